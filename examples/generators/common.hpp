@@ -1,0 +1,18 @@
+// Helpers shared by the generators: seeded randomness and launch offsets.
+#pragma once
+
+#include <random>
+
+#include "generators/generators.hpp"
+
+namespace wisp::gen {
+
+// Seeded launch times in [0, o.launch_jitter] of `ranks` ranks (all 0 without jitter).
+std::vector<double> launch_times(const CommonOptions& o, std::uint32_t ranks);
+// Sets them on every rank of `model`.
+void apply_launch_jitter(Model& model, const CommonOptions& o);
+
+// Throws wisp::Error("generate <kind>: <what>") unless `ok`.
+void require(bool ok, const char* kind, const std::string& what);
+
+}  // namespace wisp::gen

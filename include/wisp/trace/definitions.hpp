@@ -1,0 +1,117 @@
+// Global definitions of a trace: clock, ranks, regions, call paths, communicators.
+// They mirror OTF2's definition records (ClockProperties, Location(Group), Region, Comm + Group)
+// closely enough that a written-then-read trace is identical; call paths are wisp's own, built
+// from Enter/Leave nesting while events are read or built.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wisp/trace/ids.hpp"
+
+namespace wisp {
+
+// OTF2 clock properties. Times in the model are seconds since global_offset; conversion both
+// ways goes through these two functions only, so that write -> read is exact.
+struct Clock {
+  std::uint64_t ticks_per_second = 1'000'000'000;
+  std::uint64_t global_offset = 0;
+  std::uint64_t length = 0;  // ticks from global_offset to the last event
+
+  double to_seconds(std::uint64_t ticks) const;
+  std::uint64_t to_ticks(double seconds) const;
+  double snap(double seconds) const { return to_seconds(to_ticks(seconds)); }
+};
+
+enum class RegionKind : std::uint8_t {
+  User,             // application function
+  MpiPointToPoint,  // MPI_Send, MPI_Irecv, MPI_Wait*, MPI_Test*, ...
+  MpiCollective,    // MPI_Barrier, MPI_Allreduce, ...
+  MpiInitFinalize,  // MPI_Init, MPI_Init_thread, MPI_Finalize
+  MpiOther,         // MPI calls without communication: MPI_Comm_rank, MPI_Wtime, MPI_Comm_split, ...
+  Measurement,      // artificial regions of the measurement system (buffer flush, ...)
+};
+std::string_view to_string(RegionKind kind);
+inline bool is_mpi(RegionKind k) {
+  return k == RegionKind::MpiPointToPoint || k == RegionKind::MpiCollective ||
+         k == RegionKind::MpiInitFinalize || k == RegionKind::MpiOther;
+}
+
+// The MPI functions whose semantics replay and analysis need to know; everything else is Other.
+enum class MpiFunction : std::uint8_t {
+  None,  // not an MPI function
+  Send, Bsend, Ssend, Rsend, Recv, Sendrecv, SendrecvReplace,
+  Isend, Ibsend, Issend, Irsend, Irecv,
+  Wait, Waitall, Waitany, Waitsome, Test, Testall, Testany, Testsome,
+  Probe, Iprobe, Start, Startall, Cancel, RequestFree,
+  Barrier, Bcast, Gather, Gatherv, Scatter, Scatterv, Allgather, Allgatherv, Alltoall, Alltoallv,
+  Alltoallw, Allreduce, Reduce, ReduceScatter, ReduceScatterBlock, Scan, Exscan,
+  Init, InitThread, Finalize,
+  Other,
+};
+MpiFunction mpi_function_from_name(std::string_view name);
+RegionKind region_kind_of(MpiFunction f);
+std::string_view to_string(MpiFunction f);
+
+struct Region {
+  std::string name;            // display name (C++ codes: full demangled signature)
+  std::string canonical_name;  // OTF2 canonical name (e.g. mangled or plain "main")
+  std::string file;
+  std::uint32_t begin_line = 0;
+  std::uint32_t end_line = 0;
+  RegionKind kind = RegionKind::User;
+  MpiFunction mpi = MpiFunction::None;
+  std::uint8_t otf2_role = 0;      // OTF2_RegionRole, kept for round trips
+  std::uint8_t otf2_paradigm = 0;  // OTF2_Paradigm, kept for round trips
+};
+
+// Builds a region definition with the role and paradigm Score-P gives it.
+Region make_region(std::string name);
+
+struct Callpath {
+  RegionId region = kNone;
+  CallpathId parent = kNone;  // kNone for a root (the outermost region of a rank)
+  std::uint32_t depth = 0;    // 0 for a root
+};
+
+struct Communicator {
+  std::string name;
+  std::vector<Rank> members;  // global ranks in communicator-rank order (empty for self)
+  bool self = false;          // MPI_COMM_SELF-like: every rank alone; members are not listed
+  CommId parent = kNone;
+  std::uint32_t size() const { return self ? 1u : static_cast<std::uint32_t>(members.size()); }
+};
+
+// One OTF2 location (the master thread of one MPI rank).
+struct Location {
+  std::string name = "Master thread";
+  std::string group_name;  // "MPI Rank N"
+  std::string node;        // system tree node the process ran on (e.g. host name)
+  std::uint64_t otf2_id = 0;
+};
+
+struct Definitions {
+  Clock clock;
+  std::string program_name;  // from ProgramBegin (Score-P: the executable)
+  std::string creator;       // OTF2 anchor "Creator" (e.g. "Score-P 8.1")
+  std::vector<Location> ranks;
+  std::vector<Region> regions;
+  std::vector<Callpath> callpaths;
+  std::vector<Communicator> comms;
+  CommId world = kNone;
+
+  RegionId add_region(Region region);
+  CommId add_comm(Communicator comm);
+  std::optional<RegionId> find_region(std::string_view name) const;
+  const Region& region_of(CallpathId cp) const { return regions[callpaths[cp].region]; }
+  // "main/solve/MPI_Recv": region names from the outermost region down, joined by `sep`.
+  std::string callpath_name(CallpathId cp, std::string_view sep = "/") const;
+};
+
+// Maps a communicator-local rank to a global rank. `caller` resolves self communicators.
+Rank global_rank(const Communicator& comm, std::uint32_t local, Rank caller);
+
+}  // namespace wisp

@@ -1,0 +1,19 @@
+// Structures derived once from the per-rank events and shared by every consumer:
+// point-to-point matching (per communicator, source, destination and tag, FIFO in posting order,
+// as MPI's non-overtaking rule says), collective instances (the n-th operation on a communicator
+// on each member) and MPI call spans. Problems are counted in trace.anomalies, never fatal.
+#pragma once
+
+#include "wisp/trace/trace.hpp"
+
+namespace wisp {
+
+// Recomputes messages, collective instances, call spans and their anomalies from the events.
+// Anomalies already recorded by the builder (times, nesting, requests) are kept.
+void derive(Trace& trace);
+
+void match_messages(Trace& trace);
+void match_collectives(Trace& trace);
+void find_mpi_calls(Trace& trace);
+
+}  // namespace wisp

@@ -1,0 +1,104 @@
+// Events of one rank, mirroring OTF2's single-threaded MPI event records one-to-one.
+// An Event is 16 bytes: its time, its kind and one reference whose meaning depends on the kind.
+// Message and collective payloads live in side tables (P2P, CollectiveRecord) so that the many
+// Enter/Leave events stay small; see DESIGN.md ("trace/ — the model").
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "wisp/trace/ids.hpp"
+
+namespace wisp {
+
+enum class EventKind : std::uint8_t {
+  ProgramBegin,         // ref: unused (0)
+  ProgramEnd,           // ref: unused (0)
+  Enter,                // ref: CallpathId entered
+  Leave,                // ref: CallpathId left
+  MpiSend,              // ref: P2P record (blocking send)
+  MpiIsend,             // ref: P2P record (non-blocking send; request id in the record)
+  MpiIsendComplete,     // ref: P2P record of the Isend it completes
+  MpiIrecvRequest,      // ref: P2P record of the Irecv it posts (peer filled in by MpiIrecv)
+  MpiIrecv,             // ref: P2P record (completion of a non-blocking receive)
+  MpiRecv,              // ref: P2P record (blocking receive)
+  MpiRequestTest,       // ref: P2P record of the tested request
+  MpiRequestCancelled,  // ref: P2P record of the cancelled request
+  MpiCollectiveBegin,   // ref: CollectiveRecord
+  MpiCollectiveEnd,     // ref: CollectiveRecord
+  CommCreate,           // ref: CommId created
+  CommDestroy,          // ref: CommId destroyed
+};
+inline constexpr int kEventKindCount = 16;
+
+std::string_view to_string(EventKind kind);
+
+struct Event {
+  double time = 0;  // seconds since the trace's start (Clock::global_offset)
+  std::uint32_t ref = 0;
+  EventKind kind = EventKind::Enter;
+};
+static_assert(sizeof(Event) == 16, "Event must stay 16 bytes (memory budget)");
+
+// One side of a point-to-point message: the send on the sender, the receive on the receiver.
+// Request-only events (IsendComplete, IrecvRequest, RequestTest, RequestCancelled) point here too.
+struct P2P {
+  std::uint64_t bytes = 0;
+  std::uint64_t request = 0;          // OTF2 request id (non-blocking only)
+  Rank peer = kNone;                  // global rank of the other side (kNone: not yet known)
+  CommId comm = kNone;
+  std::int32_t tag = 0;
+  EventIndex event = kNone;           // MpiSend/MpiIsend/MpiRecv/MpiIrecv event
+  EventIndex request_event = kNone;   // MpiIsendComplete (send) or MpiIrecvRequest (receive)
+  std::uint32_t message = kNone;      // index into Trace::messages (derived)
+};
+
+// Same values as OTF2_CollectiveOp.
+enum class CollectiveOp : std::uint8_t {
+  Barrier, Bcast, Gather, Gatherv, Scatter, Scatterv, Allgather, Allgatherv, Alltoall, Alltoallv,
+  Alltoallw, Allreduce, Reduce, ReduceScatter, Scan, Exscan, ReduceScatterBlock,
+  CreateHandle, DestroyHandle, Allocate, Deallocate, CreateHandleAndAllocate,
+  DestroyHandleAndDeallocate,
+};
+inline constexpr int kCollectiveOpCount = 23;
+
+std::string_view to_string(CollectiveOp op);
+
+// Which synchronisation pattern a collective operation follows (Scalasca's classification).
+enum class CollectiveClass : std::uint8_t {
+  Barrier,     // MPI_Barrier
+  NxN,         // all-to-all data dependence: Allreduce, Allgather(v), Alltoall(v,w), Reduce_scatter
+  OneToN,      // root sends: Bcast, Scatter(v)
+  NToOne,      // root receives: Reduce, Gather(v)
+  Prefix,      // Scan, Exscan (rank i depends on ranks < i)
+  Management,  // CREATE/DESTROY_HANDLE, (de)allocation: bookkeeping around comm creation, Init, ...
+};
+CollectiveClass classify(CollectiveOp op);
+
+// Score-P's convention for the bytes a rank records in MpiCollectiveEnd, given the operation's
+// per-rank buffer size b on a communicator of n ranks (non-in-place):
+//   Barrier, handles: 0/0;   N×N (Allreduce, Alltoall, Allgather, ...): sent = received = n·b;
+//   1→N (Bcast, Scatter): root sent n·b, received b; others sent 0, received b;
+//   N→1 (Reduce, Gather): all sent b; root received n·b, others 0;   Scan/Exscan: b/b.
+struct CollectiveBytes {
+  std::uint64_t sent = 0;
+  std::uint64_t received = 0;
+};
+CollectiveBytes collective_bytes(CollectiveOp op, std::uint64_t buffer, std::uint32_t comm_size,
+                                 bool is_root);
+// The inverse: the per-rank buffer size b of a recorded operation.
+std::uint64_t collective_buffer(CollectiveOp op, std::uint64_t sent, std::uint64_t received,
+                                std::uint32_t comm_size, bool is_root);
+
+struct CollectiveRecord {
+  std::uint64_t sent = 0;      // bytes sent by this rank
+  std::uint64_t received = 0;  // bytes received by this rank
+  CommId comm = kNone;
+  Rank root = kNone;           // global rank of the root, kNone if the operation has none
+  EventIndex begin = kNone;    // MpiCollectiveBegin event
+  EventIndex end = kNone;      // MpiCollectiveEnd event
+  std::uint32_t instance = kNone;  // index into Trace::collectives (derived)
+  CollectiveOp op = CollectiveOp::Barrier;
+};
+
+}  // namespace wisp

@@ -1,0 +1,82 @@
+// The Trace: wisp's one data model. The OTF2 reader and the generators produce it, the replay
+// consumes and produces it, every analysis reads it. Besides the per-rank events it holds the
+// structures derived once after loading (message matching, collective instances, MPI call spans)
+// so that no consumer recomputes them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "wisp/trace/anomaly.hpp"
+#include "wisp/trace/definitions.hpp"
+#include "wisp/trace/event.hpp"
+
+namespace wisp {
+
+// One MPI call on one rank: its Enter and Leave events.
+struct CallSpan {
+  EventIndex enter = kNone;
+  EventIndex leave = kNone;
+};
+
+struct RankTrace {
+  std::vector<Event> events;                   // time-ordered
+  std::vector<P2P> p2p;                        // message sides, in event order
+  std::vector<CollectiveRecord> collectives;   // collective operations, in event order
+  std::vector<CallSpan> mpi_calls;             // MPI calls, by Enter (derived)
+};
+
+// A matched point-to-point message: the send side on `sender`, the receive side on `receiver`
+// (indices into the ranks' p2p tables).
+struct Message {
+  Rank sender = kNone;
+  Rank receiver = kNone;
+  std::uint32_t send = kNone;
+  std::uint32_t recv = kNone;
+};
+
+struct CollectiveMember {
+  Rank rank = kNone;
+  std::uint32_t record = kNone;  // index into ranks[rank].collectives
+};
+
+// The n-th collective operation on a communicator, across its members.
+struct CollectiveInstance {
+  CommId comm = kNone;
+  std::uint32_t first = 0;  // first member in Trace::collective_members
+  std::uint32_t count = 0;  // members that reached it (== comm size when complete)
+  Rank root = kNone;
+  CollectiveOp op = CollectiveOp::Barrier;
+  bool complete = false;
+};
+
+struct Trace {
+  Definitions defs;
+  std::vector<RankTrace> ranks;
+
+  // Derived by derive() (see derive.hpp); read-only for consumers.
+  std::vector<Message> messages;
+  std::vector<CollectiveInstance> collectives;
+  std::vector<CollectiveMember> collective_members;
+  Anomalies anomalies;
+  std::map<std::string, std::uint64_t> skipped_records;  // OTF2 records wisp does not model
+
+  std::uint32_t rank_count() const { return static_cast<std::uint32_t>(ranks.size()); }
+  std::uint64_t event_count() const;
+  // Time of the last event of any rank (the first event of the trace is at or after 0).
+  double end_time() const;
+
+  const Event& event(Rank r, EventIndex i) const { return ranks[r].events[i]; }
+  const P2P& send_of(const Message& m) const { return ranks[m.sender].p2p[m.send]; }
+  const P2P& recv_of(const Message& m) const { return ranks[m.receiver].p2p[m.recv]; }
+  const CollectiveMember* members(const CollectiveInstance& c) const {
+    return collective_members.data() + c.first;
+  }
+};
+
+// Bytes the trace occupies in memory (capacity of every table), for the memory budget.
+std::uint64_t memory_footprint(const Trace& trace);
+
+}  // namespace wisp

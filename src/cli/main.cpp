@@ -1,0 +1,51 @@
+// wisp — trace-driven what-if simulator for MPI applications: the command line.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+
+#include "commands.hpp"
+#include "wisp/error.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"wisp: trace-driven what-if simulator for MPI applications"};
+  app.require_subcommand(1);
+  int verbose = 0;
+  bool quiet = false;
+  app.add_flag("-v,--verbose", verbose, "more log output (repeat for debug)");
+  app.add_flag("-q,--quiet", quiet, "only warnings and errors");
+  app.set_version_flag("--version", "wisp 0.1.0");
+  wisp::cli::add_info_command(app);
+  wisp::cli::add_generate_command(app);
+
+  auto logger = spdlog::stderr_color_mt("wisp");
+  spdlog::set_default_logger(logger);
+  spdlog::set_pattern("[wisp] %^%l%$: %v");
+  app.parse_complete_callback([&] {
+    spdlog::set_level(quiet ? spdlog::level::warn
+                            : verbose >= 2 ? spdlog::level::debug
+                            : verbose == 1 ? spdlog::level::info
+                                           : spdlog::level::info);
+  });
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "wisp: error: %s (see wisp --help)\n", e.what());
+    return 2;
+  } catch (const wisp::Error& e) {
+    std::fprintf(stderr, "wisp: error: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "wisp: internal error: %s\n", e.what());
+    return 3;
+  }
+  return 0;
+}

@@ -1,0 +1,84 @@
+// Atomic output directories and files. See atomic_output.hpp.
+#include "wisp/io/atomic_output.hpp"
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include "wisp/error.hpp"
+
+namespace wisp {
+
+namespace fs = std::filesystem;
+
+namespace {
+fs::path sibling(const fs::path& target, const char* what) {
+  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  return parent / ("." + target.filename().string() + "." + what + "-" + std::to_string(getpid()));
+}
+
+bool exists_nonempty(const fs::path& p) {
+  std::error_code ec;
+  if (!fs::exists(p, ec)) return false;
+  if (!fs::is_directory(p, ec)) return true;
+  return !fs::is_empty(p, ec);
+}
+}  // namespace
+
+AtomicDirectory::AtomicDirectory(fs::path target, bool force)
+    : target_(std::move(target)), force_(force) {
+  if (target_.filename().empty()) target_ = target_.parent_path();  // "out/" -> "out"
+  if (!force_ && exists_nonempty(target_))
+    throw Error(target_.string() + ": output directory exists and is not empty (use --force to "
+                                   "replace it)");
+  std::error_code ec;
+  const fs::path parent = target_.has_parent_path() ? target_.parent_path() : fs::path(".");
+  fs::create_directories(parent, ec);
+  staging_ = sibling(target_, "partial");
+  fs::remove_all(staging_, ec);
+  if (!fs::create_directory(staging_, ec))
+    throw Error(target_.string() + ": cannot create output directory (" + ec.message() + ")");
+}
+
+AtomicDirectory::~AtomicDirectory() {
+  if (committed_) return;
+  std::error_code ec;
+  fs::remove_all(staging_, ec);
+}
+
+void AtomicDirectory::commit() {
+  std::error_code ec;
+  fs::path old;
+  if (fs::exists(target_, ec)) {
+    old = sibling(target_, "old");
+    fs::remove_all(old, ec);
+    fs::rename(target_, old, ec);
+    if (ec) throw Error(target_.string() + ": cannot replace (" + ec.message() + ")");
+  }
+  fs::rename(staging_, target_, ec);
+  if (ec) throw Error(target_.string() + ": cannot move output into place (" + ec.message() + ")");
+  committed_ = true;
+  if (!old.empty()) fs::remove_all(old, ec);
+}
+
+void write_file_atomically(const fs::path& path, const std::string& content) {
+  const fs::path tmp = sibling(path, "tmp");
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << content;
+    out.flush();
+    if (!out) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw Error(path.string() + ": cannot write file");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw Error(path.string() + ": cannot write file (" + ec.message() + ")");
+  }
+}
+
+}  // namespace wisp

@@ -1,0 +1,284 @@
+// Global OTF2 definitions -> wisp Definitions. See otf2_definitions.hpp.
+//
+// How Score-P's definitions map onto the model:
+// - ranks: the members of the MPI paradigm's COMM_LOCATIONS group, in order (= MPI_COMM_WORLD
+//   rank); each must be the only CPU thread of its PROCESS location group;
+// - communicators: every Comm whose group belongs to the MPI paradigm; COMM_GROUP members are
+//   indices into the COMM_LOCATIONS group, i.e. global ranks; COMM_SELF groups become self comms;
+// - regions: all of them, classified by name (MPI_*) unless the paradigm is the measurement
+//   system; names are kept verbatim (demangled C++ signatures with commas, templates, operators).
+#include "otf2_definitions.hpp"
+
+#include <fmt/format.h>
+
+#include <unordered_map>
+
+#include "wisp/error.hpp"
+
+namespace wisp::io {
+
+namespace {
+
+struct RawGroup {
+  OTF2_StringRef name = OTF2_UNDEFINED_STRING;
+  OTF2_GroupType type = OTF2_GROUP_TYPE_UNKNOWN;
+  OTF2_Paradigm paradigm = OTF2_PARADIGM_UNKNOWN;
+  std::vector<std::uint64_t> members;
+  bool defined = false;
+};
+struct RawComm {
+  OTF2_StringRef name = OTF2_UNDEFINED_STRING;
+  OTF2_GroupRef group = OTF2_UNDEFINED_GROUP;
+  OTF2_CommRef parent = OTF2_UNDEFINED_COMM;
+  bool defined = false;
+};
+struct RawLocation {
+  OTF2_LocationRef id;
+  OTF2_StringRef name;
+  OTF2_LocationType type;
+  std::uint64_t events;
+  OTF2_LocationGroupRef group;
+};
+struct RawLocationGroup {
+  OTF2_StringRef name = OTF2_UNDEFINED_STRING;
+  OTF2_LocationGroupType type = OTF2_LOCATION_GROUP_TYPE_UNKNOWN;
+  OTF2_SystemTreeNodeRef node = OTF2_UNDEFINED_SYSTEM_TREE_NODE;
+};
+struct RawRegion {
+  OTF2_StringRef name, canonical, file;
+  OTF2_RegionRole role;
+  OTF2_Paradigm paradigm;
+  std::uint32_t begin, end;
+  bool defined = false;
+};
+
+struct RawDefinitions {
+  bool have_clock = false;
+  Clock clock;
+  std::vector<std::string> strings;
+  std::vector<OTF2_StringRef> node_name;
+  std::vector<RawLocationGroup> location_groups;
+  std::vector<RawLocation> locations;
+  std::vector<RawRegion> regions;
+  std::vector<RawGroup> groups;
+  std::vector<RawComm> comms;
+  std::uint64_t inter_comms = 0;
+};
+
+template <typename T>
+T& slot(std::vector<T>& v, std::uint64_t id) {
+  if (id >= v.size()) v.resize(id + 1);
+  return v[id];
+}
+
+RawDefinitions& raw(void* user) { return *static_cast<RawDefinitions*>(user); }
+
+OTF2_CallbackCode on_clock(void* u, uint64_t resolution, uint64_t offset, uint64_t length,
+                           uint64_t) {
+  raw(u).clock = Clock{resolution, offset, length};
+  raw(u).have_clock = true;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_string(void* u, OTF2_StringRef self, const char* s) {
+  slot(raw(u).strings, self) = s ? s : "";
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_node(void* u, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
+                          OTF2_StringRef, OTF2_SystemTreeNodeRef) {
+  slot(raw(u).node_name, self) = name;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_location_group(void* u, OTF2_LocationGroupRef self, OTF2_StringRef name,
+                                    OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef node,
+                                    OTF2_LocationGroupRef) {
+  slot(raw(u).location_groups, self) = RawLocationGroup{name, type, node};
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_location(void* u, OTF2_LocationRef self, OTF2_StringRef name,
+                              OTF2_LocationType type, uint64_t events,
+                              OTF2_LocationGroupRef group) {
+  raw(u).locations.push_back(RawLocation{self, name, type, events, group});
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_region(void* u, OTF2_RegionRef self, OTF2_StringRef name,
+                            OTF2_StringRef canonical, OTF2_StringRef, OTF2_RegionRole role,
+                            OTF2_Paradigm paradigm, OTF2_RegionFlag, OTF2_StringRef file,
+                            uint32_t begin, uint32_t end) {
+  slot(raw(u).regions, self) = RawRegion{name, canonical, file, role, paradigm, begin, end, true};
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_group(void* u, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type,
+                           OTF2_Paradigm paradigm, OTF2_GroupFlag, uint32_t n,
+                           const uint64_t* members) {
+  slot(raw(u).groups, self) =
+      RawGroup{name, type, paradigm, std::vector<std::uint64_t>(members, members + n), true};
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_comm(void* u, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group,
+                          OTF2_CommRef parent, OTF2_CommFlag) {
+  slot(raw(u).comms, self) = RawComm{name, group, parent, true};
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_inter_comm(void* u, OTF2_CommRef, OTF2_StringRef, OTF2_GroupRef,
+                                OTF2_GroupRef, OTF2_CommRef, OTF2_CommFlag) {
+  ++raw(u).inter_comms;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+RawDefinitions read_raw(OTF2_Reader* reader, const std::string& where,
+                        const Otf2ErrorScope& scope) {
+  RawDefinitions r;
+  OTF2_GlobalDefReader* defs = OTF2_Reader_GetGlobalDefReader(reader);
+  if (!defs) check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": cannot open global definitions", scope);
+  OTF2_GlobalDefReaderCallbacks* cb = OTF2_GlobalDefReaderCallbacks_New();
+  OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, on_clock);
+  OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, on_string);
+  OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(cb, on_node);
+  OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(cb, on_location_group);
+  OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
+  OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, on_region);
+  OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_group);
+  OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
+  OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(cb, on_inter_comm);
+  OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, cb, &r);
+  OTF2_GlobalDefReaderCallbacks_Delete(cb);
+  uint64_t count = 0;
+  const OTF2_ErrorCode status = OTF2_Reader_ReadAllGlobalDefinitions(reader, defs, &count);
+  check_otf2(status, where + ": corrupt or truncated global definitions", scope);
+  OTF2_Reader_CloseGlobalDefReader(reader, defs);
+  return r;
+}
+
+const std::string& text(const RawDefinitions& r, OTF2_StringRef s) {
+  static const std::string empty;
+  return s < r.strings.size() ? r.strings[s] : empty;
+}
+
+// Index of the MPI paradigm's COMM_LOCATIONS group (the ranks of MPI_COMM_WORLD).
+std::uint64_t find_mpi_locations(const RawDefinitions& r, const std::string& where) {
+  for (std::uint64_t g = 0; g < r.groups.size(); ++g)
+    if (r.groups[g].defined && r.groups[g].type == OTF2_GROUP_TYPE_COMM_LOCATIONS &&
+        r.groups[g].paradigm == OTF2_PARADIGM_MPI)
+      return g;
+  throw Error(where + ": no MPI communicator is defined (not a trace of an MPI program)");
+}
+
+void convert_ranks(const RawDefinitions& r, const RawGroup& world_locations,
+                   const std::string& where, ArchiveDefinitions& out) {
+  std::unordered_map<std::uint64_t, const RawLocation*> by_id;
+  std::unordered_map<OTF2_LocationGroupRef, int> threads_in_group;
+  for (const auto& loc : r.locations) {
+    by_id[loc.id] = &loc;
+    if (loc.type == OTF2_LOCATION_TYPE_CPU_THREAD) ++threads_in_group[loc.group];
+    else ++out.skipped[loc.type == OTF2_LOCATION_TYPE_METRIC ? "location (metric)"
+                                                              : "location (accelerator)"];
+  }
+  for (const auto& [group, threads] : threads_in_group)
+    if (threads > 1) {
+      const std::string name = group < r.location_groups.size()
+                                   ? text(r, r.location_groups[group].name) : std::to_string(group);
+      throw Error(fmt::format("{}: location group '{}' has {} threads; wisp models single-threaded "
+                              "MPI ranks only (record without OpenMP/pthreads threads)",
+                              where, name, threads));
+    }
+  for (std::uint64_t id : world_locations.members) {
+    const auto it = by_id.find(id);
+    if (it == by_id.end())
+      throw Error(fmt::format("{}: MPI rank {} refers to undefined location {}", where,
+                              out.defs.ranks.size(), id));
+    const RawLocation& loc = *it->second;
+    Location l;
+    l.name = text(r, loc.name);
+    l.otf2_id = loc.id;
+    if (loc.group < r.location_groups.size()) {
+      const auto& g = r.location_groups[loc.group];
+      l.group_name = text(r, g.name);
+      if (g.node < r.node_name.size()) l.node = text(r, r.node_name[g.node]);
+    }
+    out.defs.ranks.push_back(std::move(l));
+    out.rank_location.push_back(loc.id);
+    out.declared_events.push_back(loc.events);
+  }
+  if (out.defs.ranks.empty()) throw Error(where + ": the MPI communicator has no ranks");
+}
+
+void convert_comms(const RawDefinitions& r, const std::string& where, ArchiveDefinitions& out) {
+  const auto rank_count = static_cast<std::uint64_t>(out.defs.ranks.size());
+  out.comm.assign(r.comms.size(), kNone);
+  for (std::uint64_t c = 0; c < r.comms.size(); ++c) {
+    const RawComm& rc = r.comms[c];
+    if (!rc.defined || rc.group >= r.groups.size()) continue;
+    const RawGroup& g = r.groups[rc.group];
+    if (g.paradigm != OTF2_PARADIGM_MPI) continue;
+    Communicator comm;
+    comm.name = text(r, rc.name);
+    if (g.type == OTF2_GROUP_TYPE_COMM_SELF) {
+      comm.self = true;
+    } else if (g.type == OTF2_GROUP_TYPE_COMM_GROUP) {
+      for (std::uint64_t m : g.members) {
+        if (m >= rank_count)
+          throw Error(fmt::format("{}: communicator '{}' lists rank {} of {}", where, comm.name, m,
+                                  rank_count));
+        comm.members.push_back(static_cast<Rank>(m));
+      }
+    } else {
+      continue;
+    }
+    if (comm.name.empty()) comm.name = fmt::format("Comm {}", c);
+    out.comm[c] = out.defs.add_comm(std::move(comm));
+  }
+  for (std::uint64_t c = 0; c < r.comms.size(); ++c)  // parents, once all ids are known
+    if (out.comm[c] != kNone && r.comms[c].parent < out.comm.size())
+      out.defs.comms[out.comm[c]].parent = out.comm[r.comms[c].parent];
+  if (out.defs.comms.empty()) throw Error(where + ": no MPI communicator is defined");
+  auto& comms = out.defs.comms;
+  for (CommId c = 0; c < comms.size() && out.defs.world == kNone; ++c)
+    if (comms[c].name == "MPI_COMM_WORLD") out.defs.world = c;
+  for (CommId c = 0; c < comms.size() && out.defs.world == kNone; ++c)
+    if (!comms[c].self && comms[c].members.size() == rank_count) out.defs.world = c;
+  if (out.defs.world == kNone)
+    throw Error(where + ": no communicator spans all ranks (MPI_COMM_WORLD is missing)");
+  if (r.inter_comms) out.skipped["InterComm definition"] = r.inter_comms;
+}
+
+void convert_regions(const RawDefinitions& r, ArchiveDefinitions& out) {
+  out.region.assign(r.regions.size(), kNone);
+  for (std::uint64_t i = 0; i < r.regions.size(); ++i) {
+    const RawRegion& rr = r.regions[i];
+    if (!rr.defined) continue;
+    Region region = make_region(text(r, rr.name));
+    region.canonical_name = text(r, rr.canonical);
+    region.file = text(r, rr.file);
+    region.begin_line = rr.begin;
+    region.end_line = rr.end;
+    region.otf2_role = static_cast<std::uint8_t>(rr.role);
+    region.otf2_paradigm = static_cast<std::uint8_t>(rr.paradigm);
+    if (rr.paradigm == OTF2_PARADIGM_MEASUREMENT_SYSTEM || rr.role == OTF2_REGION_ROLE_ARTIFICIAL) {
+      region.kind = RegionKind::Measurement;
+      region.mpi = MpiFunction::None;
+    } else if (rr.paradigm != OTF2_PARADIGM_MPI && rr.paradigm != OTF2_PARADIGM_UNKNOWN) {
+      region.kind = RegionKind::User;  // a user function that happens to be called MPI_something
+      region.mpi = MpiFunction::None;
+    }
+    out.region[i] = out.defs.add_region(std::move(region));
+  }
+}
+
+}  // namespace
+
+ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::string& where,
+                                           const Otf2ErrorScope& scope) {
+  RawDefinitions r = read_raw(reader, where, scope);
+  if (!r.have_clock) throw Error(where + ": the definitions lack the ClockProperties record");
+  if (r.clock.ticks_per_second == 0) throw Error(where + ": clock resolution is 0 ticks/s");
+  ArchiveDefinitions out;
+  out.defs.clock = r.clock;
+  const RawGroup& world_locations = r.groups[find_mpi_locations(r, where)];
+  convert_ranks(r, world_locations, where, out);
+  convert_comms(r, where, out);
+  convert_regions(r, out);
+  out.strings = std::move(r.strings);
+  return out;
+}
+
+}  // namespace wisp::io

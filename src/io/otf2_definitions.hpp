@@ -1,0 +1,32 @@
+// Global definitions of an OTF2 archive turned into wisp Definitions, plus the maps from OTF2
+// references to wisp ids that the event callbacks need. Rejects multi-threaded locations and
+// archives without an MPI communicator.
+#pragma once
+
+#include <otf2/otf2.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "otf2_errors.hpp"
+#include "wisp/trace/definitions.hpp"
+
+namespace wisp::io {
+
+struct ArchiveDefinitions {
+  Definitions defs;
+  std::vector<std::uint64_t> rank_location;    // OTF2 location id of each rank
+  std::vector<std::uint64_t> declared_events;  // per rank, from its Location definition
+  std::vector<RegionId> region;                // OTF2 region ref -> RegionId
+  std::vector<CommId> comm;                    // OTF2 comm ref -> CommId (kNone: not MPI)
+  std::vector<std::string> strings;            // OTF2 string ref -> text
+  std::map<std::string, std::uint64_t> skipped;
+};
+
+// Reads and converts the global definitions; `where` names the archive in error messages.
+ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::string& where,
+                                           const Otf2ErrorScope& scope);
+
+}  // namespace wisp::io

@@ -1,0 +1,459 @@
+// OTF2 archive -> Trace with local (per-location) event readers. See otf2_reader.hpp.
+//
+// How the Score-P 8 specifics are modelled:
+// - CommCreate / CommDestroy events are kept as events (ref = communicator);
+// - MpiCollectiveBegin/End with CREATE_HANDLE / DESTROY_HANDLE (around MPI_Init, MPI_Finalize,
+//   MPI_Comm_split, ...) are ordinary collective records of class Management: they form
+//   collective instances on their communicator like any other operation;
+// - a receive time-stamped before its send (clock skew) keeps its match and is reported as the
+//   ReceiveBeforeSend anomaly; analyses clamp the negative transfer time (see README);
+// - ProgramBegin/ProgramEnd are events; the program name becomes Definitions::program_name.
+#include "wisp/io/otf2_reader.hpp"
+
+#include <otf2/otf2.h>
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "otf2_definitions.hpp"
+#include "otf2_errors.hpp"
+#include "wisp/error.hpp"
+#include "wisp/trace/builder.hpp"
+
+namespace wisp {
+
+namespace fs = std::filesystem;
+using io::ArchiveDefinitions;
+using io::Otf2ErrorScope;
+
+fs::path resolve_anchor(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw Error(path.string() + ": no such file or directory");
+  if (!fs::is_directory(path, ec)) return path;
+  if (fs::exists(path / "traces.otf2", ec)) return path / "traces.otf2";
+  fs::path found;
+  for (const auto& entry : fs::directory_iterator(path, ec)) {
+    if (entry.path().extension() != ".otf2") continue;
+    if (!found.empty())
+      throw Error(path.string() + ": holds several OTF2 anchor files; name one of them");
+    found = entry.path();
+  }
+  if (found.empty()) throw Error(path.string() + ": no OTF2 anchor file (*.otf2) in this directory");
+  return found;
+}
+
+namespace {
+
+// Records wisp does not model, counted by kind (index into kSkippedNames).
+enum Skipped : int {
+  kBufferFlush, kMeasurementOnOff, kMetric, kParameter, kOpenMP, kThread, kRma, kIo,
+  kCallingContext, kNonBlockingCollective, kUnknownRecord, kAttributes, kUnknownComm, kSkippedCount
+};
+constexpr std::array<const char*, kSkippedCount> kSkippedNames{
+    "BufferFlush", "MeasurementOnOff", "Metric", "Parameter*", "Omp*", "Thread*", "Rma*", "Io*",
+    "CallingContext*", "NonBlockingCollective*", "unknown record", "records with attributes",
+    "MPI record on a non-MPI communicator"};
+
+struct LocationReader {
+  RankBuilder* rank;
+  const ArchiveDefinitions* archive;
+  std::array<std::uint64_t, kSkippedCount> skipped{};
+  std::string program_name;
+};
+
+LocationReader& ctx(void* user) { return *static_cast<LocationReader*>(user); }
+
+double seconds(const LocationReader& r, OTF2_TimeStamp t) {
+  return r.archive->defs.clock.to_seconds(t);
+}
+
+void note_attributes(LocationReader& r, OTF2_AttributeList* attributes) {
+  if (attributes && OTF2_AttributeList_GetNumberOfElements(attributes) > 0) ++r.skipped[kAttributes];
+}
+
+RegionId region(const LocationReader& r, OTF2_RegionRef ref) {
+  return ref < r.archive->region.size() ? r.archive->region[ref] : kNone;
+}
+
+// Communicator and global peer rank of a point-to-point record; false if not an MPI comm.
+bool resolve_peer(LocationReader& r, OTF2_CommRef comm_ref, uint32_t local, CommId& comm,
+                  Rank& peer) {
+  comm = comm_ref < r.archive->comm.size() ? r.archive->comm[comm_ref] : kNone;
+  if (comm == kNone) {
+    ++r.skipped[kUnknownComm];
+    return false;
+  }
+  peer = global_rank(r.archive->defs.comms[comm], local, r.rank->rank());
+  if (peer == kNone) {
+    ++r.skipped[kUnknownComm];
+    return false;
+  }
+  return true;
+}
+
+template <int Kind, typename... Rest>
+OTF2_CallbackCode skip(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* user,
+                       OTF2_AttributeList*, Rest...) {
+  ++ctx(user).skipped[Kind];
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+// Installs skip<Kind> with the argument list the setter's callback type demands.
+template <int Kind, typename... Rest>
+void skip_with(OTF2_ErrorCode (*setter)(OTF2_EvtReaderCallbacks*,
+                                        OTF2_CallbackCode (*)(OTF2_LocationRef, OTF2_TimeStamp,
+                                                              uint64_t, void*,
+                                                              OTF2_AttributeList*, Rest...)),
+               OTF2_EvtReaderCallbacks* cb) {
+  setter(cb, &skip<Kind, Rest...>);
+}
+
+OTF2_CallbackCode on_unknown(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* user,
+                             OTF2_AttributeList*) {
+  ++ctx(user).skipped[kUnknownRecord];
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_program_begin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                   OTF2_AttributeList* a, OTF2_StringRef name, uint32_t,
+                                   const OTF2_StringRef*) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  if (name < r.archive->strings.size()) r.program_name = r.archive->strings[name];
+  r.rank->program_begin(seconds(r, t));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_program_end(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                 OTF2_AttributeList* a, int64_t) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  r.rank->program_end(seconds(r, t));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                           OTF2_AttributeList* a, OTF2_RegionRef ref) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  const RegionId id = region(r, ref);
+  if (id == kNone) return OTF2_CALLBACK_INTERRUPT;
+  r.rank->enter(seconds(r, t), id);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                           OTF2_AttributeList* a, OTF2_RegionRef ref) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  const RegionId id = region(r, ref);
+  if (id == kNone) return OTF2_CALLBACK_INTERRUPT;
+  r.rank->leave(seconds(r, t), id);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_send(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                          OTF2_AttributeList* a, uint32_t receiver, OTF2_CommRef comm_ref,
+                          uint32_t tag, uint64_t bytes) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  CommId comm;
+  Rank peer;
+  if (resolve_peer(r, comm_ref, receiver, comm, peer))
+    r.rank->send(seconds(r, t), peer, comm, static_cast<std::int32_t>(tag), bytes);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_isend(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                           OTF2_AttributeList* a, uint32_t receiver, OTF2_CommRef comm_ref,
+                           uint32_t tag, uint64_t bytes, uint64_t request) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  CommId comm;
+  Rank peer;
+  if (resolve_peer(r, comm_ref, receiver, comm, peer))
+    r.rank->isend(seconds(r, t), peer, comm, static_cast<std::int32_t>(tag), bytes, request);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_isend_complete(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                    OTF2_AttributeList* a, uint64_t request) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  r.rank->isend_complete(seconds(r, t), request);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_irecv_request(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                   OTF2_AttributeList* a, uint64_t request) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  r.rank->irecv_request(seconds(r, t), request);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_irecv(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                           OTF2_AttributeList* a, uint32_t sender, OTF2_CommRef comm_ref,
+                           uint32_t tag, uint64_t bytes, uint64_t request) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  CommId comm;
+  Rank peer;
+  if (resolve_peer(r, comm_ref, sender, comm, peer))
+    r.rank->irecv(seconds(r, t), peer, comm, static_cast<std::int32_t>(tag), bytes, request);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_recv(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                          OTF2_AttributeList* a, uint32_t sender, OTF2_CommRef comm_ref,
+                          uint32_t tag, uint64_t bytes) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  CommId comm;
+  Rank peer;
+  if (resolve_peer(r, comm_ref, sender, comm, peer))
+    r.rank->recv(seconds(r, t), peer, comm, static_cast<std::int32_t>(tag), bytes);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_request_test(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                  OTF2_AttributeList* a, uint64_t request) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  r.rank->request_test(seconds(r, t), request);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_request_cancelled(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                       OTF2_AttributeList* a, uint64_t request) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  r.rank->request_cancelled(seconds(r, t), request);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_collective_begin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                      OTF2_AttributeList* a) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  r.rank->collective_begin(seconds(r, t));
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                    OTF2_AttributeList* a, OTF2_CollectiveOp op,
+                                    OTF2_CommRef comm_ref, uint32_t root, uint64_t sent,
+                                    uint64_t received) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  const CommId comm = comm_ref < r.archive->comm.size() ? r.archive->comm[comm_ref] : kNone;
+  Rank global_root = kNone;
+  if (comm != kNone && root != OTF2_UNDEFINED_UINT32 && root < OTF2_COLLECTIVE_ROOT_THIS_GROUP)
+    global_root = global_rank(r.archive->defs.comms[comm], root, r.rank->rank());
+  const auto wisp_op = op < kCollectiveOpCount ? static_cast<CollectiveOp>(op)
+                                               : CollectiveOp::DestroyHandleAndDeallocate;
+  if (comm == kNone) ++r.skipped[kUnknownComm];
+  r.rank->collective_end(seconds(r, t), wisp_op, comm, global_root, sent, received);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_comm_create(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                 OTF2_AttributeList* a, OTF2_CommRef comm_ref) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  const CommId comm = comm_ref < r.archive->comm.size() ? r.archive->comm[comm_ref] : kNone;
+  if (comm == kNone) ++r.skipped[kUnknownComm];
+  else r.rank->comm_create(seconds(r, t), comm);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_comm_destroy(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                  OTF2_AttributeList* a, OTF2_CommRef comm_ref) {
+  auto& r = ctx(user);
+  note_attributes(r, a);
+  const CommId comm = comm_ref < r.archive->comm.size() ? r.archive->comm[comm_ref] : kNone;
+  if (comm == kNone) ++r.skipped[kUnknownComm];
+  else r.rank->comm_destroy(seconds(r, t), comm);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_EvtReaderCallbacks* make_event_callbacks() {
+  OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
+  OTF2_EvtReaderCallbacks_SetProgramBeginCallback(cb, on_program_begin);
+  OTF2_EvtReaderCallbacks_SetProgramEndCallback(cb, on_program_end);
+  OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
+  OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_complete);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_request);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
+  OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(cb, on_request_test);
+  OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request_cancelled);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_collective_begin);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_collective_end);
+  OTF2_EvtReaderCallbacks_SetCommCreateCallback(cb, on_comm_create);
+  OTF2_EvtReaderCallbacks_SetCommDestroyCallback(cb, on_comm_destroy);
+  OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
+
+  skip_with<kBufferFlush>(OTF2_EvtReaderCallbacks_SetBufferFlushCallback, cb);
+  skip_with<kMeasurementOnOff>(OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback, cb);
+  skip_with<kMetric>(OTF2_EvtReaderCallbacks_SetMetricCallback, cb);
+  skip_with<kParameter>(OTF2_EvtReaderCallbacks_SetParameterStringCallback, cb);
+  skip_with<kParameter>(OTF2_EvtReaderCallbacks_SetParameterIntCallback, cb);
+  skip_with<kParameter>(OTF2_EvtReaderCallbacks_SetParameterUnsignedIntCallback, cb);
+  skip_with<kOpenMP>(OTF2_EvtReaderCallbacks_SetOmpForkCallback, cb);
+  skip_with<kOpenMP>(OTF2_EvtReaderCallbacks_SetOmpJoinCallback, cb);
+  skip_with<kOpenMP>(OTF2_EvtReaderCallbacks_SetOmpAcquireLockCallback, cb);
+  skip_with<kOpenMP>(OTF2_EvtReaderCallbacks_SetOmpReleaseLockCallback, cb);
+  skip_with<kOpenMP>(OTF2_EvtReaderCallbacks_SetOmpTaskCreateCallback, cb);
+  skip_with<kOpenMP>(OTF2_EvtReaderCallbacks_SetOmpTaskSwitchCallback, cb);
+  skip_with<kOpenMP>(OTF2_EvtReaderCallbacks_SetOmpTaskCompleteCallback, cb);
+  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadForkCallback, cb);
+  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadJoinCallback, cb);
+  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadTeamBeginCallback, cb);
+  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadTeamEndCallback, cb);
+  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadAcquireLockCallback, cb);
+  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback, cb);
+  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback, cb);
+  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback, cb);
+  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadTaskCompleteCallback, cb);
+  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadCreateCallback, cb);
+  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadBeginCallback, cb);
+  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadWaitCallback, cb);
+  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadEndCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaWinCreateCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaWinDestroyCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaCollectiveBeginCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaRequestLockCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaAcquireLockCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaTryLockCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaReleaseLockCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaSyncCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaWaitChangeCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaPutCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaGetCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaAtomicCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaOpCompleteBlockingCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaOpCompleteNonBlockingCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaOpTestCallback, cb);
+  skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaOpCompleteRemoteCallback, cb);
+  skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoCreateHandleCallback, cb);
+  skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoDestroyHandleCallback, cb);
+  skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoDuplicateHandleCallback, cb);
+  skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoSeekCallback, cb);
+  skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoChangeStatusFlagsCallback, cb);
+  skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoDeleteFileCallback, cb);
+  skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback, cb);
+  skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoOperationTestCallback, cb);
+  skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoOperationIssuedCallback, cb);
+  skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoOperationCompleteCallback, cb);
+  skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoOperationCancelledCallback, cb);
+  skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoAcquireLockCallback, cb);
+  skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoReleaseLockCallback, cb);
+  skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoTryLockCallback, cb);
+  skip_with<kCallingContext>(OTF2_EvtReaderCallbacks_SetCallingContextEnterCallback, cb);
+  skip_with<kCallingContext>(OTF2_EvtReaderCallbacks_SetCallingContextLeaveCallback, cb);
+  skip_with<kCallingContext>(OTF2_EvtReaderCallbacks_SetCallingContextSampleCallback, cb);
+  skip_with<kNonBlockingCollective>(OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback, cb);
+  skip_with<kNonBlockingCollective>(OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback, cb);
+  return cb;
+}
+
+// Owns the OTF2_Reader for the duration of a read.
+struct ReaderHandle {
+  OTF2_Reader* reader;
+  ~ReaderHandle() {
+    if (reader) OTF2_Reader_Close(reader);
+  }
+};
+
+void read_local_definitions(OTF2_Reader* reader, const ArchiveDefinitions& archive,
+                            const std::string& where, const Otf2ErrorScope& scope) {
+  // Local definitions hold the mapping tables and clock offsets the event readers apply.
+  io::check_otf2(OTF2_Reader_OpenDefFiles(reader), where + ": cannot open local definitions", scope);
+  for (Rank r = 0; r < archive.rank_location.size(); ++r) {
+    OTF2_DefReader* defs = OTF2_Reader_GetDefReader(reader, archive.rank_location[r]);
+    if (!defs) continue;  // no local definition file: nothing to map
+    uint64_t n = 0;
+    io::check_otf2(OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &n),
+                   fmt::format("{}: corrupt local definitions of rank {}", where, r), scope);
+    OTF2_Reader_CloseDefReader(reader, defs);
+  }
+  OTF2_Reader_CloseDefFiles(reader);
+}
+
+void read_rank_events(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks,
+                      const ArchiveDefinitions& archive, Rank r, TraceBuilder& builder,
+                      const std::string& where, const Otf2ErrorScope& scope,
+                      std::array<std::uint64_t, kSkippedCount>& skipped, std::string& program) {
+  const std::string context = fmt::format("{}: rank {} (location {})", where, r,
+                                          archive.rank_location[r]);
+  OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, archive.rank_location[r]);
+  if (!events) io::check_otf2(OTF2_ERROR_FILE_INTERACTION, context + ": no event file", scope);
+  LocationReader ctx{&builder.rank(r), &archive, {}, {}};
+  ctx.rank->reserve(archive.declared_events[r]);
+  io::check_otf2(OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks, &ctx), context, scope);
+  uint64_t read = 0;
+  const OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader, events, &read);
+  if (status == OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
+    throw Error(context + ": an event refers to an undefined region (corrupt definitions)");
+  io::check_otf2(status, context + ": corrupt or truncated event file", scope);
+  OTF2_Reader_CloseEvtReader(reader, events);
+  if (read < archive.declared_events[r])
+    throw Error(fmt::format("{}: event file is truncated: {} of {} declared events", context, read,
+                            archive.declared_events[r]));
+  for (int k = 0; k < kSkippedCount; ++k) skipped[k] += ctx.skipped[k];
+  if (program.empty()) program = ctx.program_name;
+}
+
+}  // namespace
+
+Trace read_otf2(const fs::path& path, const ReadOptions& options) {
+  const fs::path anchor = resolve_anchor(path);
+  const std::string where = anchor.string();
+  Otf2ErrorScope scope;
+  ReaderHandle handle{OTF2_Reader_Open(anchor.c_str())};
+  if (!handle.reader) io::check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": not an OTF2 anchor file", scope);
+  io::check_otf2(OTF2_Reader_SetSerialCollectiveCallbacks(handle.reader),
+                 where + ": not an OTF2 anchor file", scope);
+  char* creator = nullptr;
+  if (OTF2_Reader_GetCreator(handle.reader, &creator) != OTF2_SUCCESS)
+    io::check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": not an OTF2 anchor file", scope);
+
+  ArchiveDefinitions archive = io::read_global_definitions(handle.reader, where, scope);
+  archive.defs.creator = creator ? creator : "";
+  free(creator);
+  for (std::uint64_t location : archive.rank_location)
+    io::check_otf2(OTF2_Reader_SelectLocation(handle.reader, location), where, scope);
+  read_local_definitions(handle.reader, archive, where, scope);
+
+  TraceBuilder builder(archive.defs);
+  std::array<std::uint64_t, kSkippedCount> skipped{};
+  std::string program;
+  OTF2_EvtReaderCallbacks* callbacks = make_event_callbacks();
+  try {
+    io::check_otf2(OTF2_Reader_OpenEvtFiles(handle.reader), where + ": cannot open event files", scope);
+    for (Rank r = 0; r < archive.rank_location.size(); ++r) {
+      read_rank_events(handle.reader, callbacks, archive, r, builder, where, scope, skipped, program);
+      if (options.progress) options.progress(r + 1, archive.rank_location.size());
+    }
+    OTF2_Reader_CloseEvtFiles(handle.reader);
+  } catch (...) {
+    OTF2_EvtReaderCallbacks_Delete(callbacks);
+    throw;
+  }
+  OTF2_EvtReaderCallbacks_Delete(callbacks);
+
+  builder.defs().program_name = program;
+  for (const auto& [what, n] : archive.skipped) builder.skipped_records()[what] += n;
+  for (int k = 0; k < kSkippedCount; ++k)
+    if (skipped[k]) builder.skipped_records()[kSkippedNames[k]] += skipped[k];
+  return builder.finish();
+}
+
+}  // namespace wisp

@@ -1,0 +1,295 @@
+// Trace -> OTF2 archive in Score-P's layout. See otf2_writer.hpp.
+#include "wisp/io/otf2_writer.hpp"
+
+#include <otf2/otf2.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "otf2_errors.hpp"
+#include "wisp/error.hpp"
+#include "wisp/io/atomic_output.hpp"
+
+namespace wisp {
+
+namespace {
+
+using io::check_otf2;
+using io::Otf2ErrorScope;
+
+OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
+OTF2_TimeStamp post_flush(void*, OTF2_FileType, OTF2_LocationRef) { return 0; }
+OTF2_FlushCallbacks flush_callbacks{pre_flush, post_flush};
+
+// Role and paradigm Score-P gives a region, for regions that did not come from OTF2.
+OTF2_RegionRole role_of(const Region& r) {
+  if (r.otf2_role != 0) return r.otf2_role;
+  switch (r.kind) {
+    case RegionKind::MpiPointToPoint: return OTF2_REGION_ROLE_POINT2POINT;
+    case RegionKind::MpiCollective:
+      switch (r.mpi) {
+        case MpiFunction::Barrier: return OTF2_REGION_ROLE_BARRIER;
+        case MpiFunction::Bcast: case MpiFunction::Scatter: case MpiFunction::Scatterv:
+          return OTF2_REGION_ROLE_COLL_ONE2ALL;
+        case MpiFunction::Reduce: case MpiFunction::Gather: case MpiFunction::Gatherv:
+          return OTF2_REGION_ROLE_COLL_ALL2ONE;
+        case MpiFunction::Scan: case MpiFunction::Exscan: return OTF2_REGION_ROLE_COLL_OTHER;
+        default: return OTF2_REGION_ROLE_COLL_ALL2ALL;
+      }
+    case RegionKind::Measurement: return OTF2_REGION_ROLE_ARTIFICIAL;
+    default: return OTF2_REGION_ROLE_FUNCTION;
+  }
+}
+
+OTF2_Paradigm paradigm_of(const Region& r) {
+  if (r.otf2_paradigm != 0) return r.otf2_paradigm;
+  if (is_mpi(r.kind)) return OTF2_PARADIGM_MPI;
+  if (r.kind == RegionKind::Measurement) return OTF2_PARADIGM_MEASUREMENT_SYSTEM;
+  return OTF2_PARADIGM_USER;
+}
+
+class StringTable {
+ public:
+  OTF2_StringRef operator()(const std::string& s) {
+    if (sealed_) {
+      const auto it = ids_.find(s);
+      if (it == ids_.end()) throw std::logic_error("OTF2 string interned after the table was written: " + s);
+      return it->second;
+    }
+    auto [it, inserted] = ids_.try_emplace(s, static_cast<OTF2_StringRef>(order_.size()));
+    if (inserted) order_.push_back(&it->first);
+    return it->second;
+  }
+  void write(OTF2_GlobalDefWriter* w) {
+    sealed_ = true;
+    for (OTF2_StringRef i = 0; i < order_.size(); ++i)
+      OTF2_GlobalDefWriter_WriteString(w, i, order_[i]->c_str());
+  }
+
+ private:
+  std::unordered_map<std::string, OTF2_StringRef> ids_;
+  std::vector<const std::string*> order_;
+  bool sealed_ = false;
+};
+
+// Communicator-local rank of every global rank, per communicator (kNone: not a member).
+std::vector<std::vector<std::uint32_t>> local_ranks(const Trace& t) {
+  std::vector<std::vector<std::uint32_t>> out(t.defs.comms.size());
+  for (CommId c = 0; c < t.defs.comms.size(); ++c) {
+    const auto& comm = t.defs.comms[c];
+    if (comm.self) continue;
+    out[c].assign(t.rank_count(), kNone);
+    for (std::uint32_t l = 0; l < comm.members.size(); ++l) out[c][comm.members[l]] = l;
+  }
+  return out;
+}
+
+std::vector<OTF2_LocationRef> location_ids(const Trace& t) {
+  std::vector<OTF2_LocationRef> ids;
+  std::unordered_map<OTF2_LocationRef, int> seen;
+  bool unique = true;
+  for (const auto& loc : t.defs.ranks) unique &= seen[loc.otf2_id]++ == 0;
+  for (Rank r = 0; r < t.rank_count(); ++r) ids.push_back(unique ? t.defs.ranks[r].otf2_id : r);
+  return ids;
+}
+
+struct EventWriter {
+  const Trace& trace;
+  const std::vector<std::vector<std::uint32_t>>& locals;
+  Rank rank;
+  OTF2_EvtWriter* w;
+  OTF2_StringRef program;
+
+  std::uint32_t local(CommId comm, Rank global) const {
+    if (global == kNone) return OTF2_UNDEFINED_UINT32;
+    if (trace.defs.comms[comm].self) return 0;
+    return locals[comm][global];
+  }
+
+  OTF2_ErrorCode write(const Event& e) const {
+    const auto& rt = trace.ranks[rank];
+    const OTF2_TimeStamp t = trace.defs.clock.to_ticks(e.time);
+    switch (e.kind) {
+      case EventKind::ProgramBegin: return OTF2_EvtWriter_ProgramBegin(w, nullptr, t, program, 0, nullptr);
+      case EventKind::ProgramEnd: return OTF2_EvtWriter_ProgramEnd(w, nullptr, t, 0);
+      case EventKind::Enter: return OTF2_EvtWriter_Enter(w, nullptr, t, trace.defs.callpaths[e.ref].region);
+      case EventKind::Leave: return OTF2_EvtWriter_Leave(w, nullptr, t, trace.defs.callpaths[e.ref].region);
+      case EventKind::MpiSend: {
+        const P2P& p = rt.p2p[e.ref];
+        return OTF2_EvtWriter_MpiSend(w, nullptr, t, local(p.comm, p.peer), p.comm,
+                                      static_cast<uint32_t>(p.tag), p.bytes);
+      }
+      case EventKind::MpiIsend: {
+        const P2P& p = rt.p2p[e.ref];
+        return OTF2_EvtWriter_MpiIsend(w, nullptr, t, local(p.comm, p.peer), p.comm,
+                                       static_cast<uint32_t>(p.tag), p.bytes, p.request);
+      }
+      case EventKind::MpiIsendComplete: return OTF2_EvtWriter_MpiIsendComplete(w, nullptr, t, rt.p2p[e.ref].request);
+      case EventKind::MpiIrecvRequest: return OTF2_EvtWriter_MpiIrecvRequest(w, nullptr, t, rt.p2p[e.ref].request);
+      case EventKind::MpiIrecv: {
+        const P2P& p = rt.p2p[e.ref];
+        return OTF2_EvtWriter_MpiIrecv(w, nullptr, t, local(p.comm, p.peer), p.comm,
+                                       static_cast<uint32_t>(p.tag), p.bytes, p.request);
+      }
+      case EventKind::MpiRecv: {
+        const P2P& p = rt.p2p[e.ref];
+        return OTF2_EvtWriter_MpiRecv(w, nullptr, t, local(p.comm, p.peer), p.comm,
+                                      static_cast<uint32_t>(p.tag), p.bytes);
+      }
+      case EventKind::MpiRequestTest: return OTF2_EvtWriter_MpiRequestTest(w, nullptr, t, rt.p2p[e.ref].request);
+      case EventKind::MpiRequestCancelled: return OTF2_EvtWriter_MpiRequestCancelled(w, nullptr, t, rt.p2p[e.ref].request);
+      case EventKind::MpiCollectiveBegin: return OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, t);
+      case EventKind::MpiCollectiveEnd: {
+        const CollectiveRecord& c = rt.collectives[e.ref];
+        if (c.comm == kNone) return OTF2_SUCCESS;  // half record of a truncated trace
+        return OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, t, static_cast<OTF2_CollectiveOp>(c.op),
+                                               c.comm, local(c.comm, c.root), c.sent, c.received);
+      }
+      case EventKind::CommCreate: return OTF2_EvtWriter_CommCreate(w, nullptr, t, e.ref);
+      case EventKind::CommDestroy: return OTF2_EvtWriter_CommDestroy(w, nullptr, t, e.ref);
+    }
+    return OTF2_SUCCESS;
+  }
+};
+
+void write_events(OTF2_Archive* archive, const Trace& trace, const std::vector<OTF2_LocationRef>& ids,
+                  OTF2_StringRef program, const std::string& where, const Otf2ErrorScope& scope) {
+  const auto locals = local_ranks(trace);
+  check_otf2(OTF2_Archive_OpenEvtFiles(archive), where + ": cannot create event files", scope);
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, ids[r]);
+    if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, fmt::format("{}: rank {}", where, r), scope);
+    const EventWriter writer{trace, locals, r, w, program};
+    for (const Event& e : trace.ranks[r].events)
+      check_otf2(writer.write(e), fmt::format("{}: writing rank {}", where, r), scope);
+    check_otf2(OTF2_Archive_CloseEvtWriter(archive, w), fmt::format("{}: rank {}", where, r), scope);
+  }
+  check_otf2(OTF2_Archive_CloseEvtFiles(archive), where + ": closing event files", scope);
+  check_otf2(OTF2_Archive_OpenDefFiles(archive), where + ": cannot create definition files", scope);
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    OTF2_DefWriter* d = OTF2_Archive_GetDefWriter(archive, ids[r]);
+    if (d) OTF2_Archive_CloseDefWriter(archive, d);
+  }
+  check_otf2(OTF2_Archive_CloseDefFiles(archive), where + ": closing definition files", scope);
+}
+
+std::uint64_t written_events(const Trace& trace, Rank r) {
+  std::uint64_t n = 0;
+  for (const Event& e : trace.ranks[r].events)
+    n += !(e.kind == EventKind::MpiCollectiveEnd && trace.ranks[r].collectives[e.ref].comm == kNone);
+  return n;
+}
+
+void write_definitions(OTF2_Archive* archive, const Trace& trace,
+                       const std::vector<OTF2_LocationRef>& ids, StringTable& str,
+                       const std::string& where, const Otf2ErrorScope& scope) {
+  OTF2_GlobalDefWriter* w = OTF2_Archive_GetGlobalDefWriter(archive);
+  if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": cannot create global definitions", scope);
+  const Definitions& d = trace.defs;
+
+  // Strings first: gather every name the records below refer to.
+  const OTF2_StringRef empty = str("");
+  const OTF2_StringRef mpi = str("MPI");
+  const OTF2_StringRef machine = str("machine"), node_class = str("node");
+  const OTF2_StringRef machine_name = str("wisp");
+  std::vector<std::string> nodes;
+  std::vector<OTF2_SystemTreeNodeRef> node_of(trace.rank_count());
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const std::string& n = d.ranks[r].node.empty() ? std::string("node") : d.ranks[r].node;
+    auto it = std::find(nodes.begin(), nodes.end(), n);
+    node_of[r] = static_cast<OTF2_SystemTreeNodeRef>(1 + (it - nodes.begin()));
+    if (it == nodes.end()) nodes.push_back(n);
+  }
+  for (const auto& n : nodes) str(n);
+  for (const auto& loc : d.ranks) str(loc.name), str(loc.group_name);
+  for (const auto& r : d.regions) str(r.name), str(r.canonical_name), str(r.file);
+  for (const auto& c : d.comms) str(c.name);
+  str("MPI Rank 0");
+  for (Rank r = 0; r < trace.rank_count(); ++r) str(fmt::format("MPI Rank {}", r));
+  str.write(w);
+
+  const Clock& clock = d.clock;
+  const std::uint64_t length = clock.to_ticks(trace.end_time()) - clock.global_offset;
+  OTF2_GlobalDefWriter_WriteClockProperties(w, clock.ticks_per_second, clock.global_offset, length,
+                                            OTF2_UNDEFINED_TIMESTAMP);
+  OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_MPI, mpi, OTF2_PARADIGM_CLASS_PROCESS);
+  OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, machine_name, machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  for (std::size_t n = 0; n < nodes.size(); ++n)
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(w, static_cast<OTF2_SystemTreeNodeRef>(n + 1),
+                                             str(nodes[n]), node_class, 0);
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const auto& loc = d.ranks[r];
+    const std::string group = loc.group_name.empty() ? fmt::format("MPI Rank {}", r) : loc.group_name;
+    OTF2_GlobalDefWriter_WriteLocationGroup(w, r, str(group), OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                            node_of[r], OTF2_UNDEFINED_LOCATION_GROUP);
+  }
+  for (Rank r = 0; r < trace.rank_count(); ++r)
+    OTF2_GlobalDefWriter_WriteLocation(w, ids[r], str(d.ranks[r].name), OTF2_LOCATION_TYPE_CPU_THREAD,
+                                       written_events(trace, r), r);
+  for (RegionId i = 0; i < d.regions.size(); ++i) {
+    const Region& r = d.regions[i];
+    OTF2_GlobalDefWriter_WriteRegion(w, i, str(r.name), str(r.canonical_name), empty, role_of(r),
+                                     paradigm_of(r), OTF2_REGION_FLAG_NONE,
+                                     r.file.empty() ? OTF2_UNDEFINED_STRING : str(r.file),
+                                     r.begin_line, r.end_line);
+  }
+
+  // Groups: 0 = all locations in rank order; then one group per communicator (id = 1 + comm).
+  std::vector<std::uint64_t> members(ids.begin(), ids.end());
+  OTF2_GlobalDefWriter_WriteGroup(w, 0, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                  OTF2_GROUP_FLAG_NONE, static_cast<uint32_t>(members.size()),
+                                  members.data());
+  for (CommId c = 0; c < d.comms.size(); ++c) {
+    const auto& comm = d.comms[c];
+    std::vector<std::uint64_t> ranks(comm.members.begin(), comm.members.end());
+    OTF2_GlobalDefWriter_WriteGroup(w, 1 + c, empty,
+                                    comm.self ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
+                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                    static_cast<uint32_t>(ranks.size()), ranks.data());
+  }
+  for (CommId c = 0; c < d.comms.size(); ++c) {
+    const auto& comm = d.comms[c];
+    OTF2_GlobalDefWriter_WriteComm(w, c, str(comm.name), 1 + c,
+                                   comm.parent == kNone ? OTF2_UNDEFINED_COMM : comm.parent,
+                                   OTF2_COMM_FLAG_NONE);
+  }
+  check_otf2(OTF2_Archive_CloseGlobalDefWriter(archive, w), where + ": writing definitions", scope);
+}
+
+}  // namespace
+
+void write_otf2_into(const Trace& trace, const std::filesystem::path& dir, const WriteOptions& options) {
+  const std::string where = dir.string();
+  if (trace.defs.world == kNone) throw Error(where + ": the trace has no MPI_COMM_WORLD to write");
+  Otf2ErrorScope scope;
+  OTF2_Archive* archive = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
+                                            4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  if (!archive) check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": cannot create OTF2 archive", scope);
+  struct Closer {
+    OTF2_Archive* a;
+    ~Closer() { if (a) OTF2_Archive_Close(a); }
+  } closer{archive};
+  check_otf2(OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, nullptr), where, scope);
+  check_otf2(OTF2_Archive_SetSerialCollectiveCallbacks(archive), where, scope);
+  OTF2_Archive_SetCreator(archive, options.creator.c_str());
+  if (!options.description.empty()) OTF2_Archive_SetDescription(archive, options.description.c_str());
+
+  const auto ids = location_ids(trace);
+  StringTable str;
+  const OTF2_StringRef program = str(trace.defs.program_name.empty() ? "wisp" : trace.defs.program_name);
+  write_events(archive, trace, ids, program, where, scope);
+  write_definitions(archive, trace, ids, str, where, scope);
+  closer.a = nullptr;
+  check_otf2(OTF2_Archive_Close(archive), where + ": closing the archive", scope);
+}
+
+void write_otf2(const Trace& trace, const std::filesystem::path& dir, const WriteOptions& options) {
+  AtomicDirectory out(dir, options.force);
+  write_otf2_into(trace, out.staging(), options);
+  out.commit();
+}
+
+}  // namespace wisp

@@ -1,0 +1,128 @@
+// `wisp info`: a summary of a trace as JSON and as text. See trace_info.hpp.
+#include "wisp/report/trace_info.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <map>
+
+namespace wisp {
+
+namespace {
+
+struct Counts {
+  std::array<std::uint64_t, kEventKindCount> by_kind{};
+  std::map<RegionKind, std::uint32_t> regions_by_kind;
+  std::map<CollectiveOp, std::uint64_t> collectives_by_op;
+  std::uint64_t message_bytes = 0;
+  double start = 0, end = 0;
+};
+
+Counts count(const Trace& t) {
+  Counts c;
+  bool first = true;
+  for (const auto& rt : t.ranks) {
+    for (const Event& e : rt.events) ++c.by_kind[static_cast<std::size_t>(e.kind)];
+    if (rt.events.empty()) continue;
+    c.start = first ? rt.events.front().time : std::min(c.start, rt.events.front().time);
+    first = false;
+  }
+  c.end = t.end_time();
+  std::vector<bool> used(t.defs.regions.size(), false);
+  for (const auto& cp : t.defs.callpaths) used[cp.region] = true;
+  for (RegionId r = 0; r < t.defs.regions.size(); ++r)
+    if (used[r]) ++c.regions_by_kind[t.defs.regions[r].kind];
+  for (const auto& inst : t.collectives) ++c.collectives_by_op[inst.op];
+  for (const auto& m : t.messages) c.message_bytes += t.send_of(m).bytes;
+  return c;
+}
+
+}  // namespace
+
+nlohmann::json trace_info_json(const Trace& t, const std::string& source) {
+  const Counts c = count(t);
+  nlohmann::json j;
+  j["trace"] = source;
+  j["creator"] = t.defs.creator;
+  j["program"] = t.defs.program_name;
+  j["ranks"] = t.rank_count();
+  j["clock"] = {{"ticks_per_second", t.defs.clock.ticks_per_second},
+                {"global_offset", t.defs.clock.global_offset}};
+  j["start"] = c.start;
+  j["end"] = c.end;
+  j["duration"] = c.end - c.start;
+  j["events"]["total"] = t.event_count();
+  for (int k = 0; k < kEventKindCount; ++k)
+    if (c.by_kind[k]) j["events"]["by_kind"][std::string(to_string(static_cast<EventKind>(k)))] = c.by_kind[k];
+  for (const auto& [kind, n] : c.regions_by_kind) j["regions"][std::string(to_string(kind))] = n;
+  j["callpaths"] = t.defs.callpaths.size();
+  j["communicators"] = nlohmann::json::array();
+  for (const auto& comm : t.defs.comms)
+    j["communicators"].push_back({{"name", comm.name}, {"size", comm.size()}, {"self", comm.self}});
+  j["messages"] = {{"matched", t.messages.size()}, {"bytes", c.message_bytes}};
+  j["collectives"]["instances"] = t.collectives.size();
+  for (const auto& [op, n] : c.collectives_by_op) j["collectives"]["by_operation"][std::string(to_string(op))] = n;
+  j["anomalies"] = nlohmann::json::array();
+  for (int k = 0; k < kAnomalyKindCount; ++k) {
+    const auto& a = t.anomalies[static_cast<AnomalyKind>(k)];
+    if (a.count) j["anomalies"].push_back({{"kind", std::string(to_string(static_cast<AnomalyKind>(k)))},
+                                          {"count", a.count}, {"examples", a.examples}});
+  }
+  j["skipped_records"] = nlohmann::json::object();
+  for (const auto& [what, n] : t.skipped_records) j["skipped_records"][what] = n;
+  return j;
+}
+
+std::string trace_info_text(const Trace& t, const std::string& source) {
+  const Counts c = count(t);
+  std::string out;
+  const auto line = [&](std::string_view key, const std::string& value) {
+    out += fmt::format("{:<14}{}\n", key, value);
+  };
+  line("trace", source);
+  if (!t.defs.creator.empty()) line("creator", t.defs.creator);
+  if (!t.defs.program_name.empty()) line("program", t.defs.program_name);
+  line("ranks", fmt::format("{}", t.rank_count()));
+  line("duration", fmt::format("{:.6f} s (first event at {:.6f} s, last at {:.6f} s; clock {} ticks/s)",
+                               c.end - c.start, c.start, c.end, t.defs.clock.ticks_per_second));
+  line("events", fmt::format("{}", t.event_count()));
+  for (int k = 0; k < kEventKindCount; ++k)
+    if (c.by_kind[k]) out += fmt::format("  {:<22}{:>12}\n", to_string(static_cast<EventKind>(k)), c.by_kind[k]);
+  std::string regions;
+  for (const auto& [kind, n] : c.regions_by_kind)
+    regions += fmt::format("{}{} {}", regions.empty() ? "" : ", ", n, to_string(kind));
+  line("regions", regions.empty() ? "none" : regions);
+  line("call paths", fmt::format("{}", t.defs.callpaths.size()));
+  std::string comms;
+  for (const auto& comm : t.defs.comms)
+    comms += fmt::format("{}{} ({})", comms.empty() ? "" : ", ", comm.name,
+                         comm.self ? std::string("self") : fmt::format("{} ranks", comm.size()));
+  line("communicators", comms);
+  line("messages", fmt::format("{} matched, {} bytes", t.messages.size(), c.message_bytes));
+  std::string colls = fmt::format("{} instances", t.collectives.size());
+  for (const auto& [op, n] : c.collectives_by_op) colls += fmt::format(", {} {}", n, to_string(op));
+  line("collectives", colls);
+  if (t.anomalies.total() == 0) {
+    line("anomalies", "none");
+  } else {
+    line("anomalies", fmt::format("{}", t.anomalies.total()));
+    for (int k = 0; k < kAnomalyKindCount; ++k) {
+      const auto& a = t.anomalies[static_cast<AnomalyKind>(k)];
+      if (!a.count) continue;
+      out += fmt::format("  {} ({}):\n", to_string(static_cast<AnomalyKind>(k)), a.count);
+      for (const auto& e : a.examples) out += fmt::format("    {}\n", e);
+      if (a.count > a.examples.size()) out += fmt::format("    ... and {} more\n", a.count - a.examples.size());
+    }
+  }
+  if (t.skipped_records.empty()) {
+    line("skipped", "none");
+  } else {
+    std::string skipped;
+    for (const auto& [what, n] : t.skipped_records)
+      skipped += fmt::format("{}{} {}", skipped.empty() ? "" : ", ", n, what);
+    line("skipped", skipped);
+  }
+  return out;
+}
+
+}  // namespace wisp

@@ -1,0 +1,28 @@
+// Anomaly names and totals.
+#include "wisp/trace/anomaly.hpp"
+
+namespace wisp {
+
+std::string_view to_string(AnomalyKind kind) {
+  switch (kind) {
+    case AnomalyKind::UnmatchedSend: return "unmatched send";
+    case AnomalyKind::UnmatchedReceive: return "unmatched receive";
+    case AnomalyKind::ReceiveBeforeSend: return "receive completes before its send starts";
+    case AnomalyKind::IncompleteCollective: return "collective with missing members";
+    case AnomalyKind::MismatchedCollective: return "collective with mismatched operations";
+    case AnomalyKind::NonMonotonicTime: return "non-monotonic timestamp";
+    case AnomalyKind::UnclosedRegion: return "region never left";
+    case AnomalyKind::UnmatchedLeave: return "leave without matching enter";
+    case AnomalyKind::UnknownRequest: return "request event for an unknown request";
+    case AnomalyKind::UnfinishedRequest: return "request never completed";
+  }
+  return "?";
+}
+
+std::uint64_t Anomalies::total() const {
+  std::uint64_t n = 0;
+  for (const auto& a : items_) n += a.count;
+  return n;
+}
+
+}  // namespace wisp

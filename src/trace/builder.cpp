@@ -1,0 +1,213 @@
+// TraceBuilder: appends records rank by rank, builds call paths, resolves requests, and derives
+// the shared structures at the end. See builder.hpp.
+#include "wisp/trace/builder.hpp"
+
+#include <fmt/format.h>
+
+#include "wisp/trace/derive.hpp"
+
+namespace wisp {
+
+TraceBuilder::TraceBuilder(Definitions defs) {
+  trace_.defs = std::move(defs);
+  const auto n = trace_.defs.ranks.size();
+  trace_.ranks.resize(n);
+  builders_.reserve(n);
+  for (Rank r = 0; r < n; ++r)
+    builders_.emplace_back(new RankBuilder(this, r, &trace_.ranks[r]));
+}
+
+CallpathId TraceBuilder::callpath(CallpathId parent, RegionId region) {
+  const std::uint64_t key = (static_cast<std::uint64_t>(parent) << 32) | region;
+  auto [it, inserted] = callpath_index_.try_emplace(key, kNone);
+  if (inserted) {
+    auto& cps = trace_.defs.callpaths;
+    const std::uint32_t depth = parent == kNone ? 0 : cps[parent].depth + 1;
+    cps.push_back(Callpath{region, parent, depth});
+    it->second = static_cast<CallpathId>(cps.size() - 1);
+  }
+  return it->second;
+}
+
+Trace TraceBuilder::finish() {
+  for (auto& b : builders_) b->finish();
+  builders_.clear();
+  callpath_index_.clear();
+  derive(trace_);
+  return std::move(trace_);
+}
+
+void RankBuilder::reserve(std::size_t events) { out_->events.reserve(events); }
+
+double RankBuilder::checked_time(double t) {
+  if (t < last_time_) {
+    owner_->trace_.anomalies.add(AnomalyKind::NonMonotonicTime, [&] {
+      return fmt::format("rank {} event {}: time {:.9f} s after {:.9f} s", rank_,
+                         out_->events.size(), t, last_time_);
+    });
+    return last_time_;
+  }
+  last_time_ = t;
+  return t;
+}
+
+EventIndex RankBuilder::push(double t, EventKind kind, std::uint32_t ref) {
+  out_->events.push_back(Event{checked_time(t), ref, kind});
+  return static_cast<EventIndex>(out_->events.size() - 1);
+}
+
+std::uint32_t RankBuilder::new_p2p(const P2P& p) {
+  out_->p2p.push_back(p);
+  return static_cast<std::uint32_t>(out_->p2p.size() - 1);
+}
+
+void RankBuilder::program_begin(double t) { push(t, EventKind::ProgramBegin, 0); }
+void RankBuilder::program_end(double t) { push(t, EventKind::ProgramEnd, 0); }
+
+void RankBuilder::enter(double t, RegionId region) {
+  const CallpathId parent = current_callpath();
+  auto& slot = cache_[(parent * 31u + region * 131u) & (cache_.size() - 1)];
+  if (slot.parent != parent || slot.region != region)
+    slot = CallpathCacheEntry{parent, region, owner_->callpath(parent, region)};
+  stack_.push_back(slot.child);
+  push(t, EventKind::Enter, slot.child);
+}
+
+void RankBuilder::leave(double t, RegionId region) {
+  const auto& defs = owner_->trace_.defs;
+  if (stack_.empty() || defs.callpaths[stack_.back()].region != region) {
+    owner_->trace_.anomalies.add(AnomalyKind::UnmatchedLeave, [&] {
+      const std::string open =
+          stack_.empty() ? "no open region" : "in " + defs.region_of(stack_.back()).name;
+      return fmt::format("rank {} event {}: leave of {} while {} (ignored)", rank_,
+                         out_->events.size(), defs.regions[region].name, open);
+    });
+    return;
+  }
+  push(t, EventKind::Leave, stack_.back());
+  stack_.pop_back();
+}
+
+void RankBuilder::send(double t, Rank peer, CommId comm, std::int32_t tag, std::uint64_t bytes) {
+  const auto rec = new_p2p(P2P{bytes, 0, peer, comm, tag});
+  out_->p2p[rec].event = push(t, EventKind::MpiSend, rec);
+}
+
+void RankBuilder::isend(double t, Rank peer, CommId comm, std::int32_t tag, std::uint64_t bytes,
+                        std::uint64_t request) {
+  const auto rec = new_p2p(P2P{bytes, request, peer, comm, tag});
+  out_->p2p[rec].event = push(t, EventKind::MpiIsend, rec);
+  open_requests_[request] = rec;
+}
+
+void RankBuilder::recv(double t, Rank peer, CommId comm, std::int32_t tag, std::uint64_t bytes) {
+  const auto rec = new_p2p(P2P{bytes, 0, peer, comm, tag});
+  out_->p2p[rec].event = push(t, EventKind::MpiRecv, rec);
+}
+
+void RankBuilder::irecv_request(double t, std::uint64_t request) {
+  P2P p;
+  p.request = request;
+  const auto rec = new_p2p(p);
+  out_->p2p[rec].request_event = push(t, EventKind::MpiIrecvRequest, rec);
+  open_requests_[request] = rec;
+}
+
+// The record of an open request, or a bare new one (reported) when the id was never posted.
+std::uint32_t RankBuilder::request_record(std::uint64_t request, EventKind kind, double t) {
+  const auto it = open_requests_.find(request);
+  if (it != open_requests_.end()) return it->second;
+  owner_->trace_.anomalies.add(AnomalyKind::UnknownRequest, [&] {
+    return fmt::format("rank {} event {} ({}) at {:.9f} s: request {} was never posted", rank_,
+                       out_->events.size(), to_string(kind), t, request);
+  });
+  P2P p;
+  p.request = request;
+  return new_p2p(p);
+}
+
+void RankBuilder::irecv(double t, Rank peer, CommId comm, std::int32_t tag, std::uint64_t bytes,
+                        std::uint64_t request) {
+  const auto rec = request_record(request, EventKind::MpiIrecv, t);
+  P2P& p = out_->p2p[rec];
+  p.peer = peer;
+  p.comm = comm;
+  p.tag = tag;
+  p.bytes = bytes;
+  p.request = request;
+  out_->p2p[rec].event = push(t, EventKind::MpiIrecv, rec);
+  open_requests_.erase(request);
+}
+
+void RankBuilder::isend_complete(double t, std::uint64_t request) {
+  const auto rec = request_record(request, EventKind::MpiIsendComplete, t);
+  out_->p2p[rec].request_event = push(t, EventKind::MpiIsendComplete, rec);
+  open_requests_.erase(request);
+}
+
+void RankBuilder::request_test(double t, std::uint64_t request) {
+  const auto rec = request_record(request, EventKind::MpiRequestTest, t);
+  push(t, EventKind::MpiRequestTest, rec);
+}
+
+void RankBuilder::request_cancelled(double t, std::uint64_t request) {
+  const auto rec = request_record(request, EventKind::MpiRequestCancelled, t);
+  push(t, EventKind::MpiRequestCancelled, rec);
+  open_requests_.erase(request);
+}
+
+void RankBuilder::collective_begin(double t) {
+  out_->collectives.push_back(CollectiveRecord{});
+  open_collective_ = static_cast<std::uint32_t>(out_->collectives.size() - 1);
+  out_->collectives[open_collective_].begin = push(t, EventKind::MpiCollectiveBegin, open_collective_);
+}
+
+void RankBuilder::collective_end(double t, CollectiveOp op, CommId comm, Rank root,
+                                 std::uint64_t sent, std::uint64_t received) {
+  if (open_collective_ == kNone) collective_begin(t);  // End without Begin: pair it in place
+  CollectiveRecord& c = out_->collectives[open_collective_];
+  c.op = op;
+  c.comm = comm;
+  c.root = root;
+  c.sent = sent;
+  c.received = received;
+  c.end = push(t, EventKind::MpiCollectiveEnd, open_collective_);
+  open_collective_ = kNone;
+}
+
+void RankBuilder::comm_create(double t, CommId comm) { push(t, EventKind::CommCreate, comm); }
+void RankBuilder::comm_destroy(double t, CommId comm) { push(t, EventKind::CommDestroy, comm); }
+
+void RankBuilder::finish() {
+  auto& anomalies = owner_->trace_.anomalies;
+  const auto& defs = owner_->trace_.defs;
+  if (!stack_.empty()) {
+    anomalies.add(AnomalyKind::UnclosedRegion, [&] {
+      return fmt::format("rank {}: {} region(s) still open at the end, innermost {} (closed at "
+                         "{:.9f} s)", rank_, stack_.size(), defs.region_of(stack_.back()).name,
+                         last_time_);
+    });
+    while (!stack_.empty()) {
+      push(last_time_, EventKind::Leave, stack_.back());
+      stack_.pop_back();
+    }
+  }
+  if (open_collective_ != kNone) {  // Begin without End: the record joins no instance
+    CollectiveRecord& c = out_->collectives[open_collective_];
+    c.end = c.begin;
+    c.comm = kNone;
+    anomalies.add(AnomalyKind::IncompleteCollective, [&] {
+      return fmt::format("rank {}: collective begun at event {} never ended", rank_, c.begin);
+    });
+  }
+  for (const auto& [request, rec] : open_requests_) {
+    anomalies.add(AnomalyKind::UnfinishedRequest, [&] {
+      return fmt::format("rank {}: request {} posted at event {} never completed", rank_, request,
+                         out_->p2p[rec].event != kNone ? out_->p2p[rec].event
+                                                       : out_->p2p[rec].request_event);
+    });
+  }
+  open_requests_.clear();
+}
+
+}  // namespace wisp
