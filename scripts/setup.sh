@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# wisp set-up on Debian 12: installs the missing packages, builds, then runs either the main
+# job on an embedded default (`demo`) or every test (`test`). Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(cmake g++ make pkg-config
+          libsimgrid-dev libopen-trace-format2-dev otf2-tools
+          libyaml-cpp-dev libspdlog-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev)
+
+install_missing() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "setup: installing ${missing[*]}"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: run as root (or install sudo) to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build() {
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+  cmake --build build -j "$(nproc)"
+}
+
+case "${1:-}" in
+  demo)
+    install_missing
+    build
+    out=${WISP_DEMO_DIR:-build/demo}
+    ./build/wisp generate halo --dims 4x4 --steps 100 --overload-ranks 0-3 --overload 0.5 \
+        -o "$out/halo-trace" --force
+    ./build/wisp info "$out/halo-trace"
+    ;;
+  test)
+    install_missing
+    build
+    ctest --test-dir build --output-on-failure -j "$(nproc)"
+    ;;
+  *)
+    echo "usage: bash scripts/setup.sh demo|test" >&2
+    exit 2
+    ;;
+esac

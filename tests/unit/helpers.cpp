@@ -1,0 +1,56 @@
+// Shared test helpers. See helpers.hpp.
+#include "helpers.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace wisp::test {
+
+namespace fs = std::filesystem;
+
+TempDir::TempDir() {
+  std::random_device rd;
+  path_ = fs::temp_directory_path() / ("wisp-test-" + std::to_string(getpid()) + "-" + std::to_string(rd()));
+  fs::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+fs::path shared_trace(const std::string& name) {
+  const fs::path p = fs::path(WISP_SHARED_DIR) / "traces" / name;
+  if (!fs::exists(p)) {
+    WARN("SKIPPED: " << p.string() << " is absent (the shared real traces are not in this checkout)");
+    return {};
+  }
+  return p;
+}
+
+namespace {
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+}  // namespace
+
+CommandResult run_wisp(const std::string& args) {
+  TempDir tmp;
+  const std::string cmd = std::string(WISP_CLI) + " " + args + " >" + (tmp / "out").string() +
+                          " 2>" + (tmp / "err").string();
+  const int status = std::system(cmd.c_str());
+  CommandResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  r.out = slurp(tmp / "out");
+  r.err = slurp(tmp / "err");
+  return r;
+}
+
+}  // namespace wisp::test

@@ -1,0 +1,38 @@
+// Shared test helpers: temporary directories, the shared real traces (skipped when absent),
+// running the wisp CLI and capturing its output.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+namespace wisp::test {
+
+// A fresh directory removed at scope exit.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// ../shared/traces/<name>, or an empty path after printing a clear SKIPPED note.
+std::filesystem::path shared_trace(const std::string& name);
+
+struct CommandResult {
+  int exit_code = 0;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+// Runs the built `wisp` with the given argument string (shell-quoted by the caller).
+CommandResult run_wisp(const std::string& args);
+
+}  // namespace wisp::test

@@ -1,0 +1,176 @@
+// Bad input to the OTF2 reader: each case gets one clear line naming the file and the problem,
+// through the library (wisp::Error) and through the CLI (non-zero exit, one line on stderr).
+#include <catch2/catch.hpp>
+
+#include <otf2/otf2.h>
+
+#include <fstream>
+
+#include "generators/generators.hpp"
+#include "helpers.hpp"
+#include "wisp/error.hpp"
+#include "wisp/io/otf2_reader.hpp"
+#include "wisp/io/otf2_writer.hpp"
+#include "wisp/trace/builder.hpp"
+
+using namespace wisp;
+using wisp::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path small_trace(const TempDir& dir, const std::string& name) {
+  gen::ImbalanceOptions o;
+  o.ranks = 2;
+  o.iterations = 50;
+  write_otf2(gen::generate_imbalance(o), dir / name);
+  return dir / name;
+}
+
+OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
+OTF2_TimeStamp post_flush(void*, OTF2_FileType, OTF2_LocationRef) { return 0; }
+
+// A hand-written archive: `threads` CPU threads in one process, with or without MPI groups.
+void write_raw_archive(const fs::path& dir, int threads, bool with_mpi) {
+  OTF2_FlushCallbacks flush{pre_flush, post_flush};
+  OTF2_Archive* a = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, 1 << 20, 1 << 22,
+                                      OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  OTF2_Archive_SetFlushCallbacks(a, &flush, nullptr);
+  OTF2_Archive_SetSerialCollectiveCallbacks(a);
+  OTF2_Archive_OpenEvtFiles(a);
+  for (int t = 0; t < threads; ++t) {
+    OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a, t);
+    OTF2_EvtWriter_Enter(w, nullptr, 10, 0);
+    OTF2_EvtWriter_Leave(w, nullptr, 20, 0);
+    OTF2_Archive_CloseEvtWriter(a, w);
+  }
+  OTF2_Archive_CloseEvtFiles(a);
+  OTF2_GlobalDefWriter* d = OTF2_Archive_GetGlobalDefWriter(a);
+  OTF2_GlobalDefWriter_WriteClockProperties(d, 1000, 0, 30, OTF2_UNDEFINED_TIMESTAMP);
+  OTF2_GlobalDefWriter_WriteString(d, 0, "");
+  OTF2_GlobalDefWriter_WriteString(d, 1, "main");
+  OTF2_GlobalDefWriter_WriteString(d, 2, "Process");
+  OTF2_GlobalDefWriter_WriteString(d, 3, "thread");
+  OTF2_GlobalDefWriter_WriteString(d, 4, "MPI_COMM_WORLD");
+  OTF2_GlobalDefWriter_WriteRegion(d, 0, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
+                                   OTF2_REGION_FLAG_NONE, 0, 0, 0);
+  OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, 2, 2, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  OTF2_GlobalDefWriter_WriteLocationGroup(d, 0, 2, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                          OTF2_UNDEFINED_LOCATION_GROUP);
+  for (int t = 0; t < threads; ++t)
+    OTF2_GlobalDefWriter_WriteLocation(d, t, 3, OTF2_LOCATION_TYPE_CPU_THREAD, 2, 0);
+  if (with_mpi) {
+    const uint64_t locations[] = {0};
+    const uint64_t ranks[] = {0};
+    OTF2_GlobalDefWriter_WriteGroup(d, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, 1, locations);
+    OTF2_GlobalDefWriter_WriteGroup(d, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, 1, ranks);
+    OTF2_GlobalDefWriter_WriteComm(d, 0, 4, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+  }
+  OTF2_Archive_CloseGlobalDefWriter(a, d);
+  OTF2_Archive_Close(a);
+}
+
+void truncate_file(const fs::path& p, double keep) {
+  const auto size = fs::file_size(p);
+  fs::resize_file(p, static_cast<std::uintmax_t>(size * keep));
+}
+
+}  // namespace
+
+TEST_CASE("a missing path is one clear error") {
+  CHECK_THROWS_WITH(read_otf2("/nonexistent/run42"), "/nonexistent/run42: no such file or directory");
+}
+
+TEST_CASE("a file that is not an OTF2 anchor is rejected") {
+  TempDir dir;
+  std::ofstream(dir / "notes.otf2") << "this is not OTF2\n";
+  CHECK_THROWS_WITH(read_otf2(dir / "notes.otf2"), Catch::StartsWith((dir / "notes.otf2").string()) &&
+                                                       Catch::Contains("not an OTF2 anchor file"));
+  TempDir empty;
+  CHECK_THROWS_WITH(read_otf2(empty.path()), Catch::Contains("no OTF2 anchor file"));
+}
+
+TEST_CASE("a truncated event file is detected") {
+  TempDir dir;
+  const fs::path trace = small_trace(dir, "t");
+  truncate_file(trace / "traces" / "1.evt", 0.5);
+  CHECK_THROWS_WITH(read_otf2(trace), Catch::Contains("rank 1") &&
+                                          (Catch::Contains("truncated") || Catch::Contains("corrupt")));
+}
+
+TEST_CASE("an emptied event file is detected") {
+  TempDir dir;
+  const fs::path trace = small_trace(dir, "t");
+  truncate_file(trace / "traces" / "0.evt", 0.0);
+  CHECK_THROWS_WITH(read_otf2(trace), Catch::Contains("rank 0"));
+}
+
+TEST_CASE("corrupt global definitions are detected") {
+  TempDir dir;
+  const fs::path trace = small_trace(dir, "t");
+  truncate_file(trace / "traces.def", 0.4);
+  CHECK_THROWS_WITH(read_otf2(trace), Catch::Contains("definitions"));
+}
+
+TEST_CASE("a trace without an MPI communicator is rejected") {
+  TempDir dir;
+  write_raw_archive(dir / "nompi", 1, false);
+  CHECK_THROWS_WITH(read_otf2(dir / "nompi"), Catch::Contains("no MPI communicator"));
+}
+
+TEST_CASE("multi-threaded locations are rejected with a clear message") {
+  TempDir dir;
+  write_raw_archive(dir / "omp", 2, true);
+  CHECK_THROWS_WITH(read_otf2(dir / "omp"), Catch::Contains("has 2 threads") &&
+                                                Catch::Contains("single-threaded"));
+}
+
+TEST_CASE("the CLI prints one line and exits non-zero on bad input") {
+  TempDir dir;
+  const auto missing = test::run_wisp("info /nonexistent/trace");
+  CHECK(missing.exit_code == 1);
+  CHECK(missing.err == "wisp: error: /nonexistent/trace: no such file or directory\n");
+  const fs::path trace = small_trace(dir, "t");
+  truncate_file(trace / "traces" / "1.evt", 0.5);
+  const auto truncated = test::run_wisp("info " + trace.string());
+  CHECK(truncated.exit_code == 1);
+  CHECK(std::count(truncated.err.begin(), truncated.err.end(), '\n') == 1);
+  CHECK_THAT(truncated.err, Catch::StartsWith("wisp: error: " + (trace / "traces.otf2").string()));
+  const auto usage = test::run_wisp("info");
+  CHECK(usage.exit_code == 2);
+}
+
+TEST_CASE("anomalies written to OTF2 are found again by the reader and printed by wisp info") {
+  TempDir dir;
+  Definitions d;
+  d.ranks.resize(2);
+  d.world = d.add_comm(Communicator{"MPI_COMM_WORLD", {0, 1}, false, kNone});
+  d.add_region(make_region("main"));
+  d.add_region(make_region("MPI_Send"));
+  d.add_region(make_region("MPI_Recv"));
+  d.add_region(make_region("MPI_Barrier"));
+  TraceBuilder b(d);
+  b.rank(0).enter(0, 0);
+  b.rank(0).send(1.0, 1, d.world, 3, 64);   // received 2 us before it is sent
+  b.rank(0).send(2.0, 1, d.world, 4, 64);   // never received
+  b.rank(0).collective_begin(3.0);          // rank 1 never joins
+  b.rank(0).collective_end(3.5, CollectiveOp::Barrier, d.world, kNone, 0, 0);
+  b.rank(0).leave(4.0, 0);
+  b.rank(1).enter(0, 0);
+  b.rank(1).recv(0.999998, 0, d.world, 3, 64);
+  b.rank(1).recv(2.5, 0, d.world, 9, 64);   // never sent
+  b.rank(1).leave(4.0, 0);
+  write_otf2(b.finish(), dir / "anomalies");
+  const Trace t = read_otf2(dir / "anomalies");
+  CHECK(t.anomalies[AnomalyKind::ReceiveBeforeSend].count == 1);
+  CHECK(t.anomalies[AnomalyKind::UnmatchedSend].count == 1);
+  CHECK(t.anomalies[AnomalyKind::UnmatchedReceive].count == 1);
+  CHECK(t.anomalies[AnomalyKind::IncompleteCollective].count == 1);
+  const auto info = test::run_wisp("info " + (dir / "anomalies").string());
+  CHECK(info.exit_code == 0);
+  CHECK_THAT(info.out, Catch::Contains("receive completes before its send starts (1)"));
+  CHECK_THAT(info.out, Catch::Contains("2.000 us before its send starts"));
+  CHECK_THAT(info.out, Catch::Contains("BARRIER on MPI_COMM_WORLD (instance 0): 1 of 2 members"));
+}

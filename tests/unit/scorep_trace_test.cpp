@@ -1,0 +1,118 @@
+// The real Score-P archives in ../shared/traces, checked against what otf2-print (OTF2's own
+// tool) prints for them: event counts per kind and rank, every message's pairing, the clock
+// conversion of every timestamp. Skipped with a clear note when the shared traces are absent.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "helpers.hpp"
+#include "wisp/io/otf2_reader.hpp"
+
+using namespace wisp;
+
+namespace {
+
+struct PrintedEvent {
+  std::string kind;
+  Rank location;
+  std::uint64_t tick;
+  std::string rest;
+};
+
+std::vector<PrintedEvent> otf2_print(const std::filesystem::path& anchor) {
+  const std::string cmd = "otf2-print " + anchor.string() + " 2>/dev/null";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::vector<PrintedEvent> out;
+  char line[4096];
+  const std::regex event(R"(^([A-Z_]+)\s+(\d+)\s+(\d+)\s*(.*)$)");
+  while (fgets(line, sizeof line, pipe)) {
+    line[std::strcspn(line, "\n")] = '\0';
+    std::cmatch m;
+    if (std::regex_match(line, m, event) && m[1] != "ADDITIONAL")
+      out.push_back({m[1], static_cast<Rank>(std::stoul(m[2])), std::stoull(m[3]), m[4]});
+  }
+  pclose(pipe);
+  return out;
+}
+
+const std::map<std::string, EventKind> kKinds = {
+    {"PROGRAM_BEGIN", EventKind::ProgramBegin}, {"PROGRAM_END", EventKind::ProgramEnd},
+    {"ENTER", EventKind::Enter},                {"LEAVE", EventKind::Leave},
+    {"MPI_SEND", EventKind::MpiSend},           {"MPI_RECV", EventKind::MpiRecv}};
+
+}  // namespace
+
+TEST_CASE("Score-P ping-pong: counts, clock and matches agree with otf2-print") {
+  const auto dir = test::shared_trace("scorep-ping-pong");
+  if (dir.empty()) return;
+  const Trace t = read_otf2(dir);
+  const auto printed = otf2_print(dir / "traces.otf2");
+  REQUIRE(printed.size() == 120);
+  REQUIRE(t.rank_count() == 2);
+  CHECK(t.defs.clock.ticks_per_second == 2095197216);
+  CHECK(t.defs.clock.global_offset == 7397466976977800);
+  CHECK(t.defs.creator == "Score-P 7.1");
+
+  // Same events, same order, same kinds; every time is (tick - offset) / resolution.
+  std::map<Rank, std::size_t> next;
+  for (const auto& p : printed) {
+    REQUIRE(kKinds.count(p.kind) == 1);
+    const Event& e = t.ranks[p.location].events.at(next[p.location]++);
+    CHECK(e.kind == kKinds.at(p.kind));
+    CHECK(e.time == static_cast<double>(p.tick - 7397466976977800) / 2095197216.0);
+  }
+  CHECK(next[0] == 60);
+  CHECK(next[1] == 60);
+
+  // Messages: pair the printed sends and receives per (source, dest, tag) in order, then
+  // compare with wisp's matching.
+  const std::regex send(R"(Receiver: (\d+) .*Tag: (\d+), Length: (\d+))");
+  const std::regex recv(R"(Sender: (\d+) .*Tag: (\d+), Length: (\d+))");
+  std::map<std::tuple<Rank, Rank, int>, std::vector<std::pair<std::uint64_t, std::uint64_t>>> sends, recvs;
+  for (const auto& p : printed) {
+    std::smatch m;
+    if (p.kind == "MPI_SEND" && std::regex_search(p.rest, m, send))
+      sends[{p.location, std::stoul(m[1]), std::stoi(m[2])}].push_back({p.tick, std::stoull(m[3])});
+    if (p.kind == "MPI_RECV" && std::regex_search(p.rest, m, recv))
+      recvs[{std::stoul(m[1]), p.location, std::stoi(m[2])}].push_back({p.tick, std::stoull(m[3])});
+  }
+  REQUIRE(t.messages.size() == 16);
+  std::map<std::tuple<Rank, Rank, int>, std::size_t> seen;
+  for (const Message& m : t.messages) {
+    const P2P& s = t.send_of(m);
+    const P2P& r = t.recv_of(m);
+    const auto key = std::make_tuple(m.sender, m.receiver, s.tag);
+    const std::size_t k = seen[key]++;
+    const auto& expected_send = sends.at(key).at(k);
+    const auto& expected_recv = recvs.at(key).at(k);
+    CHECK(t.defs.clock.to_ticks(t.event(m.sender, s.event).time) == expected_send.first);
+    CHECK(t.defs.clock.to_ticks(t.event(m.receiver, r.event).time) == expected_recv.first);
+    CHECK(s.bytes == expected_send.second);
+    CHECK(r.bytes == expected_recv.second);
+    CHECK(t.defs.comms[s.comm].name == "MPI_COMM_WORLD");
+    CHECK(s.tag == (m.sender == 0 ? 10 : 20));
+  }
+  CHECK(t.anomalies.total() == 0);
+
+  // Regions: main is a user function, MPI_Init/Finalize are MPI.
+  CHECK(t.defs.regions[*t.defs.find_region("int main(int, char**)")].kind == RegionKind::User);
+  CHECK(t.defs.regions[*t.defs.find_region("MPI_Init")].kind == RegionKind::MpiInitFinalize);
+  CHECK(t.defs.regions[*t.defs.find_region("MPI_Finalize")].kind == RegionKind::MpiInitFinalize);
+  CHECK(t.defs.regions[*t.defs.find_region("MPI_Send")].mpi == MpiFunction::Send);
+  CHECK(t.defs.callpath_name(t.ranks[0].events[3].ref) == "int main(int, char**)/MPI_Init");
+  CHECK(t.ranks[0].mpi_calls.size() == 20);  // Init, Comm_size, Comm_rank, 8 Send, 8 Recv, Finalize
+}
+
+TEST_CASE("Score-P ping-pong with PAPI: the 84 METRIC records are skipped and counted") {
+  const auto dir = test::shared_trace("scorep-ping-pong-papi");
+  if (dir.empty()) return;
+  const Trace t = read_otf2(dir);
+  CHECK(t.skipped_records.at("Metric") == 84);
+  CHECK(t.event_count() == 2 * 102 - 84);
+  CHECK(t.messages.size() == 16);
+}
