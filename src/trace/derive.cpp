@@ -2,7 +2,6 @@
 #include "wisp/trace/derive.hpp"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -18,23 +17,51 @@ struct ChannelKey {
   bool operator==(const ChannelKey&) const = default;
 };
 
-struct ChannelKeyHash {
-  std::size_t operator()(const ChannelKey& k) const {
-    std::uint64_t h = (static_cast<std::uint64_t>(k.source) << 32) ^ k.dest;
-    h ^= (static_cast<std::uint64_t>(k.comm) << 40) ^ static_cast<std::uint32_t>(k.tag) * 0x9E3779B97F4A7C15ull;
-    h ^= h >> 29;
-    return static_cast<std::size_t>(h * 0xBF58476D1CE4E5B9ull);
+// Channel ids by key: open addressing with linear probing. The number of distinct channels is
+// small compared with the number of messages, so the table stays cache-resident.
+class ChannelTable {
+ public:
+  // Id of `k`, inserting it if new.
+  std::uint32_t insert(const ChannelKey& k) {
+    if ((keys_.size() + 1) * 2 > slots_.size()) grow();
+    std::size_t i = hash(k) & mask_;
+    while (slots_[i] != kNone) {
+      if (keys_[slots_[i]] == k) return slots_[i];
+      i = (i + 1) & mask_;
+    }
+    slots_[i] = static_cast<std::uint32_t>(keys_.size());
+    keys_.push_back(k);
+    return slots_[i];
   }
+  // Id of `k`, or kNone.
+  std::uint32_t find(const ChannelKey& k) const {
+    if (slots_.empty()) return kNone;
+    for (std::size_t i = hash(k) & mask_; slots_[i] != kNone; i = (i + 1) & mask_)
+      if (keys_[slots_[i]] == k) return slots_[i];
+    return kNone;
+  }
+  std::size_t size() const { return keys_.size(); }
+
+ private:
+  static std::size_t hash(const ChannelKey& k) {
+    std::uint64_t h = (static_cast<std::uint64_t>(k.source) << 32 | k.dest) * 0x9E3779B97F4A7C15ull;
+    h ^= (static_cast<std::uint64_t>(k.comm) << 32 | static_cast<std::uint32_t>(k.tag)) * 0xBF58476D1CE4E5B9ull;
+    return static_cast<std::size_t>(h ^ (h >> 31));
+  }
+  void grow() {
+    slots_.assign(slots_.empty() ? 64 : slots_.size() * 2, kNone);
+    mask_ = slots_.size() - 1;
+    for (std::uint32_t id = 0; id < keys_.size(); ++id) {
+      std::size_t i = hash(keys_[id]) & mask_;
+      while (slots_[i] != kNone) i = (i + 1) & mask_;
+      slots_[i] = id;
+    }
+  }
+  std::vector<std::uint32_t> slots_;
+  std::vector<ChannelKey> keys_;
+  std::size_t mask_ = 0;
 };
 
-// Sends of one (comm, source, dest, tag) channel in posting order, consumed by receives.
-struct Channel {
-  std::vector<std::uint32_t> sends;
-  std::size_t next = 0;
-};
-
-bool is_send(EventKind k) { return k == EventKind::MpiSend || k == EventKind::MpiIsend; }
-bool is_recv(EventKind k) { return k == EventKind::MpiRecv || k == EventKind::MpiIrecv; }
 
 std::string describe_side(const Trace& t, Rank r, const P2P& p, std::string_view what) {
   const auto& comm = t.defs.comms[p.comm];
@@ -45,51 +72,93 @@ std::string describe_side(const Trace& t, Rank r, const P2P& p, std::string_view
 
 }  // namespace
 
-void match_messages(Trace& trace) {
-  trace.messages.clear();
-  std::unordered_map<ChannelKey, Channel, ChannelKeyHash> channels;
-  for (Rank s = 0; s < trace.rank_count(); ++s) {
-    auto& rt = trace.ranks[s];
+namespace {
+
+// One side of a message waiting to be paired: its rank, its p2p record and its event time.
+struct Side {
+  Rank rank;
+  std::uint32_t record;
+  double time;
+};
+
+// Sides grouped by channel, each group in posting order (a counting sort over channel ids).
+struct Grouped {
+  std::vector<std::uint32_t> first;  // channel c owns sides[first[c], first[c+1])
+  std::vector<Side> sides;
+};
+
+Grouped group_by_channel(const Trace& trace, const std::vector<std::uint32_t>& channel_of,
+                         std::size_t channels, bool sends) {
+  Grouped g;
+  g.first.assign(channels + 2, 0);  // the last channel id (== channels) collects "no channel"
+  for (std::uint32_t c : channel_of) ++g.first[c + 1];
+  for (std::size_t c = 1; c < g.first.size(); ++c) g.first[c] += g.first[c - 1];
+  std::vector<std::uint32_t> fill(g.first.begin(), g.first.end() - 1);
+  g.sides.resize(channel_of.size());
+  std::size_t k = 0;
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const auto& rt = trace.ranks[r];
     for (std::uint32_t i = 0; i < rt.p2p.size(); ++i) {
-      P2P& p = rt.p2p[i];
-      p.message = kNone;
-      if (p.event == kNone || !is_send(rt.events[p.event].kind)) continue;
-      channels[ChannelKey{p.comm, s, p.peer, p.tag}].sends.push_back(i);
+      const P2P& p = rt.p2p[i];
+      if (p.event == kNone || p.is_send() != sends) continue;
+      g.sides[fill[channel_of[k++]]++] = Side{r, i, rt.events[p.event].time};
     }
   }
-  for (Rank r = 0; r < trace.rank_count(); ++r) {
-    auto& rt = trace.ranks[r];
-    for (std::uint32_t j = 0; j < rt.p2p.size(); ++j) {
-      P2P& p = rt.p2p[j];
-      if (p.event == kNone || !is_recv(rt.events[p.event].kind)) continue;
-      const auto it = channels.find(ChannelKey{p.comm, p.peer, r, p.tag});
-      if (it == channels.end() || it->second.next == it->second.sends.size()) {
-        trace.anomalies.add(AnomalyKind::UnmatchedReceive,
-                            [&] { return describe_side(trace, r, p, "receive"); });
-        continue;
+  return g;
+}
+
+}  // namespace
+
+void match_messages(Trace& trace) {
+  trace.messages.clear();
+  // Channel of every send and receive, in (rank, record) order; receives on channels nobody
+  // sends on get the extra id channels.size().
+  ChannelTable channels;
+  std::vector<std::uint32_t> send_channel, recv_channel;
+  for (Rank s = 0; s < trace.rank_count(); ++s)
+    for (P2P& p : trace.ranks[s].p2p) {
+      p.message = kNone;
+      if (p.event != kNone && p.is_send())
+        send_channel.push_back(channels.insert(ChannelKey{p.comm, s, p.peer, p.tag}));
+    }
+  const auto no_channel = static_cast<std::uint32_t>(channels.size());
+  for (Rank r = 0; r < trace.rank_count(); ++r)
+    for (const P2P& p : trace.ranks[r].p2p)
+      if (p.event != kNone && !p.is_send()) {
+        const std::uint32_t c = channels.find(ChannelKey{p.comm, p.peer, r, p.tag});
+        recv_channel.push_back(c == kNone ? no_channel : c);
       }
-      const std::uint32_t send = it->second.sends[it->second.next++];
+  const Grouped sends = group_by_channel(trace, send_channel, channels.size(), true);
+  const Grouped recvs = group_by_channel(trace, recv_channel, channels.size(), false);
+
+  // Pair the k-th send with the k-th receive of every channel.
+  trace.messages.reserve(std::min(sends.sides.size(), recvs.sides.size()));
+  for (std::uint32_t c = 0; c < channels.size(); ++c) {
+    const std::uint32_t ns = sends.first[c + 1] - sends.first[c];
+    const std::uint32_t nr = recvs.first[c + 1] - recvs.first[c];
+    for (std::uint32_t k = 0; k < std::min(ns, nr); ++k) {
+      const Side& s = sends.sides[sends.first[c] + k];
+      const Side& r = recvs.sides[recvs.first[c] + k];
       const auto id = static_cast<std::uint32_t>(trace.messages.size());
-      trace.messages.push_back(Message{p.peer, r, send, j});
-      P2P& sp = trace.ranks[p.peer].p2p[send];
-      sp.message = p.message = id;
-      const double sent_at = trace.event(p.peer, sp.event).time;
-      const double received_at = rt.events[p.event].time;
-      if (received_at < sent_at) {
+      trace.messages.push_back(Message{s.rank, r.rank, s.record, r.record});
+      trace.ranks[s.rank].p2p[s.record].message = id;
+      trace.ranks[r.rank].p2p[r.record].message = id;
+      if (r.time < s.time) {
         trace.anomalies.add(AnomalyKind::ReceiveBeforeSend, [&] {
+          const P2P& p = trace.ranks[r.rank].p2p[r.record];
           return fmt::format("message rank {} -> {} tag {} ({} bytes): received at {:.9f} s, "
-                             "{:.3f} us before its send starts", p.peer, r, p.tag, p.bytes,
-                             received_at, (sent_at - received_at) * 1e6);
+                             "{:.3f} us before its send starts", s.rank, r.rank, p.tag, p.bytes,
+                             r.time, (s.time - r.time) * 1e6);
         });
       }
     }
   }
-  for (Rank s = 0; s < trace.rank_count(); ++s) {
-    const auto& rt = trace.ranks[s];
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const auto& rt = trace.ranks[r];
     for (const P2P& p : rt.p2p)
-      if (p.event != kNone && is_send(rt.events[p.event].kind) && p.message == kNone)
-        trace.anomalies.add(AnomalyKind::UnmatchedSend,
-                            [&] { return describe_side(trace, s, p, "send"); });
+      if (p.event != kNone && p.message == kNone)
+        trace.anomalies.add(p.is_send() ? AnomalyKind::UnmatchedSend : AnomalyKind::UnmatchedReceive,
+                            [&] { return describe_side(trace, r, p, p.is_send() ? "send" : "receive"); });
   }
 }
 

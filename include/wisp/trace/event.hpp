@@ -51,6 +51,8 @@ struct P2P {
   EventIndex event = kNone;           // MpiSend/MpiIsend/MpiRecv/MpiIrecv event
   EventIndex request_event = kNone;   // MpiIsendComplete (send) or MpiIrecvRequest (receive)
   std::uint32_t message = kNone;      // index into Trace::messages (derived)
+  EventKind kind = EventKind::MpiSend;  // MpiSend, MpiIsend, MpiRecv or MpiIrecv (side of the message)
+  bool is_send() const { return kind == EventKind::MpiSend || kind == EventKind::MpiIsend; }
 };
 
 // Same values as OTF2_CollectiveOp.
