@@ -1,0 +1,28 @@
+# Installs the built wisp into a scratch prefix, then configures, builds and runs a consumer
+# project that finds it with find_package(wisp). Run by ctest (see tests/CMakeLists.txt).
+set(prefix ${WORK}/prefix)
+file(REMOVE_RECURSE ${WORK})
+execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD} --prefix ${prefix} RESULT_VARIABLE rc OUTPUT_QUIET)
+if(rc)
+  message(FATAL_ERROR "cmake --install failed")
+endif()
+foreach(f bin/wisp include/wisp/trace/trace.hpp lib/cmake/wisp/wispConfig.cmake share/wisp/platforms)
+  if(NOT EXISTS ${prefix}/${f})
+    message(FATAL_ERROR "not installed: ${f}")
+  endif()
+endforeach()
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE}/tests/install_consumer -B ${WORK}/consumer
+                        -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release
+                RESULT_VARIABLE rc OUTPUT_QUIET)
+if(rc)
+  message(FATAL_ERROR "configuring the consumer with find_package(wisp) failed")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK}/consumer RESULT_VARIABLE rc OUTPUT_QUIET)
+if(rc)
+  message(FATAL_ERROR "building the consumer failed")
+endif()
+execute_process(COMMAND ${WORK}/consumer/consumer RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(rc OR NOT out MATCHES "ranks=3")
+  message(FATAL_ERROR "the consumer did not run: ${out}")
+endif()
+message(STATUS "installed wisp found and used: ${out}")
