@@ -1,0 +1,122 @@
+// A what-if scenario as written in YAML (schema version `wisp: 1`): which trace, which platform,
+// replay options, an ordered list of transforms, optional sweep axes, analyses and output.
+// load_scenario() checks the whole file and reports problems as "file:line:column: what".
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "wisp/trace/ids.hpp"
+
+namespace wisp {
+
+// A place in a scenario file, for error messages.
+struct Where {
+  std::string file;
+  int line = 0;    // 1-based
+  int column = 0;  // 1-based
+  std::string str() const;
+};
+
+// Which region visits a transform acts on. Empty fields select everything.
+struct Selection {
+  std::string region;        // exact name or glob (*, ?, [..])
+  std::string callpath;      // "main/solve/work" or a glob over call-path names
+  std::vector<Rank> ranks;   // empty: all ranks (parsed once the trace is known)
+  std::string ranks_text;    // as written: "0-15,32"
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> iterations;  // k-th visits, inclusive
+  std::optional<std::pair<double, double>> time;  // visits entered within [t0, t1] seconds
+  Where where;
+};
+
+struct PlatformChange {
+  double speed_factor = 1;
+  double latency_factor = 1;
+  double bandwidth_factor = 1;
+  std::filesystem::path file;  // another platform file instead (empty: keep)
+};
+
+enum class TransformKind { Rebalance, Scale, Set, Zero, Move, Platform };
+
+struct Transform {
+  TransformKind kind = TransformKind::Scale;
+  Selection select;              // rebalance/scale/set/zero: what; move: from
+  Selection to;                  // move: where the work goes
+  bool per_instance = true;      // rebalance: k-th visits to their mean (else totals)
+  double factor = 1;             // scale
+  double seconds = 0;            // set
+  double fraction = 0;           // move
+  bool communication = false;    // zero: all communication instead of a region
+  PlatformChange platform;       // platform
+  Where where;
+};
+std::string to_string(TransformKind kind);
+
+// The platform the replay runs on.
+struct PlatformSpec {
+  enum class Kind { Calibrated, File, Generated } kind = Kind::Calibrated;
+  std::filesystem::path file;
+  std::uint32_t hosts = 0;       // generated: 0 = one per rank
+  double speed = 1e9;            // flop/s
+  double latency = 1e-6;         // s
+  double bandwidth = 1.25e10;    // bytes/s
+  std::string topology = "crossbar";
+  PlatformChange change;         // factors applied to identity and scenario alike
+  Where where;
+};
+
+struct ReplaySpec {
+  std::optional<std::uint64_t> eager_threshold;       // bytes
+  std::map<std::string, std::string> collectives;     // operation (or "default") -> algorithm
+  std::string mapping;                                // "" | round_robin | block | "0,0,1,1"
+  Where where;
+};
+
+// The trace: a file, or a `wisp generate` command line run in memory.
+struct TraceSource {
+  std::filesystem::path path;
+  std::string generate;  // e.g. "halo --dims 4x4 --overload-ranks 0-3 --overload 0.5"
+  Where where;
+};
+
+struct SweepAxis {
+  std::string key;                  // "platform.bandwidth_factor", "transforms[0].factor"
+  std::vector<YAML::Node> values;
+  Where where;
+};
+
+struct Scenario {
+  std::filesystem::path file;
+  std::string name;
+  std::string description;
+  TraceSource trace;
+  PlatformSpec platform;
+  ReplaySpec replay;
+  std::vector<Transform> transforms;
+  std::vector<SweepAxis> sweep;
+  std::vector<std::string> analyses;      // default: all
+  std::filesystem::path output;           // "" = decided by the runner
+  YAML::Node source;                      // the parsed document (sweeps edit copies of it)
+};
+
+// The analyses a scenario may name.
+const std::vector<std::string>& known_analyses();
+
+// Reads and checks a scenario file; throws wisp::Error("file:line:col: ...").
+Scenario load_scenario(const std::filesystem::path& file);
+// The same from text (`file` names it in messages and anchors relative paths).
+Scenario parse_scenario(const std::string& text, const std::filesystem::path& file);
+
+// One point of the sweep: the scenario with every axis set to the given value index.
+Scenario sweep_point(const Scenario& base, const std::vector<std::size_t>& value_index);
+// All points of the cartesian product of the axes, first axis slowest.
+std::vector<std::vector<std::size_t>> sweep_points(const Scenario& s);
+
+}  // namespace wisp

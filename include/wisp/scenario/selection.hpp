@@ -1,0 +1,33 @@
+// Which region visits a scenario transform acts on, resolved against a trace. A visit is one
+// outermost Enter..Leave of a matching call path on one rank; its "computation" is the time
+// inside it spent outside MPI calls (nested user functions included).
+#pragma once
+
+#include <vector>
+
+#include "wisp/scenario/scenario.hpp"
+#include "wisp/trace/trace.hpp"
+
+namespace wisp {
+
+struct Visit {
+  Rank rank = kNone;
+  EventIndex enter = kNone;
+  EventIndex leave = kNone;
+  std::uint32_t index = 0;  // k-th visit of the selection on this rank (before filters)
+};
+
+// The visits `s` selects, rank by rank in time order. Throws wisp::Error at s.where for an
+// unknown region or call path (naming the closest existing ones), a rank that does not exist,
+// an MPI function as region, or a selection that matches nothing.
+std::vector<Visit> select_visits(const Trace& trace, const Selection& s);
+
+// Seconds of computation inside each visit.
+std::vector<double> computation(const Trace& trace, const std::vector<Visit>& visits);
+
+// A copy of the trace in which every listed visit's computation takes target[i] seconds
+// (stretched proportionally; added right after its Enter when it had none). Later events
+// shift accordingly; MPI call durations are kept (the replay recomputes them).
+Trace retime(const Trace& trace, const std::vector<Visit>& visits, const std::vector<double>& target);
+
+}  // namespace wisp

@@ -1,0 +1,32 @@
+// Scenario transforms applied to a trace before replay: rebalance, scale, set, zero, move
+// change the computation of selected visits (see selection.hpp); zero communication and
+// platform changes are carried to the replay as options.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "wisp/scenario/scenario.hpp"
+#include "wisp/trace/trace.hpp"
+
+namespace wisp {
+
+// What one transform did, for the report.
+struct TransformEffect {
+  std::string description;  // "rebalance work (per instance) on 32 ranks, 320 visits"
+  std::size_t visits = 0;
+  double before = 0;        // seconds of computation of the selected visits
+  double after = 0;
+};
+
+struct Transformed {
+  Trace trace;
+  bool zero_communication = false;
+  PlatformChange platform;  // factors multiplied, last file wins
+  std::vector<TransformEffect> effects;
+};
+
+// Applies the transforms in order. Throws wisp::Error naming the transform's place in the file.
+Transformed apply_transforms(const Trace& trace, const std::vector<Transform>& transforms);
+
+}  // namespace wisp

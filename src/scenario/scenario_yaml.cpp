@@ -1,0 +1,466 @@
+// Scenario files: YAML -> Scenario with every problem reported as "file:line:column: what".
+// The parsed document is first normalised (shorthands expanded to maps) so that sweeps can set
+// any value by a dotted key and re-parse.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "wisp/error.hpp"
+#include "wisp/scenario/scenario.hpp"
+#include "wisp/scenario/suggest.hpp"
+
+namespace wisp {
+
+namespace fs = std::filesystem;
+
+std::string Where::str() const { return fmt::format("{}:{}:{}", file, line, column); }
+
+std::string to_string(TransformKind kind) {
+  switch (kind) {
+    case TransformKind::Rebalance: return "rebalance";
+    case TransformKind::Scale: return "scale";
+    case TransformKind::Set: return "set";
+    case TransformKind::Zero: return "zero";
+    case TransformKind::Move: return "move";
+    case TransformKind::Platform: return "platform";
+  }
+  return "?";
+}
+
+const std::vector<std::string>& known_analyses() {
+  static const std::vector<std::string> names{"wait_states", "critical_path", "delays",
+                                              "pag", "wait_estimate", "pop"};
+  return names;
+}
+
+namespace {
+
+struct Parser {
+  std::string file;     // as given, for messages
+  fs::path directory;   // relative paths are anchored here
+
+  Where at(const YAML::Node& n) const {
+    const YAML::Mark m = n.Mark();
+    return Where{file, m.line + 1, m.column + 1};
+  }
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& what) const {
+    throw Error(at(n).str() + ": " + what);
+  }
+
+  void only_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
+                 const std::string& context) const {
+    if (!map.IsMap()) fail(map, context + " must be a mapping (key: value)");
+    for (const auto& kv : map) {
+      const std::string key = kv.first.as<std::string>();
+      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+      const auto close = closest_names(key, allowed, 3);
+      fail(kv.first, fmt::format("unknown key '{}' in {}{}", key, context,
+                                 close.empty() ? fmt::format(" (known: {})", fmt::join(allowed, ", "))
+                                               : fmt::format(" (did you mean '{}'?)", close.front())));
+    }
+  }
+
+  double number(const YAML::Node& n, const std::string& what) const {
+    try {
+      return n.as<double>();
+    } catch (const YAML::Exception&) {
+      fail(n, fmt::format("{} must be a number, not '{}'", what, n.IsScalar() ? n.Scalar() : "a list or map"));
+    }
+  }
+  double non_negative(const YAML::Node& n, const std::string& what) const {
+    const double v = number(n, what);
+    if (v < 0) fail(n, fmt::format("{} must not be negative (got {})", what, v));
+    return v;
+  }
+  double positive(const YAML::Node& n, const std::string& what) const {
+    const double v = number(n, what);
+    if (!(v > 0)) fail(n, fmt::format("{} must be positive (got {})", what, v));
+    return v;
+  }
+  std::string text(const YAML::Node& n, const std::string& what) const {
+    if (!n.IsScalar()) fail(n, what + " must be a text value");
+    return n.Scalar();
+  }
+  fs::path path(const YAML::Node& n, const std::string& what) const {
+    const fs::path p = text(n, what);
+    return p.is_absolute() ? p : directory / p;
+  }
+
+  // "10-20" or [10, 20] -> inclusive range.
+  std::pair<std::uint32_t, std::uint32_t> iteration_range(const YAML::Node& n) const {
+    double lo = 0, hi = 0;
+    if (n.IsSequence() && n.size() == 2) {
+      lo = non_negative(n[0], "iterations");
+      hi = non_negative(n[1], "iterations");
+    } else if (n.IsScalar()) {
+      const std::string s = n.Scalar();
+      const auto dash = s.find('-');
+      try {
+        lo = std::stod(s.substr(0, dash));
+        hi = dash == std::string::npos ? lo : std::stod(s.substr(dash + 1));
+      } catch (const std::exception&) {
+        fail(n, fmt::format("iterations '{}' is not a range like 10-20", s));
+      }
+    } else {
+      fail(n, "iterations must be a range like 10-20 or [10, 20]");
+    }
+    if (lo < 0 || hi < lo || lo != static_cast<std::uint32_t>(lo) || hi != static_cast<std::uint32_t>(hi))
+      fail(n, fmt::format("iterations {}-{} is not a valid range (whole numbers, first <= last)", lo, hi));
+    return {static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(hi)};
+  }
+
+  std::pair<double, double> time_range(const YAML::Node& n) const {
+    if (!n.IsSequence() || n.size() != 2) fail(n, "time must be [start, end] in seconds");
+    const double lo = non_negative(n[0], "time start");
+    const double hi = non_negative(n[1], "time end");
+    if (hi < lo) fail(n, fmt::format("time range [{}, {}] ends before it starts", lo, hi));
+    return {lo, hi};
+  }
+
+  static const std::vector<std::string>& selection_keys() {
+    static const std::vector<std::string> keys{"region", "callpath", "ranks", "iterations", "time"};
+    return keys;
+  }
+
+  void selection_into(const YAML::Node& n, Selection& s) const {
+    s.where = at(n);
+    if (n["region"]) s.region = text(n["region"], "region");
+    if (n["callpath"]) s.callpath = text(n["callpath"], "callpath");
+    if (n["ranks"]) {
+      const YAML::Node r = n["ranks"];
+      if (r.IsSequence()) {
+        for (const auto& x : r) s.ranks_text += (s.ranks_text.empty() ? "" : ",") + text(x, "ranks");
+      } else {
+        s.ranks_text = text(r, "ranks");
+      }
+      if (s.ranks_text.empty()) fail(r, "ranks is empty");
+    }
+    if (n["iterations"]) s.iterations = iteration_range(n["iterations"]);
+    if (n["time"]) s.time = time_range(n["time"]);
+  }
+
+  PlatformChange platform_change(const YAML::Node& n) const {
+    PlatformChange c;
+    if (n["speed_factor"]) c.speed_factor = positive(n["speed_factor"], "speed_factor");
+    if (n["latency_factor"]) c.latency_factor = non_negative(n["latency_factor"], "latency_factor");
+    if (n["bandwidth_factor"]) c.bandwidth_factor = positive(n["bandwidth_factor"], "bandwidth_factor");
+    if (n["file"]) c.file = path(n["file"], "platform file");
+    return c;
+  }
+
+  Transform transform(const YAML::Node& item) const {
+    if (!item.IsMap() || item.size() != 1)
+      fail(item, "a transform is one of rebalance, scale, set, zero, move, platform with its "
+                 "options, e.g. '- scale: {region: work, factor: 0.5}'");
+    const auto kv = *item.begin();
+    const std::string kind = kv.first.as<std::string>();
+    const YAML::Node p = kv.second;
+    Transform t;
+    t.where = at(item);
+    auto sel_keys = selection_keys();
+    const auto with = [&](std::initializer_list<const char*> extra) {
+      auto keys = sel_keys;
+      keys.insert(keys.end(), extra.begin(), extra.end());
+      return keys;
+    };
+    const std::string context = fmt::format("transform '{}'", kind);
+    if (kind == "rebalance") {
+      t.kind = TransformKind::Rebalance;
+      only_keys(p, with({"mode"}), context);
+      selection_into(p, t.select);
+      if (p["mode"]) {
+        const std::string mode = text(p["mode"], "mode");
+        if (mode != "instance" && mode != "total")
+          fail(p["mode"], fmt::format("rebalance mode must be instance or total (got '{}')", mode));
+        t.per_instance = mode == "instance";
+      }
+    } else if (kind == "scale") {
+      t.kind = TransformKind::Scale;
+      only_keys(p, with({"factor"}), context);
+      selection_into(p, t.select);
+      if (!p["factor"]) fail(p, "scale needs a factor");
+      t.factor = non_negative(p["factor"], "factor");
+    } else if (kind == "set") {
+      t.kind = TransformKind::Set;
+      only_keys(p, with({"seconds"}), context);
+      selection_into(p, t.select);
+      if (!p["seconds"]) fail(p, "set needs seconds (the new duration of each selected visit)");
+      t.seconds = non_negative(p["seconds"], "seconds");
+    } else if (kind == "zero") {
+      t.kind = TransformKind::Zero;
+      only_keys(p, with({"communication"}), context);
+      selection_into(p, t.select);
+      if (p["communication"]) {
+        t.communication = p["communication"].as<bool>(false);
+        if (!t.communication) fail(p["communication"], "communication must be true or absent");
+        if (p.size() > 1) fail(p, "zero communication takes no region selection");
+      } else if (t.select.region.empty() && t.select.callpath.empty()) {
+        fail(p, "zero needs a region or callpath, or 'communication: true'");
+      }
+    } else if (kind == "move") {
+      t.kind = TransformKind::Move;
+      only_keys(p, {"from", "to", "fraction"}, context);
+      if (!p["from"] || !p["to"] || !p["fraction"]) fail(p, "move needs from, to and fraction");
+      only_keys(p["from"], sel_keys, "move 'from'");
+      only_keys(p["to"], sel_keys, "move 'to'");
+      selection_into(p["from"], t.select);
+      selection_into(p["to"], t.to);
+      t.fraction = non_negative(p["fraction"], "fraction");
+      if (t.fraction > 1) fail(p["fraction"], fmt::format("fraction must be at most 1 (got {})", t.fraction));
+    } else if (kind == "platform") {
+      t.kind = TransformKind::Platform;
+      only_keys(p, {"speed_factor", "latency_factor", "bandwidth_factor", "file"}, context);
+      t.platform = platform_change(p);
+    } else {
+      const auto close = closest_names(kind, {"rebalance", "scale", "set", "zero", "move", "platform"}, 1);
+      fail(kv.first, fmt::format("unknown transform '{}'{}", kind,
+                                 close.empty() ? " (known: rebalance, scale, set, zero, move, platform)"
+                                               : fmt::format(" (did you mean '{}'?)", close.front())));
+    }
+    return t;
+  }
+
+  PlatformSpec platform(const YAML::Node& n) const {
+    PlatformSpec s;
+    s.where = at(n);
+    only_keys(n, {"file", "hosts", "speed", "latency", "bandwidth", "topology", "speed_factor",
+                  "latency_factor", "bandwidth_factor"}, "platform");
+    s.change = platform_change(n);
+    s.change.file.clear();
+    const bool generated = n["hosts"] || n["speed"] || n["latency"] || n["bandwidth"] || n["topology"];
+    if (n["file"] && generated) fail(n, "platform: give either a file or generated parameters, not both");
+    if (n["file"]) {
+      s.kind = PlatformSpec::Kind::File;
+      s.file = path(n["file"], "platform file");
+    } else if (generated) {
+      s.kind = PlatformSpec::Kind::Generated;
+      if (n["hosts"]) s.hosts = static_cast<std::uint32_t>(positive(n["hosts"], "hosts"));
+      if (n["speed"]) s.speed = positive(n["speed"], "speed");
+      if (n["latency"]) s.latency = non_negative(n["latency"], "latency");
+      if (n["bandwidth"]) s.bandwidth = positive(n["bandwidth"], "bandwidth");
+      if (n["topology"]) s.topology = text(n["topology"], "topology");
+    }
+    return s;
+  }
+
+  ReplaySpec replay(const YAML::Node& n) const {
+    ReplaySpec r;
+    r.where = at(n);
+    only_keys(n, {"eager_threshold", "collectives", "mapping"}, "replay");
+    if (n["eager_threshold"])
+      r.eager_threshold = static_cast<std::uint64_t>(non_negative(n["eager_threshold"], "eager_threshold"));
+    if (n["collectives"]) {
+      if (!n["collectives"].IsMap()) fail(n["collectives"], "collectives maps operations to algorithms, e.g. {allreduce: ring}");
+      for (const auto& kv : n["collectives"]) r.collectives[kv.first.as<std::string>()] = text(kv.second, "algorithm");
+    }
+    if (n["mapping"]) r.mapping = text(n["mapping"], "mapping");
+    return r;
+  }
+
+  std::vector<SweepAxis> sweep(const YAML::Node& n) const {
+    if (!n.IsMap()) fail(n, "sweep maps keys to lists of values, e.g. {platform.bandwidth_factor: [0.5, 1, 2]}");
+    std::vector<SweepAxis> axes;
+    for (const auto& kv : n) {
+      SweepAxis a;
+      a.key = kv.first.as<std::string>();
+      a.where = at(kv.first);
+      if (!kv.second.IsSequence() || kv.second.size() == 0)
+        fail(kv.second, fmt::format("sweep axis '{}' needs a non-empty list of values", a.key));
+      for (const auto& v : kv.second) a.values.push_back(v);
+      axes.push_back(a);
+    }
+    return axes;
+  }
+
+  // Expands shorthands so that every value a sweep may set lives in a map.
+  static void normalise(YAML::Node root) {
+    YAML::Node p = root["platform"];
+    if (p && p.IsScalar()) {
+      const std::string v = p.Scalar();
+      YAML::Node m(YAML::NodeType::Map);
+      if (v != "calibrated") m["file"] = v;
+      root["platform"] = m;
+    }
+    YAML::Node ts = root["transforms"];
+    if (ts && ts.IsSequence())
+      for (std::size_t i = 0; i < ts.size(); ++i) {
+        YAML::Node item = ts[i];
+        if (item.IsMap() && item.size() == 1 && item.begin()->second.IsScalar()) {
+          const std::string kind = item.begin()->first.as<std::string>();
+          const std::string value = item.begin()->second.Scalar();
+          YAML::Node m(YAML::NodeType::Map);
+          if (kind == "zero" && value == "communication") m["communication"] = true;
+          else m["region"] = value;  // "- rebalance: work"
+          item[kind] = m;
+        }
+      }
+  }
+
+  Scenario scenario(YAML::Node root) const {
+    if (!root || root.IsNull()) throw Error(file + ":1:1: the scenario is empty (start with 'wisp: 1')");
+    if (!root.IsMap()) fail(root, "a scenario is a mapping of keys (wisp, trace, transforms, ...)");
+    only_keys(root, {"wisp", "name", "description", "trace", "platform", "replay", "transforms",
+                     "sweep", "analyses", "output"}, "the scenario");
+    if (!root["wisp"]) fail(root, "missing required key 'wisp' (the schema version: write 'wisp: 1')");
+    if (root["wisp"].Scalar() != "1")
+      fail(root["wisp"], fmt::format("wisp: {} is not a schema version this wisp reads (it reads wisp: 1)",
+                                     root["wisp"].Scalar()));
+    if (!root["trace"]) fail(root, "missing required key 'trace' (an OTF2 trace, or {generate: ...})");
+    normalise(root);
+    Scenario s;
+    s.file = fs::path(file);
+    s.source = root;
+    s.name = root["name"] ? text(root["name"], "name") : fs::path(file).stem().string();
+    if (root["description"]) s.description = text(root["description"], "description");
+    const YAML::Node t = root["trace"];
+    s.trace.where = at(t);
+    if (t.IsScalar()) {
+      s.trace.path = path(t, "trace");
+    } else {
+      only_keys(t, {"path", "generate"}, "trace");
+      if (t["path"] && t["generate"]) fail(t, "trace: give either a path or generate, not both");
+      if (t["path"]) s.trace.path = path(t["path"], "trace path");
+      else if (t["generate"]) s.trace.generate = text(t["generate"], "generate");
+      else fail(t, "trace needs a path or generate");
+    }
+    if (root["platform"]) s.platform = platform(root["platform"]);
+    if (root["replay"]) s.replay = replay(root["replay"]);
+    if (root["transforms"]) {
+      const YAML::Node ts = root["transforms"];
+      if (!ts.IsSequence()) fail(ts, "transforms is a list (each item starts with '- ')");
+      for (const auto& item : ts) s.transforms.push_back(transform(item));
+    }
+    if (root["sweep"]) s.sweep = sweep(root["sweep"]);
+    if (root["analyses"]) {
+      const YAML::Node a = root["analyses"];
+      if (!a.IsSequence()) fail(a, "analyses is a list, e.g. [wait_states, critical_path]");
+      for (const auto& x : a) {
+        const std::string name = text(x, "analysis");
+        const auto& known = known_analyses();
+        if (std::find(known.begin(), known.end(), name) == known.end()) {
+          const auto close = closest_names(name, known, 1);
+          fail(x, fmt::format("unknown analysis '{}'{}", name,
+                              close.empty() ? fmt::format(" (known: {})", fmt::join(known, ", "))
+                                            : fmt::format(" (did you mean '{}'?)", close.front())));
+        }
+        s.analyses.push_back(name);
+      }
+    } else {
+      s.analyses = known_analyses();
+    }
+    if (root["output"]) s.output = path(root["output"], "output");
+    return s;
+  }
+};
+
+YAML::Node parse_yaml(const std::string& text, const std::string& file) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw Error(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1,
+                            e.mark.column + 1, e.msg));
+  }
+}
+
+}  // namespace
+
+Scenario parse_scenario(const std::string& text, const fs::path& file) {
+  Parser p{file.string(), file.has_parent_path() ? file.parent_path() : fs::path(".")};
+  return p.scenario(parse_yaml(text, file.string()));
+}
+
+Scenario load_scenario(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw Error(file.string() + ": cannot read the scenario file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_scenario(text.str(), file);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sweeps
+
+namespace {
+
+// The node a dotted key ("platform.bandwidth_factor", "transforms[0].factor") designates; the
+// last map level is created if missing. A transform item's single kind key may be skipped.
+YAML::Node locate(YAML::Node root, const SweepAxis& axis) {
+  std::vector<std::string> parts;
+  std::stringstream in(axis.key);
+  std::string part;
+  while (std::getline(in, part, '.')) parts.push_back(part);
+  const auto bad = [&](const std::string& why) -> Error {
+    return Error(axis.where.str() + ": sweep key '" + axis.key + "': " + why);
+  };
+  YAML::Node node;
+  node.reset(root);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    std::string name = parts[i];
+    std::optional<std::size_t> index;
+    if (const auto open = name.find('['); open != std::string::npos) {
+      const auto close = name.find(']', open);
+      if (close == std::string::npos) throw bad("unclosed [");
+      try {
+        index = std::stoul(name.substr(open + 1, close - open - 1));
+      } catch (const std::exception&) {
+        throw bad("the index in [] must be a number");
+      }
+      name = name.substr(0, open);
+    }
+    const bool last = i + 1 == parts.size() && !index;
+    if (!node.IsMap()) throw bad("'" + name + "' is not inside a mapping");
+    if (!node[name] && !last) throw bad("the scenario has no '" + name + "'");
+    if (last) return node[name];
+    // Node assignment copies content in yaml-cpp; reset() moves the handle down the tree.
+    node.reset(node[name]);
+    if (index) {
+      if (!node.IsSequence() || *index >= node.size())
+        throw bad(fmt::format("'{}' has no item {}", name, *index));
+      node.reset(node[*index]);
+      // transforms[i].factor: step into the transform's options.
+      if (node.IsMap() && node.size() == 1 && i + 1 < parts.size() && !node[parts[i + 1]])
+        node.reset(node.begin()->second);
+      if (i + 1 == parts.size()) return node;
+    }
+  }
+  return node;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::size_t>> sweep_points(const Scenario& s) {
+  std::vector<std::vector<std::size_t>> points{{}};
+  for (const auto& axis : s.sweep) {
+    std::vector<std::vector<std::size_t>> next;
+    for (const auto& p : points)
+      for (std::size_t v = 0; v < axis.values.size(); ++v) {
+        auto q = p;
+        q.push_back(v);
+        next.push_back(q);
+      }
+    points = std::move(next);
+  }
+  return points;
+}
+
+Scenario sweep_point(const Scenario& base, const std::vector<std::size_t>& value_index) {
+  YAML::Node doc = YAML::Clone(base.source);
+  doc.remove("sweep");
+  std::string suffix;
+  for (std::size_t a = 0; a < base.sweep.size(); ++a) {
+    const SweepAxis& axis = base.sweep[a];
+    YAML::Node target = locate(doc, axis);
+    target = YAML::Clone(axis.values.at(value_index.at(a)));
+    suffix += fmt::format("{}{}={}", suffix.empty() ? "" : ",", axis.key, YAML::Dump(axis.values[value_index[a]]));
+  }
+  Parser p{base.file.string(), base.file.has_parent_path() ? base.file.parent_path() : fs::path(".")};
+  Scenario s = p.scenario(doc);
+  s.name = base.name + "[" + suffix + "]";
+  s.output = base.output;
+  return s;
+}
+
+}  // namespace wisp

@@ -1,0 +1,151 @@
+// Scenario transforms. See transform.hpp.
+#include "wisp/scenario/transform.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <numeric>
+#include <set>
+
+#include "wisp/error.hpp"
+#include "wisp/scenario/selection.hpp"
+
+namespace wisp {
+
+namespace {
+
+double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+
+std::string describe(const Selection& s) {
+  std::string d = s.region.empty() ? (s.callpath.empty() ? "all computation" : s.callpath) : s.region;
+  if (!s.ranks_text.empty()) d += " on ranks " + s.ranks_text;
+  if (s.iterations) d += fmt::format(", visits {}-{}", s.iterations->first, s.iterations->second);
+  if (s.time) d += fmt::format(", entered in [{}, {}] s", s.time->first, s.time->second);
+  return d;
+}
+
+std::size_t rank_count(const std::vector<Visit>& visits) {
+  std::set<Rank> ranks;
+  for (const Visit& v : visits) ranks.insert(v.rank);
+  return ranks.size();
+}
+
+// The k-th visits of all selected ranks get their mean.
+std::vector<double> rebalance_instances(const std::vector<Visit>& visits, const std::vector<double>& c) {
+  std::map<std::uint32_t, std::pair<double, std::size_t>> by_index;
+  for (std::size_t k = 0; k < visits.size(); ++k) {
+    auto& [total, n] = by_index[visits[k].index];
+    total += c[k];
+    ++n;
+  }
+  std::vector<double> target(visits.size());
+  for (std::size_t k = 0; k < visits.size(); ++k) {
+    const auto& [total, n] = by_index[visits[k].index];
+    target[k] = total / static_cast<double>(n);
+  }
+  return target;
+}
+
+// Every selected rank gets the mean total, spread over its visits in proportion to them.
+std::vector<double> rebalance_totals(const std::vector<Visit>& visits, const std::vector<double>& c) {
+  std::map<Rank, std::pair<double, std::size_t>> by_rank;
+  for (std::size_t k = 0; k < visits.size(); ++k) {
+    by_rank[visits[k].rank].first += c[k];
+    ++by_rank[visits[k].rank].second;
+  }
+  double mean = 0;
+  for (const auto& [r, tn] : by_rank) mean += tn.first;
+  mean /= static_cast<double>(by_rank.size());
+  std::vector<double> target(visits.size());
+  for (std::size_t k = 0; k < visits.size(); ++k) {
+    const auto& [total, n] = by_rank[visits[k].rank];
+    target[k] = total > 0 ? c[k] * mean / total : mean / static_cast<double>(n);
+  }
+  return target;
+}
+
+void apply_one(Transformed& out, const Transform& tr) {
+  TransformEffect effect;
+  const auto where = tr.where.str();
+  if (tr.kind == TransformKind::Platform) {
+    out.platform.speed_factor *= tr.platform.speed_factor;
+    out.platform.latency_factor *= tr.platform.latency_factor;
+    out.platform.bandwidth_factor *= tr.platform.bandwidth_factor;
+    if (!tr.platform.file.empty()) out.platform.file = tr.platform.file;
+    effect.description = fmt::format("platform: speed x{}, latency x{}, bandwidth x{}{}",
+                                     tr.platform.speed_factor, tr.platform.latency_factor,
+                                     tr.platform.bandwidth_factor,
+                                     tr.platform.file.empty() ? "" : ", file " + tr.platform.file.string());
+    out.effects.push_back(effect);
+    return;
+  }
+  if (tr.kind == TransformKind::Zero && tr.communication) {
+    out.zero_communication = true;
+    effect.description = "zero communication: every message zero-byte and latency-free";
+    out.effects.push_back(effect);
+    return;
+  }
+  const std::vector<Visit> visits = select_visits(out.trace, tr.select);
+  const std::vector<double> c = computation(out.trace, visits);
+  std::vector<double> target(c.size());
+  switch (tr.kind) {
+    case TransformKind::Rebalance:
+      target = tr.per_instance ? rebalance_instances(visits, c) : rebalance_totals(visits, c);
+      effect.description = fmt::format("rebalance {} ({}) on {} ranks", describe(tr.select),
+                                       tr.per_instance ? "per instance" : "totals", rank_count(visits));
+      break;
+    case TransformKind::Scale:
+      for (std::size_t k = 0; k < c.size(); ++k) target[k] = c[k] * tr.factor;
+      effect.description = fmt::format("scale {} by {}", describe(tr.select), tr.factor);
+      break;
+    case TransformKind::Set:
+      std::fill(target.begin(), target.end(), tr.seconds);
+      effect.description = fmt::format("set {} to {} s per visit", describe(tr.select), tr.seconds);
+      break;
+    case TransformKind::Zero:
+      std::fill(target.begin(), target.end(), 0.0);
+      effect.description = fmt::format("zero {}", describe(tr.select));
+      break;
+    case TransformKind::Move: {
+      const std::vector<Visit> to = select_visits(out.trace, tr.to);
+      const std::vector<double> ct = computation(out.trace, to);
+      for (const Visit& a : visits)
+        for (const Visit& b : to)
+          if (a.rank == b.rank && a.enter < b.leave && b.enter < a.leave)
+            throw Error(where + ": move 'from' and 'to' select the same visit (rank " +
+                        std::to_string(a.rank) + ")");
+      const double moved = tr.fraction * sum(c);
+      const double grown = sum(ct);
+      if (grown <= 0 && moved > 0)
+        throw Error(where + ": move 'to' (" + describe(tr.to) + ") has no computation to grow");
+      for (std::size_t k = 0; k < c.size(); ++k) target[k] = c[k] * (1 - tr.fraction);
+      std::vector<double> to_target(ct.size());
+      for (std::size_t k = 0; k < ct.size(); ++k) to_target[k] = grown > 0 ? ct[k] * (1 + moved / grown) : ct[k];
+      out.trace = retime(out.trace, to, to_target);
+      effect.description = fmt::format("move {:.6f} s ({} %) of {} to {}", moved, 100 * tr.fraction,
+                                       describe(tr.select), describe(tr.to));
+      effect.visits = visits.size() + to.size();
+      effect.before = sum(c) + grown;
+      effect.after = sum(target) + sum(to_target);
+      out.trace = retime(out.trace, visits, target);
+      out.effects.push_back(effect);
+      return;
+    }
+    default: break;
+  }
+  effect.visits = visits.size();
+  effect.before = sum(c);
+  effect.after = sum(target);
+  out.trace = retime(out.trace, visits, target);
+  out.effects.push_back(effect);
+}
+
+}  // namespace
+
+Transformed apply_transforms(const Trace& trace, const std::vector<Transform>& transforms) {
+  Transformed out{trace, false, {}, {}};
+  for (const Transform& t : transforms) apply_one(out, t);
+  return out;
+}
+
+}  // namespace wisp
