@@ -21,9 +21,14 @@ struct Output {
   bool force = false;
 };
 
-void add_common(CLI::App* cmd, gen::CommonOptions& c, Output& out) {
-  cmd->add_option("-o,--output", out.dir, "directory to write the OTF2 archive into")->required();
-  cmd->add_flag("--force", out.force, "replace an existing output directory");
+// Where a generated trace goes: written to -o (wisp generate) or handed to a caller (scenarios).
+using Sink = std::function<void(Trace, const Output&, const CLI::App*)>;
+
+void add_common(CLI::App* cmd, gen::CommonOptions& c, Output& out, bool with_output) {
+  if (with_output) {
+    cmd->add_option("-o,--output", out.dir, "directory to write the OTF2 archive into")->required();
+    cmd->add_flag("--force", out.force, "replace an existing output directory");
+  }
   cmd->add_option("--seed", c.seed, "random seed (output is deterministic per seed)")->capture_default_str();
   cmd->add_option("--latency", c.model.latency, "model latency L [s]")->capture_default_str();
   cmd->add_option("--bandwidth", c.model.bandwidth, "model bandwidth B [bytes/s]")->capture_default_str();
@@ -63,21 +68,18 @@ void write(const Trace& trace, const Output& out, const CLI::App* cmd) {
 template <typename Options>
 CLI::App* kind(CLI::App* parent, const char* name, const char* help,
                std::function<void(CLI::App*, Options&)> options,
-               std::function<Trace(Options&)> make) {
+               std::function<Trace(Options&)> make, const Sink& sink, bool with_output) {
   auto o = std::make_shared<Options>();
   auto out = std::make_shared<Output>();
   CLI::App* cmd = parent->add_subcommand(name, help);
-  add_common(cmd, *o, *out);
+  add_common(cmd, *o, *out, with_output);
   options(cmd, *o);
-  cmd->callback([o, out, cmd, make] { write(make(*o), *out, cmd); });
+  cmd->callback([o, out, cmd, make, sink] { sink(make(*o), *out, cmd); });
   return cmd;
 }
 
-}  // namespace
-
-void add_generate_command(CLI::App& app) {
-  CLI::App* generate = app.add_subcommand("generate", "write a synthetic trace with an exact analytic model");
-  generate->require_subcommand(1);
+// Every generator as a sub-command of `generate`.
+void add_generators(CLI::App* generate, const Sink& sink, bool with_output) {
 
   kind<gen::ImbalanceOptions>(
       generate, "imbalance", "work() + barrier, balanced/static/dynamic/mixed imbalance (paper 000)",
@@ -88,7 +90,7 @@ void add_generate_command(CLI::App& app) {
         c->add_option("--percent", o.percent, "runtime added by the imbalance [%]")->capture_default_str();
         c->add_option("--work", o.work, "work() per iteration when balanced [s]")->capture_default_str();
       },
-      [](gen::ImbalanceOptions& o) { return gen::generate_imbalance(o); });
+      [](gen::ImbalanceOptions& o) { return gen::generate_imbalance(o); }, sink, with_output);
 
   auto wave_extra = std::make_shared<std::string>();
   kind<gen::WavefrontOptions>(
@@ -106,7 +108,7 @@ void add_generate_command(CLI::App& app) {
       [wave_extra](gen::WavefrontOptions& o) {
         if (!wave_extra->empty()) o.extra_ranks = parse_rank_set(*wave_extra, o.px * o.py);
         return gen::generate_wavefront(o);
-      });
+      }, sink, with_output);
 
   kind<gen::MpmdOptions>(
       generate, "mpmd", "particle and mesh partitions coupled every step (paper 000 §IV-D)",
@@ -119,7 +121,7 @@ void add_generate_command(CLI::App& app) {
         c->add_option("--shift", o.shift, "fraction of the mesh work moved to particles")->capture_default_str();
         c->add_option("--bytes", o.bytes, "bytes per coupling message")->capture_default_str();
       },
-      [](gen::MpmdOptions& o) { return gen::generate_mpmd(o); });
+      [](gen::MpmdOptions& o) { return gen::generate_mpmd(o); }, sink, with_output);
 
   auto halo_dims = std::make_shared<std::string>("4x4");
   auto halo_hot = std::make_shared<std::string>();
@@ -143,7 +145,7 @@ void add_generate_command(CLI::App& app) {
         for (auto d : o.dims) P *= d;
         if (!halo_hot->empty()) o.overload_ranks = parse_rank_set(*halo_hot, P);
         return gen::generate_halo(o);
-      });
+      }, sink, with_output);
 
   kind<gen::PhasesOptions>(
       generate, "phases", "balanced, imbalanced, serialised and transfer-bound phases (paper 003)",
@@ -155,7 +157,30 @@ void add_generate_command(CLI::App& app) {
         c->add_option("--small-bytes", o.small_bytes, "exchange size in phases 1-2")->capture_default_str();
         c->add_option("--big-bytes", o.big_bytes, "exchange size in phase 4")->capture_default_str();
       },
-      [](gen::PhasesOptions& o) { return gen::generate_phases(o); });
+      [](gen::PhasesOptions& o) { return gen::generate_phases(o); }, sink, with_output);
+}
+
+}  // namespace
+
+void add_generate_command(CLI::App& app) {
+  CLI::App* generate = app.add_subcommand("generate", "write a synthetic trace with an exact analytic model");
+  generate->require_subcommand(1);
+  add_generators(generate, [](Trace t, const Output& out, const CLI::App* cmd) { write(t, out, cmd); }, true);
+}
+
+Trace generate_trace(const std::string& command_line) {
+  CLI::App app{"generate"};
+  app.require_subcommand(1);
+  Trace result;
+  bool made = false;
+  add_generators(&app, [&](Trace t, const Output&, const CLI::App*) { result = std::move(t); made = true; }, false);
+  try {
+    app.parse(command_line, false);
+  } catch (const CLI::ParseError& e) {
+    throw Error("generate " + command_line + ": " + e.what());
+  }
+  if (!made) throw Error("generate " + command_line + ": no generator ran");
+  return result;
 }
 
 }  // namespace wisp::cli
