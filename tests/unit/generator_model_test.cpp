@@ -305,3 +305,21 @@ TEST_CASE("phases generator: four phases of the same function") {
   // Phase 4 moves 1 MiB per neighbour: at least L + 1 MiB / B ~ 1.05 ms of transfer per exchange.
   CHECK(leave(t, 1, "MPI_Waitall", 4) - enter(t, 1, "MPI_Waitall", 4) > 1e-3);  // phase 3 has none
 }
+
+TEST_CASE("generators are deterministic per seed") {
+  const auto times = [](const Trace& t) {
+    std::vector<double> out;
+    for (const auto& rt : t.ranks)
+      for (const Event& e : rt.events) out.push_back(e.time);
+    return out;
+  };
+  ImbalanceOptions o;
+  o.ranks = 6;
+  o.iterations = 12;
+  o.mode = "dynamic";
+  o.launch_jitter = 1e-3;
+  const auto a = times(generate_imbalance(o));
+  CHECK(a == times(generate_imbalance(o)));
+  o.seed = 2;
+  CHECK(a != times(generate_imbalance(o)));
+}
