@@ -9,5 +9,6 @@ namespace wisp::cli {
 
 void add_info_command(CLI::App& app);
 void add_generate_command(CLI::App& app);
+void add_analyze_command(CLI::App& app);
 
 }  // namespace wisp::cli
