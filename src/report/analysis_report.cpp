@@ -148,7 +148,7 @@ std::string analysis_text(const Trace& trace, const std::string& source, const A
 
   const DelayCosts& d = a.delays;
   out += fmt::format("\nDelay costs: {:.6f} s attributable waiting = {:.6f} short-term + {:.6f} "
-                     "long-term + {:.6f} unattributed ({} wait states)\n",
+                     "long-term + {:.6f} unattributed ({} wait states with nothing to blame)\n",
                      d.total_wait, d.short_sum, d.long_sum, d.unattributed, d.unattributed_waits);
   before = out.size();
   for (int k = 0; k < kDelayCategoryCount; ++k) {
