@@ -218,3 +218,46 @@ TEST_CASE("Wavefront with slow vertical borders: paper 004 Table I / Fig. 5 shap
   CHECK(border_increase > 0.75 * increase);
   check_accounting(slow);
 }
+
+TEST_CASE("Late Broadcast and Early Reduce: delay costs and the critical path", "[analysis][delay][criticalpath]") {
+  // After MPI_Init [0, 0.5], work takes 1, 3, 2 s on ranks 0, 1, 2; MPI_Bcast from rank 1 (begins
+  // 3.5): ranks 0 and 2 wait 2 and 1, caused by rank 1's extra work (3 - 1, 3 - 2): delay_12n 3 on
+  // rank 1's work. Then work2 takes 4, 1, 2 s; MPI_Reduce to rank 1, which begins at 4.6 and waits
+  // for rank 0 (begins 7.6): Early Reduce 3, caused by rank 0's work2 (4 - 1): delay_n21 3.
+  HandTrace h(3);
+  const double work[3] = {1, 3, 2}, work2[3] = {4, 1, 2};
+  for (Rank r = 0; r < 3; ++r) {
+    h.enter(r, 0, "main");
+    h.init(r, 0, 0.5);
+    h.work(r, 0.5, 0.5 + work[r], "work");
+    h.collective(r, 0.5 + work[r], 3.6, "MPI_Bcast", h.world(), 1);
+    h.work(r, 3.6, 3.6 + work2[r], "work2");
+    const double begin = 3.6 + work2[r];
+    h.collective(r, begin, r == 1 ? 7.7 : begin + 0.1, "MPI_Reduce", h.world(), 1);
+    h.finalize(r, r == 1 ? 8.2 : 8.0, 8.3);
+    h.leave(r, 8.4, "main");
+  }
+  const Trace t = h.finish();
+  const Analysis a = analyze(t);
+  const MetricTable table = metric_table(a);
+  CHECK(metric_value(table, "mpi_latebroadcast") == Approx(3.0));
+  CHECK(value(t, table, "delay_12n", "main/work", 1) == Approx(3.0));
+  CHECK(metric_value(table, "delay_12n") == Approx(3.0));
+  CHECK(value(t, table, "mpi_earlyreduce", "main/MPI_Reduce", 1) == Approx(3.0));
+  CHECK(value(t, table, "delay_n21", "main/work2", 0) == Approx(3.0));
+  CHECK(metric_value(table, "delay_n21") == Approx(3.0));
+  check_accounting(a);
+  // The path: from rank 1's MPI_Finalize (8.2) back through its Reduce after the wait (7.6), to
+  // the latest sender rank 0: work2, its Bcast after the wait (3.5), then the root rank 1: work,
+  // MPI_Init.
+  const CriticalPath& cp = a.critical_path;
+  CHECK(cp.end_rank == 1);
+  CHECK(cp.length == Approx(8.2));
+  CHECK(value(t, table, "critical_path", "main/MPI_Init", 1) == Approx(0.5));
+  CHECK(value(t, table, "critical_path", "main/work", 1) == Approx(3.0));
+  CHECK(value(t, table, "critical_path", "main/MPI_Bcast", 0) == Approx(0.1));
+  CHECK(value(t, table, "critical_path", "main/work2", 0) == Approx(4.0));
+  CHECK(value(t, table, "critical_path", "main/MPI_Reduce", 1) == Approx(0.1));
+  CHECK(value(t, table, "critical_path", "main", 1) == Approx(0.5));
+  CHECK(metric_value(table, "critical_path") == Approx(8.2));
+}

@@ -1,5 +1,7 @@
-// Delay analysis (paper 004 §IV): the root causes of wait states and their costs. For every
-// attributable wait state, the delayer's and the waiter's time per call path since their previous
+// Delay analysis (paper 004 §IV): which call paths on which ranks caused the wait states, and at
+// what cost (short-term: the direct wait states; long-term: those propagated further).
+//
+// For every attributable wait state, the delayer's and the waiter's time per call path since their previous
 // synchronisation point with each other give the delay vector d = t_delayer - w_delayer - t_waiter
 // (waiting time removed; the previous point's own call counts only with its completion time).
 // Negative elements are set to zero and the positive ones scaled to keep the sum D = Σ d

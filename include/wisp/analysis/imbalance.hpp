@@ -1,5 +1,6 @@
 // Critical-path imbalance indicator and performance-impact indicators (paper 000 §II-C, §II-D)
 // from the critical-path profile and the per-rank profile without waiting time.
+//
 //   non-waiting time  L(c, p) = max(time(c, p) - waiting time(c, p), 0)
 //   critical_path_imbalance: Scalasca's form of ι: for call path c, with inclusive values over
 //     c's subtree, ratio(c) = max(CP(c) - Σp L(c, p) / P, 0) / CP(c); value(c, p) = ratio(c) ·

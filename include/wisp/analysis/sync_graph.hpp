@@ -1,6 +1,7 @@
 // Synchronisation points and the time spent per call path between them: the structure Scalasca's
-// critical-path and delay analyses replay backwards (paper 000 §III-B, 004 §IV-B). A
-// synchronisation point is an event at which a rank synchronised with other ranks: both sides of
+// critical-path and delay analyses replay backwards (paper 000 §III-B, 004 §IV-B).
+//
+// A synchronisation point is an event at which a rank synchronised with other ranks: both sides of
 // every attributable wait state, every member of a synchronising collective (barrier, N×N with
 // full overlap), MPI_Init and MPI_Finalize. Per rank, the time per call path between consecutive
 // synchronisation points is kept as a short list (the "time map"), so that the time between any
