@@ -1,0 +1,53 @@
+// Delay analysis (paper 004 §IV): which call paths on which ranks caused the wait states, and at
+// what cost (short-term: the direct wait states; long-term: those propagated further).
+//
+// For every attributable wait state, the delayer's and the waiter's time per call path since their previous
+// synchronisation point with each other give the delay vector d = t_delayer - w_delayer - t_waiter
+// (waiting time removed; the previous point's own call counts only with its completion time).
+// Negative elements are set to zero and the positive ones scaled to keep the sum D = Σ d
+// (the negative-element heuristic). The wait W and the costs C it has accumulated from later wait
+// states are split in proportion D : Ws, Ws being the delayer's own waiting time in the interval:
+//   short-term cost on the delayer's call path c:  W · D/(D+Ws) · d_c/Σd⁺
+//   long-term cost on c:                           C · D/(D+Ws) · d_c/Σd⁺
+//   propagated to each wait state j of the delayer in the interval: (W + C) · Ws/(D+Ws) · w_j/Ws
+// processed in a backward replay, so every wait state's costs are complete before it is split.
+// Long-term costs keep the kind of the wait state where the waiting finally happened (Scalasca).
+// Accounting: Σ short + Σ long + unattributed = total attributable waiting time, where a wait
+// state is unattributed (with the costs it carries) when D <= 0 and Ws = 0: the delayer has
+// nothing to blame. Wait at MPI_Finalize and Early Scan are not attributable (as in Scalasca).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "wisp/analysis/callpath_matrix.hpp"
+#include "wisp/analysis/sync_graph.hpp"
+#include "wisp/analysis/wait_states.hpp"
+
+namespace wisp {
+
+// Delay cost categories = the attributable wait kinds, in WaitKind order.
+inline constexpr int kDelayCategoryCount = 6;
+std::string_view short_term_metric(WaitKind k);  // delay_latesender, delay_latereceiver, delay_n2n,
+                                                 // delay_barrier, delay_12n, delay_n21
+std::string_view long_term_metric(WaitKind k);   // the same with "_longterm"
+std::string_view direct_wait_metric(WaitKind k);    // mpi_wait_direct_latesender, ...
+std::string_view indirect_wait_metric(WaitKind k);  // mpi_wait_indirect_latesender, ...
+
+struct DelayCosts {
+  std::array<CallpathMatrix, kDelayCategoryCount> short_term;     // on the delayer's (call path, rank)
+  std::array<CallpathMatrix, kDelayCategoryCount> long_term;      // on the delayer's (call path, rank)
+  std::array<CallpathMatrix, kDelayCategoryCount> direct_wait;    // on the waiter's (call path, rank)
+  std::array<CallpathMatrix, kDelayCategoryCount> indirect_wait;  // on the waiter's (call path, rank)
+  double total_wait = 0;         // waiting time of all attributable wait states
+  double short_sum = 0;
+  double long_sum = 0;
+  double unattributed = 0;       // waiting time and carried costs with nothing to blame
+  std::uint64_t unattributed_waits = 0;
+  std::uint64_t cycles_broken = 0;  // backward-replay dependency cycles (inconsistent traces)
+};
+
+DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph);
+
+}  // namespace wisp

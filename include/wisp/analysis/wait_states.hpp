@@ -1,0 +1,82 @@
+// Wait states (Scalasca's definitions, paper 004 §III): Late Sender, Late Receiver, Wait at N×N,
+// Wait at Barrier, Late Broadcast, Early Reduce, Early Scan and Wait at MPI_Finalize, found by
+// comparing the Enter/Leave times of the MPI calls on both sides of every message and collective
+// instance. Each instance names the rank it waits for (the delayer) and both synchronisation
+// events, which the critical-path and delay analyses follow.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "wisp/analysis/call_index.hpp"
+#include "wisp/analysis/callpath_matrix.hpp"
+#include "wisp/trace/trace.hpp"
+
+namespace wisp {
+
+enum class WaitKind : std::uint8_t {
+  LateSender,     // receive (MPI_Recv, or the Wait* completing an Irecv) entered before the send
+  LateReceiver,   // blocking send / MPI_Wait* on an Isend left after the receive was posted late
+  WaitNxN,        // N×N collective (Allreduce, Allgather(v), Alltoall(v,w), Reduce_scatter, ...)
+  WaitBarrier,    // MPI_Barrier
+  LateBroadcast,  // 1→N collective (Bcast, Scatter(v)) entered before its root
+  EarlyReduce,    // N→1 collective (Reduce, Gather(v)): the root entered before the last sender
+  EarlyScan,      // Scan/Exscan entered before a lower rank
+  FinalizeWait,   // MPI_Finalize entered before the last rank
+};
+inline constexpr int kWaitKindCount = 8;
+
+std::string_view metric_name(WaitKind k);        // "mpi_latesender", ...
+std::string_view count_metric_name(WaitKind k);  // "mpi_cls_count", "mpi_clr_count", "<metric>_count"
+std::string_view short_name(WaitKind k);         // "latesender", "latereceiver", "nxn", ...
+// Kinds the critical path and the delay analysis follow to their delayer (Scalasca does not
+// follow Early Scan nor Wait at Finalize: the path starts at MPI_Finalize).
+bool is_attributable(WaitKind k);
+
+struct WaitState {
+  double seconds = 0;
+  Rank rank = kNone;                 // the waiting rank
+  EventIndex event = kNone;          // its synchronisation event: receive completion (LS), send
+                                     // completion (LR), MpiCollectiveEnd, Leave of MPI_Finalize
+  Rank delayer = kNone;              // the rank it waits for
+  EventIndex delayer_event = kNone;  // the delayer's synchronisation event: send (LS), receive
+                                     // request (LR), MpiCollectiveEnd, Leave of MPI_Finalize
+  CallpathId callpath = kNone;       // call path of the waiting MPI call
+  std::uint32_t source = kNone;      // Trace::messages index (LS, LR) or Trace::collectives index
+  WaitKind kind = WaitKind::LateSender;
+};
+
+// How one collective instance synchronises its members.
+struct CollectiveSync {
+  std::uint32_t first_wait = 0;  // its wait states: instances[first_wait, first_wait + wait_count)
+  std::uint32_t wait_count = 0;
+  Rank delayer = kNone;          // global rank every wait of the instance waits for
+  double sync_begin = 0;         // begin time the waits wait for (latest begin, or the root's)
+  double earliest_end = 0;       // earliest end among the synchronising members
+  bool group = false;            // every member synchronises with every other one
+  bool analysed = false;         // false: incomplete, single-member, or inside MPI_Init/Finalize
+};
+
+// MPI_Init or MPI_Finalize across all ranks that called it.
+struct InitFinalizeSync {
+  double latest_enter = 0;
+  double earliest_leave = 0;
+  Rank latest = kNone;  // rank that entered last (lowest rank among equals)
+  bool present = false;
+};
+
+struct WaitStates {
+  std::vector<WaitState> instances;
+  std::vector<std::vector<std::uint32_t>> p2p_wait;         // [rank][p2p record] -> instance or kNone
+  std::vector<std::vector<std::uint32_t>> collective_wait;  // [rank][collective record] -> waiting instance
+  std::vector<CollectiveSync> collectives;                  // per Trace::collectives entry
+  InitFinalizeSync init, finalize;
+  std::array<CallpathMatrix, kWaitKindCount> seconds;  // per kind: waiting time per (call path, rank)
+  std::array<CallpathMatrix, kWaitKindCount> counts;   // per kind: instances per (call path, rank)
+};
+
+WaitStates find_wait_states(const Trace& trace, const CallIndex& calls);
+
+}  // namespace wisp

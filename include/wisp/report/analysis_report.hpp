@@ -1,0 +1,32 @@
+// What `wisp analyze` reports: text tables of the top call paths per analysis (Scalasca metric
+// names), and the JSON document {"trace", "ranks", "runtime", "metrics": [...], ...}: "metrics" is
+// the tidy table (one object per non-zero (metric, callpath, rank)); further analyses add their
+// own top-level sections next to it (see docs-analysis.md, "JSON schema").
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "wisp/analysis/analyze.hpp"
+#include "wisp/analysis/metric_table.hpp"
+#include "wisp/trace/trace.hpp"
+
+namespace wisp {
+
+// Seconds from the earliest first event to the latest last event.
+double trace_runtime(const Trace& trace);
+
+// [{"metric": ..., "callpath": ..., "rank": r, "value": v}, ...] in table order.
+nlohmann::json metrics_json(const Trace& trace, const MetricTable& table);
+
+// The whole document: trace, ranks, runtime, metrics, critical_path (length, start rank,
+// segments), delay_accounting, partitions.
+nlohmann::json analysis_json(const Trace& trace, const std::string& source, const Analysis& analysis,
+                             const MetricTable& table);
+
+// Human-readable tables, `top` call paths per metric.
+std::string analysis_text(const Trace& trace, const std::string& source, const Analysis& analysis,
+                          const MetricTable& table, std::size_t top = 8);
+
+}  // namespace wisp

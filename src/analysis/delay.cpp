@@ -1,0 +1,289 @@
+// Delay analysis by backward replay over the synchronisation points. See delay.hpp.
+#include "wisp/analysis/delay.hpp"
+
+#include <algorithm>
+
+namespace wisp {
+
+std::string_view short_term_metric(WaitKind k) {
+  switch (k) {
+    case WaitKind::LateSender: return "delay_latesender";
+    case WaitKind::LateReceiver: return "delay_latereceiver";
+    case WaitKind::WaitNxN: return "delay_n2n";
+    case WaitKind::WaitBarrier: return "delay_barrier";
+    case WaitKind::LateBroadcast: return "delay_12n";
+    case WaitKind::EarlyReduce: return "delay_n21";
+    default: return "?";
+  }
+}
+
+std::string_view long_term_metric(WaitKind k) {
+  switch (k) {
+    case WaitKind::LateSender: return "delay_latesender_longterm";
+    case WaitKind::LateReceiver: return "delay_latereceiver_longterm";
+    case WaitKind::WaitNxN: return "delay_n2n_longterm";
+    case WaitKind::WaitBarrier: return "delay_barrier_longterm";
+    case WaitKind::LateBroadcast: return "delay_12n_longterm";
+    case WaitKind::EarlyReduce: return "delay_n21_longterm";
+    default: return "?";
+  }
+}
+
+std::string_view direct_wait_metric(WaitKind k) {
+  switch (k) {
+    case WaitKind::LateSender: return "mpi_wait_direct_latesender";
+    case WaitKind::LateReceiver: return "mpi_wait_direct_latereceiver";
+    case WaitKind::WaitNxN: return "mpi_wait_direct_nxn";
+    case WaitKind::WaitBarrier: return "mpi_wait_direct_barrier";
+    case WaitKind::LateBroadcast: return "mpi_wait_direct_latebroadcast";
+    case WaitKind::EarlyReduce: return "mpi_wait_direct_earlyreduce";
+    default: return "?";
+  }
+}
+
+std::string_view indirect_wait_metric(WaitKind k) {
+  switch (k) {
+    case WaitKind::LateSender: return "mpi_wait_indirect_latesender";
+    case WaitKind::LateReceiver: return "mpi_wait_indirect_latereceiver";
+    case WaitKind::WaitNxN: return "mpi_wait_indirect_nxn";
+    case WaitKind::WaitBarrier: return "mpi_wait_indirect_barrier";
+    case WaitKind::LateBroadcast: return "mpi_wait_indirect_latebroadcast";
+    case WaitKind::EarlyReduce: return "mpi_wait_indirect_earlyreduce";
+    default: return "?";
+  }
+}
+
+namespace {
+
+constexpr int K = kDelayCategoryCount;
+
+// One side's pruned time per call path since the previous synchronisation with the other side.
+struct IntervalTimes {
+  SlotTimes times;
+  double sum = 0;
+  double waiting = 0;                                    // Ws: waiting time in the interval
+  std::vector<std::pair<std::uint32_t, double>> waits;   // (point, wait) of the waits in it
+
+  explicit IntervalTimes(std::uint32_t slots) : times(slots) {}
+
+  // Time of (from, to] on rank rs minus the waits at the points strictly between, with the
+  // previous point's call counted only from its completion on (Scalasca's pruning).
+  void compute(const RankSyncs& rs, std::uint32_t from, std::uint32_t to) {
+    times.clear();
+    waits.clear();
+    waiting = 0;
+    add_interval_times(rs, from, to, times);
+    for (std::uint32_t k = from == kNone ? 0 : from + 1; k < to; ++k) {
+      const SyncPoint& p = rs.points[k];
+      if (!(p.wait > 0)) continue;
+      times.value[p.callpath_slot] -= p.wait;
+      waiting += p.wait;
+      if (p.waiter_of != kNone) waits.emplace_back(k, p.wait);
+    }
+    if (from != kNone) times.value[rs.points[from].callpath_slot] -= rs.points[from].prune;
+    sum = 0;
+    for (std::uint32_t s : times.touched) {
+      times.value[s] = std::max(times.value[s], 0.0);
+      sum += times.value[s];
+    }
+  }
+};
+
+class DelayReplay {
+ public:
+  DelayReplay(const Trace& t, const WaitStates& w, const SyncGraph& g, DelayCosts& out)
+      : trace_(t), waits_(w), graph_(g), out_(out), delayer_(g.slots), waiter_(g.slots) {}
+
+  void run() {
+    const Rank P = trace_.rank_count();
+    const auto W = static_cast<std::uint32_t>(waits_.instances.size());
+    costs_.assign(std::size_t(W) * K, 0.0);
+    done_.assign(W, 0);
+    pending_.resize(P);
+    next_.resize(P);
+    blocked_.assign(P, 0);
+    for (Rank r = 0; r < P; ++r) {
+      const auto& points = graph_.ranks[r].points;
+      pending_[r].assign(points.size(), 0);
+      next_[r] = static_cast<std::int64_t>(points.size()) - 1;
+    }
+    for (std::uint32_t w = 0; w < W; ++w) {
+      const WaitState& ws = waits_.instances[w];
+      if (!is_attributable(ws.kind)) continue;
+      out_.total_wait += ws.seconds;
+      const WaitLink& link = graph_.links[w];
+      if (link.waiter_sync == kNone || link.delayer_sync == kNone) {
+        unattributed(w);  // no synchronisation point to follow (e.g. MPI call not found)
+        continue;
+      }
+      ++pending_[ws.delayer][link.delayer_sync];
+    }
+    for (Rank r = P; r-- > 0;) ready_.push_back(r);
+    while (true) {
+      while (!ready_.empty()) {
+        const Rank r = ready_.back();
+        ready_.pop_back();
+        advance(r);
+      }
+      if (!break_cycle()) break;
+    }
+  }
+
+ private:
+  double* costs_of(std::uint32_t w) { return costs_.data() + std::size_t(w) * K; }
+
+  void advance(Rank r) {
+    const auto& points = graph_.ranks[r].points;
+    while (next_[r] >= 0) {
+      const auto k = static_cast<std::uint32_t>(next_[r]);
+      const SyncPoint& p = points[k];
+      if (pending_[r][k] > 0) {
+        blocked_[r] = 1;
+        return;
+      }
+      for (std::uint32_t w = p.delayer_first; w < p.delayer_first + p.delayer_count; ++w)
+        if (!done_[w] && graph_.links[w].delayer_sync == k && waits_.instances[w].delayer == r) attribute(w);
+      if (p.waiter_of != kNone) release(p.waiter_of);
+      --next_[r];
+    }
+    blocked_[r] = 0;
+  }
+
+  // The waiting side has reached the wait state: its costs are complete.
+  void release(std::uint32_t w) {
+    const WaitState& ws = waits_.instances[w];
+    const std::uint32_t k = graph_.links[w].delayer_sync;
+    if (k == kNone || pending_[ws.delayer][k] == 0) return;
+    if (--pending_[ws.delayer][k] == 0 && blocked_[ws.delayer] && next_[ws.delayer] == k) {
+      blocked_[ws.delayer] = 0;
+      ready_.push_back(ws.delayer);
+    }
+  }
+
+  // Inconsistent traces can make the replay wait in a circle: release the blocked rank whose
+  // pending point is latest in time and count it.
+  bool break_cycle() {
+    Rank best = kNone;
+    double latest = 0;
+    for (Rank r = 0; r < trace_.rank_count(); ++r) {
+      if (!blocked_[r] || next_[r] < 0) continue;
+      const SyncPoint& p = graph_.ranks[r].points[next_[r]];
+      const double t = trace_.ranks[r].events[p.event].time;
+      if (best == kNone || t > latest) {
+        best = r;
+        latest = t;
+      }
+    }
+    if (best == kNone) return false;
+    pending_[best][next_[best]] = 0;
+    blocked_[best] = 0;
+    ++out_.cycles_broken;
+    ready_.push_back(best);
+    return true;
+  }
+
+  void unattributed(std::uint32_t w) {
+    const WaitState& ws = waits_.instances[w];
+    const double* c = costs_of(w);
+    double carried = 0;
+    for (int k = 0; k < K; ++k) carried += c[k];
+    out_.unattributed += ws.seconds + carried;
+    ++out_.unattributed_waits;
+    out_.direct_wait[static_cast<int>(ws.kind)].at(slot_of(ws.callpath), ws.rank) += ws.seconds;
+    done_[w] = 1;
+  }
+
+  void attribute(std::uint32_t w) {
+    const WaitState& ws = waits_.instances[w];
+    const WaitLink& link = graph_.links[w];
+    const Rank s = ws.delayer;
+    if (cached_rank_ != s || cached_from_ != link.delayer_prev || cached_to_ != link.delayer_sync) {
+      delayer_.compute(graph_.ranks[s], link.delayer_prev, link.delayer_sync);
+      cached_rank_ = s;
+      cached_from_ = link.delayer_prev;
+      cached_to_ = link.delayer_sync;
+    }
+    waiter_.compute(graph_.ranks[ws.rank], link.waiter_prev, link.waiter_sync);
+
+    const double delay = std::max(delayer_.sum - waiter_.sum, 0.0);  // D of the heuristic
+    double positive = 0;                                             // Σ d⁺
+    for (std::uint32_t c : delayer_.times.touched)
+      positive += std::max(delayer_.times.value[c] - waiter_.times.value[c], 0.0);
+    const double direct = positive > 0 ? delay : 0.0;
+    const double denom = direct + delayer_.waiting;
+    if (!(denom > 0)) {
+      unattributed(w);
+      return;
+    }
+    const int kind = static_cast<int>(ws.kind);
+    const double* carried = costs_of(w);
+    const double fd = direct / denom, fi = delayer_.waiting / denom;
+    if (direct > 0) {
+      for (std::uint32_t c : delayer_.times.touched) {
+        const double d = delayer_.times.value[c] - waiter_.times.value[c];
+        if (!(d > 0)) continue;
+        const double share = fd * d / positive;
+        out_.short_term[kind].at(c, s) += ws.seconds * share;
+        out_.short_sum += ws.seconds * share;
+        for (int k = 0; k < K; ++k) {
+          if (carried[k] == 0) continue;
+          out_.long_term[k].at(c, s) += carried[k] * share;
+          out_.long_sum += carried[k] * share;
+        }
+      }
+    }
+    if (fi > 0) propagate(ws, carried, fi, s);
+    out_.direct_wait[kind].at(slot_of(ws.callpath), ws.rank) += ws.seconds * fd;
+    out_.indirect_wait[kind].at(slot_of(ws.callpath), ws.rank) += ws.seconds * fi;
+    done_[w] = 1;
+  }
+
+  // The indirect part goes to the delayer's own wait states in the interval, by their size.
+  void propagate(const WaitState& ws, const double* carried, double fi, Rank s) {
+    const int kind = static_cast<int>(ws.kind);
+    const auto& points = graph_.ranks[s].points;
+    for (const auto& [k, wait] : delayer_.waits) {
+      const std::uint32_t j = points[k].waiter_of;
+      const double f = fi * wait / delayer_.waiting;
+      double* cj = costs_of(j);
+      double moved = 0;
+      cj[kind] += ws.seconds * f;
+      moved += ws.seconds * f;
+      for (int c = 0; c < K; ++c) {
+        cj[c] += carried[c] * f;
+        moved += carried[c] * f;
+      }
+      if (done_[j]) out_.unattributed += moved;  // only after a broken cycle: arrives too late
+    }
+  }
+
+  const Trace& trace_;
+  const WaitStates& waits_;
+  const SyncGraph& graph_;
+  DelayCosts& out_;
+  IntervalTimes delayer_, waiter_;
+  Rank cached_rank_ = kNone;
+  std::uint32_t cached_from_ = kNone, cached_to_ = kNone;
+  std::vector<double> costs_;  // per wait state: accumulated long-term costs per category
+  std::vector<char> done_;
+  std::vector<std::vector<std::uint32_t>> pending_;
+  std::vector<std::int64_t> next_;
+  std::vector<char> blocked_;
+  std::vector<Rank> ready_;
+};
+
+}  // namespace
+
+DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph) {
+  DelayCosts out;
+  for (int k = 0; k < K; ++k) {
+    out.short_term[k] = CallpathMatrix(trace);
+    out.long_term[k] = CallpathMatrix(trace);
+    out.direct_wait[k] = CallpathMatrix(trace);
+    out.indirect_wait[k] = CallpathMatrix(trace);
+  }
+  DelayReplay(trace, waits, graph, out).run();
+  return out;
+}
+
+}  // namespace wisp

@@ -1,0 +1,62 @@
+// Hand-built traces for the analysis tests: every region and MPI call is written out with
+// explicit Enter/Leave times in the Score-P event layout, so that the expected wait states,
+// critical path and delay costs can be computed by hand from the numbers in the test.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "wisp/trace/builder.hpp"
+
+namespace wisp::test {
+
+class HandTrace {
+ public:
+  explicit HandTrace(std::uint32_t ranks);
+
+  CommId world() const { return world_; }
+  CommId comm(std::vector<Rank> members);  // a sub-communicator
+
+  void enter(Rank r, double t, const std::string& region);
+  void leave(Rank r, double t, const std::string& region);
+  void work(Rank r, double from, double to, const std::string& region);
+
+  // Blocking point-to-point: the send event at Enter, the receive event at Leave.
+  void send(Rank r, double enter, double leave, Rank to, int tag = 0, std::uint64_t bytes = 8);
+  void recv(Rank r, double enter, double leave, Rank from, int tag = 0, std::uint64_t bytes = 8);
+  // Non-blocking: returns the request id to complete with wait().
+  std::uint64_t isend(Rank r, double enter, double leave, Rank to, int tag = 0, std::uint64_t bytes = 8);
+  std::uint64_t irecv(Rank r, double enter, double leave, Rank from, int tag = 0, std::uint64_t bytes = 8);
+  // MPI_Wait (one request) or MPI_Waitall; completion records at Leave.
+  void wait(Rank r, double enter, double leave, const std::vector<std::uint64_t>& requests);
+
+  // Any collective by its MPI function name ("MPI_Barrier", "MPI_Allreduce", ...): Begin at
+  // Enter, End at Leave. `root` is a global rank (1→N, N→1 only).
+  void collective(Rank r, double enter, double leave, const std::string& function, CommId comm,
+                  Rank root = kNone, std::uint64_t bytes = 8);
+  void init(Rank r, double enter, double leave);      // MPI_Init with Score-P's CREATE_HANDLE
+  void finalize(Rank r, double enter, double leave);  // MPI_Finalize with DESTROY_HANDLE
+
+  Trace finish() { return builder_->finish(); }
+
+ private:
+  struct Pending {
+    bool send;
+    Rank peer;
+    int tag;
+    std::uint64_t bytes;
+  };
+  RegionId region(const std::string& name);
+  RankBuilder& b(Rank r) { return builder_->rank(r); }
+
+  Definitions defs_;
+  CommId world_ = kNone;
+  std::unique_ptr<TraceBuilder> builder_;
+  std::vector<std::map<std::uint64_t, Pending>> pending_;
+  std::uint64_t next_request_ = 1;
+};
+
+}  // namespace wisp::test
