@@ -9,5 +9,7 @@ namespace wisp::cli {
 
 void add_info_command(CLI::App& app);
 void add_generate_command(CLI::App& app);
+void add_calibrate_command(CLI::App& app);
+void add_simulate_command(CLI::App& app);
 
 }  // namespace wisp::cli

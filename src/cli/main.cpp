@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "wisp 0.1.0");
   wisp::cli::add_info_command(app);
   wisp::cli::add_generate_command(app);
+  wisp::cli::add_calibrate_command(app);
+  wisp::cli::add_simulate_command(app);
 
   auto logger = spdlog::stderr_color_mt("wisp");
   spdlog::set_default_logger(logger);
