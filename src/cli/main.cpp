@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   wisp::cli::add_info_command(app);
   wisp::cli::add_generate_command(app);
   wisp::cli::add_analyze_command(app);
+  wisp::cli::add_calibrate_command(app);
+  wisp::cli::add_simulate_command(app);
 
   auto logger = spdlog::stderr_color_mt("wisp");
   spdlog::set_default_logger(logger);

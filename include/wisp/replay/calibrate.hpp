@@ -1,0 +1,56 @@
+// Calibration of a platform from a trace, by the minimum-duration idea of paper 002: for each MPI
+// function and log2 message-size class the fastest instance is taken as wait-free, and
+// t = o + L + s/B is fitted over the classes. The result is a crossbar with one host per rank
+// (per-host down links from each receiver's own minima), the per-call overheads and the eager
+// threshold, so that replaying the trace on it reproduces the measured run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "wisp/replay/platform.hpp"
+#include "wisp/trace/trace.hpp"
+
+namespace wisp {
+
+// The fastest instance of one (MPI function, size class), over all ranks or on one rank.
+struct CalibrationPoint {
+  std::string function;
+  Rank rank = kNone;             // kNone: global minimum
+  std::uint32_t size_class = 0;  // 0: 0 bytes; k: [2^(k-1), 2^k) bytes
+  std::uint64_t bytes = 0;       // size of the fastest instance
+  std::uint64_t instances = 0;
+  double measured = 0;           // its duration [s]
+  double fitted = -1;            // the fit's value for it, < 0 if it is not part of a fit
+};
+
+// t = intercept + bytes / bandwidth over the rendezvous classes of one rank's MPI_Recv minima.
+struct ReceiverFit {
+  Rank rank = kNone;
+  double latency = 0;     // [s] (intercept minus the receive overhead)
+  double bandwidth = 0;   // [bytes/s]
+  std::size_t classes = 0;
+};
+
+struct Calibration {
+  Platform platform;             // crossbar, one host per rank, ready to replay or write as XML
+  double latency = 0;            // L [s]
+  double bandwidth = 0;          // B [bytes/s]
+  double base_overhead = 0;      // fastest MPI call without communication [s]
+  std::uint64_t eager_threshold = 0;
+  std::string eager_evidence;    // how the threshold was found
+  std::vector<CalibrationPoint> points;
+  std::vector<ReceiverFit> receivers;
+  std::vector<std::string> notes;  // fall-backs taken
+};
+
+Calibration calibrate(const Trace& trace);
+
+// Fitted values, per-class minima with residuals, per-receiver links: for the terminal.
+std::string calibration_text(const Calibration& c);
+
+// log2 size class of `bytes` (0 for 0 bytes).
+std::uint32_t size_class(std::uint64_t bytes);
+
+}  // namespace wisp

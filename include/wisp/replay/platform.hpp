@@ -1,0 +1,92 @@
+// The machine a trace is replayed on: a SimGrid XML platform file or a platform generated from a
+// few parameters, the MPI software costs (per-call overheads, eager threshold) and the what-if
+// factors scenarios apply. Plain data: the SimGrid platform itself is only built inside a replay.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace wisp {
+
+// MPI software model. In an XML file these are zone properties:
+//   <prop id="wisp:eager-threshold" value="65536"/>
+//   <prop id="wisp:overhead" value="1e-6"/>            (every MPI function without its own value)
+//   <prop id="wisp:overhead:MPI_Send" value="2e-6"/>   (one MPI function)
+//   <prop id="wisp:reference-speed" value="1e9"/>      (see Platform::reference_speed)
+struct MpiCosts {
+  double default_overhead = 0;               // [s] before the communication of every MPI call
+  std::map<std::string, double> overheads;   // [s] by MPI function name ("MPI_Send")
+  std::uint64_t eager_threshold = 65536;     // largest message sent eagerly [bytes]
+
+  double overhead(const std::string& function) const;
+};
+
+// Network shape of a generated platform.
+enum class Topology : std::uint8_t {
+  Crossbar,   // every host has a private link to a non-blocking switch (SimGrid star zone)
+  FatTree,    // SimGrid fat-tree, parameters like "2;4,4;1,2;1,2"
+  Torus,      // SimGrid torus, dimensions like "4,4,4"
+  Dragonfly,  // SimGrid dragonfly, parameters like "3,4;4,3;5,1;2"
+};
+std::string_view to_string(Topology t);
+Topology topology_from_name(std::string_view name);  // throws wisp::Error on unknown names
+
+// Private link of one host of a generated crossbar, when hosts differ (calibrated platforms).
+struct HostLink {
+  double up_latency = 0, down_latency = 0;       // [s]
+  double up_bandwidth = 0, down_bandwidth = 0;   // [bytes/s]
+};
+
+struct Platform {
+  // A SimGrid XML file; when empty the platform is generated from the fields below.
+  std::filesystem::path file;
+
+  // Generated platform. Crossbar: a message between two hosts sees `latency` and `bandwidth`
+  // end to end (each private link carries half of the latency). Other topologies: per link.
+  Topology topology = Topology::Crossbar;
+  std::string topology_parameters;  // required for FatTree, Torus, Dragonfly
+  std::uint32_t hosts = 0;          // 0: one host per rank (crossbar only)
+  double speed = 1e9;               // [flop/s] of every host
+  std::uint32_t cores = 1;
+  double latency = 1e-6;            // [s]
+  double bandwidth = 1e10;          // [bytes/s]
+  bool contention = true;           // false: FATPIPE links (every flow gets the full bandwidth)
+  std::vector<HostLink> host_links; // crossbar only: per-host links (index = host), overrides above
+
+  // Flop/s that one second of traced computation represents; 0: the speed of the first host
+  // (in natural name order, see replay.hpp). Scaling host speeds therefore scales computation.
+  double reference_speed = 0;
+
+  MpiCosts mpi;
+
+  // Per receiving host and log2 size class (see calibrate.hpp): a message of that class to that
+  // host is simulated with bytes × factor, so that the replay hits the class's measured minimum
+  // where a linear latency + size/bandwidth model does not (like SMPI's piecewise bw-factor).
+  // XML: <prop id="wisp:size-factors:node-3" value="17:1.25;18:0.93"/>.
+  std::map<std::string, std::map<std::uint32_t, double>> size_factors;
+
+  // What-if factors (scenarios): speeds, link latencies and link bandwidths are multiplied.
+  double speed_factor = 1;
+  double latency_factor = 1;
+  double bandwidth_factor = 1;
+};
+
+// A platform read from a SimGrid XML file: checks that it exists and reads the wisp:* properties
+// into `mpi` (throws wisp::Error naming the file and line on a malformed value).
+Platform load_platform(const std::filesystem::path& file);
+
+// A contention-free crossbar: `hosts` hosts of `speed` flop/s, end-to-end `latency` and
+// `bandwidth`, FATPIPE links, every MPI call costing `overhead`. With the generators' model
+// parameters (and the "analytic" collective algorithm) a replay reproduces their traces exactly.
+Platform contention_free_crossbar(std::uint32_t hosts, double latency, double bandwidth,
+                                  double overhead, std::uint64_t eager_threshold,
+                                  double speed = 1e9);
+
+// The platform as SimGrid XML (generated crossbar platforms only; used by `wisp calibrate`),
+// including the wisp:* properties.
+std::string platform_xml(const Platform& platform);
+
+}  // namespace wisp

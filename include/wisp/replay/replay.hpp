@@ -1,0 +1,86 @@
+// Replays a Trace on a SimGrid platform: one S4U actor per rank re-executes the rank's
+// computation and MPI calls, and every event of the input gets its simulated time. The result is
+// a simulated Trace with exactly the input's events (written like any trace with write_otf2).
+//
+// SimGrid allows one engine per process, so replay() runs the simulation in a forked child process
+// and receives the simulated event times through a pipe: it can be called any number of times in
+// one program (identity + scenario replays, sweeps). See docs-replay.md for the MPI semantics.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "wisp/error.hpp"
+#include "wisp/replay/collective_algorithm.hpp"
+#include "wisp/replay/platform.hpp"
+#include "wisp/trace/trace.hpp"
+
+namespace wisp {
+
+struct ReplayOptions {
+  // Overrides the platform's eager threshold: messages up to this many bytes are sent eagerly
+  // (the sender continues), larger ones (and MPI_Ssend/MPI_Issend) by rendezvous.
+  std::optional<std::uint64_t> eager_threshold;
+  CollectiveAlgorithms algorithms;
+  // Rank r runs on hosts[r % hosts.size()] (names as in the platform). Empty: the platform's
+  // hosts in natural name order ("node-2" before "node-10"), rank r on host r mod H.
+  std::vector<std::string> hosts;
+  // Every message has zero bytes and no latency: only the synchronisation remains.
+  bool zero_communication = false;
+  // MPI_Init: every rank leaves at max(ready) + init_time. Unset: each rank's own traced cost
+  // (leave − last rank's enter − overhead), so that the identity replay reproduces it.
+  std::optional<double> init_time;
+  // Wall-clock seconds between progress log lines (spdlog info); 0 disables them.
+  double progress_interval = 5;
+};
+
+struct ReplayStatistics {
+  std::uint64_t events = 0;          // events replayed
+  std::uint64_t mpi_operations = 0;  // sends, receives, request completions, collectives
+  std::uint64_t messages = 0;        // point-to-point messages simulated (incl. inside collectives)
+  double simulation_seconds = 0;     // wall-clock time of Engine::run() in the child
+  double child_seconds = 0;          // wall-clock time of the whole child (set-up included)
+  std::uint64_t child_max_rss_kib = 0;  // peak resident memory of the child process (includes
+                                        // the pages it shares with the parent, e.g. the trace)
+  std::uint64_t parent_rss_kib = 0;     // resident memory of the parent when it forked
+};
+
+struct ReplayResult {
+  Trace trace;                      // the simulated trace
+  double runtime = 0;               // simulated end time (last event of any rank) [s]
+  std::vector<double> rank_end;     // per rank: time of its last event [s]
+  ReplayStatistics statistics;
+};
+
+// One rank that cannot go on when the simulation deadlocks.
+struct BlockedRank {
+  Rank rank = kNone;
+  EventIndex event = kNone;  // Enter of the MPI call it waits in
+  std::string call;          // "MPI_Recv"
+  std::string waiting_for;   // "message from rank 2 tag 5 on MPI_COMM_WORLD (1024 bytes)"
+};
+
+// Thrown by replay() when no rank can progress: what() names every blocked rank (the first 16).
+class ReplayDeadlock : public Error {
+ public:
+  ReplayDeadlock(double time, std::vector<BlockedRank> blocked);
+  double time() const { return time_; }
+  const std::vector<BlockedRank>& blocked() const { return blocked_; }
+
+ private:
+  double time_;
+  std::vector<BlockedRank> blocked_;
+};
+
+// Reads a rank→host mapping file as SMPI's hostfiles: one host name per line, optionally
+// "name:N" for N consecutive ranks; '#' starts a comment. Throws wisp::Error naming file and line.
+std::vector<std::string> read_hostfile(const std::filesystem::path& file);
+
+// Replays `trace` on `platform`. Throws ReplayDeadlock, or wisp::Error for a bad platform or
+// options (unknown host, ...) and when the simulation process fails.
+ReplayResult replay(const Trace& trace, const Platform& platform, const ReplayOptions& options = {});
+
+}  // namespace wisp

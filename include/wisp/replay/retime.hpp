@@ -1,0 +1,15 @@
+// The same events at other times: rebuilds a trace through TraceBuilder with new per-event times
+// (the replay's simulated times), so every derived structure is recomputed for the new timing.
+#pragma once
+
+#include <vector>
+
+#include "wisp/trace/trace.hpp"
+
+namespace wisp {
+
+// `times[r][i]` is the new time of event i of rank r (seconds since the trace start), snapped to
+// the trace's clock resolution. Throws wisp::Error if the sizes do not match the trace.
+Trace retimed(const Trace& trace, const std::vector<std::vector<double>>& times);
+
+}  // namespace wisp

@@ -1,0 +1,97 @@
+// `wisp simulate TRACE [--platform P.xml] [--eager BYTES] [--coll-algo ...] -o OUT_DIR`: replays
+// the trace on SimGrid, writes the simulated OTF2 trace and compares runtimes per rank.
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "commands.hpp"
+#include "wisp/error.hpp"
+#include "wisp/io/otf2_reader.hpp"
+#include "wisp/io/otf2_writer.hpp"
+#include "wisp/replay/calibrate.hpp"
+#include "wisp/replay/replay.hpp"
+
+namespace wisp::cli {
+
+namespace {
+
+struct Options {
+  std::string trace, output, platform, coll_algo, hostfile;
+  std::uint64_t eager = 0;
+  bool eager_set = false;
+  bool zero_communication = false;
+  bool force = false;
+};
+
+std::string percent(double measured, double simulated) {
+  if (measured == 0) return simulated == 0 ? "+0.00 %" : "n/a";
+  return fmt::format("{:+.2f} %", (simulated - measured) / measured * 100);
+}
+
+void run(const Options& o) {
+  const Trace trace = read_otf2(o.trace);
+  Platform platform;
+  if (!o.platform.empty()) {
+    platform = load_platform(o.platform);
+    std::printf("platform     %s\n", o.platform.c_str());
+  } else {
+    const Calibration c = calibrate(trace);
+    platform = c.platform;
+    std::printf("platform     calibrated from the trace: L %.3f us, B %.4g GB/s, eager threshold %llu bytes "
+                "(see wisp calibrate)\n", c.latency * 1e6, c.bandwidth / 1e9,
+                static_cast<unsigned long long>(c.eager_threshold));
+  }
+  ReplayOptions options;
+  if (o.eager_set) options.eager_threshold = o.eager;
+  if (!o.coll_algo.empty()) options.algorithms = parse_collective_algorithms(o.coll_algo);
+  if (!o.hostfile.empty()) options.hosts = read_hostfile(o.hostfile);
+  options.zero_communication = o.zero_communication;
+  std::printf("collectives  %s\n", format_collective_algorithms(options.algorithms).c_str());
+
+  const ReplayResult result = replay(trace, platform, options);
+  WriteOptions w;
+  w.force = o.force;
+  w.creator = "wisp simulate";
+  w.description = "simulated replay of " + o.trace;
+  write_otf2(result.trace, o.output, w);
+
+  std::printf("%-8s %16s %16s %10s\n", "rank", "measured [s]", "simulated [s]", "error");
+  double measured_total = 0;
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const auto& ev = trace.ranks[r].events;
+    const double measured = ev.empty() ? 0 : ev.back().time;
+    measured_total = std::max(measured_total, measured);
+    std::printf("%-8u %16.9f %16.9f %10s\n", r, measured, result.rank_end[r],
+                percent(measured, result.rank_end[r]).c_str());
+  }
+  std::printf("%-8s %16.9f %16.9f %10s\n", "total", measured_total, result.runtime,
+              percent(measured_total, result.runtime).c_str());
+  const ReplayStatistics& s = result.statistics;
+  spdlog::info("replayed {} events ({} MPI operations, {} messages) in {:.3f} s of simulation",
+               s.events, s.mpi_operations, s.messages, s.simulation_seconds);
+  std::printf("wrote %s\n", o.output.c_str());
+}
+
+}  // namespace
+
+void add_simulate_command(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand("simulate", "replay a trace on a SimGrid platform and write the simulated trace");
+  cmd->add_option("trace", o->trace, "OTF2 anchor file or the directory holding it")->required();
+  cmd->add_option("-o,--output", o->output, "directory for the simulated OTF2 trace")->required();
+  cmd->add_flag("--force", o->force, "replace an existing output directory");
+  cmd->add_option("--platform", o->platform, "SimGrid platform XML (default: calibrated from the trace)");
+  cmd->add_option("--eager", o->eager, "largest message sent eagerly [bytes] (default: the platform's)")
+      ->each([o](const std::string&) { o->eager_set = true; });
+  cmd->add_option("--coll-algo", o->coll_algo,
+                  "collective algorithms, e.g. analytic or allreduce=ring,bcast=binomial");
+  cmd->add_option("--hostfile", o->hostfile, "rank→host mapping: one host (or host:N) per line");
+  cmd->add_flag("--zero-communication", o->zero_communication, "every message has zero bytes and no latency");
+  cmd->callback([o] { run(*o); });
+}
+
+}  // namespace wisp::cli

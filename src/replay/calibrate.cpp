@@ -1,0 +1,492 @@
+// Calibration by minimum durations (paper 002). See calibrate.hpp and docs-replay.md
+// ("Calibration") for the method; each step is one function below.
+#include "wisp/replay/calibrate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <tuple>
+
+namespace wisp {
+
+std::uint32_t size_class(std::uint64_t bytes) {
+  std::uint32_t k = 0;
+  while (bytes > 0) {
+    ++k;
+    bytes >>= 1;
+  }
+  return k;
+}
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+enum class Kind { Local, Send, Receive, Collective, Init, Other };
+
+// One MPI call instance.
+struct Sample {
+  RegionId region = kNone;
+  Rank rank = kNone;
+  Kind kind = Kind::Other;
+  double duration = 0;
+  std::uint64_t bytes = 0;
+  std::uint32_t comm_size = 1;
+};
+
+bool is_p2p(EventKind k) { return k >= EventKind::MpiSend && k <= EventKind::MpiRequestCancelled; }
+
+Kind kind_of(const Region& region, bool communicates) {
+  switch (region.mpi) {
+    case MpiFunction::Send:
+    case MpiFunction::Bsend:
+    case MpiFunction::Rsend:
+    case MpiFunction::Ssend: return Kind::Send;
+    case MpiFunction::Recv:
+    case MpiFunction::Sendrecv:
+    case MpiFunction::SendrecvReplace: return Kind::Receive;
+    case MpiFunction::Init:
+    case MpiFunction::InitThread: return Kind::Init;
+    case MpiFunction::Finalize: return Kind::Collective;
+    default: break;
+  }
+  if (region.kind == RegionKind::MpiCollective) return Kind::Collective;
+  if (region.kind == RegionKind::MpiOther && !communicates) return Kind::Local;
+  return Kind::Other;
+}
+
+std::vector<Sample> collect_samples(const Trace& t) {
+  std::vector<Sample> out;
+  for (Rank r = 0; r < t.rank_count(); ++r) {
+    const RankTrace& rt = t.ranks[r];
+    for (const CallSpan& call : rt.mpi_calls) {
+      Sample s;
+      s.rank = r;
+      s.region = t.defs.callpaths[rt.events[call.enter].ref].region;
+      s.duration = rt.events[call.leave].time - rt.events[call.enter].time;
+      bool communicates = false, collective = false;
+      for (EventIndex k = call.enter; k <= call.leave; ++k) {
+        const Event& e = rt.events[k];
+        if (is_p2p(e.kind)) {
+          communicates = true;
+          s.bytes = std::max(s.bytes, rt.p2p[e.ref].bytes);
+        } else if (e.kind == EventKind::MpiCollectiveEnd) {
+          const CollectiveRecord& c = rt.collectives[e.ref];
+          communicates = collective = true;
+          if (c.comm < t.defs.comms.size()) {
+            s.comm_size = t.defs.comms[c.comm].size();
+            s.bytes = collective_buffer(c.op, c.sent, c.received, s.comm_size, c.root == r);
+          }
+        }
+      }
+      const Region& region = t.defs.regions[s.region];
+      s.kind = kind_of(region, communicates);
+      if (s.kind == Kind::Collective && !collective && t.defs.world < t.defs.comms.size())
+        s.comm_size = t.defs.comms[t.defs.world].size();  // Finalize without records
+      out.push_back(s);
+    }
+  }
+  return out;
+}
+
+const CallSpan* enclosing_call(const RankTrace& rt, EventIndex e) {
+  auto it = std::upper_bound(rt.mpi_calls.begin(), rt.mpi_calls.end(), e,
+                             [](EventIndex i, const CallSpan& c) { return i < c.enter; });
+  while (it != rt.mpi_calls.begin()) {
+    --it;
+    if (it->leave >= e) return &*it;
+  }
+  return nullptr;
+}
+
+// Eager threshold: a blocking send whose receiver came late and that left before the receiver
+// arrived went eagerly; one that left only after the receive completed waited (rendezvous).
+std::uint64_t eager_threshold(const Trace& t, std::string& evidence) {
+  std::uint64_t rendezvous_min = std::numeric_limits<std::uint64_t>::max(), eager_max = 0;
+  std::size_t rendezvous_count = 0, eager_count = 0;
+  for (const Message& m : t.messages) {
+    const RankTrace& srt = t.ranks[m.sender];
+    const RankTrace& rrt = t.ranks[m.receiver];
+    const P2P& sp = srt.p2p[m.send];
+    const P2P& rp = rrt.p2p[m.recv];
+    if (srt.events[sp.event].kind != EventKind::MpiSend) continue;
+    const CallSpan* send_call = enclosing_call(srt, sp.event);
+    if (!send_call) continue;
+    const MpiFunction f = t.defs.region_of(srt.events[send_call->enter].ref).mpi;
+    if (f != MpiFunction::Send && f != MpiFunction::Bsend && f != MpiFunction::Rsend) continue;
+    double posted;
+    if (rrt.events[rp.event].kind == EventKind::MpiRecv) {
+      const CallSpan* recv_call = enclosing_call(rrt, rp.event);
+      if (!recv_call) continue;
+      posted = rrt.events[recv_call->enter].time;
+    } else if (rp.request_event != kNone) {
+      posted = rrt.events[rp.request_event].time;
+    } else {
+      continue;
+    }
+    const double send_enter = srt.events[send_call->enter].time;
+    const double send_leave = srt.events[send_call->leave].time;
+    const double completed = rrt.events[rp.event].time;
+    if (posted <= send_enter) continue;  // the receiver was there first: no evidence
+    if (send_leave < posted) {
+      eager_max = std::max(eager_max, sp.bytes);
+      ++eager_count;
+    } else if (send_leave >= completed) {
+      rendezvous_min = std::min(rendezvous_min, sp.bytes);
+      ++rendezvous_count;
+    }
+  }
+  if (rendezvous_count > 0) {
+    evidence = fmt::format("{} blocking send(s) of {} bytes or more waited for their late receiver "
+                           "to complete (smallest {} bytes); {} left before their receiver arrived "
+                           "(largest {} bytes)", rendezvous_count, rendezvous_min, rendezvous_min,
+                           eager_count, eager_count ? eager_max : 0);
+    return rendezvous_min > 0 ? rendezvous_min - 1 : 0;
+  }
+  if (eager_count > 0) {
+    evidence = fmt::format("{} blocking send(s) up to {} bytes left before their receiver arrived; "
+                           "no rendezvous evidence, so at least 65536", eager_count, eager_max);
+    return std::max<std::uint64_t>(eager_max, 65536);
+  }
+  evidence = "no blocking send met a late receiver: default 65536";
+  return 65536;
+}
+
+struct Minimum {
+  double duration = kInf;
+  std::uint64_t bytes = 0;
+  std::uint64_t count = 0;
+  std::uint32_t comm_size = 1;
+};
+
+// key: (region, rank or kNone, size class)
+using Minima = std::map<std::tuple<RegionId, Rank, std::uint32_t>, Minimum>;
+
+void add(Minima& m, const Sample& s, Rank rank) {
+  Minimum& x = m[{s.region, rank, size_class(s.bytes)}];
+  ++x.count;
+  if (s.duration < x.duration) {
+    x.duration = s.duration;
+    x.bytes = s.bytes;
+    x.comm_size = s.comm_size;
+  }
+}
+
+struct LinearFit {
+  double intercept = 0, slope = 0;
+  bool ok = false;
+};
+
+// Least squares of t = a + b·s weighted by 1/t² (relative residuals).
+LinearFit fit(const std::vector<std::pair<double, double>>& points) {
+  LinearFit f;
+  if (points.size() < 2) return f;
+  double sw = 0, sx = 0, sy = 0;
+  for (const auto& [x, y] : points) {
+    const double w = 1.0 / std::max(y * y, 1e-30);
+    sw += w;
+    sx += w * x;
+    sy += w * y;
+  }
+  const double mx = sx / sw, my = sy / sw;
+  double sxx = 0, sxy = 0;
+  for (const auto& [x, y] : points) {
+    const double w = 1.0 / std::max(y * y, 1e-30);
+    sxx += w * (x - mx) * (x - mx);
+    sxy += w * (x - mx) * (y - my);
+  }
+  if (sxx <= 0) return f;
+  f.slope = sxy / sxx;
+  f.intercept = my - f.slope * mx;
+  f.ok = true;
+  return f;
+}
+
+// fit(), then drops one at a time the point furthest above the line (more than 20 %) while three
+// or more remain: that class's fastest instance still waited, paper 002's assumption failed.
+LinearFit robust_fit(std::vector<std::pair<double, double>> points, std::vector<std::pair<double, double>>* dropped = nullptr) {
+  LinearFit f = fit(points);
+  while (f.ok && points.size() > 2) {
+    std::size_t worst = points.size();
+    double excess = 0.2;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const double model = f.intercept + f.slope * points[i].first;
+      const double rel = model > 0 ? (points[i].second - model) / model : 0;
+      if (rel > excess) {
+        excess = rel;
+        worst = i;
+      }
+    }
+    if (worst == points.size()) break;
+    if (dropped) dropped->push_back(points[worst]);
+    points.erase(points.begin() + static_cast<std::ptrdiff_t>(worst));
+    f = fit(points);
+  }
+  return f;
+}
+
+// Points (bytes, duration) of one region's rendezvous classes, global (rank kNone) or one rank's.
+std::vector<std::pair<double, double>> rendezvous_points(const Minima& minima, RegionId region, Rank rank,
+                                                         std::uint64_t eager) {
+  std::vector<std::pair<double, double>> pts;
+  for (const auto& [key, m] : minima)
+    if (std::get<0>(key) == region && std::get<1>(key) == rank && m.bytes > eager)
+      pts.emplace_back(static_cast<double>(m.bytes), m.duration);
+  return pts;
+}
+
+// Per (receiver, size class) of eager messages whose receiver was waiting when the send started:
+// the fastest arrival after the send's overhead, i.e. the network transfer as the replay sees it.
+std::map<std::pair<Rank, std::uint32_t>, Minimum> eager_minima(const Trace& t, std::uint64_t eager,
+                                                               const std::map<RegionId, double>& overhead) {
+  std::map<std::pair<Rank, std::uint32_t>, Minimum> out;
+  for (const Message& m : t.messages) {
+    const RankTrace& srt = t.ranks[m.sender];
+    const RankTrace& rrt = t.ranks[m.receiver];
+    const P2P& sp = srt.p2p[m.send];
+    const P2P& rp = rrt.p2p[m.recv];
+    if (sp.bytes > eager || sp.bytes == 0) continue;
+    const CallSpan* send_call = enclosing_call(srt, sp.event);
+    const CallSpan* recv_call = enclosing_call(rrt, rp.event);
+    if (!send_call || !recv_call) continue;
+    const RegionId send_region = t.defs.callpaths[srt.events[send_call->enter].ref].region;
+    if (t.defs.regions[send_region].mpi == MpiFunction::Ssend) continue;
+    const double posted = rp.request_event != kNone ? rrt.events[rp.request_event].time
+                                                    : rrt.events[recv_call->enter].time;
+    const double start = srt.events[send_call->enter].time;
+    if (posted > start) continue;  // the receiver came later: the arrival is not observed
+    const auto o = overhead.find(send_region);
+    const double transfer = rrt.events[recv_call->leave].time - start - (o == overhead.end() ? 0 : o->second);
+    Minimum& x = out[{m.receiver, size_class(sp.bytes)}];
+    ++x.count;
+    if (transfer > 0 && transfer < x.duration) {
+      x.duration = transfer;
+      x.bytes = sp.bytes;
+    }
+  }
+  for (auto it = out.begin(); it != out.end();) it = it->second.duration == kInf ? out.erase(it) : std::next(it);
+  return out;
+}
+
+std::uint32_t rounds(std::uint32_t n) {
+  std::uint32_t k = 0;
+  while ((1u << k) < n) ++k;
+  return k;
+}
+
+}  // namespace
+
+Calibration calibrate(const Trace& trace) {
+  Calibration c;
+  const auto& regions = trace.defs.regions;
+  const std::vector<Sample> samples = collect_samples(trace);
+
+  // 1. The fastest MPI call without communication bounds every call's overhead from below.
+  c.base_overhead = kInf;
+  for (const Sample& s : samples)
+    if (s.kind == Kind::Local) c.base_overhead = std::min(c.base_overhead, s.duration);
+  if (c.base_overhead == kInf) c.base_overhead = 0;
+
+  // 2. Eager threshold from late receivers.
+  c.eager_threshold = eager_threshold(trace, c.eager_evidence);
+  const std::uint64_t E = c.eager_threshold;
+
+  // 3. Minima per (function, class): global for every function, per rank for receives.
+  Minima global, local;
+  for (const Sample& s : samples) {
+    if (s.kind == Kind::Local || s.kind == Kind::Init) continue;
+    add(global, s, kNone);
+    if (s.kind == Kind::Receive) add(local, s, s.rank);
+  }
+
+  // 4. Network: t = a + s/B over the rendezvous classes of the blocking receives (their fastest
+  //    instance found the sender waiting, so it is one whole transfer).
+  std::vector<std::pair<double, double>> recv_points;
+  RegionId recv_region = kNone;
+  for (RegionId r = 0; r < regions.size(); ++r)
+    if (regions[r].mpi == MpiFunction::Recv) recv_region = r;
+  if (recv_region != kNone) recv_points = rendezvous_points(global, recv_region, kNone, E);
+  LinearFit net = robust_fit(recv_points);
+  if (!net.ok || net.slope <= 0) {
+    for (RegionId r = 0; r < regions.size() && !(net.ok && net.slope > 0); ++r)
+      if (regions[r].mpi == MpiFunction::Send || regions[r].mpi == MpiFunction::Ssend)
+        net = robust_fit(rendezvous_points(global, r, kNone, E));
+    if (net.ok && net.slope > 0) c.notes.push_back("fewer than two rendezvous MPI_Recv classes: network fitted on sends");
+  }
+  if (!net.ok || net.slope <= 0) {
+    net = LinearFit{1e-6 + c.base_overhead, 1e-10, true};
+    c.notes.push_back("no size-dependent point-to-point data: default latency 1 us, bandwidth 10 GB/s");
+  }
+  c.bandwidth = 1.0 / net.slope;
+
+  // 5. The receive overhead: the fastest eager receive (its message had arrived), else the base.
+  double recv_overhead = kInf;
+  for (const auto& [key, m] : global)
+    if (std::get<0>(key) == recv_region && m.bytes <= E) recv_overhead = std::min(recv_overhead, m.duration);
+  if (recv_overhead == kInf) recv_overhead = c.base_overhead;
+  recv_overhead = std::max(0.0, recv_overhead);
+  c.latency = std::max(0.0, net.intercept - recv_overhead);
+  const double L = c.latency, beta = 1.0 / c.bandwidth;
+
+  // 6. Per-call overheads.
+  std::map<RegionId, double> overhead;
+  for (const Sample& s : samples) {
+    if (s.kind == Kind::Local || overhead.count(s.region)) continue;
+    overhead[s.region] = kInf;
+  }
+  for (auto& [region, o] : overhead) {
+    const Kind kind = [&] {
+      for (const Sample& s : samples)
+        if (s.region == region) return s.kind;
+      return Kind::Other;
+    }();
+    if (kind == Kind::Init) {
+      o = 0;  // the replay takes MPI_Init's cost from the trace itself
+    } else if (kind == Kind::Receive) {
+      o = recv_overhead;
+    } else if (kind == Kind::Send) {
+      const bool synchronous = regions[region].mpi == MpiFunction::Ssend;
+      double eager = kInf, rendezvous = kInf;
+      for (const auto& [key, m] : global) {
+        if (std::get<0>(key) != region) continue;
+        if (m.bytes <= E && !synchronous) eager = std::min(eager, m.duration);
+        else rendezvous = std::min(rendezvous, m.duration - L - static_cast<double>(m.bytes) * beta);
+      }
+      o = eager < kInf ? eager : std::max(0.0, rendezvous);
+    } else if (kind == Kind::Collective) {
+      for (const Sample& s : samples)
+        if (s.region == region)
+          o = std::min(o, s.duration - rounds(s.comm_size) * (L + static_cast<double>(s.bytes) * beta));
+      o = std::max(0.0, o);
+    } else {
+      for (const Sample& s : samples)
+        if (s.region == region) o = std::min(o, s.duration);
+    }
+  }
+
+  // 7. Fitted value of every class minimum (what the replay charges a wait-free instance).
+  auto fitted = [&](RegionId region, const Minimum& m, double o, double lat, double slope) {
+    const Kind kind = [&] {
+      for (const Sample& s : samples)
+        if (s.region == region) return s.kind;
+      return Kind::Other;
+    }();
+    const double transfer = lat + static_cast<double>(m.bytes) * slope;
+    switch (kind) {
+      case Kind::Receive: return m.bytes > E ? o + transfer : -1.0;
+      case Kind::Send:
+        return m.bytes <= E && regions[region].mpi != MpiFunction::Ssend ? o : o + transfer;
+      case Kind::Collective: return o + rounds(m.comm_size) * transfer;
+      default: return o;
+    }
+  };
+  for (const auto& [key, m] : global) {
+    const RegionId region = std::get<0>(key);
+    c.points.push_back(CalibrationPoint{regions[region].name, kNone, std::get<2>(key), m.bytes, m.count,
+                                        m.duration, fitted(region, m, overhead[region], L, beta)});
+  }
+
+  // 8. Per-receiver links from each rank's own minima (paper 002: local minima for
+  //    point-to-point): the network is not symmetric in general. Then per (receiver, size class)
+  //    factors on the simulated bytes make the replay hit each class minimum exactly: rendezvous
+  //    classes from the receive minima, eager ones from messages whose receiver already waited
+  //    (arrival − send start − send overhead).
+  std::vector<HostLink> links(trace.rank_count(), HostLink{0, L, c.bandwidth, c.bandwidth});
+  double fastest = c.bandwidth;
+  const auto eager_transfers = eager_minima(trace, E, overhead);
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    if (recv_region == kNone) break;
+    std::vector<std::pair<double, double>> dropped;
+    const auto points = rendezvous_points(local, recv_region, r, E);
+    const LinearFit f = robust_fit(points, &dropped);
+    if (!f.ok || f.slope <= 0) continue;
+    ReceiverFit rf{r, std::max(0.0, f.intercept - recv_overhead), 1.0 / f.slope, points.size() - dropped.size()};
+    c.receivers.push_back(rf);
+    links[r].down_latency = rf.latency;
+    links[r].down_bandwidth = rf.bandwidth;
+    fastest = std::max(fastest, rf.bandwidth);
+    auto& factors = c.platform.size_factors[fmt::format("node-{}", r)];
+    auto set_factor = [&](std::uint32_t k, double bytes, double transfer) {
+      const double f_k = (transfer - rf.latency) * rf.bandwidth / bytes;
+      if (bytes > 0 && f_k > 0) factors[k] = std::clamp(f_k, 1.0 / 64, 64.0);
+    };
+    for (const auto& [key, m] : local) {
+      if (std::get<0>(key) != recv_region || std::get<1>(key) != r) continue;
+      const bool used = m.bytes > E && std::find(dropped.begin(), dropped.end(),
+                                                 std::make_pair(static_cast<double>(m.bytes), m.duration)) == dropped.end();
+      c.points.push_back(CalibrationPoint{regions[recv_region].name, r, std::get<2>(key), m.bytes, m.count, m.duration,
+                                          used ? recv_overhead + rf.latency + m.bytes * f.slope : -1.0});
+      if (used) set_factor(std::get<2>(key), static_cast<double>(m.bytes), m.duration - recv_overhead);
+    }
+    for (const auto& [key, m] : eager_transfers)
+      if (key.first == r) set_factor(key.second, static_cast<double>(m.bytes), m.duration);
+    if (factors.empty()) c.platform.size_factors.erase(fmt::format("node-{}", r));
+  }
+  for (HostLink& l : links) l.up_bandwidth = fastest;  // senders never limit below receivers
+
+  Platform& p = c.platform;
+  p.topology = Topology::Crossbar;
+  p.hosts = std::max<std::uint32_t>(trace.rank_count(), 1);
+  p.speed = 1e9;
+  p.latency = L;
+  p.bandwidth = c.bandwidth;
+  p.contention = true;
+  p.host_links = links;
+  p.mpi.eager_threshold = E;
+  p.mpi.default_overhead = c.base_overhead;
+  for (const auto& [region, o] : overhead) p.mpi.overheads[regions[region].name] = o;
+  return c;
+}
+
+namespace {
+std::string us(double s) { return fmt::format("{:.3f} us", s * 1e6); }
+std::string rate(double b) { return fmt::format("{:.4g} GB/s", b / 1e9); }
+}  // namespace
+
+std::string calibration_text(const Calibration& c) {
+  std::string out;
+  out += "calibration: fastest instance per MPI function and log2 size class taken as wait-free "
+         "(paper 002), t = o + L + s/B\n";
+  out += fmt::format("  latency L        {}\n", us(c.latency));
+  out += fmt::format("  bandwidth B      {} ({:.6g} bytes/s)\n", rate(c.bandwidth), c.bandwidth);
+  out += fmt::format("  eager threshold  {} bytes: {}\n", c.eager_threshold, c.eager_evidence);
+  out += fmt::format("  base overhead    {} (fastest MPI call without communication)\n", us(c.base_overhead));
+  for (const std::string& n : c.notes) out += "  note: " + n + "\n";
+  out += "per-call overheads o\n";
+  for (const auto& [name, o] : c.platform.mpi.overheads) out += fmt::format("  {:<24} {}\n", name, us(o));
+  if (!c.receivers.empty()) {
+    out += "receiver links (each rank's own MPI_Recv minima)\n";
+    for (const ReceiverFit& r : c.receivers) {
+      out += fmt::format("  rank {:<5} L {}  B {}  ({} classes)", r.rank, us(r.latency), rate(r.bandwidth), r.classes);
+      const auto it = c.platform.size_factors.find(fmt::format("node-{}", r.rank));
+      if (it != c.platform.size_factors.end()) {
+        out += "  size factors";
+        for (const auto& [k, f] : it->second) out += fmt::format(" {}:{:.3f}", k, f);
+      }
+      out += "\n";
+    }
+  }
+  out += "class minima and fit residuals\n";
+  out += fmt::format("  {:<20} {:>5} {:>5} {:>10} {:>6} {:>14} {:>14} {:>9}\n", "function", "rank", "class",
+                     "bytes", "calls", "measured", "fitted", "residual");
+  double worst = 0;
+  for (const CalibrationPoint& p : c.points) {
+    std::string fitted = "-", residual = "-";
+    if (p.fitted >= 0) {
+      fitted = us(p.fitted);
+      const double rel = p.measured > 0 ? (p.fitted - p.measured) / p.measured : 0;
+      residual = fmt::format("{:+.1f} %", rel * 100);
+      worst = std::max(worst, std::abs(rel));
+    }
+    out += fmt::format("  {:<20} {:>5} {:>5} {:>10} {:>6} {:>14} {:>14} {:>9}\n", p.function,
+                       p.rank == kNone ? std::string("all") : std::to_string(p.rank), p.size_class, p.bytes,
+                       p.instances, us(p.measured), fitted, residual);
+  }
+  out += fmt::format("largest relative residual {:.1f} %\n", worst * 100);
+  return out;
+}
+
+}  // namespace wisp

@@ -1,0 +1,177 @@
+// Platform descriptions: wisp:* properties of XML files, generated crossbars and their XML form.
+// See platform.hpp.
+#include "wisp/replay/platform.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "wisp/error.hpp"
+
+namespace wisp {
+
+double MpiCosts::overhead(const std::string& function) const {
+  const auto it = overheads.find(function);
+  return it == overheads.end() ? default_overhead : it->second;
+}
+
+std::string_view to_string(Topology t) {
+  switch (t) {
+    case Topology::Crossbar: return "crossbar";
+    case Topology::FatTree: return "fat-tree";
+    case Topology::Torus: return "torus";
+    case Topology::Dragonfly: return "dragonfly";
+  }
+  return "?";
+}
+
+Topology topology_from_name(std::string_view name) {
+  for (Topology t : {Topology::Crossbar, Topology::FatTree, Topology::Torus, Topology::Dragonfly})
+    if (to_string(t) == name) return t;
+  throw Error(fmt::format("unknown topology '{}' (expected crossbar, fat-tree, torus or dragonfly)", name));
+}
+
+namespace {
+
+std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw Error(fmt::format("platform {}: cannot open the file", file.string()));
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+double parse_number(const std::string& text, const std::filesystem::path& file, std::size_t line,
+                    const std::string& id) {
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || errno != 0 || !(v >= 0))
+    throw Error(fmt::format("platform {} line {}: property {} has value '{}', expected a "
+                            "non-negative number (seconds or bytes)", file.string(), line, id, text));
+  return v;
+}
+
+// "17:1.25;18:0.93": size class → factor.
+std::map<std::uint32_t, double> parse_factors(const std::string& text, const std::filesystem::path& file,
+                                              std::size_t line, const std::string& id) {
+  std::map<std::uint32_t, double> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ';')) {
+    const auto colon = item.find(':');
+    char* end = nullptr;
+    const unsigned long k = colon == std::string::npos ? 0 : std::strtoul(item.c_str(), &end, 10);
+    if (colon == std::string::npos || end != item.c_str() + colon || k > 64)
+      throw Error(fmt::format("platform {} line {}: property {} item '{}' is not like 17:1.25 "
+                              "(size class 0-64, factor)", file.string(), line, id, item));
+    const double f = parse_number(item.substr(colon + 1), file, line, id);
+    if (!(f > 0))
+      throw Error(fmt::format("platform {} line {}: property {} has a factor that is not positive", file.string(), line, id));
+    out[static_cast<std::uint32_t>(k)] = f;
+  }
+  return out;
+}
+
+std::string attribute(const std::string& element, const char* name) {
+  const std::regex re(std::string(name) + "\\s*=\\s*[\"']([^\"']*)[\"']");
+  std::smatch m;
+  return std::regex_search(element, m, re) ? m[1].str() : std::string();
+}
+
+}  // namespace
+
+Platform load_platform(const std::filesystem::path& file) {
+  if (!std::filesystem::is_regular_file(file))
+    throw Error(fmt::format("platform {}: no such file", file.string()));
+  Platform p;
+  p.file = file;
+  const std::string text = read_text(file);
+  if (text.find("<platform") == std::string::npos)
+    throw Error(fmt::format("platform {}: not a SimGrid platform (no <platform> element)", file.string()));
+  const std::regex prop_re("<prop\\b[^>]*>");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), prop_re); it != std::sregex_iterator(); ++it) {
+    const std::string element = it->str();
+    const std::string id = attribute(element, "id");
+    if (id.rfind("wisp:", 0) != 0) continue;
+    const std::size_t line = 1 + static_cast<std::size_t>(
+        std::count(text.begin(), text.begin() + it->position(), '\n'));
+    const std::string value = attribute(element, "value");
+    if (id == "wisp:eager-threshold") {
+      p.mpi.eager_threshold = static_cast<std::uint64_t>(parse_number(value, file, line, id));
+    } else if (id == "wisp:overhead") {
+      p.mpi.default_overhead = parse_number(value, file, line, id);
+    } else if (id.rfind("wisp:overhead:", 0) == 0 && id.size() > 14) {
+      p.mpi.overheads[id.substr(14)] = parse_number(value, file, line, id);
+    } else if (id.rfind("wisp:size-factors:", 0) == 0 && id.size() > 18) {
+      p.size_factors[id.substr(18)] = parse_factors(value, file, line, id);
+    } else if (id == "wisp:reference-speed") {
+      p.reference_speed = parse_number(value, file, line, id);
+    } else {
+      throw Error(fmt::format("platform {} line {}: unknown property '{}' (expected "
+                              "wisp:eager-threshold, wisp:overhead, wisp:overhead:MPI_<name>, "
+                              "wisp:size-factors:<host> or wisp:reference-speed)", file.string(), line, id));
+    }
+  }
+  return p;
+}
+
+Platform contention_free_crossbar(std::uint32_t hosts, double latency, double bandwidth,
+                                  double overhead, std::uint64_t eager_threshold, double speed) {
+  Platform p;
+  p.topology = Topology::Crossbar;
+  p.hosts = hosts;
+  p.speed = speed;
+  p.latency = latency;
+  p.bandwidth = bandwidth;
+  p.contention = false;
+  p.mpi.default_overhead = overhead;
+  p.mpi.eager_threshold = eager_threshold;
+  return p;
+}
+
+std::string platform_xml(const Platform& p) {
+  if (!p.file.empty()) throw Error("platform_xml: the platform already is the file " + p.file.string());
+  if (p.topology != Topology::Crossbar)
+    throw Error("platform_xml: only generated crossbar platforms can be written as XML");
+  if (p.hosts == 0) throw Error("platform_xml: the number of hosts must be given");
+  std::string out =
+      "<?xml version='1.0'?>\n"
+      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<!-- Written by wisp. A crossbar: every host has a private up and down link to a\n"
+      "     non-blocking switch; a message from host i to host j crosses i's up link and j's\n"
+      "     down link. wisp:* properties hold the MPI software model (see docs-replay.md). -->\n"
+      "<platform version=\"4.1\">\n"
+      "  <zone id=\"wisp-crossbar\" routing=\"Cluster\">\n";
+  out += fmt::format("    <prop id=\"wisp:eager-threshold\" value=\"{}\"/>\n", p.mpi.eager_threshold);
+  out += fmt::format("    <prop id=\"wisp:overhead\" value=\"{:.9g}\"/>\n", p.mpi.default_overhead);
+  for (const auto& [name, value] : p.mpi.overheads)
+    out += fmt::format("    <prop id=\"wisp:overhead:{}\" value=\"{:.9g}\"/>\n", name, value);
+  if (p.reference_speed > 0)
+    out += fmt::format("    <prop id=\"wisp:reference-speed\" value=\"{:.9g}\"/>\n", p.reference_speed);
+  for (const auto& [host, factors] : p.size_factors) {
+    std::string value;
+    for (const auto& [k, f] : factors) value += fmt::format("{}{}:{:.6g}", value.empty() ? "" : ";", k, f);
+    out += fmt::format("    <prop id=\"wisp:size-factors:{}\" value=\"{}\"/>\n", host, value);
+  }
+  const char* sharing = p.contention ? "SHARED" : "FATPIPE";
+  for (std::uint32_t h = 0; h < p.hosts; ++h) {
+    HostLink l{p.latency / 2, p.latency / 2, p.bandwidth, p.bandwidth};
+    if (h < p.host_links.size()) l = p.host_links[h];
+    out += fmt::format("    <host id=\"node-{}\" speed=\"{:.9g}f\" core=\"{}\"/>\n", h, p.speed, p.cores);
+    out += fmt::format("    <link id=\"node-{}_up\" bandwidth=\"{:.9g}Bps\" latency=\"{:.9g}s\" "
+                       "sharing_policy=\"{}\"/>\n", h, l.up_bandwidth, l.up_latency, sharing);
+    out += fmt::format("    <link id=\"node-{}_down\" bandwidth=\"{:.9g}Bps\" latency=\"{:.9g}s\" "
+                       "sharing_policy=\"{}\"/>\n", h, l.down_bandwidth, l.down_latency, sharing);
+    out += fmt::format("    <host_link id=\"node-{}\" up=\"node-{}_up\" down=\"node-{}_down\"/>\n", h, h, h);
+  }
+  out += "  </zone>\n</platform>\n";
+  return out;
+}
+
+}  // namespace wisp

@@ -1,0 +1,221 @@
+// The per-rank replay loop and point-to-point semantics. See rank_actor.hpp and docs-replay.md.
+#include "rank_actor.hpp"
+
+namespace wisp::replay_impl {
+
+namespace {
+
+char token;  // payload of every simulated message (SimGrid needs a non-null pointer)
+
+double now() { return sg::Engine::get_clock(); }
+
+bool is_communication(EventKind k) {
+  return k >= EventKind::MpiSend && k <= EventKind::MpiCollectiveEnd;
+}
+
+// Records that happen when the call starts (Score-P writes them on entry); all others happen
+// when the call's communication is over.
+bool is_posting(EventKind k) {
+  return k == EventKind::MpiSend || k == EventKind::MpiIsend || k == EventKind::MpiIrecvRequest ||
+         k == EventKind::MpiCollectiveBegin;
+}
+
+}  // namespace
+
+RankActor::RankActor(World& world, Rank rank)
+    : w_(world), rank_(rank), rt_(world.trace.ranks[rank]), times_(world.times[rank]) {}
+
+void RankActor::run() {
+  const auto& events = rt_.events;
+  if (!events.empty()) {
+    if (events[0].time > 0) sg::this_actor::sleep_until(events[0].time);
+    double previous = events[0].time;
+    for (EventIndex i = 0; i < events.size(); ++i) {
+      compute(events[i].time - previous);
+      EventIndex last = i;
+      if (starts_call(i, last)) {
+        i = replay_call(i, last);
+      } else {
+        times_[i] = now();
+        ++w_.stats.events;
+      }
+      previous = events[i].time;
+    }
+  }
+  w_.finished[rank_] = 1;
+}
+
+void RankActor::compute(double seconds) {
+  if (seconds > 0) sg::this_actor::execute(seconds * w_.flops_per_second);
+}
+
+bool RankActor::starts_call(EventIndex i, EventIndex& last) {
+  const auto& calls = rt_.mpi_calls;
+  while (next_call_ < calls.size() && calls[next_call_].enter < i) ++next_call_;
+  const EventKind kind = rt_.events[i].kind;
+  if (kind == EventKind::Enter) {
+    if (next_call_ == calls.size() || calls[next_call_].enter != i) return false;
+    last = calls[next_call_++].leave;
+    return true;
+  }
+  return is_communication(kind);  // a record outside any MPI region: a call of its own
+}
+
+void RankActor::replay_local(EventIndex first, EventIndex last) {
+  const auto& events = rt_.events;
+  times_[first] = now();
+  for (EventIndex k = first + 1; k <= last; ++k) {
+    compute(events[k].time - events[k - 1].time);
+    times_[k] = now();
+  }
+  w_.stats.events += last - first + 1;
+}
+
+EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
+  const auto& events = rt_.events;
+  const auto& defs = w_.trace.defs;
+  const bool has_enter = events[first].kind == EventKind::Enter;
+  const RegionId region = has_enter ? defs.callpaths[events[first].ref].region : kNone;
+  const MpiFunction f = has_enter ? defs.regions[region].mpi : MpiFunction::None;
+  const bool init = f == MpiFunction::Init || f == MpiFunction::InitThread;
+  const bool finalize = f == MpiFunction::Finalize;
+
+  bool communicates = false, has_collective = false, completes = false;
+  std::uint64_t operations = 0;
+  for (EventIndex k = first; k <= last; ++k) {
+    const EventKind kind = events[k].kind;
+    communicates |= is_communication(kind);
+    has_collective |= kind == EventKind::MpiCollectiveEnd;
+    completes |= kind == EventKind::MpiIsendComplete || kind == EventKind::MpiIrecv;
+    operations += kind == EventKind::MpiSend || kind == EventKind::MpiIsend ||
+                  kind == EventKind::MpiRecv || kind == EventKind::MpiIrecvRequest ||
+                  kind == EventKind::MpiCollectiveEnd;
+  }
+  // MPI calls without communication (Comm_rank, Wtime, ...) keep their traced duration.
+  if (has_enter && !communicates && !init && !finalize && defs.regions[region].kind == RegionKind::MpiOther) {
+    replay_local(first, last);
+    return last;
+  }
+  w_.stats.mpi_operations += operations + (completes ? 1 : 0) + (operations == 0 && !completes);
+
+  const double enter = now();
+  w_.in_call[rank_] = first;
+  if (has_enter && w_.overhead_of_region[region] > 0) sg::this_actor::sleep_for(w_.overhead_of_region[region]);
+  if (init) initialize();
+  for (EventIndex k = first; k <= last; ++k) {
+    const Event& e = events[k];
+    switch (e.kind) {
+      case EventKind::MpiSend: post_send(e.ref, true); break;
+      case EventKind::MpiIsend: post_send(e.ref, false); break;
+      case EventKind::MpiRecv: post_receive(e.ref, true); break;
+      case EventKind::MpiIrecvRequest: post_receive(e.ref, false); break;
+      case EventKind::MpiIsendComplete:
+      case EventKind::MpiIrecv: complete(e.ref); break;
+      case EventKind::MpiRequestCancelled: cancel(e.ref); break;
+      case EventKind::MpiCollectiveEnd: {
+        const CollectiveRecord& c = rt_.collectives[e.ref];
+        if (init || c.instance == kNone || c.comm == kNone) break;  // Init: synchronised above
+        run_collective(*this, CollectiveCall{c.op, c.comm, c.root, c.sent, c.received, c.instance, c.instance});
+        break;
+      }
+      default: break;
+    }
+  }
+  if (finalize && !has_collective) finalize_without_record();
+  wait_pending();
+
+  const double end = now();
+  bool posting = true;
+  for (EventIndex k = first; k <= last; ++k) {
+    if (k == first && has_enter) {
+      times_[k] = enter;
+    } else if (posting && is_posting(events[k].kind)) {
+      times_[k] = enter;
+    } else {
+      posting = false;
+      times_[k] = end;
+    }
+  }
+  w_.in_call[rank_] = kNone;
+  w_.stats.events += last - first + 1;
+  return last;
+}
+
+sg::CommPtr RankActor::send(std::uint32_t channel, bool eager, std::uint64_t bytes) {
+  ++w_.stats.messages;
+  bytes = w_.simulated_bytes(w_.channels[channel].receiver, bytes);
+  sg::Mailbox* box = w_.mailbox(channel, eager);
+  if (eager) {
+    box->put_init(&token, bytes)->detach();
+    return nullptr;
+  }
+  return box->put_async(&token, bytes);
+}
+
+sg::CommPtr RankActor::receive(std::uint32_t channel, bool eager) {
+  return w_.mailbox(channel, eager)->get_async<void>(&sink_);
+}
+
+void RankActor::post_send(std::uint32_t record, bool blocking) {
+  const std::uint32_t route = w_.p2p_route[rank_][record];
+  if (route == kNone) return;
+  const std::uint64_t bytes = w_.options.zero_communication ? 0 : rt_.p2p[record].bytes;
+  sg::CommPtr c = send(route >> 1, route & 1, bytes);
+  if (!c) return;  // eager: the request is complete
+  if (blocking) pending_.push_back(std::move(c));
+  else requests_.push_back(OpenRequest{record, std::move(c)});
+}
+
+void RankActor::post_receive(std::uint32_t record, bool blocking) {
+  const std::uint32_t route = w_.p2p_route[rank_][record];
+  if (route == kNone) return;
+  sg::CommPtr c = receive(route >> 1, route & 1);
+  if (blocking) pending_.push_back(std::move(c));
+  else requests_.push_back(OpenRequest{record, std::move(c)});
+}
+
+void RankActor::complete(std::uint32_t record) {
+  for (std::size_t i = 0; i < requests_.size(); ++i) {
+    if (requests_[i].record != record) continue;
+    pending_.push_back(std::move(requests_[i].comm));
+    requests_[i] = std::move(requests_.back());
+    requests_.pop_back();
+    return;
+  }
+  // Not open: an eager send (complete since it was posted), or a receive whose request was never
+  // recorded (an anomaly): receive it now.
+  const P2P& p = rt_.p2p[record];
+  if (p.event != kNone && rt_.events[p.event].kind == EventKind::MpiIrecv && p.request_event == kNone)
+    post_receive(record, true);
+}
+
+void RankActor::cancel(std::uint32_t record) {
+  for (std::size_t i = 0; i < requests_.size(); ++i) {
+    if (requests_[i].record != record) continue;
+    requests_[i].comm->cancel();
+    requests_[i] = std::move(requests_.back());
+    requests_.pop_back();
+    return;
+  }
+}
+
+void RankActor::wait_pending() {
+  for (sg::CommPtr& c : pending_) c->wait();
+  pending_.clear();
+}
+
+void RankActor::initialize() {
+  SyncPoint& s = w_.sync(kInitSyncKey, w_.trace.rank_count(), kNone);
+  arrive(w_, s, rank_);
+  wait_for_all(w_, s, rank_);
+  leave(w_, kInitSyncKey);
+  if (w_.init_cost[rank_] > 0) sg::this_actor::sleep_for(w_.init_cost[rank_]);
+}
+
+void RankActor::finalize_without_record() {
+  const CommId world = w_.trace.defs.world;
+  if (world == kNone) return;
+  run_collective(*this, CollectiveCall{CollectiveOp::DestroyHandle, world, kNone, 0, 0, kFinalizeSyncKey, kNone});
+}
+
+}  // namespace wisp::replay_impl

@@ -1,0 +1,74 @@
+// Rebuilds a trace with new event times. See retime.hpp.
+#include "wisp/replay/retime.hpp"
+
+#include <fmt/format.h>
+
+#include "wisp/error.hpp"
+#include "wisp/trace/builder.hpp"
+
+namespace wisp {
+
+namespace {
+
+void append(RankBuilder& b, const Trace& in, const RankTrace& rt, const Event& e, double t) {
+  switch (e.kind) {
+    case EventKind::ProgramBegin: b.program_begin(t); break;
+    case EventKind::ProgramEnd: b.program_end(t); break;
+    case EventKind::Enter: b.enter(t, in.defs.callpaths[e.ref].region); break;
+    case EventKind::Leave: b.leave(t, in.defs.callpaths[e.ref].region); break;
+    case EventKind::MpiSend: {
+      const P2P& p = rt.p2p[e.ref];
+      b.send(t, p.peer, p.comm, p.tag, p.bytes);
+      break;
+    }
+    case EventKind::MpiIsend: {
+      const P2P& p = rt.p2p[e.ref];
+      b.isend(t, p.peer, p.comm, p.tag, p.bytes, p.request);
+      break;
+    }
+    case EventKind::MpiIsendComplete: b.isend_complete(t, rt.p2p[e.ref].request); break;
+    case EventKind::MpiIrecvRequest: b.irecv_request(t, rt.p2p[e.ref].request); break;
+    case EventKind::MpiIrecv: {
+      const P2P& p = rt.p2p[e.ref];
+      b.irecv(t, p.peer, p.comm, p.tag, p.bytes, p.request);
+      break;
+    }
+    case EventKind::MpiRecv: {
+      const P2P& p = rt.p2p[e.ref];
+      b.recv(t, p.peer, p.comm, p.tag, p.bytes);
+      break;
+    }
+    case EventKind::MpiRequestTest: b.request_test(t, rt.p2p[e.ref].request); break;
+    case EventKind::MpiRequestCancelled: b.request_cancelled(t, rt.p2p[e.ref].request); break;
+    case EventKind::MpiCollectiveBegin: b.collective_begin(t); break;
+    case EventKind::MpiCollectiveEnd: {
+      const CollectiveRecord& c = rt.collectives[e.ref];
+      b.collective_end(t, c.op, c.comm, c.root, c.sent, c.received);
+      break;
+    }
+    case EventKind::CommCreate: b.comm_create(t, e.ref); break;
+    case EventKind::CommDestroy: b.comm_destroy(t, e.ref); break;
+  }
+}
+
+}  // namespace
+
+Trace retimed(const Trace& trace, const std::vector<std::vector<double>>& times) {
+  if (times.size() != trace.rank_count())
+    throw Error(fmt::format("retimed: {} ranks of times for a trace of {} ranks", times.size(), trace.rank_count()));
+  Definitions defs = trace.defs;
+  defs.callpaths.clear();
+  TraceBuilder builder(std::move(defs));
+  const Clock& clock = trace.defs.clock;
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const RankTrace& rt = trace.ranks[r];
+    if (times[r].size() != rt.events.size())
+      throw Error(fmt::format("retimed: rank {} has {} times for {} events", r, times[r].size(), rt.events.size()));
+    RankBuilder& b = builder.rank(r);
+    b.reserve(rt.events.size());
+    for (EventIndex i = 0; i < rt.events.size(); ++i) append(b, trace, rt, rt.events[i], clock.snap(times[r][i]));
+  }
+  return builder.finish();
+}
+
+}  // namespace wisp

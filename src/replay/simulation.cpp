@@ -1,0 +1,274 @@
+// One SimGrid simulation of a trace: engine and platform set-up, the static routing of every
+// point-to-point record to its channel, MPI_Init costs, the actors, progress and deadlock report.
+#include "simulation.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <unordered_map>
+
+#include "rank_actor.hpp"
+#include "sg_platform.hpp"
+#include "world.hpp"
+
+namespace wisp::replay_impl {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+struct ChannelKey {
+  CommId comm;
+  Rank source, destination;
+  std::int32_t tag;
+  bool operator==(const ChannelKey&) const = default;
+};
+struct ChannelKeyHash {
+  std::size_t operator()(const ChannelKey& k) const {
+    std::uint64_t h = (static_cast<std::uint64_t>(k.source) << 32) ^ k.destination;
+    h ^= (static_cast<std::uint64_t>(k.comm) << 48) ^ (static_cast<std::uint32_t>(k.tag) * 0x9E3779B97F4A7C15ull);
+    h ^= h >> 31;
+    return static_cast<std::size_t>(h * 0xBF58476D1CE4E5B9ull);
+  }
+};
+
+bool is_send(EventKind k) { return k == EventKind::MpiSend || k == EventKind::MpiIsend; }
+bool is_receive(EventKind k) { return k == EventKind::MpiRecv || k == EventKind::MpiIrecv; }
+
+// Per rank and p2p record: whether it is a synchronous send (MPI_Ssend, MPI_Issend), which
+// always uses the rendezvous protocol.
+std::vector<std::vector<char>> synchronous_sends(const Trace& trace) {
+  std::vector<std::vector<char>> out(trace.rank_count());
+  const auto& defs = trace.defs;
+  const bool any = std::any_of(defs.regions.begin(), defs.regions.end(), [](const Region& r) {
+    return r.mpi == MpiFunction::Ssend || r.mpi == MpiFunction::Issend;
+  });
+  if (!any) return out;
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const RankTrace& rt = trace.ranks[r];
+    out[r].assign(rt.p2p.size(), 0);
+    for (const CallSpan& call : rt.mpi_calls) {
+      const MpiFunction f = defs.region_of(rt.events[call.enter].ref).mpi;
+      if (f != MpiFunction::Ssend && f != MpiFunction::Issend) continue;
+      for (EventIndex k = call.enter; k <= call.leave; ++k)
+        if (is_send(rt.events[k].kind)) out[r][rt.events[k].ref] = 1;
+    }
+  }
+  return out;
+}
+
+// Every point-to-point record gets its channel (comm, source, destination, tag) and protocol.
+// The protocol is the send side's (size and synchronous mode), so both sides agree.
+void route_messages(World& w) {
+  const Trace& trace = w.trace;
+  const auto sync = synchronous_sends(trace);
+  auto synchronous = [&](Rank r, std::uint32_t rec) { return !sync[r].empty() && sync[r][rec]; };
+  std::unordered_map<ChannelKey, std::uint32_t, ChannelKeyHash> index;
+  w.p2p_route.resize(trace.rank_count());
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const RankTrace& rt = trace.ranks[r];
+    auto& route = w.p2p_route[r];
+    route.assign(rt.p2p.size(), kNone);
+    for (std::uint32_t i = 0; i < rt.p2p.size(); ++i) {
+      const P2P& p = rt.p2p[i];
+      if (p.peer == kNone || p.peer >= trace.rank_count() || p.comm == kNone || p.event == kNone) continue;
+      const EventKind kind = rt.events[p.event].kind;
+      if (!is_send(kind) && !is_receive(kind)) continue;
+      const bool send = is_send(kind);
+      const ChannelKey key{p.comm, send ? r : p.peer, send ? p.peer : r, p.tag};
+      const auto [it, inserted] = index.try_emplace(key, static_cast<std::uint32_t>(w.channels.size()));
+      if (inserted) w.channels.push_back(Channel{key.destination});
+      bool eager;
+      if (p.message != kNone) {
+        const Message& m = trace.messages[p.message];
+        eager = trace.send_of(m).bytes <= w.eager_threshold && !synchronous(m.sender, m.send);
+      } else {
+        eager = p.bytes <= w.eager_threshold && !(send && synchronous(r, i));
+      }
+      route[i] = it->second << 1 | (eager ? 1u : 0u);
+    }
+  }
+}
+
+// MPI_Init: every rank leaves at max(ready) + its cost. Unless given, the cost is the traced one:
+// the rank's leave minus the last rank's enter minus the overhead.
+void init_costs(World& w, const ReplayOptions& options) {
+  const Trace& trace = w.trace;
+  w.init_cost.assign(trace.rank_count(), 0);
+  std::vector<double> enter(trace.rank_count(), -1), leave(trace.rank_count(), -1);
+  std::vector<RegionId> region(trace.rank_count(), kNone);
+  double last_enter = -1;
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const RankTrace& rt = trace.ranks[r];
+    for (const CallSpan& call : rt.mpi_calls) {
+      const RegionId reg = trace.defs.callpaths[rt.events[call.enter].ref].region;
+      const MpiFunction f = trace.defs.regions[reg].mpi;
+      if (f != MpiFunction::Init && f != MpiFunction::InitThread) continue;
+      enter[r] = rt.events[call.enter].time;
+      leave[r] = rt.events[call.leave].time;
+      region[r] = reg;
+      last_enter = std::max(last_enter, enter[r]);
+      break;
+    }
+  }
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    if (options.init_time) w.init_cost[r] = *options.init_time;
+    else if (region[r] != kNone)
+      w.init_cost[r] = std::max(0.0, leave[r] - last_enter - w.overhead_of_region[region[r]]);
+  }
+}
+
+std::string describe_p2p(const Trace& t, Rank r, std::uint32_t rec, bool receive) {
+  const P2P& p = t.ranks[r].p2p[rec];
+  const std::string comm = p.comm < t.defs.comms.size() ? t.defs.comms[p.comm].name : "?";
+  if (receive)
+    return fmt::format("message from rank {} tag {} on {} ({} bytes)", p.peer, p.tag, comm, p.bytes);
+  return fmt::format("rank {} to receive a message tag {} on {} ({} bytes)", p.peer, p.tag, comm, p.bytes);
+}
+
+BlockedRank describe_blocked(const Trace& t, Rank r, EventIndex first) {
+  BlockedRank b{r, first, "?", "?"};
+  const RankTrace& rt = t.ranks[r];
+  if (first == kNone || first >= rt.events.size()) return b;
+  EventIndex last = first;
+  if (rt.events[first].kind == EventKind::Enter) {
+    b.call = t.defs.region_of(rt.events[first].ref).name;
+    const auto it = std::lower_bound(rt.mpi_calls.begin(), rt.mpi_calls.end(), first,
+                                     [](const CallSpan& c, EventIndex i) { return c.enter < i; });
+    if (it != rt.mpi_calls.end() && it->enter == first) last = it->leave;
+  } else {
+    b.call = std::string(to_string(rt.events[first].kind));
+  }
+  const MpiFunction f = rt.events[first].kind == EventKind::Enter ? t.defs.region_of(rt.events[first].ref).mpi
+                                                                   : MpiFunction::None;
+  if (f == MpiFunction::Init || f == MpiFunction::InitThread) {
+    b.waiting_for = "every rank to enter MPI_Init";
+    return b;
+  }
+  std::vector<std::string> parts;
+  for (EventIndex k = first; k <= last; ++k) {
+    const Event& e = rt.events[k];
+    switch (e.kind) {
+      case EventKind::MpiRecv:
+      case EventKind::MpiIrecv: parts.push_back(describe_p2p(t, r, e.ref, true)); break;
+      case EventKind::MpiSend: parts.push_back(describe_p2p(t, r, e.ref, false)); break;
+      case EventKind::MpiIsendComplete: parts.push_back(describe_p2p(t, r, e.ref, false)); break;
+      case EventKind::MpiCollectiveEnd: {
+        const CollectiveRecord& c = rt.collectives[e.ref];
+        const std::string comm = c.comm < t.defs.comms.size() ? t.defs.comms[c.comm].name : "?";
+        parts.push_back(fmt::format("the other members of {} ({} on {}, {} ranks)", comm,
+                                    to_string(c.op), comm, c.comm < t.defs.comms.size() ? t.defs.comms[c.comm].size() : 0));
+        break;
+      }
+      default: break;
+    }
+  }
+  if (f == MpiFunction::Finalize && parts.empty()) parts.push_back("every rank to reach MPI_Finalize");
+  if (parts.empty()) return b;
+  b.waiting_for = parts[0];
+  if (parts.size() > 1) b.waiting_for += fmt::format(" (and {} more requests)", parts.size() - 1);
+  return b;
+}
+
+void setup_hosts(World& w, const std::vector<sg::Host*>& hosts, const ReplayOptions& options) {
+  std::vector<sg::Host*> order = hosts;
+  if (!options.hosts.empty()) {
+    order.clear();
+    for (const std::string& name : options.hosts) {
+      sg::Host* h = sg::Host::by_name_or_null(name);
+      if (!h) throw Error(fmt::format("replay: host '{}' of the rank mapping is not in the platform", name));
+      order.push_back(h);
+    }
+  }
+  w.host_of_rank.resize(w.trace.rank_count());
+  for (Rank r = 0; r < w.trace.rank_count(); ++r) w.host_of_rank[r] = order[r % order.size()];
+}
+
+void setup_size_factors(World& w, const Platform& p) {
+  if (p.size_factors.empty()) return;
+  w.size_factor.resize(w.trace.rank_count());
+  for (Rank r = 0; r < w.trace.rank_count(); ++r) {
+    const auto it = p.size_factors.find(w.host_of_rank[r]->get_name());
+    if (it == p.size_factors.end()) continue;
+    w.size_factor[r].assign(65, 1.0);
+    for (const auto& [k, f] : it->second) w.size_factor[r][k] = f;
+  }
+}
+
+}  // namespace
+
+SimulationOutcome simulate(const Trace& trace, const Platform& platform, const ReplayOptions& options) {
+  const auto started = Clock::now();
+  int argc = 1;
+  char name[] = "wisp-replay";
+  char* argv[] = {name, nullptr};
+  sg::Engine engine(&argc, argv);
+  configure_engine();
+  const std::vector<sg::Host*> hosts =
+      build_platform(engine, platform, trace.rank_count(), options.zero_communication);
+
+  World w(trace, options);
+  w.eager_threshold = options.eager_threshold.value_or(platform.mpi.eager_threshold);
+  const double reference = platform.reference_speed > 0 ? platform.reference_speed : hosts.front()->get_speed();
+  w.flops_per_second = reference / platform.speed_factor;
+  w.overhead_of_region.assign(trace.defs.regions.size(), 0.0);
+  for (RegionId r = 0; r < trace.defs.regions.size(); ++r)
+    if (is_mpi(trace.defs.regions[r].kind)) w.overhead_of_region[r] = platform.mpi.overhead(trace.defs.regions[r].name);
+  init_costs(w, options);
+  setup_hosts(w, hosts, options);
+  setup_size_factors(w, platform);
+  route_messages(w);
+
+  const Rank P = trace.rank_count();
+  w.times.resize(P);
+  for (Rank r = 0; r < P; ++r) w.times[r].assign(trace.ranks[r].events.size(), 0.0);
+  w.in_call.assign(P, kNone);
+  w.finished.assign(P, 0);
+  w.wakeup.reserve(P);
+  std::vector<std::unique_ptr<RankActor>> ranks;
+  ranks.reserve(P);
+  w.actors.reserve(P);
+  for (Rank r = 0; r < P; ++r) {
+    w.wakeup.push_back(sg::Semaphore::create(0));
+    ranks.push_back(std::make_unique<RankActor>(w, r));
+    RankActor* a = ranks.back().get();
+    w.actors.push_back(sg::Actor::create(fmt::format("rank-{}", r), w.host_of_rank[r], [a] { a->run(); }));
+  }
+
+  SimulationOutcome out;
+  sg::Engine::on_deadlock_cb([&] {
+    out.deadlock = true;
+    out.deadlock_time = sg::Engine::get_clock();
+    for (Rank r = 0; r < P; ++r)
+      if (!w.finished[r]) out.blocked.push_back(describe_blocked(trace, r, w.in_call[r]));
+  });
+
+  const std::uint64_t total_events = trace.event_count();
+  auto last_report = Clock::now();
+  std::uint64_t advances = 0;
+  if (options.progress_interval > 0) {
+    sg::Engine::on_time_advance_cb([&](double) {
+      if (++advances % 1024 != 0 || seconds_since(last_report) < options.progress_interval) return;
+      last_report = Clock::now();
+      spdlog::info("replay: {:.0f}% of {} events, simulated time {:.6f} s, {:.0f} s elapsed",
+                   100.0 * static_cast<double>(w.stats.events) / static_cast<double>(std::max<std::uint64_t>(total_events, 1)),
+                   total_events, sg::Engine::get_clock(), seconds_since(started));
+    });
+  }
+
+  const auto run_start = Clock::now();
+  engine.run();
+  w.stats.simulation_seconds = seconds_since(run_start);
+  w.stats.child_seconds = seconds_since(started);
+  out.stats = w.stats;
+  out.times = std::move(w.times);
+  return out;
+}
+
+}  // namespace wisp::replay_impl

@@ -1,0 +1,21 @@
+// Runs one replay in the current process with a SimGrid engine. SimGrid allows one engine per
+// process: only replay() calls this, in a forked child (replay.cpp).
+#pragma once
+
+#include <vector>
+
+#include "wisp/replay/replay.hpp"
+
+namespace wisp::replay_impl {
+
+struct SimulationOutcome {
+  std::vector<std::vector<double>> times;  // by rank, by event
+  bool deadlock = false;
+  double deadlock_time = 0;
+  std::vector<BlockedRank> blocked;
+  ReplayStatistics stats;
+};
+
+SimulationOutcome simulate(const Trace& trace, const Platform& platform, const ReplayOptions& options);
+
+}  // namespace wisp::replay_impl

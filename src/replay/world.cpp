@@ -1,0 +1,102 @@
+// Mailboxes created on first use, communicator-local ranks, analytic synchronisation points.
+// See world.hpp.
+#include "world.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace wisp::replay_impl {
+
+sg::Mailbox* World::mailbox(std::uint32_t channel, bool eager) {
+  Channel& ch = channels[channel];
+  sg::Mailbox*& box = eager ? ch.eager : ch.rendezvous;
+  if (box == nullptr) {
+    box = sg::Mailbox::by_name((eager ? "e" : "r") + std::to_string(channel));
+    if (eager) box->set_receiver(actors[ch.receiver]);
+  }
+  return box;
+}
+
+std::uint64_t World::simulated_bytes(Rank receiver, std::uint64_t bytes) const {
+  if (size_factor.empty() || size_factor[receiver].empty()) return bytes;
+  std::uint32_t k = 0;
+  for (std::uint64_t b = bytes; b > 0; b >>= 1) ++k;
+  return static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) * size_factor[receiver][k]));
+}
+
+std::uint32_t World::collective_channel(CommId comm, Rank source, Rank destination) {
+  const std::uint64_t key = (static_cast<std::uint64_t>(comm) << 44) |
+                            (static_cast<std::uint64_t>(source) << 22) | destination;
+  const auto [it, inserted] =
+      collective_channels.try_emplace(key, static_cast<std::uint32_t>(channels.size()));
+  if (inserted) channels.push_back(Channel{destination});
+  return it->second;
+}
+
+const std::vector<std::uint32_t>& World::local_rank_of(CommId comm) {
+  if (local_ranks.size() <= comm) local_ranks.resize(comm + 1);
+  auto& map = local_ranks[comm];
+  if (map.empty()) {
+    map.assign(trace.rank_count(), kNone);
+    const auto& members = trace.defs.comms[comm].members;
+    for (std::uint32_t l = 0; l < members.size(); ++l)
+      if (members[l] < map.size()) map[members[l]] = l;
+  }
+  return map;
+}
+
+SyncPoint& World::sync(std::uint64_t key, std::uint32_t size, std::uint32_t root) {
+  SyncPoint& s = syncs[key];
+  if (s.present.empty()) {
+    s.size = size;
+    s.root = root;
+    s.present.assign(size, 0);
+  }
+  return s;
+}
+
+namespace {
+void wake(World& w, Rank r) { w.wakeup[r]->release(); }
+}  // namespace
+
+void arrive(World& w, SyncPoint& s, std::uint32_t local) {
+  s.present[local] = 1;
+  if (++s.arrived == s.size) {
+    for (Rank r : s.wait_all) wake(w, r);
+    s.wait_all.clear();
+  }
+  if (local == s.root) {
+    for (Rank r : s.wait_root) wake(w, r);
+    s.wait_root.clear();
+  }
+  while (s.prefix < s.size && s.present[s.prefix]) {
+    if (!s.wait_prefix.empty() && s.wait_prefix[s.prefix] != kNone) wake(w, s.wait_prefix[s.prefix]);
+    ++s.prefix;
+  }
+}
+
+void wait_for_all(World& w, SyncPoint& s, Rank me) {
+  if (s.arrived == s.size) return;
+  s.wait_all.push_back(me);
+  w.wakeup[me]->acquire();
+}
+
+void wait_for_root(World& w, SyncPoint& s, Rank me) {
+  if (s.root == kNone || s.present[s.root]) return;
+  s.wait_root.push_back(me);
+  w.wakeup[me]->acquire();
+}
+
+void wait_for_prefix(World& w, SyncPoint& s, std::uint32_t local, Rank me) {
+  if (s.prefix > local) return;
+  if (s.wait_prefix.empty()) s.wait_prefix.assign(s.size, kNone);
+  s.wait_prefix[local] = me;
+  w.wakeup[me]->acquire();
+}
+
+void leave(World& w, std::uint64_t key) {
+  const auto it = w.syncs.find(key);
+  if (it != w.syncs.end() && ++it->second.left == it->second.size) w.syncs.erase(it);
+}
+
+}  // namespace wisp::replay_impl

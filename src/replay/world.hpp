@@ -1,0 +1,93 @@
+// The shared state of one simulation (inside the replay's child process): the trace, the costs,
+// the rank→host map, the mailboxes that carry messages and the synchronisation points of the
+// analytic collectives. Actors run one at a time (SimGrid contexts), so no locking is needed.
+#pragma once
+
+#include <simgrid/s4u.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "wisp/replay/replay.hpp"
+
+namespace wisp::replay_impl {
+
+namespace sg = simgrid::s4u;
+
+// One FIFO message stream: a point-to-point (communicator, source, destination, tag) channel or
+// the collective traffic of one (communicator, source, destination) pair. Per MPI's
+// non-overtaking rule its messages match in order; each protocol has its own mailbox, and both
+// sides agree on the protocol of every message.
+struct Channel {
+  Rank receiver = kNone;
+  sg::Mailbox* eager = nullptr;       // permanent receiver: the transfer starts when sent
+  sg::Mailbox* rendezvous = nullptr;  // the transfer starts when both sides are there
+};
+
+// Members arriving at an analytic collective (or MPI_Init); waiters sleep on their rank's
+// semaphore until their class condition holds.
+struct SyncPoint {
+  std::uint32_t size = 0;
+  std::uint32_t arrived = 0;
+  std::uint32_t prefix = 0;  // members [0, prefix) have all arrived
+  std::uint32_t left = 0;
+  std::uint32_t root = kNone;
+  std::vector<char> present;
+  std::vector<Rank> wait_all, wait_root;
+  std::vector<Rank> wait_prefix;  // by member: the rank waiting for members up to it, or kNone
+};
+
+struct World {
+  World(const Trace& trace, const ReplayOptions& options) : trace(trace), options(options) {}
+
+  const Trace& trace;
+  const ReplayOptions& options;
+  std::uint64_t eager_threshold = 65536;
+  double flops_per_second = 1e9;            // reference speed / speed factor
+  std::vector<double> overhead_of_region;   // by RegionId [s]
+  std::vector<double> init_cost;            // by rank [s]
+  std::vector<sg::Host*> host_of_rank;
+  // By rank: factor on the simulated bytes of messages it receives, by log2 size class (empty:
+  // none; see Platform::size_factors).
+  std::vector<std::vector<double>> size_factor;
+  std::vector<sg::ActorPtr> actors;
+  std::vector<sg::SemaphorePtr> wakeup;     // by rank
+  std::vector<std::vector<double>> times;   // by rank, by event: simulated time
+
+  std::vector<Channel> channels;
+  // By rank, by p2p record: channel index << 1 | 1 if the message goes eagerly (kNone: none).
+  std::vector<std::vector<std::uint32_t>> p2p_route;
+  std::unordered_map<std::uint64_t, std::uint32_t> collective_channels;  // packed key → index
+
+  std::vector<std::vector<std::uint32_t>> local_ranks;  // by comm (built on first use): global → local
+  std::unordered_map<std::uint64_t, SyncPoint> syncs;
+
+  // Deadlock diagnosis: the Enter event of the MPI call each rank is in (kNone outside calls).
+  std::vector<EventIndex> in_call;
+  std::vector<char> finished;
+
+  ReplayStatistics stats;
+
+  sg::Mailbox* mailbox(std::uint32_t channel, bool eager);
+  std::uint64_t simulated_bytes(Rank receiver, std::uint64_t bytes) const;
+  std::uint32_t collective_channel(CommId comm, Rank source, Rank destination);
+  const std::vector<std::uint32_t>& local_rank_of(CommId comm);
+  SyncPoint& sync(std::uint64_t key, std::uint32_t size, std::uint32_t root);
+};
+
+// Sync keys of operations that are not collective instances of the trace.
+inline constexpr std::uint64_t kInitSyncKey = 1ull << 40;
+inline constexpr std::uint64_t kFinalizeSyncKey = 2ull << 40;
+
+// Arrival of member `local`; wakes the ranks whose condition now holds.
+void arrive(World& w, SyncPoint& s, std::uint32_t local);
+// Blocks the calling rank until every member / the root / members [0, local] arrived.
+void wait_for_all(World& w, SyncPoint& s, Rank me);
+void wait_for_root(World& w, SyncPoint& s, Rank me);
+void wait_for_prefix(World& w, SyncPoint& s, std::uint32_t local, Rank me);
+// The member leaves; the last one frees the sync point.
+void leave(World& w, std::uint64_t key);
+
+}  // namespace wisp::replay_impl

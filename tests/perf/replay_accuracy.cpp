@@ -1,0 +1,97 @@
+// Accuracy figures of the replay (not a test; run by hand, figures go into the report):
+//  1. identity replay of a real Score-P trace on its calibrated platform: runtime error and the
+//     error of every message's transfer time;
+//  2. every generator replayed on its model's platform with the analytic collectives: largest
+//     event deviation and runtime deviation.
+// Usage: replay_accuracy [TRACE_DIR]   (default ../shared/traces/scorep-ping-pong)
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <vector>
+
+#include "generators/generators.hpp"
+#include "wisp/io/otf2_reader.hpp"
+#include "wisp/replay/calibrate.hpp"
+#include "wisp/replay/replay.hpp"
+
+using namespace wisp;
+
+namespace {
+
+// Start of a message's receive: the enter of its MPI_Recv or the post of its MPI_Irecv.
+double receive_posted(const Trace& t, const Message& m) {
+  const RankTrace& rt = t.ranks[m.receiver];
+  const P2P& p = rt.p2p[m.recv];
+  if (p.request_event != kNone) return rt.events[p.request_event].time;
+  EventIndex e = p.event;
+  while (e > 0 && rt.events[e].kind != EventKind::Enter) --e;
+  return rt.events[e].time;
+}
+double send_started(const Trace& t, const Message& m) {
+  const RankTrace& rt = t.ranks[m.sender];
+  EventIndex e = rt.p2p[m.send].event;
+  while (e > 0 && rt.events[e].kind != EventKind::Enter) --e;
+  return rt.events[e].time;
+}
+// End of a message's receive as the application sees it: the Leave of the call that completed it.
+double received(const Trace& t, const Message& m) {
+  const RankTrace& rt = t.ranks[m.receiver];
+  EventIndex e = t.recv_of(m).event;
+  while (e + 1 < rt.events.size() && rt.events[e].kind != EventKind::Leave) ++e;
+  return rt.events[e].time;
+}
+
+// Transfer time as the receiver sees it: from the later of send start and receive post to the
+// end of the call that completed the receive.
+double transfer(const Trace& t, const Message& m) {
+  return received(t, m) - std::max(send_started(t, m), receive_posted(t, m));
+}
+
+void identity(const char* path) {
+  const Trace measured = read_otf2(path);
+  const Calibration c = calibrate(measured);
+  const ReplayResult r = replay(measured, c.platform);
+  const double T = measured.end_time();
+  std::printf("identity replay of %s on its calibrated platform\n", path);
+  std::printf("  runtime measured %.6f s, simulated %.6f s, error %+.3f %%\n", T, r.runtime,
+              (r.runtime - T) / T * 100);
+  double init_leave = 0;
+  for (Rank k = 0; k < measured.rank_count(); ++k)
+    for (const CallSpan& s : measured.ranks[k].mpi_calls)
+      if (measured.defs.region_of(measured.ranks[k].events[s.enter].ref).mpi == MpiFunction::Init)
+        init_leave = std::max(init_leave, measured.ranks[k].events[s.leave].time);
+  std::printf("  after MPI_Init: measured %.6f s, simulated %.6f s, error %+.3f %%\n", T - init_leave,
+              r.runtime - init_leave, (r.runtime - T) / (T - init_leave) * 100);
+  std::vector<double> errors;
+  std::printf("  %-10s %8s %12s %12s %9s %14s\n", "message", "bytes", "measured", "simulated", "error",
+              "recv time err");
+  for (std::size_t i = 0; i < measured.messages.size(); ++i) {
+    const Message& m = measured.messages[i];
+    const Message& s = r.trace.messages[i];
+    const double a = transfer(measured, m), b = transfer(r.trace, s);
+    errors.push_back(std::abs(b - a) / a);
+    std::printf("  %u->%u #%-4zu %8llu %9.3f us %9.3f us %+8.2f%% %+11.3f us\n", m.sender, m.receiver, i,
+                static_cast<unsigned long long>(measured.send_of(m).bytes), a * 1e6, b * 1e6, (b - a) / a * 100,
+                (received(r.trace, s) - received(measured, m)) * 1e6);
+  }
+  std::sort(errors.begin(), errors.end());
+  if (!errors.empty())
+    std::printf("  per-message transfer error: median %.2f %%, max %.2f %%, mean %.2f %%\n",
+                errors[errors.size() / 2] * 100, errors.back() * 100,
+                std::accumulate(errors.begin(), errors.end(), 0.0) / errors.size() * 100);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    identity(argc > 1 ? argv[1] : "../shared/traces/scorep-ping-pong");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
