@@ -226,11 +226,14 @@ struct Parser {
   PlatformSpec platform(const YAML::Node& n) const {
     PlatformSpec s;
     s.where = at(n);
-    only_keys(n, {"file", "hosts", "speed", "latency", "bandwidth", "topology", "speed_factor",
-                  "latency_factor", "bandwidth_factor"}, "platform");
+    only_keys(n, {"file", "hosts", "speed", "latency", "bandwidth", "topology", "parameters",
+                  "overhead", "eager_threshold", "contention", "speed_factor", "latency_factor",
+                  "bandwidth_factor"}, "platform");
     s.change = platform_change(n);
     s.change.file.clear();
-    const bool generated = n["hosts"] || n["speed"] || n["latency"] || n["bandwidth"] || n["topology"];
+    const bool generated = n["hosts"] || n["speed"] || n["latency"] || n["bandwidth"] ||
+                           n["topology"] || n["parameters"] || n["overhead"] ||
+                           n["eager_threshold"] || n["contention"];
     if (n["file"] && generated) fail(n, "platform: give either a file or generated parameters, not both");
     if (n["file"]) {
       s.kind = PlatformSpec::Kind::File;
@@ -242,6 +245,17 @@ struct Parser {
       if (n["latency"]) s.latency = non_negative(n["latency"], "latency");
       if (n["bandwidth"]) s.bandwidth = positive(n["bandwidth"], "bandwidth");
       if (n["topology"]) s.topology = text(n["topology"], "topology");
+      if (n["parameters"]) s.parameters = text(n["parameters"], "parameters");
+      if (n["overhead"]) s.overhead = non_negative(n["overhead"], "overhead");
+      if (n["eager_threshold"])
+        s.eager_threshold = static_cast<std::uint64_t>(non_negative(n["eager_threshold"], "eager_threshold"));
+      if (n["contention"]) {
+        try {
+          s.contention = n["contention"].as<bool>();
+        } catch (const YAML::Exception&) {
+          fail(n["contention"], "contention must be true or false");
+        }
+      }
     }
     return s;
   }

@@ -68,6 +68,10 @@ struct PlatformSpec {
   double latency = 1e-6;         // s
   double bandwidth = 1.25e10;    // bytes/s
   std::string topology = "crossbar";
+  std::string parameters;        // SimGrid topology parameters (fat-tree, torus, dragonfly)
+  double overhead = 0;           // per MPI call [s]
+  std::uint64_t eager_threshold = 65536;
+  bool contention = true;        // false: every flow gets the full bandwidth (FATPIPE links)
   PlatformChange change;         // factors applied to identity and scenario alike
   Where where;
 };

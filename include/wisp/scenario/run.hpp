@@ -1,0 +1,46 @@
+// Running one scenario point: resolve the platform (calibrated, file or generated) and the
+// replay options, apply the transforms, replay the unmodified trace (identity) and the
+// transformed one on the same platform. Gains are identity − scenario, so that the platform
+// model's own error cancels out (DESIGN.md, principle 3).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "wisp/replay/platform.hpp"
+#include "wisp/replay/replay.hpp"
+#include "wisp/scenario/scenario.hpp"
+#include "wisp/scenario/transform.hpp"
+
+namespace wisp {
+
+struct ResolvedPlatform {
+  Platform platform;
+  std::string description;  // one line for the report
+};
+
+// The identity platform of a scenario, built for `trace` (calibration reads the trace).
+ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace);
+// Replay options from the scenario's replay section; errors name its place in the file.
+ReplayOptions replay_options(const ReplaySpec& spec);
+
+struct PointResult {
+  std::string name;
+  std::string platform;            // description of the identity platform
+  std::string scenario_platform;   // description of the scenario's, if different
+  double measured = 0;             // runtime of the input trace [s]
+  double identity = 0;             // simulated runtime of the unmodified trace [s]
+  double scenario = 0;             // simulated runtime of the transformed trace [s]
+  std::vector<TransformEffect> effects;
+  ReplayResult identity_replay;
+  ReplayResult scenario_replay;
+
+  double gain() const { return identity - scenario; }
+  double gain_percent() const { return identity > 0 ? 100.0 * gain() / identity : 0.0; }
+  double calibration_error() const { return measured > 0 ? (identity - measured) / measured : 0.0; }
+};
+
+// Replays identity and scenario for one point (throws wisp::Error, ReplayDeadlock).
+PointResult run_point(const Scenario& scenario, const Trace& measured);
+
+}  // namespace wisp

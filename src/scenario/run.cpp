@@ -1,0 +1,139 @@
+// One scenario point: platform, replay options, transforms, identity and scenario replays.
+// See run.hpp.
+#include "wisp/scenario/run.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <sstream>
+
+#include "wisp/error.hpp"
+#include "wisp/replay/calibrate.hpp"
+#include "wisp/replay/collective_algorithm.hpp"
+
+namespace wisp {
+
+namespace {
+
+std::string describe(const Platform& p) {
+  if (!p.file.empty()) return "file " + p.file.string();
+  return fmt::format("{} crossbar of {} hosts: latency {:.3g} s, bandwidth {:.4g} bytes/s",
+                     p.contention ? "" : "contention-free", p.hosts, p.latency, p.bandwidth);
+}
+
+std::string factors(const Platform& p) {
+  if (p.speed_factor == 1 && p.latency_factor == 1 && p.bandwidth_factor == 1) return "";
+  return fmt::format("; speed x{}, latency x{}, bandwidth x{}", p.speed_factor, p.latency_factor,
+                     p.bandwidth_factor);
+}
+
+void apply(Platform& p, const PlatformChange& c) {
+  p.speed_factor *= c.speed_factor;
+  p.latency_factor *= c.latency_factor;
+  p.bandwidth_factor *= c.bandwidth_factor;
+}
+
+}  // namespace
+
+ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace) {
+  ResolvedPlatform r;
+  try {
+    switch (spec.kind) {
+      case PlatformSpec::Kind::Calibrated: {
+        const Calibration c = calibrate(trace);
+        r.platform = c.platform;
+        r.description = fmt::format("calibrated from the trace: latency {:.3f} us, bandwidth {:.3f} GB/s, "
+                                    "call overhead {:.3f} us, eager threshold {} bytes",
+                                    c.latency * 1e6, c.bandwidth / 1e9, c.base_overhead * 1e6,
+                                    c.eager_threshold);
+        break;
+      }
+      case PlatformSpec::Kind::File:
+        r.platform = load_platform(spec.file);
+        r.description = "file " + spec.file.string();
+        break;
+      case PlatformSpec::Kind::Generated: {
+        Platform& p = r.platform;
+        p.topology = topology_from_name(spec.topology);
+        p.topology_parameters = spec.parameters;
+        p.hosts = spec.hosts;
+        p.speed = spec.speed;
+        p.latency = spec.latency;
+        p.bandwidth = spec.bandwidth;
+        p.contention = spec.contention;
+        p.mpi.default_overhead = spec.overhead;
+        p.mpi.eager_threshold = spec.eager_threshold;
+        r.description = fmt::format("generated {}{}{}: {} hosts, speed {:.4g} flop/s, latency {:.3g} s, "
+                                    "bandwidth {:.4g} bytes/s, overhead {:.3g} s, eager threshold {} bytes",
+                                    spec.contention ? "" : "contention-free ", spec.topology,
+                                    spec.parameters.empty() ? "" : " " + spec.parameters,
+                                    spec.hosts == 0 ? trace.rank_count() : spec.hosts, spec.speed,
+                                    spec.latency, spec.bandwidth, spec.overhead, spec.eager_threshold);
+        break;
+      }
+    }
+  } catch (const ReplayDeadlock&) {
+    throw;
+  } catch (const Error& e) {
+    throw Error(spec.where.str() + ": platform: " + e.what());
+  }
+  apply(r.platform, spec.change);
+  r.description += factors(r.platform);
+  return r;
+}
+
+ReplayOptions replay_options(const ReplaySpec& spec) {
+  ReplayOptions o;
+  o.eager_threshold = spec.eager_threshold;
+  if (!spec.collectives.empty()) {
+    std::string text;
+    for (const auto& [op, algorithm] : spec.collectives)
+      text += (text.empty() ? "" : ",") + (op == "all" || op == "default" ? algorithm : op + "=" + algorithm);
+    try {
+      o.algorithms = parse_collective_algorithms(text);
+    } catch (const Error& e) {
+      throw Error(spec.where.str() + ": replay collectives: " + e.what());
+    }
+  }
+  if (!spec.mapping.empty() && spec.mapping != "round_robin") {
+    std::stringstream in(spec.mapping);
+    std::string host;
+    while (std::getline(in, host, ',')) o.hosts.push_back(host);
+  }
+  return o;
+}
+
+PointResult run_point(const Scenario& scenario, const Trace& measured) {
+  PointResult r;
+  r.name = scenario.name;
+  r.measured = measured.end_time();
+  const ResolvedPlatform identity = resolve_platform(scenario.platform, measured);
+  r.platform = identity.description;
+  const ReplayOptions options = replay_options(scenario.replay);
+
+  Transformed t = apply_transforms(measured, scenario.transforms);
+  r.effects = t.effects;
+  Platform scenario_platform = identity.platform;
+  if (!t.platform.file.empty()) {
+    scenario_platform = load_platform(t.platform.file);
+    r.scenario_platform = "file " + t.platform.file.string();
+  }
+  apply(scenario_platform, t.platform);
+  if (!t.platform.file.empty() || t.platform.speed_factor != 1 || t.platform.latency_factor != 1 ||
+      t.platform.bandwidth_factor != 1)
+    r.scenario_platform = (r.scenario_platform.empty() ? identity.description : r.scenario_platform) +
+                          factors(scenario_platform);
+  ReplayOptions scenario_options = options;
+  scenario_options.zero_communication = t.zero_communication;
+
+  spdlog::info("{}: replaying the unmodified trace ({} ranks, {} events)", scenario.name,
+               measured.rank_count(), measured.event_count());
+  r.identity_replay = replay(measured, identity.platform, options);
+  spdlog::info("{}: replaying the scenario", scenario.name);
+  r.scenario_replay = replay(t.trace, scenario_platform, scenario_options);
+  r.identity = r.identity_replay.trace.end_time();
+  r.scenario = r.scenario_replay.trace.end_time();
+  return r;
+}
+
+}  // namespace wisp
