@@ -426,3 +426,66 @@ TEST_CASE("PAG of the Score-P ping-pong trace: the longest path is the run") {
     CHECK(seconds == 0);
   }
 }
+
+TEST_CASE("analyzer II on degenerate and anomalous traces: no crash, anomalies counted") {
+  SECTION("a trace without events") {
+    Definitions d;
+    d.ranks.resize(2);
+    d.world = d.add_comm(Communicator{"MPI_COMM_WORLD", {0, 1}, false, kNone});
+    TraceBuilder b(d);
+    const Trace t = b.finish();
+    const Pag pag = build_pag(t);
+    const Cpm cpm = critical_path_method(pag.graph);
+    CHECK(cpm.length == 0);
+    const NearCriticalPaths p = near_critical_paths(pag.graph, cpm, {});
+    CHECK(p.paths.empty());
+    CHECK(maximum_benefit(pag.graph, cpm, p).empty());
+    CHECK(pag_critical_path(pag, cpm).segments.empty());
+  }
+  SECTION("an unmatched receive and a collective one member never reached") {
+    Definitions d;
+    d.ranks.resize(2);
+    d.world = d.add_comm(Communicator{"MPI_COMM_WORLD", {0, 1}, false, kNone});
+    for (const char* n : {"main", "MPI_Recv", "MPI_Barrier"}) d.add_region(make_region(n));
+    const auto R = [&](const char* n) { return *d.find_region(n); };
+    TraceBuilder b(d);
+    b.rank(0).enter(0, R("main"));
+    b.rank(0).enter(1, R("MPI_Recv"));
+    b.rank(0).recv(3, 1, d.world, 0, 8);  // nobody sends it
+    b.rank(0).leave(3, R("MPI_Recv"));
+    b.rank(0).enter(3, R("MPI_Barrier"));
+    b.rank(0).collective_begin(3);
+    b.rank(0).collective_end(4, CollectiveOp::Barrier, d.world, kNone, 0, 0);
+    b.rank(0).leave(4, R("MPI_Barrier"));
+    b.rank(0).leave(4, R("main"));
+    b.rank(1).enter(0, R("main"));
+    b.rank(1).leave(2, R("main"));
+    const Trace t = b.finish();
+    REQUIRE(t.anomalies[AnomalyKind::UnmatchedReceive].count == 1);
+    REQUIRE(t.anomalies[AnomalyKind::IncompleteCollective].count == 1);
+    const Pag pag = build_pag(t);
+    const Cpm cpm = check_tight(t, pag);  // both calls stay local: the run is rank 0's 4 s
+    CHECK(cpm.length == ticks(4));
+  }
+  SECTION("a member leaving a barrier before the last one enters (clock skew)") {
+    Definitions d;
+    d.ranks.resize(2);
+    d.world = d.add_comm(Communicator{"MPI_COMM_WORLD", {0, 1}, false, kNone});
+    for (const char* n : {"main", "MPI_Barrier"}) d.add_region(make_region(n));
+    const auto R = [&](const char* n) { return *d.find_region(n); };
+    TraceBuilder b(d);
+    for (Rank r = 0; r < 2; ++r) {
+      const double enter = r == 0 ? 1 : 5, leave = r == 0 ? 2 : 6;
+      b.rank(r).enter(0, R("main"));
+      b.rank(r).enter(enter, R("MPI_Barrier"));
+      b.rank(r).collective_begin(enter);
+      b.rank(r).collective_end(leave, CollectiveOp::Barrier, d.world, kNone, 0, 0);
+      b.rank(r).leave(leave, R("MPI_Barrier"));
+      b.rank(r).leave(leave, R("main"));
+    }
+    const Trace t = b.finish();
+    const Pag pag = build_pag(t);
+    CHECK(pag.anomalies.inconsistent_collectives == 1);
+    CHECK(critical_path_method(pag.graph).length == ticks(6));
+  }
+}
