@@ -51,8 +51,8 @@ struct Preference {
 std::vector<std::uint32_t> critical_path(const ActivityGraph& g, const Cpm& cpm) {
   std::uint32_t v = kNone;
   for (std::uint32_t u = 0; u < g.vertex_count; ++u) {
-    if (!g.is_leaf(u) || g.is_root(u) || cpm.earliest[u] != cpm.length) continue;
-    if (g.in_begin[u] == g.in_begin[u + 1]) continue;  // isolated vertex
+    if (!g.is_leaf(u) || cpm.earliest[u] != cpm.length) continue;
+    if (g.in_begin[u] == g.in_begin[u + 1]) continue;  // isolated vertex: no path ends here
     if (v == kNone || g.lane_of(u) < g.lane_of(v)) v = u;
   }
   std::vector<std::uint32_t> path;

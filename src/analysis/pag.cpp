@@ -70,11 +70,17 @@ class Builder {
     g_.activities.reserve(n);
   }
 
-  // Call path of the MPI call an event belongs to: that of the nearest Enter at or before it.
-  CallpathId call_callpath(Rank r, EventIndex i) const {
+  // The Enter of the MPI call event i of rank r belongs to: the nearest Enter of an MPI region at
+  // or before it, kNone if a Leave of an MPI region comes first (the event is in no MPI call).
+  EventIndex enclosing_call(Rank r, EventIndex i) const {
     const auto& ev = trace_.ranks[r].events;
-    while (i > 0 && ev[i].kind != EventKind::Enter) --i;
-    return ev[i].kind == EventKind::Enter ? ev[i].ref : kNone;
+    for (;; --i) {
+      const Event& e = ev[i];
+      const bool boundary = e.kind == EventKind::Enter || e.kind == EventKind::Leave;
+      if (boundary && is_mpi(trace_.defs.region_of(e.ref).kind))
+        return e.kind == EventKind::Enter ? i : kNone;
+      if (i == 0) return kNone;
+    }
   }
 
   // ---- collectives: one synchronisation vertex per instance (per member for Scan/Exscan) ----
@@ -119,11 +125,11 @@ class Builder {
     const bool rooted = cls == CollectiveClass::OneToN || cls == CollectiveClass::NToOne;
     const std::uint32_t root = rooted ? local_index_of(members, inst.root) : kNone;
     if (rooted && root == kNone) return;  // no root among the members: keep the members local
-    // Release time of each member's end (kNone time: the member does not wait for others).
+    // Release time of each member's end, and whether it waits for other members at all.
     const std::size_t n = members.size();
     std::vector<Ticks> release(n, 0);
     std::vector<bool> waits(n, true);
-    Ticks all = 0;
+    Ticks all = at(members[0].begin);
     for (const auto& m : members) all = std::max(all, at(m.begin));
     Ticks prefix = at(members[0].begin);
     for (std::size_t i = 0; i < n; ++i) {
@@ -165,17 +171,16 @@ class Builder {
   }
 
   void synchronise(const MemberEvents& m, std::uint32_t hub) {
-    const EventIndex begin = m.begin - pag_.first_vertex[m.rank];
-    g_.add_activity({0, m.begin, hub, call_callpath(m.rank, begin), ActivityKind::Synchronisation});
+    const EventIndex call = enclosing_call(m.rank, m.begin - pag_.first_vertex[m.rank]);
+    const CallpathId cp = call == kNone ? kNone : trace_.ranks[m.rank].events[call].ref;
+    g_.add_activity({0, m.begin, hub, cp, ActivityKind::Synchronisation});
   }
 
   // ---- point-to-point dependencies ----
 
-  // The Enter of the call an event belongs to (the nearest Enter at or before it), as a vertex.
   std::uint32_t call_vertex(Rank r, EventIndex i) const {
-    const auto& ev = trace_.ranks[r].events;
-    while (i > 0 && ev[i].kind != EventKind::Enter) --i;
-    return ev[i].kind == EventKind::Enter ? pag_.vertex(r, i) : kNone;
+    const EventIndex call = enclosing_call(r, i);
+    return call == kNone ? kNone : pag_.vertex(r, call);
   }
 
   // The vertex at which the receive side of a message was posted: MpiIrecvRequest, or the Enter
