@@ -197,7 +197,7 @@ TEST_CASE("PAG of a 2x1 wavefront: length and segments by hand; Late Sender wait
   CHECK(pag.seconds(local_recv) == Approx(4 * (ov + tr)).margin(16 * kNs));
 }
 
-TEST_CASE("PAG of the mpmd, halo and phases generators: length by hand") {
+TEST_CASE("PAG of the mpmd, halo and phases generators: length and segments by hand") {
   SECTION("mpmd 1+1 ranks, 1 step") {
     gen::MpmdOptions o;
     o.particle_ranks = 1;
@@ -214,6 +214,18 @@ TEST_CASE("PAG of the mpmd, halo and phases generators: length by hand") {
     const double tr = m.transfer(o.bytes);
     const double T = m.init_time + 6 * m.overhead + 2 * m.latency + 0.08 + tr;
     CHECK(pag.seconds(cpm.length) == Approx(T).margin(8 * kNs));
+    // The mesh rank (1) is the slower partition; its field message is awaited by rank 0.
+    const double ov = m.overhead, T0 = ov + m.init_time, S = T0 + ov + m.latency;
+    const double X = S + 0.08 + 2 * ov;  // rank 1 enters MPI_Send
+    check_segments(t, pag_critical_path(pag, cpm).segments,
+                   {{1, "main/MPI_Init", 0, T0},
+                    {1, "main/MPI_Comm_split", T0, S},
+                    {1, "main/mesh_solve", S, S + 0.08},
+                    {1, "main/MPI_Allreduce", S + 0.08, S + 0.08 + ov},
+                    {1, "main/MPI_Recv", S + 0.08 + ov, X},
+                    {0, "main/MPI_Recv", X, X + ov + tr},
+                    {0, "main/MPI_Finalize", X + ov + tr, T}},
+                   8 * kNs);
     check_mbm_invariants(pag, cpm, 20);
   }
   SECTION("halo 2x1 with an overloaded rank, 5 steps") {
@@ -232,6 +244,24 @@ TEST_CASE("PAG of the mpmd, halo and phases generators: length by hand") {
     const double step = o.work * 1.5 + 5 * m.overhead + tr + o.boundary_work + m.collective(2, 8);
     const double T = m.overhead + m.init_time + o.steps * step + m.overhead + m.latency;
     CHECK(pag.seconds(cpm.length) == Approx(T).margin(o.steps * 8 * kNs));
+    // Per step: rank 1 computes, posts 2 MPI_Irecv and 2 MPI_Isend; its second Isend's message is
+    // the last rank 0 waits for (o + tr after it started); rank 0 does boundary() and enters the
+    // Allreduce last, whose remaining o + C is on the rank the path continues on (1, then 0 at
+    // the end, where both enter MPI_Finalize together and the path stays on rank 0).
+    const double ov = m.overhead, w1 = o.work * 1.5, C = m.collective(2, 8);
+    std::vector<Expected> want{{1, "main/MPI_Init", 0, ov + m.init_time}};
+    for (std::uint32_t k = 0; k < o.steps; ++k) {
+      const double s0 = ov + m.init_time + k * step;
+      const double wait = s0 + w1 + 3 * ov, done = wait + ov + tr, ar = done + o.boundary_work;
+      want.push_back({1, "main/compute", s0, s0 + w1});
+      want.push_back({1, "main/MPI_Irecv", s0 + w1, s0 + w1 + 2 * ov});
+      want.push_back({1, "main/MPI_Isend", s0 + w1 + 2 * ov, wait});
+      want.push_back({0, "main/MPI_Waitall", wait, done});
+      want.push_back({0, "main/boundary", done, ar});
+      want.push_back({k + 1 < o.steps ? 1u : 0u, "main/MPI_Allreduce", ar, ar + ov + C});
+    }
+    want.push_back({0, "main/MPI_Finalize", T - ov - m.latency, T});
+    check_segments(t, pag_critical_path(pag, cpm).segments, want, o.steps * 8 * kNs);
     check_mbm_invariants(pag, cpm, 100);
   }
   SECTION("phases 2 ranks, 1 iteration per phase") {
@@ -247,6 +277,36 @@ TEST_CASE("PAG of the mpmd, halo and phases generators: length by hand") {
     const double T = ov + m.init_time + (w + 3 * ov + small + C) + (w * (1 + o.imbalance) + 3 * ov + small + C) +
                      (2 * w + 2 * ov + token + C) + (w + 3 * ov + big + C) + ov + m.latency;
     CHECK(pag.seconds(cpm.length) == Approx(T).margin(20 * kNs));
+    // Phase 1: both ranks alike (the path stays on rank 1, where it continues); 2: rank 1 relaxes
+    // 2w, rank 0 waits for its message; 3: rank 0's token is awaited by rank 1, which relaxes
+    // last; 4: both alike, the rendezvous transfer big is MPI_Waitall time (path on rank 0).
+    const double T0 = ov + m.init_time, h = w * (1 + o.imbalance);
+    const double A1 = T0 + w + 2 * ov + small, T1 = A1 + ov + C;
+    const double A2 = T1 + h + 2 * ov + small, T2 = A2 + ov + C;
+    const double A3 = T2 + 2 * w + ov + token, T3 = A3 + ov + C;
+    const double A4 = T3 + w + 2 * ov + big;
+    check_segments(t, pag_critical_path(pag, cpm).segments,
+                   {{1, "main/MPI_Init", 0, T0},
+                    {1, "main/relax", T0, T0 + w},
+                    {1, "main/MPI_Irecv", T0 + w, T0 + w + ov},
+                    {1, "main/MPI_Isend", T0 + w + ov, T0 + w + 2 * ov},
+                    {1, "main/MPI_Waitall", T0 + w + 2 * ov, A1},
+                    {1, "main/MPI_Allreduce", A1, T1},
+                    {1, "main/relax", T1, T1 + h},
+                    {1, "main/MPI_Irecv", T1 + h, T1 + h + ov},
+                    {0, "main/MPI_Waitall", T1 + h + ov, A2},
+                    {0, "main/MPI_Allreduce", A2, T2},
+                    {0, "main/relax", T2, T2 + w},
+                    {1, "main/MPI_Recv", T2 + w, T2 + w + ov + token},
+                    {1, "main/relax", T2 + w + ov + token, A3},
+                    {0, "main/MPI_Allreduce", A3, T3},
+                    {0, "main/relax", T3, T3 + w},
+                    {0, "main/MPI_Irecv", T3 + w, T3 + w + ov},
+                    {0, "main/MPI_Isend", T3 + w + ov, T3 + w + 2 * ov},
+                    {0, "main/MPI_Waitall", T3 + w + 2 * ov, A4},
+                    {0, "main/MPI_Allreduce", A4, A4 + ov + C},
+                    {0, "main/MPI_Finalize", A4 + ov + C, T}},
+                   20 * kNs);
     check_mbm_invariants(pag, cpm, 100);
   }
 }
