@@ -1,0 +1,52 @@
+// The critical path method (paper 001 §2.3) on an activity graph: earliest and latest vertex times
+// in one forward and one backward pass, and from them ES, EF, LS, LF, total and free slack of every
+// activity; plus the one critical path wisp reports when several are equally long.
+#pragma once
+
+#include <vector>
+
+#include "wisp/analysis/activity_graph.hpp"
+
+namespace wisp {
+
+struct Cpm {
+  std::vector<Ticks> earliest;  // per vertex: longest path from a root (roots at 0)
+  std::vector<Ticks> latest;    // per vertex: latest time without delaying the end (leaves at length)
+  Ticks length = 0;             // d_cp, the length of the longest path
+};
+
+// Needs index_graph(g). Linear in vertices + activities.
+Cpm critical_path_method(const ActivityGraph& g);
+
+struct ActivityTimes {
+  Ticks es = 0, ef = 0;  // early start, early finish = ES + d
+  Ticks ls = 0, lf = 0;  // late start = LF - d, late finish
+  Ticks total_slack = 0;  // LS - ES
+  Ticks free_slack = 0;   // ES of the immediate successors (the end if none) - EF
+};
+ActivityTimes activity_times(const ActivityGraph& g, const Cpm& cpm, std::uint32_t activity);
+
+// Longest path length with durations given by `weight(activity)`; fills `earliest` per vertex.
+template <typename Weight>
+Ticks longest_path(const ActivityGraph& g, Weight&& weight, std::vector<Ticks>& earliest) {
+  earliest.assign(g.vertex_count, 0);
+  Ticks length = 0;
+  for (std::uint32_t v : g.order) {
+    const Ticks e = earliest[v];
+    if (e > length) length = e;
+    for (std::uint32_t a : g.outgoing(v)) {
+      const Activity& act = g.activities[a];
+      const Ticks f = e + weight(act);
+      if (f > earliest[act.to]) earliest[act.to] = f;
+    }
+  }
+  return length;
+}
+
+// The critical path wisp reports, as activity ids from a root to a leaf. Among equally long paths
+// it is the one a backward walk finds (like Scalasca's backward replay): start at the leaf of the
+// lowest lane that ends last; at each vertex take a tight incoming activity, preferring the local
+// one (stay on the rank), then one from the lane the path is on, then the lowest lane.
+std::vector<std::uint32_t> critical_path(const ActivityGraph& g, const Cpm& cpm);
+
+}  // namespace wisp

@@ -1,0 +1,26 @@
+// The ideal-network clock replay of paper 003 §3.1: extended Lamport clocks that advance only
+// outside MPI and take the maximum over MPI dependencies, with zero transfer time. A message is a
+// dependency send start -> receive completion; a message above the eager limit also makes the send
+// wait for its receive to be posted; collectives synchronise their members as their class says.
+// Computed as the longest path of the program activity graph (EagerLimit rule) with every activity
+// at zero duration except computation. Serves POP's serialisation and transfer efficiency.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "wisp/analysis/pag.hpp"
+
+namespace wisp {
+
+struct IdealNetworkReplay {
+  Pag pag;                   // the dependency graph (RendezvousRule::EagerLimit)
+  std::vector<Ticks> clock;  // per vertex: ideal-network clock (every rank starts at 0)
+  double runtime = 0;        // seconds: the largest clock, the run on an ideal network
+
+  double clock_at(Rank r, EventIndex e) const { return pag.seconds(clock[pag.vertex(r, e)]); }
+};
+
+IdealNetworkReplay ideal_network_replay(const Trace& trace, std::uint64_t eager_limit = 65536);
+
+}  // namespace wisp

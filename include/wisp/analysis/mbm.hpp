@@ -1,0 +1,29 @@
+// The Maximum Benefit Metric (paper 001 §5): how much the run could gain at most by optimising
+// one call path i. MBM_k(i) = min over the k longest paths j of (d(i)_j + d_cp - d_j);
+// MBM_all(i) = d_cp - d_cp(i zeroed), by zeroing every activity of i and recomputing the longest
+// path. MBM_all(i) equals the minimum over all paths, so MBM_all(i) <= MBM_k(i) <= d(i)_1.
+#pragma once
+
+#include <vector>
+
+#include "wisp/analysis/near_critical.hpp"
+
+namespace wisp {
+
+struct MbmRow {
+  CallpathId callpath = kNone;
+  Ticks critical_path = 0;  // d(i)_1: time of i on the critical path
+  Ticks mbm_k = 0;
+  Ticks mbm_all = 0;
+};
+
+// MBM_k(i) over the first `k` of `paths` (all of them if k exceeds their number).
+Ticks mbm_k(const NearCriticalPaths& paths, CallpathId callpath, std::size_t k);
+// d_cp minus the longest path with every activity of `callpath` at zero duration.
+Ticks mbm_all(const ActivityGraph& g, const Cpm& cpm, CallpathId callpath);
+
+// One row per call path with time on any of the paths, sorted by critical-path time, then MBM_all
+// (both descending), then call path id.
+std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, const NearCriticalPaths& paths);
+
+}  // namespace wisp

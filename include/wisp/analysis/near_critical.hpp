@@ -1,0 +1,49 @@
+// Near-critical paths (paper 001 §3.3): the k longest root-to-leaf paths of an activity graph, in
+// order of non-increasing duration, by a best-first search on slack in O(k·e) time and O(k + e)
+// memory. Every path is kept implicitly as (parent path, one deviating activity); the rest follows
+// the zero-slack successor of each vertex. Query modes of 001 §3: k; nc %; both.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "wisp/analysis/cpm.hpp"
+
+namespace wisp {
+
+struct NearCriticalQuery {
+  std::optional<std::size_t> k;        // at most k paths (mode 1; mode 3 with nc_percent)
+  std::optional<double> nc_percent;    // only paths within nc % of d_cp (mode 2; mode 3 with k)
+  std::size_t limit = 10000;           // safety cap when only nc_percent is given
+  static constexpr std::size_t kDefaultK = 10;  // used when neither k nor nc_percent is given
+};
+
+struct NearCriticalPath {
+  Ticks duration = 0;
+  std::vector<std::pair<CallpathId, Ticks>> callpaths;  // d(i)_j: time per call path, by id
+  std::uint32_t parent = kNone;     // index of the path it deviates from, kNone for a root path
+  std::uint32_t deviation = kNone;  // the deviating activity (the root vertex for a root path)
+
+  Ticks time_of(CallpathId cp) const;  // 0 if the call path is not on the path
+};
+
+struct NearCriticalPaths {
+  Ticks critical_length = 0;             // d_cp
+  std::vector<NearCriticalPath> paths;   // paths[0] is critical_path(); non-increasing duration
+  std::vector<std::uint32_t> successor;  // per vertex: its zero-slack outgoing activity (kNone: leaf)
+  bool more_available = false;           // further paths within the query's nc % exist
+  Ticks nc_bound = 0;                    // the largest slack (d_cp - d_j) a path may have
+
+  // nc % of the last (k-th) path: 100 · (d_cp - d_k) / d_cp.
+  double last_nc_percent() const;
+};
+
+NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& query);
+
+// The activities of path `index`, from its root to its leaf.
+std::vector<std::uint32_t> path_activities(const ActivityGraph& g, const NearCriticalPaths& paths,
+                                           std::size_t index);
+
+}  // namespace wisp

@@ -1,0 +1,66 @@
+// The program activity graph (paper 001 §2.1, §4.3) of a trace, built in linear time. Vertices are
+// the events of every rank (plus one virtual start and one synchronisation vertex per collective
+// instance); activities are the local computation and MPI time between consecutive events of a
+// rank, labelled with their call path, with wait time excluded, and the cross-rank dependencies:
+// messages (send start, the Enter of the send call -> receive completion), rendezvous (receive
+// posted -> send completion) and collectives (every member's begin -> synchronisation vertex ->
+// each member's end).
+//
+// Wait time: an MPI call [enter, leave] is released at R = max(enter, the start times of every
+// remote dependency of its events). Its local activities keep only their time after R and every
+// remote dependency into it lasts (target time - R), so the last dependency to arrive is exactly
+// tight and the graph's longest path through each event ends at the event's time (see docs-pag.md).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "wisp/analysis/activity_graph.hpp"
+#include "wisp/trace/trace.hpp"
+
+namespace wisp {
+
+// When does a send depend on its receive having been posted?
+enum class RendezvousRule : std::uint8_t {
+  Observed,    // the receive was posted after the send started and before it completed (Late Receiver)
+  EagerLimit,  // the message is larger than the eager limit (and the receive was posted before the
+               // send completed): the protocol rule the ideal-network replay uses
+};
+
+struct PagOptions {
+  RendezvousRule rendezvous = RendezvousRule::Observed;
+  std::uint64_t eager_limit = 65536;  // bytes (EagerLimit rule only)
+};
+
+// An outermost MPI call of a rank and its release time R (end of its wait; R = enter if none).
+struct PagCall {
+  EventIndex enter = kNone;
+  EventIndex leave = kNone;
+  Ticks release = 0;
+};
+
+struct PagAnomalies {
+  std::uint64_t receive_before_send = 0;      // message dependencies dropped: receive ends before the send starts
+  std::uint64_t inconsistent_collectives = 0; // a member left before the instance could complete: all local
+  std::uint64_t cycle_activities = 0;         // removed to break cycles between equal timestamps
+};
+
+struct Pag {
+  static constexpr std::uint32_t kStart = 0;  // the virtual start vertex (time = origin)
+
+  ActivityGraph graph;
+  std::vector<Ticks> time;                  // per vertex: ticks since the trace's time 0
+  std::vector<std::uint32_t> first_vertex;  // per rank: the vertex of its event 0
+  std::vector<std::vector<PagCall>> calls;  // per rank: outermost MPI calls in event order
+  double ticks_per_second = 1e9;
+  Ticks origin = 0;                         // time of the trace's first event
+  PagAnomalies anomalies;
+
+  std::uint32_t vertex(Rank r, EventIndex e) const { return first_vertex[r] + e; }
+  double seconds(Ticks t) const { return static_cast<double>(t) / ticks_per_second; }
+  std::uint64_t memory_bytes() const;
+};
+
+Pag build_pag(const Trace& trace, const PagOptions& options = {});
+
+}  // namespace wisp

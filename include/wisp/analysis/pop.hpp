@@ -1,0 +1,60 @@
+// POP efficiency factors (paper 003 §2, after Rosas et al.) over the whole run or any time range:
+//   load balance  LB  = mean_r U_r / max_r U_r      (U_r: useful time, i.e. outside MPI, of rank r)
+//   serialisation Ser = max_r U_r / T_ideal         (T_ideal: runtime on an ideal network)
+//   transfer      Trf = T_ideal / T                 (T: elapsed time)
+//   parallel efficiency PE = LB · Ser · Trf = mean_r U_r / T; communication efficiency Ser · Trf.
+// Time-resolved (003 §3): per rank, the useful-time and ideal-network timers are piecewise linear
+// in time; inside an MPI call the wait part (enter until the call's release) comes first and
+// carries the whole ideal-clock increase, the transfer part after it none (wait-then-transfer).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "wisp/trace/trace.hpp"
+
+namespace wisp {
+
+struct PopFactors {
+  double load_balance = 0;
+  double serialisation = 0;
+  double transfer = 0;
+  double parallel_efficiency = 0;
+  double communication_efficiency = 0;
+  double elapsed = 0;      // T [s]
+  double ideal = 0;        // T_ideal [s]
+  double mean_useful = 0;  // [s]
+  double max_useful = 0;   // [s]
+};
+// A factor whose denominator is zero (e.g. no useful time in a window) is NaN.
+
+struct PopOptions {
+  std::uint64_t eager_limit = 65536;    // bytes: the ideal-network replay's eager limit
+  std::optional<double> ideal_runtime;  // externally replayed T_ideal [s] (e.g. SimGrid, ideal platform)
+};
+
+// Useful-time and ideal-network timers of every rank, from the ideal-network clock replay.
+struct PopTimeline {
+  struct Point {
+    double time = 0;    // seconds since the trace's time 0
+    double useful = 0;  // useful time of the rank so far
+    double ideal = 0;   // ideal-network clock of the rank
+  };
+  std::vector<std::vector<Point>> ranks;       // breakpoints; linear in between
+  std::vector<std::vector<double>> mpi_events;  // per rank: enter and leave times of its MPI calls
+  double start = 0, end = 0;                    // first and last event of the trace
+  double ideal_runtime = 0;                     // from the clock replay [s]
+
+  double useful_at(Rank r, double t) const;
+  double ideal_at(Rank r, double t) const;
+};
+
+PopTimeline pop_timeline(const Trace& trace, std::uint64_t eager_limit = 65536);
+
+// Factors over [from, to].
+PopFactors pop_factors(const PopTimeline& timeline, double from, double to);
+// Factors of the whole run; with options.ideal_runtime, T_ideal is that instead of the clock replay's.
+PopFactors pop_factors(const PopTimeline& timeline, const PopOptions& options = {});
+
+}  // namespace wisp

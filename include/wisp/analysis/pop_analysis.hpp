@@ -1,0 +1,26 @@
+// POP factors of the whole run and, if a window length is given, per time window, in one call:
+// what `wisp analyze --window/--min-events` runs.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "wisp/analysis/pop_windows.hpp"
+
+namespace wisp {
+
+struct PopAnalysisOptions {
+  PopOptions pop;                       // eager limit, external ideal runtime
+  std::optional<WindowOptions> windows;  // --window S [--min-events N]
+};
+
+struct PopAnalysis {
+  PopFactors whole;
+  std::vector<PopWindow> windows;
+  bool external_ideal = false;  // whole.ideal came from PopOptions::ideal_runtime
+  double replay_ideal = 0;      // T_ideal of the clock replay [s], for comparing with an external one
+};
+
+PopAnalysis analyse_pop(const Trace& trace, const PopAnalysisOptions& options = {});
+
+}  // namespace wisp

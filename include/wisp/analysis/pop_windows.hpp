@@ -1,0 +1,28 @@
+// POP factors over time (paper 003 §3): fixed windows of a given length from the trace's start,
+// or adaptive ones: consecutive fixed windows merged until every rank has at least N MPI events
+// (enters and leaves of its MPI calls) in the merged window; a short rest at the end joins the
+// window before it. MPI calls crossing a border are split wait-then-transfer (see pop.hpp).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "wisp/analysis/pop.hpp"
+
+namespace wisp {
+
+struct WindowOptions {
+  double length = 0;             // seconds, > 0
+  std::uint32_t min_events = 3;  // N; 0: fixed windows, no merging
+};
+
+struct PopWindow {
+  double start = 0, end = 0;
+  PopFactors factors;
+  std::uint32_t min_events = 0;  // fewest MPI events of a rank in the window
+};
+
+// Throws wisp::Error for a length that is not positive or that makes more than 10^7 windows.
+std::vector<PopWindow> pop_windows(const PopTimeline& timeline, const WindowOptions& options);
+
+}  // namespace wisp

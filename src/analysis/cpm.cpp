@@ -1,0 +1,84 @@
+// Critical path method. See cpm.hpp.
+#include "wisp/analysis/cpm.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace wisp {
+
+Cpm critical_path_method(const ActivityGraph& g) {
+  Cpm cpm;
+  cpm.length = longest_path(g, [](const Activity& a) { return a.duration; }, cpm.earliest);
+  cpm.latest.assign(g.vertex_count, cpm.length);
+  for (std::size_t i = g.order.size(); i-- > 0;) {
+    const std::uint32_t v = g.order[i];
+    Ticks latest = cpm.length;
+    for (std::uint32_t a : g.outgoing(v)) {
+      const Activity& act = g.activities[a];
+      latest = std::min(latest, cpm.latest[act.to] - act.duration);
+    }
+    cpm.latest[v] = latest;
+  }
+  return cpm;
+}
+
+ActivityTimes activity_times(const ActivityGraph& g, const Cpm& cpm, std::uint32_t activity) {
+  const Activity& a = g.activities[activity];
+  ActivityTimes t;
+  t.es = cpm.earliest[a.from];
+  t.ef = t.es + a.duration;
+  t.lf = cpm.latest[a.to];
+  t.ls = t.lf - a.duration;
+  t.total_slack = t.ls - t.es;
+  const Ticks successors_start = g.is_leaf(a.to) ? cpm.length : cpm.earliest[a.to];
+  t.free_slack = successors_start - t.ef;
+  return t;
+}
+
+namespace {
+
+// Rank of an incoming activity by the tie rule of critical_path(): lower is preferred.
+struct Preference {
+  int local;           // 0: local activity
+  int same_lane;       // 0: from the lane the path is on
+  std::uint32_t lane;  // lower lane first (kNone last)
+  std::uint32_t id;
+  auto operator<=>(const Preference&) const = default;
+};
+
+}  // namespace
+
+std::vector<std::uint32_t> critical_path(const ActivityGraph& g, const Cpm& cpm) {
+  std::uint32_t v = kNone;
+  for (std::uint32_t u = 0; u < g.vertex_count; ++u) {
+    if (!g.is_leaf(u) || cpm.earliest[u] != cpm.length) continue;
+    if (g.in_begin[u] == g.in_begin[u + 1]) continue;  // isolated vertex: no path ends here
+    if (v == kNone || g.lane_of(u) < g.lane_of(v)) v = u;
+  }
+  std::vector<std::uint32_t> path;
+  if (v == kNone) return path;
+  std::uint32_t lane = g.lane_of(v);
+  for (;;) {
+    std::uint32_t best = kNone;
+    Preference best_pref{};
+    for (std::uint32_t a : g.incoming(v)) {
+      const Activity& act = g.activities[a];
+      if (cpm.earliest[act.from] + act.duration != cpm.earliest[v]) continue;
+      const std::uint32_t from_lane = g.lane_of(act.from);
+      const Preference p{is_local(act.kind) ? 0 : 1, from_lane == lane && lane != kNone ? 0 : 1,
+                         from_lane, a};
+      if (best == kNone || p < best_pref) {
+        best = a;
+        best_pref = p;
+      }
+    }
+    if (best == kNone) break;
+    path.push_back(best);
+    v = g.activities[best].from;
+    if (g.lane_of(v) != kNone) lane = g.lane_of(v);
+  }
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+}  // namespace wisp

@@ -1,0 +1,217 @@
+// Near-critical paths by best-first search on slack. See near_critical.hpp.
+//
+// With T(v) = d_cp - LF(v) the longest path from v to a leaf, taking activity a = (u -> v) costs
+// delta(a) = T(u) - d(a) - T(v) >= 0 against the best continuation from u, and starting at root r
+// costs d_cp - T(r). A path's duration is d_cp minus the sum of its costs. Every path except the
+// critical one is its parent path with one deviating activity (taken at a vertex after the parent's
+// own deviation), followed by zero-cost successors to a leaf. Popping candidates by cost therefore
+// yields the paths in non-increasing duration, each exactly once; only the best (k - found + 1)
+// candidates can still matter, so the candidate set stays O(k).
+#include "wisp/analysis/near_critical.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "wisp/error.hpp"
+
+namespace wisp {
+
+Ticks NearCriticalPath::time_of(CallpathId cp) const {
+  const auto it = std::lower_bound(callpaths.begin(), callpaths.end(), cp,
+                                   [](const auto& e, CallpathId c) { return e.first < c; });
+  return it != callpaths.end() && it->first == cp ? it->second : 0;
+}
+
+double NearCriticalPaths::last_nc_percent() const {
+  if (paths.empty() || critical_length <= 0) return 0;
+  return 100.0 * static_cast<double>(critical_length - paths.back().duration) /
+         static_cast<double>(critical_length);
+}
+
+namespace {
+
+struct Candidate {
+  Ticks cost;
+  std::uint64_t seq;  // insertion order: deterministic among equal costs
+  std::uint32_t parent;
+  std::uint32_t deviation;
+  bool operator<(const Candidate& o) const { return cost != o.cost ? cost < o.cost : seq < o.seq; }
+};
+
+// The best (lowest-cost) candidates, at most `capacity` of them.
+class BoundedCandidates {
+ public:
+  void set_capacity(std::size_t c) {
+    capacity_ = c;
+    while (set_.size() > capacity_) set_.erase(std::prev(set_.end()));
+  }
+  void offer(Ticks cost, std::uint32_t parent, std::uint32_t deviation) {
+    if (capacity_ == 0) return;
+    if (set_.size() >= capacity_) {
+      if (!(cost < std::prev(set_.end())->cost)) return;
+      set_.erase(std::prev(set_.end()));
+    }
+    set_.insert(Candidate{cost, seq_++, parent, deviation});
+  }
+  bool empty() const { return set_.empty(); }
+  Candidate pop() {
+    const Candidate c = *set_.begin();
+    set_.erase(set_.begin());
+    return c;
+  }
+
+ private:
+  std::set<Candidate> set_;
+  std::size_t capacity_ = 0;
+  std::uint64_t seq_ = 0;
+};
+
+Ticks cost_of(const ActivityGraph& g, const Cpm& cpm, std::uint32_t a) {
+  const Activity& act = g.activities[a];
+  return cpm.latest[act.to] - act.duration - cpm.latest[act.from];
+}
+
+// Zero-cost successor per vertex: the critical path's own activity on it, else the first
+// zero-cost outgoing activity, local ones first.
+std::vector<std::uint32_t> successors(const ActivityGraph& g, const Cpm& cpm,
+                                      const std::vector<std::uint32_t>& critical) {
+  std::vector<std::uint32_t> succ(g.vertex_count, kNone);
+  for (std::uint32_t v = 0; v < g.vertex_count; ++v) {
+    for (std::uint32_t a : g.outgoing(v)) {
+      if (cost_of(g, cpm, a) != 0) continue;
+      if (succ[v] == kNone || (is_local(g.activities[a].kind) && !is_local(g.activities[succ[v]].kind)))
+        succ[v] = a;
+    }
+  }
+  for (std::uint32_t a : critical) succ[g.activities[a].from] = a;
+  return succ;
+}
+
+// Calls fn(activity) for every activity of path `index`, root to leaf.
+template <typename Fn>
+void walk_path(const ActivityGraph& g, const NearCriticalPaths& r, std::size_t index, Fn&& fn) {
+  std::vector<std::uint32_t> chain;  // deviations, leaf-most first
+  std::uint32_t p = static_cast<std::uint32_t>(index);
+  while (r.paths[p].parent != kNone) {
+    chain.push_back(r.paths[p].deviation);
+    p = r.paths[p].parent;
+  }
+  std::uint32_t v = r.paths[p].deviation;  // the root vertex
+  for (std::size_t i = chain.size(); i-- > 0;) {
+    const Activity& dev = g.activities[chain[i]];
+    while (v != dev.from) {
+      const std::uint32_t a = r.successor[v];
+      fn(a);
+      v = g.activities[a].to;
+    }
+    fn(chain[i]);
+    v = dev.to;
+  }
+  while (r.successor[v] != kNone) {
+    const std::uint32_t a = r.successor[v];
+    fn(a);
+    v = g.activities[a].to;
+  }
+}
+
+// Dense per-call-path accumulator (call path ids are small; the two sentinels get own slots).
+class CallpathSums {
+ public:
+  explicit CallpathSums(const ActivityGraph& g) {
+    CallpathId top = 0;
+    for (const Activity& a : g.activities)
+      if (a.callpath < kLaunchCallpath) top = std::max(top, a.callpath + 1);
+    sums_.assign(static_cast<std::size_t>(top) + 2, 0);
+    seen_.assign(sums_.size(), false);
+  }
+  void add(CallpathId cp, Ticks d) {
+    const std::size_t slot = slot_of(cp);
+    if (!seen_[slot]) {
+      seen_[slot] = true;
+      touched_.push_back(cp);
+    }
+    sums_[slot] += d;
+  }
+  std::vector<std::pair<CallpathId, Ticks>> take() {
+    std::sort(touched_.begin(), touched_.end());
+    std::vector<std::pair<CallpathId, Ticks>> out;
+    out.reserve(touched_.size());
+    for (CallpathId cp : touched_) {
+      const std::size_t slot = slot_of(cp);
+      out.emplace_back(cp, sums_[slot]);
+      sums_[slot] = 0;
+      seen_[slot] = false;
+    }
+    touched_.clear();
+    return out;
+  }
+
+ private:
+  std::size_t slot_of(CallpathId cp) const {
+    if (cp == kNone) return sums_.size() - 1;
+    if (cp == kLaunchCallpath) return sums_.size() - 2;
+    return cp;
+  }
+  std::vector<Ticks> sums_;
+  std::vector<bool> seen_;
+  std::vector<CallpathId> touched_;
+};
+
+}  // namespace
+
+NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& q) {
+  if (q.k && *q.k == 0) throw Error("near-critical paths: k must be at least 1");
+  if (q.nc_percent && !(*q.nc_percent >= 0 && *q.nc_percent <= 100))
+    throw Error("near-critical paths: nc % must be between 0 and 100");
+  if (!q.k && q.nc_percent && q.limit == 0) throw Error("near-critical paths: the path limit must be at least 1");
+  NearCriticalPaths r;
+  r.critical_length = cpm.length;
+  const std::vector<std::uint32_t> critical = critical_path(g, cpm);
+  r.successor = successors(g, cpm, critical);
+  const std::size_t target = q.k ? *q.k : (q.nc_percent ? q.limit : NearCriticalQuery::kDefaultK);
+  r.nc_bound = q.nc_percent
+                   ? static_cast<Ticks>(std::floor(static_cast<long double>(cpm.length) * *q.nc_percent / 100.0L))
+                   : std::numeric_limits<Ticks>::max();
+
+  BoundedCandidates candidates;
+  candidates.set_capacity(target + 1);
+  const std::uint32_t critical_root = critical.empty() ? kNone : g.activities[critical.front()].from;
+  if (critical_root != kNone) candidates.offer(cpm.latest[critical_root], kNone, critical_root);
+  for (std::uint32_t v = 0; v < g.vertex_count; ++v)
+    if (g.is_root(v) && v != critical_root && cpm.latest[v] <= r.nc_bound) candidates.offer(cpm.latest[v], kNone, v);
+
+  CallpathSums sums(g);
+  while (r.paths.size() < target && !candidates.empty()) {
+    const Candidate c = candidates.pop();
+    const auto index = static_cast<std::uint32_t>(r.paths.size());
+    r.paths.push_back(NearCriticalPath{cpm.length - c.cost, {}, c.parent, c.deviation});
+    walk_path(g, r, index, [&](std::uint32_t a) { sums.add(g.activities[a].callpath, g.activities[a].duration); });
+    r.paths.back().callpaths = sums.take();
+    candidates.set_capacity(target - r.paths.size() + 1);
+    // Children: a different activity at any vertex of this path's own part.
+    std::uint32_t v = c.parent == kNone ? c.deviation : g.activities[c.deviation].to;
+    for (;;) {
+      const std::uint32_t next = r.successor[v];
+      for (std::uint32_t a : g.outgoing(v)) {
+        if (a == next) continue;
+        const Ticks cost = c.cost + cost_of(g, cpm, a);
+        if (cost <= r.nc_bound) candidates.offer(cost, index, a);
+      }
+      if (next == kNone) break;
+      v = g.activities[next].to;
+    }
+  }
+  r.more_available = !candidates.empty();
+  return r;
+}
+
+std::vector<std::uint32_t> path_activities(const ActivityGraph& g, const NearCriticalPaths& paths,
+                                           std::size_t index) {
+  std::vector<std::uint32_t> out;
+  walk_path(g, paths, index, [&](std::uint32_t a) { out.push_back(a); });
+  return out;
+}
+
+}  // namespace wisp

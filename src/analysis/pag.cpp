@@ -1,0 +1,316 @@
+// Program activity graph construction. See pag.hpp.
+#include "wisp/analysis/pag.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace wisp {
+
+std::uint64_t Pag::memory_bytes() const {
+  std::uint64_t n = sizeof(*this) + graph.memory_bytes() + time.capacity() * sizeof(Ticks) +
+                    first_vertex.capacity() * sizeof(std::uint32_t);
+  for (const auto& c : calls) n += sizeof(c) + c.capacity() * sizeof(PagCall);
+  return n;
+}
+
+namespace {
+
+struct Dependency {
+  std::uint32_t from;
+  std::uint32_t to;
+  ActivityKind kind;
+};
+
+class Builder {
+ public:
+  Builder(const Trace& trace, const PagOptions& options, Pag& pag)
+      : trace_(trace), options_(options), pag_(pag), g_(pag.graph) {}
+
+  void run() {
+    add_event_vertices();
+    reserve_activities();
+    add_collective_vertices();
+    for (Rank r = 0; r < trace_.rank_count(); ++r) add_rank_activities(r);
+    pag_.anomalies.cycle_activities = index_graph(g_);
+  }
+
+ private:
+  Ticks ticks(double seconds) const { return std::llround(seconds * pag_.ticks_per_second); }
+  Ticks at(std::uint32_t v) const { return pag_.time[v]; }
+
+  std::uint32_t new_vertex(Ticks t, std::uint32_t lane) {
+    pag_.time.push_back(t);
+    g_.lane.push_back(lane);
+    return g_.vertex_count++;
+  }
+
+  void add_event_vertices() {
+    pag_.ticks_per_second = static_cast<double>(trace_.defs.clock.ticks_per_second);
+    std::uint64_t events = 1;
+    for (const auto& rt : trace_.ranks) events += rt.events.size();
+    pag_.time.reserve(events + trace_.collectives.size());
+    g_.lane.reserve(events + trace_.collectives.size());
+    new_vertex(0, kNone);  // the virtual start; its time is set below
+    bool any = false;
+    for (Rank r = 0; r < trace_.rank_count(); ++r) {
+      pag_.first_vertex.push_back(g_.vertex_count);
+      for (const Event& e : trace_.ranks[r].events) new_vertex(ticks(e.time), r);
+      if (trace_.ranks[r].events.empty()) continue;
+      const Ticks first = at(pag_.first_vertex[r]);
+      pag_.origin = any ? std::min(pag_.origin, first) : first;
+      any = true;
+    }
+    pag_.time[Pag::kStart] = pag_.origin;
+    pag_.calls.resize(trace_.rank_count());
+  }
+
+  void reserve_activities() {
+    std::uint64_t n = trace_.rank_count() + 2 * trace_.messages.size() + 2 * trace_.collective_members.size();
+    for (const auto& rt : trace_.ranks) n += rt.events.size();
+    g_.activities.reserve(n);
+  }
+
+  // The Enter of the MPI call event i of rank r belongs to: the nearest Enter of an MPI region at
+  // or before it, kNone if a Leave of an MPI region comes first (the event is in no MPI call).
+  EventIndex enclosing_call(Rank r, EventIndex i) const {
+    const auto& ev = trace_.ranks[r].events;
+    for (;; --i) {
+      const Event& e = ev[i];
+      const bool boundary = e.kind == EventKind::Enter || e.kind == EventKind::Leave;
+      if (boundary && is_mpi(trace_.defs.region_of(e.ref).kind))
+        return e.kind == EventKind::Enter ? i : kNone;
+      if (i == 0) return kNone;
+    }
+  }
+
+  // ---- collectives: one synchronisation vertex per instance (per member for Scan/Exscan) ----
+
+  struct MemberEvents {
+    Rank rank;
+    std::uint32_t record;
+    std::uint32_t begin;  // vertices
+    std::uint32_t end;
+  };
+
+  void add_collective_vertices() {
+    hub_of_record_.resize(trace_.rank_count());
+    replaced_.resize(trace_.rank_count());
+    for (Rank r = 0; r < trace_.rank_count(); ++r) {
+      hub_of_record_[r].assign(trace_.ranks[r].collectives.size(), kNone);
+      replaced_[r].assign(trace_.ranks[r].collectives.size(), 0);
+    }
+    std::vector<MemberEvents> members;
+    for (const CollectiveInstance& inst : trace_.collectives) {
+      if (!inst.complete || inst.count < 2) continue;
+      members.clear();
+      for (std::uint32_t i = 0; i < inst.count; ++i) {
+        const CollectiveMember& m = trace_.members(inst)[i];
+        const CollectiveRecord& rec = trace_.ranks[m.rank].collectives[m.record];
+        if (rec.begin == kNone || rec.end == kNone) break;
+        members.push_back({m.rank, m.record, pag_.vertex(m.rank, rec.begin), pag_.vertex(m.rank, rec.end)});
+      }
+      if (members.size() != inst.count) continue;
+      add_instance(inst, members);
+    }
+  }
+
+  std::uint32_t local_index_of(const std::vector<MemberEvents>& members, Rank root) const {
+    for (std::uint32_t i = 0; i < members.size(); ++i)
+      if (members[i].rank == root) return i;
+    return kNone;
+  }
+
+  void add_instance(const CollectiveInstance& inst, const std::vector<MemberEvents>& members) {
+    const CollectiveClass cls = classify(inst.op);
+    const bool rooted = cls == CollectiveClass::OneToN || cls == CollectiveClass::NToOne;
+    const std::uint32_t root = rooted ? local_index_of(members, inst.root) : kNone;
+    if (rooted && root == kNone) return;  // no root among the members: keep the members local
+    // Release time of each member's end, and whether it waits for other members at all.
+    const std::size_t n = members.size();
+    std::vector<Ticks> release(n, 0);
+    std::vector<bool> waits(n, true);
+    Ticks all = at(members[0].begin);
+    for (const auto& m : members) all = std::max(all, at(m.begin));
+    Ticks prefix = at(members[0].begin);
+    for (std::size_t i = 0; i < n; ++i) {
+      prefix = std::max(prefix, at(members[i].begin));
+      switch (cls) {
+        case CollectiveClass::OneToN: release[i] = at(members[root].begin); break;
+        case CollectiveClass::NToOne: release[i] = all; waits[i] = i == root; break;
+        case CollectiveClass::Prefix: release[i] = prefix; break;
+        default: release[i] = all; break;
+      }
+    }
+    for (std::size_t i = 0; i < n; ++i)
+      if (waits[i] && at(members[i].end) < release[i]) {
+        ++pag_.anomalies.inconsistent_collectives;
+        return;
+      }
+    if (cls == CollectiveClass::Prefix) {
+      std::uint32_t previous = kNone;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t hub = new_vertex(release[i], kNone);
+        synchronise(members[i], hub);
+        if (previous != kNone) g_.add_activity({0, previous, hub, kNone, ActivityKind::Synchronisation});
+        hub_of_record_[members[i].rank][members[i].record] = hub;
+        replaced_[members[i].rank][members[i].record] = 1;
+        previous = hub;
+      }
+      return;
+    }
+    const std::uint32_t hub = new_vertex(cls == CollectiveClass::OneToN ? release[0] : all, kNone);
+    for (std::size_t i = 0; i < n; ++i) {
+      // A member whose begin feeds the hub reaches its end only through it; a non-root member of
+      // a 1->N operation also keeps its own local path (it waits for itself and the root).
+      const bool feeds = cls != CollectiveClass::OneToN || i == root;
+      if (feeds) synchronise(members[i], hub);
+      if (!waits[i]) continue;
+      hub_of_record_[members[i].rank][members[i].record] = hub;
+      replaced_[members[i].rank][members[i].record] = feeds ? 1 : 0;
+    }
+  }
+
+  void synchronise(const MemberEvents& m, std::uint32_t hub) {
+    const EventIndex call = enclosing_call(m.rank, m.begin - pag_.first_vertex[m.rank]);
+    const CallpathId cp = call == kNone ? kNone : trace_.ranks[m.rank].events[call].ref;
+    g_.add_activity({0, m.begin, hub, cp, ActivityKind::Synchronisation});
+  }
+
+  // ---- point-to-point dependencies ----
+
+  std::uint32_t call_vertex(Rank r, EventIndex i) const {
+    const EventIndex call = enclosing_call(r, i);
+    return call == kNone ? kNone : pag_.vertex(r, call);
+  }
+
+  // The vertex at which the receive side of a message was posted: MpiIrecvRequest, or the Enter
+  // of a blocking receive.
+  std::uint32_t posted_vertex(Rank r, const P2P& recv) const {
+    if (recv.request_event != kNone) return pag_.vertex(r, recv.request_event);
+    return call_vertex(r, recv.event);
+  }
+
+  // The start of a send: the Enter of the MPI_Send/MPI_Isend/... call holding its send record.
+  std::uint32_t send_start(Rank r, const P2P& send) const {
+    const std::uint32_t v = call_vertex(r, send.event);
+    return v != kNone ? v : pag_.vertex(r, send.event);
+  }
+
+  void rendezvous(Rank r, const P2P& send, std::uint32_t completion) {
+    if (send.message == kNone) return;
+    const Message& m = trace_.messages[send.message];
+    const std::uint32_t posted = posted_vertex(m.receiver, trace_.recv_of(m));
+    if (posted == kNone) return;
+    const Ticks post = at(posted), done = at(completion);
+    const bool depends = options_.rendezvous == RendezvousRule::Observed
+                             ? at(send_start(r, send)) < post && post <= done
+                             : send.bytes > options_.eager_limit && post <= done;
+    if (depends) deps_.push_back({posted, completion, ActivityKind::Rendezvous});
+  }
+
+  void message(const P2P& recv, std::uint32_t completion) {
+    if (recv.message == kNone) return;
+    const Message& m = trace_.messages[recv.message];
+    const std::uint32_t sent = send_start(m.sender, trace_.send_of(m));
+    if (at(sent) > at(completion)) {
+      ++pag_.anomalies.receive_before_send;  // treated as a local operation (paper 003 §4.0.1)
+      return;
+    }
+    deps_.push_back({sent, completion, ActivityKind::Message});
+  }
+
+  // ---- per rank ----
+
+  void collect_dependencies(Rank r, const CallSpan& call) {
+    const RankTrace& rt = trace_.ranks[r];
+    deps_.clear();
+    for (EventIndex i = call.enter + 1; i <= call.leave; ++i) {
+      const Event& e = rt.events[i];
+      const std::uint32_t v = pag_.vertex(r, i);
+      switch (e.kind) {
+        case EventKind::MpiRecv:
+        case EventKind::MpiIrecv: message(rt.p2p[e.ref], v); break;
+        case EventKind::MpiIsendComplete: rendezvous(r, rt.p2p[e.ref], v); break;
+        case EventKind::MpiSend: rendezvous(r, rt.p2p[e.ref], pag_.vertex(r, call.leave)); break;
+        case EventKind::MpiCollectiveEnd: {
+          const std::uint32_t hub = hub_of_record_[r][e.ref];
+          if (hub != kNone) deps_.push_back({hub, v, ActivityKind::Collective});
+          break;
+        }
+        default: break;
+      }
+    }
+  }
+
+  bool replaced_by_hub(Rank r, EventIndex i) const {
+    const auto& ev = trace_.ranks[r].events;
+    return ev[i + 1].kind == EventKind::MpiCollectiveEnd && ev[i].kind == EventKind::MpiCollectiveBegin &&
+           replaced_[r][ev[i + 1].ref] != 0;
+  }
+
+  void add_call(Rank r, const CallSpan& call) {
+    collect_dependencies(r, call);
+    const std::uint32_t enter = pag_.vertex(r, call.enter);
+    Ticks release = at(enter);
+    for (const Dependency& d : deps_) release = std::max(release, at(d.from));
+    const CallpathId cp = trace_.ranks[r].events[call.enter].ref;
+    for (EventIndex i = call.enter; i < call.leave; ++i) {
+      if (replaced_by_hub(r, i)) continue;
+      const std::uint32_t u = pag_.vertex(r, i), v = u + 1;
+      const Ticks d = std::max<Ticks>(0, at(v) - std::max(at(u), release));
+      g_.add_activity({d, u, v, cp, ActivityKind::Mpi});
+    }
+    for (const Dependency& d : deps_)
+      g_.add_activity({std::max<Ticks>(0, at(d.to) - release), d.from, d.to, cp, d.kind});
+    pag_.calls[r].push_back(PagCall{call.enter, call.leave, release});
+  }
+
+  CallpathId after(CallpathId cp, const Event& e) const {
+    if (e.kind == EventKind::Enter) return e.ref;
+    if (e.kind == EventKind::Leave) return trace_.defs.callpaths[e.ref].parent;
+    return cp;
+  }
+
+  void add_rank_activities(Rank r) {
+    const RankTrace& rt = trace_.ranks[r];
+    const auto n = static_cast<EventIndex>(rt.events.size());
+    if (n == 0) return;
+    const std::uint32_t first = pag_.vertex(r, 0);
+    g_.add_activity({at(first) - pag_.origin, Pag::kStart, first, kLaunchCallpath, ActivityKind::Launch});
+    CallpathId cp = kNone;
+    std::size_t c = 0;
+    for (EventIndex i = 0; i < n; ++i) {
+      if (c < rt.mpi_calls.size() && rt.mpi_calls[c].enter == i) {
+        const CallSpan call = rt.mpi_calls[c];
+        add_call(r, call);
+        for (EventIndex j = call.enter; j <= call.leave; ++j) cp = after(cp, rt.events[j]);
+        i = call.leave;
+        while (c < rt.mpi_calls.size() && rt.mpi_calls[c].enter <= call.leave) ++c;  // nested calls
+      } else {
+        cp = after(cp, rt.events[i]);
+      }
+      if (i + 1 < n) {
+        const std::uint32_t u = pag_.vertex(r, i);
+        g_.add_activity({at(u + 1) - at(u), u, u + 1, cp, ActivityKind::Computation});
+      }
+    }
+  }
+
+  const Trace& trace_;
+  const PagOptions& options_;
+  Pag& pag_;
+  ActivityGraph& g_;
+  std::vector<std::vector<std::uint32_t>> hub_of_record_;  // per rank, per collective record
+  std::vector<std::vector<std::uint8_t>> replaced_;        // the local begin -> end activity is the hub's
+  std::vector<Dependency> deps_;
+};
+
+}  // namespace
+
+Pag build_pag(const Trace& trace, const PagOptions& options) {
+  Pag pag;
+  Builder(trace, options, pag).run();
+  return pag;
+}
+
+}  // namespace wisp

@@ -1,0 +1,120 @@
+// POP factors and their timers. See pop.hpp.
+#include "wisp/analysis/pop.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "wisp/analysis/ideal_network.hpp"
+
+namespace wisp {
+
+namespace {
+
+constexpr double kUndefined = std::numeric_limits<double>::quiet_NaN();
+
+double ratio(double a, double b) { return b > 0 ? a / b : kUndefined; }
+
+// Value of a timer at t: linear between breakpoints, constant before the first and after the last.
+template <typename Field>
+double interpolate(const std::vector<PopTimeline::Point>& p, double t, Field field) {
+  if (p.empty()) return 0;
+  if (t <= p.front().time) return field(p.front());
+  if (t >= p.back().time) return field(p.back());
+  const auto it = std::upper_bound(p.begin(), p.end(), t, [](double x, const auto& q) { return x < q.time; });
+  const auto& b = *it;
+  const auto& a = *(it - 1);
+  const double span = b.time - a.time;
+  return span > 0 ? field(a) + (field(b) - field(a)) * (t - a.time) / span : field(b);
+}
+
+// Breakpoints of one rank: its first event, every MPI call's enter, release and leave, its last event.
+std::vector<PopTimeline::Point> rank_points(const Trace& trace, const IdealNetworkReplay& replay, Rank r) {
+  const RankTrace& rt = trace.ranks[r];
+  std::vector<PopTimeline::Point> out;
+  if (rt.events.empty()) return out;
+  const auto& calls = replay.pag.calls[r];
+  out.reserve(3 * calls.size() + 2);
+  double useful = 0, previous = rt.events.front().time;
+  out.push_back({previous, 0, replay.clock_at(r, 0)});
+  for (const PagCall& c : calls) {
+    const double enter = rt.events[c.enter].time, leave = rt.events[c.leave].time;
+    useful += enter - previous;
+    const double release = std::clamp(replay.pag.seconds(c.release), enter, leave);
+    const double before = replay.clock_at(r, c.enter), after = replay.clock_at(r, c.leave);
+    out.push_back({enter, useful, before});
+    out.push_back({release, useful, after});
+    out.push_back({leave, useful, after});
+    previous = leave;
+  }
+  const auto last = static_cast<EventIndex>(rt.events.size() - 1);
+  useful += rt.events[last].time - previous;
+  out.push_back({rt.events[last].time, useful, replay.clock_at(r, last)});
+  return out;
+}
+
+}  // namespace
+
+double PopTimeline::useful_at(Rank r, double t) const {
+  return interpolate(ranks[r], t, [](const Point& q) { return q.useful; });
+}
+
+double PopTimeline::ideal_at(Rank r, double t) const {
+  return interpolate(ranks[r], t, [](const Point& q) { return q.ideal; });
+}
+
+PopTimeline pop_timeline(const Trace& trace, std::uint64_t eager_limit) {
+  const IdealNetworkReplay replay = ideal_network_replay(trace, eager_limit);
+  PopTimeline out;
+  out.ideal_runtime = replay.runtime;
+  out.ranks.resize(trace.rank_count());
+  out.mpi_events.resize(trace.rank_count());
+  bool any = false;
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    out.ranks[r] = rank_points(trace, replay, r);
+    const RankTrace& rt = trace.ranks[r];
+    for (const PagCall& c : replay.pag.calls[r]) {
+      out.mpi_events[r].push_back(rt.events[c.enter].time);
+      out.mpi_events[r].push_back(rt.events[c.leave].time);
+    }
+    if (rt.events.empty()) continue;
+    out.start = any ? std::min(out.start, rt.events.front().time) : rt.events.front().time;
+    out.end = any ? std::max(out.end, rt.events.back().time) : rt.events.back().time;
+    any = true;
+  }
+  return out;
+}
+
+PopFactors pop_factors(const PopTimeline& timeline, double from, double to) {
+  PopFactors f;
+  const auto P = static_cast<Rank>(timeline.ranks.size());
+  double sum = 0, ideal_from = 0, ideal_to = 0;
+  for (Rank r = 0; r < P; ++r) {
+    const double u = timeline.useful_at(r, to) - timeline.useful_at(r, from);
+    sum += u;
+    f.max_useful = std::max(f.max_useful, u);
+    ideal_from = std::max(ideal_from, timeline.ideal_at(r, from));
+    ideal_to = std::max(ideal_to, timeline.ideal_at(r, to));
+  }
+  f.mean_useful = P > 0 ? sum / P : 0;
+  f.elapsed = to - from;
+  f.ideal = ideal_to - ideal_from;
+  f.load_balance = ratio(f.mean_useful, f.max_useful);
+  f.serialisation = ratio(f.max_useful, f.ideal);
+  f.transfer = ratio(f.ideal, f.elapsed);
+  f.parallel_efficiency = ratio(f.mean_useful, f.elapsed);
+  f.communication_efficiency = ratio(f.max_useful, f.elapsed);
+  return f;
+}
+
+PopFactors pop_factors(const PopTimeline& timeline, const PopOptions& options) {
+  PopFactors f = pop_factors(timeline, timeline.start, timeline.end);
+  if (options.ideal_runtime) {
+    f.ideal = *options.ideal_runtime;
+    f.serialisation = ratio(f.max_useful, f.ideal);
+    f.transfer = ratio(f.ideal, f.elapsed);
+  }
+  return f;
+}
+
+}  // namespace wisp

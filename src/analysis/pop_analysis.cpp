@@ -1,0 +1,16 @@
+// One-call POP analysis. See pop_analysis.hpp.
+#include "wisp/analysis/pop_analysis.hpp"
+
+namespace wisp {
+
+PopAnalysis analyse_pop(const Trace& trace, const PopAnalysisOptions& options) {
+  const PopTimeline timeline = pop_timeline(trace, options.pop.eager_limit);
+  PopAnalysis a;
+  a.whole = pop_factors(timeline, options.pop);
+  a.external_ideal = options.pop.ideal_runtime.has_value();
+  a.replay_ideal = timeline.ideal_runtime;
+  if (options.windows) a.windows = pop_windows(timeline, *options.windows);
+  return a;
+}
+
+}  // namespace wisp

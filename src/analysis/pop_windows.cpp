@@ -1,0 +1,71 @@
+// Fixed and adaptive POP windows. See pop_windows.hpp.
+#include "wisp/analysis/pop_windows.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "wisp/error.hpp"
+
+namespace wisp {
+
+namespace {
+
+// MPI events of a rank in [a, b), or [a, b] for the last window.
+std::uint32_t events_in(const std::vector<double>& times, double a, double b, bool closed) {
+  const auto lo = std::lower_bound(times.begin(), times.end(), a);
+  const auto hi = closed ? std::upper_bound(times.begin(), times.end(), b) : std::lower_bound(times.begin(), times.end(), b);
+  return static_cast<std::uint32_t>(hi - lo);
+}
+
+// Fewest MPI events of a rank that has any (ranks without MPI events cannot take part).
+std::uint32_t fewest_events(const PopTimeline& t, double a, double b, bool closed) {
+  std::uint32_t fewest = 0;
+  bool any = false;
+  for (const auto& times : t.mpi_events) {
+    if (times.empty()) continue;
+    const std::uint32_t n = events_in(times, a, b, closed);
+    fewest = any ? std::min(fewest, n) : n;
+    any = true;
+  }
+  return fewest;
+}
+
+std::vector<double> fixed_borders(const PopTimeline& t, double length) {
+  if (!(length > 0)) throw Error(fmt::format("POP windows: the window length must be positive (got {})", length));
+  const double span = t.end - t.start;
+  const double count = std::max(1.0, std::ceil(span / length));
+  if (count > 1e7)
+    throw Error(fmt::format("POP windows: {} s windows cut the {} s run into more than 10^7 windows", length, span));
+  std::vector<double> borders;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i) borders.push_back(t.start + i * length);
+  borders.push_back(t.end);
+  return borders;
+}
+
+}  // namespace
+
+std::vector<PopWindow> pop_windows(const PopTimeline& t, const WindowOptions& options) {
+  const std::vector<double> borders = fixed_borders(t, options.length);
+  const std::size_t last = borders.size() - 1;
+  std::vector<std::pair<double, double>> ranges;
+  std::size_t from = 0;
+  for (std::size_t to = 1; to <= last; ++to) {
+    const bool closed = to == last;
+    if (fewest_events(t, borders[from], borders[to], closed) < options.min_events && !closed) continue;
+    if (closed && !ranges.empty() && fewest_events(t, borders[from], borders[to], true) < options.min_events)
+      ranges.back().second = borders[to];  // a short rest joins the window before it
+    else
+      ranges.emplace_back(borders[from], borders[to]);
+    from = to;
+  }
+  std::vector<PopWindow> out;
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    const auto [a, b] = ranges[i];
+    out.push_back(PopWindow{a, b, pop_factors(t, a, b), fewest_events(t, a, b, i + 1 == ranges.size())});
+  }
+  return out;
+}
+
+}  // namespace wisp

@@ -1,0 +1,151 @@
+// Minimum-based wait-state estimate. See wait_estimate.hpp.
+#include "wisp/analysis/wait_estimate.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+
+namespace wisp {
+
+std::string_view to_string(WaitPattern p) {
+  switch (p) {
+    case WaitPattern::LateSender: return "Late Sender";
+    case WaitPattern::WaitAtNxN: return "Wait at N x N";
+    case WaitPattern::WaitAtBarrier: return "Wait at Barrier";
+  }
+  return "?";
+}
+
+std::uint32_t size_class(std::uint64_t bytes) { return static_cast<std::uint32_t>(std::bit_width(bytes)); }
+
+namespace {
+
+std::optional<WaitPattern> pattern_of(MpiFunction f) {
+  switch (f) {
+    case MpiFunction::Recv:
+    case MpiFunction::Wait:
+    case MpiFunction::Waitall: return WaitPattern::LateSender;
+    case MpiFunction::Allreduce:
+    case MpiFunction::Allgather:
+    case MpiFunction::Allgatherv:
+    case MpiFunction::Alltoall:
+    case MpiFunction::Alltoallv:
+    case MpiFunction::Alltoallw:
+    case MpiFunction::ReduceScatter:
+    case MpiFunction::ReduceScatterBlock: return WaitPattern::WaitAtNxN;
+    case MpiFunction::Barrier: return WaitPattern::WaitAtBarrier;
+    default: return std::nullopt;
+  }
+}
+
+// Bytes that decide the size class: received by the call's receive completions, or the
+// collective's received bytes.
+std::uint64_t call_bytes(const RankTrace& rt, const CallSpan& call) {
+  std::uint64_t bytes = 0;
+  for (EventIndex i = call.enter + 1; i < call.leave; ++i) {
+    const Event& e = rt.events[i];
+    if (e.kind == EventKind::MpiRecv || e.kind == EventKind::MpiIrecv) bytes += rt.p2p[e.ref].bytes;
+    if (e.kind == EventKind::MpiCollectiveEnd) bytes += rt.collectives[e.ref].received;
+  }
+  return bytes;
+}
+
+struct Visit {
+  CallpathId callpath;
+  std::uint32_t size_class;
+  double duration;
+};
+
+using Category = std::pair<MpiFunction, std::uint32_t>;  // (function, size class)
+
+struct Accumulated {
+  std::uint64_t visits = 0;
+  double time = 0;
+};
+
+}  // namespace
+
+WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_based) {
+  const Definitions& defs = trace.defs;
+  WaitEstimate out;
+  double start = std::numeric_limits<double>::infinity(), end = -start;
+  // Per (call path, rank, size class): visits and time; minima per (rank, category) and global.
+  std::map<std::tuple<CallpathId, Rank, std::uint32_t>, Accumulated> sums;
+  std::map<std::pair<Rank, Category>, WaitMinimum> local;
+  std::map<Category, WaitMinimum> global;
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const RankTrace& rt = trace.ranks[r];
+    if (rt.events.empty()) continue;
+    start = std::min(start, rt.events.front().time);
+    end = std::max(end, rt.events.back().time);
+    EventIndex outer_leave = 0;
+    bool any = false;
+    for (const CallSpan& call : rt.mpi_calls) {
+      if (any && call.enter <= outer_leave) continue;  // nested in the previous call
+      any = true;
+      outer_leave = call.leave;
+      const CallpathId cp = rt.events[call.enter].ref;
+      const MpiFunction f = defs.region_of(cp).mpi;
+      const auto pattern = pattern_of(f);
+      if (!pattern) continue;
+      const std::uint32_t cls = size_class(call_bytes(rt, call));
+      const double d = rt.events[call.leave].time - rt.events[call.enter].time;
+      Accumulated& a = sums[{cp, r, cls}];
+      ++a.visits;
+      a.time += d;
+      const bool is_local = *pattern == WaitPattern::LateSender;
+      WaitMinimum& m = is_local ? local[{r, {f, cls}}] : global[{f, cls}];
+      if (m.visits == 0) m = WaitMinimum{is_local ? r : kNone, f, cls, d, 0};
+      m.minimum = std::min(m.minimum, d);
+      ++m.visits;
+    }
+  }
+  out.allocation_time = trace.rank_count() * (end > start ? end - start : 0.0);
+  for (const auto& [key, m] : local) out.minima.push_back(m);
+  for (const auto& [key, m] : global) out.minima.push_back(m);
+
+  for (const auto& [key, a] : sums) {
+    const auto& [cp, r, cls] = key;
+    const MpiFunction f = defs.region_of(cp).mpi;
+    const WaitPattern pattern = *pattern_of(f);
+    const double minimum = pattern == WaitPattern::LateSender ? local.at({r, {f, cls}}).minimum : global.at({f, cls}).minimum;
+    if (out.rows.empty() || out.rows.back().callpath != cp || out.rows.back().rank != r) {
+      WaitEstimateRow row;
+      row.callpath = cp;
+      row.rank = r;
+      row.function = f;
+      row.pattern = pattern;
+      if (trace_based) {
+        const auto it = trace_based->find({cp, r});
+        if (it != trace_based->end()) row.trace_based = it->second;
+      }
+      out.rows.push_back(row);
+    }
+    WaitEstimateRow& row = out.rows.back();
+    row.visits += a.visits;
+    row.time += a.time;
+    row.estimated += std::max(0.0, a.time - static_cast<double>(a.visits) * minimum);
+  }
+  return out;
+}
+
+std::vector<WaitRatio> wait_ratios(const WaitEstimate& estimate, double threshold) {
+  std::map<CallpathId, WaitRatio> by_callpath;
+  for (const WaitEstimateRow& row : estimate.rows) {
+    WaitRatio& w = by_callpath[row.callpath];
+    w.callpath = row.callpath;
+    w.pattern = row.pattern;
+    w.estimated += row.estimated;
+    if (row.trace_based) w.trace_based = w.trace_based.value_or(0) + *row.trace_based;
+  }
+  std::vector<WaitRatio> out;
+  if (estimate.allocation_time <= 0) return out;
+  for (auto& [cp, w] : by_callpath) {
+    w.estimated /= estimate.allocation_time;
+    if (w.trace_based) *w.trace_based /= estimate.allocation_time;
+    if (w.estimated >= threshold || w.trace_based.value_or(0) >= threshold) out.push_back(w);
+  }
+  return out;
+}
+
+}  // namespace wisp

@@ -1,0 +1,182 @@
+// Benchmark of analyzer II (not a test): PAG build + CPM throughput in events/s and bytes/event,
+// the k = 1000 near-critical-path search and MBM on a PAG of more than a million activities, the
+// peak RSS of the search at k = 10, 100, 1000 (each in a forked child whose peak is reset first),
+// and the POP timeline and windows. Every timing is the median of --repeat runs.
+//
+//   pag_bench [--steps N] [--repeat R]     (default: 8x8 halo, 800 steps, about 2.2 million events)
+#include <malloc.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "generators/generators.hpp"
+#include "wisp/analysis/mbm.hpp"
+#include "wisp/analysis/pag.hpp"
+#include "wisp/analysis/pop_windows.hpp"
+#include "wisp/analysis/wait_estimate.hpp"
+
+using namespace wisp;
+
+namespace {
+
+double seconds_of(const std::function<void()>& fn) {
+  const auto t0 = std::chrono::steady_clock::now();
+  fn();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+double median_of(int repeat, const std::function<void()>& fn) {
+  std::vector<double> t;
+  for (int i = 0; i < repeat; ++i) t.push_back(seconds_of(fn));
+  return median(t);
+}
+
+// kB from /proc/self/status ("VmRSS", "VmHWM").
+long status_kb(const char* key) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) return std::atol(line.c_str() + std::strlen(key) + 1);
+  return -1;
+}
+
+// Runs `fn` in a forked child after resetting its peak RSS; returns the child's peak minus its RSS
+// before `fn`, in kB, and the child's wall time.
+std::pair<long, double> peak_in_child(const std::function<void()>& fn) {
+  int pipefd[2];
+  if (pipe(pipefd) != 0) return {-1, 0};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(pipefd[0]);
+    malloc_trim(0);                                  // return freed heap memory: new use shows in RSS
+    std::ofstream("/proc/self/clear_refs") << "5";  // reset VmHWM to the current RSS
+    const long before = status_kb("VmRSS:");
+    const double t = seconds_of(fn);
+    const long peak = status_kb("VmHWM:");
+    const long delta = peak - before;
+    [[maybe_unused]] auto w1 = write(pipefd[1], &delta, sizeof delta);
+    [[maybe_unused]] auto w2 = write(pipefd[1], &t, sizeof t);
+    _exit(0);
+  }
+  close(pipefd[1]);
+  long delta = -1;
+  double t = 0;
+  [[maybe_unused]] auto r1 = read(pipefd[0], &delta, sizeof delta);
+  [[maybe_unused]] auto r2 = read(pipefd[0], &t, sizeof t);
+  close(pipefd[0]);
+  waitpid(pid, nullptr, 0);
+  return {delta, t};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::uint32_t steps = 800;
+  int repeat = 5;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::string(argv[i]) == "--steps") steps = static_cast<std::uint32_t>(std::atoi(argv[i + 1]));
+    if (std::string(argv[i]) == "--repeat") repeat = std::atoi(argv[i + 1]);
+  }
+  gen::HaloOptions o;
+  o.dims = {8, 8};
+  o.steps = steps;
+  o.overload_ranks = {9, 42};
+  o.overload = 0.2;
+  Trace trace;
+  const double gen_s = seconds_of([&] { trace = gen::generate_halo(o); });
+  const auto events = static_cast<double>(trace.event_count());
+  std::printf("trace: halo 8x8, %u steps: %.0f events, %zu messages (generated in %.2f s)\n", steps, events,
+              trace.messages.size(), gen_s);
+
+  // 1. PAG build + CPM.
+  Pag pag;
+  Cpm cpm;
+  const double build = median_of(repeat, [&] { pag = build_pag(trace); });
+  const double cpm_s = median_of(repeat, [&] { cpm = critical_path_method(pag.graph); });
+  const double both = median_of(repeat, [&] {
+    Pag p = build_pag(trace);
+    Cpm c = critical_path_method(p.graph);
+  });
+  const double bytes = static_cast<double>(pag.memory_bytes()) + 2.0 * sizeof(Ticks) * pag.graph.vertex_count;
+  std::printf("pag: %u vertices, %zu activities, %.1f bytes/event (graph + CPM times)\n", pag.graph.vertex_count,
+              pag.graph.activities.size(), bytes / events);
+  std::printf("pag build: median %.3f s = %.2f M events/s\n", build, events / build / 1e6);
+  std::printf("cpm:       median %.3f s = %.2f M events/s\n", cpm_s, events / cpm_s / 1e6);
+  std::printf("pag build + cpm: median %.3f s = %.2f M events/s  (repeat %d)\n", both, events / both / 1e6, repeat);
+
+  // 2. k = 1000 near-critical paths (+ MBM over them).
+  NearCriticalQuery q;
+  q.k = 1000;
+  NearCriticalPaths paths;
+  const double search = median_of(repeat, [&] { paths = near_critical_paths(pag.graph, cpm, q); });
+  std::printf("k = 1000 near-critical paths on %zu activities: median %.3f s (the 1000th within %.4f %%)\n",
+              pag.graph.activities.size(), search, paths.last_nc_percent());
+  std::vector<MbmRow> mbm;
+  const double mbm_s = seconds_of([&] { mbm = maximum_benefit(pag.graph, cpm, paths); });
+  std::printf("MBM_k and MBM_all of %zu call paths: %.3f s\n", mbm.size(), mbm_s);
+
+  // 3. Memory of the search alone at k = 10, 100, 1000.
+  const auto memory = [](const Pag& g, const Cpm& c) {
+    std::printf("RSS before the search (trace + PAG + CPM): %ld kB\n", status_kb("VmRSS:"));
+    for (std::size_t k : {10, 100, 1000}) {
+      NearCriticalQuery qk;
+      qk.k = k;
+      const auto [kb, t] = peak_in_child([&] {
+        NearCriticalPaths p = near_critical_paths(g.graph, c, qk);
+        if (p.paths.size() != k) std::_Exit(2);
+      });
+      std::printf("k = %4zu: peak RSS increase during the search %ld kB = %.2f bytes/activity, %.3f s\n", k, kb,
+                  1024.0 * kb / g.graph.activities.size(), t);
+    }
+  };
+  memory(pag, cpm);
+
+  // 2b and 3b. A PAG whose paths differ in length: dynamic imbalance, a random rank late per barrier.
+  gen::ImbalanceOptions io;
+  io.ranks = 64;
+  io.iterations = std::max<std::uint32_t>(1, steps * 7 / 2);
+  io.mode = "dynamic";
+  io.work = 0.001;
+  io.launch_jitter = 0.001;  // one rank starts last: no P x P ties through MPI_Init
+  const Trace imbalance = gen::generate_imbalance(io);
+  const Pag ipag = build_pag(imbalance);
+  const Cpm icpm = critical_path_method(ipag.graph);
+  const double isearch = median_of(repeat, [&] { paths = near_critical_paths(ipag.graph, icpm, q); });
+  std::printf("dynamic imbalance 64 ranks x %u iterations: %llu events, %zu activities\n", io.iterations,
+              static_cast<unsigned long long>(imbalance.event_count()), ipag.graph.activities.size());
+  std::printf("k = 1000 near-critical paths: median %.3f s (the 1000th within %.4f %%)\n", isearch,
+              paths.last_nc_percent());
+  memory(ipag, icpm);
+  NearCriticalQuery nc;  // mode 2: every path within 0.05 % of d_cp (capped at 20000)
+  nc.nc_percent = 0.05;
+  nc.limit = 20000;
+  const double nc_s = seconds_of([&] { paths = near_critical_paths(ipag.graph, icpm, nc); });
+  std::printf("nc = 0.05 %%: %zu paths%s in %.3f s, shortest %.6f s of d_cp %.6f s\n", paths.paths.size(),
+              paths.more_available ? " (limit reached)" : "", nc_s, ipag.seconds(paths.paths.back().duration),
+              ipag.seconds(icpm.length));
+
+  // 4. Wait estimate and POP (timeline + 1000 windows).
+  const double wait_s = median_of(repeat, [&] { estimate_waits(trace); });
+  std::printf("minimum-based wait estimate: median %.3f s = %.2f M events/s\n", wait_s, events / wait_s / 1e6);
+  PopTimeline timeline;
+  const double tl_s = median_of(repeat, [&] { timeline = pop_timeline(trace); });
+  std::printf("POP timeline (ideal-network replay): median %.3f s = %.2f M events/s\n", tl_s, events / tl_s / 1e6);
+  const double length = (timeline.end - timeline.start) / 1000;
+  const double win_s = median_of(repeat, [&] { pop_windows(timeline, WindowOptions{length, 3}); });
+  std::printf("POP 1000 adaptive windows: median %.3f s\n", win_s);
+  return 0;
+}

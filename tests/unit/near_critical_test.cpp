@@ -1,0 +1,340 @@
+// Critical path method, near-critical paths and MBM on hand-made activity graphs with hand values,
+// and a property test against brute-force path enumeration on random small multigraphs.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+
+#include "wisp/analysis/mbm.hpp"
+#include "wisp/error.hpp"
+
+using namespace wisp;
+
+namespace {
+
+constexpr CallpathId A = 0, B = 1, C = 2;
+
+// The situation of paper 001 Fig. 4: the critical path s -a-> m -c-> t consists of A (6) and B (4);
+// the second longest path s -d-> n -e-> t (C 5, B 4) shares B but not A, and a parallel (multigraph)
+// edge b (C 2) runs beside a. Optimising A, the largest component, gains only 1; B gains 4.
+//   vertices: s=0, m=1, n=2, t=3
+//   a: s->m 6 A   b: s->m 2 C   c: m->t 4 B   d: s->n 5 C   e: n->t 4 B
+ActivityGraph figure4() {
+  ActivityGraph g;
+  for (int i = 0; i < 4; ++i) g.add_vertex();
+  g.add_activity({6, 0, 1, A, ActivityKind::Computation});  // a = 0
+  g.add_activity({2, 0, 1, C, ActivityKind::Message});      // b = 1
+  g.add_activity({4, 1, 3, B, ActivityKind::Computation});  // c = 2
+  g.add_activity({5, 0, 2, C, ActivityKind::Computation});  // d = 3
+  g.add_activity({4, 2, 3, B, ActivityKind::Computation});  // e = 4
+  index_graph(g);
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("CPM on the Fig. 4 graph: ES, EF, LS, LF, total and free slack equal hand values") {
+  const ActivityGraph g = figure4();
+  const Cpm cpm = critical_path_method(g);
+  CHECK(cpm.length == 10);
+  CHECK(cpm.earliest == std::vector<Ticks>{0, 6, 5, 10});
+  CHECK(cpm.latest == std::vector<Ticks>{0, 6, 6, 10});
+  struct Hand { Ticks es, ef, ls, lf, ts, fs; };
+  const Hand hand[] = {
+      {0, 6, 0, 6, 0, 0},    // a: critical
+      {0, 2, 4, 6, 4, 4},    // b: parallel edge beside a
+      {6, 10, 6, 10, 0, 0},  // c: critical, ends at the leaf
+      {0, 5, 1, 6, 1, 0},    // d: total slack 1 but no free slack (delaying d delays e)
+      {5, 9, 6, 10, 1, 1},   // e
+  };
+  for (std::uint32_t i = 0; i < 5; ++i) {
+    INFO("activity " << i);
+    const ActivityTimes t = activity_times(g, cpm, i);
+    CHECK(t.es == hand[i].es);
+    CHECK(t.ef == hand[i].ef);
+    CHECK(t.ls == hand[i].ls);
+    CHECK(t.lf == hand[i].lf);
+    CHECK(t.total_slack == hand[i].ts);
+    CHECK(t.free_slack == hand[i].fs);
+  }
+  CHECK(critical_path(g, cpm) == std::vector<std::uint32_t>{0, 2});
+}
+
+TEST_CASE("near-critical paths and MBM on the Fig. 4 graph equal hand values") {
+  const ActivityGraph g = figure4();
+  const Cpm cpm = critical_path_method(g);
+  NearCriticalQuery q;
+  q.k = 5;
+  const NearCriticalPaths p = near_critical_paths(g, cpm, q);
+  // Exactly three paths: a c (10), d e (9), b c (6).
+  REQUIRE(p.paths.size() == 3);
+  CHECK_FALSE(p.more_available);
+  CHECK(p.paths[0].duration == 10);
+  CHECK(p.paths[1].duration == 9);
+  CHECK(p.paths[2].duration == 6);
+  CHECK(path_activities(g, p, 0) == std::vector<std::uint32_t>{0, 2});
+  CHECK(path_activities(g, p, 1) == std::vector<std::uint32_t>{3, 4});
+  CHECK(path_activities(g, p, 2) == std::vector<std::uint32_t>{1, 2});
+  CHECK(p.paths[1].time_of(C) == 5);
+  CHECK(p.paths[1].time_of(B) == 4);
+  CHECK(p.paths[1].time_of(A) == 0);
+  CHECK(p.last_nc_percent() == Approx(40.0));
+
+  // MBM_k(i) = min_j (d(i)_j + d_cp - d_j):
+  //   A: k=1: 6;  k=2: min(6, 0 + 1) = 1;  k=3: min(1, 0 + 4) = 1
+  //   B: k=1: 4;  k=2: min(4, 4 + 1) = 4;  k=3: 4
+  //   C: k=1: 0 (not on the critical path)
+  CHECK(mbm_k(p, A, 1) == 6);
+  CHECK(mbm_k(p, A, 2) == 1);
+  CHECK(mbm_k(p, A, 3) == 1);
+  CHECK(mbm_k(p, B, 1) == 4);
+  CHECK(mbm_k(p, B, 3) == 4);
+  CHECK(mbm_k(p, C, 3) == 0);
+  // MBM_all(i) = d_cp - longest path with i zeroed:
+  //   A zeroed: paths 4, 9, 6 -> 9, MBM_all = 1;  B zeroed: 6, 5, 2 -> 6, MBM_all = 4;  C: 10 -> 0
+  CHECK(mbm_all(g, cpm, A) == 1);
+  CHECK(mbm_all(g, cpm, B) == 4);
+  CHECK(mbm_all(g, cpm, C) == 0);
+
+  const auto rows = maximum_benefit(g, cpm, p);
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0].callpath == A);  // the largest critical-path component ...
+  CHECK(rows[0].critical_path == 6);
+  CHECK(rows[0].mbm_all == 1);   // ... is not the best target
+  CHECK(rows[1].callpath == B);
+  CHECK(rows[1].critical_path == 4);
+  CHECK(rows[1].mbm_k == 4);
+  CHECK(rows[1].mbm_all == 4);
+  CHECK(rows[2].callpath == C);
+  CHECK(rows[2].mbm_all == 0);
+}
+
+TEST_CASE("near-critical query modes: k, nc %, both") {
+  const ActivityGraph g = figure4();
+  const Cpm cpm = critical_path_method(g);
+  NearCriticalQuery k1;
+  k1.k = 1;
+  auto p = near_critical_paths(g, cpm, k1);
+  CHECK(p.paths.size() == 1);
+  CHECK(p.more_available);
+  CHECK(p.last_nc_percent() == 0);
+
+  NearCriticalQuery nc;  // mode 2: all paths within 10 % (duration >= 9)
+  nc.nc_percent = 10;
+  p = near_critical_paths(g, cpm, nc);
+  REQUIRE(p.paths.size() == 2);
+  CHECK(p.paths[1].duration == 9);
+  CHECK_FALSE(p.more_available);
+
+  nc.nc_percent = 40;  // duration >= 6: all three
+  CHECK(near_critical_paths(g, cpm, nc).paths.size() == 3);
+  nc.nc_percent = 39;
+  CHECK(near_critical_paths(g, cpm, nc).paths.size() == 2);
+
+  NearCriticalQuery both;  // mode 3: up to 1 path within 50 %
+  both.k = 1;
+  both.nc_percent = 50;
+  p = near_critical_paths(g, cpm, both);
+  CHECK(p.paths.size() == 1);
+  CHECK(p.more_available);
+
+  NearCriticalQuery capped;  // nc only, capped by the limit: reported as more available
+  capped.nc_percent = 100;
+  capped.limit = 2;
+  p = near_critical_paths(g, cpm, capped);
+  CHECK(p.paths.size() == 2);
+  CHECK(p.more_available);
+
+  NearCriticalQuery bad;
+  bad.k = 0;
+  CHECK_THROWS_AS(near_critical_paths(g, cpm, bad), Error);
+  bad.k.reset();
+  bad.nc_percent = 120;
+  CHECK_THROWS_AS(near_critical_paths(g, cpm, bad), Error);
+}
+
+namespace {
+
+struct BrutePath {
+  std::vector<std::uint32_t> activities;
+  Ticks duration = 0;
+};
+
+// Every root-to-leaf path by depth-first search over the activity list (no graph indices used).
+void enumerate(const ActivityGraph& g, std::uint32_t v, BrutePath& cur, std::vector<BrutePath>& out) {
+  bool leaf = true;
+  for (std::uint32_t a = 0; a < g.activities.size(); ++a) {
+    if (g.activities[a].from != v) continue;
+    leaf = false;
+    cur.activities.push_back(a);
+    cur.duration += g.activities[a].duration;
+    enumerate(g, g.activities[a].to, cur, out);
+    cur.duration -= g.activities[a].duration;
+    cur.activities.pop_back();
+  }
+  if (leaf && !cur.activities.empty()) out.push_back(cur);
+}
+
+std::vector<BrutePath> all_paths(const ActivityGraph& g) {
+  std::vector<bool> has_in(g.vertex_count, false);
+  for (const auto& a : g.activities) has_in[a.to] = true;
+  std::vector<BrutePath> out;
+  for (std::uint32_t v = 0; v < g.vertex_count; ++v) {
+    if (has_in[v]) continue;
+    BrutePath cur;
+    enumerate(g, v, cur, out);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.duration > b.duration; });
+  return out;
+}
+
+Ticks time_on(const ActivityGraph& g, const std::vector<std::uint32_t>& path, CallpathId cp) {
+  Ticks t = 0;
+  for (auto a : path)
+    if (g.activities[a].callpath == cp) t += g.activities[a].duration;
+  return t;
+}
+
+ActivityGraph random_dag(std::mt19937& rng) {
+  std::uniform_int_distribution<int> nv(2, 8);
+  const int n = nv(rng);
+  ActivityGraph g;
+  for (int i = 0; i < n; ++i) g.add_vertex(static_cast<std::uint32_t>(rng() % 3));
+  std::uniform_int_distribution<int> ne(n - 1, 2 * n + 3);
+  const int m = ne(rng);
+  for (int i = 0; i < m; ++i) {
+    std::uint32_t u = rng() % n, v = rng() % n;
+    if (u == v) continue;
+    if (u > v) std::swap(u, v);
+    const auto kind = static_cast<ActivityKind>(rng() % 4);
+    g.add_activity({static_cast<Ticks>(rng() % 6), u, v, static_cast<CallpathId>(rng() % 3), kind});
+    if (rng() % 4 == 0)  // a parallel edge: multigraph
+      g.add_activity({static_cast<Ticks>(rng() % 6), u, v, static_cast<CallpathId>(rng() % 3), kind});
+  }
+  index_graph(g);
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("k longest paths, CPM slacks and MBM equal brute-force enumeration on random multigraphs") {
+  std::mt19937 rng(20240611);
+  int checked = 0;
+  for (int seed = 0; seed < 400; ++seed) {
+    const ActivityGraph g = random_dag(rng);
+    const auto brute = all_paths(g);
+    if (brute.empty()) continue;
+    ++checked;
+    INFO("graph " << seed << " with " << g.vertex_count << " vertices, " << g.activities.size()
+                  << " activities, " << brute.size() << " paths");
+    const Cpm cpm = critical_path_method(g);
+    REQUIRE(cpm.length == brute.front().duration);
+
+    // CPM: ES(v) = longest prefix to v; TS(a) = d_cp - longest path through a;
+    // FS(a) = (ES of a's successors, d_cp at a leaf) - EF(a).
+    std::vector<Ticks> es(g.vertex_count, 0);
+    std::vector<Ticks> through(g.activities.size(), -1);
+    for (const auto& p : brute) {
+      Ticks prefix = 0;
+      for (auto a : p.activities) {
+        through[a] = std::max(through[a], p.duration);
+        prefix += g.activities[a].duration;
+        es[g.activities[a].to] = std::max(es[g.activities[a].to], prefix);
+      }
+    }
+    for (std::uint32_t a = 0; a < g.activities.size(); ++a) {
+      const ActivityTimes t = activity_times(g, cpm, a);
+      const auto& act = g.activities[a];
+      CHECK(t.es == es[act.from]);
+      CHECK(t.total_slack == cpm.length - through[a]);
+      bool leaf = std::none_of(g.activities.begin(), g.activities.end(), [&](const auto& x) { return x.from == act.to; });
+      CHECK(t.free_slack == (leaf ? cpm.length : es[act.to]) - (es[act.from] + act.duration));
+    }
+
+    // k longest paths for several k: same durations as the brute-force top k, valid and distinct.
+    std::set<std::vector<std::uint32_t>> valid;
+    for (const auto& p : brute) valid.insert(p.activities);
+    for (std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7}, brute.size(), brute.size() + 3}) {
+      NearCriticalQuery q;
+      q.k = k;
+      const NearCriticalPaths r = near_critical_paths(g, cpm, q);
+      const std::size_t expect = std::min(k, brute.size());
+      REQUIRE(r.paths.size() == expect);
+      CHECK(r.more_available == (k < brute.size()));
+      std::set<std::vector<std::uint32_t>> seen;
+      for (std::size_t j = 0; j < expect; ++j) {
+        CHECK(r.paths[j].duration == brute[j].duration);
+        const auto acts = path_activities(g, r, j);
+        CHECK(valid.count(acts) == 1);
+        CHECK(seen.insert(acts).second);
+        Ticks sum = 0;
+        for (auto a : acts) sum += g.activities[a].duration;
+        CHECK(sum == r.paths[j].duration);
+        for (CallpathId cp : {A, B, C}) CHECK(r.paths[j].time_of(cp) == time_on(g, acts, cp));
+      }
+      CHECK(path_activities(g, r, 0) == critical_path(g, cpm));
+      // MBM_k over the returned paths; equal to brute force when the top-k set is unique.
+      const bool unique = expect == brute.size() || brute[expect - 1].duration > brute[expect].duration;
+      for (CallpathId cp : {A, B, C}) {
+        Ticks brute_k = std::numeric_limits<Ticks>::max();
+        for (std::size_t j = 0; j < expect; ++j)
+          brute_k = std::min(brute_k, time_on(g, brute[j].activities, cp) + cpm.length - brute[j].duration);
+        if (unique) CHECK(mbm_k(r, cp, k) == brute_k);
+      }
+    }
+
+    // nc % mode: exactly the paths within nc % of d_cp.
+    for (double nc : {0.0, 10.0, 35.0, 100.0}) {
+      NearCriticalQuery q;
+      q.nc_percent = nc;
+      const NearCriticalPaths r = near_critical_paths(g, cpm, q);
+      const auto within = std::count_if(brute.begin(), brute.end(), [&](const auto& p) {
+        return static_cast<long double>(cpm.length - p.duration) <= cpm.length * nc / 100.0L;
+      });
+      CHECK(r.paths.size() == static_cast<std::size_t>(within));
+      CHECK_FALSE(r.more_available);
+    }
+
+    // MBM_all(i) = min over all paths j of (d(i)_j + d_cp - d_j), and the invariants.
+    NearCriticalQuery all;
+    all.k = brute.size();
+    const NearCriticalPaths r = near_critical_paths(g, cpm, all);
+    for (CallpathId cp : {A, B, C}) {
+      Ticks expect = std::numeric_limits<Ticks>::max();
+      for (const auto& p : brute) expect = std::min(expect, time_on(g, p.activities, cp) + cpm.length - p.duration);
+      const Ticks m_all = mbm_all(g, cpm, cp);
+      CHECK(m_all == expect);
+      CHECK(m_all >= 0);
+      CHECK(m_all <= r.paths[0].time_of(cp));
+      Ticks previous = std::numeric_limits<Ticks>::max();
+      for (std::size_t k = 1; k <= r.paths.size(); ++k) {
+        const Ticks m = mbm_k(r, cp, k);
+        CHECK(m <= previous);
+        CHECK(m >= m_all);
+        previous = m;
+      }
+      CHECK(previous == m_all);  // over all paths MBM_k reaches MBM_all
+    }
+  }
+  CHECK(checked > 300);
+}
+
+TEST_CASE("index_graph rejects bad vertex ids and breaks cycles, remote activities first") {
+  ActivityGraph bad;
+  bad.add_vertex();
+  bad.add_activity({1, 0, 3, A, ActivityKind::Computation});
+  CHECK_THROWS_AS(index_graph(bad), Error);
+
+  // 0 -local-> 1 -message-> 0 : a cycle; the message is removed, the local activity kept.
+  ActivityGraph g;
+  g.add_vertex(0);
+  g.add_vertex(0);
+  g.add_activity({1, 0, 1, A, ActivityKind::Computation});
+  g.add_activity({0, 1, 0, B, ActivityKind::Message});
+  CHECK(index_graph(g) == 1);
+  REQUIRE(g.activities.size() == 1);
+  CHECK(g.activities[0].kind == ActivityKind::Computation);
+  CHECK(critical_path_method(g).length == 1);
+}
