@@ -16,7 +16,6 @@ std::string_view to_string(WaitPattern p) {
   return "?";
 }
 
-std::uint32_t size_class(std::uint64_t bytes) { return static_cast<std::uint32_t>(std::bit_width(bytes)); }
 
 namespace {
 

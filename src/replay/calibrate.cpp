@@ -12,15 +12,6 @@
 
 namespace wisp {
 
-std::uint32_t size_class(std::uint64_t bytes) {
-  std::uint32_t k = 0;
-  while (bytes > 0) {
-    ++k;
-    bytes >>= 1;
-  }
-  return k;
-}
-
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();

@@ -20,9 +20,6 @@ namespace wisp {
 enum class WaitPattern : std::uint8_t { LateSender, WaitAtNxN, WaitAtBarrier };
 std::string_view to_string(WaitPattern p);  // Scalasca's names: "Late Sender", "Wait at N x N", ...
 
-// 0 for 0 bytes, else 1 + floor(log2(bytes)): class s holds sizes in [2^(s-1), 2^s).
-std::uint32_t size_class(std::uint64_t bytes);
-
 struct WaitEstimateRow {
   CallpathId callpath = kNone;
   Rank rank = kNone;
