@@ -286,3 +286,19 @@ TEST_CASE("wisp run on a trace whose replay deadlocks reports the blocked ranks"
   CHECK_THAT(r.err, Catch::Contains("deadlock") && Catch::Contains("rank 1") && Catch::Contains("MPI_Recv"));
   CHECK_FALSE(std::filesystem::exists(dir / "out"));
 }
+
+TEST_CASE("the issue's smallest scenario runs, with the trace path relative to the scenario file") {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "scenarios");
+  REQUIRE(run_wisp("-q generate imbalance --ranks 8 --iterations 16 --mode static -o " +
+                   (dir / "traces" / "run42").string()).exit_code == 0);
+  const auto file = write_scenario(dir, "scenarios/minimal.yaml",
+                                   "wisp: 1\ntrace: ../traces/run42/traces.otf2\ntransforms:\n  - rebalance: {region: work}\n");
+  const json j = run_json(file, dir);
+  gen::ImbalanceOptions o;
+  o.ranks = 8;
+  o.iterations = 16;
+  o.mode = "balanced";
+  CHECK(j["runtime"]["scenario"].get<double>() == Approx(gen::imbalance_balanced_runtime(o)).epsilon(0.01));
+  CHECK(j["platform"]["identity"].get<std::string>().starts_with("calibrated"));
+}
