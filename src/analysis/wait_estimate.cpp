@@ -16,11 +16,9 @@ std::string_view to_string(WaitPattern p) {
   return "?";
 }
 
-std::uint32_t size_class(std::uint64_t bytes) { return static_cast<std::uint32_t>(std::bit_width(bytes)); }
+std::uint32_t message_size_class(std::uint64_t bytes) { return static_cast<std::uint32_t>(std::bit_width(bytes)); }
 
-namespace {
-
-std::optional<WaitPattern> pattern_of(MpiFunction f) {
+std::optional<WaitPattern> wait_pattern_of(MpiFunction f) {
   switch (f) {
     case MpiFunction::Recv:
     case MpiFunction::Wait:
@@ -37,6 +35,8 @@ std::optional<WaitPattern> pattern_of(MpiFunction f) {
     default: return std::nullopt;
   }
 }
+
+namespace {
 
 // Bytes that decide the size class: received by the call's receive completions, or the
 // collective's received bytes.
@@ -86,9 +86,9 @@ WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_bas
       outer_leave = call.leave;
       const CallpathId cp = rt.events[call.enter].ref;
       const MpiFunction f = defs.region_of(cp).mpi;
-      const auto pattern = pattern_of(f);
+      const auto pattern = wait_pattern_of(f);
       if (!pattern) continue;
-      const std::uint32_t cls = size_class(call_bytes(rt, call));
+      const std::uint32_t cls = message_size_class(call_bytes(rt, call));
       const double d = rt.events[call.leave].time - rt.events[call.enter].time;
       Accumulated& a = sums[{cp, r, cls}];
       ++a.visits;
@@ -107,7 +107,7 @@ WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_bas
   for (const auto& [key, a] : sums) {
     const auto& [cp, r, cls] = key;
     const MpiFunction f = defs.region_of(cp).mpi;
-    const WaitPattern pattern = *pattern_of(f);
+    const WaitPattern pattern = *wait_pattern_of(f);
     const double minimum = pattern == WaitPattern::LateSender ? local.at({r, {f, cls}}).minimum : global.at({f, cls}).minimum;
     if (out.rows.empty() || out.rows.back().callpath != cp || out.rows.back().rank != r) {
       WaitEstimateRow row;

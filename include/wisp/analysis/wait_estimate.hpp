@@ -20,8 +20,14 @@ namespace wisp {
 enum class WaitPattern : std::uint8_t { LateSender, WaitAtNxN, WaitAtBarrier };
 std::string_view to_string(WaitPattern p);  // Scalasca's names: "Late Sender", "Wait at N x N", ...
 
-// 0 for 0 bytes, else 1 + floor(log2(bytes)): class s holds sizes in [2^(s-1), 2^s).
-std::uint32_t size_class(std::uint64_t bytes);
+// The pattern whose waiting time the estimate covers for calls of `f`: Late Sender for MPI_Recv,
+// MPI_Wait, MPI_Waitall; Wait at N x N for the N x N collectives; Wait at Barrier for MPI_Barrier;
+// none for every other function.
+std::optional<WaitPattern> wait_pattern_of(MpiFunction f);
+
+// 0 for 0 bytes, else 1 + floor(log2(bytes)): class s holds sizes in [2^(s-1), 2^s). (Named apart
+// from replay/calibrate.hpp's size_class(), the same rule, so that both layers link into one program.)
+std::uint32_t message_size_class(std::uint64_t bytes);
 
 struct WaitEstimateRow {
   CallpathId callpath = kNone;
