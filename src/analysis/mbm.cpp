@@ -35,7 +35,8 @@ std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, cons
     row.callpath = cp;
     row.critical_path = paths.paths.empty() ? 0 : paths.paths[0].time_of(cp);
     row.mbm_k = mbm_k(paths, cp, paths.paths.size());
-    row.mbm_all = mbm_all(g, cpm, cp);
+    // 0 <= MBM_all <= MBM_k: no need to zero the call path when MBM_k is already 0.
+    row.mbm_all = row.mbm_k > 0 ? mbm_all(g, cpm, cp) : 0;
     rows.push_back(row);
   }
   std::sort(rows.begin(), rows.end(), [](const MbmRow& a, const MbmRow& b) {
