@@ -24,6 +24,8 @@
 #include <algorithm>
 
 #include "generators/generators.hpp"
+#include "helpers.hpp"
+#include "wisp/io/otf2_reader.hpp"
 #include "wisp/analysis/pop_analysis.hpp"
 #include "wisp/scenario/ideal_network.hpp"
 
@@ -138,4 +140,30 @@ TEST_CASE("ideal network: SimGrid replay on the ideal platform = clock replay, e
     CHECK(s.launch_skew > 0.0005);
     check_agreement(t);
   }
+}
+
+TEST_CASE("ideal network on the Score-P ping-pong trace: SimGrid within the launch skew and local MPI calls",
+          "[pop][ideal][replay]") {
+  const auto dir = test::shared_trace("scorep-ping-pong");
+  if (dir.empty()) return;
+  const Trace t = read_otf2(dir);
+  const double clock = analyse_pop(t).replay_ideal;
+  const SimulatedIdealNetwork simgrid = simulate_ideal_network(t);
+  // Against the clock replay, the SimGrid replay adds non-negative time only: the launch offsets
+  // (at most the launch skew on any path) and MPI calls without communication (MPI_Comm_size,
+  // MPI_Comm_rank, ...), which keep their traced duration in a replay but count nothing in the
+  // clock replay (at most their sum over all ranks on any path).
+  double local_calls = 0;
+  for (const RankTrace& rt : t.ranks)
+    for (const CallSpan& c : rt.mpi_calls) {
+      bool communicates = false;
+      for (EventIndex i = c.enter + 1; i < c.leave; ++i) communicates |= rt.events[i].kind != EventKind::Enter &&
+                                                                        rt.events[i].kind != EventKind::Leave;
+      if (!communicates) local_calls += rt.events[c.leave].time - rt.events[c.enter].time;
+    }
+  INFO("clock " << clock << " s, SimGrid " << simgrid.runtime << " s, launch skew " << simgrid.launch_skew
+                << " s, local MPI calls " << local_calls << " s");
+  CHECK(simgrid.launch_skew > 0);
+  CHECK(simgrid.runtime >= clock - tolerance(t));
+  CHECK(simgrid.runtime <= clock + simgrid.launch_skew + local_calls + tolerance(t));
 }
