@@ -10,13 +10,14 @@ namespace wisp {
 
 namespace {
 
-// Runs `step` and logs its wall time (debug level: `wisp -vv analyze`).
+// Runs `step`, records its wall time and logs it (debug level: `wisp -vv analyze`).
 template <typename Step>
-void timed(const char* what, Step&& step) {
+void timed(TraceAnalysis& a, const char* what, Step&& step) {
   const auto t0 = std::chrono::steady_clock::now();
   step();
-  spdlog::debug("analyze: {} took {:.3f} s", what,
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  a.timings.emplace_back(what, seconds);
+  spdlog::debug("analyze: {} took {:.3f} s", what, seconds);
 }
 
 double elapsed_of(const Trace& trace) {
@@ -64,18 +65,18 @@ TraceBasedWaits trace_based_waits(const Trace& trace, const WaitStates& waits) {
 
 TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options) {
   TraceAnalysis a;
-  timed("analyzer I (wait states, critical path, imbalance, delay costs)",
+  timed(a, "analyzer I (wait states, critical path, imbalance, delay costs)",
         [&] { a.analysis = analyze(trace, options.analyzer1); });
-  timed("metric table", [&] { a.table = metric_table(a.analysis); });
+  timed(a, "metric table", [&] { a.table = metric_table(a.analysis); });
   // The estimate is compared with analyzer I's wait states, not with a second wait-state search.
-  timed("minimum-based wait estimate", [&] {
+  timed(a, "minimum-based wait estimate", [&] {
     const TraceBasedWaits trace_based = trace_based_waits(trace, a.analysis.waits);
     a.waits = estimate_waits(trace, &trace_based);
   });
   // The ideal-network replay needs its own dependency graph (rendezvous by the eager limit, not as
   // observed); it is built and dropped inside analyse_pop(), before the PAG below, so that the two
   // graphs are never in memory together.
-  timed("POP factors and windows (ideal-network clock replay)", [&] {
+  timed(a, "POP factors and windows (ideal-network clock replay)", [&] {
     PopAnalysisOptions pop;
     pop.pop = options.pop;
     pop.windows = resolve_windows(options.windows, elapsed_of(trace));
@@ -83,10 +84,10 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   });
   // The PAG and its CPM are built once and serve the near-critical paths and the MBM (what
   // analyse_pag() does, step by step here for the timings).
-  timed("program activity graph", [&] { a.pag.pag = build_pag(trace); });
-  timed("critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph); });
-  timed("near-critical paths", [&] { a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths); });
-  timed("maximum benefit metric", [&] { a.pag.mbm = maximum_benefit(a.pag.pag.graph, a.pag.cpm, a.pag.paths); });
+  timed(a, "program activity graph", [&] { a.pag.pag = build_pag(trace); });
+  timed(a, "critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph); });
+  timed(a, "near-critical paths", [&] { a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths); });
+  timed(a, "maximum benefit metric", [&] { a.pag.mbm = maximum_benefit(a.pag.pag.graph, a.pag.cpm, a.pag.paths); });
   return a;
 }
 

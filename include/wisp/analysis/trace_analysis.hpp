@@ -6,6 +6,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "wisp/analysis/analyze.hpp"
 #include "wisp/analysis/pag_analysis.hpp"
@@ -42,6 +45,7 @@ struct TraceAnalysis {
   PagAnalysis pag;     // PAG, CPM, near-critical paths, MBM
   WaitEstimate waits;  // minimum-based estimate with analyzer I's wait states as trace_based
   PopAnalysis pop;     // whole run and windows (pop.window_options: how they were made)
+  std::vector<std::pair<std::string, double>> timings;  // wall seconds per step, in order
 };
 
 TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options = {});
