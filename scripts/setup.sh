@@ -33,10 +33,7 @@ case "${1:-}" in
   demo)
     install_missing
     build
-    out=${WISP_DEMO_DIR:-build/demo}
-    ./build/wisp generate halo --dims 4x4 --steps 100 --overload-ranks 0-3 --overload 0.5 \
-        -o "$out/halo-trace" --force
-    ./build/wisp info "$out/halo-trace"
+    ./build/wisp run scenarios/halo-rebalance.yaml -o "${WISP_DEMO_DIR:-build/demo}" --force
     ;;
   test)
     install_missing

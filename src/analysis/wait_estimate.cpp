@@ -16,8 +16,6 @@ std::string_view to_string(WaitPattern p) {
   return "?";
 }
 
-std::uint32_t message_size_class(std::uint64_t bytes) { return static_cast<std::uint32_t>(std::bit_width(bytes)); }
-
 std::optional<WaitPattern> wait_pattern_of(MpiFunction f) {
   switch (f) {
     case MpiFunction::Recv:
@@ -88,7 +86,7 @@ WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_bas
       const MpiFunction f = defs.region_of(cp).mpi;
       const auto pattern = wait_pattern_of(f);
       if (!pattern) continue;
-      const std::uint32_t cls = message_size_class(call_bytes(rt, call));
+      const std::uint32_t cls = size_class(call_bytes(rt, call));
       const double d = rt.events[call.leave].time - rt.events[call.enter].time;
       Accumulated& a = sums[{cp, r, cls}];
       ++a.visits;

@@ -16,6 +16,7 @@ void add_generate_command(CLI::App& app);
 void add_analyze_command(CLI::App& app);
 void add_calibrate_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
+void add_run_command(CLI::App& app);
 
 // A trace made in memory from a `wisp generate` command line without "generate" and "-o",
 // e.g. "halo --dims 4x4 --overload-ranks 0-3 --overload 0.5" (scenarios use it).

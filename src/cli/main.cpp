@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   wisp::cli::add_analyze_command(app);
   wisp::cli::add_calibrate_command(app);
   wisp::cli::add_simulate_command(app);
+  wisp::cli::add_run_command(app);
 
   auto logger = spdlog::stderr_color_mt("wisp");
   spdlog::set_default_logger(logger);

@@ -12,15 +12,6 @@
 
 namespace wisp {
 
-std::uint32_t size_class(std::uint64_t bytes) {
-  std::uint32_t k = 0;
-  while (bytes > 0) {
-    ++k;
-    bytes >>= 1;
-  }
-  return k;
-}
-
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -205,27 +196,44 @@ LinearFit fit(const std::vector<std::pair<double, double>>& points) {
   return f;
 }
 
-// fit(), then drops one at a time the point furthest above the line (more than 20 %) while three
-// or more remain: that class's fastest instance still waited, paper 002's assumption failed.
-LinearFit robust_fit(std::vector<std::pair<double, double>> points, std::vector<std::pair<double, double>>* dropped = nullptr) {
-  LinearFit f = fit(points);
-  while (f.ok && points.size() > 2) {
-    std::size_t worst = points.size();
-    double excess = 0.2;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      const double model = f.intercept + f.slope * points[i].first;
-      const double rel = model > 0 ? (points[i].second - model) / model : 0;
-      if (rel > excess) {
-        excess = rel;
-        worst = i;
-      }
-    }
-    if (worst == points.size()) break;
-    if (dropped) dropped->push_back(points[worst]);
-    points.erase(points.begin() + static_cast<std::ptrdiff_t>(worst));
-    f = fit(points);
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+// A minimum that still contains waiting lies above the line of the wait-free ones (paper 002's
+// assumption failed for that class). Theil-Sen (median of pairwise slopes, median intercept)
+// finds the line despite such points; those more than max(2 %, 4 x the median relative
+// residual) above it are dropped, and fit() runs on the rest.
+LinearFit robust_fit(std::vector<std::pair<double, double>> points,
+                     std::vector<std::pair<double, double>>* dropped = nullptr) {
+  if (points.size() < 3) return fit(points);
+  std::vector<double> slopes;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    for (std::size_t j = i + 1; j < points.size(); ++j)
+      if (points[j].first != points[i].first)
+        slopes.push_back((points[j].second - points[i].second) / (points[j].first - points[i].first));
+  if (slopes.empty()) return fit(points);
+  const double slope = median(slopes);
+  std::vector<double> intercepts;
+  for (const auto& [x, y] : points) intercepts.push_back(y - slope * x);
+  const double intercept = median(intercepts);
+  std::vector<double> rel, magnitude;
+  for (const auto& [x, y] : points) {
+    const double model = intercept + slope * x;
+    rel.push_back(model > 0 ? (y - model) / model : 0);
+    magnitude.push_back(std::abs(rel.back()));
   }
-  return f;
+  const double limit = std::max(0.02, 4 * median(magnitude));
+  std::vector<std::pair<double, double>> kept;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (rel[i] > limit) {
+      if (dropped) dropped->push_back(points[i]);
+    } else {
+      kept.push_back(points[i]);
+    }
+  }
+  return fit(kept);
 }
 
 // Points (bytes, duration) of one region's rendezvous classes, global (rank kNone) or one rank's.

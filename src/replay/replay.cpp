@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -241,6 +242,8 @@ ReplayResult replay(const Trace& trace, const Platform& platform, const ReplayOp
     throw Error(fmt::format("replay: cannot start the simulation process: {}", std::strerror(errno)));
   }
   if (pid == 0) {
+    // The parent's crash handlers (e.g. a test framework's) must not report for the child.
+    for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM, SIGINT}) std::signal(sig, SIG_DFL);
     ::close(fds[0]);
     const int code = run_child(fds[1], trace, platform, options);
     ::close(fds[1]);

@@ -214,6 +214,7 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
       build_platform(engine, platform, trace.rank_count(), options.zero_communication);
 
   World w(trace, options);
+  w.local_ranks.resize(trace.defs.comms.size());
   w.eager_threshold = options.eager_threshold.value_or(platform.mpi.eager_threshold);
   const double reference = platform.reference_speed > 0 ? platform.reference_speed : hosts.front()->get_speed();
   w.flops_per_second = reference / platform.speed_factor;

@@ -7,13 +7,13 @@
 
 namespace wisp::replay_impl {
 
+// Mailbox::by_name and set_receiver are simcalls: other actors run meanwhile and may grow
+// `channels`, so no reference into it is held across them.
 sg::Mailbox* World::mailbox(std::uint32_t channel, bool eager) {
-  Channel& ch = channels[channel];
-  sg::Mailbox*& box = eager ? ch.eager : ch.rendezvous;
-  if (box == nullptr) {
-    box = sg::Mailbox::by_name((eager ? "e" : "r") + std::to_string(channel));
-    if (eager) box->set_receiver(actors[ch.receiver]);
-  }
+  if (sg::Mailbox* box = eager ? channels[channel].eager : channels[channel].rendezvous) return box;
+  sg::Mailbox* box = sg::Mailbox::by_name((eager ? "e" : "r") + std::to_string(channel));
+  if (eager) box->set_receiver(actors[channels[channel].receiver]);
+  (eager ? channels[channel].eager : channels[channel].rendezvous) = box;
   return box;
 }
 
@@ -34,7 +34,6 @@ std::uint32_t World::collective_channel(CommId comm, Rank source, Rank destinati
 }
 
 const std::vector<std::uint32_t>& World::local_rank_of(CommId comm) {
-  if (local_ranks.size() <= comm) local_ranks.resize(comm + 1);
   auto& map = local_ranks[comm];
   if (map.empty()) {
     map.assign(trace.rank_count(), kNone);
@@ -55,24 +54,18 @@ SyncPoint& World::sync(std::uint64_t key, std::uint32_t size, std::uint32_t root
   return s;
 }
 
-namespace {
-void wake(World& w, Rank r) { w.wakeup[r]->release(); }
-}  // namespace
-
+// The state is updated completely before any semaphore is released: a release is a simcall
+// during which other members may arrive.
 void arrive(World& w, SyncPoint& s, std::uint32_t local) {
+  std::vector<Rank> wake;
   s.present[local] = 1;
-  if (++s.arrived == s.size) {
-    for (Rank r : s.wait_all) wake(w, r);
-    s.wait_all.clear();
-  }
-  if (local == s.root) {
-    for (Rank r : s.wait_root) wake(w, r);
-    s.wait_root.clear();
-  }
+  if (++s.arrived == s.size) wake.swap(s.wait_all);
+  if (local == s.root) wake.insert(wake.end(), s.wait_root.begin(), s.wait_root.end()), s.wait_root.clear();
   while (s.prefix < s.size && s.present[s.prefix]) {
-    if (!s.wait_prefix.empty() && s.wait_prefix[s.prefix] != kNone) wake(w, s.wait_prefix[s.prefix]);
+    if (!s.wait_prefix.empty() && s.wait_prefix[s.prefix] != kNone) wake.push_back(s.wait_prefix[s.prefix]);
     ++s.prefix;
   }
+  for (Rank r : wake) w.wakeup[r]->release();
 }
 
 void wait_for_all(World& w, SyncPoint& s, Rank me) {

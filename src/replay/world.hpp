@@ -1,6 +1,8 @@
 // The shared state of one simulation (inside the replay's child process): the trace, the costs,
 // the rank→host map, the mailboxes that carry messages and the synchronisation points of the
-// analytic collectives. Actors run one at a time (SimGrid contexts), so no locking is needed.
+// analytic collectives. Actors run one at a time (SimGrid contexts), so no locking is needed, but
+// every simcall (any S4U call that may block, and Mailbox::by_name) lets other actors run: no
+// reference into a growing container may be held across one.
 #pragma once
 
 #include <simgrid/s4u.hpp>
@@ -61,7 +63,7 @@ struct World {
   std::vector<std::vector<std::uint32_t>> p2p_route;
   std::unordered_map<std::uint64_t, std::uint32_t> collective_channels;  // packed key → index
 
-  std::vector<std::vector<std::uint32_t>> local_ranks;  // by comm (built on first use): global → local
+  std::vector<std::vector<std::uint32_t>> local_ranks;  // by comm (filled on first use): global → local
   std::unordered_map<std::uint64_t, SyncPoint> syncs;
 
   // Deadlock diagnosis: the Enter event of the MPI call each rank is in (kNone outside calls).

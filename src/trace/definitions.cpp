@@ -171,6 +171,12 @@ std::optional<RegionId> Definitions::find_region(std::string_view name) const {
   return std::nullopt;
 }
 
+std::optional<CallpathId> Definitions::find_callpath(std::string_view name) const {
+  for (CallpathId c = 0; c < callpaths.size(); ++c)
+    if (callpath_name(c) == name) return c;
+  return std::nullopt;
+}
+
 std::string Definitions::callpath_name(CallpathId cp, std::string_view sep) const {
   std::vector<CallpathId> chain;
   for (CallpathId c = cp; c != kNone; c = callpaths[c].parent) chain.push_back(c);

@@ -13,14 +13,9 @@
 using namespace wisp;
 using test::HandTrace;
 
-namespace {
+using test::callpath;
 
-CallpathId callpath(const Trace& t, const std::string& name) {
-  for (CallpathId c = 0; c < t.defs.callpaths.size(); ++c)
-    if (t.defs.callpath_name(c) == name) return c;
-  FAIL("no call path " << name);
-  return kNone;
-}
+namespace {
 
 double value(const Trace& t, const MetricTable& table, const char* metric, const std::string& cp,
              Rank r = kAny) {

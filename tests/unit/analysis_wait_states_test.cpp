@@ -12,14 +12,9 @@
 using namespace wisp;
 using test::HandTrace;
 
-namespace {
+using test::callpath;
 
-CallpathId callpath(const Trace& t, const std::string& name) {
-  for (CallpathId c = 0; c < t.defs.callpaths.size(); ++c)
-    if (t.defs.callpath_name(c) == name) return c;
-  FAIL("no call path " << name);
-  return kNone;
-}
+namespace {
 
 double waited(const Trace& t, const WaitStates& w, WaitKind k, const std::string& cp, Rank r) {
   return w.seconds[static_cast<int>(k)].at(slot_of(callpath(t, cp)), r);

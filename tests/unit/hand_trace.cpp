@@ -1,6 +1,8 @@
 // Hand-built traces. See hand_trace.hpp.
 #include "hand_trace.hpp"
 
+#include <catch2/catch.hpp>
+
 #include <fmt/format.h>
 
 namespace wisp::test {
@@ -111,6 +113,12 @@ void HandTrace::finalize(Rank r, double enter_t, double leave_t) {
   b(r).collective_begin(enter_t);
   b(r).collective_end(leave_t, CollectiveOp::DestroyHandle, world_, kNone, 0, 0);
   leave(r, leave_t, "MPI_Finalize");
+}
+
+CallpathId callpath(const Trace& t, const std::string& name) {
+  const auto c = t.defs.find_callpath(name);
+  if (!c) FAIL("no call path " << name);
+  return *c;
 }
 
 }  // namespace wisp::test

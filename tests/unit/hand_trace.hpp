@@ -59,4 +59,7 @@ class HandTrace {
   std::uint64_t next_request_ = 1;
 };
 
+// The call path named `name` in `t` (fails the test if there is none).
+CallpathId callpath(const Trace& t, const std::string& name);
+
 }  // namespace wisp::test

@@ -66,14 +66,14 @@ TraceBasedWaits trace_based_waits(const Trace& t) {
 }  // namespace
 
 TEST_CASE("size classes are log2 ranges") {
-  CHECK(message_size_class(0) == 0);
-  CHECK(message_size_class(1) == 1);
-  CHECK(message_size_class(2) == 2);
-  CHECK(message_size_class(3) == 2);
-  CHECK(message_size_class(4) == 3);
-  CHECK(message_size_class(16384) == 15);
-  CHECK(message_size_class(16385) == 15);
-  CHECK(message_size_class(32767) == 15);
+  CHECK(size_class(0) == 0);
+  CHECK(size_class(1) == 1);
+  CHECK(size_class(2) == 2);
+  CHECK(size_class(3) == 2);
+  CHECK(size_class(4) == 3);
+  CHECK(size_class(16384) == 15);
+  CHECK(size_class(16385) == 15);
+  CHECK(size_class(32767) == 15);
 }
 
 TEST_CASE("minimum-based estimate on a hand-made trace: local minima for receives, global for N x N") {

@@ -25,10 +25,6 @@ std::string_view to_string(WaitPattern p);  // Scalasca's names: "Late Sender", 
 // none for every other function.
 std::optional<WaitPattern> wait_pattern_of(MpiFunction f);
 
-// 0 for 0 bytes, else 1 + floor(log2(bytes)): class s holds sizes in [2^(s-1), 2^s). (Named apart
-// from replay/calibrate.hpp's size_class(), the same rule, so that both layers link into one program.)
-std::uint32_t message_size_class(std::uint64_t bytes);
-
 struct WaitEstimateRow {
   CallpathId callpath = kNone;
   Rank rank = kNone;

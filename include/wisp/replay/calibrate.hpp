@@ -50,7 +50,5 @@ Calibration calibrate(const Trace& trace);
 // Fitted values, per-class minima with residuals, per-receiver links: for the terminal.
 std::string calibration_text(const Calibration& c);
 
-// log2 size class of `bytes` (0 for 0 bytes).
-std::uint32_t size_class(std::uint64_t bytes);
 
 }  // namespace wisp

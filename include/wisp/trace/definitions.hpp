@@ -106,6 +106,8 @@ struct Definitions {
   RegionId add_region(Region region);
   CommId add_comm(Communicator comm);
   std::optional<RegionId> find_region(std::string_view name) const;
+  // The call path whose callpath_name() is `name` ("main/solve/MPI_Recv").
+  std::optional<CallpathId> find_callpath(std::string_view name) const;
   const Region& region_of(CallpathId cp) const { return regions[callpaths[cp].region]; }
   // "main/solve/MPI_Recv": region names from the outermost region down, joined by `sep`.
   std::string callpath_name(CallpathId cp, std::string_view sep = "/") const;

@@ -77,6 +77,14 @@ enum class CollectiveClass : std::uint8_t {
 };
 CollectiveClass classify(CollectiveOp op);
 
+// log2 size class of a message: 0 for 0 bytes, k for [2^(k-1), 2^k) bytes. Minimum-based
+// analyses (calibration, wait estimate; paper 002) group MPI calls by it.
+inline std::uint32_t size_class(std::uint64_t bytes) {
+  std::uint32_t k = 0;
+  for (; bytes > 0; bytes >>= 1) ++k;
+  return k;
+}
+
 // Score-P's convention for the bytes a rank records in MpiCollectiveEnd, given the operation's
 // per-rank buffer size b on a communicator of n ranks (non-in-place):
 //   Barrier, handles: 0/0;   N×N (Allreduce, Alltoall, Allgather, ...): sent = received = n·b;

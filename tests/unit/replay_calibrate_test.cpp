@@ -1,0 +1,126 @@
+// Calibration (paper 002's minimum durations) on a model ping-pong whose wait-free instances are
+// known exactly, on the real Score-P trace, and the calibrated platform's XML round trip.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "generators/model.hpp"
+#include "helpers.hpp"
+#include "wisp/io/otf2_reader.hpp"
+#include "wisp/replay/calibrate.hpp"
+#include "wisp/replay/replay.hpp"
+
+using namespace wisp;
+
+namespace {
+
+// Ping-pong of 1 KiB .. 1 MiB, three times per size; each rank works 5 us before receiving, so
+// every receive is posted after its send started (late receiver): the rendezvous receives are
+// then exactly o + L + s/B and the eager ones find their message (duration o).
+gen::ModelParams pingpong_params() {
+  gen::ModelParams p;
+  p.latency = 2e-6;
+  p.bandwidth = 2e9;
+  p.overhead = 1e-6;
+  p.eager_limit = 16384;
+  return p;
+}
+
+Trace model_pingpong() {
+  gen::Model m(2, "pingpong");
+  const RegionId work = m.region("work");
+  for (int rep = 0; rep < 3; ++rep)
+    for (std::uint64_t s = 1024; s <= (1u << 20); s *= 2) {
+      m.rank(0).send(1, s, 1, m.world());
+      m.rank(0).work(work, 5e-6);
+      m.rank(0).recv(1, s, 2, m.world());
+      m.rank(1).work(work, 5e-6);
+      m.rank(1).recv(0, s, 1, m.world());
+      m.rank(1).send(0, s, 2, m.world());
+    }
+  return m.run(pingpong_params());
+}
+
+}  // namespace
+
+TEST_CASE("calibration recovers the model's latency, bandwidth, overheads and eager limit", "[replay][calibrate]") {
+  const Trace t = model_pingpong();
+  const Calibration c = calibrate(t);
+  INFO(calibration_text(c));
+  const gen::ModelParams p = pingpong_params();
+  CHECK(c.bandwidth == Approx(p.bandwidth).epsilon(1e-6));
+  CHECK(c.latency == Approx(p.latency).margin(1e-9));
+  CHECK(c.platform.mpi.overheads.at("MPI_Recv") == Approx(p.overhead).margin(1e-9));
+  CHECK(c.platform.mpi.overheads.at("MPI_Send") == Approx(p.overhead).margin(1e-9));
+  // Rendezvous evidence starts at 32 KiB (the first size above the 16 KiB limit); eager evidence
+  // up to 16 KiB: the threshold lies in between.
+  CHECK(c.eager_threshold >= p.eager_limit);
+  CHECK(c.eager_threshold < 32768);
+  REQUIRE(c.receivers.size() == 2);
+  for (const ReceiverFit& r : c.receivers) {
+    CHECK(r.bandwidth == Approx(p.bandwidth).epsilon(1e-6));
+    CHECK(r.latency == Approx(p.latency).margin(1e-9));
+  }
+  // Identity replay on the calibrated platform reproduces the model (whose MPI_Finalize follows
+  // the analytic barrier rule).
+  ReplayOptions analytic;
+  analytic.algorithms.set_all(CollectiveAlgorithm::Analytic);
+  const ReplayResult r = replay(t, c.platform, analytic);
+  double worst = 0;
+  for (Rank k = 0; k < 2; ++k)
+    for (std::size_t i = 0; i < t.ranks[k].events.size(); ++i)
+      worst = std::max(worst, std::abs(t.ranks[k].events[i].time - r.trace.ranks[k].events[i].time));
+  CHECK(worst < 1e-6);
+}
+
+TEST_CASE("identity replay of the real Score-P ping-pong on its calibrated platform", "[replay][calibrate][scorep]") {
+  const auto path = test::shared_trace("scorep-ping-pong");
+  if (path.empty()) return;
+  const Trace measured = read_otf2(path);
+  const Calibration c = calibrate(measured);
+  // Blocking sends of 64 KiB and more waited for their late receivers; none left early.
+  CHECK(c.eager_threshold == 65535);
+  CHECK(c.receivers.size() == 2);
+  const ReplayResult r = replay(measured, c.platform);
+  CHECK(std::abs(r.runtime - measured.end_time()) / measured.end_time() < 0.02);
+  // Every message's receive completes within 2 % of the measured transfer (from the later of
+  // send start and receive post to the end of the receive), for most messages.
+  REQUIRE(r.trace.messages.size() == measured.messages.size());
+  std::vector<double> errors;
+  for (std::size_t i = 0; i < measured.messages.size(); ++i) {
+    auto transfer = [](const Trace& t, const Message& m) {
+      const RankTrace& rr = t.ranks[m.receiver];
+      const RankTrace& sr = t.ranks[m.sender];
+      EventIndex recv_enter = t.recv_of(m).event, recv_leave = t.recv_of(m).event, send_enter = t.send_of(m).event;
+      while (rr.events[recv_enter].kind != EventKind::Enter) --recv_enter;
+      while (rr.events[recv_leave].kind != EventKind::Leave) ++recv_leave;
+      while (sr.events[send_enter].kind != EventKind::Enter) --send_enter;
+      return rr.events[recv_leave].time - std::max(rr.events[recv_enter].time, sr.events[send_enter].time);
+    };
+    const double a = transfer(measured, measured.messages[i]), b = transfer(r.trace, r.trace.messages[i]);
+    errors.push_back(std::abs(b - a) / a);
+  }
+  std::sort(errors.begin(), errors.end());
+  CHECK(errors[errors.size() / 2] < 0.02);
+}
+
+TEST_CASE("a calibrated platform survives its XML form", "[replay][calibrate]") {
+  const Trace t = model_pingpong();
+  const Calibration c = calibrate(t);
+  test::TempDir dir;
+  const auto file = dir / "calibrated.xml";
+  {
+    std::FILE* f = std::fopen(file.c_str(), "w");
+    const std::string xml = platform_xml(c.platform);
+    std::fwrite(xml.data(), 1, xml.size(), f);
+    std::fclose(f);
+  }
+  const Platform loaded = load_platform(file);
+  CHECK(loaded.mpi.eager_threshold == c.platform.mpi.eager_threshold);
+  CHECK(loaded.mpi.overheads.at("MPI_Send") == Approx(c.platform.mpi.overheads.at("MPI_Send")));
+  CHECK(loaded.size_factors.size() == c.platform.size_factors.size());
+  const ReplayResult a = replay(t, c.platform), b = replay(t, loaded);
+  CHECK(b.runtime == Approx(a.runtime).epsilon(1e-7));
+}

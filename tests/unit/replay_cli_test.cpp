@@ -1,0 +1,61 @@
+// End-to-end: wisp calibrate and wisp simulate on generated traces.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "helpers.hpp"
+#include "wisp/io/otf2_reader.hpp"
+#include "wisp/replay/platform.hpp"
+
+using namespace wisp;
+using namespace wisp::test;
+
+namespace {
+std::string q(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+}  // namespace
+
+TEST_CASE("wisp simulate writes the simulated trace and compares runtimes", "[replay][cli]") {
+  TempDir dir;
+  REQUIRE(run_wisp("generate halo --dims 2x2 --steps 4 -o " + q(dir / "halo")).exit_code == 0);
+  // The model's platform (its latency, bandwidth, overhead, eager limit) as XML; analytic collectives.
+  std::ofstream(dir / "model.xml") << platform_xml(contention_free_crossbar(4, 1e-6, 1e10, 1e-6, 65536));
+  const auto r = run_wisp("simulate " + q(dir / "halo") + " --platform " + q(dir / "model.xml") +
+                          " --coll-algo analytic -o " + q(dir / "sim"));
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("rank"));
+  CHECK_THAT(r.out, Catch::Contains("total"));
+  CHECK_THAT(r.out, Catch::Contains("+0.00 %"));
+  const Trace in = read_otf2(dir / "halo"), out = read_otf2(dir / "sim");
+  CHECK(out.event_count() == in.event_count());
+  CHECK(out.end_time() == Approx(in.end_time()).epsilon(1e-6));
+  CHECK(out.defs.creator == "wisp simulate");
+
+  // Existing output needs --force; bad options are one-line errors.
+  const auto again = run_wisp("simulate " + q(dir / "halo") + " -o " + q(dir / "sim"));
+  CHECK(again.exit_code == 1);
+  const auto algo = run_wisp("simulate " + q(dir / "halo") + " --coll-algo bcast=pairwise -o " + q(dir / "x"));
+  CHECK(algo.exit_code == 1);
+  CHECK_THAT(algo.err, Catch::Contains("wisp: error: --coll-algo 'bcast=pairwise': bcast has no pairwise algorithm"));
+  const auto platform = run_wisp("simulate " + q(dir / "halo") + " --platform " + q(dir / "no.xml") + " -o " + q(dir / "x"));
+  CHECK(platform.exit_code == 1);
+  CHECK_THAT(platform.err, Catch::Contains("no such file"));
+}
+
+TEST_CASE("wisp calibrate prints the fit and writes a loadable platform", "[replay][cli]") {
+  TempDir dir;
+  REQUIRE(run_wisp("generate wavefront --px 2 --py 2 --iterations 2 --bytes 100000 -o " + q(dir / "w")).exit_code == 0);
+  const auto r = run_wisp("calibrate " + q(dir / "w") + " -o " + q(dir / "p.xml"));
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("latency L"));
+  CHECK_THAT(r.out, Catch::Contains("bandwidth B"));
+  CHECK_THAT(r.out, Catch::Contains("residual"));
+  const Platform p = load_platform(dir / "p.xml");
+  CHECK(p.mpi.overheads.count("MPI_Send") == 1);
+  CHECK(run_wisp("calibrate " + q(dir / "w") + " -o " + q(dir / "p.xml")).exit_code == 1);  // exists
+  // Default platform of simulate is the calibration.
+  const auto s = run_wisp("simulate " + q(dir / "w") + " -o " + q(dir / "sim"));
+  CHECK(s.exit_code == 0);
+  CHECK_THAT(s.out, Catch::Contains("calibrated from the trace"));
+}

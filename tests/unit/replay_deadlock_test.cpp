@@ -1,0 +1,57 @@
+// A replay that cannot finish ends with a report of every blocked rank, never a hang.
+#include <catch2/catch.hpp>
+
+#include "helpers.hpp"
+#include "tiny_trace.hpp"
+#include "wisp/io/otf2_writer.hpp"
+#include "wisp/replay/replay.hpp"
+
+using namespace wisp;
+using namespace wisp::test;
+
+namespace {
+
+// Both ranks receive first (rendezvous-sized messages): a classic deadlock once the sends come
+// after the receives. Rank 2 waits in a barrier the others never reach.
+Trace deadlocking() {
+  TinyTrace t(3);
+  for (Rank r = 0; r < 2; ++r) {
+    t.call(r, "MPI_Recv", 100, 200, [&](RankBuilder& b) { b.recv(us(200), 1 - r, t.world(), 7, 4096); });
+    t.call(r, "MPI_Send", 300, 400, [&](RankBuilder& b) { b.send(us(300), 1 - r, t.world(), 7, 4096); });
+  }
+  t.collective(2, "MPI_Barrier", CollectiveOp::Barrier, t.world(), 100, 200, 0);
+  return t.finish(1000);
+}
+
+}  // namespace
+
+TEST_CASE("a deadlock names every blocked rank, its MPI call and event", "[replay][deadlock]") {
+  const Trace in = deadlocking();
+  try {
+    replay(in, tiny_platform(3, 1, 1000));
+    FAIL("the replay should deadlock");
+  } catch (const ReplayDeadlock& e) {
+    REQUIRE(e.blocked().size() == 3);
+    CHECK(e.blocked()[0].rank == 0);
+    CHECK(e.blocked()[0].call == "MPI_Recv");
+    CHECK(e.blocked()[0].event == in.ranks[0].mpi_calls[0].enter);
+    CHECK(e.blocked()[0].waiting_for == "message from rank 1 tag 7 on MPI_COMM_WORLD (4096 bytes)");
+    CHECK(e.blocked()[1].waiting_for == "message from rank 0 tag 7 on MPI_COMM_WORLD (4096 bytes)");
+    CHECK(e.blocked()[2].call == "MPI_Barrier");
+    CHECK(e.time() == Approx(us(111)));  // the last activity: rank 2's barrier message (101 + 10)
+    const std::string what = e.what();
+    CHECK_THAT(what, Catch::Contains("3 rank(s) blocked"));
+    CHECK_THAT(what, Catch::Contains("rank 2 in MPI_Barrier (event 2)"));
+  }
+}
+
+TEST_CASE("wisp simulate reports a deadlock with a non-zero exit", "[replay][deadlock][cli]") {
+  TempDir dir;
+  write_otf2(deadlocking(), dir / "in");
+  const auto s = run_wisp("simulate " + (dir / "in").string() + " -o " + (dir / "out").string() +
+                          " --eager 1000");
+  CHECK(s.exit_code == 1);
+  CHECK_THAT(s.err, Catch::Contains("wisp: error: replay deadlocked"));
+  CHECK_THAT(s.err, Catch::Contains("rank 0 in MPI_Recv (event 2) waiting for message from rank 1 tag 7"));
+  CHECK(!std::filesystem::exists(dir / "out"));
+}

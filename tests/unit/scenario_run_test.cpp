@@ -1,0 +1,288 @@
+// `wisp run` on every ready scenario in scenarios/ (in the style of SimGrid's tesh tests), with
+// the key figures checked against the generators' analytic model or analyzer I — values derived
+// independently of the replay — and every `wisp run` error with its message.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "generators/generators.hpp"
+#include "helpers.hpp"
+#include "wisp/analysis/analyze.hpp"
+#include "wisp/analysis/mbm.hpp"
+#include "wisp/io/otf2_writer.hpp"
+#include "wisp/trace/builder.hpp"
+
+using namespace wisp;
+using wisp::test::run_wisp;
+using wisp::test::TempDir;
+using nlohmann::json;
+
+namespace {
+
+const std::string kScenarios = std::string(WISP_SOURCE_DIR) + "/scenarios/";
+
+json run_json(const std::string& scenario, const TempDir& dir, const std::string& extra = "") {
+  const auto r = run_wisp("-q run --json -o " + (dir / "out").string() + " " + extra + " " + scenario);
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  return json::parse(r.out);
+}
+
+std::string write_scenario(const TempDir& dir, const std::string& name, const std::string& text) {
+  const auto path = dir / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+double metric(const json& callpaths, const std::string& metric, const std::string& callpath,
+              const char* field) {
+  for (const auto& row : callpaths)
+    if (row["metric"] == metric && row["callpath"] == callpath) return row[field].get<double>();
+  return 0;
+}
+
+// Critical-path imbalance of `work` on the generated trace (analyzer I).
+double work_imbalance(const Trace& t) {
+  const Analysis a = analyze(t);
+  const MetricTable table = metric_table(a);
+  const auto cp = t.defs.find_region("work");
+  double sum = 0;
+  for (const auto& r : table.records)
+    if (table.metrics[r.metric] == "critical_path_imbalance" && r.callpath != kNone &&
+        t.defs.callpaths[r.callpath].region == *cp)
+      sum += r.value;
+  return sum;
+}
+
+}  // namespace
+
+TEST_CASE("scenario imbalance-rebalance: static, dynamic and mixed balance to the model's balanced run") {
+  for (const char* mode : {"static", "dynamic", "mixed"}) {
+    INFO(mode);
+    TempDir dir;
+    const auto file = write_scenario(dir, "s.yaml", fmt::format(R"(wisp: 1
+trace: {{generate: "imbalance --ranks 32 --iterations 320 --mode {}"}}
+transforms:
+  - rebalance: {{region: work}}
+)", mode));
+    const json j = run_json(std::string(mode) == "dynamic" ? kScenarios + "imbalance-rebalance.yaml" : file, dir);
+    gen::ImbalanceOptions o;
+    o.mode = mode;
+    const double balanced = gen::imbalance_balanced_runtime(o);  // the model: 16.002927 s
+    CHECK(balanced == Approx(0.001001 + 320 * 0.050006 + 0.000006).epsilon(1e-12));
+    CHECK(j["runtime"]["scenario"].get<double>() == Approx(balanced).epsilon(0.01));
+    CHECK(j["runtime"]["measured"].get<double>() == Approx(1.25 * balanced).epsilon(1e-6));
+    // The gain matches work()'s critical-path imbalance (analyzer I on the measured trace).
+    const double imbalance = work_imbalance(gen::generate_imbalance(o));
+    CHECK(imbalance == Approx(0.25 * balanced).epsilon(0.05));
+    CHECK(j["gain"]["seconds"].get<double>() == Approx(imbalance).epsilon(0.05));
+    CHECK(std::abs(j["runtime"]["calibration_error"].get<double>()) < 0.001);
+  }
+}
+
+TEST_CASE("scenario halo-rebalance: the generator's balanced variant, waits fall per call path") {
+  TempDir dir;
+  const json j = run_json(kScenarios + "halo-rebalance.yaml", dir);
+  gen::HaloOptions o;
+  o.overload_ranks = {0, 1, 2, 3};
+  o.overload = 0.5;
+  o.balanced = true;
+  const double balanced = gen::generate_halo(o).end_time();
+  CHECK(j["runtime"]["scenario"].get<double>() == Approx(balanced).epsilon(0.01));
+  const json& rows = j["callpaths"];
+  // Late Sender in MPI_Waitall and Wait at N x N in MPI_Allreduce fall; so do their delay costs.
+  CHECK(metric(rows, "mpi_latesender", "main/MPI_Waitall", "before") > 0.1);
+  CHECK(metric(rows, "mpi_latesender", "main/MPI_Waitall", "after") <
+        0.1 * metric(rows, "mpi_latesender", "main/MPI_Waitall", "before"));
+  CHECK(metric(rows, "delay_latesender", "main/compute", "after") <
+        0.1 * metric(rows, "delay_latesender", "main/compute", "before"));
+  CHECK(metric(rows, "time", "main/compute", "after") == Approx(metric(rows, "time", "main/compute", "before")).epsilon(1e-6));
+  std::ifstream txt(dir / "out" / "report.txt");
+  CHECK(txt.good());
+  CHECK(std::filesystem::exists(dir / "out" / "scenario-trace" / "traces.otf2"));
+}
+
+TEST_CASE("scenario mpmd-move-sweep: a U over the moved fraction with its minimum at 1/3") {
+  TempDir dir;
+  const json j = run_json(kScenarios + "mpmd-move-sweep.yaml", dir, "--jobs 2");
+  const std::vector<double> fractions{0, 0.1, 0.2, 0.3, 0.3333333333, 0.4, 0.5, 0.6};
+  REQUIRE(j["points"].size() == fractions.size());
+  for (std::size_t i = 0; i < fractions.size(); ++i) {
+    gen::MpmdOptions o;
+    o.steps = 40;
+    o.particle_work = 0.04;
+    o.mesh_work = 0.12;
+    o.shift = fractions[i];  // the generator's model with the work moved
+    INFO(fractions[i]);
+    CHECK(j["points"][i]["runtime"]["scenario"].get<double>() == Approx(gen::generate_mpmd(o).end_time()).epsilon(0.001));
+  }
+  CHECK(j["best"] == 4);
+  std::ifstream csv(dir / "out" / "sweep.csv");
+  std::string header;
+  std::getline(csv, header);
+  CHECK(header == "point,transforms[0].fraction,measured,identity,scenario,gain_seconds,gain_percent,error");
+}
+
+TEST_CASE("scenario halo-bandwidth-sweep: every point equals the model at that latency and bandwidth") {
+  TempDir dir;
+  const json j = run_json(kScenarios + "halo-bandwidth-sweep.yaml", dir, "--jobs 2");
+  const std::vector<double> bandwidth{0.25, 0.5, 1, 2, 4}, latency{1, 10};
+  REQUIRE(j["points"].size() == 10);
+  std::size_t i = 0;
+  for (double b : bandwidth)
+    for (double l : latency) {
+      gen::HaloOptions o;
+      o.dims = {4, 2};
+      o.steps = 40;
+      o.work = 0.001;
+      o.boundary_work = 0;
+      o.bytes = 2097152;
+      o.model.bandwidth = 1e10 * b;
+      o.model.latency = 1e-6 * l;
+      INFO("bandwidth x" << b << ", latency x" << l);
+      CHECK(j["points"][i++]["runtime"]["scenario"].get<double>() == Approx(gen::generate_halo(o).end_time()).epsilon(0.001));
+    }
+}
+
+TEST_CASE("zero in simulation vs MBM_all: equal without masked overheads, explained otherwise") {
+  // imbalance: every rank synchronises only in barriers; zeroing work() changes no overlap of
+  // MPI overhead with waiting on the critical path, so the graph and the simulation agree.
+  TempDir dir;
+  const auto file = write_scenario(dir, "z.yaml", R"(wisp: 1
+trace: {generate: "imbalance --ranks 8 --iterations 40 --mode dynamic"}
+platform: {latency: 1e-6, bandwidth: 1e10, overhead: 1e-6, contention: false}
+replay: {collectives: {all: analytic}}
+transforms:
+  - zero: {region: work}
+)");
+  const json imb = run_json(file, dir);
+  REQUIRE(imb["zero_versus_mbm"].size() == 1);
+  CHECK(imb["zero_versus_mbm"][0]["mbm_all"].get<double>() ==
+        Approx(imb["gain"]["seconds"].get<double>()).margin(1e-6));
+  // halo: the PAG keeps the identity run's split of every MPI call into waiting and transfer.
+  // There, rank 5's neighbours wait in MPI_Waitall for rank 5, and each Waitall is released at
+  // the *start* of rank 5's last MPI_Isend: o + L + s/B (1 + 1 + 1.6384 us) counts as the
+  // Waitall's own transfer. With compute() gone every rank enters MPI_Waitall after its 8
+  // non-blocking calls, 1 us (= o) after rank 5 started that Isend, yet the graph still adds the
+  // whole o + L + s/B from the neighbour's own enter: its longest path is 1 us per step longer
+  // than the simulated run, so MBM_all is 50 steps x 1 us smaller than the simulated gain.
+  // Equality needs traces where zeroing keeps every call's releasing dependency (as above).
+  TempDir dir2;
+  const json halo = run_json(kScenarios + "halo-zero-compute.yaml", dir2);
+  REQUIRE(halo["zero_versus_mbm"].size() == 1);
+  CHECK(halo["gain"]["seconds"].get<double>() == Approx(0.7).margin(1e-6));  // 50 × 14 ms of rank 5
+  CHECK(halo["gain"]["seconds"].get<double>() - halo["zero_versus_mbm"][0]["mbm_all"].get<double>() ==
+        Approx(50 * 1e-6).margin(1e-7));
+}
+
+TEST_CASE("scenario wavefront-tuning: scale, set and zero communication match the model") {
+  TempDir dir;
+  const json j = run_json(kScenarios + "wavefront-tuning.yaml", dir);
+  // The model of the transformed run: the wavefront program without the border extra work,
+  // sweeps of 0.5 ms in the first two iterations (16 visits) and 1 ms after, messages and
+  // collectives free (L = 0, infinite bandwidth), per-call overhead unchanged.
+  gen::ModelParams p;
+  p.latency = 0;
+  p.bandwidth = 1e300;
+  gen::Model m(16, "wavefront");
+  const RegionId sweep = m.region("sweep");
+  const int corners[4][2] = {{+1, +1}, {-1, +1}, {+1, -1}, {-1, -1}};
+  for (Rank r = 0; r < 16; ++r) {
+    auto& prog = m.rank(r);
+    const int x = static_cast<int>(r % 4), y = static_cast<int>(r / 4);
+    const auto inside = [](int cx, int cy) { return cx >= 0 && cy >= 0 && cx < 4 && cy < 4; };
+    int visit = 0;
+    for (int it = 0; it < 6; ++it) {
+      for (int s = 0; s < 4; ++s)
+        for (int b = 0; b < 2; ++b) {
+          const int dx = corners[s][0], dy = corners[s][1];
+          if (inside(x - dx, y)) prog.recv(static_cast<Rank>(y * 4 + x - dx), 4096, 2 * s, m.world());
+          if (inside(x, y - dy)) prog.recv(static_cast<Rank>((y - dy) * 4 + x), 4096, 2 * s + 1, m.world());
+          prog.work(sweep, visit++ < 16 ? 0.0005 : 0.001);
+          if (inside(x + dx, y)) prog.send(static_cast<Rank>(y * 4 + x + dx), 4096, 2 * s, m.world());
+          if (inside(x, y + dy)) prog.send(static_cast<Rank>((y + dy) * 4 + x), 4096, 2 * s + 1, m.world());
+        }
+      prog.allreduce(m.world(), 8);
+    }
+  }
+  const double expected = m.run(p).end_time();
+  CHECK(j["runtime"]["scenario"].get<double>() == Approx(expected).epsilon(0.001));
+  CHECK(j["transforms"].size() == 3);
+}
+
+TEST_CASE("scenario phases-fat-tree: a time window selects one phase; a platform file is used") {
+  TempDir dir;
+  const json j = run_json(kScenarios + "phases-fat-tree.yaml", dir);
+  CHECK(j["transforms"][0]["visits"] == 80);  // 10 phase-2 iterations × ranks 8-15
+  CHECK(j["transforms"][0]["computation_before"].get<double>() == Approx(0.8).epsilon(1e-9));
+  CHECK(j["gain"]["seconds"].get<double>() == Approx(0.02).epsilon(0.02));  // 10 × 20 % of 10 ms
+  CHECK_THAT(j["platform"]["identity"].get<std::string>(), Catch::Contains("fat-tree.xml"));
+}
+
+TEST_CASE("wisp run errors: one line naming the file and place, non-zero exit, no output") {
+  TempDir dir;
+  const auto out = (dir / "out").string();
+  const auto missing = run_wisp("run -o " + out + " /nonexistent/s.yaml");
+  CHECK(missing.exit_code == 1);
+  CHECK(missing.err == "wisp: error: /nonexistent/s.yaml: cannot read the scenario file\n");
+
+  const auto region = write_scenario(dir, "r.yaml", R"(wisp: 1
+trace: {generate: "imbalance --ranks 4 --iterations 4"}
+transforms:
+  - rebalance: {region: wrok}
+)");
+  const auto bad = run_wisp("run -o " + out + " " + region);
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.err == "wisp: error: " + region + ":4:16: no region 'wrok' in the trace (closest: work)\n");
+  CHECK_FALSE(std::filesystem::exists(out));
+
+  const auto ranks = write_scenario(dir, "k.yaml", R"(wisp: 1
+trace: {generate: "imbalance --ranks 4 --iterations 4"}
+transforms:
+  - scale: {region: work, ranks: "2-7", factor: 0.5}
+)");
+  const auto beyond = run_wisp("run -o " + out + " " + ranks);
+  CHECK(beyond.exit_code == 1);
+  CHECK_THAT(beyond.err, Catch::Contains(ranks + ":4:12: rank set '2-7': rank 7 does not exist"));
+
+  const auto trace = write_scenario(dir, "t.yaml", "wisp: 1\ntrace: nowhere/traces.otf2\n");
+  const auto no_trace = run_wisp("run -o " + out + " " + trace);
+  CHECK(no_trace.exit_code == 1);
+  CHECK_THAT(no_trace.err, Catch::StartsWith("wisp: error: " + trace + ":2:8: trace: ") &&
+                               Catch::Contains("no such file or directory"));
+
+  const auto ok = write_scenario(dir, "ok.yaml", "wisp: 1\ntrace: {generate: \"imbalance --ranks 2 --iterations 2\"}\n");
+  REQUIRE(run_wisp("-q run -o " + out + " " + ok).exit_code == 0);
+  const auto again = run_wisp("-q run -o " + out + " " + ok);
+  CHECK(again.exit_code == 1);
+  CHECK_THAT(again.err, Catch::Contains("exists and is not empty (use --force"));
+  CHECK(run_wisp("-q run --force -o " + out + " " + ok).exit_code == 0);
+}
+
+TEST_CASE("wisp run on a trace whose replay deadlocks reports the blocked ranks") {
+  // Rank 1 waits for a message rank 0 never sends: the replay cannot finish.
+  TempDir dir;
+  Definitions d;
+  d.ranks.resize(2);
+  d.world = d.add_comm(Communicator{"MPI_COMM_WORLD", {0, 1}, false, kNone});
+  const RegionId main = d.add_region(make_region("main"));
+  const RegionId recv = d.add_region(make_region("MPI_Recv"));
+  TraceBuilder b(d);
+  b.rank(0).enter(0, main);
+  b.rank(0).leave(1.0, main);
+  b.rank(1).enter(0, main);
+  b.rank(1).enter(0.5, recv);
+  b.rank(1).recv(0.9, 0, d.world, 7, 8);
+  b.rank(1).leave(0.9, recv);
+  b.rank(1).leave(1.0, main);
+  write_otf2(b.finish(), dir / "trace");
+  const auto file = write_scenario(dir, "d.yaml", "wisp: 1\ntrace: trace\n");
+  const auto r = run_wisp("-q run -o " + (dir / "out").string() + " " + file);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.err, Catch::Contains("deadlock") && Catch::Contains("rank 1") && Catch::Contains("MPI_Recv"));
+  CHECK_FALSE(std::filesystem::exists(dir / "out"));
+}
