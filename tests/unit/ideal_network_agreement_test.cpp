@@ -167,3 +167,18 @@ TEST_CASE("ideal network on the Score-P ping-pong trace: SimGrid within the laun
   CHECK(simgrid.runtime >= clock - tolerance(t));
   CHECK(simgrid.runtime <= clock + simgrid.launch_skew + local_calls + tolerance(t));
 }
+
+TEST_CASE("ideal network: the bundled platforms/ideal.xml with the ideal replay options gives the same T_ideal",
+          "[pop][ideal][replay]") {
+  // ideal.xml: 1024 hosts, zero latency, 1e18 bytes/s, no MPI overhead. The replay options
+  // (zero-byte messages, free MPI_Init, analytic collectives) make any such platform ideal.
+  const Platform xml = load_platform(std::string(WISP_SOURCE_DIR) + "/platforms/ideal.xml");
+  gen::PhasesOptions o;
+  o.ranks = 6;
+  o.iterations = 3;
+  const Trace t = gen::generate_phases(o);
+  const ReplayResult r = replay(t, xml, ideal_replay_options());
+  const SimulatedIdealNetwork generated = simulate_ideal_network(t);
+  CHECK(r.runtime == Approx(generated.runtime).margin(tolerance(t)));  // the trace starts at 0
+  CHECK(r.runtime == Approx(analyse_pop(t).replay_ideal).margin(tolerance(t)));
+}
