@@ -2,6 +2,8 @@
 #include "wisp/analysis/mbm.hpp"
 
 #include <algorithm>
+#include <array>
+#include <span>
 #include <set>
 
 namespace wisp {
@@ -24,19 +26,56 @@ Ticks mbm_all(const ActivityGraph& g, const Cpm& cpm, CallpathId callpath) {
   return cpm.length - zeroed;
 }
 
+namespace {
+
+// MBM_all of up to kLanes call paths in one pass over the graph: lane j zeroes callpaths[j].
+// One pass reads every activity once for all lanes (the lanes of a vertex share a cache line),
+// which is what the passes cost; memory kLanes · 8 bytes per vertex.
+constexpr std::size_t kLanes = 4;
+
+void mbm_all_lanes(const ActivityGraph& g, const Cpm& cpm, std::span<const CallpathId> callpaths,
+                   std::span<Ticks> out) {
+  const std::size_t n = callpaths.size();
+  std::vector<std::array<Ticks, kLanes>> earliest(g.vertex_count, std::array<Ticks, kLanes>{});
+  std::array<Ticks, kLanes> length{};
+  for (std::uint32_t v : g.order) {
+    const std::array<Ticks, kLanes>& e = earliest[v];
+    for (std::size_t j = 0; j < n; ++j) length[j] = std::max(length[j], e[j]);
+    for (std::uint32_t a : g.outgoing(v)) {
+      const Activity& act = g.activities[a];
+      std::array<Ticks, kLanes>& f = earliest[act.to];
+      for (std::size_t j = 0; j < n; ++j)
+        f[j] = std::max(f[j], e[j] + (act.callpath == callpaths[j] ? 0 : act.duration));
+    }
+  }
+  for (std::size_t j = 0; j < n; ++j) out[j] = cpm.length - length[j];
+}
+
+}  // namespace
+
 std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, const NearCriticalPaths& paths) {
   std::set<CallpathId> seen;
   for (const NearCriticalPath& p : paths.paths)
     for (const auto& [cp, d] : p.callpaths)
       if (d > 0) seen.insert(cp);
   std::vector<MbmRow> rows;
+  std::vector<CallpathId> to_zero;  // 0 <= MBM_all <= MBM_k: only those with MBM_k > 0
   for (CallpathId cp : seen) {
     MbmRow row;
     row.callpath = cp;
     row.critical_path = paths.paths.empty() ? 0 : paths.paths[0].time_of(cp);
     row.mbm_k = mbm_k(paths, cp, paths.paths.size());
-    row.mbm_all = mbm_all(g, cpm, cp);
+    if (row.mbm_k > 0) to_zero.push_back(cp);
     rows.push_back(row);
+  }
+  std::vector<Ticks> all(to_zero.size());
+  for (std::size_t i = 0; i < to_zero.size(); i += kLanes) {
+    const std::size_t n = std::min(kLanes, to_zero.size() - i);
+    mbm_all_lanes(g, cpm, std::span(to_zero).subspan(i, n), std::span(all).subspan(i, n));
+  }
+  for (MbmRow& row : rows) {
+    const auto it = std::find(to_zero.begin(), to_zero.end(), row.callpath);
+    if (it != to_zero.end()) row.mbm_all = all[static_cast<std::size_t>(it - to_zero.begin())];
   }
   std::sort(rows.begin(), rows.end(), [](const MbmRow& a, const MbmRow& b) {
     if (a.critical_path != b.critical_path) return a.critical_path > b.critical_path;

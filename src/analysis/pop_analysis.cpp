@@ -8,7 +8,9 @@ PopAnalysis analyse_pop(const Trace& trace, const PopAnalysisOptions& options) {
   PopAnalysis a;
   a.whole = pop_factors(timeline, options.pop);
   a.external_ideal = options.pop.ideal_runtime.has_value();
+  if (a.external_ideal) a.ideal_source = options.pop.ideal_runtime_source;
   a.replay_ideal = timeline.ideal_runtime;
+  a.window_options = options.windows;
   if (options.windows) a.windows = pop_windows(timeline, *options.windows);
   return a;
 }

@@ -16,10 +16,7 @@ std::string_view to_string(WaitPattern p) {
   return "?";
 }
 
-
-namespace {
-
-std::optional<WaitPattern> pattern_of(MpiFunction f) {
+std::optional<WaitPattern> wait_pattern_of(MpiFunction f) {
   switch (f) {
     case MpiFunction::Recv:
     case MpiFunction::Wait:
@@ -36,6 +33,8 @@ std::optional<WaitPattern> pattern_of(MpiFunction f) {
     default: return std::nullopt;
   }
 }
+
+namespace {
 
 // Bytes that decide the size class: received by the call's receive completions, or the
 // collective's received bytes.
@@ -85,7 +84,7 @@ WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_bas
       outer_leave = call.leave;
       const CallpathId cp = rt.events[call.enter].ref;
       const MpiFunction f = defs.region_of(cp).mpi;
-      const auto pattern = pattern_of(f);
+      const auto pattern = wait_pattern_of(f);
       if (!pattern) continue;
       const std::uint32_t cls = size_class(call_bytes(rt, call));
       const double d = rt.events[call.leave].time - rt.events[call.enter].time;
@@ -106,7 +105,7 @@ WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_bas
   for (const auto& [key, a] : sums) {
     const auto& [cp, r, cls] = key;
     const MpiFunction f = defs.region_of(cp).mpi;
-    const WaitPattern pattern = *pattern_of(f);
+    const WaitPattern pattern = *wait_pattern_of(f);
     const double minimum = pattern == WaitPattern::LateSender ? local.at({r, {f, cls}}).minimum : global.at({f, cls}).minimum;
     if (out.rows.empty() || out.rows.back().callpath != cp || out.rows.back().rank != r) {
       WaitEstimateRow row;

@@ -54,14 +54,15 @@ nlohmann::json mbm_json(const Trace& trace, const PagAnalysis& a) {
   return rows;
 }
 
-std::string near_critical_text(const Trace& trace, const PagAnalysis& a) {
+std::string near_critical_text(const Trace& trace, const PagAnalysis& a, std::size_t max_paths) {
   const Ticks d_cp = a.paths.critical_length;
   std::string out = fmt::format(
       "Near-critical paths (paper 001): {} path(s), critical path {:.6f} s, the last within {:.2f} %{}\n",
       a.paths.paths.size(), a.pag.seconds(d_cp), a.paths.last_nc_percent(),
       a.paths.more_available ? " (more available)" : "");
   out += fmt::format("  {:>5}  {:>14}  {:>8}  {}\n", "#", "duration [s]", "nc %", "largest call paths on the path [s]");
-  for (std::size_t j = 0; j < a.paths.paths.size(); ++j) {
+  const std::size_t shown = std::min(max_paths, a.paths.paths.size());
+  for (std::size_t j = 0; j < shown; ++j) {
     const NearCriticalPath& p = a.paths.paths[j];
     auto top = p.callpaths;
     std::sort(top.begin(), top.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
@@ -73,20 +74,25 @@ std::string near_critical_text(const Trace& trace, const PagAnalysis& a) {
     out += fmt::format("  {:>5}  {:>14.6f}  {:>8.3f}  {}\n", j + 1, a.pag.seconds(p.duration),
                        percent(d_cp - p.duration, d_cp), parts);
   }
+  if (shown < a.paths.paths.size()) out += fmt::format("  ... {} more paths\n", a.paths.paths.size() - shown);
   return out;
 }
 
-std::string mbm_text(const Trace& trace, const PagAnalysis& a) {
+std::string mbm_text(const Trace& trace, const PagAnalysis& a, std::size_t top) {
   const Ticks d_cp = a.paths.critical_length;
   std::string out = fmt::format(
       "Maximum Benefit Metric (paper 001 §5): d_cp = {:.6f} s, MBM_k over k = {} path(s)\n",
       a.pag.seconds(d_cp), a.paths.paths.size());
   out += fmt::format("  {:>12} {:>8}  {:>12} {:>8}  {:>12} {:>8}  {}\n", "critical [s]", "%", "MBM_k [s]", "%",
                      "MBM_all [s]", "%", "call path");
-  for (const MbmRow& r : a.mbm)
+  const std::size_t shown = std::min(top, a.mbm.size());
+  for (std::size_t i = 0; i < shown; ++i) {
+    const MbmRow& r = a.mbm[i];
     out += fmt::format("  {:>12.6f} {:>7.2f}%  {:>12.6f} {:>7.2f}%  {:>12.6f} {:>7.2f}%  {}\n", a.pag.seconds(r.critical_path),
                        percent(r.critical_path, d_cp), a.pag.seconds(r.mbm_k), percent(r.mbm_k, d_cp),
                        a.pag.seconds(r.mbm_all), percent(r.mbm_all, d_cp), activity_callpath_name(trace.defs, r.callpath));
+  }
+  if (shown < a.mbm.size()) out += fmt::format("  ... {} more call paths\n", a.mbm.size() - shown);
   return out;
 }
 

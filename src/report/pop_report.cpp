@@ -3,11 +3,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace wisp {
 
 namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 nlohmann::json number(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
 
@@ -29,10 +33,14 @@ nlohmann::json pop_json(const PopAnalysis& a) {
   nlohmann::json j = factors_json(a.whole);
   j["elapsed"] = a.whole.elapsed;
   j["ideal_runtime"] = a.whole.ideal;
-  j["ideal_runtime_source"] = a.external_ideal ? "external" : "clock replay";
+  j["ideal_runtime_source"] = a.ideal_source;
   j["clock_replay_ideal_runtime"] = a.replay_ideal;
   j["mean_useful"] = a.whole.mean_useful;
   j["max_useful"] = a.whole.max_useful;
+  if (a.window_options) {
+    j["window_length"] = a.window_options->length;
+    j["window_min_events"] = a.window_options->min_events;
+  }
   j["windows"] = nlohmann::json::array();
   for (const PopWindow& w : a.windows) {
     nlohmann::json row = {{"start", w.start}, {"end", w.end}};
@@ -60,22 +68,68 @@ std::string pop_windows_csv(const std::vector<PopWindow>& windows) {
   return out;
 }
 
-std::string pop_text(const PopAnalysis& a) {
+std::string pop_text(const PopAnalysis& a, std::size_t top) {
   const PopFactors& f = a.whole;
   std::string out = fmt::format("POP efficiency factors (paper 003): elapsed {:.6f} s, ideal network {:.6f} s ({})\n",
-                                f.elapsed, f.ideal, a.external_ideal ? "external replay" : "clock replay");
+                                f.elapsed, f.ideal, a.ideal_source);
   out += fmt::format("  parallel efficiency        {}\n", percent(f.parallel_efficiency));
   out += fmt::format("    load balance             {}\n", percent(f.load_balance));
   out += fmt::format("    communication efficiency {}\n", percent(f.communication_efficiency));
   out += fmt::format("      serialisation          {}\n", percent(f.serialisation));
   out += fmt::format("      transfer               {}\n", percent(f.transfer));
-  if (a.windows.empty()) return out;
-  out += fmt::format("  {} time windows:\n  {:>12} {:>12}  {:>9} {:>9} {:>9} {:>9}  {:>6}\n", a.windows.size(),
-                     "start [s]", "end [s]", "LB", "Ser", "Trf", "PE", "events");
-  for (const PopWindow& w : a.windows)
-    out += fmt::format("  {:>12.6f} {:>12.6f}  {} {} {} {}  {:>6}\n", w.start, w.end, percent(w.factors.load_balance),
-                       percent(w.factors.serialisation), percent(w.factors.transfer),
-                       percent(w.factors.parallel_efficiency), w.min_events);
+  if (a.external_ideal)
+    out += fmt::format("  (the clock replay's ideal network: {:.6f} s)\n", a.replay_ideal);
+  return out + pop_windows_text(a, top);
+}
+
+namespace {
+
+// Smallest, median and largest defined value of one factor over the windows.
+std::string spread(const std::vector<PopWindow>& windows, double PopFactors::*factor) {
+  std::vector<double> v;
+  for (const PopWindow& w : windows)
+    if (std::isfinite(w.factors.*factor)) v.push_back(w.factors.*factor);
+  if (v.empty()) return fmt::format("{0} {0} {0}", percent(kNaN));
+  std::sort(v.begin(), v.end());
+  return fmt::format("{} {} {}", percent(v.front()), percent(v[v.size() / 2]), percent(v.back()));
+}
+
+std::string window_row(const PopWindow& w) {
+  return fmt::format("    {:>12.6f} {:>12.6f}  {} {} {} {}  {:>6}\n", w.start, w.end, percent(w.factors.load_balance),
+                     percent(w.factors.serialisation), percent(w.factors.transfer),
+                     percent(w.factors.parallel_efficiency), w.min_events);
+}
+
+}  // namespace
+
+std::string pop_windows_text(const PopAnalysis& a, std::size_t top) {
+  if (a.windows.empty()) return {};
+  std::string out;
+  const WindowOptions& o = *a.window_options;
+  if (o.min_events > 0)
+    out += fmt::format("  {} time windows: {:.6f} s windows merged until every rank has {} MPI events in each\n",
+                       a.windows.size(), o.length, o.min_events);
+  else
+    out += fmt::format("  {} time windows of {:.6f} s\n", a.windows.size(), o.length);
+  out += fmt::format("    {:<22} {:>9} {:>9} {:>9}\n", "over the windows", "min", "median", "max");
+  out += fmt::format("    {:<22} {}\n", "load balance", spread(a.windows, &PopFactors::load_balance));
+  out += fmt::format("    {:<22} {}\n", "serialisation", spread(a.windows, &PopFactors::serialisation));
+  out += fmt::format("    {:<22} {}\n", "transfer", spread(a.windows, &PopFactors::transfer));
+  out += fmt::format("    {:<22} {}\n", "parallel efficiency", spread(a.windows, &PopFactors::parallel_efficiency));
+  // The windows with the lowest parallel efficiency, in time order.
+  std::vector<const PopWindow*> worst;
+  for (const PopWindow& w : a.windows) worst.push_back(&w);
+  const auto pe = [](const PopWindow* w) {
+    return std::isfinite(w->factors.parallel_efficiency) ? w->factors.parallel_efficiency : 2.0;
+  };
+  std::stable_sort(worst.begin(), worst.end(), [&](const PopWindow* x, const PopWindow* y) { return pe(x) < pe(y); });
+  worst.resize(std::min(worst.size(), top));
+  std::sort(worst.begin(), worst.end(), [](const PopWindow* x, const PopWindow* y) { return x->start < y->start; });
+  out += fmt::format("    {} with the lowest parallel efficiency (all of them in --json and pop_windows.csv):\n",
+                     worst.size() == a.windows.size() ? "windows" : fmt::format("the {} windows", worst.size()));
+  out += fmt::format("    {:>12} {:>12}  {:>9} {:>9} {:>9} {:>9}  {:>6}\n", "start [s]", "end [s]", "LB", "Ser", "Trf",
+                     "PE", "events");
+  for (const PopWindow* w : worst) out += window_row(*w);
   return out;
 }
 

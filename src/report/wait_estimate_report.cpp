@@ -26,7 +26,9 @@ std::string wait_estimate_text(const Trace& trace, const WaitEstimate& estimate,
       "Minimum-based wait-state estimate (paper 002): wait ratios of at least {:.2f} % of the allocation time {:.6f} s\n",
       100 * threshold, estimate.allocation_time);
   out += fmt::format("  {:<16} {:>10} {:>12}  {}\n", "pattern", "estimated", "trace-based", "call path");
-  for (const WaitRatio& r : wait_ratios(estimate, threshold))
+  const std::vector<WaitRatio> ratios = wait_ratios(estimate, threshold);
+  if (ratios.empty()) out += "  none\n";
+  for (const WaitRatio& r : ratios)
     out += fmt::format("  {:<16} {:>9.3f}% {:>12}  {}\n", to_string(r.pattern), 100 * r.estimated,
                        r.trace_based ? fmt::format("{:.3f}%", 100 * *r.trace_based) : "-",
                        trace.defs.callpath_name(r.callpath));

@@ -30,7 +30,7 @@ struct Analysis {
 
 Analysis analyze(const Trace& trace, const AnalyzeOptions& options = {});
 
-// Every metric of the analysis as tidy records (Scalasca names; see docs-analysis.md).
+// Every metric of the analysis as tidy records (Scalasca names; see README.md, "Metrics").
 MetricTable metric_table(const Analysis& analysis);
 
 }  // namespace wisp

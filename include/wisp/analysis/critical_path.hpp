@@ -9,18 +9,12 @@
 #include <vector>
 
 #include "wisp/analysis/callpath_matrix.hpp"
+#include "wisp/analysis/path_segment.hpp"
 #include "wisp/analysis/sync_graph.hpp"
 #include "wisp/analysis/wait_states.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {
-
-struct PathSegment {
-  Rank rank = kNone;
-  CallpathId callpath = kNone;  // kNone: the program root
-  double start = 0;
-  double end = 0;
-};
 
 struct CriticalPath {
   std::vector<PathSegment> segments;  // in time order, waiting time excluded

@@ -11,15 +11,9 @@
 
 #include "wisp/analysis/cpm.hpp"
 #include "wisp/analysis/pag.hpp"
+#include "wisp/analysis/path_segment.hpp"
 
 namespace wisp {
-
-struct PathSegment {
-  Rank rank = kNone;
-  CallpathId callpath = kNone;  // kLaunchCallpath: before the rank started
-  double start = 0;             // seconds since the trace's time 0
-  double end = 0;
-};
 
 // Segments of a path given as activity ids: each activity covers [time(to) - duration, time(to)]
 // on the rank of its target; zero-length activities are dropped and neighbours on the same rank and

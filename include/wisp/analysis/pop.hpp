@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "wisp/trace/trace.hpp"
@@ -32,6 +33,7 @@ struct PopFactors {
 struct PopOptions {
   std::uint64_t eager_limit = 65536;    // bytes: the ideal-network replay's eager limit
   std::optional<double> ideal_runtime;  // externally replayed T_ideal [s] (e.g. SimGrid, ideal platform)
+  std::string ideal_runtime_source = "external";  // what replayed it, for the reports
 };
 
 // Useful-time and ideal-network timers of every rank, from the ideal-network clock replay.

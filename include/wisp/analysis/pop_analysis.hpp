@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "wisp/analysis/pop_windows.hpp"
@@ -17,7 +18,9 @@ struct PopAnalysisOptions {
 struct PopAnalysis {
   PopFactors whole;
   std::vector<PopWindow> windows;
+  std::optional<WindowOptions> window_options;  // how the windows were made (none: no windows)
   bool external_ideal = false;  // whole.ideal came from PopOptions::ideal_runtime
+  std::string ideal_source = "clock replay";  // "clock replay" or PopOptions::ideal_runtime_source
   double replay_ideal = 0;      // T_ideal of the clock replay [s], for comparing with an external one
 };
 

@@ -20,6 +20,11 @@ namespace wisp {
 enum class WaitPattern : std::uint8_t { LateSender, WaitAtNxN, WaitAtBarrier };
 std::string_view to_string(WaitPattern p);  // Scalasca's names: "Late Sender", "Wait at N x N", ...
 
+// The pattern whose waiting time the estimate covers for calls of `f`: Late Sender for MPI_Recv,
+// MPI_Wait, MPI_Waitall; Wait at N x N for the N x N collectives; Wait at Barrier for MPI_Barrier;
+// none for every other function.
+std::optional<WaitPattern> wait_pattern_of(MpiFunction f);
+
 struct WaitEstimateRow {
   CallpathId callpath = kNone;
   Rank rank = kNone;

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
+#include <limits>
 #include <string>
 
 #include "wisp/analysis/pag_analysis.hpp"
@@ -22,7 +24,11 @@ nlohmann::json pag_json(const Trace& trace, const PagAnalysis& analysis);
 // [{"callpath": "main/foo", "critical_path": s, "mbm_k": s, "mbm_all": s}, ...]
 nlohmann::json mbm_json(const Trace& trace, const PagAnalysis& analysis);
 
-std::string near_critical_text(const Trace& trace, const PagAnalysis& analysis);
-std::string mbm_text(const Trace& trace, const PagAnalysis& analysis);
+// The first `max_paths` paths (all by default), then a line saying how many more there are.
+std::string near_critical_text(const Trace& trace, const PagAnalysis& analysis,
+                               std::size_t max_paths = std::numeric_limits<std::size_t>::max());
+// The first `top` MBM rows (by critical-path time; all by default).
+std::string mbm_text(const Trace& trace, const PagAnalysis& analysis,
+                     std::size_t top = std::numeric_limits<std::size_t>::max());
 
 }  // namespace wisp

@@ -1,0 +1,58 @@
+// Everything `wisp analyze` computes, in one call: analyzer I (wait states, critical path,
+// imbalance, delay costs) and analyzer II (program activity graph with near-critical paths and
+// MBM, the minimum-based wait estimate set against analyzer I's wait states, POP factors of the
+// whole run and over time windows). Each shared structure is built once and handed on.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "wisp/analysis/analyze.hpp"
+#include "wisp/analysis/pag_analysis.hpp"
+#include "wisp/analysis/pop_analysis.hpp"
+#include "wisp/analysis/wait_estimate.hpp"
+
+namespace wisp {
+
+// POP windows as `wisp analyze` chooses them (see README.md, `wisp analyze`):
+//   neither given          adaptive: base windows of 1/100 of the run, merged until every rank
+//                          has at least 3 MPI events in each;
+//   --min-events N         adaptive with N;
+//   --window S             fixed windows of S seconds;
+//   --window S --min-events N   windows of S merged until every rank has N events.
+struct WindowChoice {
+  std::optional<double> length;             // --window [s]
+  std::optional<std::uint32_t> min_events;  // --min-events
+  static constexpr std::uint32_t kDefaultBaseWindows = 100;
+  static constexpr std::uint32_t kDefaultMinEvents = 3;
+};
+// The windows of a run of `elapsed` seconds; nullopt if the run has no duration.
+std::optional<WindowOptions> resolve_windows(const WindowChoice& choice, double elapsed);
+
+struct TraceAnalysisOptions {
+  AnalyzeOptions analyzer1;      // --partitions
+  NearCriticalQuery paths;       // --k, --nc
+  WindowChoice windows;          // --window, --min-events
+  PopOptions pop;                // eager limit of the ideal network; an externally replayed T_ideal
+};
+
+struct TraceAnalysis {
+  Analysis analysis;   // analyzer I
+  MetricTable table;   // its tidy metric table
+  PagAnalysis pag;     // PAG, CPM, near-critical paths, MBM
+  WaitEstimate waits;  // minimum-based estimate with analyzer I's wait states as trace_based
+  PopAnalysis pop;     // whole run and windows (pop.window_options: how they were made)
+  std::vector<std::pair<std::string, double>> timings;  // wall seconds per step, in order
+};
+
+TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options = {});
+
+// Analyzer I's waiting time per (call path, rank) in the pattern the minimum-based estimate
+// compares with (paper 002 Fig. 3): Late Sender for MPI_Recv / MPI_Wait / MPI_Waitall, Wait at N x N
+// for the N x N collectives, Wait at Barrier for MPI_Barrier. Only call paths of those functions.
+TraceBasedWaits trace_based_waits(const Trace& trace, const WaitStates& waits);
+
+}  // namespace wisp

@@ -1,0 +1,22 @@
+// What `wisp analyze` prints and writes for the analyses of trace_analysis.hpp: analyzer I's
+// document (analysis_report.hpp) with the sections "pag", "mbm", "wait_estimate" and "pop" next
+// to "metrics"; as text, analyzer I's tables followed by the near-critical paths, the MBM next to
+// the critical-path share, the wait ratios (estimated vs trace-based) and the POP factors.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <string>
+
+#include "wisp/analysis/trace_analysis.hpp"
+
+namespace wisp {
+
+nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source, const TraceAnalysis& analysis);
+
+// `top` rows per table (call paths, paths, windows).
+std::string trace_analysis_text(const Trace& trace, const std::string& source, const TraceAnalysis& analysis,
+                                std::size_t top = 8);
+
+}  // namespace wisp

@@ -1,0 +1,94 @@
+// All analyses of `wisp analyze`. See trace_analysis.hpp.
+#include "wisp/analysis/trace_analysis.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace wisp {
+
+namespace {
+
+// Runs `step`, records its wall time and logs it (debug level: `wisp -vv analyze`).
+template <typename Step>
+void timed(TraceAnalysis& a, const char* what, Step&& step) {
+  const auto t0 = std::chrono::steady_clock::now();
+  step();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  a.timings.emplace_back(what, seconds);
+  spdlog::debug("analyze: {} took {:.3f} s", what, seconds);
+}
+
+double elapsed_of(const Trace& trace) {
+  double first = 0, last = 0;
+  bool any = false;
+  for (const RankTrace& rt : trace.ranks) {
+    if (rt.events.empty()) continue;
+    first = any ? std::min(first, rt.events.front().time) : rt.events.front().time;
+    last = any ? std::max(last, rt.events.back().time) : rt.events.back().time;
+    any = true;
+  }
+  return last - first;
+}
+
+WaitKind kind_of(WaitPattern p) {
+  switch (p) {
+    case WaitPattern::LateSender: return WaitKind::LateSender;
+    case WaitPattern::WaitAtNxN: return WaitKind::WaitNxN;
+    case WaitPattern::WaitAtBarrier: return WaitKind::WaitBarrier;
+  }
+  return WaitKind::LateSender;
+}
+
+}  // namespace
+
+std::optional<WindowOptions> resolve_windows(const WindowChoice& choice, double elapsed) {
+  if (!(elapsed > 0)) return std::nullopt;
+  WindowOptions w;
+  w.length = choice.length.value_or(elapsed / WindowChoice::kDefaultBaseWindows);
+  const std::uint32_t fixed = 0;
+  w.min_events = choice.min_events.value_or(choice.length ? fixed : WindowChoice::kDefaultMinEvents);
+  return w;
+}
+
+TraceBasedWaits trace_based_waits(const Trace& trace, const WaitStates& waits) {
+  TraceBasedWaits out;
+  for (CallpathId cp = 0; cp < trace.defs.callpaths.size(); ++cp) {
+    const auto pattern = wait_pattern_of(trace.defs.region_of(cp).mpi);
+    if (!pattern) continue;
+    const CallpathMatrix& seconds = waits.seconds[static_cast<int>(kind_of(*pattern))];
+    for (Rank r = 0; r < trace.rank_count(); ++r) out[{cp, r}] = seconds.at(slot_of(cp), r);
+  }
+  return out;
+}
+
+TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options) {
+  TraceAnalysis a;
+  timed(a, "analyzer I (wait states, critical path, imbalance, delay costs)",
+        [&] { a.analysis = analyze(trace, options.analyzer1); });
+  timed(a, "metric table", [&] { a.table = metric_table(a.analysis); });
+  // The estimate is compared with analyzer I's wait states, not with a second wait-state search.
+  timed(a, "minimum-based wait estimate", [&] {
+    const TraceBasedWaits trace_based = trace_based_waits(trace, a.analysis.waits);
+    a.waits = estimate_waits(trace, &trace_based);
+  });
+  // The ideal-network replay needs its own dependency graph (rendezvous by the eager limit, not as
+  // observed); it is built and dropped inside analyse_pop(), before the PAG below, so that the two
+  // graphs are never in memory together.
+  timed(a, "POP factors and windows (ideal-network clock replay)", [&] {
+    PopAnalysisOptions pop;
+    pop.pop = options.pop;
+    pop.windows = resolve_windows(options.windows, elapsed_of(trace));
+    a.pop = analyse_pop(trace, pop);
+  });
+  // The PAG and its CPM are built once and serve the near-critical paths and the MBM (what
+  // analyse_pag() does, step by step here for the timings).
+  timed(a, "program activity graph", [&] { a.pag.pag = build_pag(trace); });
+  timed(a, "critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph); });
+  timed(a, "near-critical paths", [&] { a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths); });
+  timed(a, "maximum benefit metric", [&] { a.pag.mbm = maximum_benefit(a.pag.pag.graph, a.pag.cpm, a.pag.paths); });
+  return a;
+}
+
+}  // namespace wisp

@@ -1,0 +1,43 @@
+// The ideal network as a SimGrid replay. See ideal_network.hpp.
+#include "wisp/scenario/ideal_network.hpp"
+
+#include <algorithm>
+
+#include "wisp/replay/collective_algorithm.hpp"
+
+namespace wisp {
+
+Platform ideal_platform(Rank ranks, std::uint64_t eager_limit) {
+  // Zero latency; the bandwidth does not matter since every message has zero bytes
+  // (ReplayOptions::zero_communication), 10^12 bytes/s keeps it finite for SimGrid.
+  return contention_free_crossbar(std::max<Rank>(ranks, 1), 0.0, 1e12, 0.0, eager_limit);
+}
+
+ReplayOptions ideal_replay_options() {
+  ReplayOptions o;
+  o.zero_communication = true;
+  o.init_time = 0.0;
+  o.algorithms.set_all(CollectiveAlgorithm::Analytic);
+  o.progress_interval = 0;
+  return o;
+}
+
+SimulatedIdealNetwork simulate_ideal_network(const Trace& trace, std::uint64_t eager_limit) {
+  double first = 0, last_start = 0;
+  bool any = false;
+  for (const RankTrace& rt : trace.ranks) {
+    if (rt.events.empty()) continue;
+    const double t = rt.events.front().time;
+    first = any ? std::min(first, t) : t;
+    last_start = any ? std::max(last_start, t) : t;
+    any = true;
+  }
+  const ReplayResult r = replay(trace, ideal_platform(trace.rank_count(), eager_limit), ideal_replay_options());
+  SimulatedIdealNetwork out;
+  out.runtime = any ? r.runtime - first : 0.0;
+  out.launch_skew = last_start - first;
+  out.statistics = r.statistics;
+  return out;
+}
+
+}  // namespace wisp
