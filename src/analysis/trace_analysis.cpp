@@ -65,18 +65,19 @@ TraceBasedWaits trace_based_waits(const Trace& trace, const WaitStates& waits) {
 
 TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options) {
   TraceAnalysis a;
+  a.parts = options.parts;
   timed(a, "analyzer I (wait states, critical path, imbalance, delay costs)",
         [&] { a.analysis = analyze(trace, options.analyzer1); });
   timed(a, "metric table", [&] { a.table = metric_table(a.analysis); });
   // The estimate is compared with analyzer I's wait states, not with a second wait-state search.
-  timed(a, "minimum-based wait estimate", [&] {
+  if (options.parts.wait_estimate) timed(a, "minimum-based wait estimate", [&] {
     const TraceBasedWaits trace_based = trace_based_waits(trace, a.analysis.waits);
     a.waits = estimate_waits(trace, &trace_based);
   });
   // The ideal-network replay needs its own dependency graph (rendezvous by the eager limit, not as
   // observed); it is built and dropped inside analyse_pop(), before the PAG below, so that the two
   // graphs are never in memory together.
-  timed(a, "POP factors and windows (ideal-network clock replay)", [&] {
+  if (options.parts.pop) timed(a, "POP factors and windows (ideal-network clock replay)", [&] {
     PopAnalysisOptions pop;
     pop.pop = options.pop;
     pop.windows = resolve_windows(options.windows, elapsed_of(trace));
@@ -84,6 +85,7 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   });
   // The PAG and its CPM are built once and serve the near-critical paths and the MBM (what
   // analyse_pag() does, step by step here for the timings).
+  if (!options.parts.pag) return a;
   timed(a, "program activity graph", [&] { a.pag.pag = build_pag(trace); });
   timed(a, "critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph); });
   timed(a, "near-critical paths", [&] { a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths); });

@@ -8,10 +8,9 @@
 #include <map>
 #include <set>
 
-#include "wisp/analysis/analyze.hpp"
 #include "wisp/analysis/mbm.hpp"
-#include "wisp/analysis/pag_analysis.hpp"
-#include "wisp/report/analysis_report.hpp"
+#include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/report/trace_analysis_report.hpp"
 #include "wisp/scenario/selection.hpp"
 
 namespace wisp {
@@ -22,33 +21,41 @@ bool wanted(const Scenario& s, const std::string& analysis) {
   return std::find(s.analyses.begin(), s.analyses.end(), analysis) != s.analyses.end();
 }
 
-bool wants_analyzer_one(const Scenario& s) {
-  return wanted(s, "wait_states") || wanted(s, "critical_path") || wanted(s, "delays");
+bool has_zero_region(const Scenario& s) {
+  return std::any_of(s.transforms.begin(), s.transforms.end(), [](const Transform& t) {
+    return t.kind == TransformKind::Zero && !t.communication;
+  });
 }
 
-// The metrics compared call path by call path (Scalasca names).
-bool compared(const std::string& metric) {
-  static const std::set<std::string> names{
-      "time", "mpi_latesender", "mpi_latereceiver", "mpi_wait_nxn", "mpi_barrier_wait",
-      "mpi_latebroadcast", "mpi_earlyreduce", "mpi_earlyscan", "mpi_finalize_wait",
-      "critical_path", "critical_path_imbalance"};
-  return names.count(metric) || (metric.starts_with("delay_") && !metric.ends_with("_count"));
+// The metrics compared call path by call path (Scalasca names): time always, the others when
+// the scenario asks for their analysis.
+bool compared(const Scenario& s, const std::string& metric) {
+  static const std::set<std::string> waits{
+      "mpi_latesender", "mpi_latereceiver", "mpi_wait_nxn", "mpi_barrier_wait", "mpi_latebroadcast",
+      "mpi_earlyreduce", "mpi_earlyscan", "mpi_finalize_wait"};
+  if (metric == "time") return true;
+  if (waits.count(metric)) return wanted(s, "wait_states");
+  if (metric == "critical_path" || metric == "critical_path_imbalance") return wanted(s, "critical_path");
+  return metric.starts_with("delay_") && !metric.ends_with("_count") && wanted(s, "delays");
 }
 
 using Totals = std::map<std::pair<std::string, std::string>, double>;  // (metric, call path) -> sum
 
 struct Analysed {
-  Analysis analysis;
-  MetricTable table;
+  TraceAnalysis analysis;
   Totals totals;
 };
 
-Analysed analyse(const Trace& trace) {
-  Analysed a{analyze(trace), {}, {}};
-  a.table = metric_table(a.analysis);
-  for (const MetricRecord& r : a.table.records) {
-    const std::string& metric = a.table.metrics[r.metric];
-    if (compared(metric)) a.totals[{metric, metric_callpath_name(trace.defs, r.callpath)}] += r.value;
+Analysed analyse(const Scenario& s, const Trace& trace, bool with_pag) {
+  TraceAnalysisOptions options;
+  options.parts.pag = with_pag;
+  options.parts.wait_estimate = wanted(s, "wait_estimate");
+  options.parts.pop = wanted(s, "pop");
+  Analysed a{analyze_trace(trace, options), {}};
+  const MetricTable& table = a.analysis.table;
+  for (const MetricRecord& r : table.records) {
+    const std::string& metric = table.metrics[r.metric];
+    if (compared(s, metric)) a.totals[{metric, metric_callpath_name(trace.defs, r.callpath)}] += r.value;
   }
   return a;
 }
@@ -82,18 +89,17 @@ std::vector<Row> compare(const Totals& measured, const Totals& before, const Tot
 
 // For every `zero` transform of a region: MBM_all of its call paths on the identity trace's PAG,
 // the graph counterpart of the simulated gain.
-nlohmann::json zero_versus_mbm(const Scenario& s, const PointResult& r, std::string& text) {
+nlohmann::json zero_versus_mbm(const Scenario& s, const PointResult& r, const PagAnalysis& pag,
+                               std::string& text) {
   nlohmann::json out = nlohmann::json::array();
   const Trace& identity = r.identity_replay.trace;
-  std::optional<PagAnalysis> pag;
   for (const Transform& t : s.transforms) {
     if (t.kind != TransformKind::Zero || t.communication) continue;
-    if (!pag) pag = analyse_pag(identity);
     std::set<CallpathId> callpaths;
     for (const Visit& v : select_visits(identity, t.select))
       callpaths.insert(identity.ranks[v.rank].events[v.enter].ref);
     for (CallpathId cp : callpaths) {
-      const double mbm = pag->pag.seconds(mbm_all(pag->pag.graph, pag->cpm, cp));
+      const double mbm = pag.pag.seconds(mbm_all(pag.pag.graph, pag.cpm, cp));
       const std::string name = identity.defs.callpath_name(cp);
       out.push_back({{"callpath", name}, {"mbm_all", mbm}, {"simulated_gain", r.gain()}});
       text += fmt::format("  zero {}: simulated gain {:.6f} s, MBM_all on the identity PAG {:.6f} s\n",
@@ -144,35 +150,43 @@ RunReport point_report(const Scenario& s, const std::string& trace_source, const
   t += fmt::format("calibration   identity vs measured {:+.2f} %\n", 100 * r.calibration_error());
   t += fmt::format("gain          {} ({:.2f} %) = identity - scenario\n", seconds(r.gain()), r.gain_percent());
 
+  const bool pag = wanted(s, "pag");
+  const Analysed m = analyse(s, measured, pag);
+  const Analysed before = analyse(s, r.identity_replay.trace, pag || has_zero_region(s));
+  const Analysed after = analyse(s, r.scenario_replay.trace, pag);
+
   std::string zero_text;
-  const nlohmann::json zero = zero_versus_mbm(s, r, zero_text);
+  const nlohmann::json zero = zero_versus_mbm(s, r, before.analysis.pag, zero_text);
   if (!zero.empty()) {
     j["zero_versus_mbm"] = zero;
     t += "\nzero in simulation vs the program activity graph\n" + zero_text;
   }
 
-  j["callpaths"] = nlohmann::json::array();
-  j["analyses"] = nlohmann::json::object();
-  if (wants_analyzer_one(s)) {
-    const Analysed m = analyse(measured);
-    const Analysed before = analyse(r.identity_replay.trace);
-    const Analysed after = analyse(r.scenario_replay.trace);
-    const auto rows = compare(m.totals, before.totals, after.totals);
-    t += "\nper call path, summed over ranks [s]       measured     identity     scenario       change\n";
-    std::string metric;
-    for (const Row& row : rows) {
-      j["callpaths"].push_back({{"metric", row.metric}, {"callpath", row.callpath}, {"measured", row.measured},
-                                {"before", row.before}, {"after", row.after}, {"change", row.after - row.before}});
-      if (std::abs(row.before) < 1e-9 && std::abs(row.after) < 1e-9) continue;
-      if (row.metric != metric) t += fmt::format("  {}\n", metric = row.metric);
-      t += fmt::format("    {:<36} {:>12.6f} {:>12.6f} {:>12.6f} {:>+12.6f}\n",
-                       row.callpath.empty() ? "(program)" : row.callpath, row.measured, row.before,
-                       row.after, row.after - row.before);
-    }
-    j["analyses"]["measured"] = analysis_json(measured, trace_source, m.analysis, m.table);
-    j["analyses"]["identity"] = analysis_json(r.identity_replay.trace, "identity replay", before.analysis, before.table);
-    j["analyses"]["scenario"] = analysis_json(r.scenario_replay.trace, "scenario replay", after.analysis, after.table);
+  if (wanted(s, "pop")) {
+    const PopFactors& a = before.analysis.pop.whole;
+    const PopFactors& b = after.analysis.pop.whole;
+    t += fmt::format("\nPOP           identity -> scenario: load balance {:.3f} -> {:.3f}, serialisation "
+                     "{:.3f} -> {:.3f}, transfer {:.3f} -> {:.3f}, parallel efficiency {:.3f} -> {:.3f}\n",
+                     a.load_balance, b.load_balance, a.serialisation, b.serialisation, a.transfer,
+                     b.transfer, a.parallel_efficiency, b.parallel_efficiency);
   }
+
+  j["callpaths"] = nlohmann::json::array();
+  const auto rows = compare(m.totals, before.totals, after.totals);
+  t += "\nper call path, summed over ranks [s]       measured     identity     scenario       change\n";
+  std::string metric;
+  for (const Row& row : rows) {
+    j["callpaths"].push_back({{"metric", row.metric}, {"callpath", row.callpath}, {"measured", row.measured},
+                              {"before", row.before}, {"after", row.after}, {"change", row.after - row.before}});
+    if (std::abs(row.before) < 1e-9 && std::abs(row.after) < 1e-9) continue;
+    if (row.metric != metric) t += fmt::format("  {}\n", metric = row.metric);
+    t += fmt::format("    {:<36} {:>12.6f} {:>12.6f} {:>12.6f} {:>+12.6f}\n",
+                     row.callpath.empty() ? "(program)" : row.callpath, row.measured, row.before,
+                     row.after, row.after - row.before);
+  }
+  j["analyses"] = {{"measured", trace_analysis_json(measured, trace_source, m.analysis)},
+                   {"identity", trace_analysis_json(r.identity_replay.trace, "identity replay", before.analysis)},
+                   {"scenario", trace_analysis_json(r.scenario_replay.trace, "scenario replay", after.analysis)}};
   return report;
 }
 

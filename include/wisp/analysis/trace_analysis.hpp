@@ -32,7 +32,15 @@ struct WindowChoice {
 // The windows of a run of `elapsed` seconds; nullopt if the run has no duration.
 std::optional<WindowOptions> resolve_windows(const WindowChoice& choice, double elapsed);
 
+// Which parts to compute beyond analyzer I (which always runs: the others build on it).
+struct AnalysisParts {
+  bool pag = true;            // program activity graph, near-critical paths, MBM
+  bool wait_estimate = true;  // minimum-based wait estimate
+  bool pop = true;            // POP factors and windows
+};
+
 struct TraceAnalysisOptions {
+  AnalysisParts parts;
   AnalyzeOptions analyzer1;      // --partitions
   NearCriticalQuery paths;       // --k, --nc
   WindowChoice windows;          // --window, --min-events
@@ -40,6 +48,7 @@ struct TraceAnalysisOptions {
 };
 
 struct TraceAnalysis {
+  AnalysisParts parts;  // what was computed
   Analysis analysis;   // analyzer I
   MetricTable table;   // its tidy metric table
   PagAnalysis pag;     // PAG, CPM, near-critical paths, MBM
