@@ -16,6 +16,13 @@ namespace wisp::cli {
 
 namespace {
 
+// CLI11 2.1 turns "-5" into 2^64 - 5 for unsigned 64-bit options: refuse the minus sign first.
+const CLI::Validator kNotNegative(
+    [](std::string& v) -> std::string {
+      return !v.empty() && v.front() == '-' ? "must not be negative (got " + v + ")" : "";
+    },
+    "NON-NEGATIVE");
+
 struct Output {
   std::string dir;
   bool force = false;
@@ -29,11 +36,11 @@ void add_common(CLI::App* cmd, gen::CommonOptions& c, Output& out, bool with_out
     cmd->add_option("-o,--output", out.dir, "directory to write the OTF2 archive into")->required();
     cmd->add_flag("--force", out.force, "replace an existing output directory");
   }
-  cmd->add_option("--seed", c.seed, "random seed (output is deterministic per seed)")->capture_default_str();
+  cmd->add_option("--seed", c.seed, "random seed (output is deterministic per seed)")->check(kNotNegative)->capture_default_str();
   cmd->add_option("--latency", c.model.latency, "model latency L [s]")->capture_default_str();
   cmd->add_option("--bandwidth", c.model.bandwidth, "model bandwidth B [bytes/s]")->capture_default_str();
   cmd->add_option("--overhead", c.model.overhead, "model per-MPI-call overhead o [s]")->capture_default_str();
-  cmd->add_option("--eager-limit", c.model.eager_limit, "largest eager message [bytes]")->capture_default_str();
+  cmd->add_option("--eager-limit", c.model.eager_limit, "largest eager message [bytes]")->check(kNotNegative)->capture_default_str();
   cmd->add_option("--init-time", c.model.init_time, "MPI_Init cost after the last rank [s]")->capture_default_str();
   cmd->add_option("--launch-jitter", c.launch_jitter, "rank launch times spread [s]")->capture_default_str();
 }
@@ -101,7 +108,7 @@ void add_generators(CLI::App* generate, const Sink& sink, bool with_output) {
         c->add_option("--iterations", o.iterations, "iterations (4 sweeps each)")->capture_default_str();
         c->add_option("--blocks", o.blocks, "pipelined blocks per sweep")->capture_default_str();
         c->add_option("--work", o.work, "sweep() per block [s]")->capture_default_str();
-        c->add_option("--bytes", o.bytes, "bytes per message")->capture_default_str();
+        c->add_option("--bytes", o.bytes, "bytes per message")->check(kNotNegative)->capture_default_str();
         c->add_option("--extra-ranks", *wave_extra, "ranks with extra work, e.g. 0,4,8,12");
         c->add_option("--extra", o.extra, "extra work fraction on those ranks")->capture_default_str();
       },
@@ -119,7 +126,7 @@ void add_generators(CLI::App* generate, const Sink& sink, bool with_output) {
         c->add_option("--particle-work", o.particle_work, "particle work per step [core-s]")->capture_default_str();
         c->add_option("--mesh-work", o.mesh_work, "mesh work per step [core-s]")->capture_default_str();
         c->add_option("--shift", o.shift, "fraction of the mesh work moved to particles")->capture_default_str();
-        c->add_option("--bytes", o.bytes, "bytes per coupling message")->capture_default_str();
+        c->add_option("--bytes", o.bytes, "bytes per coupling message")->check(kNotNegative)->capture_default_str();
       },
       [](gen::MpmdOptions& o) { return gen::generate_mpmd(o); }, sink, with_output);
 
@@ -132,7 +139,7 @@ void add_generators(CLI::App* generate, const Sink& sink, bool with_output) {
         c->add_option("--steps", o.steps, "time steps")->capture_default_str();
         c->add_option("--work", o.work, "compute() per step [s]")->capture_default_str();
         c->add_option("--boundary-work", o.boundary_work, "boundary() per step [s]")->capture_default_str();
-        c->add_option("--bytes", o.bytes, "bytes per halo message")->capture_default_str();
+        c->add_option("--bytes", o.bytes, "bytes per halo message")->check(kNotNegative)->capture_default_str();
         c->add_option("--overload-ranks", *halo_hot, "overloaded ranks, e.g. 0-3");
         c->add_option("--overload", o.overload, "extra work fraction on them")->capture_default_str();
         c->add_option("--overload-region", o.overload_region, "compute | boundary")->capture_default_str();
@@ -154,8 +161,8 @@ void add_generators(CLI::App* generate, const Sink& sink, bool with_output) {
         c->add_option("--iterations", o.iterations, "iterations per phase")->capture_default_str();
         c->add_option("--work", o.work, "relax() per iteration [s]")->capture_default_str();
         c->add_option("--imbalance", o.imbalance, "extra work of the upper half in phase 2")->capture_default_str();
-        c->add_option("--small-bytes", o.small_bytes, "exchange size in phases 1-2")->capture_default_str();
-        c->add_option("--big-bytes", o.big_bytes, "exchange size in phase 4")->capture_default_str();
+        c->add_option("--small-bytes", o.small_bytes, "exchange size in phases 1-2")->check(kNotNegative)->capture_default_str();
+        c->add_option("--big-bytes", o.big_bytes, "exchange size in phase 4")->check(kNotNegative)->capture_default_str();
       },
       [](gen::PhasesOptions& o) { return gen::generate_phases(o); }, sink, with_output);
 }

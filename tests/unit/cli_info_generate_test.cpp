@@ -58,3 +58,13 @@ TEST_CASE("wisp generate rejects impossible options with one line") {
   CHECK_THAT(bad_dims.err, Catch::Contains("--dims '4by4'"));
   CHECK_FALSE(std::filesystem::exists(dir / "x"));
 }
+
+TEST_CASE("wisp generate refuses negative counts instead of wrapping them around") {
+  TempDir dir;
+  const auto bytes = run_wisp("generate halo --dims 2x2 --bytes -5 -o " + (dir / "x").string());
+  CHECK(bytes.exit_code == 2);
+  CHECK_THAT(bytes.err, Catch::Contains("--bytes: must not be negative (got -5)"));
+  const auto ranks = run_wisp("generate imbalance --ranks -3 -o " + (dir / "y").string());
+  CHECK(ranks.exit_code == 2);
+  CHECK_FALSE(std::filesystem::exists(dir / "x"));
+}
