@@ -82,10 +82,11 @@ void run_single(const Scenario& s, const Input& in, AtomicDirectory& out, bool j
 
 // One sweep point in a worker process: its row as "measured identity scenario" and its scenario
 // trace under `dir`, or the error text; exit status 0 / 1.
-[[noreturn]] void sweep_worker(const Scenario& point, const Input& in, const fs::path& dir) {
+[[noreturn]] void sweep_worker(const Scenario& point, const Input& in, const IdentityRun& identity,
+                               const fs::path& dir) {
   int status = 0;
   try {
-    const PointResult r = run_point(point, in.trace);
+    const PointResult r = run_scenario(point, in.trace, identity);
     write_otf2_into(r.scenario_replay.trace, dir / "trace", WriteOptions{});
     std::ofstream(dir / "row") << fmt::format("{:.17g} {:.17g} {:.17g}\n", r.measured, r.identity, r.scenario);
   } catch (const std::exception& e) {
@@ -110,16 +111,21 @@ void run_sweep(const Scenario& s, const Input& in, AtomicDirectory& out, int job
     }
   }
   spdlog::info("{}: {} sweep points, {} at a time", s.name, points.size(), jobs);
+  // Identity runs are shared by the points whose platform and replay options agree; each is
+  // made once here, before the workers that need it are forked (they inherit it).
+  std::map<std::string, IdentityRun> identities;
   std::map<pid_t, std::size_t> running;
   std::size_t next = 0, done = 0;
   const auto dir = [&](std::size_t i) { return out.staging() / fmt::format(".point-{}", i); };
   while (done < points.size()) {
     while (next < points.size() && running.size() < static_cast<std::size_t>(jobs)) {
       fs::create_directories(dir(next));
+      const std::string key = identity_key(scenarios[next]);
+      if (!identities.count(key)) identities.emplace(key, run_identity(scenarios[next], in.trace));
       std::fflush(nullptr);
       const pid_t pid = fork();
       if (pid < 0) throw Error("cannot start a sweep worker process");
-      if (pid == 0) sweep_worker(scenarios[next], in, dir(next));
+      if (pid == 0) sweep_worker(scenarios[next], in, identities.at(key), dir(next));
       running[pid] = next++;
     }
     int status = 0;

@@ -103,17 +103,29 @@ ReplayOptions replay_options(const ReplaySpec& spec) {
   return o;
 }
 
-PointResult run_point(const Scenario& scenario, const Trace& measured) {
+IdentityRun run_identity(const Scenario& scenario, const Trace& measured) {
+  IdentityRun id;
+  id.platform = resolve_platform(scenario.platform, measured);
+  id.options = replay_options(scenario.replay);
+  spdlog::info("{}: replaying the unmodified trace ({} ranks, {} events)", scenario.name,
+               measured.rank_count(), measured.event_count());
+  id.replay = replay(measured, id.platform.platform, id.options);
+  return id;
+}
+
+std::string identity_key(const Scenario& s) {
+  return YAML::Dump(s.source["platform"]) + "\n--\n" + YAML::Dump(s.source["replay"]);
+}
+
+PointResult run_scenario(const Scenario& scenario, const Trace& measured, const IdentityRun& identity) {
   PointResult r;
   r.name = scenario.name;
   r.measured = measured.end_time();
-  const ResolvedPlatform identity = resolve_platform(scenario.platform, measured);
-  r.platform = identity.description;
-  const ReplayOptions options = replay_options(scenario.replay);
+  r.platform = identity.platform.description;
 
   Transformed t = apply_transforms(measured, scenario.transforms);
   r.effects = t.effects;
-  Platform scenario_platform = identity.platform;
+  Platform scenario_platform = identity.platform.platform;
   if (!t.platform.file.empty()) {
     scenario_platform = load_platform(t.platform.file);
     r.scenario_platform = "file " + t.platform.file.string();
@@ -121,19 +133,23 @@ PointResult run_point(const Scenario& scenario, const Trace& measured) {
   apply(scenario_platform, t.platform);
   if (!t.platform.file.empty() || t.platform.speed_factor != 1 || t.platform.latency_factor != 1 ||
       t.platform.bandwidth_factor != 1)
-    r.scenario_platform = (r.scenario_platform.empty() ? identity.description : r.scenario_platform) +
+    r.scenario_platform = (r.scenario_platform.empty() ? identity.platform.description : r.scenario_platform) +
                           factors(scenario_platform);
-  ReplayOptions scenario_options = options;
-  scenario_options.zero_communication = t.zero_communication;
+  ReplayOptions options = identity.options;
+  options.zero_communication = t.zero_communication;
 
-  spdlog::info("{}: replaying the unmodified trace ({} ranks, {} events)", scenario.name,
-               measured.rank_count(), measured.event_count());
-  r.identity_replay = replay(measured, identity.platform, options);
   spdlog::info("{}: replaying the scenario", scenario.name);
-  r.scenario_replay = replay(t.trace, scenario_platform, scenario_options);
+  r.identity_replay = identity.replay;
+  r.scenario_replay = replay(t.trace, scenario_platform, options);
   r.identity = r.identity_replay.trace.end_time();
   r.scenario = r.scenario_replay.trace.end_time();
   return r;
+}
+
+PointResult run_point(const Scenario& scenario, const Trace& measured) {
+  // Transforms are checked before the (possibly long) identity replay.
+  apply_transforms(measured, scenario.transforms);
+  return run_scenario(scenario, measured, run_identity(scenario, measured));
 }
 
 }  // namespace wisp

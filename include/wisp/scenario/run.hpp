@@ -40,7 +40,20 @@ struct PointResult {
   double calibration_error() const { return measured > 0 ? (identity - measured) / measured : 0.0; }
 };
 
-// Replays identity and scenario for one point (throws wisp::Error, ReplayDeadlock).
+// The unmodified trace replayed on the scenario's platform: shared by every sweep point with the
+// same platform and replay options.
+struct IdentityRun {
+  ResolvedPlatform platform;
+  ReplayOptions options;
+  ReplayResult replay;
+};
+IdentityRun run_identity(const Scenario& scenario, const Trace& measured);
+// Text that is equal for two scenarios exactly when their identity runs are the same.
+std::string identity_key(const Scenario& scenario);
+
+// Replays the transformed trace next to a given identity run (throws wisp::Error, ReplayDeadlock).
+PointResult run_scenario(const Scenario& scenario, const Trace& measured, const IdentityRun& identity);
+// Both replays of one point.
 PointResult run_point(const Scenario& scenario, const Trace& measured);
 
 }  // namespace wisp
