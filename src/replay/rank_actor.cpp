@@ -45,8 +45,13 @@ void RankActor::run() {
   w_.finished[rank_] = 1;
 }
 
+// Traced seconds become flops at the reference speed, executed on the rank's host. A rank alone
+// on its cores sleeps for exactly flops / host speed instead: the same time without a CPU action.
 void RankActor::compute(double seconds) {
-  if (seconds > 0) sg::this_actor::execute(seconds * w_.flops_per_second);
+  if (seconds <= 0) return;
+  const double flops = seconds * w_.flops_per_second;
+  if (w_.exclusive_host[rank_]) sg::this_actor::sleep_for(flops / host()->get_speed());
+  else sg::this_actor::execute(flops);
 }
 
 bool RankActor::starts_call(EventIndex i, EventIndex& last) {

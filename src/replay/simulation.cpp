@@ -188,6 +188,11 @@ void setup_hosts(World& w, const std::vector<sg::Host*>& hosts, const ReplayOpti
   }
   w.host_of_rank.resize(w.trace.rank_count());
   for (Rank r = 0; r < w.trace.rank_count(); ++r) w.host_of_rank[r] = order[r % order.size()];
+  std::unordered_map<const sg::Host*, int> ranks_on;
+  for (const sg::Host* h : w.host_of_rank) ++ranks_on[h];
+  w.exclusive_host.resize(w.trace.rank_count());
+  for (Rank r = 0; r < w.trace.rank_count(); ++r)
+    w.exclusive_host[r] = ranks_on[w.host_of_rank[r]] <= w.host_of_rank[r]->get_core_count();
 }
 
 void setup_size_factors(World& w, const Platform& p) {

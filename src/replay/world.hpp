@@ -51,6 +51,9 @@ struct World {
   std::vector<double> overhead_of_region;   // by RegionId [s]
   std::vector<double> init_cost;            // by rank [s]
   std::vector<sg::Host*> host_of_rank;
+  // By rank: true if it has a core of its own (no more ranks on its host than cores), so that its
+  // computation can be a sleep of the same length instead of a CPU execution (cheaper to solve).
+  std::vector<char> exclusive_host;
   // By rank: factor on the simulated bytes of messages it receives, by log2 size class (empty:
   // none; see Platform::size_factors).
   std::vector<std::vector<double>> size_factor;
