@@ -220,6 +220,7 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
 
   World w(trace, options);
   w.local_ranks.resize(trace.defs.comms.size());
+  w.collective_table.resize(trace.defs.comms.size());
   w.eager_threshold = options.eager_threshold.value_or(platform.mpi.eager_threshold);
   const double reference = platform.reference_speed > 0 ? platform.reference_speed : hosts.front()->get_speed();
   w.flops_per_second = reference / platform.speed_factor;

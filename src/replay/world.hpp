@@ -64,7 +64,10 @@ struct World {
   std::vector<Channel> channels;
   // By rank, by p2p record: channel index << 1 | 1 if the message goes eagerly (kNone: none).
   std::vector<std::vector<std::uint32_t>> p2p_route;
-  std::unordered_map<std::uint64_t, std::uint32_t> collective_channels;  // packed key → index
+  // Collective channels by communicator: a dense (source, destination) table of local ranks for
+  // communicators up to 2048 members, else a map of packed (comm, source, destination) keys.
+  std::vector<std::vector<std::uint32_t>> collective_table;
+  std::unordered_map<std::uint64_t, std::uint32_t> collective_channels;
 
   std::vector<std::vector<std::uint32_t>> local_ranks;  // by comm (filled on first use): global → local
   std::unordered_map<std::uint64_t, SyncPoint> syncs;
