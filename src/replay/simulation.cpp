@@ -113,6 +113,7 @@ void init_costs(World& w, const ReplayOptions& options) {
       enter[r] = rt.events[call.enter].time;
       leave[r] = rt.events[call.leave].time;
       region[r] = reg;
+      ++w.init_ranks;
       last_enter = std::max(last_enter, enter[r]);
       break;
     }
