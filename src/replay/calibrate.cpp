@@ -132,9 +132,10 @@ std::uint64_t eager_threshold(const Trace& t, std::string& evidence) {
   }
   if (rendezvous_count > 0) {
     evidence = fmt::format("{} blocking send(s) of {} bytes or more waited for their late receiver "
-                           "to complete (smallest {} bytes); {} left before their receiver arrived "
-                           "(largest {} bytes)", rendezvous_count, rendezvous_min, rendezvous_min,
-                           eager_count, eager_count ? eager_max : 0);
+                           "to complete; ", rendezvous_count, rendezvous_min);
+    evidence += eager_count ? fmt::format("{} of at most {} bytes left before their receiver arrived",
+                                          eager_count, eager_max)
+                            : std::string("none left before its receiver arrived");
     return rendezvous_min > 0 ? rendezvous_min - 1 : 0;
   }
   if (eager_count > 0) {

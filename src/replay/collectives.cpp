@@ -96,8 +96,8 @@ class Collective {
   void send(std::uint32_t to, std::uint64_t bytes) { post_send(to, bytes); wait(); }
   void receive(std::uint32_t from, std::uint64_t bytes) { post_receive(from, bytes); wait(); }
   void exchange(std::uint32_t to, std::uint64_t out, std::uint32_t from, std::uint64_t in) {
-    post_send(to, out);
     post_receive(from, in);
+    post_send(to, out);
     wait();
   }
 

@@ -45,8 +45,21 @@ void RankActor::run() {
   w_.finished[rank_] = 1;
 }
 
+// Traced seconds become flops at the reference speed, executed on the rank's host. A rank alone
+// on its cores sleeps for exactly flops / host speed instead: the same time without a CPU action.
+// (Not below 10 ns: SimGrid rounds sleeps up to its 1 ns time precision, executions it does not.)
 void RankActor::compute(double seconds) {
-  if (seconds > 0) sg::this_actor::execute(seconds * w_.flops_per_second);
+  if (seconds <= 0) return;
+  const double flops = seconds * w_.flops_per_second;
+  const double duration = flops / host()->get_speed();
+  if (w_.exclusive_host[rank_] && duration >= 1e-8) sg::this_actor::sleep_for(duration);
+  else sg::this_actor::execute(flops);
+}
+
+// A per-call overhead: local time that CPU speeds do not scale.
+void RankActor::spend(double seconds) {
+  if (seconds >= 1e-8) sg::this_actor::sleep_for(seconds);
+  else if (seconds > 0) sg::this_actor::execute(seconds * host()->get_speed());
 }
 
 bool RankActor::starts_call(EventIndex i, EventIndex& last) {
@@ -100,7 +113,7 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
 
   const double enter = now();
   w_.in_call[rank_] = first;
-  if (has_enter && w_.overhead_of_region[region] > 0) sg::this_actor::sleep_for(w_.overhead_of_region[region]);
+  if (has_enter) spend(w_.overhead_of_region[region]);
   if (init) initialize();
   for (EventIndex k = first; k <= last; ++k) {
     const Event& e = events[k];
@@ -205,11 +218,12 @@ void RankActor::wait_pending() {
 }
 
 void RankActor::initialize() {
-  SyncPoint& s = w_.sync(kInitSyncKey, w_.trace.rank_count(), kNone);
+  SyncPoint& s = w_.sync(kInitSyncKey, w_.trace.rank_count(), kNone);  // indexed by rank
+  s.size = w_.init_ranks;                                               // complete when all came
   arrive(w_, s, rank_);
   wait_for_all(w_, s, rank_);
   leave(w_, kInitSyncKey);
-  if (w_.init_cost[rank_] > 0) sg::this_actor::sleep_for(w_.init_cost[rank_]);
+  spend(w_.init_cost[rank_]);
 }
 
 void RankActor::finalize_without_record() {

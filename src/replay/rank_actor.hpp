@@ -30,6 +30,7 @@ class RankActor {
   };
 
   void compute(double seconds);
+  void spend(double seconds);
   bool starts_call(EventIndex i, EventIndex& last);
   EventIndex replay_call(EventIndex first, EventIndex last);
   void replay_local(EventIndex first, EventIndex last);

@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -85,12 +84,27 @@ class Reader {
   std::size_t pos_ = 0;
 };
 
+// A "VmRSS:" / "VmHWM:" line of /proc/self/status [KiB] (0 if unavailable).
+std::uint64_t proc_status_kib(const char* key) {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return 0;
+  char line[256];
+  std::uint64_t value = 0;
+  const std::size_t n = std::strlen(key);
+  while (std::fgets(line, sizeof line, f))
+    if (std::strncmp(line, key, n) == 0) value = std::strtoull(line + n, nullptr, 10);
+  std::fclose(f);
+  return value;
+}
+
 void write_statistics(Writer& w, const ReplayStatistics& s) {
   w.value(s.events);
   w.value(s.mpi_operations);
   w.value(s.messages);
   w.value(s.simulation_seconds);
   w.value(s.child_seconds);
+  w.value(s.child_start_rss_kib);
+  w.value(s.child_peak_rss_kib);
 }
 
 ReplayStatistics read_statistics(Reader& r) {
@@ -100,6 +114,8 @@ ReplayStatistics read_statistics(Reader& r) {
   s.messages = r.value<std::uint64_t>();
   s.simulation_seconds = r.value<double>();
   s.child_seconds = r.value<double>();
+  s.child_start_rss_kib = r.value<std::uint64_t>();
+  s.child_peak_rss_kib = r.value<std::uint64_t>();
   return s;
 }
 
@@ -108,8 +124,11 @@ ReplayStatistics read_statistics(Reader& r) {
 int run_child(int fd, const Trace& trace, const Platform& platform, const ReplayOptions& options) {
   Writer w(fd);
   w.value(kMagic);
+  const std::uint64_t start_rss = proc_status_kib("VmRSS:");
   try {
     replay_impl::SimulationOutcome out = replay_impl::simulate(trace, platform, options);
+    out.stats.child_start_rss_kib = start_rss;
+    out.stats.child_peak_rss_kib = proc_status_kib("VmHWM:");
     if (out.deadlock) {
       w.value(Status::Deadlock);
       write_statistics(w, out.stats);
@@ -168,16 +187,6 @@ void check(const Platform& p, const ReplayOptions& o, const Trace& trace) {
     throw Error("replay: at most 4194303 ranks and 1048575 communicators are supported");
 }
 
-// VmRSS of this process [KiB] (0 if /proc is not there).
-std::uint64_t resident_kib() {
-  std::FILE* f = std::fopen("/proc/self/statm", "r");
-  if (!f) return 0;
-  unsigned long pages = 0, resident = 0;
-  const int n = std::fscanf(f, "%lu %lu", &pages, &resident);
-  std::fclose(f);
-  return n == 2 ? resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)) / 1024 : 0;
-}
-
 }  // namespace
 
 ReplayDeadlock::ReplayDeadlock(double time, std::vector<BlockedRank> blocked)
@@ -234,7 +243,6 @@ ReplayResult replay(const Trace& trace, const Platform& platform, const ReplayOp
   std::fflush(stdout);
   std::fflush(stderr);
   spdlog::default_logger()->flush();
-  const std::uint64_t parent_rss = resident_kib();
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
@@ -256,8 +264,7 @@ ReplayResult replay(const Trace& trace, const Platform& platform, const ReplayOp
   const std::string data = read_all(fds[0]);
   ::close(fds[0]);
   int status = 0;
-  struct rusage usage {};
-  while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {}
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   if (WIFSIGNALED(status))
     throw Error(fmt::format("replay: the simulation process was killed by signal {} ({}); SimGrid's "
                             "messages above say why", WTERMSIG(status), strsignal(WTERMSIG(status))));
@@ -267,8 +274,6 @@ ReplayResult replay(const Trace& trace, const Platform& platform, const ReplayOp
   const auto st = in.value<Status>();
   if (st == Status::Failed) throw Error(in.text());
   ReplayStatistics stats = read_statistics(in);
-  stats.child_max_rss_kib = static_cast<std::uint64_t>(usage.ru_maxrss);
-  stats.parent_rss_kib = parent_rss;
   if (st == Status::Deadlock) {
     const double time = in.value<double>();
     std::vector<BlockedRank> blocked(in.value<std::uint64_t>());

@@ -17,6 +17,7 @@ namespace sg = simgrid::s4u;
 void configure_engine() {
   // Quiet: no "Configuration change" lines; the deadlock listing is replaced by wisp's report.
   xbt_log_control_set("xbt_cfg.thresh:warning");
+  xbt_log_control_set("s4u_actor.thresh:warning");
   xbt_log_control_set("ker_engine.app:file:/dev/null");
   xbt_log_control_set("ker_engine.additivity:off");
   // CM02 is the plain max-min flow model: no latency/bandwidth correction factors (LV08 has

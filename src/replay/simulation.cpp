@@ -113,6 +113,7 @@ void init_costs(World& w, const ReplayOptions& options) {
       enter[r] = rt.events[call.enter].time;
       leave[r] = rt.events[call.leave].time;
       region[r] = reg;
+      ++w.init_ranks;
       last_enter = std::max(last_enter, enter[r]);
       break;
     }
@@ -188,6 +189,11 @@ void setup_hosts(World& w, const std::vector<sg::Host*>& hosts, const ReplayOpti
   }
   w.host_of_rank.resize(w.trace.rank_count());
   for (Rank r = 0; r < w.trace.rank_count(); ++r) w.host_of_rank[r] = order[r % order.size()];
+  std::unordered_map<const sg::Host*, int> ranks_on;
+  for (const sg::Host* h : w.host_of_rank) ++ranks_on[h];
+  w.exclusive_host.resize(w.trace.rank_count());
+  for (Rank r = 0; r < w.trace.rank_count(); ++r)
+    w.exclusive_host[r] = ranks_on[w.host_of_rank[r]] <= w.host_of_rank[r]->get_core_count();
 }
 
 void setup_size_factors(World& w, const Platform& p) {
@@ -215,6 +221,7 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
 
   World w(trace, options);
   w.local_ranks.resize(trace.defs.comms.size());
+  w.collective_table.resize(trace.defs.comms.size());
   w.eager_threshold = options.eager_threshold.value_or(platform.mpi.eager_threshold);
   const double reference = platform.reference_speed > 0 ? platform.reference_speed : hosts.front()->get_speed();
   w.flops_per_second = reference / platform.speed_factor;

@@ -25,6 +25,19 @@ std::uint64_t World::simulated_bytes(Rank receiver, std::uint64_t bytes) const {
 }
 
 std::uint32_t World::collective_channel(CommId comm, Rank source, Rank destination) {
+  const auto& members = trace.defs.comms[comm].members;
+  const auto n = static_cast<std::uint32_t>(members.size());
+  if (n <= 2048) {
+    auto& table = collective_table[comm];
+    if (table.empty()) table.assign(static_cast<std::size_t>(n) * n, kNone);
+    const auto& local = local_rank_of(comm);
+    std::uint32_t& slot = table[static_cast<std::size_t>(local[source]) * n + local[destination]];
+    if (slot == kNone) {
+      slot = static_cast<std::uint32_t>(channels.size());
+      channels.push_back(Channel{destination});
+    }
+    return slot;
+  }
   const std::uint64_t key = (static_cast<std::uint64_t>(comm) << 44) |
                             (static_cast<std::uint64_t>(source) << 22) | destination;
   const auto [it, inserted] =

@@ -50,7 +50,11 @@ struct World {
   double flops_per_second = 1e9;            // reference speed / speed factor
   std::vector<double> overhead_of_region;   // by RegionId [s]
   std::vector<double> init_cost;            // by rank [s]
+  std::uint32_t init_ranks = 0;             // ranks whose trace has an MPI_Init
   std::vector<sg::Host*> host_of_rank;
+  // By rank: true if it has a core of its own (no more ranks on its host than cores), so that its
+  // computation can be a sleep of the same length instead of a CPU execution (cheaper to solve).
+  std::vector<char> exclusive_host;
   // By rank: factor on the simulated bytes of messages it receives, by log2 size class (empty:
   // none; see Platform::size_factors).
   std::vector<std::vector<double>> size_factor;
@@ -61,7 +65,10 @@ struct World {
   std::vector<Channel> channels;
   // By rank, by p2p record: channel index << 1 | 1 if the message goes eagerly (kNone: none).
   std::vector<std::vector<std::uint32_t>> p2p_route;
-  std::unordered_map<std::uint64_t, std::uint32_t> collective_channels;  // packed key → index
+  // Collective channels by communicator: a dense (source, destination) table of local ranks for
+  // communicators up to 2048 members, else a map of packed (comm, source, destination) keys.
+  std::vector<std::vector<std::uint32_t>> collective_table;
+  std::unordered_map<std::uint64_t, std::uint32_t> collective_channels;
 
   std::vector<std::vector<std::uint32_t>> local_ranks;  // by comm (filled on first use): global → local
   std::unordered_map<std::uint64_t, SyncPoint> syncs;

@@ -50,12 +50,14 @@ double transfer(const Trace& t, const Message& m) {
   return received(t, m) - std::max(send_started(t, m), receive_posted(t, m));
 }
 
-void identity(const char* path) {
+void identity(const char* path, bool size_factors) {
   const Trace measured = read_otf2(path);
-  const Calibration c = calibrate(measured);
+  Calibration c = calibrate(measured);
+  if (!size_factors) c.platform.size_factors.clear();
   const ReplayResult r = replay(measured, c.platform);
   const double T = measured.end_time();
-  std::printf("identity replay of %s on its calibrated platform\n", path);
+  std::printf("identity replay of %s on its calibrated platform%s\n", path,
+              size_factors ? "" : " WITHOUT the size factors (linear model per receiver only)");
   std::printf("  runtime measured %.6f s, simulated %.6f s, error %+.3f %%\n", T, r.runtime,
               (r.runtime - T) / T * 100);
   double init_leave = 0;
@@ -84,11 +86,68 @@ void identity(const char* path) {
                 std::accumulate(errors.begin(), errors.end(), 0.0) / errors.size() * 100);
 }
 
+struct Deviation {
+  double max_event = 0;
+  std::uint64_t events = 0;
+};
+
+Deviation deviation(const Trace& a, const Trace& b) {
+  Deviation d;
+  for (Rank r = 0; r < a.rank_count(); ++r)
+    for (std::size_t i = 0; i < a.ranks[r].events.size(); ++i) {
+      d.max_event = std::max(d.max_event, std::abs(a.ranks[r].events[i].time - b.ranks[r].events[i].time));
+      ++d.events;
+    }
+  return d;
+}
+
+void model_case(const char* name, const Trace& t, const gen::ModelParams& m) {
+  ReplayOptions o;
+  o.algorithms.set_all(CollectiveAlgorithm::Analytic);
+  const ReplayResult r = replay(t, contention_free_crossbar(t.rank_count(), m.latency, m.bandwidth, m.overhead,
+                                                            m.eager_limit), o);
+  const Deviation d = deviation(t, r.trace);
+  std::printf("  %-34s %5u ranks %9llu events  runtime %.9f s vs %.9f s (%+.2e %%)  max event deviation %.1f ns\n",
+              name, t.rank_count(), static_cast<unsigned long long>(d.events), t.end_time(), r.runtime,
+              (r.runtime - t.end_time()) / t.end_time() * 100, d.max_event * 1e9);
+}
+
+// Every generator with its default options (and variants), replayed on the model's platform.
+void model() {
+  std::printf("generators replayed on a contention-free crossbar with their model parameters, analytic collectives\n");
+  gen::ImbalanceOptions im;
+  for (const char* mode : {"balanced", "static", "dynamic", "mixed"}) {
+    im.mode = mode;
+    im.launch_jitter = 1e-3;
+    model_case(fmt::format("imbalance --mode {}", mode).c_str(), gen::generate_imbalance(im), im.model);
+  }
+  gen::WavefrontOptions wf;
+  wf.extra_ranks = {5, 6};
+  wf.extra = 0.5;
+  model_case("wavefront (4 KiB, eager)", gen::generate_wavefront(wf), wf.model);
+  wf.bytes = 1 << 20;
+  model_case("wavefront (1 MiB, rendezvous)", gen::generate_wavefront(wf), wf.model);
+  gen::MpmdOptions mp;
+  mp.launch_jitter = 1e-3;
+  model_case("mpmd", gen::generate_mpmd(mp), mp.model);
+  gen::HaloOptions ha;
+  ha.overload_ranks = {3};
+  ha.overload = 0.2;
+  model_case("halo 4x4", gen::generate_halo(ha), ha.model);
+  ha.dims = {4, 4, 4};
+  ha.bytes = 1 << 20;
+  model_case("halo 4x4x4 (1 MiB, rendezvous)", gen::generate_halo(ha), ha.model);
+  gen::PhasesOptions ph;
+  model_case("phases (32 MiB in phase 4)", gen::generate_phases(ph), ph.model);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
-    identity(argc > 1 ? argv[1] : "../shared/traces/scorep-ping-pong");
+    model();
+    identity(argc > 1 ? argv[1] : "../shared/traces/scorep-ping-pong", true);
+    identity(argc > 1 ? argv[1] : "../shared/traces/scorep-ping-pong", false);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

@@ -183,6 +183,17 @@ TEST_CASE("MPI_Init leaves as traced; MPI_Finalize synchronises", "[replay][coll
   CHECK(call_leave(fixed.trace, 1, 0) == Approx(5301));
 }
 
+TEST_CASE("MPI_Init synchronises only the ranks that call it", "[replay][collective]") {
+  TinyTrace t(3);
+  t.call(1, "MPI_Init", 100, 5000);
+  t.call(2, "MPI_Init", 200, 5000);
+  t.work(0, "solve", 0, 3000);  // rank 0's trace starts after its MPI_Init (not recorded)
+  const ReplayResult r = replay(t.finish(6000), tiny_platform(3, 0, 1000));
+  CHECK(call_leave(r.trace, 1, 0) == Approx(5000));
+  CHECK(call_leave(r.trace, 2, 0) == Approx(5000));
+  CHECK(end_of(r.trace, 0) == Approx(6000));
+}
+
 TEST_CASE("collective algorithm names are checked", "[replay][collective]") {
   CHECK_THROWS_WITH(parse_collective_algorithms("bcast=pairwise"), Catch::Contains("bcast has no pairwise"));
   CHECK_THROWS_WITH(parse_collective_algorithms("allreduce=fast"), Catch::Contains("unknown algorithm 'fast'"));

@@ -43,9 +43,10 @@ struct ReplayStatistics {
   std::uint64_t messages = 0;        // point-to-point messages simulated (incl. inside collectives)
   double simulation_seconds = 0;     // wall-clock time of Engine::run() in the child
   double child_seconds = 0;          // wall-clock time of the whole child (set-up included)
-  std::uint64_t child_max_rss_kib = 0;  // peak resident memory of the child process (includes
-                                        // the pages it shares with the parent, e.g. the trace)
-  std::uint64_t parent_rss_kib = 0;     // resident memory of the parent when it forked
+  // Resident memory of the child [KiB] when it started (what it shares with the parent, e.g. the
+  // trace) and at its peak: the simulation itself needs about the difference.
+  std::uint64_t child_start_rss_kib = 0;
+  std::uint64_t child_peak_rss_kib = 0;
 };
 
 struct ReplayResult {

@@ -1,0 +1,278 @@
+// Replay throughput benchmark (not a test): MPI operations per wall-clock second of wisp's replay
+// and of SimGrid's own SMPI time-independent (TI) trace replay on the same generated `halo`
+// traces, the same platform, the same allreduce algorithm (recursive doubling) and the same
+// network model settings. The benchmark writes each trace in SMPI's TI format (one action file
+// per rank) and runs `smpirun -replay`. Operations are what TI traces count as actions: every
+// Isend, Irecv, Waitall, Allreduce, plus Init and Finalize.
+//
+// Columns: events and operations of the trace, its in-memory size, wisp's wall time (whole
+// child process; sim = Engine::run only), operations per second, the child's peak resident
+// memory and how much it grew beyond what it shared with the parent at fork (the simulation's
+// own memory), then SMPI's wall time, rate and peak memory, and the speed-up.
+// Usage: replay_bench [--ranks 16,256,1024] [--operations 1000000] [--repeat 3] [--no-smpi]
+//                     [--platform platforms/crossbar.xml] [--scaling]
+// --scaling also replays 256 ranks at 1/4, 1/2 and 1 x the operations (time and memory growth).
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "generators/generators.hpp"
+#include "wisp/replay/replay.hpp"
+
+using namespace wisp;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Args {
+  std::vector<std::uint32_t> ranks{16, 256, 1024};
+  std::uint64_t operations = 1'000'000;
+  int repeat = 3;
+  bool smpi = true;
+  bool scaling = false;
+  std::string platform = "platforms/crossbar.xml";
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// A 2-D grid of `ranks` with both sides >= 3 (so SMPI's (src, dst, tag) request keys are unique).
+std::vector<std::uint32_t> grid(std::uint32_t ranks) {
+  for (std::uint32_t a = static_cast<std::uint32_t>(std::sqrt(ranks)); a >= 3; --a)
+    if (ranks % a == 0 && ranks / a >= 3) return {ranks / a, a};
+  throw std::runtime_error(fmt::format("no grid of {} ranks with both sides >= 3", ranks));
+}
+
+Trace halo(std::uint32_t ranks, std::uint64_t operations) {
+  gen::HaloOptions o;
+  o.dims = grid(ranks);
+  // 4 Irecv + 4 Isend + Waitall + Allreduce per rank and step.
+  o.steps = static_cast<std::uint32_t>((operations + 10ull * ranks - 1) / (10ull * ranks));
+  return gen::generate_halo(o);
+}
+
+// One TI action file per rank: init, compute <flops> for the time between MPI calls (1 Gflop/s
+// hosts), irecv/isend <peer> <tag> <bytes>, waitall, allreduce <bytes> 0, finalize.
+void write_ti(const Trace& t, const fs::path& dir, double flops_per_second) {
+  fs::create_directories(dir);
+  std::ofstream list(dir / "traces.txt");
+  for (Rank r = 0; r < t.rank_count(); ++r) {
+    const fs::path file = dir / fmt::format("rank{}.txt", r);
+    list << fs::absolute(file).string() << "\n";
+    std::ofstream out(file);
+    const RankTrace& rt = t.ranks[r];
+    double outside = 0, last = rt.events.empty() ? 0 : rt.events.front().time;
+    std::size_t call = 0;
+    for (EventIndex i = 0; i < rt.events.size(); ++i) {
+      const Event& e = rt.events[i];
+      if (call < rt.mpi_calls.size() && rt.mpi_calls[call].enter == i) {
+        outside += e.time - last;
+        if (outside > 0) out << r << " compute " << std::llround(outside * flops_per_second) << "\n";
+        outside = 0;
+        const CallSpan span = rt.mpi_calls[call++];
+        const MpiFunction f = t.defs.region_of(e.ref).mpi;
+        for (EventIndex k = span.enter; k <= span.leave; ++k) {
+          const Event& x = rt.events[k];
+          if (x.kind == EventKind::MpiIsend) {
+            const P2P& p = rt.p2p[x.ref];
+            out << r << " isend " << p.peer << " " << p.tag << " " << p.bytes << "\n";
+          } else if (x.kind == EventKind::MpiIrecvRequest) {
+            const P2P& p = rt.p2p[x.ref];
+            out << r << " irecv " << p.peer << " " << p.tag << " " << p.bytes << "\n";
+          }
+        }
+        if (f == MpiFunction::Init) out << r << " init\n";
+        else if (f == MpiFunction::Finalize) out << r << " finalize\n";
+        else if (f == MpiFunction::Waitall) out << r << " waitall\n";
+        else if (f == MpiFunction::Allreduce) {
+          const CollectiveRecord& c = rt.collectives[rt.events[span.enter + 2].ref];
+          out << r << " allreduce " << collective_buffer(c.op, c.sent, c.received, t.rank_count(), false) << " 0\n";
+        } else if (f != MpiFunction::Isend && f != MpiFunction::Irecv) {
+          throw std::runtime_error("write_ti: " + std::string(to_string(f)) + " is not supported");
+        }
+        i = span.leave;
+        last = rt.events[i].time;
+        continue;
+      }
+      outside += e.time - last;
+      last = e.time;
+    }
+  }
+  std::ofstream hosts(dir / "hosts.txt");
+  for (Rank r = 0; r < t.rank_count(); ++r) hosts << "node-" << r << "\n";
+}
+
+struct Run {
+  double wall = 0;
+  double simulated = 0;
+  std::uint64_t max_rss_kib = 0;
+};
+
+// Runs smpirun with stdout/stderr to `log`, returns wall time, peak RSS of the process tree and
+// the simulated time it prints.
+Run run_smpi(const Trace& t, const fs::path& dir, const std::string& platform) {
+  const fs::path rss = dir / "smpi.rss";
+  std::vector<std::string> args = {
+      "/usr/bin/time", "-f", "%M", "-o", rss.string(), "smpirun", "-np", std::to_string(t.rank_count()), "-platform", platform,
+      "-hostfile", (dir / "hosts.txt").string(), "-replay", (dir / "traces.txt").string(),
+      "-no-privatize", "--cfg=smpi/allreduce:rdb", "--cfg=network/model:CM02",
+      "--cfg=network/TCP-gamma:0", "--cfg=network/crosstraffic:0", "--cfg=contexts/factory:raw",
+      "--cfg=contexts/stack-size:256", "--log=root.thresh:warning", "--log=smpi_replay.thresh:info"};
+  const fs::path log = dir / "smpi.log";
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::FILE* f = std::freopen(log.c_str(), "w", stdout);
+    (void)f;
+    dup2(fileno(stdout), 2);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv("/usr/bin/time", argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Run r;
+  r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("smpirun failed, see " + log.string());
+  // /usr/bin/time reports the peak of smpirun and its waited-for descendants (smpimain) [KiB]; a
+  // fork of this benchmark would count the benchmark's own pages.
+  std::ifstream(rss) >> r.max_rss_kib;
+  std::ifstream in(log);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto at = line.find("Simulation time ");
+    if (at != std::string::npos) r.simulated = std::stod(line.substr(at + 16));
+  }
+  return r;
+}
+
+struct Result {
+  std::uint32_t ranks = 0;
+  std::uint64_t events = 0, operations = 0, messages = 0;
+  double trace_mib = 0;
+  double wall = 0, simulation = 0, simulated = 0;
+  double child_mib = 0, parent_mib = 0;
+  double smpi_wall = 0, smpi_simulated = 0, smpi_mib = 0;
+};
+
+Result measure(const Args& a, std::uint32_t ranks, std::uint64_t operations, bool smpi) {
+  Result res;
+  res.ranks = ranks;
+  std::fprintf(stderr, "generating halo of %u ranks, %llu operations...\n", ranks,
+               static_cast<unsigned long long>(operations));
+  const Trace t = halo(ranks, operations);
+  res.events = t.event_count();
+  res.trace_mib = static_cast<double>(memory_footprint(t)) / (1 << 20);
+  Platform p = load_platform(a.platform);
+  p.mpi.default_overhead = 0;  // SMPI's replay has no per-call overhead either
+  p.mpi.overheads.clear();
+  ReplayOptions o;
+  o.algorithms = parse_collective_algorithms("allreduce=recursive_doubling");
+  o.progress_interval = 0;
+  std::vector<double> walls, sims;
+  for (int k = 0; k < a.repeat; ++k) {
+    const ReplayResult r = replay(t, p, o);
+    walls.push_back(r.statistics.child_seconds);
+    sims.push_back(r.statistics.simulation_seconds);
+    res.operations = r.statistics.mpi_operations;
+    res.messages = r.statistics.messages;
+    res.simulated = r.runtime;
+    res.child_mib = static_cast<double>(r.statistics.child_peak_rss_kib) / 1024;
+    res.parent_mib = static_cast<double>(r.statistics.child_start_rss_kib) / 1024;
+    std::fprintf(stderr, "  wisp run %d: %.3f s (simulation %.3f s)\n", k + 1, walls.back(), sims.back());
+  }
+  res.wall = median(walls);
+  res.simulation = median(sims);
+  if (smpi) {
+    const fs::path dir = fs::temp_directory_path() / fmt::format("wisp-bench-ti-{}-{}", getpid(), ranks);
+    write_ti(t, dir, p.reference_speed > 0 ? p.reference_speed : 1e9);
+    std::vector<double> smpi_walls;
+    for (int k = 0; k < a.repeat; ++k) {
+      const Run r = run_smpi(t, dir, a.platform);
+      smpi_walls.push_back(r.wall);
+      res.smpi_simulated = r.simulated;
+      res.smpi_mib = static_cast<double>(r.max_rss_kib) / 1024;
+      std::fprintf(stderr, "  smpi run %d: %.3f s\n", k + 1, r.wall);
+    }
+    res.smpi_wall = median(smpi_walls);
+    fs::remove_all(dir);
+  }
+  return res;
+}
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string s = argv[i];
+    auto next = [&] {
+      if (i + 1 >= argc) throw std::runtime_error(s + " needs a value");
+      return std::string(argv[++i]);
+    };
+    if (s == "--ranks") {
+      a.ranks.clear();
+      std::stringstream in(next());
+      std::string part;
+      while (std::getline(in, part, ',')) a.ranks.push_back(static_cast<std::uint32_t>(std::stoul(part)));
+    } else if (s == "--operations") a.operations = std::stoull(next());
+    else if (s == "--repeat") a.repeat = std::stoi(next());
+    else if (s == "--no-smpi") a.smpi = false;
+    else if (s == "--scaling") a.scaling = true;
+    else if (s == "--platform") a.platform = next();
+    else throw std::runtime_error("unknown option " + s);
+  }
+  return a;
+}
+
+void print(const Result& r) {
+  const double rate = static_cast<double>(r.operations) / r.wall;
+  std::printf("%6u %9llu %9llu %8.1f %8.3f %8.3f %11.0f %8.0f %8.0f", r.ranks,
+              static_cast<unsigned long long>(r.events), static_cast<unsigned long long>(r.operations),
+              r.trace_mib, r.wall, r.simulation, rate, r.child_mib, r.child_mib - r.parent_mib);
+  if (r.smpi_wall > 0) {
+    const double smpi_rate = static_cast<double>(r.operations) / r.smpi_wall;
+    std::printf(" %8.3f %11.0f %8.0f %7.2fx  sim %.6f vs %.6f s", r.smpi_wall, smpi_rate, r.smpi_mib,
+                rate / smpi_rate, r.simulated, r.smpi_simulated);
+  }
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Args a = parse(argc, argv);
+    std::printf("halo traces, %llu MPI operations each, median of %d runs; platform %s, allreduce "
+                "recursive doubling, CM02, no overheads\n",
+                static_cast<unsigned long long>(a.operations), a.repeat, a.platform.c_str());
+    std::printf("%6s %9s %9s %8s %8s %8s %11s %8s %8s %8s %11s %8s %8s\n", "ranks", "events", "ops",
+                "trace", "wisp[s]", "sim[s]", "wisp ops/s", "peak MiB", "+MiB", "smpi[s]", "smpi ops/s",
+                "RSS MiB", "speed-up");
+    for (std::uint32_t p : a.ranks) print(measure(a, p, a.operations, a.smpi));
+    if (a.scaling) {
+      std::printf("growth with events at 256 ranks\n");
+      for (std::uint64_t ops : {a.operations / 4, a.operations / 2, a.operations})
+        print(measure(a, 256, ops, a.smpi));
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "replay_bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
