@@ -14,6 +14,14 @@ namespace wisp {
 
 namespace {
 
+// A fitted latency: differences of minima leave rounding noise below SimGrid's time precision
+// (1 ns), and a latency cannot be negative.
+double without_noise(double latency) { return latency < 1e-9 ? 0.0 : latency; }
+
+}  // namespace
+
+namespace {
+
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 enum class Kind { Local, Send, Receive, Collective, Init, Other };
@@ -337,7 +345,7 @@ Calibration calibrate(const Trace& trace) {
     if (std::get<0>(key) == recv_region && m.bytes <= E) recv_overhead = std::min(recv_overhead, m.duration);
   if (recv_overhead == kInf) recv_overhead = c.base_overhead;
   recv_overhead = std::max(0.0, recv_overhead);
-  c.latency = std::max(0.0, net.intercept - recv_overhead);
+  c.latency = without_noise(net.intercept - recv_overhead);
   const double L = c.latency, beta = 1.0 / c.bandwidth;
 
   // 6. Per-call overheads.
@@ -412,7 +420,7 @@ Calibration calibrate(const Trace& trace) {
     const auto points = rendezvous_points(local, recv_region, r, E);
     const LinearFit f = robust_fit(points, &dropped);
     if (!f.ok || f.slope <= 0) continue;
-    ReceiverFit rf{r, std::max(0.0, f.intercept - recv_overhead), 1.0 / f.slope, points.size() - dropped.size()};
+    ReceiverFit rf{r, without_noise(f.intercept - recv_overhead), 1.0 / f.slope, points.size() - dropped.size()};
     c.receivers.push_back(rf);
     links[r].down_latency = rf.latency;
     links[r].down_bandwidth = rf.bandwidth;
