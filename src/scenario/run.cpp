@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <sstream>
 
 #include "wisp/error.hpp"
 #include "wisp/replay/calibrate.hpp"
@@ -95,10 +94,12 @@ ReplayOptions replay_options(const ReplaySpec& spec) {
       throw Error(spec.where.str() + ": replay collectives: " + e.what());
     }
   }
-  if (!spec.mapping.empty() && spec.mapping != "round_robin") {
-    std::stringstream in(spec.mapping);
-    std::string host;
-    while (std::getline(in, host, ',')) o.hosts.push_back(host);
+  if (!spec.hostfile.empty()) {
+    try {
+      o.hosts = read_hostfile(spec.hostfile);
+    } catch (const Error& e) {
+      throw Error(spec.where.str() + ": replay: " + e.what());
+    }
   }
   return o;
 }

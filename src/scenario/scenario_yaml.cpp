@@ -263,14 +263,14 @@ struct Parser {
   ReplaySpec replay(const YAML::Node& n) const {
     ReplaySpec r;
     r.where = at(n);
-    only_keys(n, {"eager_threshold", "collectives", "mapping"}, "replay");
+    only_keys(n, {"eager_threshold", "collectives", "hostfile"}, "replay");
     if (n["eager_threshold"])
       r.eager_threshold = static_cast<std::uint64_t>(non_negative(n["eager_threshold"], "eager_threshold"));
     if (n["collectives"]) {
       if (!n["collectives"].IsMap()) fail(n["collectives"], "collectives maps operations to algorithms, e.g. {allreduce: ring}");
       for (const auto& kv : n["collectives"]) r.collectives[kv.first.as<std::string>()] = text(kv.second, "algorithm");
     }
-    if (n["mapping"]) r.mapping = text(n["mapping"], "mapping");
+    if (n["hostfile"]) r.hostfile = path(n["hostfile"], "hostfile");
     return r;
   }
 

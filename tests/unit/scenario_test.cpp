@@ -62,7 +62,7 @@ TEST_CASE("scenario keys: platform, replay, generate, every transform") {
 name: everything
 trace: {generate: "halo --dims 2x2 --steps 3"}
 platform: {hosts: 4, speed: 2e9, latency: 2e-6, bandwidth: 1e10, topology: torus}
-replay: {eager_threshold: 4096, collectives: {allreduce: ring}, mapping: block}
+replay: {eager_threshold: 4096, collectives: {allreduce: ring}, hostfile: hosts.txt}
 transforms:
   - scale: {region: compute, ranks: "0-1", factor: 0.5}
   - set: {region: boundary, iterations: 1-2, seconds: 0.002}
@@ -79,6 +79,7 @@ output: results
   CHECK(s.platform.topology == "torus");
   CHECK(*s.replay.eager_threshold == 4096);
   CHECK(s.replay.collectives.at("allreduce") == "ring");
+  CHECK(s.replay.hostfile == std::filesystem::path("dir/hosts.txt"));
   REQUIRE(s.transforms.size() == 6);
   CHECK(s.transforms[0].select.ranks_text == "0-1");
   CHECK(s.transforms[1].select.iterations == std::make_pair(1u, 2u));

@@ -79,7 +79,7 @@ struct PlatformSpec {
 struct ReplaySpec {
   std::optional<std::uint64_t> eager_threshold;       // bytes
   std::map<std::string, std::string> collectives;     // operation (or "default") -> algorithm
-  std::string mapping;                                // "" | round_robin | block | "0,0,1,1"
+  std::filesystem::path hostfile;                     // rank -> host mapping (SMPI hostfile); "" = round robin
   Where where;
 };
 
