@@ -1,4 +1,4 @@
-// The per-rank replay loop and point-to-point semantics. See rank_actor.hpp and docs-replay.md.
+// The per-rank replay loop and point-to-point semantics. See rank_actor.hpp and README.md ("Replay on SimGrid").
 #include "rank_actor.hpp"
 
 namespace wisp::replay_impl {

@@ -2,7 +2,7 @@
 // ../shared/traces/scorep-ping-pong (scorep-ping-pong.scalasca.tsv: metric, call path under the
 // program root "ping-pong.otf2", rank, value) must match wisp's within 1 % or 1 µs, and wisp must
 // report no non-zero value for those metrics that Scalasca does not, except the deliberate
-// deviations listed below (docs-analysis.md, "Deviations from Scalasca").
+// deviations listed below (README.md, "Deviations from Scalasca 2.6 and from the papers").
 #include <catch2/catch.hpp>
 
 #include <cmath>
