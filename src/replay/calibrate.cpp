@@ -255,17 +255,18 @@ std::vector<std::pair<double, double>> rendezvous_points(const Minima& minima, R
   return pts;
 }
 
-// Per (receiver, size class) of eager messages whose receiver was waiting when the send started:
-// the fastest arrival after the send's overhead, i.e. the network transfer as the replay sees it.
-std::map<std::pair<Rank, std::uint32_t>, Minimum> eager_minima(const Trace& t, std::uint64_t eager,
-                                                               const std::map<RegionId, double>& overhead) {
+// Per (receiver, size class) of messages whose receiver was waiting when the send started: the
+// fastest arrival after the send's overhead, i.e. the network transfer as the replay sees it (eager
+// or rendezvous alike: with the receive posted, the transfer starts when the send is ready).
+std::map<std::pair<Rank, std::uint32_t>, Minimum> waiting_receiver_minima(const Trace& t,
+                                                                          const std::map<RegionId, double>& overhead) {
   std::map<std::pair<Rank, std::uint32_t>, Minimum> out;
   for (const Message& m : t.messages) {
     const RankTrace& srt = t.ranks[m.sender];
     const RankTrace& rrt = t.ranks[m.receiver];
     const P2P& sp = srt.p2p[m.send];
     const P2P& rp = rrt.p2p[m.recv];
-    if (sp.bytes > eager || sp.bytes == 0) continue;
+    if (sp.bytes == 0) continue;
     const CallSpan* send_call = enclosing_call(srt, sp.event);
     const CallSpan* recv_call = enclosing_call(rrt, rp.event);
     if (!send_call || !recv_call) continue;
@@ -409,11 +410,11 @@ Calibration calibrate(const Trace& trace) {
   // 8. Per-receiver links from each rank's own minima (paper 002: local minima for
   //    point-to-point): the network is not symmetric in general. Then per (receiver, size class)
   //    factors on the simulated bytes make the replay hit each class minimum exactly: rendezvous
-  //    classes from the receive minima, eager ones from messages whose receiver already waited
-  //    (arrival − send start − send overhead).
+  //    classes from the receive minima, eager ones (and rendezvous ones without a usable receive
+  //    minimum) from messages whose receiver already waited (arrival − send start − send overhead).
   std::vector<HostLink> links(trace.rank_count(), HostLink{0, L, c.bandwidth, c.bandwidth});
   double fastest = c.bandwidth;
-  const auto eager_transfers = eager_minima(trace, E, overhead);
+  const auto waiting_transfers = waiting_receiver_minima(trace, overhead);
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     if (recv_region == kNone) break;
     std::vector<std::pair<double, double>> dropped;
@@ -438,8 +439,11 @@ Calibration calibrate(const Trace& trace) {
                                           used ? recv_overhead + rf.latency + m.bytes * f.slope : -1.0});
       if (used) set_factor(std::get<2>(key), static_cast<double>(m.bytes), m.duration - recv_overhead);
     }
-    for (const auto& [key, m] : eager_transfers)
-      if (key.first == r) set_factor(key.second, static_cast<double>(m.bytes), m.duration);
+    // Eager classes from messages the receiver waited for; rendezvous classes too when no receive
+    // minimum of theirs was usable (e.g. every receive of the class also waited for its sender).
+    for (const auto& [key, m] : waiting_transfers)
+      if (key.first == r && (m.bytes <= E || !factors.count(key.second)))
+        set_factor(key.second, static_cast<double>(m.bytes), m.duration);
     if (factors.empty()) c.platform.size_factors.erase(fmt::format("node-{}", r));
   }
   for (HostLink& l : links) l.up_bandwidth = fastest;  // senders never limit below receivers

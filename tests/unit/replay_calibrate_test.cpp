@@ -86,7 +86,7 @@ TEST_CASE("identity replay of the real Score-P ping-pong on its calibrated platf
   const ReplayResult r = replay(measured, c.platform);
   CHECK(std::abs(r.runtime - measured.end_time()) / measured.end_time() < 0.02);
   // Every message's receive completes within 2 % of the measured transfer (from the later of
-  // send start and receive post to the end of the receive), for most messages.
+  // send start and receive post to the end of the receive).
   REQUIRE(r.trace.messages.size() == measured.messages.size());
   std::vector<double> errors;
   for (std::size_t i = 0; i < measured.messages.size(); ++i) {
@@ -103,7 +103,7 @@ TEST_CASE("identity replay of the real Score-P ping-pong on its calibrated platf
     errors.push_back(std::abs(b - a) / a);
   }
   std::sort(errors.begin(), errors.end());
-  CHECK(errors[errors.size() / 2] < 0.02);
+  CHECK(errors.back() < 0.02);
 }
 
 TEST_CASE("a calibrated platform survives its XML form", "[replay][calibrate]") {
