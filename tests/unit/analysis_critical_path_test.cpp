@@ -15,13 +15,10 @@ using namespace wisp;
 using test::HandTrace;
 
 using test::callpath;
+using test::metric_of;
 
 namespace {
 
-double value(const Trace& t, const MetricTable& table, const char* metric, const std::string& cp,
-             Rank r = kAny) {
-  return metric_value(table, metric, callpath(t, cp), r);
-}
 
 // rank 0: MPI_Init [0,1], A [1,5], MPI_Send [5,5.1], MPI_Finalize [6,8.5]
 // rank 1: MPI_Init [0,1], B [1,2], MPI_Recv [2,5.2] (Late Sender 3), C [5.2,8], MPI_Finalize [8,8.5]
@@ -63,15 +60,15 @@ TEST_CASE("Critical path of a two-rank trace, by hand", "[analysis][criticalpath
   CHECK(cp.length == Approx(8.0));
 
   const MetricTable table = metric_table(a);
-  CHECK(value(t, table, "critical_path", "main/A", 0) == Approx(4.0));
-  CHECK(value(t, table, "critical_path", "main/MPI_Recv", 1) == Approx(0.2));
-  CHECK(value(t, table, "critical_path", "main/B") == 0);
+  CHECK(metric_of(t, table, "critical_path", "main/A", 0) == Approx(4.0));
+  CHECK(metric_of(t, table, "critical_path", "main/MPI_Recv", 1) == Approx(0.2));
+  CHECK(metric_of(t, table, "critical_path", "main/B") == 0);
   // ι = max(d_cp - avg of the non-waiting time, 0): A 4 - (4 + 0)/2, C 2.8 - 2.8/2, MPI_Recv
   // 0.2 - (3.2 - 3)/2, MPI_Init 1 - 2/2 = 0.
-  CHECK(value(t, table, "critical_path_imbalance", "main/A", 0) == Approx(2.0));
-  CHECK(value(t, table, "critical_path_imbalance", "main/C", 1) == Approx(1.4));
-  CHECK(value(t, table, "critical_path_imbalance", "main/MPI_Recv", 1) == Approx(0.1));
-  CHECK(value(t, table, "critical_path_imbalance", "main/MPI_Init") == 0);
+  CHECK(metric_of(t, table, "critical_path_imbalance", "main/A", 0) == Approx(2.0));
+  CHECK(metric_of(t, table, "critical_path_imbalance", "main/C", 1) == Approx(1.4));
+  CHECK(metric_of(t, table, "critical_path_imbalance", "main/MPI_Recv", 1) == Approx(0.1));
+  CHECK(metric_of(t, table, "critical_path_imbalance", "main/MPI_Init") == 0);
   // Headroom: rank 0 non-waiting time main 1.0 + Init 1 + A 4 + Send 0.1 + Finalize 0.5 = 6.6
   // (its 2 s at MPI_Finalize are waiting), h0 = 8 - 6.6 = 1.4; rank 1: 0.1 + 1 + 1 + 0.2 + 2.8 +
   // 0.5 = 5.6, h1 = 2.4. Excess on rank 0: MPI_Recv 0.2, C 2.8 (α = 1.4/3); on rank 1: A 4
@@ -79,13 +76,13 @@ TEST_CASE("Critical path of a two-rank trace, by hand", "[analysis][criticalpath
   // {1}): all costs are inter-partition, mapped onto the ranks on the path.
   CHECK(a.imbalance.headroom[0] == Approx(1.4));
   CHECK(a.imbalance.headroom[1] == Approx(2.4));
-  CHECK(value(t, table, "inter_partition_imbalance", "main/A", 0) == Approx(2.4));
-  CHECK(value(t, table, "inter_partition_imbalance", "main/C", 1) == Approx(1.4 / 3 * 2.8));
-  CHECK(value(t, table, "inter_partition_imbalance", "main/MPI_Recv", 1) == Approx(1.4 / 3 * 0.2));
+  CHECK(metric_of(t, table, "inter_partition_imbalance", "main/A", 0) == Approx(2.4));
+  CHECK(metric_of(t, table, "inter_partition_imbalance", "main/C", 1) == Approx(1.4 / 3 * 2.8));
+  CHECK(metric_of(t, table, "inter_partition_imbalance", "main/MPI_Recv", 1) == Approx(1.4 / 3 * 0.2));
   CHECK(metric_value(table, "intra_partition_imbalance") == 0);
   CHECK(metric_value(table, "critical_imbalance_impact") == Approx(1.4 + 2.4));
-  CHECK(value(t, table, "performance_impact", "main/A", 0) == Approx(4.0 + 2.4));
-  CHECK(value(t, table, "performance_impact", "main/MPI_Finalize", 0) == Approx(0.5));
+  CHECK(metric_of(t, table, "performance_impact", "main/A", 0) == Approx(4.0 + 2.4));
+  CHECK(metric_of(t, table, "performance_impact", "main/MPI_Finalize", 0) == Approx(0.5));
 
   SECTION("one user-given partition makes every cost intra-partition") {
     AnalyzeOptions o;
@@ -93,7 +90,7 @@ TEST_CASE("Critical path of a two-rank trace, by hand", "[analysis][criticalpath
     const Analysis b = analyze(t, o);
     const MetricTable tb = metric_table(b);
     CHECK(metric_value(tb, "inter_partition_imbalance") == 0);
-    CHECK(value(t, tb, "intra_partition_imbalance", "main/A", 0) == Approx(2.4));
+    CHECK(metric_of(t, tb, "intra_partition_imbalance", "main/A", 0) == Approx(2.4));
     CHECK(metric_value(tb, "critical_imbalance_impact") == Approx(3.8));
   }
 }
@@ -158,15 +155,15 @@ TEST_CASE("MPMD partitions: inter-partition costs land on the slow partition", "
     const std::string fast = mesh_slow ? "main/particle_push" : "main/mesh_solve";
     const double inter = metric_value(table, "inter_partition_imbalance");
     const double intra = metric_value(table, "intra_partition_imbalance");
-    CHECK(value(t, table, "inter_partition_imbalance", slow) == Approx(expected).epsilon(0.02));
-    CHECK(value(t, table, "inter_partition_imbalance", slow) > 0.95 * inter);
+    CHECK(metric_of(t, table, "inter_partition_imbalance", slow) == Approx(expected).epsilon(0.02));
+    CHECK(metric_of(t, table, "inter_partition_imbalance", slow) > 0.95 * inter);
     CHECK(intra < 0.05 * inter);
-    CHECK(value(t, table, "inter_partition_imbalance", fast) == 0);
-    CHECK(value(t, table, "critical_path", slow) == Approx(o.steps * step_slow).epsilon(0.01));
+    CHECK(metric_of(t, table, "inter_partition_imbalance", fast) == 0);
+    CHECK(metric_of(t, table, "critical_path", slow) == Approx(o.steps * step_slow).epsilon(0.01));
     // The slow function's costs sit on the ranks of its partition only.
     for (Rank r = 0; r < t.rank_count(); ++r) {
       const bool in_slow = mesh_slow ? r >= 8 : r < 8;
-      if (!in_slow) CHECK(value(t, table, "inter_partition_imbalance", slow, r) == 0);
+      if (!in_slow) CHECK(metric_of(t, table, "inter_partition_imbalance", slow, r) == 0);
     }
   }
 }

@@ -14,13 +14,10 @@ using namespace wisp;
 using test::HandTrace;
 
 using test::callpath;
+using test::metric_of;
 
 namespace {
 
-double value(const Trace& t, const MetricTable& table, const char* metric, const std::string& cp,
-             Rank r = kAny) {
-  return metric_value(table, metric, callpath(t, cp), r);
-}
 
 // Σ short + Σ long + unattributed = attributable waiting time, and every attributable wait is
 // split completely into its direct and indirect part.
@@ -68,18 +65,18 @@ TEST_CASE("Paper 004 Fig. 2: A delays B in foo(), B's wait delays C", "[analysis
   const Trace t = h.finish();
   const Analysis a = analyze(t);
   const MetricTable table = metric_table(a);
-  CHECK(value(t, table, "mpi_latesender", "main/MPI_Recv", 1) == Approx(2.0));
-  CHECK(value(t, table, "mpi_latesender", "main/MPI_Recv", 2) == Approx(2.2));
-  CHECK(value(t, table, "delay_latesender", "main/foo", 0) == Approx(2.0));
-  CHECK(value(t, table, "delay_latesender", "main/MPI_Recv", 1) == Approx(0.2));
-  CHECK(value(t, table, "delay_latesender_longterm", "main/foo", 0) == Approx(2.0));
+  CHECK(metric_of(t, table, "mpi_latesender", "main/MPI_Recv", 1) == Approx(2.0));
+  CHECK(metric_of(t, table, "mpi_latesender", "main/MPI_Recv", 2) == Approx(2.2));
+  CHECK(metric_of(t, table, "delay_latesender", "main/foo", 0) == Approx(2.0));
+  CHECK(metric_of(t, table, "delay_latesender", "main/MPI_Recv", 1) == Approx(0.2));
+  CHECK(metric_of(t, table, "delay_latesender_longterm", "main/foo", 0) == Approx(2.0));
   CHECK(metric_value(table, "delay_latesender") == Approx(2.2));
   CHECK(metric_value(table, "delay_latesender_longterm") == Approx(2.0));
   // Direct and indirect wait states (004 §IV-A): B's wait is direct, C's mostly indirect.
-  CHECK(value(t, table, "mpi_wait_direct_latesender", "main/MPI_Recv", 1) == Approx(2.0));
-  CHECK(value(t, table, "mpi_wait_indirect_latesender", "main/MPI_Recv", 1) == 0);
-  CHECK(value(t, table, "mpi_wait_indirect_latesender", "main/MPI_Recv", 2) == Approx(2.0));
-  CHECK(value(t, table, "mpi_wait_direct_latesender", "main/MPI_Recv", 2) == Approx(0.2));
+  CHECK(metric_of(t, table, "mpi_wait_direct_latesender", "main/MPI_Recv", 1) == Approx(2.0));
+  CHECK(metric_of(t, table, "mpi_wait_indirect_latesender", "main/MPI_Recv", 1) == 0);
+  CHECK(metric_of(t, table, "mpi_wait_indirect_latesender", "main/MPI_Recv", 2) == Approx(2.0));
+  CHECK(metric_of(t, table, "mpi_wait_direct_latesender", "main/MPI_Recv", 2) == Approx(0.2));
   CHECK(a.delays.unattributed == 0);
   check_accounting(a);
 }
@@ -100,8 +97,8 @@ TEST_CASE("Negative delay-vector elements are dropped and the rest scaled to the
   const Trace t = h.finish();
   const Analysis a = analyze(t);
   const MetricTable table = metric_table(a);
-  CHECK(value(t, table, "delay_latesender", "main/foo", 0) == Approx(1.0));
-  CHECK(value(t, table, "delay_latesender", "main/bar", 0) == 0);
+  CHECK(metric_of(t, table, "delay_latesender", "main/foo", 0) == Approx(1.0));
+  CHECK(metric_of(t, table, "delay_latesender", "main/bar", 0) == 0);
   check_accounting(a);
 }
 
@@ -127,10 +124,10 @@ TEST_CASE("Barrier delay: the last arriver's excess work, per waiting rank", "[a
   const Analysis a = analyze(t);
   const MetricTable table = metric_table(a);
   CHECK(metric_value(table, "mpi_barrier_wait") == Approx(5.0));
-  CHECK(value(t, table, "delay_barrier", "main/work", 2) == Approx(5.0));
+  CHECK(metric_of(t, table, "delay_barrier", "main/work", 2) == Approx(5.0));
   CHECK(metric_value(table, "delay_barrier") == Approx(5.0));
   CHECK(metric_value(table, "delay_barrier_longterm") == 0);
-  CHECK(value(t, table, "delay_latesender", "main/post", 0) == Approx(2.0));
+  CHECK(metric_of(t, table, "delay_latesender", "main/post", 0) == Approx(2.0));
   check_accounting(a);
 }
 
@@ -236,10 +233,10 @@ TEST_CASE("Late Broadcast and Early Reduce: delay costs and the critical path", 
   const Analysis a = analyze(t);
   const MetricTable table = metric_table(a);
   CHECK(metric_value(table, "mpi_latebroadcast") == Approx(3.0));
-  CHECK(value(t, table, "delay_12n", "main/work", 1) == Approx(3.0));
+  CHECK(metric_of(t, table, "delay_12n", "main/work", 1) == Approx(3.0));
   CHECK(metric_value(table, "delay_12n") == Approx(3.0));
-  CHECK(value(t, table, "mpi_earlyreduce", "main/MPI_Reduce", 1) == Approx(3.0));
-  CHECK(value(t, table, "delay_n21", "main/work2", 0) == Approx(3.0));
+  CHECK(metric_of(t, table, "mpi_earlyreduce", "main/MPI_Reduce", 1) == Approx(3.0));
+  CHECK(metric_of(t, table, "delay_n21", "main/work2", 0) == Approx(3.0));
   CHECK(metric_value(table, "delay_n21") == Approx(3.0));
   check_accounting(a);
   // The path: from rank 1's MPI_Finalize (8.2) back through its Reduce after the wait (7.6), to
@@ -248,11 +245,11 @@ TEST_CASE("Late Broadcast and Early Reduce: delay costs and the critical path", 
   const CriticalPath& cp = a.critical_path;
   CHECK(cp.end_rank == 1);
   CHECK(cp.length == Approx(8.2));
-  CHECK(value(t, table, "critical_path", "main/MPI_Init", 1) == Approx(0.5));
-  CHECK(value(t, table, "critical_path", "main/work", 1) == Approx(3.0));
-  CHECK(value(t, table, "critical_path", "main/MPI_Bcast", 0) == Approx(0.1));
-  CHECK(value(t, table, "critical_path", "main/work2", 0) == Approx(4.0));
-  CHECK(value(t, table, "critical_path", "main/MPI_Reduce", 1) == Approx(0.1));
-  CHECK(value(t, table, "critical_path", "main", 1) == Approx(0.5));
+  CHECK(metric_of(t, table, "critical_path", "main/MPI_Init", 1) == Approx(0.5));
+  CHECK(metric_of(t, table, "critical_path", "main/work", 1) == Approx(3.0));
+  CHECK(metric_of(t, table, "critical_path", "main/MPI_Bcast", 0) == Approx(0.1));
+  CHECK(metric_of(t, table, "critical_path", "main/work2", 0) == Approx(4.0));
+  CHECK(metric_of(t, table, "critical_path", "main/MPI_Reduce", 1) == Approx(0.1));
+  CHECK(metric_of(t, table, "critical_path", "main", 1) == Approx(0.5));
   CHECK(metric_value(table, "critical_path") == Approx(8.2));
 }

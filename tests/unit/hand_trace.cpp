@@ -1,6 +1,8 @@
 // Hand-built traces. See hand_trace.hpp.
 #include "hand_trace.hpp"
 
+#include "generators/generators.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
@@ -119,6 +121,29 @@ CallpathId callpath(const Trace& t, const std::string& name) {
   const auto c = t.defs.find_callpath(name);
   if (!c) FAIL("no call path " << name);
   return *c;
+}
+
+double metric_of(const Trace& t, const MetricTable& table, const char* metric, const std::string& cp, Rank r) {
+  return metric_value(table, metric, callpath(t, cp), r);
+}
+
+Trace small_wavefront_with_slow_border() {
+  gen::WavefrontOptions o;
+  o.px = 3;
+  o.py = 2;
+  o.iterations = 3;
+  o.extra_ranks = {0, 3};
+  o.extra = 0.5;
+  return gen::generate_wavefront(o);
+}
+
+Trace small_mpmd_with_slow_mesh() {
+  gen::MpmdOptions o;
+  o.particle_ranks = 4;
+  o.mesh_ranks = 2;
+  o.steps = 5;
+  o.mesh_work = 0.2;
+  return gen::generate_mpmd(o);
 }
 
 }  // namespace wisp::test

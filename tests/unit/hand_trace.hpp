@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "wisp/analysis/metric_table.hpp"
 #include "wisp/trace/builder.hpp"
 
 namespace wisp::test {
@@ -61,5 +62,14 @@ class HandTrace {
 
 // The call path named `name` in `t` (fails the test if there is none).
 CallpathId callpath(const Trace& t, const std::string& name);
+
+// Sum of `metric` in the table for the call path named `cp` (on rank r, or all ranks).
+double metric_of(const Trace& t, const MetricTable& table, const char* metric, const std::string& cp,
+                 Rank r = kAny);
+
+// Generator instances several tests share: a 3x2 wavefront whose ranks 0 and 3 work 50 % more,
+// and a 4 + 2 rank MPMD run whose mesh partition is too slow.
+Trace small_wavefront_with_slow_border();
+Trace small_mpmd_with_slow_mesh();
 
 }  // namespace wisp::test

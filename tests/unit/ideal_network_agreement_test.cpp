@@ -24,6 +24,7 @@
 #include <algorithm>
 
 #include "generators/generators.hpp"
+#include "hand_trace.hpp"
 #include "helpers.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/analysis/pop_analysis.hpp"
@@ -78,21 +79,10 @@ TEST_CASE("ideal network: SimGrid replay on the ideal platform = clock replay, e
     }
   }
   SECTION("wavefront 3x2 with slow border ranks") {
-    gen::WavefrontOptions o;
-    o.px = 3;
-    o.py = 2;
-    o.iterations = 3;
-    o.extra_ranks = {0, 3};
-    o.extra = 0.5;
-    check_agreement(gen::generate_wavefront(o));
+    check_agreement(test::small_wavefront_with_slow_border());
   }
   SECTION("mpmd, mesh too slow") {
-    gen::MpmdOptions o;
-    o.particle_ranks = 4;
-    o.mesh_ranks = 2;
-    o.steps = 5;
-    o.mesh_work = 0.2;
-    check_agreement(gen::generate_mpmd(o));
+    check_agreement(test::small_mpmd_with_slow_mesh());
   }
   SECTION("halo 4x2, overloaded rank; eager and (with a 1 KiB eager limit) rendezvous messages") {
     gen::HaloOptions o;

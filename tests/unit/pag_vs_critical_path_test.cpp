@@ -17,6 +17,7 @@
 #include <string>
 
 #include "generators/generators.hpp"
+#include "hand_trace.hpp"
 #include "wisp/analysis/analyze.hpp"
 #include "wisp/analysis/pag_path.hpp"
 
@@ -124,21 +125,10 @@ TEST_CASE("PAG longest path = analyzer I critical path: imbalance, all modes", "
 
 TEST_CASE("PAG longest path = analyzer I critical path: wavefront, mpmd, halo, phases", "[pag][criticalpath]") {
   SECTION("wavefront 3x2 with slow border ranks") {
-    gen::WavefrontOptions o;
-    o.px = 3;
-    o.py = 2;
-    o.iterations = 3;
-    o.extra_ranks = {0, 3};
-    o.extra = 0.5;
-    check_same_path(gen::generate_wavefront(o));
+    check_same_path(test::small_wavefront_with_slow_border());
   }
   SECTION("mpmd, mesh partition too slow") {
-    gen::MpmdOptions o;
-    o.particle_ranks = 4;
-    o.mesh_ranks = 2;
-    o.steps = 5;
-    o.mesh_work = 0.2;
-    check_same_path(gen::generate_mpmd(o));
+    check_same_path(test::small_mpmd_with_slow_mesh());
   }
   SECTION("mpmd, particle partition too slow") {
     gen::MpmdOptions o;
