@@ -127,6 +127,30 @@ double metric_of(const Trace& t, const MetricTable& table, const char* metric, c
   return metric_value(table, metric, callpath(t, cp), r);
 }
 
+Trace pop_two_rank_trace() {
+  Definitions d;
+  d.ranks.resize(2);
+  d.world = d.add_comm(Communicator{"MPI_COMM_WORLD", {0, 1}, false, kNone});
+  for (const char* n : {"main", "MPI_Comm_rank", "MPI_Send", "MPI_Recv"}) d.add_region(make_region(n));
+  const auto R = [&](const char* n) { return *d.find_region(n); };
+  TraceBuilder b(d);
+  auto& r0 = b.rank(0);
+  r0.enter(0, R("main"));
+  r0.enter(1, R("MPI_Comm_rank"));
+  r0.leave(2, R("MPI_Comm_rank"));
+  r0.enter(4, R("MPI_Send"));
+  r0.send(4, 1, d.world, 0, 8);
+  r0.leave(4.5, R("MPI_Send"));
+  r0.leave(6, R("main"));
+  auto& r1 = b.rank(1);
+  r1.enter(0, R("main"));
+  r1.enter(1, R("MPI_Recv"));
+  r1.recv(5, 0, d.world, 0, 8);
+  r1.leave(5, R("MPI_Recv"));
+  r1.leave(6, R("main"));
+  return b.finish();
+}
+
 Trace small_wavefront_with_slow_border() {
   gen::WavefrontOptions o;
   o.px = 3;

@@ -67,6 +67,10 @@ CallpathId callpath(const Trace& t, const std::string& name);
 double metric_of(const Trace& t, const MetricTable& table, const char* metric, const std::string& cp,
                  Rank r = kAny);
 
+// Rank 0: computes 0-1, MPI_Comm_rank 1-2, computes 2-4, MPI_Send (8 bytes) 4-4.5, computes to 6.
+// Rank 1: computes 0-1, MPI_Recv 1-5 (the message's send starts at 4), computes to 6.
+Trace pop_two_rank_trace();
+
 // Generator instances several tests share: a 3x2 wavefront whose ranks 0 and 3 work 50 % more,
 // and a 4 + 2 rank MPMD run whose mesh partition is too slow.
 Trace small_wavefront_with_slow_border();

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "generators/generators.hpp"
+#include "hand_trace.hpp"
 #include "wisp/report/pag_report.hpp"
 #include "wisp/report/pop_report.hpp"
 #include "wisp/report/wait_estimate_report.hpp"
@@ -70,29 +71,7 @@ TEST_CASE("pag and mbm JSON sections and text tables on the static imbalance ben
 
 namespace {
 
-// Rank 0: computes 0-1, MPI_Comm_rank 1-2, computes 2-4, MPI_Send 4-4.5, computes to 6.
-// Rank 1: computes 0-1, MPI_Recv 1-5, computes to 6. (The pop_test trace.)
-Trace two_rank_trace() {
-  Definitions d;
-  d.ranks.resize(2);
-  d.world = d.add_comm(Communicator{"MPI_COMM_WORLD", {0, 1}, false, kNone});
-  for (const char* n : {"main", "MPI_Comm_rank", "MPI_Send", "MPI_Recv"}) d.add_region(make_region(n));
-  const auto R = [&](const char* n) { return *d.find_region(n); };
-  TraceBuilder b(d);
-  b.rank(0).enter(0, R("main"));
-  b.rank(0).enter(1, R("MPI_Comm_rank"));
-  b.rank(0).leave(2, R("MPI_Comm_rank"));
-  b.rank(0).enter(4, R("MPI_Send"));
-  b.rank(0).send(4, 1, d.world, 0, 8);
-  b.rank(0).leave(4.5, R("MPI_Send"));
-  b.rank(0).leave(6, R("main"));
-  b.rank(1).enter(0, R("main"));
-  b.rank(1).enter(1, R("MPI_Recv"));
-  b.rank(1).recv(5, 0, d.world, 0, 8);
-  b.rank(1).leave(5, R("MPI_Recv"));
-  b.rank(1).leave(6, R("main"));
-  return b.finish();
-}
+Trace two_rank_trace() { return test::pop_two_rank_trace(); }
 
 }  // namespace
 

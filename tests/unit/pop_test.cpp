@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "generators/generators.hpp"
+#include "hand_trace.hpp"
 #include "wisp/analysis/ideal_network.hpp"
 #include "wisp/analysis/pop_windows.hpp"
 #include "wisp/error.hpp"
@@ -186,31 +187,7 @@ TEST_CASE("POP windows of the phases generator show each phase's weakness in its
 
 namespace {
 
-// Rank 0: computes 0-1, MPI_Comm_rank 1-2, computes 2-4, MPI_Send (8 bytes) 4-4.5, computes to 6.
-// Rank 1: computes 0-1, MPI_Recv 1-5 (the message's send starts at 4), computes to 6.
-Trace two_rank_trace() {
-  Definitions d;
-  d.ranks.resize(2);
-  d.world = d.add_comm(Communicator{"MPI_COMM_WORLD", {0, 1}, false, kNone});
-  for (const char* n : {"main", "MPI_Comm_rank", "MPI_Send", "MPI_Recv"}) d.add_region(make_region(n));
-  const auto R = [&](const char* n) { return *d.find_region(n); };
-  TraceBuilder b(d);
-  auto& r0 = b.rank(0);
-  r0.enter(0, R("main"));
-  r0.enter(1, R("MPI_Comm_rank"));
-  r0.leave(2, R("MPI_Comm_rank"));
-  r0.enter(4, R("MPI_Send"));
-  r0.send(4, 1, d.world, 0, 8);
-  r0.leave(4.5, R("MPI_Send"));
-  r0.leave(6, R("main"));
-  auto& r1 = b.rank(1);
-  r1.enter(0, R("main"));
-  r1.enter(1, R("MPI_Recv"));
-  r1.recv(5, 0, d.world, 0, 8);
-  r1.leave(5, R("MPI_Recv"));
-  r1.leave(6, R("main"));
-  return b.finish();
-}
+Trace two_rank_trace() { return test::pop_two_rank_trace(); }
 
 }  // namespace
 
