@@ -42,6 +42,7 @@ void RankActor::run() {
       previous = events[i].time;
     }
   }
+  retire_all_eager_sends();
   w_.finished[rank_] = 1;
 }
 
@@ -111,6 +112,7 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
   }
   w_.stats.mpi_operations += operations + (completes ? 1 : 0) + (operations == 0 && !completes);
 
+  retire_delivered();
   const double enter = now();
   w_.in_call[rank_] = first;
   if (has_enter) spend(w_.overhead_of_region[region]);
@@ -154,43 +156,114 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
   return last;
 }
 
-sg::CommPtr RankActor::send(std::uint32_t channel, bool eager, std::uint64_t bytes) {
+RankActor::Transfer RankActor::send(std::uint32_t channel, bool eager, std::uint64_t bytes) {
   ++w_.stats.messages;
   bytes = w_.simulated_bytes(w_.channels[channel].receiver, bytes);
   sg::Mailbox* box = w_.mailbox(channel, eager);
-  if (eager) {
-    box->put_init(&token, bytes)->detach();
-    return nullptr;
-  }
-  return box->put_async(&token, bytes);
+  const std::uint64_t sequence = eager ? w_.channels[channel].eager_sent++ : 0;
+  sg::CommPtr c = box->put_async(&token, bytes);
+  if (!eager) return Transfer{std::move(c)};
+  eager_sends_.push_back(EagerSend{channel, sequence, std::move(c)});
+  return Transfer{};
 }
 
-sg::CommPtr RankActor::receive(std::uint32_t channel, bool eager) {
-  return w_.mailbox(channel, eager)->get_async<void>(&sink_);
+RankActor::Transfer RankActor::receive(std::uint32_t channel, bool eager) {
+  sg::Mailbox* box = w_.mailbox(channel, eager);
+  const std::uint64_t sequence = eager ? w_.channels[channel].eager_received++ : 0;
+  return Transfer{box->get_async<void>(&sink_), eager ? channel : kNone, sequence};
+}
+
+RankActor::Transfer RankActor::deferred_receive(std::uint32_t channel) {
+  start_deferred(channel);
+  return Transfer{nullptr, channel, 0};
+}
+
+// Receives on one channel must be posted in order: at most one of them, the latest, is deferred.
+void RankActor::start_deferred(std::uint32_t channel) {
+  auto start = [&](Transfer& t) {
+    if (t.comm || t.channel != channel) return false;
+    t = receive(channel, true);
+    return true;
+  };
+  for (OpenRequest& r : requests_)
+    if (start(r.transfer)) return;
+  for (Transfer& t : pending_)
+    if (start(t)) return;
+}
+
+void RankActor::wait(Transfer& t) {
+  if (!t.comm) {  // deferred: post and wait in one simcall
+    sg::Mailbox* box = w_.mailbox(t.channel, true);
+    t.sequence = w_.channels[t.channel].eager_received++;
+    box->get_init()->set_dst_data(&sink_, sizeof(void*))->wait();
+  } else {
+    t.comm->wait();
+  }
+  if (t.channel != kNone) delivered(t.channel, t.sequence);
+}
+
+void RankActor::receive_now(std::uint32_t channel, bool eager) {
+  if (eager) {
+    Transfer t = deferred_receive(channel);
+    return wait(t);
+  }
+  w_.mailbox(channel, false)->get_init()->set_dst_data(&sink_, sizeof(void*))->wait();  // one simcall
+}
+
+// Once the receive is over, the eager send is over too: its sender may wait for it without
+// blocking.
+void RankActor::delivered(std::uint32_t channel, std::uint64_t sequence) {
+  w_.delivered[w_.channels[channel].sender].push_back(Delivery{channel, sequence});
+}
+
+void RankActor::retire_delivered() {
+  auto& done = w_.delivered[rank_];
+  while (!done.empty()) {
+    const Delivery d = done.back();
+    done.pop_back();
+    for (std::size_t i = 0; i < eager_sends_.size(); ++i) {
+      if (eager_sends_[i].sequence != d.sequence || eager_sends_[i].channel != d.channel) continue;
+      sg::CommPtr c = std::move(eager_sends_[i].comm);
+      eager_sends_[i] = std::move(eager_sends_.back());
+      eager_sends_.pop_back();
+      c->wait();  // a simcall: other ranks may deliver more meanwhile
+      break;
+    }
+  }
+}
+
+// An actor's unfinished comms are cancelled when it ends: its eager messages must arrive first.
+void RankActor::retire_all_eager_sends() {
+  w_.delivered[rank_].clear();
+  while (!eager_sends_.empty()) {
+    sg::CommPtr c = std::move(eager_sends_.back().comm);
+    eager_sends_.pop_back();
+    c->wait();
+  }
 }
 
 void RankActor::post_send(std::uint32_t record, bool blocking) {
   const std::uint32_t route = w_.p2p_route[rank_][record];
   if (route == kNone) return;
   const std::uint64_t bytes = w_.options.zero_communication ? 0 : rt_.p2p[record].bytes;
-  sg::CommPtr c = send(route >> 1, route & 1, bytes);
-  if (!c) return;  // eager: the request is complete
-  if (blocking) pending_.push_back(std::move(c));
-  else requests_.push_back(OpenRequest{record, std::move(c)});
+  Transfer t = send(route >> 1, route & 1, bytes);
+  if (!t.comm) return;  // eager: the request is complete
+  if (blocking) pending_.push_back(std::move(t));
+  else requests_.push_back(OpenRequest{record, std::move(t)});
 }
 
 void RankActor::post_receive(std::uint32_t record, bool blocking) {
   const std::uint32_t route = w_.p2p_route[rank_][record];
   if (route == kNone) return;
-  sg::CommPtr c = receive(route >> 1, route & 1);
-  if (blocking) pending_.push_back(std::move(c));
-  else requests_.push_back(OpenRequest{record, std::move(c)});
+  Transfer t = route & 1 ? deferred_receive(route >> 1) : receive(route >> 1, false);
+  if (blocking) pending_.push_back(std::move(t));
+  else requests_.push_back(OpenRequest{record, std::move(t)});
 }
 
 void RankActor::complete(std::uint32_t record) {
   for (std::size_t i = 0; i < requests_.size(); ++i) {
     if (requests_[i].record != record) continue;
-    pending_.push_back(std::move(requests_[i].comm));
+    pending_.push_back(std::move(requests_[i].transfer));
     requests_[i] = std::move(requests_.back());
     requests_.pop_back();
     return;
@@ -205,7 +278,7 @@ void RankActor::complete(std::uint32_t record) {
 void RankActor::cancel(std::uint32_t record) {
   for (std::size_t i = 0; i < requests_.size(); ++i) {
     if (requests_[i].record != record) continue;
-    requests_[i].comm->cancel();
+    if (requests_[i].transfer.comm) requests_[i].transfer.comm->cancel();  // else never posted
     requests_[i] = std::move(requests_.back());
     requests_.pop_back();
     return;
@@ -213,7 +286,7 @@ void RankActor::cancel(std::uint32_t record) {
 }
 
 void RankActor::wait_pending() {
-  for (sg::CommPtr& c : pending_) c->wait();
+  for (Transfer& t : pending_) wait(t);
   pending_.clear();
 }
 

@@ -14,11 +14,23 @@ class RankActor {
   RankActor(World& world, Rank rank);
   void run();
 
-  // Messaging used by point-to-point calls and collective algorithms. An eager send is detached
-  // (returns nullptr); otherwise the returned activity completes with the transfer.
-  sg::CommPtr send(std::uint32_t channel, bool eager, std::uint64_t bytes);
-  sg::CommPtr receive(std::uint32_t channel, bool eager);
-
+  // A posted transfer. An eager receive also names its channel and its place in the channel's
+  // message order, which identify the send it completes (see retire_delivered). An eager receive
+  // without a comm is deferred: an eager message travels when it is sent, whenever its receive
+  // is posted, so the receive is posted when it is waited for (one simcall instead of two).
+  struct Transfer {
+    sg::CommPtr comm;
+    std::uint32_t channel = kNone;  // kNone unless an eager receive
+    std::uint64_t sequence = 0;
+  };
+  // Messaging used by point-to-point calls and collective algorithms. An eager send completes at
+  // once (an empty Transfer); otherwise the transfer completes with the message's arrival.
+  Transfer send(std::uint32_t channel, bool eager, std::uint64_t bytes);
+  Transfer receive(std::uint32_t channel, bool eager);
+  Transfer deferred_receive(std::uint32_t channel);
+  void wait(Transfer& t);
+  // Posts a receive and waits for it in one simcall (cheaper than receive + wait).
+  void receive_now(std::uint32_t channel, bool eager);
   World& world() { return w_; }
   Rank rank() const { return rank_; }
   sg::Host* host() const { return w_.host_of_rank[rank_]; }
@@ -26,7 +38,7 @@ class RankActor {
  private:
   struct OpenRequest {
     std::uint32_t record;  // p2p record of the Isend/Irecv
-    sg::CommPtr comm;
+    Transfer transfer;
   };
 
   void compute(double seconds);
@@ -41,6 +53,10 @@ class RankActor {
   void initialize();
   void finalize_without_record();
   void wait_pending();
+  void start_deferred(std::uint32_t channel);
+  void delivered(std::uint32_t channel, std::uint64_t sequence);
+  void retire_delivered();
+  void retire_all_eager_sends();
 
   World& w_;
   Rank rank_;
@@ -48,7 +64,16 @@ class RankActor {
   std::vector<double>& times_;
   std::size_t next_call_ = 0;           // index into rt_.mpi_calls
   std::vector<OpenRequest> requests_;   // posted and not yet completed
-  std::vector<sg::CommPtr> pending_;    // to wait for before the current call returns
+  std::vector<Transfer> pending_;       // to wait for before the current call returns
+  // Eager sends not yet retired. SimGrid keeps a detached comm in one global list until it is
+  // over and removes it with a scan of that list, twice per message; a comm the sender keeps and
+  // waits for once its receive is done costs one scan of this rank's short list instead.
+  struct EagerSend {
+    std::uint32_t channel;
+    std::uint64_t sequence;
+    sg::CommPtr comm;
+  };
+  std::vector<EagerSend> eager_sends_;
   void* sink_ = nullptr;                // where received payloads land (ignored)
 };
 

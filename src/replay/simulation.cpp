@@ -83,7 +83,7 @@ void route_messages(World& w) {
       const bool send = is_send(kind);
       const ChannelKey key{p.comm, send ? r : p.peer, send ? p.peer : r, p.tag};
       const auto [it, inserted] = index.try_emplace(key, static_cast<std::uint32_t>(w.channels.size()));
-      if (inserted) w.channels.push_back(Channel{key.destination});
+      if (inserted) w.channels.push_back(Channel{key.source, key.destination});
       bool eager;
       if (p.message != kNone) {
         const Message& m = trace.messages[p.message];
@@ -238,6 +238,7 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
   for (Rank r = 0; r < P; ++r) w.times[r].assign(trace.ranks[r].events.size(), 0.0);
   w.in_call.assign(P, kNone);
   w.finished.assign(P, 0);
+  w.delivered.resize(P);
   w.wakeup.reserve(P);
   std::vector<std::unique_ptr<RankActor>> ranks;
   ranks.reserve(P);

@@ -34,7 +34,7 @@ std::uint32_t World::collective_channel(CommId comm, Rank source, Rank destinati
     std::uint32_t& slot = table[static_cast<std::size_t>(local[source]) * n + local[destination]];
     if (slot == kNone) {
       slot = static_cast<std::uint32_t>(channels.size());
-      channels.push_back(Channel{destination});
+      channels.push_back(Channel{source, destination});
     }
     return slot;
   }
@@ -42,7 +42,7 @@ std::uint32_t World::collective_channel(CommId comm, Rank source, Rank destinati
                             (static_cast<std::uint64_t>(source) << 22) | destination;
   const auto [it, inserted] =
       collective_channels.try_emplace(key, static_cast<std::uint32_t>(channels.size()));
-  if (inserted) channels.push_back(Channel{destination});
+  if (inserted) channels.push_back(Channel{source, destination});
   return it->second;
 }
 

@@ -23,9 +23,18 @@ namespace sg = simgrid::s4u;
 // non-overtaking rule its messages match in order; each protocol has its own mailbox, and both
 // sides agree on the protocol of every message.
 struct Channel {
+  Rank sender = kNone;
   Rank receiver = kNone;
   sg::Mailbox* eager = nullptr;       // permanent receiver: the transfer starts when sent
   sg::Mailbox* rendezvous = nullptr;  // the transfer starts when both sides are there
+  // Eager messages sent and receives started: both sides match in this order, so the n-th
+  // receive completes the n-th send.
+  std::uint64_t eager_sent = 0, eager_received = 0;
+};
+// An eager message whose receive is over: its sender may retire the send.
+struct Delivery {
+  std::uint32_t channel;
+  std::uint64_t sequence;
 };
 
 // Members arriving at an analytic collective (or MPI_Init); waiters sleep on their rank's
@@ -63,6 +72,8 @@ struct World {
   std::vector<std::vector<double>> times;   // by rank, by event: simulated time
 
   std::vector<Channel> channels;
+  // By sender rank: its eager messages whose receive is over, for it to retire.
+  std::vector<std::vector<Delivery>> delivered;
   // By rank, by p2p record: channel index << 1 | 1 if the message goes eagerly (kNone: none).
   std::vector<std::vector<std::uint32_t>> p2p_route;
   // Collective channels by communicator: a dense (source, destination) table of local ranks for

@@ -195,7 +195,7 @@ Result measure(const Args& a, std::uint32_t ranks, std::uint64_t operations, boo
     res.simulated = r.runtime;
     res.child_mib = static_cast<double>(r.statistics.child_peak_rss_kib) / 1024;
     res.parent_mib = static_cast<double>(r.statistics.child_start_rss_kib) / 1024;
-    std::fprintf(stderr, "  wisp run %d: %.3f s (simulation %.3f s)\n", k + 1, walls.back(), sims.back());
+    std::fprintf(stderr, "  wisp run %d: %.3f s (simulation %.3f s), %llu messages\n", k + 1, walls.back(), sims.back(), (unsigned long long)r.statistics.messages);
   }
   res.wall = median(walls);
   res.simulation = median(sims);
