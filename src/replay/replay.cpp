@@ -17,6 +17,7 @@
 #include <cstring>
 #include <string>
 
+#include "allocation_cache.hpp"
 #include "simulation.hpp"
 #include "wisp/replay/retime.hpp"
 
@@ -125,6 +126,7 @@ int run_child(int fd, const Trace& trace, const Platform& platform, const Replay
   Writer w(fd);
   w.value(kMagic);
   const std::uint64_t start_rss = proc_status_kib("VmRSS:");
+  replay_impl::enable_allocation_cache();  // this process ends with the simulation
   try {
     replay_impl::SimulationOutcome out = replay_impl::simulate(trace, platform, options);
     out.stats.child_start_rss_kib = start_rss;
