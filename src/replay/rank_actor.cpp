@@ -161,6 +161,7 @@ RankActor::Transfer RankActor::send(std::uint32_t channel, bool eager, std::uint
   bytes = w_.simulated_bytes(w_.channels[channel].receiver, bytes);
   sg::Mailbox* box = w_.mailbox(channel, eager);
   const std::uint64_t sequence = eager ? w_.channels[channel].eager_sent++ : 0;
+  if (eager && bytes == 0) w_.channels[channel].empty_messages.emplace_back(sequence, now());
   sg::CommPtr c = box->put_async(&token, bytes);
   if (!eager) return Transfer{std::move(c)};
   eager_sends_.push_back(EagerSend{channel, sequence, std::move(c)});
@@ -199,7 +200,21 @@ void RankActor::wait(Transfer& t) {
   } else {
     t.comm->wait();
   }
-  if (t.channel != kNone) delivered(t.channel, t.sequence);
+  if (t.channel == kNone) return;
+  await_arrival(t.channel, t.sequence);
+  delivered(t.channel, t.sequence);
+}
+
+// An empty eager message arrives one route latency after it was sent.
+void RankActor::await_arrival(std::uint32_t channel, std::uint64_t sequence) {
+  auto& empty = w_.channels[channel].empty_messages;
+  for (std::size_t i = 0; i < empty.size(); ++i) {
+    if (empty[i].first != sequence) continue;
+    const double arrival = empty[i].second + w_.latency(channel);
+    empty.erase(empty.begin() + static_cast<std::ptrdiff_t>(i));
+    spend(arrival - now());
+    return;
+  }
 }
 
 void RankActor::receive_now(std::uint32_t channel, bool eager) {

@@ -24,6 +24,17 @@ std::uint64_t World::simulated_bytes(Rank receiver, std::uint64_t bytes) const {
   return static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) * size_factor[receiver][k]));
 }
 
+double World::latency(std::uint32_t channel) {
+  Channel& c = channels[channel];
+  if (c.latency < 0) {
+    std::vector<sg::Link*> links;
+    double l = 0;
+    host_of_rank[c.sender]->route_to(host_of_rank[c.receiver], links, &l);
+    c.latency = l;
+  }
+  return c.latency;
+}
+
 std::uint32_t World::collective_channel(CommId comm, Rank source, Rank destination) {
   const auto& members = trace.defs.comms[comm].members;
   const auto n = static_cast<std::uint32_t>(members.size());

@@ -30,6 +30,11 @@ struct Channel {
   // Eager messages sent and receives started: both sides match in this order, so the n-th
   // receive completes the n-th send.
   std::uint64_t eager_sent = 0, eager_received = 0;
+  // Eager messages of 0 bytes in flight: (place in the order, send time). SimGrid 3.32 completes
+  // a receive that finds such a message on its way at once (nothing remains to transfer), so
+  // the receiver waits for the latency itself (RankActor::await_arrival).
+  std::vector<std::pair<std::uint64_t, double>> empty_messages;
+  double latency = -1;  // of the route sender -> receiver, once needed [s]
 };
 // An eager message whose receive is over: its sender may retire the send.
 struct Delivery {
@@ -92,6 +97,7 @@ struct World {
 
   sg::Mailbox* mailbox(std::uint32_t channel, bool eager);
   std::uint64_t simulated_bytes(Rank receiver, std::uint64_t bytes) const;
+  double latency(std::uint32_t channel);
   std::uint32_t collective_channel(CommId comm, Rank source, Rank destination);
   const std::vector<std::uint32_t>& local_rank_of(CommId comm);
   SyncPoint& sync(std::uint64_t key, std::uint32_t size, std::uint32_t root);

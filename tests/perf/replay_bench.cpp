@@ -8,7 +8,8 @@
 // Columns: events and operations of the trace, its in-memory size, wisp's wall time (whole
 // child process; sim = Engine::run only), operations per second, the child's peak resident
 // memory and how much it grew beyond what it shared with the parent at fork (the simulation's
-// own memory), then SMPI's wall time, rate and peak memory, and the speed-up.
+// own memory), then SMPI's wall time, rate and peak memory, and the speed-up: the median (and range) of
+// the ratios of wisp and SMPI runs made in alternation.
 // Usage: replay_bench [--ranks 16,256,1024] [--operations 1000000] [--repeat 3] [--no-smpi]
 //                     [--platform platforms/crossbar.xml] [--scaling]
 // --scaling also replays 256 ranks at 1/4, 1/2 and 1 x the operations (time and memory growth).
@@ -169,6 +170,7 @@ struct Result {
   double wall = 0, simulation = 0, simulated = 0;
   double child_mib = 0, parent_mib = 0;
   double smpi_wall = 0, smpi_simulated = 0, smpi_mib = 0;
+  double speedup = 0, speedup_min = 0, speedup_max = 0;  // median, range of the runs' ratios
 };
 
 Result measure(const Args& a, std::uint32_t ranks, std::uint64_t operations, bool smpi) {
@@ -185,7 +187,14 @@ Result measure(const Args& a, std::uint32_t ranks, std::uint64_t operations, boo
   ReplayOptions o;
   o.algorithms = parse_collective_algorithms("allreduce=recursive_doubling");
   o.progress_interval = 0;
-  std::vector<double> walls, sims;
+  // wisp and SMPI alternate, so that slow phases of a noisy machine hit both alike; the speed-up
+  // is the median of the runs' pairwise ratios.
+  fs::path dir;
+  if (smpi) {
+    dir = fs::temp_directory_path() / fmt::format("wisp-bench-ti-{}-{}", getpid(), ranks);
+    write_ti(t, dir, p.reference_speed > 0 ? p.reference_speed : 1e9);
+  }
+  std::vector<double> walls, sims, smpi_walls, ratios;
   for (int k = 0; k < a.repeat; ++k) {
     const ReplayResult r = replay(t, p, o);
     walls.push_back(r.statistics.child_seconds);
@@ -195,22 +204,23 @@ Result measure(const Args& a, std::uint32_t ranks, std::uint64_t operations, boo
     res.simulated = r.runtime;
     res.child_mib = static_cast<double>(r.statistics.child_peak_rss_kib) / 1024;
     res.parent_mib = static_cast<double>(r.statistics.child_start_rss_kib) / 1024;
-    std::fprintf(stderr, "  wisp run %d: %.3f s (simulation %.3f s), %llu messages\n", k + 1, walls.back(), sims.back(), (unsigned long long)r.statistics.messages);
+    std::fprintf(stderr, "  wisp run %d: %.3f s (simulation %.3f s), %llu messages, simulated %.9f s\n", k + 1,
+                 walls.back(), sims.back(), static_cast<unsigned long long>(r.statistics.messages), r.runtime);
+    if (!smpi) continue;
+    const Run m = run_smpi(t, dir, a.platform);
+    smpi_walls.push_back(m.wall);
+    ratios.push_back(m.wall / walls.back());
+    res.smpi_simulated = m.simulated;
+    res.smpi_mib = static_cast<double>(m.max_rss_kib) / 1024;
+    std::fprintf(stderr, "  smpi run %d: %.3f s (speed-up %.2fx)\n", k + 1, m.wall, ratios.back());
   }
   res.wall = median(walls);
   res.simulation = median(sims);
   if (smpi) {
-    const fs::path dir = fs::temp_directory_path() / fmt::format("wisp-bench-ti-{}-{}", getpid(), ranks);
-    write_ti(t, dir, p.reference_speed > 0 ? p.reference_speed : 1e9);
-    std::vector<double> smpi_walls;
-    for (int k = 0; k < a.repeat; ++k) {
-      const Run r = run_smpi(t, dir, a.platform);
-      smpi_walls.push_back(r.wall);
-      res.smpi_simulated = r.simulated;
-      res.smpi_mib = static_cast<double>(r.max_rss_kib) / 1024;
-      std::fprintf(stderr, "  smpi run %d: %.3f s\n", k + 1, r.wall);
-    }
     res.smpi_wall = median(smpi_walls);
+    res.speedup = median(ratios);
+    res.speedup_min = *std::min_element(ratios.begin(), ratios.end());
+    res.speedup_max = *std::max_element(ratios.begin(), ratios.end());
     fs::remove_all(dir);
   }
   return res;
@@ -246,8 +256,8 @@ void print(const Result& r) {
               r.trace_mib, r.wall, r.simulation, rate, r.child_mib, r.child_mib - r.parent_mib);
   if (r.smpi_wall > 0) {
     const double smpi_rate = static_cast<double>(r.operations) / r.smpi_wall;
-    std::printf(" %8.3f %11.0f %8.0f %7.2fx  sim %.6f vs %.6f s", r.smpi_wall, smpi_rate, r.smpi_mib,
-                rate / smpi_rate, r.simulated, r.smpi_simulated);
+    std::printf(" %8.3f %11.0f %8.0f %7.2fx (%.2f-%.2f)  sim %.6f vs %.6f s", r.smpi_wall, smpi_rate, r.smpi_mib,
+                r.speedup, r.speedup_min, r.speedup_max, r.simulated, r.smpi_simulated);
   }
   std::printf("\n");
   std::fflush(stdout);

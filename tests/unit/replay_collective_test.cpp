@@ -53,6 +53,14 @@ TEST_CASE("barrier: dissemination and binomial", "[replay][collective]") {
   // 2: 0's (1320); 3: 1's (1110).
   check(exits("MPI_Barrier", CollectiveOp::Barrier, 0, kNone, kStaggered, "barrier=dissemination"),
         {1310, 1310, 1320, 1300});
+  // Together: two rounds of L each. Staggered by 5 us (< L), so receives are posted while the
+  // empty messages travel. Round 1: 0: 3's (sent 1005, arrives 1015); 1: 0's (1010); 2: 1's
+  // (1015); 3: 2's (1010). Round 2: 0: 2's (sent 1015, 1025); 1: 3's (1020); 2: 0's (1025); 3:
+  // 1's (1020).
+  check(exits("MPI_Barrier", CollectiveOp::Barrier, 0, kNone, kTogether, "barrier=dissemination"),
+        {1020, 1020, 1020, 1020});
+  check(exits("MPI_Barrier", CollectiveOp::Barrier, 0, kNone, {1000, 1005, 1000, 1005}, "barrier=dissemination"),
+        {1025, 1020, 1025, 1020});
   // Binomial: reduce to 0 (1->0 arrives 1110, 3->2 1310, 2->0 1320), bcast (0->2, 0->1 at 1330,
   // 2->3 at 1340).
   check(exits("MPI_Barrier", CollectiveOp::Barrier, 0, kNone, kStaggered, "barrier=binomial"),

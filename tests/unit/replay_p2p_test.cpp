@@ -45,6 +45,14 @@ TEST_CASE("eager message to an early receiver arrives L + s/B after the send is 
   CHECK(call_leave(r.trace, 0, 0) == Approx(1001));
 }
 
+TEST_CASE("an empty message arrives L after its send, also for a receive posted meanwhile", "[replay][p2p]") {
+  // Send ready at 1001, arrival at 1011: the receiver, ready at 1006, waits until then; one ready
+  // at 1016 finds it there.
+  CHECK(call_leave(replay(send_recv(0, 1005), tiny_platform(2, 1, 1000)).trace, 1, 0) == Approx(1011));
+  CHECK(call_leave(replay(send_recv(0, 1015), tiny_platform(2, 1, 1000)).trace, 1, 0) == Approx(1016));
+  CHECK(call_leave(replay(send_recv(0, 500), tiny_platform(2, 1, 1000)).trace, 1, 0) == Approx(1011));
+}
+
 TEST_CASE("rendezvous transfer starts when both sides are ready", "[replay][p2p]") {
   const ReplayResult r = replay(send_recv(2000, 3000), tiny_platform(2, 1, 1000));
   // max(1001, 3001) + 10 + 2
