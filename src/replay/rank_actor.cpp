@@ -193,10 +193,8 @@ void RankActor::start_deferred(std::uint32_t channel) {
 }
 
 void RankActor::wait(Transfer& t) {
-  if (!t.comm) {  // deferred: post and wait in one simcall
-    sg::Mailbox* box = w_.mailbox(t.channel, true);
-    t.sequence = w_.channels[t.channel].eager_received++;
-    box->get_init()->set_dst_data(&sink_, sizeof(void*))->wait();
+  if (!t.comm) {  // deferred
+    t.sequence = receive_and_wait(t.channel, true);
   } else {
     t.comm->wait();
   }
@@ -218,11 +216,21 @@ void RankActor::await_arrival(std::uint32_t channel, std::uint64_t sequence) {
 }
 
 void RankActor::receive_now(std::uint32_t channel, bool eager) {
-  if (eager) {
-    Transfer t = deferred_receive(channel);
-    return wait(t);
+  if (!eager) {
+    receive_and_wait(channel, false);
+    return;
   }
-  w_.mailbox(channel, false)->get_init()->set_dst_data(&sink_, sizeof(void*))->wait();  // one simcall
+  Transfer t = deferred_receive(channel);
+  wait(t);
+}
+
+// Posts a receive and waits for it in one simcall (a comm waited for before it started); returns
+// its place in the channel's eager order.
+std::uint64_t RankActor::receive_and_wait(std::uint32_t channel, bool eager) {
+  sg::Mailbox* box = w_.mailbox(channel, eager);
+  const std::uint64_t sequence = eager ? w_.channels[channel].eager_received++ : 0;
+  box->get_init()->set_dst_data(&sink_, sizeof(void*))->wait();
+  return sequence;
 }
 
 // Once the receive is over, the eager send is over too: its sender may wait for it without

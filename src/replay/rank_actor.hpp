@@ -54,6 +54,7 @@ class RankActor {
   void finalize_without_record();
   void wait_pending();
   void start_deferred(std::uint32_t channel);
+  std::uint64_t receive_and_wait(std::uint32_t channel, bool eager);
   void await_arrival(std::uint32_t channel, std::uint64_t sequence);
   void delivered(std::uint32_t channel, std::uint64_t sequence);
   void retire_delivered();

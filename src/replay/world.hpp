@@ -23,6 +23,7 @@ namespace sg = simgrid::s4u;
 // non-overtaking rule its messages match in order; each protocol has its own mailbox, and both
 // sides agree on the protocol of every message.
 struct Channel {
+  Channel(Rank from, Rank to) : sender(from), receiver(to) {}
   Rank sender = kNone;
   Rank receiver = kNone;
   sg::Mailbox* eager = nullptr;       // permanent receiver: the transfer starts when sent

@@ -12,9 +12,11 @@
 using namespace wisp;
 using test::HandTrace;
 
-TEST_CASE("Clock skew: two receives that end before their sends", "[analysis][robustness]") {
-  // Each rank receives [1, 2] and then sends at 3: by the timestamps both receives wait for a
-  // send that starts after them, and each send comes after the other rank's receive - a cycle.
+namespace {
+
+// Each rank receives [1, 2] and then sends at 3: by the timestamps both receives wait for a send
+// that starts after them, and each send comes after the other rank's receive - a cycle.
+Trace skewed_exchange() {
   HandTrace h(2);
   for (Rank r = 0; r < 2; ++r) {
     h.enter(r, 0, "main");
@@ -22,7 +24,13 @@ TEST_CASE("Clock skew: two receives that end before their sends", "[analysis][ro
     h.send(r, 3, 3.1, 1 - r);
     h.leave(r, 4 + r, "main");
   }
-  const Trace t = h.finish();
+  return h.finish();
+}
+
+}  // namespace
+
+TEST_CASE("Clock skew: two receives that end before their sends", "[analysis][robustness]") {
+  const Trace t = skewed_exchange();
   CHECK(t.anomalies[AnomalyKind::ReceiveBeforeSend].count == 2);
   const Analysis a = analyze(t);
   CHECK(a.waits.seconds[static_cast<int>(WaitKind::LateSender)].sum() == Approx(2.0));
@@ -64,14 +72,7 @@ TEST_CASE("An empty trace gives an empty analysis", "[analysis][robustness]") {
 
 TEST_CASE("All of wisp analyze on skewed, incomplete and empty traces", "[analysis][robustness]") {
   SECTION("clock skew: both receives end before their sends") {
-    HandTrace h(2);
-    for (Rank r = 0; r < 2; ++r) {
-      h.enter(r, 0, "main");
-      h.recv(r, 1, 2, 1 - r);
-      h.send(r, 3, 3.1, 1 - r);
-      h.leave(r, 4 + r, "main");
-    }
-    const Trace t = h.finish();
+    const Trace t = skewed_exchange();
     const TraceAnalysis a = analyze_trace(t);
     CHECK(a.pag.pag.anomalies.receive_before_send == 2);
     CHECK(a.pag.pag.seconds(a.pag.cpm.length) == Approx(5.0));  // the run, receives treated as local
