@@ -20,7 +20,7 @@ namespace wisp::cli {
 namespace {
 
 struct Options {
-  std::string trace, output, platform, coll_algo, hostfile;
+  std::string trace, output, platform, coll_algo, hostfile, costs = "anchored";
   std::uint64_t eager = 0;
   bool eager_set = false;
   bool zero_communication = false;
@@ -50,7 +50,11 @@ void run(const Options& o) {
   if (!o.coll_algo.empty()) options.algorithms = parse_collective_algorithms(o.coll_algo);
   if (!o.hostfile.empty()) options.hosts = read_hostfile(o.hostfile);
   options.zero_communication = o.zero_communication;
+  options.anchor = o.costs == "anchored";
   std::printf("collectives  %s\n", format_collective_algorithms(options.algorithms).c_str());
+  std::printf("costs        %s\n", options.anchor ? "trace-anchored (each MPI call keeps its traced cost; "
+                                                     "the platform model computes its part)"
+                                                   : "model only (the platform's costs)");
 
   const ReplayResult result = replay(trace, platform, options);
   WriteOptions w;
@@ -70,6 +74,8 @@ void run(const Options& o) {
   }
   std::printf("%-8s %16.9f %16.9f %10s\n", "total", measured_total, result.runtime,
               percent(measured_total, result.runtime).c_str());
+  if (result.residuals) std::printf("residuals (traced MPI time the model does not explain)\n%s",
+                                    residual_text(summarize(trace, *result.residuals)).c_str());
   const ReplayStatistics& s = result.statistics;
   spdlog::info("replayed {} events ({} MPI operations, {} messages) in {:.3f} s of simulation",
                s.events, s.mpi_operations, s.messages, s.simulation_seconds);
@@ -90,6 +96,9 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--coll-algo", o->coll_algo,
                   "collective algorithms, e.g. analytic or allreduce=ring,bcast=binomial");
   cmd->add_option("--hostfile", o->hostfile, "rank→host mapping: one host (or host:N) per line");
+  cmd->add_option("--costs", o->costs, "anchored: every MPI call keeps its traced cost (default); model: "
+                  "the platform's costs only")
+      ->check(CLI::IsMember({"anchored", "model"}));
   cmd->add_flag("--zero-communication", o->zero_communication, "every message has zero bytes and no latency");
   cmd->callback([o] { run(*o); });
 }

@@ -1,6 +1,8 @@
 // The per-rank replay loop and point-to-point semantics. See rank_actor.hpp and README.md ("Replay on SimGrid").
 #include "rank_actor.hpp"
 
+#include <cmath>
+
 namespace wisp::replay_impl {
 
 namespace {
@@ -8,6 +10,9 @@ namespace {
 char token;  // payload of every simulated message (SimGrid needs a non-null pointer)
 
 double now() { return sg::Engine::get_clock(); }
+
+// Residuals smaller than SimGrid's time precision are rounding, not cost.
+constexpr double kResidualResolution = 1e-9;
 
 bool is_communication(EventKind k) {
   return k >= EventKind::MpiSend && k <= EventKind::MpiCollectiveEnd;
@@ -94,11 +99,13 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
   const bool init = f == MpiFunction::Init || f == MpiFunction::InitThread;
   const bool finalize = f == MpiFunction::Finalize;
 
-  bool communicates = false, has_collective = false, completes = false;
+  bool communicates = false, has_collective = false, completes = false, unmatched = false;
   std::uint64_t operations = 0;
   for (EventIndex k = first; k <= last; ++k) {
     const EventKind kind = events[k].kind;
     communicates |= is_communication(kind);
+    unmatched |= (kind == EventKind::MpiSend || kind == EventKind::MpiIsend || kind == EventKind::MpiRecv ||
+                  kind == EventKind::MpiIrecv) && rt_.p2p[events[k].ref].message == kNone;
     has_collective |= kind == EventKind::MpiCollectiveEnd;
     completes |= kind == EventKind::MpiIsendComplete || kind == EventKind::MpiIrecv;
     operations += kind == EventKind::MpiSend || kind == EventKind::MpiIsend ||
@@ -138,6 +145,7 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
   }
   if (finalize && !has_collective) finalize_without_record();
   wait_pending();
+  if (has_enter) settle_residual(next_call_ - 1, last, unmatched);
 
   const double end = now();
   bool posting = true;
@@ -305,6 +313,20 @@ void RankActor::cancel(std::uint32_t record) {
     requests_[i] = std::move(requests_.back());
     requests_.pop_back();
     return;
+  }
+}
+
+// Trace-anchored costs: an anchored replay keeps the call's traced end where the model ends it
+// earlier and records the difference; other replays add the recorded residual (see residuals.hpp).
+void RankActor::settle_residual(std::size_t call, EventIndex last, bool unmatched) {
+  if (!w_.residuals.empty()) {
+    double r = unmatched ? 0.0 : rt_.events[last].time - now();
+    if (std::abs(r) < kResidualResolution) r = 0;
+    w_.residuals[rank_][call] = r;
+    if (r > 0) spend(r);
+  } else if (w_.given_residuals) {
+    const double r = (*w_.given_residuals)[rank_][call];
+    if (r > 0) spend(r);
   }
 }
 

@@ -53,6 +53,7 @@ class RankActor {
   void initialize();
   void finalize_without_record();
   void wait_pending();
+  void settle_residual(std::size_t call, EventIndex last, bool unmatched);
   void start_deferred(std::uint32_t channel);
   std::uint64_t receive_and_wait(std::uint32_t channel, bool eager);
   void await_arrival(std::uint32_t channel, std::uint64_t sequence);

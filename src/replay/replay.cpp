@@ -151,6 +151,11 @@ int run_child(int fd, const Trace& trace, const Platform& platform, const Replay
       w.value<std::uint64_t>(t.size());
       w.bytes(t.data(), t.size() * sizeof(double));
     }
+    w.value<std::uint64_t>(out.residuals.size());
+    for (const auto& r : out.residuals) {
+      w.value<std::uint64_t>(r.size());
+      w.bytes(r.data(), r.size() * sizeof(double));
+    }
     return 0;
   } catch (const std::exception& e) {
     w.value(Status::Failed);
@@ -185,6 +190,8 @@ void check(const Platform& p, const ReplayOptions& o, const Trace& trace) {
   }
   if (p.reference_speed < 0) throw Error("replay: the reference speed must not be negative");
   if (o.init_time && !(*o.init_time >= 0)) throw Error("replay: the MPI_Init time must not be negative");
+  if (o.anchor && o.residuals)
+    throw Error("replay: an anchored replay derives residuals; it cannot also be given them");
   if (trace.defs.comms.size() >= (1u << 20) || trace.rank_count() >= (1u << 22))
     throw Error("replay: at most 4194303 ranks and 1048575 communicators are supported");
 }
@@ -289,10 +296,15 @@ ReplayResult replay(const Trace& trace, const Platform& platform, const ReplayOp
   }
   std::vector<std::vector<double>> times(in.value<std::uint64_t>());
   for (auto& t : times) in.doubles(t, in.value<std::uint64_t>());
+  CallResiduals residuals;
+  residuals.by_rank.resize(in.value<std::uint64_t>());
+  for (auto& r : residuals.by_rank) in.doubles(r, in.value<std::uint64_t>());
 
   ReplayResult result;
   result.trace = retimed(trace, times);
   result.statistics = stats;
+  if (options.anchor && !options.zero_communication)
+    result.residuals = std::make_shared<const CallResiduals>(std::move(residuals));
   result.rank_end.assign(result.trace.rank_count(), 0.0);
   for (Rank r = 0; r < result.trace.rank_count(); ++r) {
     const auto& ev = result.trace.ranks[r].events;

@@ -207,6 +207,22 @@ void setup_size_factors(World& w, const Platform& p) {
   }
 }
 
+void setup_residuals(World& w, const ReplayOptions& options) {
+  const Trace& trace = w.trace;
+  if (options.zero_communication) return;
+  if (options.anchor) {
+    w.residuals.resize(trace.rank_count());
+    for (Rank r = 0; r < trace.rank_count(); ++r) w.residuals[r].assign(trace.ranks[r].mpi_calls.size(), 0.0);
+    return;
+  }
+  if (!options.residuals) return;
+  const auto& given = options.residuals->by_rank;
+  bool fits = given.size() == trace.rank_count();
+  for (Rank r = 0; fits && r < trace.rank_count(); ++r) fits = given[r].size() == trace.ranks[r].mpi_calls.size();
+  if (!fits) throw Error("replay: the residuals were derived for a trace with other MPI calls");
+  w.given_residuals = &given;
+}
+
 }  // namespace
 
 SimulationOutcome simulate(const Trace& trace, const Platform& platform, const ReplayOptions& options) {
@@ -236,6 +252,7 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
   const Rank P = trace.rank_count();
   w.times.resize(P);
   for (Rank r = 0; r < P; ++r) w.times[r].assign(trace.ranks[r].events.size(), 0.0);
+  setup_residuals(w, options);
   w.in_call.assign(P, kNone);
   w.finished.assign(P, 0);
   w.delivered.resize(P);
@@ -277,6 +294,7 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
   w.stats.child_seconds = seconds_since(started);
   out.stats = w.stats;
   out.times = std::move(w.times);
+  out.residuals = std::move(w.residuals);
   return out;
 }
 

@@ -76,6 +76,9 @@ struct World {
   std::vector<sg::ActorPtr> actors;
   std::vector<sg::SemaphorePtr> wakeup;     // by rank
   std::vector<std::vector<double>> times;   // by rank, by event: simulated time
+  // Trace-anchored costs: derived (options.anchor) or given (options.residuals), by rank and call.
+  std::vector<std::vector<double>> residuals;
+  const std::vector<std::vector<double>>* given_residuals = nullptr;
 
   std::vector<Channel> channels;
   // By sender rank: its eager messages whose receive is over, for it to retire.

@@ -124,7 +124,7 @@ RunReport point_report(const Scenario& s, const std::string& trace_source, const
   j["platform"] = {{"identity", r.platform}};
   if (!r.scenario_platform.empty()) j["platform"]["scenario"] = r.scenario_platform;
   j["runtime"] = {{"measured", r.measured}, {"identity", r.identity}, {"scenario", r.scenario},
-                  {"calibration_error", r.calibration_error()}};
+                  {"identity_error", r.identity_error()}};
   j["gain"] = {{"seconds", r.gain()}, {"percent", r.gain_percent()}};
   j["transforms"] = nlohmann::json::array();
   for (const auto& e : r.effects)
@@ -147,7 +147,7 @@ RunReport point_report(const Scenario& s, const std::string& trace_source, const
   }
   t += fmt::format("\nruntime       measured {}   identity {}   scenario {}\n", seconds(r.measured),
                    seconds(r.identity), seconds(r.scenario));
-  t += fmt::format("calibration   identity vs measured {:+.2f} %\n", 100 * r.calibration_error());
+  t += fmt::format("identity      vs measured {:+.2f} %\n", 100 * r.identity_error());
   t += fmt::format("gain          {} ({:.2f} %) = identity - scenario\n", seconds(r.gain()), r.gain_percent());
 
   const bool pag = wanted(s, "pag");

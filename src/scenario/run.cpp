@@ -83,6 +83,7 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace) 
 
 ReplayOptions replay_options(const ReplaySpec& spec) {
   ReplayOptions o;
+  o.anchor = spec.costs == "anchored";
   o.eager_threshold = spec.eager_threshold;
   if (!spec.collectives.empty()) {
     std::string text;
@@ -138,9 +139,12 @@ PointResult run_scenario(const Scenario& scenario, const Trace& measured, const 
                           factors(scenario_platform);
   ReplayOptions options = identity.options;
   options.zero_communication = t.zero_communication;
+  options.anchor = false;
+  options.residuals = identity.replay.residuals;
 
   spdlog::info("{}: replaying the scenario", scenario.name);
   r.identity_replay = identity.replay;
+  if (identity.replay.residuals) r.residuals = summarize(measured, *identity.replay.residuals);
   r.scenario_replay = replay(t.trace, scenario_platform, options);
   r.identity = r.identity_replay.trace.end_time();
   r.scenario = r.scenario_replay.trace.end_time();

@@ -263,7 +263,11 @@ struct Parser {
   ReplaySpec replay(const YAML::Node& n) const {
     ReplaySpec r;
     r.where = at(n);
-    only_keys(n, {"eager_threshold", "collectives", "hostfile"}, "replay");
+    only_keys(n, {"costs", "eager_threshold", "collectives", "hostfile"}, "replay");
+    if (n["costs"]) {
+      r.costs = text(n["costs"], "costs");
+      if (r.costs != "anchored" && r.costs != "model") fail(n["costs"], "costs is anchored or model");
+    }
     if (n["eager_threshold"])
       r.eager_threshold = static_cast<std::uint64_t>(non_negative(n["eager_threshold"], "eager_threshold"));
     if (n["collectives"]) {

@@ -80,7 +80,7 @@ transforms:
     const double imbalance = work_imbalance(gen::generate_imbalance(o));
     CHECK(imbalance == Approx(0.25 * balanced).epsilon(0.05));
     CHECK(j["gain"]["seconds"].get<double>() == Approx(imbalance).epsilon(0.05));
-    CHECK(std::abs(j["runtime"]["calibration_error"].get<double>()) < 0.001);
+    CHECK(std::abs(j["runtime"]["identity_error"].get<double>()) < 0.001);
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "wisp/error.hpp"
 #include "wisp/replay/collective_algorithm.hpp"
 #include "wisp/replay/platform.hpp"
+#include "wisp/replay/residuals.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {
@@ -35,6 +37,13 @@ struct ReplayOptions {
   std::optional<double> init_time;
   // Wall-clock seconds between progress log lines (spdlog info); 0 disables them.
   double progress_interval = 5;
+  // Trace-anchored costs (residuals.hpp). `anchor`: this replay keeps every MPI call's traced end
+  // where the model ends it earlier, and returns each call's residual (ReplayResult::residuals);
+  // use it for the measured trace (the identity). `residuals`: adds them after each call's
+  // communication (replays of a transformed trace with the same calls). Neither: model only.
+  // zero_communication drops residuals (no MPI cost at all).
+  bool anchor = false;
+  std::shared_ptr<const CallResiduals> residuals;
 };
 
 struct ReplayStatistics {
@@ -54,6 +63,7 @@ struct ReplayResult {
   double runtime = 0;               // simulated end time (last event of any rank) [s]
   std::vector<double> rank_end;     // per rank: time of its last event [s]
   ReplayStatistics statistics;
+  std::shared_ptr<const CallResiduals> residuals;  // anchored replays: every call's residual
 };
 
 // One rank that cannot go on when the simulation deadlocks.

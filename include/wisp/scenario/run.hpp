@@ -4,6 +4,7 @@
 // model's own error cancels out (DESIGN.md, principle 3).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,12 +33,13 @@ struct PointResult {
   double identity = 0;             // simulated runtime of the unmodified trace [s]
   double scenario = 0;             // simulated runtime of the transformed trace [s]
   std::vector<TransformEffect> effects;
+  std::optional<ResidualSummary> residuals;  // trace-anchored costs: what the model left per class
   ReplayResult identity_replay;
   ReplayResult scenario_replay;
 
   double gain() const { return identity - scenario; }
   double gain_percent() const { return identity > 0 ? 100.0 * gain() / identity : 0.0; }
-  double calibration_error() const { return measured > 0 ? (identity - measured) / measured : 0.0; }
+  double identity_error() const { return measured > 0 ? (identity - measured) / measured : 0.0; }
 };
 
 // The unmodified trace replayed on the scenario's platform: shared by every sweep point with the

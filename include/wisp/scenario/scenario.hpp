@@ -77,6 +77,9 @@ struct PlatformSpec {
 };
 
 struct ReplaySpec {
+  // "anchored" (default): every MPI call keeps its traced cost, the platform model computes its
+  // part; "model": the platform's costs only (platform studies of traces from other machines).
+  std::string costs = "anchored";
   std::optional<std::uint64_t> eager_threshold;       // bytes
   std::map<std::string, std::string> collectives;     // operation (or "default") -> algorithm
   std::filesystem::path hostfile;                     // rank -> host mapping (SMPI hostfile); "" = round robin

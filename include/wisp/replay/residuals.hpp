@@ -1,0 +1,52 @@
+// Trace-anchored costs: the part of every traced MPI call that the platform model does not explain
+// (software, scheduling, contention, noise). The anchored replay of the measured trace derives it
+// call by call; scenario replays add it back as local time after the call's communication, so the
+// identity reproduces the run while platform and compute changes still act (README, "Costs").
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wisp/trace/trace.hpp"
+
+namespace wisp {
+
+// Signed residual of every MPI call, by rank and index into RankTrace::mpi_calls [s]:
+//   > 0  traced time the model does not explain; replays add it after the call's communication;
+//   = 0  the model explains the call (within 1 ns), or the call has no derivable cost (unmatched
+//        message) and uses the model;
+//   < 0  the model alone ended the call later than traced, by −value (clock skew, a model above
+//        this instance's cost): the call keeps the model's time. Replays add max(0, value).
+struct CallResiduals {
+  std::vector<std::vector<double>> by_rank;
+};
+
+// How residuals are treated differs by call class; the summary reports each separately.
+enum class CallClass : std::uint8_t { PointToPoint, Collective, Completion, InitFinalize, Other };
+inline constexpr int kCallClassCount = 5;
+std::string_view to_string(CallClass c);
+CallClass call_class(const Trace& trace, Rank rank, const CallSpan& call);
+
+struct ResidualClass {
+  std::uint64_t calls = 0;        // MPI calls of the class that communicate
+  double traced = 0;              // their traced duration [s]
+  double residual = 0;            // sum of positive residuals [s]
+  std::uint64_t model_slower = 0; // calls whose model alone ended later than traced
+  double excess = 0;              // by how much in total [s]
+  std::uint64_t unmatched = 0;    // calls with an unmatched message: model only
+};
+
+struct ResidualSummary {
+  std::array<ResidualClass, kCallClassCount> by_class{};
+  ResidualClass total() const;
+};
+
+ResidualSummary summarize(const Trace& trace, const CallResiduals& residuals);
+
+// One line per class with calls, and the fall-backs ("... use the model"), for terminals.
+std::string residual_text(const ResidualSummary& s);
+
+}  // namespace wisp

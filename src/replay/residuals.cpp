@@ -1,0 +1,117 @@
+// Summary of trace-anchored residuals per call class. See residuals.hpp.
+#include "wisp/replay/residuals.hpp"
+
+#include <fmt/format.h>
+
+namespace wisp {
+
+std::string_view to_string(CallClass c) {
+  switch (c) {
+    case CallClass::PointToPoint: return "point-to-point";
+    case CallClass::Collective: return "collectives";
+    case CallClass::Completion: return "Wait/Test";
+    case CallClass::InitFinalize: return "Init/Finalize";
+    case CallClass::Other: return "other";
+  }
+  return "?";
+}
+
+CallClass call_class(const Trace& trace, Rank rank, const CallSpan& call) {
+  const RankTrace& rt = trace.ranks[rank];
+  const Region& region = trace.defs.region_of(rt.events[call.enter].ref);
+  switch (region.mpi) {
+    case MpiFunction::Init:
+    case MpiFunction::InitThread:
+    case MpiFunction::Finalize: return CallClass::InitFinalize;
+    case MpiFunction::Wait:
+    case MpiFunction::Waitall:
+    case MpiFunction::Waitany:
+    case MpiFunction::Waitsome:
+    case MpiFunction::Test:
+    case MpiFunction::Testall:
+    case MpiFunction::Testany:
+    case MpiFunction::Testsome: return CallClass::Completion;
+    default: break;
+  }
+  if (region.kind == RegionKind::MpiCollective) return CallClass::Collective;
+  if (region.kind == RegionKind::MpiPointToPoint) return CallClass::PointToPoint;
+  return CallClass::Other;
+}
+
+namespace {
+
+bool is_communication(EventKind k) { return k >= EventKind::MpiSend && k <= EventKind::MpiCollectiveEnd; }
+
+bool has_unmatched_message(const RankTrace& rt, const CallSpan& call) {
+  for (EventIndex k = call.enter; k <= call.leave; ++k) {
+    const EventKind kind = rt.events[k].kind;
+    if ((kind == EventKind::MpiSend || kind == EventKind::MpiIsend || kind == EventKind::MpiRecv ||
+         kind == EventKind::MpiIrecv) && rt.p2p[rt.events[k].ref].message == kNone)
+      return true;
+  }
+  return false;
+}
+
+void add(ResidualClass& to, const ResidualClass& x) {
+  to.calls += x.calls;
+  to.traced += x.traced;
+  to.residual += x.residual;
+  to.model_slower += x.model_slower;
+  to.excess += x.excess;
+  to.unmatched += x.unmatched;
+}
+
+}  // namespace
+
+ResidualClass ResidualSummary::total() const {
+  ResidualClass t;
+  for (const ResidualClass& c : by_class) add(t, c);
+  return t;
+}
+
+ResidualSummary summarize(const Trace& trace, const CallResiduals& residuals) {
+  ResidualSummary s;
+  for (Rank r = 0; r < trace.rank_count() && r < residuals.by_rank.size(); ++r) {
+    const RankTrace& rt = trace.ranks[r];
+    const auto& values = residuals.by_rank[r];
+    for (std::size_t i = 0; i < rt.mpi_calls.size() && i < values.size(); ++i) {
+      const CallSpan& call = rt.mpi_calls[i];
+      bool communicates = false;
+      for (EventIndex k = call.enter; k <= call.leave && !communicates; ++k)
+        communicates = is_communication(rt.events[k].kind);
+      const CallClass cc = call_class(trace, r, call);
+      const bool local = trace.defs.region_of(rt.events[call.enter].ref).kind == RegionKind::MpiOther;
+      if (!communicates && local && cc != CallClass::InitFinalize) continue;  // keeps its traced duration
+      ResidualClass& c = s.by_class[static_cast<int>(cc)];
+      ++c.calls;
+      c.traced += rt.events[call.leave].time - rt.events[call.enter].time;
+      const double v = values[i];
+      if (v > 0) c.residual += v;
+      if (v < 0) ++c.model_slower, c.excess -= v;
+      if (has_unmatched_message(rt, call)) ++c.unmatched;
+    }
+  }
+  return s;
+}
+
+std::string residual_text(const ResidualSummary& s) {
+  std::string t;
+  for (int i = 0; i < kCallClassCount; ++i) {
+    const ResidualClass& c = s.by_class[i];
+    if (c.calls == 0) continue;
+    t += fmt::format("  {:<15} {:>9} calls  traced {:>12.6f} s  residual {:>12.6f} s ({:5.1f} %)\n",
+                     to_string(static_cast<CallClass>(i)), c.calls, c.traced, c.residual,
+                     c.traced > 0 ? 100 * c.residual / c.traced : 0.0);
+  }
+  const ResidualClass all = s.total();
+  if (all.model_slower > 0)
+    t += fmt::format("  {} call(s) ended later in the model alone than traced (by {:.6f} s in total: clock "
+                     "skew or a model above their cost): they use the model's time\n",
+                     all.model_slower, all.excess);
+  if (all.unmatched > 0)
+    t += fmt::format("  {} call(s) with an unmatched message have no derivable cost: they use the model\n",
+                     all.unmatched);
+  return t;
+}
+
+}  // namespace wisp
