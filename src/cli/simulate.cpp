@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
 #include "wisp/error.hpp"
@@ -14,6 +15,7 @@
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/replay.hpp"
+#include "wisp/replay/trust.hpp"
 
 namespace wisp::cli {
 
@@ -40,6 +42,7 @@ void run(const Options& o) {
     std::printf("platform     %s\n", o.platform.c_str());
   } else {
     const Calibration c = calibrate(trace);
+    for (const std::string& note : c.notes) spdlog::warn("calibration: {}", note);
     platform = c.platform;
     std::printf("platform     calibrated from the trace: L %.3f us, B %.4g GB/s, eager threshold %llu bytes "
                 "(see wisp calibrate)\n", c.latency * 1e6, c.bandwidth / 1e9,
@@ -74,8 +77,17 @@ void run(const Options& o) {
   }
   std::printf("%-8s %16.9f %16.9f %10s\n", "total", measured_total, result.runtime,
               percent(measured_total, result.runtime).c_str());
-  if (result.residuals) std::printf("residuals (traced MPI time the model does not explain)\n%s",
-                                    residual_text(summarize(trace, *result.residuals)).c_str());
+  const double error = identity_error(measured_total, result.runtime);
+  std::printf("identity error %+.2f %% (simulated vs measured runtime)\n", 100 * error);
+  std::optional<ResidualSummary> residuals;
+  if (result.residuals) {
+    residuals = summarize(trace, *result.residuals);
+    std::printf("residuals (traced MPI time the model does not explain)\n%s", residual_text(*residuals).c_str());
+  }
+  if (const std::string w = identity_warning(error, residuals ? &*residuals : nullptr); !w.empty()) {
+    std::fflush(stdout);
+    spdlog::warn("{}", w);
+  }
   const ReplayStatistics& s = result.statistics;
   spdlog::info("replayed {} events ({} MPI operations, {} messages) in {:.3f} s of simulation",
                s.events, s.mpi_operations, s.messages, s.simulation_seconds);

@@ -3,6 +3,7 @@
 #include "wisp/replay/calibrate.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -295,6 +296,19 @@ std::uint32_t rounds(std::uint32_t n) {
   return k;
 }
 
+// Values a fit reached only by a bound are reported, never used silently.
+void note_degenerate_fits(Calibration& c, const std::vector<Rank>& zero_latency,
+                          const std::vector<std::string>& clamped) {
+  if (c.latency == 0)
+    c.notes.push_back("latency fitted to 0 (the receive fit's intercept is not above the receive overhead): "
+                      "messages cost size/bandwidth only");
+  if (!zero_latency.empty())
+    c.notes.push_back(fmt::format("receiver link latency fitted to 0 on rank(s) {}", fmt::join(zero_latency, ", ")));
+  if (!clamped.empty())
+    c.notes.push_back(fmt::format("size factors clamped to [1/64, 64] (the linear fit does not describe these "
+                                  "classes): {}", fmt::join(clamped, ", ")));
+}
+
 }  // namespace
 
 Calibration calibrate(const Trace& trace) {
@@ -310,6 +324,7 @@ Calibration calibrate(const Trace& trace) {
 
   // 2. Eager threshold from late receivers.
   c.eager_threshold = eager_threshold(trace, c.eager_evidence);
+  if (c.eager_evidence.rfind("no blocking send", 0) == 0) c.notes.push_back("eager threshold: " + c.eager_evidence);
   const std::uint64_t E = c.eager_threshold;
 
   // 3. Minima per (function, class): global for every function, per rank for receives.
@@ -413,6 +428,8 @@ Calibration calibrate(const Trace& trace) {
   //    classes from the receive minima, eager ones (and rendezvous ones without a usable receive
   //    minimum) from messages whose receiver already waited (arrival − send start − send overhead).
   std::vector<HostLink> links(trace.rank_count(), HostLink{0, L, c.bandwidth, c.bandwidth});
+  std::vector<Rank> zero_latency;
+  std::vector<std::string> clamped;
   double fastest = c.bandwidth;
   const auto waiting_transfers = waiting_receiver_minima(trace, overhead);
   for (Rank r = 0; r < trace.rank_count(); ++r) {
@@ -426,10 +443,13 @@ Calibration calibrate(const Trace& trace) {
     links[r].down_latency = rf.latency;
     links[r].down_bandwidth = rf.bandwidth;
     fastest = std::max(fastest, rf.bandwidth);
+    if (rf.latency == 0) zero_latency.push_back(r);
     auto& factors = c.platform.size_factors[fmt::format("node-{}", r)];
     auto set_factor = [&](std::uint32_t k, double bytes, double transfer) {
       const double f_k = (transfer - rf.latency) * rf.bandwidth / bytes;
-      if (bytes > 0 && f_k > 0) factors[k] = std::clamp(f_k, 1.0 / 64, 64.0);
+      if (!(bytes > 0 && f_k > 0)) return;
+      factors[k] = std::clamp(f_k, 1.0 / 64, 64.0);
+      if (factors[k] != f_k) clamped.push_back(fmt::format("rank {} class {} ({:.3g})", r, k, f_k));
     };
     for (const auto& [key, m] : local) {
       if (std::get<0>(key) != recv_region || std::get<1>(key) != r) continue;
@@ -447,6 +467,7 @@ Calibration calibrate(const Trace& trace) {
     if (factors.empty()) c.platform.size_factors.erase(fmt::format("node-{}", r));
   }
   for (HostLink& l : links) l.up_bandwidth = fastest;  // senders never limit below receivers
+  note_degenerate_fits(c, zero_latency, clamped);
 
   Platform& p = c.platform;
   p.topology = Topology::Crossbar;

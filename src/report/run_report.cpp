@@ -111,6 +111,34 @@ nlohmann::json zero_versus_mbm(const Scenario& s, const PointResult& r, const Pa
 
 std::string seconds(double s) { return fmt::format("{:.6f} s", s); }
 
+nlohmann::json residual_json(const ResidualClass& c) {
+  return {{"calls", c.calls}, {"traced", c.traced}, {"residual", c.residual},
+          {"model_slower", c.model_slower}, {"model_slower_seconds", c.excess}, {"unmatched", c.unmatched}};
+}
+
+nlohmann::json trust_json(const PointResult& r) {
+  nlohmann::json j = {{"identity_error", r.identity_error()}, {"costs", r.costs}, {"warnings", r.warnings}};
+  if (r.residuals) {
+    nlohmann::json classes = nlohmann::json::object();
+    for (int i = 0; i < kCallClassCount; ++i)
+      if (r.residuals->by_class[i].calls) classes[std::string(to_string(static_cast<CallClass>(i)))] = residual_json(r.residuals->by_class[i]);
+    j["residuals"] = {{"total", residual_json(r.residuals->total())}, {"by_class", classes}};
+  }
+  return j;
+}
+
+std::string trust_text(const PointResult& r) {
+  std::string t = fmt::format("identity      vs measured {:+.2f} % ({} costs", 100 * r.identity_error(), r.costs);
+  if (r.residuals) {
+    const ResidualClass all = r.residuals->total();
+    t += fmt::format("; residuals {:.6f} s of {:.6f} s traced MPI time", all.residual, all.traced);
+    if (all.model_slower + all.unmatched) t += fmt::format("; {} call(s) use the model", all.model_slower + all.unmatched);
+  }
+  t += ")\n";
+  for (const std::string& w : r.warnings) t += "warning: " + w + "\n";
+  return t;
+}
+
 }  // namespace
 
 RunReport point_report(const Scenario& s, const std::string& trace_source, const Trace& measured,
@@ -126,6 +154,7 @@ RunReport point_report(const Scenario& s, const std::string& trace_source, const
   j["runtime"] = {{"measured", r.measured}, {"identity", r.identity}, {"scenario", r.scenario},
                   {"identity_error", r.identity_error()}};
   j["gain"] = {{"seconds", r.gain()}, {"percent", r.gain_percent()}};
+  j["trust"] = trust_json(r);
   j["transforms"] = nlohmann::json::array();
   for (const auto& e : r.effects)
     j["transforms"].push_back({{"description", e.description}, {"visits", e.visits},
@@ -147,7 +176,7 @@ RunReport point_report(const Scenario& s, const std::string& trace_source, const
   }
   t += fmt::format("\nruntime       measured {}   identity {}   scenario {}\n", seconds(r.measured),
                    seconds(r.identity), seconds(r.scenario));
-  t += fmt::format("identity      vs measured {:+.2f} %\n", 100 * r.identity_error());
+  t += trust_text(r);
   t += fmt::format("gain          {} ({:.2f} %) = identity - scenario\n", seconds(r.gain()), r.gain_percent());
 
   const bool pag = wanted(s, "pag");

@@ -9,6 +9,7 @@
 #include "wisp/error.hpp"
 #include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/collective_algorithm.hpp"
+#include "wisp/replay/trust.hpp"
 
 namespace wisp {
 
@@ -41,6 +42,7 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace) 
       case PlatformSpec::Kind::Calibrated: {
         const Calibration c = calibrate(trace);
         r.platform = c.platform;
+        r.notes = c.notes;
         r.description = fmt::format("calibrated from the trace: latency {:.3f} us, bandwidth {:.3f} GB/s, "
                                     "call overhead {:.3f} us, eager threshold {} bytes",
                                     c.latency * 1e6, c.bandwidth / 1e9, c.base_overhead * 1e6,
@@ -112,6 +114,12 @@ IdentityRun run_identity(const Scenario& scenario, const Trace& measured) {
   spdlog::info("{}: replaying the unmodified trace ({} ranks, {} events)", scenario.name,
                measured.rank_count(), measured.event_count());
   id.replay = replay(measured, id.platform.platform, id.options);
+  if (id.replay.residuals) id.residuals = summarize(measured, *id.replay.residuals);
+  for (const std::string& note : id.platform.notes) id.warnings.push_back("calibration: " + note);
+  const double error = identity_error(measured.end_time(), id.replay.runtime);
+  if (std::string w = identity_warning(error, id.residuals ? &*id.residuals : nullptr); !w.empty())
+    id.warnings.push_back(std::move(w));
+  for (const std::string& w : id.warnings) spdlog::warn("{}: {}", scenario.name, w);
   return id;
 }
 
@@ -144,7 +152,9 @@ PointResult run_scenario(const Scenario& scenario, const Trace& measured, const 
 
   spdlog::info("{}: replaying the scenario", scenario.name);
   r.identity_replay = identity.replay;
-  if (identity.replay.residuals) r.residuals = summarize(measured, *identity.replay.residuals);
+  r.costs = identity.options.anchor ? "trace-anchored" : "model only";
+  r.residuals = identity.residuals;
+  r.warnings = identity.warnings;
   r.scenario_replay = replay(t.trace, scenario_platform, options);
   r.identity = r.identity_replay.trace.end_time();
   r.scenario = r.scenario_replay.trace.end_time();

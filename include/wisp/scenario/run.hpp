@@ -17,7 +17,8 @@ namespace wisp {
 
 struct ResolvedPlatform {
   Platform platform;
-  std::string description;  // one line for the report
+  std::string description;         // one line for the report
+  std::vector<std::string> notes;  // calibration fall-backs and degenerate fits
 };
 
 // The identity platform of a scenario, built for `trace` (calibration reads the trace).
@@ -33,7 +34,9 @@ struct PointResult {
   double identity = 0;             // simulated runtime of the unmodified trace [s]
   double scenario = 0;             // simulated runtime of the transformed trace [s]
   std::vector<TransformEffect> effects;
+  std::string costs;                         // "trace-anchored" or "model only"
   std::optional<ResidualSummary> residuals;  // trace-anchored costs: what the model left per class
+  std::vector<std::string> warnings;         // how far to trust the identity (one line each)
   ReplayResult identity_replay;
   ReplayResult scenario_replay;
 
@@ -48,6 +51,8 @@ struct IdentityRun {
   ResolvedPlatform platform;
   ReplayOptions options;
   ReplayResult replay;
+  std::optional<ResidualSummary> residuals;  // anchored identity: what the model left per class
+  std::vector<std::string> warnings;         // calibration notes and the identity-error warning
 };
 IdentityRun run_identity(const Scenario& scenario, const Trace& measured);
 // Text that is equal for two scenarios exactly when their identity runs are the same.
