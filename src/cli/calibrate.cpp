@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <memory>
 
+#include <spdlog/spdlog.h>
+
 #include "commands.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
@@ -26,7 +28,9 @@ void add_calibrate_command(CLI::App& app) {
     if (std::filesystem::exists(o->output) && !o->force)
       throw Error(o->output + ": exists (use --force to replace it)");
     const Trace trace = read_otf2(o->trace);
-    const Calibration c = calibrate(trace);
+    Calibration c = calibrate(trace);
+    calibrate_call_costs(trace, c);
+    for (const std::string& note : c.notes) spdlog::warn("calibration: {}", note);
     write_file_atomically(o->output, platform_xml(c.platform));
     std::printf("%s", calibration_text(c).c_str());
     std::printf("wrote %s (%u hosts)\n", o->output.c_str(), c.platform.hosts);

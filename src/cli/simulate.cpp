@@ -41,12 +41,14 @@ void run(const Options& o) {
     platform = load_platform(o.platform);
     std::printf("platform     %s\n", o.platform.c_str());
   } else {
-    const Calibration c = calibrate(trace);
+    Calibration c = calibrate(trace);
+    if (o.costs == "model") calibrate_call_costs(trace, c);
     for (const std::string& note : c.notes) spdlog::warn("calibration: {}", note);
     platform = c.platform;
     std::printf("platform     calibrated from the trace: L %.3f us, B %.4g GB/s, eager threshold %llu bytes "
-                "(see wisp calibrate)\n", c.latency * 1e6, c.bandwidth / 1e9,
-                static_cast<unsigned long long>(c.eager_threshold));
+                "%s(see wisp calibrate)\n", c.latency * 1e6, c.bandwidth / 1e9,
+                static_cast<unsigned long long>(c.eager_threshold),
+                c.call_costs.empty() ? "" : "typical call costs per rank, function and size class ");
   }
   ReplayOptions options;
   if (o.eager_set) options.eager_threshold = o.eager;

@@ -2,6 +2,8 @@
 // ("Calibration") for the method; each step is one function below.
 #include "wisp/replay/calibrate.hpp"
 
+#include "wisp/replay/residuals.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -67,19 +69,16 @@ std::vector<Sample> collect_samples(const Trace& t) {
       s.rank = r;
       s.region = t.defs.callpaths[rt.events[call.enter].ref].region;
       s.duration = rt.events[call.leave].time - rt.events[call.enter].time;
+      s.bytes = call_bytes(t, r, call);
       bool communicates = false, collective = false;
       for (EventIndex k = call.enter; k <= call.leave; ++k) {
         const Event& e = rt.events[k];
         if (is_p2p(e.kind)) {
           communicates = true;
-          s.bytes = std::max(s.bytes, rt.p2p[e.ref].bytes);
         } else if (e.kind == EventKind::MpiCollectiveEnd) {
           const CollectiveRecord& c = rt.collectives[e.ref];
           communicates = collective = true;
-          if (c.comm < t.defs.comms.size()) {
-            s.comm_size = t.defs.comms[c.comm].size();
-            s.bytes = collective_buffer(c.op, c.sent, c.received, s.comm_size, c.root == r);
-          }
+          if (c.comm < t.defs.comms.size()) s.comm_size = t.defs.comms[c.comm].size();
         }
       }
       const Region& region = t.defs.regions[s.region];
@@ -528,6 +527,14 @@ std::string calibration_text(const Calibration& c) {
                        p.instances, us(p.measured), fitted, residual);
   }
   out += fmt::format("largest relative residual {:.1f} %\n", worst * 100);
+  if (!c.call_costs.empty()) {
+    out += "typical call costs beyond the network model (mean trace-anchored residual; spread of single calls)\n";
+    out += fmt::format("  {:<20} {:>5} {:>5} {:>7} {:>12} {:>12} {:>12} {:>12}\n", "function", "rank", "class", "calls",
+                       "cost (mean)", "median", "p90", "max");
+    for (const CallCost& cc : c.call_costs)
+      out += fmt::format("  {:<20} {:>5} {:>5} {:>7} {:>12} {:>12} {:>12} {:>12}\n", cc.function, cc.rank, cc.size_class,
+                         cc.calls, us(cc.mean), us(cc.median), us(cc.p90), us(cc.max));
+  }
   return out;
 }
 

@@ -58,8 +58,9 @@ double parse_number(const std::string& text, const std::filesystem::path& file, 
 }
 
 // "17:1.25;18:0.93": size class → factor.
+// "12:3.1e-6;13:4e-6": size class → seconds (not negative).
 std::map<std::uint32_t, double> parse_factors(const std::string& text, const std::filesystem::path& file,
-                                              std::size_t line, const std::string& id) {
+                                              std::size_t line, const std::string& id, bool seconds = false) {
   std::map<std::uint32_t, double> out;
   std::stringstream in(text);
   std::string item;
@@ -68,11 +69,13 @@ std::map<std::uint32_t, double> parse_factors(const std::string& text, const std
     char* end = nullptr;
     const unsigned long k = colon == std::string::npos ? 0 : std::strtoul(item.c_str(), &end, 10);
     if (colon == std::string::npos || end != item.c_str() + colon || k > 64)
-      throw Error(fmt::format("platform {} line {}: property {} item '{}' is not like 17:1.25 "
-                              "(size class 0-64, factor)", file.string(), line, id, item));
+      throw Error(fmt::format("platform {} line {}: property {} item '{}' is not like 17:{} "
+                              "(size class 0-64, {})", file.string(), line, id, item, seconds ? "2e-6" : "1.25",
+                              seconds ? "seconds" : "factor"));
     const double f = parse_number(item.substr(colon + 1), file, line, id);
-    if (!(f > 0))
-      throw Error(fmt::format("platform {} line {}: property {} has a factor that is not positive", file.string(), line, id));
+    if (seconds ? !(f >= 0) : !(f > 0))
+      throw Error(fmt::format("platform {} line {}: property {} has a {}", file.string(), line, id,
+                              seconds ? "negative cost" : "factor that is not positive"));
     out[static_cast<std::uint32_t>(k)] = f;
   }
   return out;
@@ -110,12 +113,15 @@ Platform load_platform(const std::filesystem::path& file) {
       p.mpi.overheads[id.substr(14)] = parse_number(value, file, line, id);
     } else if (id.rfind("wisp:size-factors:", 0) == 0 && id.size() > 18) {
       p.size_factors[id.substr(18)] = parse_factors(value, file, line, id);
+    } else if (id.rfind("wisp:call-costs:", 0) == 0 && id.find(':', 16) != std::string::npos) {
+      const std::size_t colon = id.rfind(':');  // wisp:call-costs:<host>:<MPI function>
+      p.mpi.call_costs[id.substr(16, colon - 16)][id.substr(colon + 1)] = parse_factors(value, file, line, id, true);
     } else if (id == "wisp:reference-speed") {
       p.reference_speed = parse_number(value, file, line, id);
     } else {
       throw Error(fmt::format("platform {} line {}: unknown property '{}' (expected "
                               "wisp:eager-threshold, wisp:overhead, wisp:overhead:MPI_<name>, "
-                              "wisp:size-factors:<host> or wisp:reference-speed)", file.string(), line, id));
+                              "wisp:size-factors:<host>, wisp:call-costs:<host>:MPI_<name> or wisp:reference-speed)", file.string(), line, id));
     }
   }
   return p;
@@ -159,6 +165,12 @@ std::string platform_xml(const Platform& p) {
     for (const auto& [k, f] : factors) value += fmt::format("{}{}:{:.6g}", value.empty() ? "" : ";", k, f);
     out += fmt::format("    <prop id=\"wisp:size-factors:{}\" value=\"{}\"/>\n", host, value);
   }
+  for (const auto& [host, functions] : p.mpi.call_costs)
+    for (const auto& [function, costs] : functions) {
+      std::string value;
+      for (const auto& [k, c] : costs) value += fmt::format("{}{}:{:.6g}", value.empty() ? "" : ";", k, c);
+      out += fmt::format("    <prop id=\"wisp:call-costs:{}:{}\" value=\"{}\"/>\n", host, function, value);
+    }
   const char* sharing = p.contention ? "SHARED" : "FATPIPE";
   for (std::uint32_t h = 0; h < p.hosts; ++h) {
     HostLink l{p.latency / 2, p.latency / 2, p.bandwidth, p.bandwidth};

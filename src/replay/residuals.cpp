@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace wisp {
 
 std::string_view to_string(CallClass c) {
@@ -36,6 +38,22 @@ CallClass call_class(const Trace& trace, Rank rank, const CallSpan& call) {
   if (region.kind == RegionKind::MpiCollective) return CallClass::Collective;
   if (region.kind == RegionKind::MpiPointToPoint) return CallClass::PointToPoint;
   return CallClass::Other;
+}
+
+std::uint64_t call_bytes(const Trace& trace, Rank rank, const CallSpan& call) {
+  const RankTrace& rt = trace.ranks[rank];
+  std::uint64_t bytes = 0;
+  for (EventIndex k = call.enter; k <= call.leave; ++k) {
+    const Event& e = rt.events[k];
+    if (e.kind >= EventKind::MpiSend && e.kind <= EventKind::MpiRequestCancelled) {
+      bytes = std::max(bytes, rt.p2p[e.ref].bytes);
+    } else if (e.kind == EventKind::MpiCollectiveEnd) {
+      const CollectiveRecord& c = rt.collectives[e.ref];
+      if (c.comm < trace.defs.comms.size())
+        bytes = std::max(bytes, collective_buffer(c.op, c.sent, c.received, trace.defs.comms[c.comm].size(), c.root == rank));
+    }
+  }
+  return bytes;
 }
 
 namespace {

@@ -207,7 +207,28 @@ void setup_size_factors(World& w, const Platform& p) {
   }
 }
 
-void setup_residuals(World& w, const ReplayOptions& options) {
+// Model-only replays: every call gets its class's typical cost from the platform, if it has any.
+void typical_costs(World& w, const Platform& platform) {
+  const auto& costs = platform.mpi.call_costs;
+  if (costs.empty()) return;
+  const Trace& trace = w.trace;
+  w.typical.resize(trace.rank_count());
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const RankTrace& rt = trace.ranks[r];
+    w.typical[r].assign(rt.mpi_calls.size(), 0.0);
+    const auto host = costs.find(w.host_of_rank[r]->get_name());
+    if (host == costs.end()) continue;
+    for (std::size_t i = 0; i < rt.mpi_calls.size(); ++i) {
+      const auto function = host->second.find(trace.defs.region_of(rt.events[rt.mpi_calls[i].enter].ref).name);
+      if (function == host->second.end()) continue;
+      const auto cost = function->second.find(size_class(call_bytes(trace, r, rt.mpi_calls[i])));
+      if (cost != function->second.end()) w.typical[r][i] = cost->second;
+    }
+  }
+  w.given_residuals = &w.typical;
+}
+
+void setup_residuals(World& w, const Platform& platform, const ReplayOptions& options) {
   const Trace& trace = w.trace;
   if (options.zero_communication) return;
   if (options.anchor) {
@@ -215,7 +236,10 @@ void setup_residuals(World& w, const ReplayOptions& options) {
     for (Rank r = 0; r < trace.rank_count(); ++r) w.residuals[r].assign(trace.ranks[r].mpi_calls.size(), 0.0);
     return;
   }
-  if (!options.residuals) return;
+  if (!options.residuals) {
+    typical_costs(w, platform);
+    return;
+  }
   const auto& given = options.residuals->by_rank;
   bool fits = given.size() == trace.rank_count();
   for (Rank r = 0; fits && r < trace.rank_count(); ++r) fits = given[r].size() == trace.ranks[r].mpi_calls.size();
@@ -252,7 +276,7 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
   const Rank P = trace.rank_count();
   w.times.resize(P);
   for (Rank r = 0; r < P; ++r) w.times[r].assign(trace.ranks[r].events.size(), 0.0);
-  setup_residuals(w, options);
+  setup_residuals(w, platform, options);
   w.in_call.assign(P, kNone);
   w.finished.assign(P, 0);
   w.delivered.resize(P);

@@ -79,6 +79,7 @@ struct World {
   // Trace-anchored costs: derived (options.anchor) or given (options.residuals), by rank and call.
   std::vector<std::vector<double>> residuals;
   const std::vector<std::vector<double>>* given_residuals = nullptr;
+  std::vector<std::vector<double>> typical;  // model-only: the platform's call cost of every call
 
   std::vector<Channel> channels;
   // By sender rank: its eager messages whose receive is over, for it to retire.

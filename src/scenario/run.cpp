@@ -35,18 +35,20 @@ void apply(Platform& p, const PlatformChange& c) {
 
 }  // namespace
 
-ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace) {
+ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, bool call_costs) {
   ResolvedPlatform r;
   try {
     switch (spec.kind) {
       case PlatformSpec::Kind::Calibrated: {
-        const Calibration c = calibrate(trace);
+        Calibration c = calibrate(trace);
+        if (call_costs) calibrate_call_costs(trace, c);
         r.platform = c.platform;
         r.notes = c.notes;
         r.description = fmt::format("calibrated from the trace: latency {:.3f} us, bandwidth {:.3f} GB/s, "
                                     "call overhead {:.3f} us, eager threshold {} bytes",
                                     c.latency * 1e6, c.bandwidth / 1e9, c.base_overhead * 1e6,
-                                    c.eager_threshold);
+                                    c.eager_threshold) +
+                        (call_costs ? ", typical call costs per rank, function and size class" : "");
         break;
       }
       case PlatformSpec::Kind::File:
@@ -109,7 +111,7 @@ ReplayOptions replay_options(const ReplaySpec& spec) {
 
 IdentityRun run_identity(const Scenario& scenario, const Trace& measured) {
   IdentityRun id;
-  id.platform = resolve_platform(scenario.platform, measured);
+  id.platform = resolve_platform(scenario.platform, measured, scenario.replay.costs == "model");
   id.options = replay_options(scenario.replay);
   spdlog::info("{}: replaying the unmodified trace ({} ranks, {} events)", scenario.name,
                measured.rank_count(), measured.event_count());

@@ -33,6 +33,16 @@ struct ReceiverFit {
   std::size_t classes = 0;
 };
 
+// Typical cost of one (rank, MPI function, size class) beyond the network model: the mean of its
+// calls' trace-anchored residuals, with their spread (how far single calls are from it).
+struct CallCost {
+  std::string function;
+  Rank rank = kNone;
+  std::uint32_t size_class = 0;
+  std::uint64_t calls = 0;
+  double mean = 0, median = 0, p90 = 0, max = 0;  // of max(0, residual) [s]
+};
+
 struct Calibration {
   Platform platform;             // crossbar, one host per rank, ready to replay or write as XML
   double latency = 0;            // L [s]
@@ -43,9 +53,15 @@ struct Calibration {
   std::vector<CalibrationPoint> points;
   std::vector<ReceiverFit> receivers;
   std::vector<std::string> notes;  // fall-backs taken
+  std::vector<CallCost> call_costs;  // model-only calibration (calibrate_call_costs)
 };
 
 Calibration calibrate(const Trace& trace);
+
+// Model-only calibration: makes the platform representative of typical costs, not minima. Replays
+// `trace` anchored on c.platform, and stores each (rank's host, MPI function, size class)'s mean
+// residual as its call cost (Platform::mpi.call_costs), listed in c.call_costs.
+void calibrate_call_costs(const Trace& trace, Calibration& c);
 
 // Fitted values, per-class minima with residuals, per-receiver links: for the terminal.
 std::string calibration_text(const Calibration& c);

@@ -20,6 +20,11 @@ struct MpiCosts {
   double default_overhead = 0;               // [s] before the communication of every MPI call
   std::map<std::string, double> overheads;   // [s] by MPI function name ("MPI_Send")
   std::uint64_t eager_threshold = 65536;     // largest message sent eagerly [bytes]
+  // Typical cost beyond the network model, after the communication: host → MPI function → log2
+  // size class → seconds (model-only calibration, calibrate.hpp: the mean trace-anchored residual of
+  // the class). Model-only replays add it; anchored replays use each call's own residual instead.
+  // XML: <prop id="wisp:call-costs:node-3:MPI_Send" value="12:3.1e-6;13:4e-6"/>.
+  std::map<std::string, std::map<std::string, std::map<std::uint32_t, double>>> call_costs;
 
   double overhead(const std::string& function) const;
 };

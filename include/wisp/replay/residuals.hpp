@@ -44,6 +44,10 @@ struct ResidualSummary {
   ResidualClass total() const;
 };
 
+// Bytes an MPI call moves (its largest point-to-point message, or its collective buffer as
+// collective_buffer() counts it): with size_class() the key of per-class costs.
+std::uint64_t call_bytes(const Trace& trace, Rank rank, const CallSpan& call);
+
 ResidualSummary summarize(const Trace& trace, const CallResiduals& residuals);
 
 // One line per class with calls, and the fall-backs ("... use the model"), for terminals.

@@ -21,8 +21,9 @@ struct ResolvedPlatform {
   std::vector<std::string> notes;  // calibration fall-backs and degenerate fits
 };
 
-// The identity platform of a scenario, built for `trace` (calibration reads the trace).
-ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace);
+// The identity platform of a scenario, built for `trace` (calibration reads the trace; with
+// `call_costs`, model-only, it also fits the typical call costs).
+ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, bool call_costs = false);
 // Replay options from the scenario's replay section; errors name its place in the file.
 ReplayOptions replay_options(const ReplaySpec& spec);
 
