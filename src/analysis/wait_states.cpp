@@ -4,9 +4,12 @@
 #include "wisp/analysis/wait_states.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <set>
+
+#include "wisp/error.hpp"
 
 namespace wisp {
 
@@ -343,6 +346,19 @@ WaitStates find_wait_states(const Trace& trace, const CallIndex& calls) {
   WaitStates out;
   Detector(trace, calls, out).run();
   return out;
+}
+
+double wait_state_error(const WaitStates& reference, const WaitStates& other, WaitKind kind) {
+  const CallpathMatrix& a = reference.seconds[static_cast<int>(kind)];
+  const CallpathMatrix& b = other.seconds[static_cast<int>(kind)];
+  if (a.values.size() != b.values.size())
+    throw Error("wait_state_error: the traces have different call paths or ranks");
+  double distance = 0, total = 0;
+  for (std::size_t i = 0; i < a.values.size(); ++i) {
+    distance += std::abs(a.values[i] - b.values[i]);
+    total += std::abs(a.values[i]);
+  }
+  return total > 0 ? distance / total : (distance > 0 ? 1.0 : 0.0);
 }
 
 }  // namespace wisp

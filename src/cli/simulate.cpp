@@ -37,6 +37,7 @@ std::string percent(double measured, double simulated) {
 void run(const Options& o) {
   const Trace trace = read_otf2(o.trace);
   Platform platform;
+  CollectiveAlgorithms algorithms;
   if (!o.platform.empty()) {
     platform = load_platform(o.platform);
     std::printf("platform     %s\n", o.platform.c_str());
@@ -45,6 +46,8 @@ void run(const Options& o) {
     if (o.costs == "model") calibrate_call_costs(trace, c);
     for (const std::string& note : c.notes) spdlog::warn("calibration: {}", note);
     platform = c.platform;
+    algorithms = c.algorithms;
+    for (const std::string& e : c.algorithm_evidence) spdlog::info("calibration: {}", e);
     std::printf("platform     calibrated from the trace: L %.3f us, B %.4g GB/s, eager threshold %llu bytes "
                 "%s(see wisp calibrate)\n", c.latency * 1e6, c.bandwidth / 1e9,
                 static_cast<unsigned long long>(c.eager_threshold),
@@ -52,7 +55,7 @@ void run(const Options& o) {
   }
   ReplayOptions options;
   if (o.eager_set) options.eager_threshold = o.eager;
-  if (!o.coll_algo.empty()) options.algorithms = parse_collective_algorithms(o.coll_algo);
+  options.algorithms = o.coll_algo.empty() ? algorithms : parse_collective_algorithms(o.coll_algo, algorithms);
   if (!o.hostfile.empty()) options.hosts = read_hostfile(o.hostfile);
   options.zero_communication = o.zero_communication;
   options.anchor = o.costs == "anchored";

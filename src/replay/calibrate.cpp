@@ -102,10 +102,14 @@ const CallSpan* enclosing_call(const RankTrace& rt, EventIndex e) {
 }
 
 // Eager threshold: a blocking send whose receiver came late and that left before the receiver
-// arrived went eagerly; one that left only after the receive completed waited (rendezvous).
+// arrived went eagerly; one that left only after the receive completed may have waited
+// (rendezvous) or, in a run with more ranks than cores, only lost its core. A rendezvous send
+// cannot leave before its receiver arrives, so the eager evidence wins: only sends larger than
+// every eager one count as rendezvous evidence.
 std::uint64_t eager_threshold(const Trace& t, std::string& evidence) {
-  std::uint64_t rendezvous_min = std::numeric_limits<std::uint64_t>::max(), eager_max = 0;
-  std::size_t rendezvous_count = 0, eager_count = 0;
+  std::uint64_t eager_max = 0;
+  std::size_t eager_count = 0;
+  std::vector<std::uint64_t> waited;
   for (const Message& m : t.messages) {
     const RankTrace& srt = t.ranks[m.sender];
     const RankTrace& rrt = t.ranks[m.receiver];
@@ -134,21 +138,34 @@ std::uint64_t eager_threshold(const Trace& t, std::string& evidence) {
       eager_max = std::max(eager_max, sp.bytes);
       ++eager_count;
     } else if (send_leave >= completed) {
-      rendezvous_min = std::min(rendezvous_min, sp.bytes);
-      ++rendezvous_count;
+      waited.push_back(sp.bytes);
     }
   }
+  std::uint64_t rendezvous_min = std::numeric_limits<std::uint64_t>::max();
+  std::size_t rendezvous_count = 0, overruled = 0;
+  for (std::uint64_t b : waited) {
+    if (eager_count > 0 && b <= eager_max) {
+      ++overruled;
+      continue;
+    }
+    rendezvous_min = std::min(rendezvous_min, b);
+    ++rendezvous_count;
+  }
+  const std::string eager_text =
+      eager_count ? fmt::format("{} of at most {} bytes left before their receiver arrived", eager_count, eager_max)
+                  : std::string("none left before its receiver arrived");
+  const std::string overruled_text =
+      overruled ? fmt::format(" ({} send(s) of at most {} bytes that waited do not count: sends as large went eagerly)",
+                              overruled, eager_max)
+                : std::string();
   if (rendezvous_count > 0) {
-    evidence = fmt::format("{} blocking send(s) of {} bytes or more waited for their late receiver "
-                           "to complete; ", rendezvous_count, rendezvous_min);
-    evidence += eager_count ? fmt::format("{} of at most {} bytes left before their receiver arrived",
-                                          eager_count, eager_max)
-                            : std::string("none left before its receiver arrived");
+    evidence = fmt::format("{} blocking send(s) of {} bytes or more waited for their late receiver to complete; {}{}",
+                           rendezvous_count, rendezvous_min, eager_text, overruled_text);
     return rendezvous_min > 0 ? rendezvous_min - 1 : 0;
   }
   if (eager_count > 0) {
-    evidence = fmt::format("{} blocking send(s) up to {} bytes left before their receiver arrived; "
-                           "no rendezvous evidence, so at least 65536", eager_count, eager_max);
+    evidence = fmt::format("{} blocking send(s) up to {} bytes left before their receiver arrived; no rendezvous "
+                           "evidence above, so at least 65536{}", eager_count, eager_max, overruled_text);
     return std::max<std::uint64_t>(eager_max, 65536);
   }
   evidence = "no blocking send met a late receiver: default 65536";
@@ -326,6 +343,9 @@ Calibration calibrate(const Trace& trace) {
   if (c.eager_evidence.rfind("no blocking send", 0) == 0) c.notes.push_back("eager threshold: " + c.eager_evidence);
   const std::uint64_t E = c.eager_threshold;
 
+  // 2b. Rooted collective algorithms the trace allows.
+  c.algorithms = calibrate_collectives(trace, c.algorithm_evidence);
+
   // 3. Minima per (function, class): global for every function, per rank for receives.
   Minima global, local;
   for (const Sample& s : samples) {
@@ -496,6 +516,8 @@ std::string calibration_text(const Calibration& c) {
   out += fmt::format("  eager threshold  {} bytes: {}\n", c.eager_threshold, c.eager_evidence);
   out += fmt::format("  base overhead    {} (fastest MPI call without communication)\n", us(c.base_overhead));
   for (const std::string& n : c.notes) out += "  note: " + n + "\n";
+  out += fmt::format("  collectives      {}\n", format_collective_algorithms(c.algorithms));
+  for (const std::string& e : c.algorithm_evidence) out += "    " + e + "\n";
   out += "per-call overheads o\n";
   for (const auto& [name, o] : c.platform.mpi.overheads) out += fmt::format("  {:<24} {}\n", name, us(o));
   if (!c.receivers.empty()) {

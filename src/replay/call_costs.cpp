@@ -23,6 +23,7 @@ void calibrate_call_costs(const Trace& trace, Calibration& c) {
   ReplayOptions options;
   options.anchor = true;
   options.progress_interval = 0;
+  options.algorithms = c.algorithms;
   Platform minima = c.platform;
   minima.mpi.call_costs.clear();
   const ReplayResult anchored = replay(trace, minima, options);

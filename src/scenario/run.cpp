@@ -44,6 +44,7 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
         if (call_costs) calibrate_call_costs(trace, c);
         r.platform = c.platform;
         r.notes = c.notes;
+        r.algorithms = c.algorithms;
         r.description = fmt::format("calibrated from the trace: latency {:.3f} us, bandwidth {:.3f} GB/s, "
                                     "call overhead {:.3f} us, eager threshold {} bytes",
                                     c.latency * 1e6, c.bandwidth / 1e9, c.base_overhead * 1e6,
@@ -85,8 +86,9 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
   return r;
 }
 
-ReplayOptions replay_options(const ReplaySpec& spec) {
+ReplayOptions replay_options(const ReplaySpec& spec, const CollectiveAlgorithms& algorithms) {
   ReplayOptions o;
+  o.algorithms = algorithms;
   o.anchor = spec.costs == "anchored";
   o.eager_threshold = spec.eager_threshold;
   if (!spec.collectives.empty()) {
@@ -94,7 +96,7 @@ ReplayOptions replay_options(const ReplaySpec& spec) {
     for (const auto& [op, algorithm] : spec.collectives)
       text += (text.empty() ? "" : ",") + (op == "all" || op == "default" ? algorithm : op + "=" + algorithm);
     try {
-      o.algorithms = parse_collective_algorithms(text);
+      o.algorithms = parse_collective_algorithms(text, algorithms);
     } catch (const Error& e) {
       throw Error(spec.where.str() + ": replay collectives: " + e.what());
     }
@@ -112,7 +114,7 @@ ReplayOptions replay_options(const ReplaySpec& spec) {
 IdentityRun run_identity(const Scenario& scenario, const Trace& measured) {
   IdentityRun id;
   id.platform = resolve_platform(scenario.platform, measured, scenario.replay.costs == "model");
-  id.options = replay_options(scenario.replay);
+  id.options = replay_options(scenario.replay, id.platform.algorithms);
   spdlog::info("{}: replaying the unmodified trace ({} ranks, {} events)", scenario.name,
                measured.rank_count(), measured.event_count());
   id.replay = replay(measured, id.platform.platform, id.options);

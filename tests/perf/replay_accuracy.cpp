@@ -1,9 +1,13 @@
-// Accuracy figures of the replay (not a test; run by hand, figures go into the report):
-//  1. identity replay of a real Score-P trace on its calibrated platform: runtime error and the
+// Accuracy figures of the replay (not a test; run by hand, figures go into the README):
+//  1. every generator replayed on its model's platform with the analytic collectives: largest
+//     event deviation and runtime deviation;
+//  2. identity replay of a real Score-P trace on its calibrated platform: runtime error and the
 //     error of every message's transfer time;
-//  2. every generator replayed on its model's platform with the analytic collectives: largest
-//     event deviation and runtime deviation.
-// Usage: replay_accuracy [TRACE_DIR]   (default ../shared/traces/scorep-ping-pong)
+//  3. every real trace of ../shared/traces in both cost modes (trace-anchored, model only):
+//     identity runtime error and wait-state L1 error against the measured trace;
+//  4. the what-if oracle: `rebalance work` on whatif/imb8_barrier/{static,dynamic,mixed} against
+//     the measured balanced run (span and gain), in both cost modes.
+// Usage: replay_accuracy [SHARED_TRACES_DIR]   (default ../shared/traces)
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,9 +17,15 @@
 #include <vector>
 
 #include "generators/generators.hpp"
+#include "wisp/analysis/call_index.hpp"
+#include "wisp/analysis/wait_states.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/replay.hpp"
+#include "wisp/scenario/transform.hpp"
+
+#include <chrono>
+#include <filesystem>
 
 using namespace wisp;
 
@@ -141,13 +151,121 @@ void model() {
   model_case("phases (32 MiB in phase 4)", gen::generate_phases(ph), ph.model);
 }
 
+// The identity replay of a measured trace in one cost mode, on its calibrated platform.
+struct Identity {
+  ReplayResult replay;
+  Platform platform;
+  CollectiveAlgorithms algorithms;
+  double seconds = 0;  // wall time of calibration + replay
+};
+
+Identity identity_replay(const Trace& measured, bool anchored) {
+  const auto start = std::chrono::steady_clock::now();
+  Identity id;
+  Calibration c = calibrate(measured);
+  if (!anchored) calibrate_call_costs(measured, c);
+  id.platform = c.platform;
+  ReplayOptions o;
+  o.anchor = anchored;
+  o.progress_interval = 0;
+  o.algorithms = c.algorithms;
+  id.algorithms = c.algorithms;
+  id.replay = replay(measured, id.platform, o);
+  id.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return id;
+}
+
+const WaitKind kCompared[] = {WaitKind::LateSender, WaitKind::LateReceiver, WaitKind::WaitNxN, WaitKind::WaitBarrier};
+
+// Largest L1 error over the four wait-state kinds (those with waiting in either trace).
+double wait_error(const WaitStates& measured, const Trace& simulated) {
+  const WaitStates s = find_wait_states(simulated, index_mpi_calls(simulated));
+  double worst = 0;
+  for (WaitKind k : kCompared) worst = std::max(worst, wait_state_error(measured, s, k));
+  return worst;
+}
+
+void real_traces(const std::filesystem::path& shared) {
+  std::printf("\nidentity replay of every real trace on its calibrated platform (error = simulated vs measured)\n");
+  std::printf("%-44s %6s %9s %11s | %9s %9s %7s | %9s %9s %7s\n", "trace", "ranks", "events", "measured",
+              "anchored", "waits L1", "time", "model", "waits L1", "time");
+  const char* traces[] = {"apps/sweep3d_50c_6r", "apps/cloverleaf_bm_short_4r", "apps/minife_100c_imb20_4r",
+                          "apps/cloverleaf_2r", "whatif/imb8_barrier/balanced", "whatif/imb8_barrier/static",
+                          "whatif/imb8_barrier/dynamic", "whatif/imb8_barrier/mixed",
+                          "other-writers/sstmacro-otf2_test_traces", "other-writers/casita-10_scorep_mpi_tags",
+                          "other-writers/casita-2_jacobi_blame_cpu_015", "other-writers/casita-2_cuda_simple",
+                          "scorep-ping-pong", "scorep-ping-pong-papi"};
+  for (const char* name : traces) {
+    const auto dir = shared / name;
+    if (!std::filesystem::exists(dir)) {
+      std::printf("%-44s absent\n", name);
+      continue;
+    }
+    Trace measured;
+    try {
+      measured = read_otf2(dir);
+    } catch (const std::exception& e) {
+      std::printf("%-44s not read: %.90s\n", name, e.what());
+      continue;
+    }
+    const WaitStates waits = find_wait_states(measured, index_mpi_calls(measured));
+    const double T = measured.end_time();
+    std::printf("%-44s %6u %9llu %9.6f s", name, measured.rank_count(),
+                static_cast<unsigned long long>(measured.event_count()), T);
+    for (bool anchored : {true, false}) {
+      const Identity id = identity_replay(measured, anchored);
+      std::printf(" | %+8.3f%% %8.3f%% %6.2fs", (id.replay.runtime - T) / T * 100,
+                  wait_error(waits, id.replay.trace) * 100, id.seconds);
+    }
+    std::printf("\n");
+  }
+}
+
+// rebalance work on the imbalanced runs: predicted span vs the measured balanced run.
+void whatif(const std::filesystem::path& shared) {
+  const auto dir = shared / "whatif/imb8_barrier";
+  if (!std::filesystem::exists(dir)) return;
+  const double balanced = read_otf2(dir / "balanced").end_time();
+  std::printf("\nrebalance work (per instance) on whatif/imb8_barrier: measured balanced span %.6f s\n", balanced);
+  std::printf("%-8s %11s | %11s %9s %9s %9s | %11s %9s %9s %9s\n", "mode", "measured", "anchored", "vs bal.",
+              "gain", "gain err", "model", "vs bal.", "gain", "gain err");
+  Transform t;
+  t.kind = TransformKind::Rebalance;
+  t.select.region = "work";
+  for (const char* mode : {"static", "dynamic", "mixed"}) {
+    const Trace measured = read_otf2(dir / mode);
+    const Trace transformed = apply_transforms(measured, {t}).trace;
+    const double T = measured.end_time(), gain = T - balanced;
+    std::printf("%-8s %9.6f s", mode, T);
+    for (bool anchored : {true, false}) {
+      const Identity id = identity_replay(measured, anchored);
+      ReplayOptions o;
+      o.residuals = id.replay.residuals;
+      o.progress_interval = 0;
+      o.algorithms = id.algorithms;
+      const double predicted = replay(transformed, id.platform, o).runtime;
+      const double simulated_gain = id.replay.runtime - predicted;
+      std::printf(" | %9.6f s %+8.2f%% %8.6f %+8.2f%%", predicted, (predicted - balanced) / balanced * 100,
+                  simulated_gain, (simulated_gain - gain) / gain * 100);
+    }
+    std::printf("\n");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
+    const std::filesystem::path shared = argc > 1 ? argv[1] : "../shared/traces";
     model();
-    identity(argc > 1 ? argv[1] : "../shared/traces/scorep-ping-pong", true);
-    identity(argc > 1 ? argv[1] : "../shared/traces/scorep-ping-pong", false);
+    if (!std::filesystem::exists(shared)) {
+      std::printf("%s is absent: the real-trace figures are skipped\n", shared.c_str());
+      return 0;
+    }
+    identity((shared / "scorep-ping-pong").c_str(), true);
+    identity((shared / "scorep-ping-pong").c_str(), false);
+    real_traces(shared);
+    whatif(shared);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

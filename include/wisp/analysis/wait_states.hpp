@@ -79,4 +79,9 @@ struct WaitStates {
 
 WaitStates find_wait_states(const Trace& trace, const CallIndex& calls);
 
+// L1 distance of two traces' waiting time of one kind over (call path, rank), relative to the
+// reference's total (1 if only `other` waits): how far a replay's wait states are from the measured
+// ones. Both traces must share their call paths and ranks (a replay keeps them).
+double wait_state_error(const WaitStates& reference, const WaitStates& other, WaitKind kind);
+
 }  // namespace wisp

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "wisp/replay/collective_algorithm.hpp"
 #include "wisp/replay/platform.hpp"
 #include "wisp/trace/trace.hpp"
 
@@ -54,9 +55,18 @@ struct Calibration {
   std::vector<ReceiverFit> receivers;
   std::vector<std::string> notes;  // fall-backs taken
   std::vector<CallCost> call_costs;  // model-only calibration (calibrate_call_costs)
+  // Collective algorithms the trace allows (calibrate_collectives), with why they differ from
+  // the defaults; replays start from them (a user's choice per family still wins).
+  CollectiveAlgorithms algorithms;
+  std::vector<std::string> algorithm_evidence;
 };
 
 Calibration calibrate(const Trace& trace);
+
+// Rooted collectives (Bcast, Reduce, Gather, Scatter) stay binomial unless the trace contradicts
+// it: a member that left before the member a binomial tree makes it wait for had entered. Then
+// the family is linear (non-roots talk to the root only); `evidence` says why, one line per family.
+CollectiveAlgorithms calibrate_collectives(const Trace& trace, std::vector<std::string>& evidence);
 
 // Model-only calibration: makes the platform representative of typical costs, not minima. Replays
 // `trace` anchored on c.platform, and stores each (rank's host, MPI function, size class)'s mean

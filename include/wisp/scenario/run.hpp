@@ -19,13 +19,15 @@ struct ResolvedPlatform {
   Platform platform;
   std::string description;         // one line for the report
   std::vector<std::string> notes;  // calibration fall-backs and degenerate fits
+  CollectiveAlgorithms algorithms;  // calibrated: the ones the trace allows; else the defaults
 };
 
 // The identity platform of a scenario, built for `trace` (calibration reads the trace; with
 // `call_costs`, model-only, it also fits the typical call costs).
 ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, bool call_costs = false);
-// Replay options from the scenario's replay section; errors name its place in the file.
-ReplayOptions replay_options(const ReplaySpec& spec);
+// Replay options from the scenario's replay section (collective algorithms starting from
+// `algorithms`); errors name its place in the file.
+ReplayOptions replay_options(const ReplaySpec& spec, const CollectiveAlgorithms& algorithms = {});
 
 struct PointResult {
   std::string name;
