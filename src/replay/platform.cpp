@@ -168,7 +168,7 @@ std::string platform_xml(const Platform& p) {
   for (const auto& [host, functions] : p.mpi.call_costs)
     for (const auto& [function, costs] : functions) {
       std::string value;
-      for (const auto& [k, c] : costs) value += fmt::format("{}{}:{:.6g}", value.empty() ? "" : ";", k, c);
+      for (const auto& [k, c] : costs) value += fmt::format("{}{}:{:.17g}", value.empty() ? "" : ";", k, c);
       out += fmt::format("    <prop id=\"wisp:call-costs:{}:{}\" value=\"{}\"/>\n", host, function, value);
     }
   const char* sharing = p.contention ? "SHARED" : "FATPIPE";
