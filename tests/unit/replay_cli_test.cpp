@@ -59,3 +59,32 @@ TEST_CASE("wisp calibrate prints the fit and writes a loadable platform", "[repl
   CHECK(s.exit_code == 0);
   CHECK_THAT(s.out, Catch::Contains("calibrated from the trace"));
 }
+
+TEST_CASE("wisp simulate: trace-anchored by default, --costs model, the identity error and its warning", "[replay][cli][costs]") {
+  TempDir dir;
+  REQUIRE(run_wisp("generate imbalance --ranks 4 --iterations 4 -o " + q(dir / "t")).exit_code == 0);
+  const auto anchored = run_wisp("simulate " + q(dir / "t") + " -o " + q(dir / "a"));
+  INFO(anchored.err);
+  REQUIRE(anchored.exit_code == 0);
+  CHECK_THAT(anchored.out, Catch::Contains("costs        trace-anchored"));
+  CHECK_THAT(anchored.out, Catch::Contains("identity error +0.00 %"));
+  CHECK_THAT(anchored.out, Catch::Contains("residuals (traced MPI time the model does not explain)"));
+  const auto model = run_wisp("simulate " + q(dir / "t") + " -o " + q(dir / "m") + " --costs model");
+  REQUIRE(model.exit_code == 0);
+  CHECK_THAT(model.out, Catch::Contains("costs        model only"));
+  const auto bad = run_wisp("simulate " + q(dir / "t") + " -o " + q(dir / "b") + " --costs cheap");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--costs"));
+
+  // A real oversubscribed run: model only misses its runtime by more than 5 % and says so in one line.
+  const auto sweep = test::shared_trace("apps/cloverleaf_bm_short_4r");
+  if (sweep.empty()) return;
+  const auto off = run_wisp("simulate " + q(sweep) + " -o " + q(dir / "s") + " --costs model");
+  REQUIRE(off.exit_code == 0);
+  CHECK_THAT(off.err, Catch::Contains("[wisp] warning: the identity replay is -") &&
+                          Catch::Contains("use trace-anchored costs"));
+  const auto on = run_wisp("simulate " + q(sweep) + " -o " + q(dir / "s2"));
+  REQUIRE(on.exit_code == 0);
+  CHECK_THAT(on.out, Catch::Contains("identity error +0.00 %"));
+  CHECK_THAT(on.err, !Catch::Contains("identity replay is"));
+}

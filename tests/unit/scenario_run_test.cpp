@@ -302,3 +302,35 @@ TEST_CASE("the issue's smallest scenario runs, with the trace path relative to t
   CHECK(j["runtime"]["scenario"].get<double>() == Approx(gen::imbalance_balanced_runtime(o)).epsilon(0.01));
   CHECK(j["platform"]["identity"].get<std::string>().starts_with("calibrated"));
 }
+
+TEST_CASE("wisp run: replay.costs, the trust section and its warnings") {
+  TempDir dir;
+  const auto out = (dir / "out").string();
+  const auto model = write_scenario(dir, "m.yaml", R"(wisp: 1
+trace: {generate: "imbalance --ranks 4 --iterations 4"}
+replay: {costs: model}
+transforms:
+  - rebalance: {region: work}
+)");
+  const json m = run_json(model, dir);
+  CHECK(m["trust"]["costs"] == "model only");
+  CHECK(std::abs(m["trust"]["identity_error"].get<double>()) < 0.001);
+  CHECK_FALSE(m["trust"].contains("residuals"));
+  const auto anchored = write_scenario(dir, "a.yaml", R"(wisp: 1
+trace: {generate: "imbalance --ranks 4 --iterations 4"}
+transforms:
+  - rebalance: {region: work}
+)");
+  const json a = run_json(anchored, dir, "--force");
+  CHECK(a["trust"]["costs"] == "trace-anchored");
+  CHECK(a["trust"]["residuals"]["total"]["calls"].get<int>() > 0);
+  CHECK(a["trust"]["warnings"].is_array());
+  // The generated trace is the model's: both modes give the same gain.
+  CHECK(a["gain"]["seconds"].get<double>() == Approx(m["gain"]["seconds"].get<double>()).epsilon(1e-6));
+
+  const auto bad = write_scenario(dir, "b.yaml", "wisp: 1\ntrace: {generate: \"imbalance --ranks 2 --iterations 2\"}\n"
+                                                 "replay: {costs: cheap}\n");
+  const auto r = run_wisp("run -o " + out + " " + bad);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.err, Catch::Contains(bad + ":3:17: costs is anchored or model"));
+}
