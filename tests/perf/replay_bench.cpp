@@ -11,8 +11,11 @@
 // own memory), then SMPI's wall time, rate and peak memory, and the speed-up: the median (and range) of
 // the ratios of wisp and SMPI runs made in alternation.
 // Usage: replay_bench [--ranks 16,256,1024] [--operations 1000000] [--repeat 3] [--no-smpi]
-//                     [--platform platforms/crossbar.xml] [--scaling]
+//                     [--platform platforms/crossbar.xml] [--scaling] [--costs]
 // --scaling also replays 256 ranks at 1/4, 1/2 and 1 x the operations (time and memory growth).
+// --costs compares the trace-anchored replays with the model-only one instead of SMPI: in turn a
+// model-only replay, the anchored identity (derives residuals) and a replay adding the residuals;
+// events/s of each and the median (range) of their pairwise speed ratios to the model-only run.
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,6 +45,7 @@ struct Args {
   int repeat = 3;
   bool smpi = true;
   bool scaling = false;
+  bool costs = false;
   std::string platform = "platforms/crossbar.xml";
 };
 
@@ -226,6 +230,43 @@ Result measure(const Args& a, std::uint32_t ranks, std::uint64_t operations, boo
   return res;
 }
 
+// Model-only, anchored identity and residual replays of one trace, alternating.
+void measure_costs(const Args& a, std::uint32_t ranks, std::uint64_t operations) {
+  std::fprintf(stderr, "generating halo of %u ranks, %llu operations...\n", ranks,
+               static_cast<unsigned long long>(operations));
+  const Trace t = halo(ranks, operations);
+  Platform p = load_platform(a.platform);
+  ReplayOptions model;
+  model.algorithms = parse_collective_algorithms("allreduce=recursive_doubling");
+  model.progress_interval = 0;
+  ReplayOptions anchor = model, residual = model;
+  anchor.anchor = true;
+  std::vector<double> walls[3], ratio[2];
+  double runtimes[3] = {0, 0, 0};
+  for (int k = 0; k < a.repeat; ++k) {
+    const ReplayOptions* modes[3] = {&model, &anchor, &residual};
+    for (int m = 0; m < 3; ++m) {
+      const ReplayResult r = replay(t, p, *modes[m]);
+      if (m == 1) residual.residuals = r.residuals;
+      walls[m].push_back(r.statistics.child_seconds);
+      runtimes[m] = r.runtime;
+      std::fprintf(stderr, "  run %d %-9s %.3f s\n", k + 1, m == 0 ? "model" : m == 1 ? "anchored" : "residuals",
+                   walls[m].back());
+    }
+    ratio[0].push_back(walls[0].back() / walls[1].back());
+    ratio[1].push_back(walls[0].back() / walls[2].back());
+  }
+  const double events = static_cast<double>(t.event_count());
+  std::printf("%6u %9.0f | model %7.3f s %9.0f ev/s | anchored %7.3f s %9.0f ev/s %5.2fx (%.2f-%.2f) | residuals "
+              "%7.3f s %9.0f ev/s %5.2fx (%.2f-%.2f) | runtimes %.6f %.6f %.6f s\n",
+              ranks, events, median(walls[0]), events / median(walls[0]), median(walls[1]), events / median(walls[1]),
+              median(ratio[0]), *std::min_element(ratio[0].begin(), ratio[0].end()),
+              *std::max_element(ratio[0].begin(), ratio[0].end()), median(walls[2]), events / median(walls[2]),
+              median(ratio[1]), *std::min_element(ratio[1].begin(), ratio[1].end()),
+              *std::max_element(ratio[1].begin(), ratio[1].end()), runtimes[0], runtimes[1], runtimes[2]);
+  std::fflush(stdout);
+}
+
 Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
@@ -243,6 +284,7 @@ Args parse(int argc, char** argv) {
     else if (s == "--repeat") a.repeat = std::stoi(next());
     else if (s == "--no-smpi") a.smpi = false;
     else if (s == "--scaling") a.scaling = true;
+    else if (s == "--costs") a.costs = true;
     else if (s == "--platform") a.platform = next();
     else throw std::runtime_error("unknown option " + s);
   }
@@ -268,6 +310,13 @@ void print(const Result& r) {
 int main(int argc, char** argv) {
   try {
     const Args a = parse(argc, argv);
+    if (a.costs) {
+      std::printf("halo traces, %llu MPI operations each, median of %d alternating runs; platform %s; speed ratio "
+                  "= model-only wall / wall (>= 1: not slower)\n",
+                  static_cast<unsigned long long>(a.operations), a.repeat, a.platform.c_str());
+      for (std::uint32_t r : a.ranks) measure_costs(a, r, a.operations);
+      return 0;
+    }
     std::printf("halo traces, %llu MPI operations each, median of %d runs; platform %s, allreduce "
                 "recursive doubling, CM02, no overheads\n",
                 static_cast<unsigned long long>(a.operations), a.repeat, a.platform.c_str());
