@@ -14,7 +14,7 @@ Analysis analyze(const Trace& trace, const AnalyzeOptions& options) {
     a.waits = find_wait_states(trace, calls);
     const SyncGraph graph = build_sync_graph(trace, calls, a.waits);
     a.critical_path = find_critical_path(trace, a.waits, graph);
-    a.delays = analyze_delays(trace, a.waits, graph);
+    a.delays = analyze_delays(trace, a.waits, graph, options.delay_rules);
   }
   a.partitions = options.partitions ? *options.partitions : derive_partitions(trace, a.profile);
   a.imbalance = compute_imbalance(trace, a.profile, a.waits, a.critical_path, a.partitions);

@@ -53,6 +53,8 @@ std::string_view indirect_wait_metric(WaitKind k) {
   }
 }
 
+std::string_view to_string(DelayRules r) { return r == DelayRules::Scalasca ? "scalasca" : "paper"; }
+
 namespace {
 
 constexpr int K = kDelayCategoryCount;
@@ -68,7 +70,7 @@ struct IntervalTimes {
 
   // Time of (from, to] on rank rs minus the waits at the points strictly between, with the
   // previous point's call counted only from its completion on (Scalasca's pruning).
-  void compute(const RankSyncs& rs, std::uint32_t from, std::uint32_t to) {
+  void compute(const RankSyncs& rs, std::uint32_t from, std::uint32_t to, DelayRules rules) {
     times.clear();
     waits.clear();
     waiting = 0;
@@ -80,7 +82,10 @@ struct IntervalTimes {
       waiting += p.wait;
       if (p.waiter_of != kNone) waits.emplace_back(k, p.wait);
     }
-    if (from != kNone) times.value[rs.points[from].callpath_slot] -= rs.points[from].prune;
+    if (from != kNone) {
+      const SyncPoint& p = rs.points[from];
+      times.value[p.callpath_slot] -= rules == DelayRules::Scalasca ? p.prune_scalasca : p.prune;
+    }
     sum = 0;
     for (std::uint32_t s : times.touched) {
       times.value[s] = std::max(times.value[s], 0.0);
@@ -91,8 +96,8 @@ struct IntervalTimes {
 
 class DelayReplay {
  public:
-  DelayReplay(const Trace& t, const WaitStates& w, const SyncGraph& g, DelayCosts& out)
-      : trace_(t), waits_(w), graph_(g), out_(out), delayer_(g.slots), waiter_(g.slots) {}
+  DelayReplay(const Trace& t, const WaitStates& w, const SyncGraph& g, DelayRules rules, DelayCosts& out)
+      : trace_(t), waits_(w), graph_(g), rules_(rules), out_(out), delayer_(g.slots), waiter_(g.slots) {}
 
   void run() {
     const Rank P = trace_.rank_count();
@@ -198,12 +203,13 @@ class DelayReplay {
     const WaitLink& link = graph_.links[w];
     const Rank s = ws.delayer;
     if (cached_rank_ != s || cached_from_ != link.delayer_prev || cached_to_ != link.delayer_sync) {
-      delayer_.compute(graph_.ranks[s], link.delayer_prev, link.delayer_sync);
+      delayer_.compute(graph_.ranks[s], link.delayer_prev, link.delayer_sync, rules_);
       cached_rank_ = s;
       cached_from_ = link.delayer_prev;
       cached_to_ = link.delayer_sync;
     }
-    waiter_.compute(graph_.ranks[ws.rank], link.waiter_prev, link.waiter_sync);
+    waiter_.compute(graph_.ranks[ws.rank], link.waiter_prev, link.waiter_sync, rules_);
+    if (rules_ == DelayRules::Scalasca) return attribute_scalasca(w);
 
     const double delay = std::max(delayer_.sum - waiter_.sum, 0.0);  // D of the heuristic
     double positive = 0;                                             // Σ d⁺
@@ -238,8 +244,50 @@ class DelayReplay {
     done_[w] = 1;
   }
 
+  // Scalasca 2.6 (Delay.MPI.pattern, MpiDelayOps.cpp): d⁺ over the delayer's call paths; the wait
+  // passes on scale_w = W / (S + Ws), clipped at 1 for point-to-point waits, carried costs
+  // C / (S + Ws); every wait of the delayer in the interval receives (scale_w + scale_c) × its size.
+  void attribute_scalasca(std::uint32_t w) {
+    const WaitState& ws = waits_.instances[w];
+    const Rank s = ws.delayer;
+    double positive = 0;  // S = Σ d⁺
+    for (std::uint32_t c : delayer_.times.touched)
+      positive += std::max(delayer_.times.value[c] - waiter_.times.value[c], 0.0);
+    const double denom = positive + delayer_.waiting;
+    if (!(denom > 0)) {
+      unattributed(w);
+      return;
+    }
+    const int kind = static_cast<int>(ws.kind);
+    const bool p2p = ws.kind == WaitKind::LateSender || ws.kind == WaitKind::LateReceiver;
+    const double scale_w = p2p ? std::min(ws.seconds / denom, 1.0) : ws.seconds / denom;
+    const double* carried = costs_of(w);
+    for (std::uint32_t c : delayer_.times.touched) {
+      const double d = delayer_.times.value[c] - waiter_.times.value[c];
+      if (!(d > 0)) continue;
+      out_.short_term[kind].at(c, s) += scale_w * d;
+      out_.short_sum += scale_w * d;
+      for (int k = 0; k < K; ++k) {
+        if (carried[k] == 0) continue;
+        out_.long_term[k].at(c, s) += carried[k] / denom * d;
+        out_.long_sum += carried[k] / denom * d;
+      }
+    }
+    const double passed = scale_w * denom;  // < W only where the scale was clipped
+    out_.unattributed += ws.seconds - passed;
+    if (delayer_.waiting > 0) propagate(ws, carried, delayer_.waiting / denom, s, passed);
+    const double indirect = scale_w * delayer_.waiting;
+    out_.direct_wait[kind].at(slot_of(ws.callpath), ws.rank) += ws.seconds - indirect;
+    out_.indirect_wait[kind].at(slot_of(ws.callpath), ws.rank) += indirect;
+    done_[w] = 1;
+  }
+
   // The indirect part goes to the delayer's own wait states in the interval, by their size.
   void propagate(const WaitState& ws, const double* carried, double fi, Rank s) {
+    propagate(ws, carried, fi, s, ws.seconds);
+  }
+  // The same, passing on `passed` of the wait (Scalasca's clipped scale) instead of all of it.
+  void propagate(const WaitState& ws, const double* carried, double fi, Rank s, double passed) {
     const int kind = static_cast<int>(ws.kind);
     const auto& points = graph_.ranks[s].points;
     for (const auto& [k, wait] : delayer_.waits) {
@@ -247,8 +295,8 @@ class DelayReplay {
       const double f = fi * wait / delayer_.waiting;
       double* cj = costs_of(j);
       double moved = 0;
-      cj[kind] += ws.seconds * f;
-      moved += ws.seconds * f;
+      cj[kind] += passed * f;
+      moved += passed * f;
       for (int c = 0; c < K; ++c) {
         cj[c] += carried[c] * f;
         moved += carried[c] * f;
@@ -260,6 +308,7 @@ class DelayReplay {
   const Trace& trace_;
   const WaitStates& waits_;
   const SyncGraph& graph_;
+  const DelayRules rules_;
   DelayCosts& out_;
   IntervalTimes delayer_, waiter_;
   Rank cached_rank_ = kNone;
@@ -274,7 +323,7 @@ class DelayReplay {
 
 }  // namespace
 
-DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph) {
+DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph, DelayRules rules) {
   DelayCosts out;
   for (int k = 0; k < K; ++k) {
     out.short_term[k] = CallpathMatrix(trace);
@@ -282,7 +331,7 @@ DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const Syn
     out.direct_wait[k] = CallpathMatrix(trace);
     out.indirect_wait[k] = CallpathMatrix(trace);
   }
-  DelayReplay(trace, waits, graph, out).run();
+  DelayReplay(trace, waits, graph, rules, out).run();
   return out;
 }
 

@@ -108,6 +108,9 @@ class RankPass {
     const double my_leave = leave_of(r_, mine);
     const double completion = std::max(0.0, my_leave - leave_of(other_rank, other));
     point_.prune = my_leave - enter_of(r_, mine) - completion;
+    point_.prune_scalasca = point_.prune;
+    if (waiter && ws.kind == WaitKind::LateReceiver)
+      point_.prune_scalasca = my_leave - enter_of(r_, mine) - std::min(0.0, my_leave - leave_of(other_rank, other));
     if (waiter) {
       point_.wait = ws.seconds;
       point_.waiter_of = w;
@@ -135,6 +138,7 @@ class RankPass {
     const double completion =
         std::max(0.0, end - std::max(sync.earliest_end, std::min(sync.sync_begin, end)));
     point_.prune = leave_of(r_, call) - enter_of(r_, call) - completion;
+    point_.prune_scalasca = point_.prune;
     if (sync.group) group_comm_ = rec.comm;
     if (waiter) {
       point_.wait = waits_.instances[w].seconds;
@@ -158,6 +162,7 @@ class RankPass {
         std::max(0.0, leave - std::max(s.earliest_leave, std::min(s.latest_enter, leave)));
     has_point_ = true;
     point_.prune = leave - enter_of(r_, call) - completion;
+    point_.prune_scalasca = point_.prune;
     point_.init = init;
     point_.finalize = !init;
     if (!init && finalize_wait_[r_] != kNone) point_.wait = waits_.instances[finalize_wait_[r_]].seconds;

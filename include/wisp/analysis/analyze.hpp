@@ -17,6 +17,7 @@ namespace wisp {
 
 struct AnalyzeOptions {
   std::optional<Partitions> partitions;  // user-given partitions; derived from the trace if empty
+  DelayRules delay_rules = DelayRules::Scalasca;
 };
 
 struct Analysis {

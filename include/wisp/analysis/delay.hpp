@@ -14,7 +14,9 @@
 // Long-term costs keep the kind of the wait state where the waiting finally happened (Scalasca).
 // Accounting: Σ short + Σ long + unattributed = total attributable waiting time, where a wait
 // state is unattributed (with the costs it carries) when D <= 0 and Ws = 0: the delayer has
-// nothing to blame. Wait at MPI_Finalize and Early Scan are not attributable (as in Scalasca).
+// nothing to blame (and, under Scalasca's rules, what a clipped scale drops). Wait at
+// MPI_Finalize and Early Scan are not attributable (as in Scalasca). Scalasca's own rules differ
+// in details from the paper's and are the default (DelayRules below).
 #pragma once
 
 #include <array>
@@ -48,6 +50,17 @@ struct DelayCosts {
   std::uint64_t cycles_broken = 0;  // backward-replay dependency cycles (inconsistent traces)
 };
 
-DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph);
+// Which rules split a wait state's costs (README, "Delay costs: Scalasca's rules and the paper's").
+//   Scalasca (default, as Scalasca 2.6's scout computes them): d⁺_c = max(d_c, 0) over the delayer's
+//     call paths only, S = Σ d⁺; a point-to-point wait W passes min(W / (S + Ws), 1) of itself on
+//     (the rest is dropped), a collective's W / (S + Ws); carried costs C / (S + Ws), unclipped; a
+//     Late Receiver's waiting send has completion time min(0, leave(send) − leave(request)).
+//   Paper (004 as written): the negative-element heuristic over all call paths, D = max(Σ d, 0),
+//     and W and C split exactly in proportion D : Ws (nothing is dropped).
+enum class DelayRules : std::uint8_t { Scalasca, Paper };
+std::string_view to_string(DelayRules r);
+
+DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph,
+                          DelayRules rules = DelayRules::Scalasca);
 
 }  // namespace wisp

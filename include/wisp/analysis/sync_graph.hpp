@@ -25,6 +25,9 @@ struct SyncPoint {
   double wait = 0;                 // waiting time at this point (the waiting side of a wait state)
   double prune = 0;                // part of the call before the synchronisation ended:
                                    // call duration - completion time (Scalasca's pruning)
+  double prune_scalasca = 0;       // the same as Scalasca 2.6 computes it: equal, except that
+                                   // a Late Receiver's waiting send has completion time
+                                   // min(0, leave(send) - leave(receive request))
   std::uint32_t waiter_of = kNone;     // wait state this point is the waiting side of
   std::uint32_t delayer_first = 0;     // wait states this point is the delayer of:
   std::uint32_t delayer_count = 0;     //   WaitStates::instances[first, first + count)
