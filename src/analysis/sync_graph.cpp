@@ -151,6 +151,15 @@ class RankPass {
       for (std::uint32_t k = 0; k < sync.wait_count; ++k)
         roles_.push_back(Role{waits_.instances[sync.first_wait + k].rank, sync.first_wait + k, false});
     }
+    // An N×N operation without full overlap synchronises every waiting member with every other
+    // one and the latest sender, as Scalasca's synchronising-rank sets say.
+    if (!sync.group && sync.wait_count > 0 && waits_.instances[sync.first_wait].kind == WaitKind::WaitNxN) {
+      for (std::uint32_t k = 0; k < sync.wait_count; ++k) {
+        const Rank q = waits_.instances[sync.first_wait + k].rank;
+        if (q != r_) roles_.push_back(Role{q, kNone, false});
+      }
+      if (!delayer && sync.delayer != r_) roles_.push_back(Role{sync.delayer, kNone, false});
+    }
   }
 
   void init_finalize(EventIndex i, bool init) {
@@ -190,6 +199,7 @@ class RankPass {
 
   void link_and_update(std::uint32_t idx) {
     for (const Role& role : roles_) {
+      if (role.wait == kNone) continue;  // synchronises without a wait state to link
       WaitLink& link = graph_.links[role.wait];
       if (role.waiter) {
         link.waiter_sync = idx;
