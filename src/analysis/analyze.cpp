@@ -17,7 +17,8 @@ Analysis analyze(const Trace& trace, const AnalyzeOptions& options) {
     a.delays = analyze_delays(trace, a.waits, graph, options.delay_rules);
   }
   a.partitions = options.partitions ? *options.partitions : derive_partitions(trace, a.profile);
-  a.imbalance = compute_imbalance(trace, a.profile, a.waits, a.critical_path, a.partitions);
+  a.imbalance = compute_imbalance(trace, a.profile, a.waits, a.critical_path,
+                                  options.partitions ? &a.partitions : nullptr);
   return a;
 }
 

@@ -82,6 +82,32 @@ void imbalance_costs(const CriticalPath& path, const std::vector<double>& on_pat
   }
 }
 
+// Scalasca 2.6's inter-partition costs (CriticalPath.pattern): a rank's partition is the call
+// paths it executes (L > 0). Its headroom on the others is their critical-path time, scaled by
+// (length − Σ over its own call paths of max(L, d_cp)) / (critical-path time of the others); the
+// headrooms summed over the ranks are the costs per call path. A rank that executes every call
+// path of the critical path has no headroom (Scalasca divides by zero there, which makes every
+// cost NaN and none booked: a deliberate deviation, README "Deviations from Scalasca").
+std::vector<double> implicit_partition_costs(const std::vector<double>& on_path, const CallpathMatrix& non_waiting) {
+  const std::uint32_t S = non_waiting.slots;
+  double length = 0;
+  for (double x : on_path) length += x;
+  std::vector<double> inter(S, 0.0), headroom(S);
+  for (Rank r = 0; r < non_waiting.ranks; ++r) {
+    double own = 0, others = 0;
+    for (std::uint32_t s = 0; s < S; ++s) {
+      const double l = non_waiting.at(s, r);
+      headroom[s] = l > 0 ? 0.0 : on_path[s];
+      if (l > 0) own += std::max(l, on_path[s]);
+      others += headroom[s];
+    }
+    if (!(others > 0)) continue;
+    const double factor = (length - own) / others;
+    for (std::uint32_t s = 0; s < S; ++s) inter[s] += headroom[s] * factor;
+  }
+  return inter;
+}
+
 // Costs onto the ranks on the path by their share of d_cp(c); activity and impact metrics.
 void distribute(const CallpathMatrix& cp, const std::vector<double>& on_path,
                 const std::vector<double>& cost, const std::vector<double>& inter, ImbalanceIndicators& out) {
@@ -108,7 +134,7 @@ void distribute(const CallpathMatrix& cp, const std::vector<double>& on_path,
 
 ImbalanceIndicators compute_imbalance(const Trace& trace, const Profile& profile,
                                       const WaitStates& waits, const CriticalPath& path,
-                                      const Partitions& partitions) {
+                                      const Partitions* partitions) {
   const CallpathMatrix& cp = path.profile;
   ImbalanceIndicators out;
   for (CallpathMatrix* m : {&out.non_waiting, &out.critical_path_imbalance, &out.critical_path_activities,
@@ -121,7 +147,9 @@ ImbalanceIndicators compute_imbalance(const Trace& trace, const Profile& profile
   const std::vector<double> raw = non_waiting_time(profile, waits, out.non_waiting);
   critical_path_imbalance(trace.defs, cp, on_path, raw, out.critical_path_imbalance);
   std::vector<double> cost, inter;
-  imbalance_costs(path, on_path, profile, partitions, out, cost, inter);
+  const Partitions one{{"all"}, std::vector<std::uint32_t>(cp.ranks, 0), "one"};
+  imbalance_costs(path, on_path, profile, partitions ? *partitions : one, out, cost, inter);
+  if (!partitions) inter = implicit_partition_costs(on_path, out.non_waiting);
   distribute(cp, on_path, cost, inter, out);
   return out;
 }

@@ -7,7 +7,11 @@
 //     critical_path(c, p). For a leaf call path this is the paper's ι = max(d_cp - avg, 0).
 //   imbalance costs: per rank p the headroom h_p = critical-path length - Σc L(c, p), the excess
 //     δ_p(c) = max(d_cp(c) - L(c, p), 0), the scaling α_p = h_p / Σc δ_p(c); the local cost
-//     α_p δ_p(c) is inter-partition if no rank of p's partition executes c, intra otherwise.
+//     α_p δ_p(c) is inter-partition if no rank of p's partition executes c, intra otherwise
+//     (paper 000 §II-D, with user-given partitions). Without given partitions, inter-partition
+//     costs follow Scalasca 2.6: each rank is its own partition of the call paths it executes,
+//     and its headroom on the call paths it does not execute is their critical-path time scaled
+//     to length − Σ_own max(L, d_cp) (imbalance.cpp); intra = total − inter.
 //     The costs summed over p are mapped onto the ranks on the critical path in proportion to
 //     their share of d_cp(c) (as Scalasca does); only positive totals are reported.
 //   performance_impact(c, p) = L(c, p) + critical_imbalance_impact(c, p)
@@ -35,8 +39,9 @@ struct ImbalanceIndicators {
   std::vector<double> headroom;                 // h_p per rank
 };
 
+// `partitions`: user-given (the paper's rule), or nullptr (Scalasca's implicit partitions).
 ImbalanceIndicators compute_imbalance(const Trace& trace, const Profile& profile,
                                       const WaitStates& waits, const CriticalPath& path,
-                                      const Partitions& partitions);
+                                      const Partitions* partitions);
 
 }  // namespace wisp
