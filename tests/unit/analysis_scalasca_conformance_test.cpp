@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "helpers.hpp"
+#include "scalasca_dump.hpp"
 #include "wisp/analysis/analyze.hpp"
 #include "wisp/io/otf2_reader.hpp"
 
@@ -106,4 +107,24 @@ TEST_CASE("the paper's delay rules on the Score-P ping-pong trace", "[analysis][
   CHECK(wisp_values.at(lr_delay) - reference.at(lr_delay) == Approx(14.8e-6).margin(0.1e-6));
   CHECK(a.delays.unattributed == 0);
   CHECK(a.delays.short_sum + a.delays.long_sum == Approx(a.delays.total_wait));
+}
+
+// Every trace in ../shared/traces with a Scalasca 2.6 dump: every metric wisp shares with Scalasca
+// within 1 % L1 (Σ over call path and rank of |wisp − Scalasca| / Σ |Scalasca|).
+TEST_CASE("Scalasca conformance on the real application and what-if traces", "[analysis][scalasca]") {
+  for (const char* name : {"apps/sweep3d_50c_6r", "apps/cloverleaf_bm_short_4r", "apps/minife_100c_imb20_4r",
+                           "whatif/imb8_barrier/balanced", "whatif/imb8_barrier/static",
+                           "whatif/imb8_barrier/dynamic", "whatif/imb8_barrier/mixed"}) {
+    const auto dir = test::shared_trace(name);
+    if (dir.empty()) continue;
+    const Trace t = read_otf2(dir);
+    const auto errors = test::compare_metrics(test::read_scalasca_dump(dir / "scalasca.tsv.gz"),
+                                              test::wisp_values(t, metric_table(analyze(t))));
+    CHECK(errors.size() >= 10);  // time, visits, wait states, critical path, delay costs, ...
+    CHECK(errors.count("critical_path") == 1);
+    for (const auto& [metric, e] : errors) {
+      INFO(name << ": " << metric << " L1 " << e.l1() * 100 << " % of " << e.reference_total);
+      CHECK(e.l1() <= 0.01);
+    }
+  }
 }
