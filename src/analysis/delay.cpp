@@ -325,6 +325,7 @@ class DelayReplay {
 
 DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph, DelayRules rules) {
   DelayCosts out;
+  out.rules = rules;
   for (int k = 0; k < K; ++k) {
     out.short_term[k] = CallpathMatrix(trace);
     out.long_term[k] = CallpathMatrix(trace);

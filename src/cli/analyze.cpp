@@ -35,6 +35,7 @@ struct Options {
   double window = 0;
   long long min_events = WindowChoice::kDefaultMinEvents;
   std::string ideal_network = "clock";
+  std::string delay_rules = "scalasca";
   long long eager_limit = 65536;
   // Which of the optional ones were given.
   CLI::Option* k_given = nullptr;
@@ -88,6 +89,7 @@ void run(const Options& o) {
   const Trace trace = read_otf2(o.trace);
   if (!o.partitions.empty())
     options.analyzer1.partitions = parse_partitions(read_text(o.partitions), o.partitions, trace.rank_count());
+  options.analyzer1.delay_rules = o.delay_rules == "paper" ? DelayRules::Paper : DelayRules::Scalasca;
   if (o.ideal_network == "simgrid") {
     options.pop.ideal_runtime = simulate_ideal_network(trace, options.pop.eager_limit).runtime;
     options.pop.ideal_runtime_source = "SimGrid replay on the ideal platform";
@@ -115,6 +117,9 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_option("trace", o->trace, "OTF2 anchor file or the directory holding it")->required();
   cmd->add_option("--partitions", o->partitions,
                   "partition file: lines 'name: ranks' (default: derived from user call paths)");
+  cmd->add_option("--delay-rules", o->delay_rules,
+                  "scalasca: delay costs as Scalasca 2.6 computes them (default); paper: paper 004 as written")
+      ->check(CLI::IsMember({"scalasca", "paper"}));
   cmd->add_flag("--json", o->json, "print JSON instead of text");
   cmd->add_option("-o,--output", o->output,
                   "also write analysis.json, analysis.txt and pop_windows.csv into this directory");

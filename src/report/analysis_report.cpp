@@ -52,7 +52,8 @@ nlohmann::json analysis_json(const Trace& trace, const std::string& source, cons
                         {"stopped_early", a.critical_path.stopped_early != 0},
                         {"segments", std::move(segments)}};
   const DelayCosts& d = a.delays;
-  j["delay_accounting"] = {{"total_wait", d.total_wait},
+  j["delay_accounting"] = {{"rules", to_string(d.rules)},
+                           {"total_wait", d.total_wait},
                            {"short_term", d.short_sum},
                            {"long_term", d.long_sum},
                            {"unattributed", d.unattributed},
@@ -147,9 +148,10 @@ std::string analysis_text(const Trace& trace, const std::string& source, const A
   out += "\n";
 
   const DelayCosts& d = a.delays;
-  out += fmt::format("\nDelay costs: {:.6f} s attributable waiting = {:.6f} short-term + {:.6f} "
-                     "long-term + {:.6f} unattributed ({} wait states with nothing to blame)\n",
-                     d.total_wait, d.short_sum, d.long_sum, d.unattributed, d.unattributed_waits);
+  out += fmt::format("\nDelay costs ({} rules): {:.6f} s attributable waiting = {:.6f} short-term + {:.6f} "
+                     "long-term + {:.6f} unattributed (nothing to blame in {} wait states, or dropped by a "
+                     "clipped scale)\n",
+                     to_string(d.rules), d.total_wait, d.short_sum, d.long_sum, d.unattributed, d.unattributed_waits);
   before = out.size();
   for (int k = 0; k < kDelayCategoryCount; ++k) {
     metric_block(out, trace, table, short_term_metric(WaitKind(k)), top);

@@ -71,7 +71,11 @@ TEST_CASE("wisp analyze prints the analyses and writes the JSON schema", "[analy
   CHECK(text.out.find("mpi_latesender") != std::string::npos);
   CHECK(text.out.find("Critical path:") != std::string::npos);
   CHECK(text.out.find("main/mesh_solve") != std::string::npos);
-  CHECK(text.out.find("Delay costs:") != std::string::npos);
+  CHECK(text.out.find("Delay costs (scalasca rules):") != std::string::npos);
+  const auto paper = run_wisp("analyze --delay-rules paper " + trace);
+  REQUIRE(paper.exit_code == 0);
+  CHECK(paper.out.find("Delay costs (paper rules):") != std::string::npos);
+  CHECK(run_wisp("analyze --delay-rules other " + trace).exit_code == 2);
 
   const auto json_run = run_wisp("analyze --json " + trace);
   REQUIRE(json_run.exit_code == 0);

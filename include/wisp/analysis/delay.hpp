@@ -37,7 +37,18 @@ std::string_view long_term_metric(WaitKind k);   // the same with "_longterm"
 std::string_view direct_wait_metric(WaitKind k);    // mpi_wait_direct_latesender, ...
 std::string_view indirect_wait_metric(WaitKind k);  // mpi_wait_indirect_latesender, ...
 
+// Which rules split a wait state's costs (README, "Delay costs: Scalasca's rules and the paper's").
+//   Scalasca (default, as Scalasca 2.6's scout computes them): d⁺_c = max(d_c, 0) over the delayer's
+//     call paths only, S = Σ d⁺; a point-to-point wait W passes min(W / (S + Ws), 1) of itself on
+//     (the rest is dropped), a collective's W / (S + Ws); carried costs C / (S + Ws), unclipped; a
+//     Late Receiver's waiting send has completion time min(0, leave(send) − leave(request)).
+//   Paper (004 as written): the negative-element heuristic over all call paths, D = max(Σ d, 0),
+//     and W and C split exactly in proportion D : Ws (nothing is dropped).
+enum class DelayRules : std::uint8_t { Scalasca, Paper };
+std::string_view to_string(DelayRules r);
+
 struct DelayCosts {
+  DelayRules rules = DelayRules::Scalasca;
   std::array<CallpathMatrix, kDelayCategoryCount> short_term;     // on the delayer's (call path, rank)
   std::array<CallpathMatrix, kDelayCategoryCount> long_term;      // on the delayer's (call path, rank)
   std::array<CallpathMatrix, kDelayCategoryCount> direct_wait;    // on the waiter's (call path, rank)
@@ -49,16 +60,6 @@ struct DelayCosts {
   std::uint64_t unattributed_waits = 0;
   std::uint64_t cycles_broken = 0;  // backward-replay dependency cycles (inconsistent traces)
 };
-
-// Which rules split a wait state's costs (README, "Delay costs: Scalasca's rules and the paper's").
-//   Scalasca (default, as Scalasca 2.6's scout computes them): d⁺_c = max(d_c, 0) over the delayer's
-//     call paths only, S = Σ d⁺; a point-to-point wait W passes min(W / (S + Ws), 1) of itself on
-//     (the rest is dropped), a collective's W / (S + Ws); carried costs C / (S + Ws), unclipped; a
-//     Late Receiver's waiting send has completion time min(0, leave(send) − leave(request)).
-//   Paper (004 as written): the negative-element heuristic over all call paths, D = max(Σ d, 0),
-//     and W and C split exactly in proportion D : Ws (nothing is dropped).
-enum class DelayRules : std::uint8_t { Scalasca, Paper };
-std::string_view to_string(DelayRules r);
 
 DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph,
                           DelayRules rules = DelayRules::Scalasca);
