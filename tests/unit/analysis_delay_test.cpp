@@ -253,3 +253,145 @@ TEST_CASE("Late Broadcast and Early Reduce: delay costs and the critical path", 
   CHECK(metric_of(t, table, "critical_path", "main", 1) == Approx(0.5));
   CHECK(metric_value(table, "critical_path") == Approx(8.2));
 }
+
+// Scalasca's rules against the paper's where they differ (delay.hpp, DelayRules): negative
+// delay-vector elements while the delayer itself waited in the interval.
+//   A: foo [0, 3], MPI_Send entered at 3.
+//   B: bar [0, 1], MPI_Recv [1, 3.2] from A (Late Sender 3 - 1 = 2), foo [3.2, 4.2], MPI_Send
+//      entered at 4.2.
+//   C: foo [0, 2], baz [2, 3], MPI_Recv [3, 4.4] from B (Late Sender 4.2 - 3 = 1.2).
+// C's wait, delayer B, both intervals from the start: B bar 1, MPI_Recv 2.2 - its wait 2 = 0.2,
+// foo 1; C foo 2, baz 1. d = (bar +1, MPI_Recv +0.2, foo -1, baz -1), Ws = 2 (B's wait).
+//   Scalasca: S = Σ d⁺ = 1.2 over B's call paths, scale = min(1.2 / (1.2 + 2), 1) = 0.375:
+//     short-term bar 0.375 and MPI_Recv 0.075 on B; B's wait receives 0.375 · 2 = 0.75;
+//     C's wait is indirect for 0.375 · 2 = 0.75, direct for 1.2 - 0.75 = 0.45.
+//   Paper: D = max(Σ d, 0) = max(-0.8, 0) = 0: nothing short-term on B, all 1.2 to B's wait; C's
+//     wait is wholly indirect.
+// B's wait, delayer A: A foo 3; B bar 1. d = (foo +3, bar -1), Ws = 0.
+//   Scalasca: S = 3, scale = min(2/3, 1): short-term foo 2 on A; long-term 0.75 / 3 · 3 = 0.75.
+//   Paper: D = 2 (Σ d), short-term 2 · 2/2 · 3/3 = 2; long-term 1.2.
+// Both book all 3.2 s of waiting.
+TEST_CASE("Delay rules: Scalasca's d⁺ over the delayer's call paths against the paper's heuristic", "[analysis][delay]") {
+  HandTrace h(3);
+  for (Rank r = 0; r < 3; ++r) h.enter(r, 0, "main");
+  h.work(0, 0, 3, "foo");
+  h.send(0, 3, 3.1, 1);
+  h.work(1, 0, 1, "bar");
+  h.recv(1, 1, 3.2, 0);
+  h.work(1, 3.2, 4.2, "foo");
+  h.send(1, 4.2, 4.3, 2);
+  h.work(2, 0, 2, "foo");
+  h.work(2, 2, 3, "baz");
+  h.recv(2, 3, 4.4, 1);
+  for (Rank r = 0; r < 3; ++r) h.leave(r, 5, "main");
+  const Trace t = h.finish();
+
+  const Analysis s = analyze(t);
+  const MetricTable ts = metric_table(s);
+  CHECK(metric_of(t, ts, "mpi_latesender", "main/MPI_Recv", 1) == Approx(2.0));
+  CHECK(metric_of(t, ts, "mpi_latesender", "main/MPI_Recv", 2) == Approx(1.2));
+  CHECK(metric_of(t, ts, "delay_latesender", "main/bar", 1) == Approx(0.375));
+  CHECK(metric_of(t, ts, "delay_latesender", "main/MPI_Recv", 1) == Approx(0.075));
+  CHECK(metric_of(t, ts, "delay_latesender", "main/foo", 1) == 0);
+  CHECK(metric_of(t, ts, "delay_latesender", "main/foo", 0) == Approx(2.0));
+  CHECK(metric_of(t, ts, "delay_latesender_longterm", "main/foo", 0) == Approx(0.75));
+  CHECK(metric_of(t, ts, "mpi_wait_indirect_latesender", "main/MPI_Recv", 2) == Approx(0.75));
+  CHECK(metric_of(t, ts, "mpi_wait_direct_latesender", "main/MPI_Recv", 2) == Approx(0.45));
+  CHECK(s.delays.unattributed == Approx(0).margin(1e-12));
+  check_accounting(s);
+
+  AnalyzeOptions o;
+  o.delay_rules = DelayRules::Paper;
+  const Analysis p = analyze(t, o);
+  const MetricTable tp = metric_table(p);
+  CHECK(metric_of(t, tp, "delay_latesender", "main/bar", 1) == 0);
+  CHECK(metric_of(t, tp, "delay_latesender", "main/MPI_Recv", 1) == 0);
+  CHECK(metric_of(t, tp, "delay_latesender", "main/foo", 0) == Approx(2.0));
+  CHECK(metric_of(t, tp, "delay_latesender_longterm", "main/foo", 0) == Approx(1.2));
+  CHECK(metric_of(t, tp, "mpi_wait_indirect_latesender", "main/MPI_Recv", 2) == Approx(1.2));
+  CHECK(metric_of(t, tp, "mpi_wait_direct_latesender", "main/MPI_Recv", 2) == 0);
+  check_accounting(p);
+}
+
+// The completion time of a Late Receiver's waiting send (Scalasca: min(0, leave(send) -
+// leave(receive request)); paper: max(0, ...)), which decides how much of that send counts in the
+// next interval.
+//   A: v [0, 1], MPI_Send to B [1, 3.5] (Late Receiver: B posts at 3, wait 3 - 1 = 2), x [3.5, 4.5],
+//      MPI_Send to B entered at 4.5.
+//   B: w [0, 3], MPI_Recv from A [3, 3.4], y [3.4, 3.6], MPI_Recv from A [3.6, 4.7] (Late Sender
+//      4.5 - 3.6 = 0.9).
+// B's Late Sender, delayer A since their first message: A's MPI_Send [1, 3.5] counts 2.5 minus the
+// part before the synchronisation ended: Scalasca's completion time is 0 (the send left after the
+// receive, 3.5 > 3.4): nothing of it counts; the paper's is 3.5 - 3.4 = 0.1. A also has x 1.0; B
+// has y 0.2 (its receive's completion time is 0 under both rules).
+//   Scalasca: d⁺ = (x 1.0), S = 1, scale min(0.9 / 1, 1): short-term 0.9 on x, 0 on MPI_Send.
+//   Paper: d = (MPI_Send 0.1, x 1.0, y -0.2), D = 0.9, Σd⁺ = 1.1: x 0.9 · 1/1.1, MPI_Send 0.9 · 0.1/1.1.
+// A's Late Receiver, delayer B from the start: B w 3, A v 1: both rules book 2 on B's w.
+TEST_CASE("Delay rules: a Late Receiver's waiting send and its completion time", "[analysis][delay]") {
+  HandTrace h(2);
+  for (Rank r = 0; r < 2; ++r) h.enter(r, 0, "main");
+  h.work(0, 0, 1, "v");
+  h.send(0, 1, 3.5, 1);
+  h.work(0, 3.5, 4.5, "x");
+  h.send(0, 4.5, 4.6, 1);
+  h.work(1, 0, 3, "w");
+  h.recv(1, 3, 3.4, 0);
+  h.work(1, 3.4, 3.6, "y");
+  h.recv(1, 3.6, 4.7, 0);
+  for (Rank r = 0; r < 2; ++r) h.leave(r, 5, "main");
+  const Trace t = h.finish();
+
+  const Analysis s = analyze(t);
+  const MetricTable ts = metric_table(s);
+  CHECK(metric_of(t, ts, "mpi_latereceiver", "main/MPI_Send", 0) == Approx(2.0));
+  CHECK(metric_of(t, ts, "mpi_latesender", "main/MPI_Recv", 1) == Approx(0.9));
+  CHECK(metric_of(t, ts, "delay_latereceiver", "main/w", 1) == Approx(2.0));
+  CHECK(metric_of(t, ts, "delay_latesender", "main/x", 0) == Approx(0.9));
+  CHECK(metric_of(t, ts, "delay_latesender", "main/MPI_Send", 0) == 0);
+  check_accounting(s);
+
+  AnalyzeOptions o;
+  o.delay_rules = DelayRules::Paper;
+  const Analysis p = analyze(t, o);
+  const MetricTable tp = metric_table(p);
+  CHECK(metric_of(t, tp, "delay_latereceiver", "main/w", 1) == Approx(2.0));
+  CHECK(metric_of(t, tp, "delay_latesender", "main/x", 0) == Approx(0.9 / 1.1));
+  CHECK(metric_of(t, tp, "delay_latesender", "main/MPI_Send", 0) == Approx(0.09 / 1.1));
+  check_accounting(p);
+}
+
+// An N×N operation without full overlap (a member left before the latest one entered) still
+// synchronises its waiting members with each other (Scalasca's synchronising-rank sets), so the
+// next interval between two of them starts there, not at the program's start.
+//   rank 0: a [0, 1], MPI_Allreduce [1, 2], b [2, 2.5], MPI_Recv from rank 1 [2.5, 4.1].
+//   rank 1: a [0, 1.5], MPI_Allreduce [1.5, 2.5], c [2.5, 4], MPI_Send to rank 0 entered at 4.
+//   rank 2: a [0, 3], MPI_Allreduce [3, 3.2].
+// The Allreduce: latest entry 3 (rank 2) after rank 0's end 2; ranks 0 and 1 wait until their own
+// end (1 and 1). Rank 0's Late Sender (4 - 2.5 = 1.5), delayer rank 1, counted from the Allreduce:
+// rank 1 c 1.5 against rank 0 b 0.5; rank 1's a (1.5 against 1 before the Allreduce) is not in it.
+TEST_CASE("Delay rules: an N×N operation without full overlap synchronises its waiting members", "[analysis][delay]") {
+  HandTrace h(3);
+  for (Rank r = 0; r < 3; ++r) h.enter(r, 0, "main");
+  h.work(0, 0, 1, "a");
+  h.collective(0, 1, 2, "MPI_Allreduce", h.world());
+  h.work(0, 2, 2.5, "b");
+  h.recv(0, 2.5, 4.1, 1);
+  h.work(1, 0, 1.5, "a");
+  h.collective(1, 1.5, 2.5, "MPI_Allreduce", h.world());
+  h.work(1, 2.5, 4, "c");
+  h.send(1, 4, 4.05, 0);
+  h.work(2, 0, 3, "a");
+  h.collective(2, 3, 3.2, "MPI_Allreduce", h.world());
+  for (Rank r = 0; r < 3; ++r) h.leave(r, 5, "main");
+  const Trace t = h.finish();
+  const Analysis s = analyze(t);
+  const MetricTable ts = metric_table(s);
+  CHECK(metric_of(t, ts, "mpi_wait_nxn", "main/MPI_Allreduce", 0) == Approx(1.0));
+  CHECK(metric_of(t, ts, "mpi_wait_nxn", "main/MPI_Allreduce", 1) == Approx(1.0));
+  CHECK(metric_of(t, ts, "mpi_latesender", "main/MPI_Recv", 0) == Approx(1.5));
+  CHECK(metric_of(t, ts, "delay_latesender", "main/a", 1) == 0);
+  // S = c 1.5 (b is the waiter's only), scale min(1.5 / 1.5, 1): all on c. Counted from the start,
+  // d = (a +0.5, c +1.5) would give scale 0.75: a 0.375, c 1.125.
+  CHECK(metric_of(t, ts, "delay_latesender", "main/c", 1) == Approx(1.5));
+  check_accounting(s);
+}
