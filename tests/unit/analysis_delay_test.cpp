@@ -394,4 +394,13 @@ TEST_CASE("Delay rules: an N×N operation without full overlap synchronises its 
   // d = (a +0.5, c +1.5) would give scale 0.75: a 0.375, c 1.125.
   CHECK(metric_of(t, ts, "delay_latesender", "main/c", 1) == Approx(1.5));
   check_accounting(s);
+  // The paper's rules share the synchronisation points: D = 1.5 - 0.5 = 1, Σd⁺ = 1.5: c gets
+  // 1.5 · 1/1 · 1.5/1.5 = 1.5 as well.
+  AnalyzeOptions o;
+  o.delay_rules = DelayRules::Paper;
+  const Analysis p = analyze(t, o);
+  const MetricTable tp = metric_table(p);
+  CHECK(metric_of(t, tp, "delay_latesender", "main/a", 1) == 0);
+  CHECK(metric_of(t, tp, "delay_latesender", "main/c", 1) == Approx(1.5));
+  check_accounting(p);
 }

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "helpers.hpp"
+#include "hand_trace.hpp"
 #include "scalasca_dump.hpp"
 #include "wisp/analysis/analyze.hpp"
 #include "wisp/io/otf2_reader.hpp"
@@ -127,4 +128,43 @@ TEST_CASE("Scalasca conformance on the real application and what-if traces", "[a
       CHECK(e.l1() <= 0.01);
     }
   }
+}
+
+// README "Deviations from Scalasca 2.6", items 2 to 4: collectives Scalasca's scout skips are
+// analysed, and the non-waiting time of the performance impact subtracts Early Scan.
+//   MPI_Alltoallv [1|2|4, 5]: ranks 0 and 1 wait for rank 2: 3 and 2 (Wait at N×N).
+//   MPI_Bcast of 0 bytes from rank 0 [7, 7.1] on rank 0, [6, 7.2] on ranks 1 and 2: Late Broadcast 1.
+//   MPI_Comm_split [8|8.5|9, 9.5]: Wait at N×N 1 and 0.5.
+//   MPI_Scan [10, 10.5] on rank 0, [9.7, 10.6] on rank 1: Early Scan 0.3; its non-waiting time
+//   0.9 - 0.3 = 0.6.
+TEST_CASE("Deliberate deviations from Scalasca: skipped collectives, Early Scan", "[analysis][scalasca]") {
+  test::HandTrace h(3);
+  for (Rank r = 0; r < 3; ++r) h.enter(r, 0, "main");
+  const double a2a[3] = {1, 2, 4};
+  for (Rank r = 0; r < 3; ++r) h.collective(r, a2a[r], 5, "MPI_Alltoallv", h.world(), kNone, 64);
+  h.collective(0, 7, 7.1, "MPI_Bcast", h.world(), 0, 0);
+  for (Rank r = 1; r < 3; ++r) h.collective(r, 6, 7.2, "MPI_Bcast", h.world(), 0, 0);
+  const double split[3] = {8, 8.5, 9};
+  for (Rank r = 0; r < 3; ++r) h.collective(r, split[r], 9.5, "MPI_Comm_split", h.world());
+  h.collective(0, 10, 10.5, "MPI_Scan", h.world());
+  h.collective(1, 9.7, 10.6, "MPI_Scan", h.world());
+  h.collective(2, 10.2, 10.7, "MPI_Scan", h.world());
+  for (Rank r = 0; r < 3; ++r) h.leave(r, 11, "main");
+  const Trace t = h.finish();
+  const Analysis a = analyze(t);
+  const MetricTable table = metric_table(a);
+  CHECK(test::metric_of(t, table, "mpi_wait_nxn", "main/MPI_Alltoallv", 0) == Approx(3.0));
+  CHECK(test::metric_of(t, table, "mpi_wait_nxn", "main/MPI_Alltoallv", 1) == Approx(2.0));
+  CHECK(test::metric_of(t, table, "mpi_latebroadcast", "main/MPI_Bcast", 1) == Approx(1.0));
+  CHECK(test::metric_of(t, table, "mpi_latebroadcast", "main/MPI_Bcast", 2) == Approx(1.0));
+  CHECK(test::metric_of(t, table, "mpi_wait_nxn", "main/MPI_Comm_split", 0) == Approx(1.0));
+  CHECK(test::metric_of(t, table, "mpi_wait_nxn", "main/MPI_Comm_split", 1) == Approx(0.5));
+  CHECK(test::metric_of(t, table, "mpi_earlyscan", "main/MPI_Scan", 1) == Approx(0.3));
+  // Item 4: the direct/indirect split of collective waits, metrics Scalasca 2.6 does not have.
+  CHECK(test::metric_of(t, table, "mpi_wait_direct_nxn", "main/MPI_Alltoallv", 0) +
+            test::metric_of(t, table, "mpi_wait_indirect_nxn", "main/MPI_Alltoallv", 0) ==
+        Approx(3.0));
+  CHECK(test::metric_of(t, table, "mpi_wait_nxn_count", "main/MPI_Alltoallv", 0) == 1);
+  const CallpathId scan = test::callpath(t, "main/MPI_Scan");
+  CHECK(a.imbalance.non_waiting.at(slot_of(scan), 1) == Approx(0.6));
 }

@@ -93,7 +93,7 @@ void HandTrace::collective(Rank r, double enter_t, double leave_t, const std::st
       {"MPI_Reduce", CollectiveOp::Reduce},       {"MPI_Allreduce", CollectiveOp::Allreduce},
       {"MPI_Allgather", CollectiveOp::Allgather}, {"MPI_Alltoall", CollectiveOp::Alltoall},
       {"MPI_Scan", CollectiveOp::Scan},           {"MPI_Exscan", CollectiveOp::Exscan},
-      {"MPI_Comm_split", CollectiveOp::CreateHandle}};
+      {"MPI_Alltoallv", CollectiveOp::Alltoallv}, {"MPI_Comm_split", CollectiveOp::CreateHandle}};
   const CollectiveOp op = ops.at(function);
   const std::uint32_t n = builder_->defs().comms[c].size();
   const CollectiveBytes cb = collective_bytes(op, bytes, n, root == r);
