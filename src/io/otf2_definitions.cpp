@@ -63,15 +63,30 @@ struct RawDefinitions {
   std::vector<RawGroup> groups;
   std::vector<RawComm> comms;
   std::uint64_t inter_comms = 0;
+  std::uint64_t records = 0;  // definition records read so far
+  std::string error;          // set by a callback that interrupted the reading
 };
 
-template <typename T>
-T& slot(std::vector<T>& v, std::uint64_t id) {
-  if (id >= v.size()) v.resize(id + 1);
-  return v[id];
-}
-
 RawDefinitions& raw(void* user) { return *static_cast<RawDefinitions*>(user); }
+
+// Definition ids index dense tables. Writers number each kind 0, 1, 2, ...; an id far beyond the
+// records read so far is corruption, refused before it becomes a huge allocation.
+constexpr std::uint64_t kIdSlack = 1 << 16;
+
+template <typename T>
+T* slot(void* user, std::vector<T>& v, std::uint64_t id, const char* kind) {
+  RawDefinitions& r = raw(user);
+  ++r.records;
+  if (id >= v.size()) {
+    if (id > kIdSlack + 16 * r.records) {
+      r.error = fmt::format("{} definition id {} is out of range after {} definition records (corrupt file?)",
+                            kind, id, r.records);
+      return nullptr;
+    }
+    v.resize(id + 1);
+  }
+  return &v[id];
+}
 
 OTF2_CallbackCode on_clock(void* u, uint64_t resolution, uint64_t offset, uint64_t length,
                            uint64_t) {
@@ -80,18 +95,24 @@ OTF2_CallbackCode on_clock(void* u, uint64_t resolution, uint64_t offset, uint64
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_string(void* u, OTF2_StringRef self, const char* s) {
-  slot(raw(u).strings, self) = s ? s : "";
+  auto* x = slot(u, raw(u).strings, self, "string");
+  if (!x) return OTF2_CALLBACK_INTERRUPT;
+  *x = s ? s : "";
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_node(void* u, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
                           OTF2_StringRef, OTF2_SystemTreeNodeRef) {
-  slot(raw(u).node_name, self) = name;
+  auto* x = slot(u, raw(u).node_name, self, "system tree node");
+  if (!x) return OTF2_CALLBACK_INTERRUPT;
+  *x = name;
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_location_group(void* u, OTF2_LocationGroupRef self, OTF2_StringRef name,
                                     OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef node,
                                     OTF2_LocationGroupRef) {
-  slot(raw(u).location_groups, self) = RawLocationGroup{name, type, node};
+  auto* x = slot(u, raw(u).location_groups, self, "location group");
+  if (!x) return OTF2_CALLBACK_INTERRUPT;
+  *x = RawLocationGroup{name, type, node};
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_location(void* u, OTF2_LocationRef self, OTF2_StringRef name,
@@ -104,19 +125,24 @@ OTF2_CallbackCode on_region(void* u, OTF2_RegionRef self, OTF2_StringRef name,
                             OTF2_StringRef canonical, OTF2_StringRef, OTF2_RegionRole role,
                             OTF2_Paradigm paradigm, OTF2_RegionFlag, OTF2_StringRef file,
                             uint32_t begin, uint32_t end) {
-  slot(raw(u).regions, self) = RawRegion{name, canonical, file, role, paradigm, begin, end, true};
+  auto* x = slot(u, raw(u).regions, self, "region");
+  if (!x) return OTF2_CALLBACK_INTERRUPT;
+  *x = RawRegion{name, canonical, file, role, paradigm, begin, end, true};
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_group(void* u, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type,
                            OTF2_Paradigm paradigm, OTF2_GroupFlag, uint32_t n,
                            const uint64_t* members) {
-  slot(raw(u).groups, self) =
-      RawGroup{name, type, paradigm, std::vector<std::uint64_t>(members, members + n), true};
+  auto* x = slot(u, raw(u).groups, self, "group");
+  if (!x) return OTF2_CALLBACK_INTERRUPT;
+  *x = RawGroup{name, type, paradigm, std::vector<std::uint64_t>(members, members + n), true};
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_comm(void* u, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group,
                           OTF2_CommRef parent, OTF2_CommFlag) {
-  slot(raw(u).comms, self) = RawComm{name, group, parent, true};
+  auto* x = slot(u, raw(u).comms, self, "communicator");
+  if (!x) return OTF2_CALLBACK_INTERRUPT;
+  *x = RawComm{name, group, parent, true};
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_inter_comm(void* u, OTF2_CommRef, OTF2_StringRef, OTF2_GroupRef,
@@ -144,6 +170,10 @@ RawDefinitions read_raw(OTF2_Reader* reader, const std::string& where,
   OTF2_GlobalDefReaderCallbacks_Delete(cb);
   uint64_t count = 0;
   const OTF2_ErrorCode status = OTF2_Reader_ReadAllGlobalDefinitions(reader, defs, &count);
+  if (!r.error.empty()) {
+    OTF2_Reader_CloseGlobalDefReader(reader, defs);
+    throw Error(where + ": " + r.error);
+  }
   check_otf2(status, where + ": corrupt or truncated global definitions", scope);
   OTF2_Reader_CloseGlobalDefReader(reader, defs);
   return r;

@@ -30,8 +30,9 @@ fs::path small_trace(const TempDir& dir, const std::string& name) {
 OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
 OTF2_TimeStamp post_flush(void*, OTF2_FileType, OTF2_LocationRef) { return 0; }
 
-// A hand-written archive: `threads` CPU threads in one process, with or without MPI groups.
-void write_raw_archive(const fs::path& dir, int threads, bool with_mpi) {
+// A hand-written archive: `threads` CPU threads in one process, with or without MPI groups, and
+// optionally a string definition with id `bad_string_id` (a corrupt id: issue 12).
+void write_raw_archive(const fs::path& dir, int threads, bool with_mpi, std::uint64_t bad_string_id = 0) {
   OTF2_FlushCallbacks flush{pre_flush, post_flush};
   OTF2_Archive* a = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, 1 << 20, 1 << 22,
                                       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -52,6 +53,7 @@ void write_raw_archive(const fs::path& dir, int threads, bool with_mpi) {
   OTF2_GlobalDefWriter_WriteString(d, 2, "Process");
   OTF2_GlobalDefWriter_WriteString(d, 3, "thread");
   OTF2_GlobalDefWriter_WriteString(d, 4, "MPI_COMM_WORLD");
+  if (bad_string_id) OTF2_GlobalDefWriter_WriteString(d, bad_string_id, "corrupt");
   OTF2_GlobalDefWriter_WriteRegion(d, 0, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
                                    OTF2_REGION_FLAG_NONE, 0, 0, 0);
   OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, 2, 2, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
@@ -173,4 +175,15 @@ TEST_CASE("anomalies written to OTF2 are found again by the reader and printed b
   CHECK_THAT(info.out, Catch::Contains("receive completes before its send starts (1)"));
   CHECK_THAT(info.out, Catch::Contains("2.000 us before its send starts"));
   CHECK_THAT(info.out, Catch::Contains("BARRIER on MPI_COMM_WORLD (instance 0): 1 of 2 members"));
+}
+
+TEST_CASE("a definition id far out of range is refused before it is allocated") {
+  // A flipped bit in a string id made the reader size a table to it: 128 GB, std::bad_alloc.
+  TempDir dir;
+  write_raw_archive(dir / "t", 1, true, 0x7fffffff);
+  CHECK_THROWS_WITH(read_otf2(dir / "t"), Catch::StartsWith((dir / "t" / "traces.otf2").string()) &&
+                                              Catch::Contains("string definition id 2147483647 is out of range"));
+  const auto cli = test::run_wisp("info " + (dir / "t").string());
+  CHECK(cli.exit_code == 1);
+  CHECK_THAT(cli.err, Catch::StartsWith("wisp: error: ") && Catch::Contains("out of range"));
 }
