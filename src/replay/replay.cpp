@@ -26,6 +26,9 @@ namespace wisp {
 namespace {
 
 constexpr std::uint32_t kMagic = 0x52505357;  // "WSPR"
+// SimGrid keeps time in double seconds and overflows its event heap near 9.2e9 s; a simulated
+// run longer than this is an error (scale factors of 1e15 silently gave wrong gains).
+constexpr double kLongestSimulation = 1e9;
 enum class Status : std::uint32_t { Ok = 0, Deadlock = 1, Failed = 2 };
 
 // --- encoding ------------------------------------------------------------------------------
@@ -190,6 +193,13 @@ void check(const Platform& p, const ReplayOptions& o, const Trace& trace) {
   }
   if (p.reference_speed < 0) throw Error("replay: the reference speed must not be negative");
   if (o.init_time && !(*o.init_time >= 0)) throw Error("replay: the MPI_Init time must not be negative");
+  auto seconds = [](double v) { return std::isfinite(v) && v >= 0 && v <= kLongestSimulation; };
+  if (!seconds(p.mpi.default_overhead))
+    throw Error(fmt::format("replay: the MPI overhead {} s is not between 0 and {:g} s", p.mpi.default_overhead,
+                            kLongestSimulation));
+  for (const auto& [name, v] : p.mpi.overheads)
+    if (!seconds(v))
+      throw Error(fmt::format("replay: the overhead of {} ({} s) is not between 0 and {:g} s", name, v, kLongestSimulation));
   if (o.anchor && o.residuals)
     throw Error("replay: an anchored replay derives residuals; it cannot also be given them");
   if (trace.defs.comms.size() >= (1u << 20) || trace.rank_count() >= (1u << 22))
@@ -296,6 +306,11 @@ ReplayResult replay(const Trace& trace, const Platform& platform, const ReplayOp
   }
   std::vector<std::vector<double>> times(in.value<std::uint64_t>());
   for (auto& t : times) in.doubles(t, in.value<std::uint64_t>());
+  for (const auto& t : times)
+    if (!t.empty() && !(t.back() <= kLongestSimulation))  // NaN too
+      throw Error(fmt::format("replay: the simulated run would last {:g} s, beyond the {:g} s SimGrid's clock "
+                              "resolves; a factor or a time in the scenario or platform is too large",
+                              t.back(), kLongestSimulation));
   CallResiduals residuals;
   residuals.by_rank.resize(in.value<std::uint64_t>());
   for (auto& r : residuals.by_rank) in.doubles(r, in.value<std::uint64_t>());

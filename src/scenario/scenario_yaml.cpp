@@ -3,6 +3,8 @@
 // any value by a dotted key and re-parse.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include <algorithm>
 #include <fstream>
 #include <set>
@@ -63,12 +65,19 @@ struct Parser {
     }
   }
 
+  // Every number is finite and at most kLargest: beyond that, simulated times lose their
+  // precision or overflow (factors of 1e15 gave gains of +87 %).
+  static constexpr double kLargest = 1e9;
   double number(const YAML::Node& n, const std::string& what) const {
+    double v = 0;
     try {
-      return n.as<double>();
+      v = n.as<double>();
     } catch (const YAML::Exception&) {
       fail(n, fmt::format("{} must be a number, not '{}'", what, n.IsScalar() ? n.Scalar() : "a list or map"));
     }
+    if (!std::isfinite(v)) fail(n, fmt::format("{} must be a finite number (got {})", what, n.Scalar()));
+    if (std::abs(v) > kLargest) fail(n, fmt::format("{} must be at most {:g} (got {:g})", what, kLargest, v));
+    return v;
   }
   double non_negative(const YAML::Node& n, const std::string& what) const {
     const double v = number(n, what);
@@ -78,6 +87,18 @@ struct Parser {
   double positive(const YAML::Node& n, const std::string& what) const {
     const double v = number(n, what);
     if (!(v > 0)) fail(n, fmt::format("{} must be positive (got {})", what, v));
+    return v;
+  }
+  // Rates (flop/s, bytes/s) may exceed kLargest; they still must be finite and positive.
+  double rate(const YAML::Node& n, const std::string& what) const {
+    double v = 0;
+    try {
+      v = n.as<double>();
+    } catch (const YAML::Exception&) {
+      fail(n, fmt::format("{} must be a number, not '{}'", what, n.IsScalar() ? n.Scalar() : "a list or map"));
+    }
+    if (!std::isfinite(v) || !(v >= 1) || v > 1e21)
+      fail(n, fmt::format("{} must be a finite rate between 1 and 1e21 per second (got {})", what, n.Scalar()));
     return v;
   }
   std::string text(const YAML::Node& n, const std::string& what) const {
@@ -241,9 +262,9 @@ struct Parser {
     } else if (generated) {
       s.kind = PlatformSpec::Kind::Generated;
       if (n["hosts"]) s.hosts = static_cast<std::uint32_t>(positive(n["hosts"], "hosts"));
-      if (n["speed"]) s.speed = positive(n["speed"], "speed");
+      if (n["speed"]) s.speed = rate(n["speed"], "speed");
       if (n["latency"]) s.latency = non_negative(n["latency"], "latency");
-      if (n["bandwidth"]) s.bandwidth = positive(n["bandwidth"], "bandwidth");
+      if (n["bandwidth"]) s.bandwidth = rate(n["bandwidth"], "bandwidth");
       if (n["topology"]) s.topology = text(n["topology"], "topology");
       if (n["parameters"]) s.parameters = text(n["parameters"], "parameters");
       if (n["overhead"]) s.overhead = non_negative(n["overhead"], "overhead");
