@@ -102,12 +102,10 @@ CollectiveAlgorithms parse_collective_algorithms(std::string_view text, Collecti
     text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
     if (item.empty()) throw Error("--coll-algo: empty item in the list");
     const auto eq = item.find('=');
-    if (eq == std::string_view::npos) {
+    if (eq == std::string_view::npos) {  // every family that has this algorithm
       const CollectiveAlgorithm a = algorithm_from_name(item, item);
-      if (a != CollectiveAlgorithm::Analytic)
-        throw Error(fmt::format("--coll-algo '{}': only 'analytic' applies to every collective; "
-                                "name the collective (e.g. allreduce={})", item, item));
-      result.set_all(a);
+      for (int f = 0; f < kCollectiveFamilyCount; ++f)
+        if (supports(static_cast<CollectiveFamily>(f), a)) result.by_family[f] = a;
       continue;
     }
     const CollectiveFamily f = family_from_name(trim(item.substr(0, eq)), item);

@@ -92,9 +92,11 @@ ReplayOptions replay_options(const ReplaySpec& spec, const CollectiveAlgorithms&
   o.anchor = spec.costs == "anchored";
   o.eager_threshold = spec.eager_threshold;
   if (!spec.collectives.empty()) {
-    std::string text;
+    std::string text;  // the default first, so that named collectives win
     for (const auto& [op, algorithm] : spec.collectives)
-      text += (text.empty() ? "" : ",") + (op == "all" || op == "default" ? algorithm : op + "=" + algorithm);
+      if (op == "all" || op == "default") text += (text.empty() ? "" : ",") + algorithm;
+    for (const auto& [op, algorithm] : spec.collectives)
+      if (op != "all" && op != "default") text += (text.empty() ? "" : ",") + op + "=" + algorithm;
     try {
       o.algorithms = parse_collective_algorithms(text, algorithms);
     } catch (const Error& e) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -395,13 +396,34 @@ struct Parser {
   }
 };
 
+// yaml-cpp keeps both entries of a repeated key and lookups see the first: a scenario that says
+// `{factor: 0.5, factor: 2}` must not silently mean 0.5.
+void refuse_duplicate_keys(const YAML::Node& n, const std::string& file) {
+  if (n.IsSequence())
+    for (const auto& item : n) refuse_duplicate_keys(item, file);
+  if (!n.IsMap()) return;
+  std::map<std::string, YAML::Mark> seen;
+  for (const auto& kv : n) {
+    if (kv.first.IsScalar()) {
+      const auto [it, fresh] = seen.emplace(kv.first.Scalar(), kv.first.Mark());
+      if (!fresh)
+        throw Error(fmt::format("{}:{}:{}: duplicate key '{}' (first at line {})", file, kv.first.Mark().line + 1,
+                                kv.first.Mark().column + 1, kv.first.Scalar(), it->second.line + 1));
+    }
+    refuse_duplicate_keys(kv.second, file);
+  }
+}
+
 YAML::Node parse_yaml(const std::string& text, const std::string& file) {
+  YAML::Node root;
   try {
-    return YAML::Load(text);
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw Error(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1,
                             e.mark.column + 1, e.msg));
   }
+  refuse_duplicate_keys(root, file);
+  return root;
 }
 
 }  // namespace

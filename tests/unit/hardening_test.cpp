@@ -11,6 +11,7 @@
 #include "tiny_trace.hpp"
 #include "wisp/error.hpp"
 #include "wisp/replay/replay.hpp"
+#include "wisp/scenario/run.hpp"
 #include "wisp/scenario/scenario.hpp"
 
 using namespace wisp;
@@ -65,4 +66,20 @@ TEST_CASE("a simulated run beyond SimGrid's clock is an error, not a result", "[
   p.mpi.default_overhead = 1e20;
   p.speed_factor = 1;
   CHECK_THROWS_WITH(replay(trace, p), Catch::Contains("MPI overhead 1e+20 s is not between 0 and 1e+09 s"));
+}
+
+TEST_CASE("a repeated YAML key is an error naming both places", "[hardening]") {
+  const fs::path file = kRegression / "duplicate-key.yaml";
+  CHECK_THAT(error_of(file), Catch::StartsWith(file.string()) &&
+                                 Catch::EndsWith(":4:40: duplicate key 'factor' (first at line 4)"));
+}
+
+TEST_CASE("collectives: default applies to every family that has it, named ones win", "[hardening]") {
+  // The README's example `{..., default: binomial}` was rejected (alltoall has no binomial).
+  const Scenario s = load_scenario(kRegression / "collectives-default.yaml");
+  const CollectiveAlgorithms a = replay_options(s.replay).algorithms;
+  CHECK(a.of(CollectiveOp::Allreduce) == CollectiveAlgorithm::Ring);
+  CHECK(a.of(CollectiveOp::Bcast) == CollectiveAlgorithm::Binomial);
+  CHECK(a.of(CollectiveOp::Barrier) == CollectiveAlgorithm::Binomial);
+  CHECK(a.of(CollectiveOp::Alltoall) == CollectiveAlgorithm::Pairwise);  // has no binomial: kept
 }

@@ -205,7 +205,11 @@ TEST_CASE("MPI_Init synchronises only the ranks that call it", "[replay][collect
 TEST_CASE("collective algorithm names are checked", "[replay][collective]") {
   CHECK_THROWS_WITH(parse_collective_algorithms("bcast=pairwise"), Catch::Contains("bcast has no pairwise"));
   CHECK_THROWS_WITH(parse_collective_algorithms("allreduce=fast"), Catch::Contains("unknown algorithm 'fast'"));
-  CHECK_THROWS_WITH(parse_collective_algorithms("ring"), Catch::Contains("only 'analytic'"));
+  // A bare algorithm applies to every family that has it; the others keep theirs.
+  const CollectiveAlgorithms ring = parse_collective_algorithms("ring");
+  CHECK(ring.of(CollectiveOp::Allreduce) == CollectiveAlgorithm::Ring);
+  CHECK(ring.of(CollectiveOp::Bcast) == CollectiveAlgorithm::Ring);
+  CHECK(ring.of(CollectiveOp::Barrier) == CollectiveAlgorithm::Dissemination);
   CHECK_THROWS_WITH(parse_collective_algorithms("allredcue=ring"), Catch::Contains("unknown collective"));
   const auto a = parse_collective_algorithms("analytic,allreduce=ring");
   CHECK(a.of(CollectiveOp::Allreduce) == CollectiveAlgorithm::Ring);

@@ -53,8 +53,8 @@ struct CollectiveAlgorithms {
 
 bool supports(CollectiveFamily f, CollectiveAlgorithm a);
 
-// Parses "analytic" (every family), "allreduce=ring,bcast=linear" or a mix
-// ("analytic,allreduce=ring": later items win). Names: barrier, bcast, reduce, allreduce,
+// Parses "analytic" (a bare algorithm: every family that has it, e.g. "binomial" leaves alltoall),
+// "allreduce=ring,bcast=linear" or a mix ("analytic,allreduce=ring": later items win). Names: barrier, bcast, reduce, allreduce,
 // gather, scatter, allgather, alltoall, reduce_scatter, scan; binomial, recursive_doubling, ring,
 // dissemination, pairwise, linear, analytic. Throws wisp::Error naming the bad item.
 CollectiveAlgorithms parse_collective_algorithms(std::string_view text,
