@@ -1,6 +1,10 @@
 // Helpers shared by the generators. See common.hpp.
 #include "generators/common.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
+
 #include "wisp/error.hpp"
 
 namespace wisp::gen {
@@ -21,6 +25,19 @@ void apply_launch_jitter(Model& model, const CommonOptions& o) {
 
 void require(bool ok, const char* kind, const std::string& what) {
   if (!ok) throw Error(std::string("generate ") + kind + ": " + what);
+}
+
+void require_sane(const CommonOptions& o, const char* kind, double ranks, double repetitions) {
+  const ModelParams& m = o.model;
+  auto in = [](double v, double lo, double hi) { return std::isfinite(v) && v >= lo && v <= hi; };
+  require(in(m.latency, 0, 1e3) && in(m.overhead, 0, 1e3) && in(m.init_time, 0, 1e6), kind,
+          "--latency, --overhead and --init-time must be finite and not negative");
+  require(in(m.bandwidth, 1, 1e21), kind, "--bandwidth must be between 1 and 1e21 bytes/s");
+  require(in(o.launch_jitter, 0, 1e6), kind, "--launch-jitter must be finite and not negative");
+  require(ranks <= (1 << 20), kind, fmt::format("{:.0f} ranks are more than wisp models (at most 1048576)", ranks));
+  require(ranks * repetitions * 64 <= 1e9, kind,
+          fmt::format("about {:.3g} events are more than a generated trace may hold (at most 1e9)",
+                      ranks * repetitions * 64));
 }
 
 }  // namespace wisp::gen

@@ -35,12 +35,14 @@ Rank rank_of(const std::vector<std::uint32_t>& c, const std::vector<std::uint32_
 Trace generate_halo(const HaloOptions& o) {
   const char* kind = "halo";
   require(o.dims.size() == 2 || o.dims.size() == 3, kind, "--dims must be 2-D or 3-D (e.g. 4x4)");
-  std::uint32_t P = 1;
+  double ranks = 1;
   for (auto d : o.dims) {
     require(d >= 1, kind, "--dims must be at least 1 in every dimension");
-    P *= d;
+    ranks *= d;
   }
   require(o.steps >= 1, kind, "--steps must be at least 1");
+  require_sane(o, kind, ranks, o.steps);
+  const auto P = static_cast<std::uint32_t>(ranks);
   require(o.work > 0 && o.boundary_work >= 0 && o.overload >= 0, kind,
           "work must be positive and --overload not negative");
   require(o.overload_region == "compute" || o.overload_region == "boundary", kind,

@@ -20,6 +20,7 @@ Trace generate_imbalance(const ImbalanceOptions& o) {
   require(o.ranks >= 1, kind, "--ranks must be at least 1");
   require(o.iterations >= 1, kind, "--iterations must be at least 1");
   require(o.work > 0, kind, "--work must be positive");
+  require_sane(o, kind, o.ranks, o.iterations);
   require(o.percent >= 0, kind, "--percent must not be negative");
   const bool balanced = o.mode == "balanced";
   require(balanced || o.mode == "static" || o.mode == "dynamic" || o.mode == "mixed", kind,

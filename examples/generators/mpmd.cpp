@@ -9,6 +9,7 @@ Trace generate_mpmd(const MpmdOptions& o) {
   const char* kind = "mpmd";
   require(o.particle_ranks >= 1 && o.mesh_ranks >= 1, kind, "both partitions need at least 1 rank");
   require(o.steps >= 1, kind, "--steps must be at least 1");
+  require_sane(o, kind, static_cast<double>(o.particle_ranks) + o.mesh_ranks, o.steps);
   require(o.particle_work > 0 && o.mesh_work > 0, kind, "partition work must be positive");
   require(o.shift >= 0 && o.shift < 1, kind, "--shift must be in [0, 1)");
   const std::uint32_t Pp = o.particle_ranks, Pm = o.mesh_ranks, P = Pp + Pm;

@@ -19,6 +19,7 @@ Trace generate_phases(const PhasesOptions& o) {
   const char* kind = "phases";
   require(o.ranks >= 2, kind, "--ranks must be at least 2");
   require(o.iterations >= 1, kind, "--iterations must be at least 1");
+  require_sane(o, kind, o.ranks, o.iterations);
   require(o.work > 0 && o.imbalance >= 0, kind, "--work must be positive, --imbalance not negative");
   const std::uint32_t P = o.ranks;
   Model m(P, "phases");

@@ -10,6 +10,7 @@ Trace generate_wavefront(const WavefrontOptions& o) {
   require(o.px >= 1 && o.py >= 1, kind, "--px and --py must be at least 1");
   require(o.iterations >= 1 && o.blocks >= 1, kind, "--iterations and --blocks must be at least 1");
   require(o.work > 0 && o.extra >= 0, kind, "--work must be positive and --extra not negative");
+  require_sane(o, kind, static_cast<double>(o.px) * o.py, static_cast<double>(o.iterations) * o.blocks);
   const std::uint32_t P = o.px * o.py;
   for (Rank r : o.extra_ranks) require(r < P, kind, "--extra-ranks names a rank beyond the grid");
 

@@ -83,3 +83,20 @@ TEST_CASE("collectives: default applies to every family that has it, named ones 
   CHECK(a.of(CollectiveOp::Barrier) == CollectiveAlgorithm::Binomial);
   CHECK(a.of(CollectiveOp::Alltoall) == CollectiveAlgorithm::Pairwise);  // has no binomial: kept
 }
+
+TEST_CASE("generators refuse sizes and model values that cannot be right, at once", "[hardening]") {
+  // `--px 99999999` ran 46 s and ended in bad_alloc; `--latency -1` gave a 0.012 s trace.
+  const auto big = test::run_wisp("generate wavefront --px 99999999 -o /nonexistent/never");
+  CHECK(big.exit_code == 1);
+  CHECK(big.err == "wisp: error: generate wavefront: 399999996 ranks are more than wisp models (at most 1048576)\n");
+  const auto events = test::run_wisp("generate halo --dims 1024x1024 --steps 100000 -o /nonexistent/never");
+  CHECK(events.exit_code == 1);
+  CHECK_THAT(events.err, Catch::Contains("events are more than a generated trace may hold"));
+  const auto latency = test::run_wisp("generate imbalance --ranks 4 --latency -1 -o /nonexistent/never");
+  CHECK(latency.exit_code == 1);
+  CHECK_THAT(latency.err, Catch::Contains("--latency, --overhead and --init-time must be finite and not negative"));
+  const fs::path scenario = kRegression / "huge-generate.yaml";
+  const auto run = test::run_wisp("run -o /nonexistent/never " + scenario.string());
+  CHECK(run.exit_code == 1);
+  CHECK_THAT(run.err, Catch::StartsWith("wisp: error: " + scenario.string() + ":2:8: trace: generate"));
+}
