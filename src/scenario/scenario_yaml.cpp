@@ -433,7 +433,19 @@ Scenario parse_scenario(const std::string& text, const fs::path& file) {
   return p.scenario(parse_yaml(text, file.string()));
 }
 
+// A scenario is a small text file; anything else (a directory, /dev/zero, a trace named by
+// mistake) is refused before it is read.
+constexpr std::uintmax_t kLargestScenario = 1 << 20;
+
 Scenario load_scenario(const fs::path& file) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(file, ec);
+  if (fs::is_directory(st)) throw Error(file.string() + ": is a directory, not a scenario file");
+  if (fs::exists(st) && !fs::is_regular_file(st))
+    throw Error(file.string() + ": is not a regular file (a scenario is a YAML text file)");
+  if (fs::is_regular_file(st) && fs::file_size(file, ec) > kLargestScenario)
+    throw Error(fmt::format("{}: {} bytes is too large for a scenario file (at most 1 MiB)", file.string(),
+                            fs::file_size(file, ec)));
   std::ifstream in(file);
   if (!in) throw Error(file.string() + ": cannot read the scenario file");
   std::stringstream text;

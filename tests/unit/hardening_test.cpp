@@ -100,3 +100,18 @@ TEST_CASE("generators refuse sizes and model values that cannot be right, at onc
   CHECK(run.exit_code == 1);
   CHECK_THAT(run.err, Catch::StartsWith("wisp: error: " + scenario.string() + ":2:8: trace: generate"));
 }
+
+TEST_CASE("wisp run on something that is not a scenario file says what it is", "[hardening]") {
+  // /dev/zero grew to 3.4 GB in 10 s; a directory said "the scenario is empty".
+  const auto zero = test::run_wisp("run -o /nonexistent/never /dev/zero");
+  CHECK(zero.exit_code == 1);
+  CHECK(zero.err == "wisp: error: /dev/zero: is not a regular file (a scenario is a YAML text file)\n");
+  TempDir dir;
+  const auto directory = test::run_wisp("run -o /nonexistent/never " + dir.path().string());
+  CHECK(directory.exit_code == 1);
+  CHECK(directory.err == "wisp: error: " + dir.path().string() + ": is a directory, not a scenario file\n");
+  std::ofstream(dir / "big.yaml") << std::string(2 << 20, '#');
+  const auto big = test::run_wisp("run -o /nonexistent/never " + (dir / "big.yaml").string());
+  CHECK(big.exit_code == 1);
+  CHECK_THAT(big.err, Catch::Contains("too large for a scenario file (at most 1 MiB)"));
+}
