@@ -284,6 +284,15 @@ void write_otf2_into(const Trace& trace, const std::filesystem::path& dir, const
   write_definitions(archive, trace, ids, str, where, scope);
   closer.a = nullptr;
   check_otf2(OTF2_Archive_Close(archive), where + ": closing the archive", scope);
+  // OTF2 does not always report a failed write of its small files (seen on a full disk: exit 0
+  // and 0-byte traces.otf2 / traces.def); an empty one is never a valid archive.
+  for (const char* name : {"traces.otf2", "traces.def"}) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(dir / name, ec);
+    if (ec || size == 0)
+      throw Error(fmt::format("{}: writing {} failed ({}; is the disk full?)", where, name,
+                              ec ? ec.message() : "the file is empty"));
+  }
 }
 
 void write_otf2(const Trace& trace, const std::filesystem::path& dir, const WriteOptions& options) {
