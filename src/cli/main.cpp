@@ -8,8 +8,10 @@
 
 #include "commands.hpp"
 #include "wisp/error.hpp"
+#include "wisp/io/interrupt.hpp"
 
 int main(int argc, char** argv) {
+  wisp::interrupt::install();
   CLI::App app{"wisp: trace-driven what-if simulator for MPI applications"};
   app.require_subcommand(1);
   int verbose = 0;

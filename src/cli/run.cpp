@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
+#include "wisp/io/interrupt.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/report/run_report.hpp"
@@ -125,7 +126,11 @@ void run_sweep(const Scenario& s, const Input& in, AtomicDirectory& out, int job
       std::fflush(nullptr);
       const pid_t pid = fork();
       if (pid < 0) throw Error("cannot start a sweep worker process");
-      if (pid == 0) sweep_worker(scenarios[next], in, identities.at(key), dir(next));
+      if (pid == 0) {
+        interrupt::child_started();
+        sweep_worker(scenarios[next], in, identities.at(key), dir(next));
+      }
+      interrupt::add_child(pid);
       running[pid] = next++;
     }
     int status = 0;
@@ -133,6 +138,7 @@ void run_sweep(const Scenario& s, const Input& in, AtomicDirectory& out, int job
     if (pid < 0) throw Error("lost a sweep worker process");
     const std::size_t i = running.at(pid);
     running.erase(pid);
+    interrupt::remove_child(pid);
     ++done;
     SweepRow& row = rows[i];
     if (fs::exists(dir(i) / "row")) {

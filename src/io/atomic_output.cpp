@@ -1,11 +1,16 @@
 // Atomic output directories and files. See atomic_output.hpp.
 #include "wisp/io/atomic_output.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
+
+#include <cstdlib>
 #include <fstream>
 
 #include "wisp/error.hpp"
+#include "wisp/io/interrupt.hpp"
 
 namespace wisp {
 
@@ -15,6 +20,24 @@ namespace {
 fs::path sibling(const fs::path& target, const char* what) {
   const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
   return parent / ("." + target.filename().string() + "." + what + "-" + std::to_string(getpid()));
+}
+
+// Staging directories of runs that were killed (kill -9, power loss): `.NAME.partial-PID` whose
+// process is gone. Removed before a new run writes the same target.
+void remove_stale_staging(const fs::path& target) {
+  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  const std::string prefix = "." + target.filename().string() + ".partial-";
+  std::error_code ec;
+  for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    char* rest = nullptr;
+    const long pid = std::strtol(name.c_str() + prefix.size(), &rest, 10);
+    if (pid <= 0 || *rest != '\0' || pid == getpid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // still running
+    std::error_code rm;
+    fs::remove_all(it->path(), rm);
+  }
 }
 
 bool exists_nonempty(const fs::path& p) {
@@ -34,16 +57,21 @@ AtomicDirectory::AtomicDirectory(fs::path target, bool force)
   std::error_code ec;
   const fs::path parent = target_.has_parent_path() ? target_.parent_path() : fs::path(".");
   fs::create_directories(parent, ec);
+  remove_stale_staging(target_);
   staging_ = sibling(target_, "partial");
   fs::remove_all(staging_, ec);
-  if (!fs::create_directory(staging_, ec))
+  interrupt::add_staging(staging_);
+  if (!fs::create_directory(staging_, ec)) {
+    interrupt::remove_staging(staging_);
     throw Error(target_.string() + ": cannot create output directory (" + ec.message() + ")");
+  }
 }
 
 AtomicDirectory::~AtomicDirectory() {
   if (committed_) return;
   std::error_code ec;
   fs::remove_all(staging_, ec);
+  interrupt::remove_staging(staging_);
 }
 
 void AtomicDirectory::commit() {
@@ -58,6 +86,7 @@ void AtomicDirectory::commit() {
   fs::rename(staging_, target_, ec);
   if (ec) throw Error(target_.string() + ": cannot move output into place (" + ec.message() + ")");
   committed_ = true;
+  interrupt::remove_staging(staging_);
   if (!old.empty()) fs::remove_all(old, ec);
 }
 

@@ -19,6 +19,7 @@
 
 #include "allocation_cache.hpp"
 #include "simulation.hpp"
+#include "wisp/io/interrupt.hpp"
 #include "wisp/replay/retime.hpp"
 
 namespace wisp {
@@ -271,6 +272,7 @@ ReplayResult replay(const Trace& trace, const Platform& platform, const ReplayOp
   if (pid == 0) {
     // The parent's crash handlers (e.g. a test framework's) must not report for the child.
     for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM, SIGINT}) std::signal(sig, SIG_DFL);
+    interrupt::child_started();
     ::close(fds[0]);
     const int code = run_child(fds[1], trace, platform, options);
     ::close(fds[1]);
@@ -279,11 +281,13 @@ ReplayResult replay(const Trace& trace, const Platform& platform, const ReplayOp
     std::fflush(stderr);
     _exit(code);
   }
+  interrupt::add_child(pid);
   ::close(fds[1]);
   const std::string data = read_all(fds[0]);
   ::close(fds[0]);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  interrupt::remove_child(pid);
   if (WIFSIGNALED(status))
     throw Error(fmt::format("replay: the simulation process was killed by signal {} ({}); SimGrid's "
                             "messages above say why", WTERMSIG(status), strsignal(WTERMSIG(status))));

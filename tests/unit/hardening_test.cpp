@@ -3,6 +3,7 @@
 // minimal inputs live in tests/regression/ (one file per case) or are built here.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -114,4 +115,40 @@ TEST_CASE("wisp run on something that is not a scenario file says what it is", "
   const auto big = test::run_wisp("run -o /nonexistent/never " + (dir / "big.yaml").string());
   CHECK(big.exit_code == 1);
   CHECK_THAT(big.err, Catch::Contains("too large for a scenario file (at most 1 MiB)"));
+}
+
+TEST_CASE("SIGINT stops the simulation child, removes unfinished output and says so", "[hardening]") {
+  // Before: the child ran on for 14-19 s, `.NAME.partial-PID` stayed, nothing was printed.
+  TempDir dir;
+  REQUIRE(test::run_wisp("generate halo --dims 8x8 --steps 1000 -o " + (dir / "t").string()).exit_code == 0);
+  const fs::path out = dir / "sim";
+  // A uniquely named link to wisp, so that its processes (the child too) can be found by name.
+  fs::create_symlink(WISP_CLI, dir / "wisp-sigint");
+  std::ofstream(dir / "run.sh") << "cd '" << dir.path().string() << "'\n"
+                                << "./wisp-sigint simulate t -o sim >/dev/null 2>err &\n"
+                                << "pid=$!\nsleep 1.5\nkill -INT $pid\nwait $pid\necho $? > rc\nsleep 0.3\n"
+                                << "pgrep -x wisp-sigint > alive || true\n";
+  REQUIRE(std::system(("bash '" + (dir / "run.sh").string() + "'").c_str()) == 0);
+  std::string rc, err, alive;
+  std::getline(std::ifstream(dir / "rc"), rc);
+  std::ifstream e(dir / "err");
+  err.assign(std::istreambuf_iterator<char>(e), {});
+  std::ifstream a(dir / "alive");
+  alive.assign(std::istreambuf_iterator<char>(a), {});
+  CHECK(rc == "130");
+  CHECK_THAT(err, Catch::Contains("wisp: interrupted (SIGINT): stopping the simulations and removing unfinished output"));
+  CHECK(alive.empty());
+  for (const auto& entry : fs::directory_iterator(dir.path()))
+    CHECK(entry.path().filename().string().rfind(".sim.", 0) != 0);
+  CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("staging directories of killed runs are removed by the next run", "[hardening]") {
+  TempDir dir;
+  fs::create_directories(dir / ".t.partial-999999999" / "traces");  // no such process
+  fs::create_directories(dir / ".t.partial-1");                       // init: alive, kept
+  REQUIRE(test::run_wisp("generate imbalance --ranks 2 --iterations 2 -o " + (dir / "t").string()).exit_code == 0);
+  CHECK_FALSE(fs::exists(dir / ".t.partial-999999999"));
+  CHECK(fs::exists(dir / ".t.partial-1"));
+  CHECK(fs::exists(dir / "t" / "traces.otf2"));
 }
