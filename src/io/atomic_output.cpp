@@ -77,6 +77,10 @@ AtomicDirectory::~AtomicDirectory() {
 void AtomicDirectory::commit() {
   std::error_code ec;
   fs::path old;
+  // Checked again: another run may have written the target since this one started.
+  if (!force_ && exists_nonempty(target_))
+    throw Error(target_.string() + ": output directory was written by another run meanwhile (use --force "
+                                   "to replace it)");
   if (fs::exists(target_, ec)) {
     old = sibling(target_, "old");
     fs::remove_all(old, ec);

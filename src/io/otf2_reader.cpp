@@ -407,6 +407,12 @@ void read_rank_events(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks,
   if (read < archive.declared_events[r])
     throw Error(fmt::format("{}: event file is truncated: {} of {} declared events", context, read,
                             archive.declared_events[r]));
+  // Score-P's MPI records name communicators through the rank's local mapping tables; records on
+  // a communicator that maps to nothing MPI mean those tables are missing, empty or truncated.
+  if (ctx.skipped[kUnknownComm] > 0)
+    throw Error(fmt::format("{}: {} MPI records refer to communicators that are not defined as MPI "
+                            "communicators: the rank's local definitions (traces/{}.def) are missing, "
+                            "empty or truncated", context, ctx.skipped[kUnknownComm], archive.rank_location[r]));
   for (int k = 0; k < kSkippedCount; ++k) skipped[k] += ctx.skipped[k];
   if (program.empty()) program = ctx.program_name;
 }

@@ -11,6 +11,7 @@
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
 #include "wisp/error.hpp"
+#include "wisp/io/atomic_output.hpp"
 #include "wisp/replay/replay.hpp"
 #include "wisp/scenario/run.hpp"
 #include "wisp/scenario/scenario.hpp"
@@ -151,4 +152,20 @@ TEST_CASE("staging directories of killed runs are removed by the next run", "[ha
   CHECK_FALSE(fs::exists(dir / ".t.partial-999999999"));
   CHECK(fs::exists(dir / ".t.partial-1"));
   CHECK(fs::exists(dir / "t" / "traces.otf2"));
+}
+
+TEST_CASE("an output written by another run meanwhile is not replaced without --force", "[hardening]") {
+  // Two `wisp run ... -o D` at once: both exited 0 and the later silently replaced the earlier.
+  TempDir dir;
+  {
+    AtomicDirectory first(dir / "out", false);
+    AtomicDirectory second(dir / "out", false);  // both start while `out` does not exist
+    std::ofstream(first.staging() / "a") << "first";
+    first.commit();
+    CHECK_THROWS_WITH(second.commit(), Catch::Contains("was written by another run meanwhile"));
+  }
+  std::string content;
+  std::getline(std::ifstream(dir / "out" / "a"), content);
+  CHECK(content == "first");
+  for (const auto& e : fs::directory_iterator(dir.path())) CHECK(e.path().filename() == "out");  // no leftovers
 }

@@ -187,3 +187,70 @@ TEST_CASE("a definition id far out of range is refused before it is allocated") 
   CHECK(cli.exit_code == 1);
   CHECK_THAT(cli.err, Catch::StartsWith("wisp: error: ") && Catch::Contains("out of range"));
 }
+
+namespace {
+
+// One MPI rank whose MPI_Barrier record names MPI_COMM_WORLD by the local id 7, mapped to the
+// global id 0 in its local definitions (traces/0.def), as Score-P writes them.
+void write_mapped_archive(const fs::path& dir) {
+  OTF2_FlushCallbacks flush{pre_flush, post_flush};
+  OTF2_Archive* a = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, 1 << 20, 1 << 22,
+                                      OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  OTF2_Archive_SetFlushCallbacks(a, &flush, nullptr);
+  OTF2_Archive_SetSerialCollectiveCallbacks(a);
+  OTF2_Archive_OpenEvtFiles(a);
+  OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a, 0);
+  OTF2_EvtWriter_Enter(w, nullptr, 10, 0);
+  OTF2_EvtWriter_Enter(w, nullptr, 11, 1);
+  OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, 11);
+  OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, 12, OTF2_COLLECTIVE_OP_BARRIER, 7, OTF2_UNDEFINED_UINT32, 0, 0);
+  OTF2_EvtWriter_Leave(w, nullptr, 12, 1);
+  OTF2_EvtWriter_Leave(w, nullptr, 20, 0);
+  OTF2_Archive_CloseEvtWriter(a, w);
+  OTF2_Archive_CloseEvtFiles(a);
+  OTF2_Archive_OpenDefFiles(a);
+  OTF2_DefWriter* local = OTF2_Archive_GetDefWriter(a, 0);
+  OTF2_IdMap* map = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, 1);
+  OTF2_IdMap_AddIdPair(map, 7, 0);
+  OTF2_DefWriter_WriteMappingTable(local, OTF2_MAPPING_COMM, map);
+  OTF2_IdMap_Free(map);
+  OTF2_Archive_CloseDefWriter(a, local);
+  OTF2_Archive_CloseDefFiles(a);
+  OTF2_GlobalDefWriter* d = OTF2_Archive_GetGlobalDefWriter(a);
+  OTF2_GlobalDefWriter_WriteClockProperties(d, 1000, 0, 30, OTF2_UNDEFINED_TIMESTAMP);
+  const char* strings[] = {"", "main", "MPI_Barrier", "Process", "rank", "MPI_COMM_WORLD"};
+  for (uint32_t i = 0; i < 6; ++i) OTF2_GlobalDefWriter_WriteString(d, i, strings[i]);
+  OTF2_GlobalDefWriter_WriteRegion(d, 0, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
+                                   OTF2_REGION_FLAG_NONE, 0, 0, 0);
+  OTF2_GlobalDefWriter_WriteRegion(d, 1, 2, 2, 0, OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_MPI,
+                                   OTF2_REGION_FLAG_NONE, 0, 0, 0);
+  OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, 3, 3, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  OTF2_GlobalDefWriter_WriteLocationGroup(d, 0, 3, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP);
+  OTF2_GlobalDefWriter_WriteLocation(d, 0, 4, OTF2_LOCATION_TYPE_CPU_THREAD, 6, 0);
+  const uint64_t locations[] = {0};
+  const uint64_t ranks[] = {0};
+  OTF2_GlobalDefWriter_WriteGroup(d, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                  OTF2_GROUP_FLAG_NONE, 1, locations);
+  OTF2_GlobalDefWriter_WriteGroup(d, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                  OTF2_GROUP_FLAG_NONE, 1, ranks);
+  OTF2_GlobalDefWriter_WriteComm(d, 0, 5, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+  OTF2_Archive_CloseGlobalDefWriter(a, d);
+  OTF2_Archive_Close(a);
+}
+
+}  // namespace
+
+TEST_CASE("a missing or empty local definitions file is an error, not dropped MPI records") {
+  // Issue 12: without traces/N.def the rank's MPI records were skipped as "MPI record on a
+  // non-MPI communicator" and `analyze` reported a ping-pong with 0 matched messages.
+  TempDir dir;
+  write_mapped_archive(dir / "t");
+  const Trace t = read_otf2(dir / "t");
+  REQUIRE(t.ranks[0].collectives.size() == 1);
+  CHECK(t.ranks[0].collectives[0].comm == t.defs.world);
+  fs::remove(dir / "t" / "traces" / "0.def");
+  CHECK_THROWS_WITH(read_otf2(dir / "t"), Catch::Contains("rank 0") && Catch::Contains("traces/0.def") &&
+                                              Catch::Contains("missing, empty or truncated"));
+  std::ofstream(dir / "t" / "traces" / "0.def");  // empty
+  CHECK_THROWS_WITH(read_otf2(dir / "t"), Catch::Contains("rank 0"));
+}
