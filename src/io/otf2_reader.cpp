@@ -16,6 +16,7 @@
 
 #include <array>
 
+#include "anchor_probe.hpp"
 #include "otf2_definitions.hpp"
 #include "otf2_errors.hpp"
 #include "wisp/error.hpp"
@@ -422,6 +423,7 @@ void read_rank_events(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks,
 Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   const fs::path anchor = resolve_anchor(path);
   const std::string where = anchor.string();
+  io::probe_anchor(anchor);
   Otf2ErrorScope scope;
   ReaderHandle handle{OTF2_Reader_Open(anchor.c_str())};
   if (!handle.reader) io::check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": not an OTF2 anchor file", scope);

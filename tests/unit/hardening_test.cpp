@@ -3,6 +3,7 @@
 // minimal inputs live in tests/regression/ (one file per case) or are built here.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -168,4 +169,36 @@ TEST_CASE("an output written by another run meanwhile is not replaced without --
   std::getline(std::ifstream(dir / "out" / "a"), content);
   CHECK(content == "first");
   for (const auto& e : fs::directory_iterator(dir.path())) CHECK(e.path().filename() == "out");  // no leftovers
+}
+
+TEST_CASE("a corrupt anchor that crashes or hangs libotf2 is one clear error", "[hardening]") {
+  // Flipped bits of the Score-P ping-pong's anchor: byte 63 bit 7 made libotf2 abort ("double
+  // free or corruption"), byte 59 bit 0 made it spin for 10-60 s.
+  const auto shared = test::shared_trace("scorep-ping-pong");
+  if (shared.empty()) return;
+  TempDir dir;
+  fs::copy(shared, dir / "pp", fs::copy_options::recursive);
+  const fs::path anchor = dir / "pp" / "traces.otf2";
+  std::string original;
+  {
+    std::ifstream in(anchor, std::ios::binary);
+    original.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  REQUIRE(original.size() > 64);
+  const struct {
+    std::size_t byte;
+    int bit;
+    const char* what;
+  } flips[] = {{63, 7, "the OTF2 library crashed reading it"}, {59, 0, "did not finish reading it within 3 s"}};
+  for (const auto& f : flips) {
+    std::string bad = original;
+    bad[f.byte] = static_cast<char>(bad[f.byte] ^ (1 << f.bit));
+    std::ofstream(anchor, std::ios::binary | std::ios::trunc) << bad;
+    const auto r = test::run_wisp("info " + (dir / "pp").string());
+    INFO("byte " << f.byte << " bit " << f.bit);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::StartsWith("wisp: error: " + anchor.string() + ": corrupt OTF2 anchor file: ") &&
+                          Catch::Contains(f.what) && Catch::EndsWith("\n"));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
 }
