@@ -2,6 +2,8 @@
 // See platform.hpp.
 #include "wisp/replay/platform.hpp"
 
+#include "platform_check.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -97,6 +99,7 @@ Platform load_platform(const std::filesystem::path& file) {
   const std::string text = read_text(file);
   if (text.find("<platform") == std::string::npos)
     throw Error(fmt::format("platform {}: not a SimGrid platform (no <platform> element)", file.string()));
+  replay_impl::check_platform_xml(text, file);
   const std::regex prop_re("<prop\\b[^>]*>");
   for (auto it = std::sregex_iterator(text.begin(), text.end(), prop_re); it != std::sregex_iterator(); ++it) {
     const std::string element = it->str();

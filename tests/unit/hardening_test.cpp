@@ -202,3 +202,23 @@ TEST_CASE("a corrupt anchor that crashes or hangs libotf2 is one clear error", "
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   }
 }
+
+TEST_CASE("platform attributes SimGrid aborts on are refused first, with file and line", "[hardening]") {
+  // Each made SimGrid abort in the replay child, or (radical) allocate 9 GB in 30 s.
+  const struct {
+    const char* file;
+    const char* message;
+  } cases[] = {
+      {"radical-huge.xml", " line 4: radical \"0-99999999\" makes 100000000 hosts (at most 1048576)"},
+      {"speed-zero.xml", " line 5: <host> speed=\"0f\" must be a finite positive number with a unit (e.g. 1Gf)"},
+      {"speed-negative.xml", " line 5: <host> speed=\"-1Gf\" must be a finite positive number"},
+      {"bandwidth-negative.xml", " line 6: <link> bandwidth=\"-5Bps\" must be a finite positive number"},
+      {"latency-nan.xml", " line 4: <cluster> lat=\"nan\" must be a finite non-negative number"},
+      {"routing-bogus.xml", " line 4: <zone> routing=\"Bogus\" is not a SimGrid routing"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.file);
+    const fs::path file = kRegression / c.file;
+    CHECK_THROWS_WITH(load_platform(file), Catch::StartsWith("platform " + file.string() + c.message));
+  }
+}
