@@ -14,12 +14,12 @@ Otf2ErrorScope::~Otf2ErrorScope() { OTF2_Error_RegisterCallback(previous_, nullp
 
 OTF2_ErrorCode Otf2ErrorScope::on_error(void* self, const char*, uint64_t, const char*,
                                         OTF2_ErrorCode code, const char* format, va_list args) {
+  // OTF2's description of the code ("No space left on device", "Invalid or inconsistent record
+  // data"); its internal detail ("This is no chunk header!") would only confuse a user.
   auto* scope = static_cast<Otf2ErrorScope*>(self);
-  if (scope && scope->first_.empty()) {
-    char buffer[512];
-    std::vsnprintf(buffer, sizeof buffer, format ? format : "", args);
-    scope->first_ = std::string(OTF2_Error_GetDescription(code)) + (buffer[0] ? ": " : "") + buffer;
-  }
+  (void)format;
+  (void)args;
+  if (scope && scope->first_.empty()) scope->first_ = OTF2_Error_GetDescription(code);
   return code;
 }
 

@@ -14,7 +14,11 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <array>
+#include <cerrno>
+#include <cstring>
 
 #include "anchor_probe.hpp"
 #include "otf2_definitions.hpp"
@@ -420,9 +424,19 @@ void read_rank_events(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks,
 
 }  // namespace
 
+// What keeps a file from being read, said plainly (every problem used to be "not an OTF2 anchor").
+void check_readable(const fs::path& file) {
+  std::error_code ec;
+  if (fs::is_directory(file, ec)) throw Error(file.string() + ": is a directory, not an OTF2 anchor file");
+  if (::access(file.c_str(), R_OK) != 0)
+    throw Error(file.string() + ": cannot read the file (" + std::strerror(errno) + ")");
+  if (fs::file_size(file, ec) == 0) throw Error(file.string() + ": is empty, not an OTF2 anchor file");
+}
+
 Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   const fs::path anchor = resolve_anchor(path);
   const std::string where = anchor.string();
+  check_readable(anchor);
   io::probe_anchor(anchor);
   Otf2ErrorScope scope;
   ReaderHandle handle{OTF2_Reader_Open(anchor.c_str())};

@@ -60,7 +60,7 @@ struct Parser {
       const std::string key = kv.first.as<std::string>();
       if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
       const auto close = closest_names(key, allowed, 3);
-      fail(kv.first, fmt::format("unknown key '{}' in {}{}", key, context,
+      fail(kv.first, fmt::format("unknown key '{}' in {}{}", shortened(key), context,
                                  close.empty() ? fmt::format(" (known: {})", fmt::join(allowed, ", "))
                                                : fmt::format(" (did you mean '{}'?)", close.front())));
     }
@@ -345,9 +345,10 @@ struct Parser {
     only_keys(root, {"wisp", "name", "description", "trace", "platform", "replay", "transforms",
                      "sweep", "analyses", "output"}, "the scenario");
     if (!root["wisp"]) fail(root, "missing required key 'wisp' (the schema version: write 'wisp: 1')");
-    if (root["wisp"].Scalar() != "1")
+    if (!root["wisp"].IsScalar() || root["wisp"].Scalar() != "1")
       fail(root["wisp"], fmt::format("wisp: {} is not a schema version this wisp reads (it reads wisp: 1)",
-                                     root["wisp"].Scalar()));
+                                     root["wisp"].IsScalar() ? shortened(root["wisp"].Scalar())
+                                                             : std::string("a list or map")));
     if (!root["trace"]) fail(root, "missing required key 'trace' (an OTF2 trace, or {generate: ...})");
     normalise(root);
     Scenario s;

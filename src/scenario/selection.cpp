@@ -54,13 +54,15 @@ std::vector<bool> matching_callpaths(const Trace& t, const Selection& s) {
     std::vector<std::string> user;
     for (const auto& r : d.regions)
       if (r.kind == RegionKind::User) user.push_back(r.name);
-    const auto close = closest_names(s.region, user, 3);
-    fail(s, fmt::format("no region '{}' in the trace{}", s.region,
+    auto close = closest_names(s.region, user, 3);
+    for (auto& c : close) c = shortened(c);
+    fail(s, fmt::format("no region '{}' in the trace{}", shortened(s.region),
                         close.empty() ? "" : fmt::format(" (closest: {})", fmt::join(close, ", "))));
   }
   if (!any_path) {
-    const auto close = closest_names(s.callpath, paths, 3);
-    fail(s, fmt::format("no call path '{}' in the trace{}", s.callpath,
+    auto close = closest_names(s.callpath, paths, 3);
+    for (auto& c : close) c = shortened(c);
+    fail(s, fmt::format("no call path '{}' in the trace{}", shortened(s.callpath),
                         close.empty() ? "" : fmt::format(" (closest: {})", fmt::join(close, ", "))));
   }
   return match;

@@ -39,7 +39,9 @@ std::vector<std::string> closest_names(std::string_view name, const std::vector<
   std::vector<std::pair<std::size_t, std::string>> scored;
   for (const auto& k : known) {
     const std::string l = lower(k);
-    std::size_t d = edit_distance(n, l);
+    // Edit distance is quadratic: names far apart in length are not close anyway.
+    const std::size_t gap = n.size() > l.size() ? n.size() - l.size() : l.size() - n.size();
+    std::size_t d = gap > limit || n.size() > 4096 ? limit + 1 : edit_distance(n, l);
     if (!n.empty() && (l.find(n) != std::string::npos || n.find(l) != std::string::npos))
       d = std::min<std::size_t>(d, 1);
     if (d <= limit) scored.emplace_back(d, k);
@@ -52,6 +54,11 @@ std::vector<std::string> closest_names(std::string_view name, const std::vector<
     if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
   }
   return out;
+}
+
+std::string shortened(std::string_view name, std::size_t width) {
+  if (name.size() <= width) return std::string(name);
+  return std::string(name.substr(0, width)) + "...(" + std::to_string(name.size()) + " characters)";
 }
 
 }  // namespace wisp

@@ -13,6 +13,7 @@
 #include "tiny_trace.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
+#include "wisp/io/otf2_reader.hpp"
 #include "wisp/replay/replay.hpp"
 #include "wisp/scenario/run.hpp"
 #include "wisp/scenario/scenario.hpp"
@@ -221,4 +222,20 @@ TEST_CASE("platform attributes SimGrid aborts on are refused first, with file an
     const fs::path file = kRegression / c.file;
     CHECK_THROWS_WITH(load_platform(file), Catch::StartsWith("platform " + file.string() + c.message));
   }
+}
+
+TEST_CASE("messages quote what they are given, shortened; odd values are named", "[hardening]") {
+  TempDir dir;
+  const std::string name(500000, 'x');
+  std::ofstream(dir / "long.yaml") << "wisp: 1\ntrace: {generate: \"imbalance --ranks 2 --iterations 2\"}\n"
+                                      "transforms:\n  - scale: {region: " << name << ", factor: 2}\n";
+  const auto r = test::run_wisp("run -o " + (dir / "out").string() + " " + (dir / "long.yaml").string());
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.size() < 400);
+  CHECK_THAT(r.err, Catch::Contains("...(500000 characters)"));
+  std::ofstream(dir / "version.yaml") << "wisp: [5, -1]\ntrace: x\n";
+  CHECK_THAT(error_of(dir / "version.yaml"), Catch::EndsWith(":1:7: wisp: a list or map is not a schema version "
+                                                             "this wisp reads (it reads wisp: 1)"));
+  std::ofstream(dir / "empty.otf2");
+  CHECK_THROWS_WITH(read_otf2(dir / "empty.otf2"), (dir / "empty.otf2").string() + ": is empty, not an OTF2 anchor file");
 }

@@ -13,4 +13,7 @@ namespace wisp {
 std::vector<std::string> closest_names(std::string_view name, const std::vector<std::string>& known,
                                        std::size_t count);
 
+// `name` as a message quotes it: at most `width` characters ("...(1048576 characters)" beyond).
+std::string shortened(std::string_view name, std::size_t width = 80);
+
 }  // namespace wisp
