@@ -72,7 +72,12 @@ void finish(const RunReport& report, AtomicDirectory& out, bool json) {
 }
 
 void run_single(const Scenario& s, const Input& in, AtomicDirectory& out, bool json) {
-  const PointResult r = run_point(s, in.trace);
+  PointResult r;
+  try {
+    r = run_point(s, in.trace);
+  } catch (const ReplayDeadlock& e) {
+    throw Error(fmt::format("{}: trace {}: {}", s.file.string(), in.source, e.what()));
+  }
   const RunReport report = point_report(s, in.source, in.trace, r);
   WriteOptions w;
   w.creator = "wisp run";

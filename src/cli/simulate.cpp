@@ -64,7 +64,12 @@ void run(const Options& o) {
                                                      "the platform model computes its part)"
                                                    : "model only (the platform's costs)");
 
-  const ReplayResult result = replay(trace, platform, options);
+  ReplayResult result;
+  try {
+    result = replay(trace, platform, options);
+  } catch (const ReplayDeadlock& e) {
+    throw Error(o.trace + ": " + e.what());
+  }
   WriteOptions w;
   w.force = o.force;
   w.creator = "wisp simulate";
