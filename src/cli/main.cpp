@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <new>
+#include <string>
 
 #include "commands.hpp"
 #include "wisp/error.hpp"
@@ -48,6 +50,12 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const wisp::Error& e) {
     std::fprintf(stderr, "wisp: error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::string what;  // the command and its input, as typed
+    for (int i = 1; i < argc && what.size() < 200; ++i) what += (what.empty() ? "" : " ") + std::string(argv[i]);
+    std::fprintf(stderr, "wisp: error: %s: out of memory (the input needs more memory than this machine has)\n",
+                 what.c_str());
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "wisp: internal error: %s\n", e.what());

@@ -56,6 +56,10 @@ AtomicDirectory::AtomicDirectory(fs::path target, bool force)
                                    "replace it)");
   std::error_code ec;
   const fs::path parent = target_.has_parent_path() ? target_.parent_path() : fs::path(".");
+  for (fs::path p = parent; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+    created_ = p;  // the outermost directory this output creates (removed again if it fails)
+    if (p == p.parent_path()) break;
+  }
   fs::create_directories(parent, ec);
   remove_stale_staging(target_);
   staging_ = sibling(target_, "partial");
@@ -72,6 +76,11 @@ AtomicDirectory::~AtomicDirectory() {
   std::error_code ec;
   fs::remove_all(staging_, ec);
   interrupt::remove_staging(staging_);
+  // Parent directories this output created, if nothing else was put into them meanwhile.
+  if (created_.empty()) return;
+  for (fs::path p = target_.parent_path(); !p.empty(); p = p.parent_path()) {
+    if (!fs::remove(p, ec) || p == created_) break;  // remove() fails on a non-empty directory
+  }
 }
 
 void AtomicDirectory::commit() {

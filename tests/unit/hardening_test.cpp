@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <sys/wait.h>
 #include <filesystem>
 #include <fstream>
 
@@ -238,4 +239,18 @@ TEST_CASE("messages quote what they are given, shortened; odd values are named",
                                                              "this wisp reads (it reads wisp: 1)"));
   std::ofstream(dir / "empty.otf2");
   CHECK_THROWS_WITH(read_otf2(dir / "empty.otf2"), (dir / "empty.otf2").string() + ": is empty, not an OTF2 anchor file");
+}
+
+TEST_CASE("out of memory is exit 1 naming the command and input", "[hardening]") {
+  // Was exit 3 "internal error: std::bad_alloc" with no input named.
+  TempDir dir;
+  const auto limited = std::system(("bash -c 'ulimit -v 400000; " + std::string(WISP_CLI) +
+                                    " generate halo --dims 64x64 --steps 200 -o " + (dir / "out").string() +
+                                    " 2>" + (dir / "err").string() + "'").c_str());
+  CHECK(WEXITSTATUS(limited) == 1);
+  std::ifstream in(dir / "err");
+  std::string err((std::istreambuf_iterator<char>(in)), {});
+  CHECK(err == "wisp: error: generate halo --dims 64x64 --steps 200 -o " + (dir / "out").string() +
+                   ": out of memory (the input needs more memory than this machine has)\n");
+  CHECK_FALSE(fs::exists(dir / "out"));
 }

@@ -26,6 +26,7 @@ class AtomicDirectory {
   std::filesystem::path staging_;
   bool force_;
   bool committed_ = false;
+  std::filesystem::path created_;  // outermost parent directory created for this output, if any
 };
 
 // Writes `content` to `path` via a temporary file and rename (complete or absent).
