@@ -7,10 +7,12 @@ cd "$(dirname "$0")/.."
 PACKAGES=(cmake g++ make pkg-config
           libsimgrid-dev libopen-trace-format2-dev otf2-tools
           libyaml-cpp-dev libspdlog-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev)
+# The tests also fuzz the input readers (libFuzzer: clang and its runtime).
+TEST_PACKAGES=(clang libclang-rt-14-dev)
 
 install_missing() {
   local missing=()
-  for p in "${PACKAGES[@]}"; do
+  for p in "${PACKAGES[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -36,9 +38,10 @@ case "${1:-}" in
     ./build/wisp run scenarios/halo-rebalance.yaml -o "${WISP_DEMO_DIR:-build/demo}" --force
     ;;
   test)
-    install_missing
+    install_missing "${TEST_PACKAGES[@]}"
     build
     ctest --test-dir build --output-on-failure -j "$(nproc)"
+    bash scripts/fuzz.sh smoke "${WISP_FUZZ_SECONDS:-20}"
     ;;
   *)
     echo "usage: bash scripts/setup.sh demo|test" >&2

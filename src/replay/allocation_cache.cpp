@@ -79,9 +79,13 @@ void enable_allocation_cache() { enabled.store(true, std::memory_order_relaxed);
 
 }  // namespace wisp::replay_impl
 
+// Under the sanitizers, AddressSanitizer's own operator new/delete must stay in place (it checks
+// new/delete pairing and use after free); the cache is a speed measure only.
+#ifndef WISP_SANITIZED
 void* operator new(std::size_t size) { return wisp::replay_impl::allocate(size); }
 void* operator new[](std::size_t size) { return wisp::replay_impl::allocate(size); }
 void operator delete(void* p) noexcept { wisp::replay_impl::release_unsized(p); }
 void operator delete[](void* p) noexcept { wisp::replay_impl::release_unsized(p); }
 void operator delete(void* p, std::size_t size) noexcept { wisp::replay_impl::release_sized(p, size); }
 void operator delete[](void* p, std::size_t size) noexcept { wisp::replay_impl::release_sized(p, size); }
+#endif

@@ -389,7 +389,9 @@ Calibration calibrate(const Trace& trace) {
     if (s.kind == Kind::Local || overhead.count(s.region)) continue;
     overhead[s.region] = kInf;
   }
-  for (auto& [region, o] : overhead) {
+  for (auto& entry : overhead) {
+    const RegionId region = entry.first;  // a plain variable: lambdas below capture it
+    double& o = entry.second;
     const Kind kind = [&] {
       for (const Sample& s : samples)
         if (s.region == region) return s.kind;

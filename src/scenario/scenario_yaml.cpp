@@ -53,11 +53,17 @@ struct Parser {
     throw Error(at(n).str() + ": " + what);
   }
 
+  // A mapping key as text; keys that are lists or maps (YAML's `? [a]: 1`) are refused.
+  std::string key_of(const YAML::Node& key) const {
+    if (!key.IsScalar()) fail(key, "a key must be a plain name, not a list or map");
+    return key.Scalar();
+  }
+
   void only_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
                  const std::string& context) const {
     if (!map.IsMap()) fail(map, context + " must be a mapping (key: value)");
     for (const auto& kv : map) {
-      const std::string key = kv.first.as<std::string>();
+      const std::string key = key_of(kv.first);
       if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
       const auto close = closest_names(key, allowed, 3);
       fail(kv.first, fmt::format("unknown key '{}' in {}{}", shortened(key), context,
@@ -178,7 +184,7 @@ struct Parser {
       fail(item, "a transform is one of rebalance, scale, set, zero, move, platform with its "
                  "options, e.g. '- scale: {region: work, factor: 0.5}'");
     const auto kv = *item.begin();
-    const std::string kind = kv.first.as<std::string>();
+    const std::string kind = key_of(kv.first);
     const YAML::Node p = kv.second;
     Transform t;
     t.where = at(item);
@@ -294,7 +300,7 @@ struct Parser {
       r.eager_threshold = static_cast<std::uint64_t>(non_negative(n["eager_threshold"], "eager_threshold"));
     if (n["collectives"]) {
       if (!n["collectives"].IsMap()) fail(n["collectives"], "collectives maps operations to algorithms, e.g. {allreduce: ring}");
-      for (const auto& kv : n["collectives"]) r.collectives[kv.first.as<std::string>()] = text(kv.second, "algorithm");
+      for (const auto& kv : n["collectives"]) r.collectives[key_of(kv.first)] = text(kv.second, "algorithm");
     }
     if (n["hostfile"]) r.hostfile = path(n["hostfile"], "hostfile");
     return r;
@@ -305,7 +311,7 @@ struct Parser {
     std::vector<SweepAxis> axes;
     for (const auto& kv : n) {
       SweepAxis a;
-      a.key = kv.first.as<std::string>();
+      a.key = key_of(kv.first);
       a.where = at(kv.first);
       if (!kv.second.IsSequence() || kv.second.size() == 0)
         fail(kv.second, fmt::format("sweep axis '{}' needs a non-empty list of values", a.key));
@@ -328,8 +334,9 @@ struct Parser {
     if (ts && ts.IsSequence())
       for (std::size_t i = 0; i < ts.size(); ++i) {
         YAML::Node item = ts[i];
-        if (item.IsMap() && item.size() == 1 && item.begin()->second.IsScalar()) {
-          const std::string kind = item.begin()->first.as<std::string>();
+        if (item.IsMap() && item.size() == 1 && item.begin()->first.IsScalar() &&
+            item.begin()->second.IsScalar()) {
+          const std::string kind = item.begin()->first.Scalar();
           const std::string value = item.begin()->second.Scalar();
           YAML::Node m(YAML::NodeType::Map);
           if (kind == "zero" && value == "communication") m["communication"] = true;
@@ -431,7 +438,11 @@ YAML::Node parse_yaml(const std::string& text, const std::string& file) {
 
 Scenario parse_scenario(const std::string& text, const fs::path& file) {
   Parser p{file.string(), file.has_parent_path() ? file.parent_path() : fs::path(".")};
-  return p.scenario(parse_yaml(text, file.string()));
+  try {
+    return p.scenario(parse_yaml(text, file.string()));
+  } catch (const YAML::Exception& e) {  // a conversion no check above foresaw: still one line
+    throw Error(fmt::format("{}:{}:{}: {}", file.string(), e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
 }
 
 // A scenario is a small text file; anything else (a directory, /dev/zero, a trace named by

@@ -231,7 +231,9 @@ void RankBuilder::finish() {
       return fmt::format("rank {}: collective begun at event {} never ended", rank_, c.begin);
     });
   }
-  for (const auto& [request, rec] : open_requests_) {
+  for (const auto& open : open_requests_) {
+    const auto request = open.first;  // plain variables: the lambda captures them
+    const auto rec = open.second;
     anomalies.add(AnomalyKind::UnfinishedRequest, [&] {
       return fmt::format("rank {}: request {} posted at event {} never completed", rank_, request,
                          out_->p2p[rec].event != kNone ? out_->p2p[rec].event

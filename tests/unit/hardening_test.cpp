@@ -254,3 +254,9 @@ TEST_CASE("out of memory is exit 1 naming the command and input", "[hardening]")
                    ": out of memory (the input needs more memory than this machine has)\n");
   CHECK_FALSE(fs::exists(dir / "out"));
 }
+
+TEST_CASE("fuzz findings: a list used as a mapping key", "[hardening][fuzz]") {
+  // fuzz_scenario: `? - ...` made yaml-cpp throw a bad conversion past wisp's checks (exit 3).
+  const fs::path file = kRegression / "fuzz-scenario-complex-key.yaml";
+  CHECK_THAT(error_of(file), Catch::StartsWith(file.string() + ":4:4: a key must be a plain name"));
+}
