@@ -53,8 +53,9 @@ double parse_number(const std::string& text, const std::filesystem::path& file, 
   errno = 0;
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || errno != 0 || !(v >= 0))
-    throw Error(fmt::format("platform {} line {}: property {} has value '{}', expected a "
+  // Finite and at most 1e21 (a speed in flop/s); seconds and bytes are bounded where they are used.
+  if (text.empty() || end != text.c_str() + text.size() || errno != 0 || !(v >= 0) || !(v <= 1e21))
+    throw Error(fmt::format("platform {} line {}: property {} has value '{}', expected a finite "
                             "non-negative number (seconds or bytes)", file.string(), line, id, text));
   return v;
 }
@@ -109,7 +110,11 @@ Platform load_platform(const std::filesystem::path& file) {
         std::count(text.begin(), text.begin() + it->position(), '\n'));
     const std::string value = attribute(element, "value");
     if (id == "wisp:eager-threshold") {
-      p.mpi.eager_threshold = static_cast<std::uint64_t>(parse_number(value, file, line, id));
+      const double bytes = parse_number(value, file, line, id);
+      if (bytes > 1e15)
+        throw Error(fmt::format("platform {} line {}: property {} = {} bytes is larger than any message "
+                                "(at most 1e15)", file.string(), line, id, value));
+      p.mpi.eager_threshold = static_cast<std::uint64_t>(bytes);
     } else if (id == "wisp:overhead") {
       p.mpi.default_overhead = parse_number(value, file, line, id);
     } else if (id.rfind("wisp:overhead:", 0) == 0 && id.size() > 14) {

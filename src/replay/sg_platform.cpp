@@ -30,10 +30,7 @@ void configure_engine() {
   sg::Engine::set_config("network/weight-S:0");
   sg::Engine::set_config("network/TCP-gamma:0");
   sg::Engine::set_config("network/crosstraffic:0");
-#ifdef WISP_SANITIZED
-  // AddressSanitizer follows thread stacks, not SimGrid's raw context switches (false reports).
-  sg::Engine::set_config("contexts/factory:thread");
-#else
+#ifndef WISP_SANITIZED  // thread contexts, chosen when the engine starts (simulation.cpp)
   sg::Engine::set_config("contexts/factory:raw");
 #endif
   sg::Engine::set_config("contexts/stack-size:256");

@@ -251,9 +251,17 @@ void setup_residuals(World& w, const Platform& platform, const ReplayOptions& op
 
 SimulationOutcome simulate(const Trace& trace, const Platform& platform, const ReplayOptions& options) {
   const auto started = Clock::now();
-  int argc = 1;
   char name[] = "wisp-replay";
+#ifdef WISP_SANITIZED
+  // The context factory is chosen when the engine starts: AddressSanitizer follows thread stacks,
+  // not SimGrid's raw context switches (false reports when actors unwind).
+  char factory[] = "--cfg=contexts/factory:thread";
+  int argc = 2;
+  char* argv[] = {name, factory, nullptr};
+#else
+  int argc = 1;
   char* argv[] = {name, nullptr};
+#endif
   sg::Engine engine(&argc, argv);
   configure_engine();
   const std::vector<sg::Host*> hosts =

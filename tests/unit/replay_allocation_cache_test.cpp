@@ -31,6 +31,11 @@ int in_child(const std::function<int()>& check) {
 }  // namespace
 
 TEST_CASE("a freed block serves the next request of its size class, sized or unsized delete") {
+#ifdef WISP_SANITIZED
+  // Under the sanitizers AddressSanitizer's operator new/delete stay in place: no cache to test.
+  WARN("SKIPPED: the allocation cache is off in sanitizer builds");
+  return;
+#endif
   CHECK(in_child([] {
     void* a = ::operator new(40);  // class of 33..40 bytes (a 48-byte chunk)
     std::memset(a, 1, 40);
