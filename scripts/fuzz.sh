@@ -10,11 +10,12 @@ cd "$(dirname "$0")/.."
 mode="${1:-smoke}"
 seconds="${2:-$([ "$mode" = long ] && echo 3600 || echo 20)}"
 
+mkdir -p build-fuzz
+log=build-fuzz/build.log
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWISP_FUZZ=ON \
-  -DWISP_BUILD_TESTS=OFF > build-fuzz.log 2>&1 || { cat build-fuzz.log; exit 1; }
-cmake --build build-fuzz -j "$(nproc)" --target fuzz_scenario fuzz_platform fuzz_otf2 >> build-fuzz.log 2>&1 ||
-  { tail -50 build-fuzz.log; exit 1; }
-rm -f build-fuzz.log
+  -DWISP_BUILD_TESTS=OFF > "$log" 2>&1 || { cat "$log"; exit 1; }
+cmake --build build-fuzz -j "$(nproc)" --target fuzz_scenario fuzz_platform fuzz_otf2 >> "$log" 2>&1 ||
+  { tail -50 "$log"; exit 1; }
 
 corpus=build-fuzz/corpus
 findings=build-fuzz/findings
