@@ -3,6 +3,7 @@
 
 #include <otf2/otf2.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,8 +21,24 @@ namespace wisp::io {
 
 namespace {
 
+// At most 2 GiB more address space than the process has now: a corrupt length field made
+// libotf2 calloc 30 GB. (Not under AddressSanitizer, which reserves terabytes of address space.)
+void limit_memory() {
+#ifndef WISP_SANITIZED
+  long pages = 0;
+  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+    std::fclose(f);
+  }
+  const rlim_t limit = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + (rlim_t{2} << 30);
+  const struct rlimit r{limit, limit};
+  ::setrlimit(RLIMIT_AS, &r);
+#endif
+}
+
 [[noreturn]] void load_in_child(const std::filesystem::path& anchor) {
   interrupt::child_started();
+  limit_memory();
   for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL}) ::signal(sig, SIG_DFL);
   std::freopen("/dev/null", "w", stderr);  // libotf2's own complaints: the parent says it
   OTF2_Error_RegisterCallback(nullptr, nullptr);
@@ -62,6 +79,10 @@ void probe_anchor(const std::filesystem::path& anchor, double deadline_seconds) 
   if (done > 0 && WIFSIGNALED(status))
     throw Error(fmt::format("{}: corrupt OTF2 anchor file: the OTF2 library crashed reading it ({})",
                             anchor.string(), strsignal(WTERMSIG(status))));
+  // An anchor the library could not load in the child is never loaded here: it may have needed
+  // unbounded memory (the child's limit) or failed in a way that repeats.
+  if (done > 0 && WIFEXITED(status) && WEXITSTATUS(status) != 0)
+    throw Error(anchor.string() + ": not an OTF2 anchor file (the OTF2 library cannot read it)");
 }
 
 }  // namespace wisp::io

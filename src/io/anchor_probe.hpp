@@ -7,8 +7,8 @@
 
 namespace wisp::io {
 
-// Throws wisp::Error if loading `anchor` crashes the OTF2 library or takes longer than
-// `deadline_seconds`; returns normally otherwise (the reader reports ordinary errors itself).
+// Throws wisp::Error if loading `anchor` fails, crashes the OTF2 library, needs more than 2 GiB
+// or takes longer than `deadline_seconds`; returns normally when the anchor loads.
 void probe_anchor(const std::filesystem::path& anchor, double deadline_seconds = 3.0);
 
 }  // namespace wisp::io
