@@ -72,16 +72,19 @@ struct Parser {
     }
   }
 
+  // A number as YAML reads it (any magnitude, NaN and inf included); the checks below bound it.
+  double any_number(const YAML::Node& n, const std::string& what) const {
+    try {
+      return n.as<double>();
+    } catch (const YAML::Exception&) {
+      fail(n, fmt::format("{} must be a number, not '{}'", what, n.IsScalar() ? n.Scalar() : "a list or map"));
+    }
+  }
   // Every number is finite and at most kLargest: beyond that, simulated times lose their
   // precision or overflow (factors of 1e15 gave gains of +87 %).
   static constexpr double kLargest = 1e9;
   double number(const YAML::Node& n, const std::string& what) const {
-    double v = 0;
-    try {
-      v = n.as<double>();
-    } catch (const YAML::Exception&) {
-      fail(n, fmt::format("{} must be a number, not '{}'", what, n.IsScalar() ? n.Scalar() : "a list or map"));
-    }
+    const double v = any_number(n, what);
     if (!std::isfinite(v)) fail(n, fmt::format("{} must be a finite number (got {})", what, n.Scalar()));
     if (std::abs(v) > kLargest) fail(n, fmt::format("{} must be at most {:g} (got {:g})", what, kLargest, v));
     return v;
@@ -98,12 +101,7 @@ struct Parser {
   }
   // Rates (flop/s, bytes/s) may exceed kLargest; they still must be finite and positive.
   double rate(const YAML::Node& n, const std::string& what) const {
-    double v = 0;
-    try {
-      v = n.as<double>();
-    } catch (const YAML::Exception&) {
-      fail(n, fmt::format("{} must be a number, not '{}'", what, n.IsScalar() ? n.Scalar() : "a list or map"));
-    }
+    const double v = any_number(n, what);
     if (!std::isfinite(v) || !(v >= 1) || v > 1e21)
       fail(n, fmt::format("{} must be a finite rate between 1 and 1e21 per second (got {})", what, n.Scalar()));
     return v;

@@ -30,15 +30,21 @@ fs::path small_trace(const TempDir& dir, const std::string& name) {
 OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
 OTF2_TimeStamp post_flush(void*, OTF2_FileType, OTF2_LocationRef) { return 0; }
 
-// A hand-written archive: `threads` CPU threads in one process, with or without MPI groups, and
-// optionally a string definition with id `bad_string_id` (a corrupt id: issue 12).
-void write_raw_archive(const fs::path& dir, int threads, bool with_mpi, std::uint64_t bad_string_id = 0) {
-  OTF2_FlushCallbacks flush{pre_flush, post_flush};
+// A new archive for writing, its event files open (serial, no compression).
+OTF2_Archive* open_archive(const fs::path& dir) {
+  static OTF2_FlushCallbacks flush{pre_flush, post_flush};
   OTF2_Archive* a = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, 1 << 20, 1 << 22,
                                       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   OTF2_Archive_SetFlushCallbacks(a, &flush, nullptr);
   OTF2_Archive_SetSerialCollectiveCallbacks(a);
   OTF2_Archive_OpenEvtFiles(a);
+  return a;
+}
+
+// A hand-written archive: `threads` CPU threads in one process, with or without MPI groups, and
+// optionally a string definition with id `bad_string_id` (a corrupt id: issue 12).
+void write_raw_archive(const fs::path& dir, int threads, bool with_mpi, std::uint64_t bad_string_id = 0) {
+  OTF2_Archive* a = open_archive(dir);
   for (int t = 0; t < threads; ++t) {
     OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a, t);
     OTF2_EvtWriter_Enter(w, nullptr, 10, 0);
@@ -193,12 +199,7 @@ namespace {
 // One MPI rank whose MPI_Barrier record names MPI_COMM_WORLD by the local id 7, mapped to the
 // global id 0 in its local definitions (traces/0.def), as Score-P writes them.
 void write_mapped_archive(const fs::path& dir) {
-  OTF2_FlushCallbacks flush{pre_flush, post_flush};
-  OTF2_Archive* a = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, 1 << 20, 1 << 22,
-                                      OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-  OTF2_Archive_SetFlushCallbacks(a, &flush, nullptr);
-  OTF2_Archive_SetSerialCollectiveCallbacks(a);
-  OTF2_Archive_OpenEvtFiles(a);
+  OTF2_Archive* a = open_archive(dir);
   OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a, 0);
   OTF2_EvtWriter_Enter(w, nullptr, 10, 0);
   OTF2_EvtWriter_Enter(w, nullptr, 11, 1);

@@ -10,6 +10,7 @@
 
 #include "wisp/replay/platform.hpp"
 #include "wisp/replay/replay.hpp"
+#include "wisp/replay/trust.hpp"
 #include "wisp/scenario/scenario.hpp"
 #include "wisp/scenario/transform.hpp"
 
@@ -45,7 +46,7 @@ struct PointResult {
 
   double gain() const { return identity - scenario; }
   double gain_percent() const { return identity > 0 ? 100.0 * gain() / identity : 0.0; }
-  double identity_error() const { return measured > 0 ? (identity - measured) / measured : 0.0; }
+  double identity_error() const { return wisp::identity_error(measured, identity); }
 };
 
 // The unmodified trace replayed on the scenario's platform: shared by every sweep point with the
