@@ -1,6 +1,7 @@
 // The per-rank replay loop and point-to-point semantics. See rank_actor.hpp and README.md ("Replay on SimGrid").
 #include "rank_actor.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace wisp::replay_impl {
@@ -56,8 +57,15 @@ void RankActor::run() {
 // (Not below 10 ns: SimGrid rounds sleeps up to its 1 ns time precision, executions it does not.)
 void RankActor::compute(double seconds) {
   if (seconds <= 0) return;
-  const double flops = seconds * w_.flops_per_second;
-  const double duration = flops / host()->get_speed();
+  double flops = seconds * w_.flops_per_second;
+  double duration = flops / host()->get_speed();
+  if (late_ > 0) {  // catch up a call whose model cost exceeded the traced one
+    const double caught = std::min(late_, duration);
+    late_ -= caught;
+    duration -= caught;
+    flops = duration * host()->get_speed();
+    if (flops <= 0) return;
+  }
   if (w_.exclusive_host[rank_] && duration >= 1e-8) sg::this_actor::sleep_for(duration);
   else sg::this_actor::execute(flops);
 }
@@ -318,16 +326,22 @@ void RankActor::cancel(std::uint32_t record) {
 
 // Trace-anchored costs: an anchored replay keeps the call's traced end where the model ends it
 // earlier and records the difference; other replays add the recorded residual (see residuals.hpp).
+// A negative residual (the model ended the call later than traced) makes the rank that much late;
+// its next computation is shortened by as much (never below zero), so the run stays anchored to the
+// trace instead of shifting every later event of the rank and of ranks waiting for it.
 void RankActor::settle_residual(std::size_t call, EventIndex last, bool unmatched) {
+  double r = 0;
   if (!w_.residuals.empty()) {
-    double r = unmatched ? 0.0 : rt_.events[last].time - now();
+    r = unmatched ? 0.0 : rt_.events[last].time - now();
     if (std::abs(r) < kResidualResolution) r = 0;
     w_.residuals[rank_][call] = r;
-    if (r > 0) spend(r);
   } else if (w_.given_residuals) {
-    const double r = (*w_.given_residuals)[rank_][call];
-    if (r > 0) spend(r);
+    r = (*w_.given_residuals)[rank_][call];
+  } else {
+    return;
   }
+  if (r > 0) spend(r);
+  late_ = std::max(0.0, -r);
 }
 
 void RankActor::wait_pending() {

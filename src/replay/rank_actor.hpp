@@ -66,6 +66,9 @@ class RankActor {
   const RankTrace& rt_;
   std::vector<double>& times_;
   std::size_t next_call_ = 0;           // index into rt_.mpi_calls
+  // Trace-anchored costs: how much later than traced the last call ended because its model cost
+  // exceeded the traced one; the following computation catches it up (see settle_residual).
+  double late_ = 0;
   std::vector<OpenRequest> requests_;   // posted and not yet completed
   std::vector<Transfer> pending_;       // to wait for before the current call returns
   // Eager sends not yet retired. SimGrid keeps a detached comm in one global list until it is

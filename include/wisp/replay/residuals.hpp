@@ -19,7 +19,8 @@ namespace wisp {
 //   = 0  the model explains the call (within 1 ns), or the call has no derivable cost (unmatched
 //        message) and uses the model;
 //   < 0  the model alone ended the call later than traced, by −value (clock skew, a model above
-//        this instance's cost): the call keeps the model's time. Replays add max(0, value).
+//        this instance's cost): the call keeps the model's time and the rank's next computation
+//        is shortened by −value (not below zero). Replays add max(0, value).
 struct CallResiduals {
   std::vector<std::vector<double>> by_rank;
 };
