@@ -16,7 +16,7 @@
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/report/pop_report.hpp"
 #include "wisp/report/trace_analysis_report.hpp"
-#include "wisp/scenario/ideal_network.hpp"
+#include "wisp/replay/ideal_platform.hpp"
 
 namespace wisp::cli {
 

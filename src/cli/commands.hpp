@@ -5,10 +5,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <string>
-
-#include "wisp/trace/trace.hpp"
-
 namespace wisp::cli {
 
 void add_info_command(CLI::App& app);
@@ -17,9 +13,5 @@ void add_analyze_command(CLI::App& app);
 void add_calibrate_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_run_command(CLI::App& app);
-
-// A trace made in memory from a `wisp generate` command line without "generate" and "-o",
-// e.g. "halo --dims 4x4 --overload-ranks 0-3 --overload 0.5" (scenarios use it).
-Trace generate_trace(const std::string& command_line);
 
 }  // namespace wisp::cli

@@ -133,13 +133,12 @@ std::string identity_key(const Scenario& s) {
   return YAML::Dump(s.source["platform"]) + "\n--\n" + YAML::Dump(s.source["replay"]);
 }
 
-PointResult run_scenario(const Scenario& scenario, const Trace& measured, const IdentityRun& identity) {
+PointResult run_scenario(const Scenario& scenario, const Trace& measured, const Transformed& t,
+                         const IdentityRun& identity) {
   PointResult r;
   r.name = scenario.name;
   r.measured = measured.end_time();
   r.platform = identity.platform.description;
-
-  Transformed t = apply_transforms(measured, scenario.transforms);
   r.effects = t.effects;
   Platform scenario_platform = identity.platform.platform;
   if (!t.platform.file.empty()) {
@@ -168,9 +167,9 @@ PointResult run_scenario(const Scenario& scenario, const Trace& measured, const 
 }
 
 PointResult run_point(const Scenario& scenario, const Trace& measured) {
-  // Transforms are checked before the (possibly long) identity replay.
-  apply_transforms(measured, scenario.transforms);
-  return run_scenario(scenario, measured, run_identity(scenario, measured));
+  // Transforms are applied (and so checked) before the possibly long identity replay.
+  const Transformed t = apply_transforms(measured, scenario.transforms);
+  return run_scenario(scenario, measured, t, run_identity(scenario, measured));
 }
 
 }  // namespace wisp

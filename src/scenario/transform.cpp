@@ -24,6 +24,12 @@ std::string describe(const Selection& s) {
   return d;
 }
 
+std::vector<CallpathId> callpaths_of(const Trace& t, const std::vector<Visit>& visits) {
+  std::set<CallpathId> callpaths;
+  for (const Visit& v : visits) callpaths.insert(t.ranks[v.rank].events[v.enter].ref);
+  return {callpaths.begin(), callpaths.end()};
+}
+
 std::size_t rank_count(const std::vector<Visit>& visits) {
   std::set<Rank> ranks;
   for (const Visit& v : visits) ranks.insert(v.rank);
@@ -136,6 +142,7 @@ void apply_one(Transformed& out, const Transform& tr) {
   effect.visits = visits.size();
   effect.before = sum(c);
   effect.after = sum(target);
+  effect.callpaths = callpaths_of(out.trace, visits);
   out.trace = retime(out.trace, visits, target);
   out.effects.push_back(effect);
 }

@@ -1,6 +1,6 @@
 // The two ideal networks of the POP factors agree: the clock replay of the analysis layer
 // (ideal_network.hpp, what `wisp analyze` uses by default) and a SimGrid replay on the ideal
-// platform (scenario/ideal_network.hpp, `--ideal-network simgrid`), on traces of every generator.
+// platform (replay/ideal_platform.hpp, `--ideal-network simgrid`), on traces of every generator.
 //
 // Tolerance: both replay the same computation durations along the same dependencies with zero
 // communication time. The clock replay adds integer clock ticks (exact). SimGrid computes in
@@ -28,7 +28,7 @@
 #include "helpers.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/analysis/pop_analysis.hpp"
-#include "wisp/scenario/ideal_network.hpp"
+#include "wisp/replay/ideal_platform.hpp"
 
 using namespace wisp;
 

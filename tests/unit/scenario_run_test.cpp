@@ -1,6 +1,7 @@
-// `wisp run` on every ready scenario in scenarios/ (in the style of SimGrid's tesh tests), with
-// the key figures checked against the generators' analytic model or analyzer I — values derived
-// independently of the replay — and every `wisp run` error with its message.
+// Every ready scenario in scenarios/ evaluated through the library (load_scenario, load_trace,
+// evaluate_point / run_sweep, the report's JSON), with the key figures checked against the
+// generators' analytic model or analyzer I — values derived independently of the replay — and
+// `wisp run` itself as a subprocess for its output files and every error with its message.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,10 @@
 #include "wisp/analysis/analyze.hpp"
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/io/otf2_writer.hpp"
+#include "wisp/report/run_report.hpp"
+#include "wisp/scenario/evaluate.hpp"
+#include "wisp/scenario/sweep.hpp"
+#include "wisp/scenario/trace_source.hpp"
 #include "wisp/trace/builder.hpp"
 
 using namespace wisp;
@@ -25,7 +30,17 @@ namespace {
 
 const std::string kScenarios = std::string(WISP_SOURCE_DIR) + "/scenarios/";
 
-json run_json(const std::string& scenario, const TempDir& dir, const std::string& extra = "") {
+// report.json of a scenario, evaluated in this process.
+json run_json(const std::string& file, const TempDir& dir, int jobs = 1) {
+  const Scenario s = load_scenario(file);
+  const ScenarioTrace in = load_trace(s);
+  if (s.sweep.empty()) return point_json(s, in, evaluate_point(s, in.trace));
+  std::filesystem::create_directories(dir / "sweep");
+  return sweep_json(s, in.source, run_sweep(s, in.trace, jobs, dir / "sweep"));
+}
+
+// The same through `wisp run --json` in a subprocess, which also writes the output directory.
+json cli_json(const std::string& scenario, const TempDir& dir, const std::string& extra = "") {
   const auto r = run_wisp("-q run --json -o " + (dir / "out").string() + " " + extra + " " + scenario);
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
@@ -86,7 +101,7 @@ transforms:
 
 TEST_CASE("scenario halo-rebalance: the generator's balanced variant, waits fall per call path") {
   TempDir dir;
-  const json j = run_json(kScenarios + "halo-rebalance.yaml", dir);
+  const json j = cli_json(kScenarios + "halo-rebalance.yaml", dir);
   gen::HaloOptions o;
   o.overload_ranks = {0, 1, 2, 3};
   o.overload = 0.5;
@@ -108,7 +123,7 @@ TEST_CASE("scenario halo-rebalance: the generator's balanced variant, waits fall
 
 TEST_CASE("scenario mpmd-move-sweep: a U over the moved fraction with its minimum at 1/3") {
   TempDir dir;
-  const json j = run_json(kScenarios + "mpmd-move-sweep.yaml", dir, "--jobs 2");
+  const json j = cli_json(kScenarios + "mpmd-move-sweep.yaml", dir, "--jobs 2");
   const std::vector<double> fractions{0, 0.1, 0.2, 0.3, 0.3333333333, 0.4, 0.5, 0.6};
   REQUIRE(j["points"].size() == fractions.size());
   for (std::size_t i = 0; i < fractions.size(); ++i) {
@@ -129,7 +144,7 @@ TEST_CASE("scenario mpmd-move-sweep: a U over the moved fraction with its minimu
 
 TEST_CASE("scenario halo-bandwidth-sweep: every point equals the model at that latency and bandwidth") {
   TempDir dir;
-  const json j = run_json(kScenarios + "halo-bandwidth-sweep.yaml", dir, "--jobs 2");
+  const json j = run_json(kScenarios + "halo-bandwidth-sweep.yaml", dir, 2);
   const std::vector<double> bandwidth{0.25, 0.5, 1, 2, 4}, latency{1, 10};
   REQUIRE(j["points"].size() == 10);
   std::size_t i = 0;
@@ -321,7 +336,7 @@ trace: {generate: "imbalance --ranks 4 --iterations 4"}
 transforms:
   - rebalance: {region: work}
 )");
-  const json a = run_json(anchored, dir, "--force");
+  const json a = run_json(anchored, dir);
   CHECK(a["trust"]["costs"] == "trace-anchored");
   CHECK(a["trust"]["residuals"]["total"]["calls"].get<int>() > 0);
   CHECK(a["trust"]["warnings"].is_array());

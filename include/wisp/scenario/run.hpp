@@ -62,9 +62,11 @@ IdentityRun run_identity(const Scenario& scenario, const Trace& measured);
 // Text that is equal for two scenarios exactly when their identity runs are the same.
 std::string identity_key(const Scenario& scenario);
 
-// Replays the transformed trace next to a given identity run (throws wisp::Error, ReplayDeadlock).
-PointResult run_scenario(const Scenario& scenario, const Trace& measured, const IdentityRun& identity);
-// Both replays of one point.
+// Replays the transformed trace (apply_transforms of `measured`) next to a given identity run
+// (throws wisp::Error, ReplayDeadlock).
+PointResult run_scenario(const Scenario& scenario, const Trace& measured, const Transformed& transformed,
+                         const IdentityRun& identity);
+// Both replays of one point; the transforms are applied once.
 PointResult run_point(const Scenario& scenario, const Trace& measured);
 
 }  // namespace wisp

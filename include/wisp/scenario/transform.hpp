@@ -17,6 +17,7 @@ struct TransformEffect {
   std::size_t visits = 0;
   double before = 0;        // seconds of computation of the selected visits
   double after = 0;
+  std::vector<CallpathId> callpaths;  // call paths of the selected visits, ascending
 };
 
 struct Transformed {

@@ -1,5 +1,5 @@
-// The ideal network as a SimGrid replay. See ideal_network.hpp.
-#include "wisp/scenario/ideal_network.hpp"
+// The ideal network as a SimGrid replay. See ideal_platform.hpp.
+#include "wisp/replay/ideal_platform.hpp"
 
 #include <algorithm>
 

@@ -1,0 +1,44 @@
+// Everything one scenario point yields, computed below the report: both replays (run.hpp), the
+// analyses the scenario asks for on the measured, identity and scenario traces, the per-call-path
+// comparison of their metrics, and, for `zero` transforms, MBM_all next to the simulated gain.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/scenario/run.hpp"
+#include "wisp/scenario/scenario.hpp"
+
+namespace wisp {
+
+// One metric on one call path, summed over ranks [s]: measured, identity (before), scenario (after).
+struct CallpathComparison {
+  std::string metric;    // Scalasca name ("time", "mpi_latesender", ...)
+  std::string callpath;  // "main/MPI_Waitall"; empty for the program
+  double measured = 0, before = 0, after = 0;
+  double change() const { return after - before; }
+};
+
+// A `zero` transform of a region set against the program activity graph of the identity trace:
+// MBM_all of each zeroed call path is the graph's estimate of the gain the simulation measures.
+struct ZeroVersusMbm {
+  std::string callpath;
+  double mbm_all = 0;
+  double simulated_gain = 0;
+};
+
+struct PointEvaluation {
+  PointResult result;  // runtimes, transform effects, trust, both replays
+  TraceAnalysis measured, identity, scenario;   // the scenario's analyses of the three traces
+  std::vector<CallpathComparison> callpaths;    // "time" first, then by metric; biggest change first
+  std::vector<ZeroVersusMbm> zero_versus_mbm;
+};
+
+// Replays the point (transforms applied once) and analyses it. Throws wisp::Error, ReplayDeadlock.
+PointEvaluation evaluate_point(const Scenario& scenario, const Trace& measured);
+
+// Whether the scenario asks for an analysis (key of known_analyses()).
+bool wants(const Scenario& scenario, const std::string& analysis);
+
+}  // namespace wisp

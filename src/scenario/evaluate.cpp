@@ -1,0 +1,104 @@
+// One scenario point, evaluated. See evaluate.hpp.
+#include "wisp/scenario/evaluate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "wisp/analysis/mbm.hpp"
+
+namespace wisp {
+
+namespace {
+
+bool has_zero_region(const Scenario& s) {
+  return std::any_of(s.transforms.begin(), s.transforms.end(), [](const Transform& t) {
+    return t.kind == TransformKind::Zero && !t.communication;
+  });
+}
+
+// The metrics compared call path by call path (Scalasca names): time always, the others when
+// the scenario asks for their analysis.
+bool compared(const Scenario& s, const std::string& metric) {
+  static const std::set<std::string> waits{
+      "mpi_latesender", "mpi_latereceiver", "mpi_wait_nxn", "mpi_barrier_wait", "mpi_latebroadcast",
+      "mpi_earlyreduce", "mpi_earlyscan", "mpi_finalize_wait"};
+  if (metric == "time") return true;
+  if (waits.count(metric)) return wants(s, "wait_states");
+  if (metric == "critical_path" || metric == "critical_path_imbalance") return wants(s, "critical_path");
+  return metric.starts_with("delay_") && !metric.ends_with("_count") && wants(s, "delays");
+}
+
+TraceAnalysis analyse(const Scenario& s, const Trace& trace, bool with_pag) {
+  TraceAnalysisOptions options;
+  options.parts.pag = with_pag;
+  options.parts.wait_estimate = wants(s, "wait_estimate");
+  options.parts.pop = wants(s, "pop");
+  return analyze_trace(trace, options);
+}
+
+using Totals = std::map<std::pair<std::string, std::string>, CallpathComparison>;  // (metric, call path)
+
+void add_totals(const Scenario& s, const Trace& trace, const MetricTable& table, double CallpathComparison::*field,
+                Totals& totals) {
+  for (const MetricRecord& r : table.records) {
+    const std::string& metric = table.metrics[r.metric];
+    if (!compared(s, metric)) continue;
+    const std::string callpath = metric_callpath_name(trace.defs, r.callpath);
+    CallpathComparison& row = totals[{metric, callpath}];
+    row.metric = metric;
+    row.callpath = callpath;
+    row.*field += r.value;
+  }
+}
+
+std::vector<CallpathComparison> compare(const Scenario& s, const Trace& measured, const PointEvaluation& e) {
+  Totals totals;
+  add_totals(s, measured, e.measured.table, &CallpathComparison::measured, totals);
+  add_totals(s, e.result.identity_replay.trace, e.identity.table, &CallpathComparison::before, totals);
+  add_totals(s, e.result.scenario_replay.trace, e.scenario.table, &CallpathComparison::after, totals);
+  std::vector<CallpathComparison> rows;
+  for (auto& [key, row] : totals) rows.push_back(row);
+  std::stable_sort(rows.begin(), rows.end(), [](const CallpathComparison& a, const CallpathComparison& b) {
+    if (a.metric != b.metric) return a.metric == "time" || (b.metric != "time" && a.metric < b.metric);
+    return std::abs(a.change()) > std::abs(b.change());
+  });
+  return rows;
+}
+
+// For every `zero` transform of a region: MBM_all of the call paths it zeroed on the identity
+// trace's PAG (the replay keeps the trace's definitions, so call path ids agree).
+std::vector<ZeroVersusMbm> zero_versus_mbm(const Scenario& s, const PointEvaluation& e) {
+  std::vector<ZeroVersusMbm> out;
+  const Trace& identity = e.result.identity_replay.trace;
+  const PagAnalysis& pag = e.identity.pag;
+  for (std::size_t i = 0; i < s.transforms.size(); ++i) {
+    const Transform& t = s.transforms[i];
+    if (t.kind != TransformKind::Zero || t.communication) continue;
+    for (CallpathId cp : e.result.effects[i].callpaths)
+      out.push_back({identity.defs.callpath_name(cp), pag.pag.seconds(mbm_all(pag.pag.graph, pag.cpm, cp)),
+                     e.result.gain()});
+  }
+  return out;
+}
+
+}  // namespace
+
+bool wants(const Scenario& s, const std::string& analysis) {
+  return std::find(s.analyses.begin(), s.analyses.end(), analysis) != s.analyses.end();
+}
+
+PointEvaluation evaluate_point(const Scenario& s, const Trace& measured) {
+  PointEvaluation e;
+  e.result = run_point(s, measured);
+  const bool pag = wants(s, "pag");
+  e.measured = analyse(s, measured, pag);
+  e.identity = analyse(s, e.result.identity_replay.trace, pag || has_zero_region(s));
+  e.scenario = analyse(s, e.result.scenario_replay.trace, pag);
+  e.callpaths = compare(s, measured, e);
+  e.zero_versus_mbm = zero_versus_mbm(s, e);
+  return e;
+}
+
+}  // namespace wisp
