@@ -58,11 +58,8 @@ CLI::App* kind(CLI::App* parent, const char* name, const char* help,
   return cmd;
 }
 
-}  // namespace
-
-void add_generator_commands(CLI::App& parent, const GeneratedSink& sink) {
-  CLI::App* generate = &parent;
-
+// One sub-command per generator: its options and how they make the generator's options.
+void add_imbalance(CLI::App* generate, const GeneratedSink& sink) {
   kind<ImbalanceOptions>(
       generate, "imbalance", "work() + barrier, balanced/static/dynamic/mixed imbalance (paper 000)",
       [](CLI::App* c, ImbalanceOptions& o) {
@@ -73,7 +70,9 @@ void add_generator_commands(CLI::App& parent, const GeneratedSink& sink) {
         c->add_option("--work", o.work, "work() per iteration when balanced [s]")->capture_default_str();
       },
       [](ImbalanceOptions& o) { return generate_imbalance(o); }, sink);
+}
 
+void add_wavefront(CLI::App* generate, const GeneratedSink& sink) {
   auto wave_extra = std::make_shared<std::string>();
   kind<WavefrontOptions>(
       generate, "wavefront", "Sweep3D-like sweeps from the four corners of a px x py grid",
@@ -91,7 +90,9 @@ void add_generator_commands(CLI::App& parent, const GeneratedSink& sink) {
         if (!wave_extra->empty()) o.extra_ranks = parse_rank_set(*wave_extra, o.px * o.py);
         return generate_wavefront(o);
       }, sink);
+}
 
+void add_mpmd(CLI::App* generate, const GeneratedSink& sink) {
   kind<MpmdOptions>(
       generate, "mpmd", "particle and mesh partitions coupled every step (paper 000 §IV-D)",
       [](CLI::App* c, MpmdOptions& o) {
@@ -104,7 +105,9 @@ void add_generator_commands(CLI::App& parent, const GeneratedSink& sink) {
         c->add_option("--bytes", o.bytes, "bytes per coupling message")->check(kNotNegative)->capture_default_str();
       },
       [](MpmdOptions& o) { return generate_mpmd(o); }, sink);
+}
 
+void add_halo(CLI::App* generate, const GeneratedSink& sink) {
   auto halo_dims = std::make_shared<std::string>("4x4");
   auto halo_hot = std::make_shared<std::string>();
   kind<HaloOptions>(
@@ -128,7 +131,9 @@ void add_generator_commands(CLI::App& parent, const GeneratedSink& sink) {
         if (!halo_hot->empty()) o.overload_ranks = parse_rank_set(*halo_hot, P);
         return generate_halo(o);
       }, sink);
+}
 
+void add_phases(CLI::App* generate, const GeneratedSink& sink) {
   kind<PhasesOptions>(
       generate, "phases", "balanced, imbalanced, serialised and transfer-bound phases (paper 003)",
       [](CLI::App* c, PhasesOptions& o) {
@@ -142,6 +147,15 @@ void add_generator_commands(CLI::App& parent, const GeneratedSink& sink) {
       [](PhasesOptions& o) { return generate_phases(o); }, sink);
 }
 
+}  // namespace
+
+void add_generator_commands(CLI::App& parent, const GeneratedSink& sink) {
+  add_imbalance(&parent, sink);
+  add_wavefront(&parent, sink);
+  add_mpmd(&parent, sink);
+  add_halo(&parent, sink);
+  add_phases(&parent, sink);
+}
 
 Trace generate_from_command_line(const std::string& command_line) {
   CLI::App app{"generate"};

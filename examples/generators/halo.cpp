@@ -30,9 +30,30 @@ Rank rank_of(const std::vector<std::uint32_t>& c, const std::vector<std::uint32_
   return r;
 }
 
-}  // namespace
+// A message travelling + along dimension d has tag 2d+1, one travelling - has tag 2d.
+struct Neighbour {
+  Rank rank;
+  std::int32_t recv_tag, send_tag;
+};
 
-Trace generate_halo(const HaloOptions& o) {
+// For each dimension of size > 1, the neighbour below (-) and above (+), periodic.
+std::vector<Neighbour> neighbours_of(Rank r, const std::vector<std::uint32_t>& dims) {
+  std::vector<Neighbour> neighbours;
+  const auto c = coords_of(r, dims);
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] < 2) continue;
+    auto below = c, above = c;
+    below[d] = (c[d] + dims[d] - 1) % dims[d];
+    above[d] = (c[d] + 1) % dims[d];
+    const auto dd = static_cast<std::int32_t>(d);
+    neighbours.push_back({rank_of(below, dims), 2 * dd + 1, 2 * dd});
+    neighbours.push_back({rank_of(above, dims), 2 * dd, 2 * dd + 1});
+  }
+  return neighbours;
+}
+
+// Checks the options; returns the number of ranks.
+std::uint32_t checked_ranks(const HaloOptions& o) {
   const char* kind = "halo";
   require(o.dims.size() == 2 || o.dims.size() == 3, kind, "--dims must be 2-D or 3-D (e.g. 4x4)");
   double ranks = 1;
@@ -48,7 +69,13 @@ Trace generate_halo(const HaloOptions& o) {
   require(o.overload_region == "compute" || o.overload_region == "boundary", kind,
           "--overload-region must be compute or boundary");
   for (Rank r : o.overload_ranks) require(r < P, kind, "--overload-ranks names a rank beyond the grid");
+  return P;
+}
 
+}  // namespace
+
+Trace generate_halo(const HaloOptions& o) {
+  const std::uint32_t P = checked_ranks(o);
   Model m(P, "halo");
   apply_launch_jitter(m, o);
   const RegionId compute = m.region(halo_compute_name(o.cxx_names));
@@ -62,20 +89,7 @@ Trace generate_halo(const HaloOptions& o) {
     const double factor = o.balanced ? 1.0 + o.overload * share : (hot ? 1.0 + o.overload : 1.0);
     const double w_compute = o.work * (on_compute ? factor : 1.0);
     const double w_boundary = o.boundary_work * (on_compute ? 1.0 : factor);
-    // Neighbours: for each dimension of size > 1, the one below (-) and above (+), periodic.
-    // A message travelling + along dimension d has tag 2d+1, one travelling - has tag 2d.
-    struct Neighbour { Rank rank; std::int32_t recv_tag, send_tag; };
-    std::vector<Neighbour> neighbours;
-    const auto c = coords_of(r, o.dims);
-    for (std::size_t d = 0; d < o.dims.size(); ++d) {
-      if (o.dims[d] < 2) continue;
-      auto below = c, above = c;
-      below[d] = (c[d] + o.dims[d] - 1) % o.dims[d];
-      above[d] = (c[d] + 1) % o.dims[d];
-      const auto dd = static_cast<std::int32_t>(d);
-      neighbours.push_back({rank_of(below, o.dims), 2 * dd + 1, 2 * dd});
-      neighbours.push_back({rank_of(above, o.dims), 2 * dd, 2 * dd + 1});
-    }
+    const std::vector<Neighbour> neighbours = neighbours_of(r, o.dims);
     RankProgram& prog = m.rank(r);
     for (std::uint32_t s = 0; s < o.steps; ++s) {
       prog.work(compute, w_compute);
