@@ -1,6 +1,6 @@
-// The sub-commands of the `wisp` command line, one file each. Every command registers its
-// options on the CLI11 app and runs from the callback; errors are thrown as wisp::Error and
-// printed by main() as one line with a non-zero exit.
+// The sub-commands of the `wisp` command line, one file each (VERB_command.cpp). Every command
+// registers its options on the CLI11 app and runs from the callback; errors are thrown as
+// wisp::Error and printed by main() as one line with a non-zero exit.
 #pragma once
 
 #include <CLI/CLI.hpp>
