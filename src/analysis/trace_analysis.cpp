@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "wisp/analysis/metric_catalogue.hpp"
+
 namespace wisp {
 
 namespace {
@@ -50,6 +52,13 @@ std::optional<WindowOptions> resolve_windows(const WindowChoice& choice, double 
   const std::uint32_t fixed = 0;
   w.min_events = choice.min_events.value_or(choice.length ? fixed : WindowChoice::kDefaultMinEvents);
   return w;
+}
+
+AnalysisParts analysis_parts(const std::vector<std::string>& requested) {
+  const auto wanted = [&](AnalysisKind a) {
+    return std::find(requested.begin(), requested.end(), analysis_key(a)) != requested.end();
+  };
+  return AnalysisParts{wanted(AnalysisKind::Pag), wanted(AnalysisKind::WaitEstimate), wanted(AnalysisKind::Pop)};
 }
 
 TraceBasedWaits trace_based_waits(const Trace& trace, const WaitStates& waits) {

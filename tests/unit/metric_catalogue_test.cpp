@@ -74,6 +74,13 @@ TEST_CASE("metric catalogue: what a what-if run compares call path by call path"
   CHECK(!compared_by_callpath("no_such_metric", {"wait_states", "critical_path", "delays"}));
 }
 
+TEST_CASE("metric catalogue: the parts of analyze_trace() for requested analysis keys", "[metric_catalogue]") {
+  const AnalysisParts all = analysis_parts(analysis_keys());
+  CHECK((all.pag && all.wait_estimate && all.pop));
+  const AnalysisParts some = analysis_parts({"wait_states", "pop"});
+  CHECK((!some.pag && !some.wait_estimate && some.pop));
+}
+
 TEST_CASE("metric catalogue: every metric the analyses emit is catalogued", "[metric_catalogue]") {
   gen::HaloOptions halo;
   halo.steps = 5;

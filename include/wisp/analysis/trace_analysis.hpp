@@ -39,6 +39,8 @@ struct AnalysisParts {
   bool wait_estimate = true;  // minimum-based wait estimate
   bool pop = true;            // POP factors and windows
 };
+// The parts for the requested analysis keys (metric_catalogue.hpp, analysis_keys()).
+AnalysisParts analysis_parts(const std::vector<std::string>& requested);
 
 struct TraceAnalysisOptions {
   AnalysisParts parts;
