@@ -3,55 +3,14 @@
 
 #include <algorithm>
 
+#include "wisp/analysis/metric_catalogue.hpp"
+
 namespace wisp {
 
-std::string_view short_term_metric(WaitKind k) {
-  switch (k) {
-    case WaitKind::LateSender: return "delay_latesender";
-    case WaitKind::LateReceiver: return "delay_latereceiver";
-    case WaitKind::WaitNxN: return "delay_n2n";
-    case WaitKind::WaitBarrier: return "delay_barrier";
-    case WaitKind::LateBroadcast: return "delay_12n";
-    case WaitKind::EarlyReduce: return "delay_n21";
-    default: return "?";
-  }
-}
-
-std::string_view long_term_metric(WaitKind k) {
-  switch (k) {
-    case WaitKind::LateSender: return "delay_latesender_longterm";
-    case WaitKind::LateReceiver: return "delay_latereceiver_longterm";
-    case WaitKind::WaitNxN: return "delay_n2n_longterm";
-    case WaitKind::WaitBarrier: return "delay_barrier_longterm";
-    case WaitKind::LateBroadcast: return "delay_12n_longterm";
-    case WaitKind::EarlyReduce: return "delay_n21_longterm";
-    default: return "?";
-  }
-}
-
-std::string_view direct_wait_metric(WaitKind k) {
-  switch (k) {
-    case WaitKind::LateSender: return "mpi_wait_direct_latesender";
-    case WaitKind::LateReceiver: return "mpi_wait_direct_latereceiver";
-    case WaitKind::WaitNxN: return "mpi_wait_direct_nxn";
-    case WaitKind::WaitBarrier: return "mpi_wait_direct_barrier";
-    case WaitKind::LateBroadcast: return "mpi_wait_direct_latebroadcast";
-    case WaitKind::EarlyReduce: return "mpi_wait_direct_earlyreduce";
-    default: return "?";
-  }
-}
-
-std::string_view indirect_wait_metric(WaitKind k) {
-  switch (k) {
-    case WaitKind::LateSender: return "mpi_wait_indirect_latesender";
-    case WaitKind::LateReceiver: return "mpi_wait_indirect_latereceiver";
-    case WaitKind::WaitNxN: return "mpi_wait_indirect_nxn";
-    case WaitKind::WaitBarrier: return "mpi_wait_indirect_barrier";
-    case WaitKind::LateBroadcast: return "mpi_wait_indirect_latebroadcast";
-    case WaitKind::EarlyReduce: return "mpi_wait_indirect_earlyreduce";
-    default: return "?";
-  }
-}
+std::string_view short_term_metric(WaitKind k) { return wait_metric(WaitRole::ShortTermDelay, k); }
+std::string_view long_term_metric(WaitKind k) { return wait_metric(WaitRole::LongTermDelay, k); }
+std::string_view direct_wait_metric(WaitKind k) { return wait_metric(WaitRole::DirectWait, k); }
+std::string_view indirect_wait_metric(WaitKind k) { return wait_metric(WaitRole::IndirectWait, k); }
 
 std::string_view to_string(DelayRules r) { return r == DelayRules::Scalasca ? "scalasca" : "paper"; }
 

@@ -3,7 +3,7 @@
 
 namespace wisp {
 
-PagAnalysis analyse_pag(const Trace& trace, const PagAnalysisOptions& options) {
+PagAnalysis analyze_pag(const Trace& trace, const PagAnalysisOptions& options) {
   PagAnalysis a;
   a.pag = build_pag(trace, options.pag);
   a.cpm = critical_path_method(a.pag.graph);

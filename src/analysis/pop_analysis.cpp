@@ -3,7 +3,7 @@
 
 namespace wisp {
 
-PopAnalysis analyse_pop(const Trace& trace, const PopAnalysisOptions& options) {
+PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options) {
   const PopTimeline timeline = pop_timeline(trace, options.pop.eager_limit);
   PopAnalysis a;
   a.whole = pop_factors(timeline, options.pop);

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "wisp/analysis/metric_catalogue.hpp"
+
 namespace wisp {
 
 namespace {
@@ -52,6 +54,13 @@ std::optional<WindowOptions> resolve_windows(const WindowChoice& choice, double 
   return w;
 }
 
+AnalysisParts analysis_parts(const std::vector<std::string>& requested) {
+  const auto wanted = [&](AnalysisKind a) {
+    return std::find(requested.begin(), requested.end(), analysis_key(a)) != requested.end();
+  };
+  return AnalysisParts{wanted(AnalysisKind::Pag), wanted(AnalysisKind::WaitEstimate), wanted(AnalysisKind::Pop)};
+}
+
 TraceBasedWaits trace_based_waits(const Trace& trace, const WaitStates& waits) {
   TraceBasedWaits out;
   for (CallpathId cp = 0; cp < trace.defs.callpaths.size(); ++cp) {
@@ -67,24 +76,24 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   TraceAnalysis a;
   a.parts = options.parts;
   timed(a, "analyzer I (wait states, critical path, imbalance, delay costs)",
-        [&] { a.analysis = analyze(trace, options.analyzer1); });
-  timed(a, "metric table", [&] { a.table = metric_table(a.analysis); });
+        [&] { a.wait_paths = analyze_wait_paths(trace, options.wait_paths); });
+  timed(a, "metric table", [&] { a.table = metric_table(a.wait_paths); });
   // The estimate is compared with analyzer I's wait states, not with a second wait-state search.
   if (options.parts.wait_estimate) timed(a, "minimum-based wait estimate", [&] {
-    const TraceBasedWaits trace_based = trace_based_waits(trace, a.analysis.waits);
+    const TraceBasedWaits trace_based = trace_based_waits(trace, a.wait_paths.waits);
     a.waits = estimate_waits(trace, &trace_based);
   });
   // The ideal-network replay needs its own dependency graph (rendezvous by the eager limit, not as
-  // observed); it is built and dropped inside analyse_pop(), before the PAG below, so that the two
+  // observed); it is built and dropped inside analyze_pop(), before the PAG below, so that the two
   // graphs are never in memory together.
   if (options.parts.pop) timed(a, "POP factors and windows (ideal-network clock replay)", [&] {
     PopAnalysisOptions pop;
     pop.pop = options.pop;
     pop.windows = resolve_windows(options.windows, elapsed_of(trace));
-    a.pop = analyse_pop(trace, pop);
+    a.pop = analyze_pop(trace, pop);
   });
   // The PAG and its CPM are built once and serve the near-critical paths and the MBM (what
-  // analyse_pag() does, step by step here for the timings).
+  // analyze_pag() does, step by step here for the timings).
   if (!options.parts.pag) return a;
   timed(a, "program activity graph", [&] { a.pag.pag = build_pag(trace); });
   timed(a, "critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph); });

@@ -9,51 +9,14 @@
 #include <map>
 #include <set>
 
+#include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/error.hpp"
 
 namespace wisp {
 
-std::string_view metric_name(WaitKind k) {
-  switch (k) {
-    case WaitKind::LateSender: return "mpi_latesender";
-    case WaitKind::LateReceiver: return "mpi_latereceiver";
-    case WaitKind::WaitNxN: return "mpi_wait_nxn";
-    case WaitKind::WaitBarrier: return "mpi_barrier_wait";
-    case WaitKind::LateBroadcast: return "mpi_latebroadcast";
-    case WaitKind::EarlyReduce: return "mpi_earlyreduce";
-    case WaitKind::EarlyScan: return "mpi_earlyscan";
-    case WaitKind::FinalizeWait: return "mpi_finalize_wait";
-  }
-  return "?";
-}
+std::string_view metric_name(WaitKind k) { return wait_metric(WaitRole::Time, k); }
 
-std::string_view count_metric_name(WaitKind k) {
-  switch (k) {
-    case WaitKind::LateSender: return "mpi_cls_count";
-    case WaitKind::LateReceiver: return "mpi_clr_count";
-    case WaitKind::WaitNxN: return "mpi_wait_nxn_count";
-    case WaitKind::WaitBarrier: return "mpi_barrier_wait_count";
-    case WaitKind::LateBroadcast: return "mpi_latebroadcast_count";
-    case WaitKind::EarlyReduce: return "mpi_earlyreduce_count";
-    case WaitKind::EarlyScan: return "mpi_earlyscan_count";
-    case WaitKind::FinalizeWait: return "mpi_finalize_wait_count";
-  }
-  return "?";
-}
-
-std::string_view short_name(WaitKind k) {
-  switch (k) {
-    case WaitKind::LateSender: return "latesender";
-    case WaitKind::LateReceiver: return "latereceiver";
-    case WaitKind::WaitNxN: return "nxn";
-    case WaitKind::WaitBarrier: return "barrier";
-    case WaitKind::LateBroadcast: return "latebroadcast";
-    case WaitKind::EarlyReduce: return "earlyreduce";
-    case WaitKind::EarlyScan: return "earlyscan";
-    case WaitKind::FinalizeWait: return "finalize";
-  }
-  return "?";
-}
+std::string_view count_metric_name(WaitKind k) { return wait_metric(WaitRole::Count, k); }
 
 bool is_attributable(WaitKind k) { return k != WaitKind::EarlyScan && k != WaitKind::FinalizeWait; }
 

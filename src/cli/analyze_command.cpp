@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
@@ -28,6 +29,7 @@ struct Options {
   std::string output;
   bool json = false;
   bool force = false;
+  bool list_metrics = false;
   // Integers are read signed, so that a negative value is an error rather than a huge number.
   long long top = 8;
   long long k = NearCriticalQuery::kDefaultK;
@@ -84,12 +86,26 @@ TraceAnalysisOptions analysis_options(const Options& o) {
   return options;
 }
 
+// The metric catalogue as a table: name, parent, unit, analysis, description.
+std::string metric_list() {
+  std::string out = fmt::format("{:<32} {:<26} {:<6} {:<14} {}\n", "metric", "parent", "unit", "analysis", "description");
+  for (const MetricInfo& m : metric_catalogue())
+    out += fmt::format("{:<32} {:<26} {:<6} {:<14} {}\n", m.name, m.parent.empty() ? "-" : m.parent, m.unit,
+                       analysis_key(m.analysis), m.description);
+  return out;
+}
+
 void run(const Options& o) {
+  if (o.list_metrics) {
+    std::printf("%s", metric_list().c_str());
+    return;
+  }
+  if (o.trace.empty()) throw CLI::RequiredError("trace");
   TraceAnalysisOptions options = analysis_options(o);
   const Trace trace = read_otf2(o.trace);
   if (!o.partitions.empty())
-    options.analyzer1.partitions = parse_partitions(read_text(o.partitions), o.partitions, trace.rank_count());
-  options.analyzer1.delay_rules = o.delay_rules == "paper" ? DelayRules::Paper : DelayRules::Scalasca;
+    options.wait_paths.partitions = parse_partitions(read_text(o.partitions), o.partitions, trace.rank_count());
+  options.wait_paths.delay_rules = o.delay_rules == "paper" ? DelayRules::Paper : DelayRules::Scalasca;
   if (o.ideal_network == "simgrid") {
     options.pop.ideal_runtime = simulate_ideal_network(trace, options.pop.eager_limit).runtime;
     options.pop.ideal_runtime_source = "SimGrid replay on the ideal platform";
@@ -114,7 +130,8 @@ void add_analyze_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "analyze",
       "wait states, critical path, delay costs, near-critical paths and MBM, wait estimate, POP factors of a trace");
-  cmd->add_option("trace", o->trace, "OTF2 anchor file or the directory holding it")->required();
+  cmd->add_option("trace", o->trace, "OTF2 anchor file or the directory holding it (required unless --list-metrics)");
+  cmd->add_flag("--list-metrics", o->list_metrics, "print the metric catalogue (name, parent, unit, analysis, description)");
   cmd->add_option("--partitions", o->partitions,
                   "partition file: lines 'name: ranks' (default: derived from user call paths)");
   cmd->add_option("--delay-rules", o->delay_rules,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/trace/rank_set.hpp"
 
 namespace wisp {
@@ -34,7 +35,7 @@ nlohmann::json metrics_json(const Trace& trace, const MetricTable& table) {
   return out;
 }
 
-nlohmann::json analysis_json(const Trace& trace, const std::string& source, const Analysis& a,
+nlohmann::json analysis_json(const Trace& trace, const std::string& source, const WaitPathAnalysis& a,
                              const MetricTable& table) {
   nlohmann::json j;
   j["trace"] = source;
@@ -118,7 +119,7 @@ void metric_block(std::string& out, const Trace& trace, const MetricTable& table
 
 }  // namespace
 
-std::string analysis_text(const Trace& trace, const std::string& source, const Analysis& a,
+std::string analysis_text(const Trace& trace, const std::string& source, const WaitPathAnalysis& a,
                           const MetricTable& table, std::size_t top) {
   std::string out = fmt::format("{}: {} ranks, {} events, runtime {:.6f} s\n", source,
                                 trace.rank_count(), trace.event_count(), trace_runtime(trace));
@@ -134,14 +135,14 @@ std::string analysis_text(const Trace& trace, const std::string& source, const A
                      cp.stopped_early ? " (stopped early: inconsistent trace)" : "");
   out += fmt::format("  {:>12} {:>12} {:>14} {:>12} {:>12}  {}\n", "critical_path", "imbalance",
                      "perf_impact", "intra", "inter", "call path");
-  const std::vector<Row> rows = rows_of(table, "critical_path");
+  const std::vector<Row> rows = rows_of(table, metric::kCriticalPath);
   for (std::size_t i = 0; i < rows.size() && i < top; ++i) {
     const CallpathId c = rows[i].callpath;
     out += fmt::format("  {:>12.6f} {:>12.6f} {:>14.6f} {:>12.6f} {:>12.6f}  {}\n", rows[i].total,
-                       metric_value(table, "critical_path_imbalance", c),
-                       metric_value(table, "performance_impact", c),
-                       metric_value(table, "intra_partition_imbalance", c),
-                       metric_value(table, "inter_partition_imbalance", c), name_of(trace, c));
+                       metric_value(table, metric::kCriticalPathImbalance, c),
+                       metric_value(table, metric::kPerformanceImpact, c),
+                       metric_value(table, metric::kIntraPartitionImbalance, c),
+                       metric_value(table, metric::kInterPartitionImbalance, c), name_of(trace, c));
   }
   out += fmt::format("  partitions ({}):", a.partitions.origin);
   for (const auto& n : a.partitions.names) out += " [" + n + "]";

@@ -9,7 +9,7 @@
 namespace wisp {
 
 nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source, const TraceAnalysis& a) {
-  nlohmann::json j = analysis_json(trace, source, a.analysis, a.table);
+  nlohmann::json j = analysis_json(trace, source, a.wait_paths, a.table);
   if (a.parts.pag) {
     j["pag"] = pag_json(trace, a.pag);
     j["mbm"] = mbm_json(trace, a.pag);
@@ -21,7 +21,7 @@ nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source
 
 std::string trace_analysis_text(const Trace& trace, const std::string& source, const TraceAnalysis& a,
                                 std::size_t top) {
-  std::string out = analysis_text(trace, source, a.analysis, a.table, top);
+  std::string out = analysis_text(trace, source, a.wait_paths, a.table, top);
   if (a.parts.pag) out += "\n" + near_critical_text(trace, a.pag, top) + "\n" + mbm_text(trace, a.pag, top);
   if (a.parts.wait_estimate) out += "\n" + wait_estimate_text(trace, a.waits);
   if (a.parts.pop) out += "\n" + pop_text(a.pop, top);

@@ -1,8 +1,8 @@
 // Benchmark of Analyzer I (profile, wait states, critical path with imbalance indicators, delay
 // costs: wisp::analyze) on generated traces built in memory. Reports events/s (median of the
 // repetitions) and the memory the analysis needs on top of the trace: the peak RSS during
-// analyze() minus the RSS before it (after returning freed heap to the system), and the peak of
-// live heap bytes (counted by this program's operator new/delete) minus those before analyze(),
+// analyze_wait_paths() minus the RSS before it (after returning freed heap to the system), and the peak of
+// live heap bytes (counted by this program's operator new/delete) minus those before analyze_wait_paths(),
 // both against memory_footprint(trace). Linear time shows as the same events/s for a
 // quarter-size and a full-size trace.
 //   analysis_bench [reps]     (default 5)
@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "generators/generators.hpp"
-#include "wisp/analysis/analyze.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 
 using namespace wisp;
 
@@ -79,7 +79,7 @@ void run(const char* name, const Trace& trace, int reps) {
     const std::size_t live_before = g_live.load();
     g_peak = live_before;
     const auto t0 = std::chrono::steady_clock::now();
-    const Analysis a = analyze(trace);
+    const WaitPathAnalysis a = analyze_wait_paths(trace);
     const auto t1 = std::chrono::steady_clock::now();
     overhead_kb = std::max(overhead_kb, status_kb("VmHWM:") - before);
     heap_overhead = std::max(heap_overhead, g_peak.load() - live_before);

@@ -12,7 +12,7 @@
 #include <string>
 #include <tuple>
 
-#include "wisp/analysis/analyze.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "../unit/scalasca_dump.hpp"
 
@@ -25,7 +25,7 @@ using namespace wisp::test;
 
 void compare(const std::string& name, const fs::path& dir, const std::string& only) {
   const Trace t = read_otf2(dir);
-  const MetricValues mine = wisp_values(t, metric_table(analyze(t)));
+  const MetricValues mine = wisp_values(t, metric_table(analyze_wait_paths(t)));
   const MetricValues ref = read_scalasca_dump(dir / "scalasca.tsv.gz");
   std::printf("%s\n", name.c_str());
   for (const auto& [metric, e] : compare_metrics(ref, mine)) {

@@ -9,7 +9,7 @@
 
 #include "generators/generators.hpp"
 #include "hand_trace.hpp"
-#include "wisp/analysis/analyze.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 
 using namespace wisp;
 using test::HandTrace;
@@ -43,7 +43,7 @@ Trace two_rank_trace() {
 
 TEST_CASE("Critical path of a two-rank trace, by hand", "[analysis][criticalpath]") {
   const Trace t = two_rank_trace();
-  const Analysis a = analyze(t);
+  const WaitPathAnalysis a = analyze_wait_paths(t);
   const CriticalPath& cp = a.critical_path;
   // Rank 1 enters MPI_Finalize last (8); backwards: C, the end of MPI_Recv after its wait (from
   // 2 + 3 = 5), then rank 0 from the Enter of its MPI_Send (5): A, MPI_Init.
@@ -85,9 +85,9 @@ TEST_CASE("Critical path of a two-rank trace, by hand", "[analysis][criticalpath
   CHECK(metric_of(t, table, "performance_impact", "main/MPI_Finalize", 0) == Approx(0.5));
 
   SECTION("one user-given partition makes every cost intra-partition") {
-    AnalyzeOptions o;
+    WaitPathOptions o;
     o.partitions = parse_partitions("all: 0-1\n", "parts.txt", 2);
-    const Analysis b = analyze(t, o);
+    const WaitPathAnalysis b = analyze_wait_paths(t, o);
     const MetricTable tb = metric_table(b);
     CHECK(metric_value(tb, "inter_partition_imbalance") == 0);
     CHECK(metric_of(t, tb, "intra_partition_imbalance", "main/A", 0) == Approx(2.4));
@@ -102,7 +102,7 @@ TEST_CASE("Synthetic imbalance benchmark: paper 000 Fig. 6", "[analysis][critica
     gen::ImbalanceOptions o;
     o.mode = mode;
     const Trace t = gen::generate_imbalance(o);
-    const Analysis a = analyze(t);
+    const WaitPathAnalysis a = analyze_wait_paths(t);
     const MetricTable table = metric_table(a);
     const CallpathId work = callpath(t, "main/work");
     double max = 0, sum = 0;
@@ -146,7 +146,7 @@ TEST_CASE("MPMD partitions: inter-partition costs land on the slow partition", "
     o.mesh_work = mesh_slow ? 0.2 : 0.08;
     o.particle_work = mesh_slow ? 0.08 : 0.2;
     const Trace t = gen::generate_mpmd(o);
-    const Analysis a = analyze(t);
+    const WaitPathAnalysis a = analyze_wait_paths(t);
     const MetricTable table = metric_table(a);
     REQUIRE(a.partitions.names.size() == 2);
     const double step_slow = 0.2 / 8, step_fast = 0.08 / 8;

@@ -8,7 +8,7 @@
 
 #include "generators/generators.hpp"
 #include "hand_trace.hpp"
-#include "wisp/analysis/analyze.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 
 using namespace wisp;
 using test::HandTrace;
@@ -21,7 +21,7 @@ namespace {
 
 // Σ short + Σ long + unattributed = attributable waiting time, and every attributable wait is
 // split completely into its direct and indirect part.
-void check_accounting(const Analysis& a) {
+void check_accounting(const WaitPathAnalysis& a) {
   const DelayCosts& d = a.delays;
   CHECK(d.short_sum + d.long_sum + d.unattributed == Approx(d.total_wait).epsilon(1e-9).margin(1e-12));
   double waits = 0, split = 0, booked = 0;
@@ -63,7 +63,7 @@ TEST_CASE("Paper 004 Fig. 2: A delays B in foo(), B's wait delays C", "[analysis
     h.leave(r, 5.2, "main");
   }
   const Trace t = h.finish();
-  const Analysis a = analyze(t);
+  const WaitPathAnalysis a = analyze_wait_paths(t);
   const MetricTable table = metric_table(a);
   CHECK(metric_of(t, table, "mpi_latesender", "main/MPI_Recv", 1) == Approx(2.0));
   CHECK(metric_of(t, table, "mpi_latesender", "main/MPI_Recv", 2) == Approx(2.2));
@@ -95,7 +95,7 @@ TEST_CASE("Negative delay-vector elements are dropped and the rest scaled to the
   h.recv(1, 3, 4.2, 0);
   for (Rank r = 0; r < 2; ++r) h.leave(r, 5, "main");
   const Trace t = h.finish();
-  const Analysis a = analyze(t);
+  const WaitPathAnalysis a = analyze_wait_paths(t);
   const MetricTable table = metric_table(a);
   CHECK(metric_of(t, table, "delay_latesender", "main/foo", 0) == Approx(1.0));
   CHECK(metric_of(t, table, "delay_latesender", "main/bar", 0) == 0);
@@ -121,7 +121,7 @@ TEST_CASE("Barrier delay: the last arriver's excess work, per waiting rank", "[a
   h.recv(1, 5, 7.2, 0);
   for (Rank r = 0; r < 3; ++r) h.leave(r, 8, "main");
   const Trace t = h.finish();
-  const Analysis a = analyze(t);
+  const WaitPathAnalysis a = analyze_wait_paths(t);
   const MetricTable table = metric_table(a);
   CHECK(metric_value(table, "mpi_barrier_wait") == Approx(5.0));
   CHECK(metric_of(t, table, "delay_barrier", "main/work", 2) == Approx(5.0));
@@ -143,7 +143,7 @@ TEST_CASE("A wait with nothing to blame is unattributed and accounted", "[analys
   h.recv(1, 2.5, 3.2, 0);
   h.leave(1, 4, "main");
   const Trace t = h.finish();
-  const Analysis a = analyze(t);
+  const WaitPathAnalysis a = analyze_wait_paths(t);
   CHECK(a.delays.total_wait == Approx(0.5));
   CHECK(a.delays.unattributed == Approx(0.5));
   CHECK(a.delays.unattributed_waits == 1);
@@ -170,7 +170,7 @@ TEST_CASE("Delay accounting holds on generated traces", "[analysis][delay]") {
   mpmd.launch_jitter = 0.01;
   for (const Trace& t : {gen::generate_imbalance(im), gen::generate_halo(halo),
                          gen::generate_phases(phases), gen::generate_mpmd(mpmd)}) {
-    const Analysis a = analyze(t);
+    const WaitPathAnalysis a = analyze_wait_paths(t);
     CHECK(a.delays.total_wait > 0);
     check_accounting(a);
     CHECK(a.critical_path.stopped_early == 0);
@@ -190,7 +190,7 @@ TEST_CASE("Wavefront with slow vertical borders: paper 004 Table I / Fig. 5 shap
     for (Rank r = 0; r < 64; ++r)
       if (r % 8 == 0 || r % 8 == 7) o.extra_ranks.push_back(r);
     const Trace t = gen::generate_wavefront(o);
-    Analysis a = analyze(t);
+    WaitPathAnalysis a = analyze_wait_paths(t);
     MetricTable table = metric_table(a);
     return std::make_pair(std::move(table), std::move(a));
   };
@@ -230,7 +230,7 @@ TEST_CASE("Late Broadcast and Early Reduce: delay costs and the critical path", 
     h.leave(r, 8.4, "main");
   }
   const Trace t = h.finish();
-  const Analysis a = analyze(t);
+  const WaitPathAnalysis a = analyze_wait_paths(t);
   const MetricTable table = metric_table(a);
   CHECK(metric_value(table, "mpi_latebroadcast") == Approx(3.0));
   CHECK(metric_of(t, table, "delay_12n", "main/work", 1) == Approx(3.0));
@@ -286,7 +286,7 @@ TEST_CASE("Delay rules: Scalasca's d⁺ over the delayer's call paths against th
   for (Rank r = 0; r < 3; ++r) h.leave(r, 5, "main");
   const Trace t = h.finish();
 
-  const Analysis s = analyze(t);
+  const WaitPathAnalysis s = analyze_wait_paths(t);
   const MetricTable ts = metric_table(s);
   CHECK(metric_of(t, ts, "mpi_latesender", "main/MPI_Recv", 1) == Approx(2.0));
   CHECK(metric_of(t, ts, "mpi_latesender", "main/MPI_Recv", 2) == Approx(1.2));
@@ -300,9 +300,9 @@ TEST_CASE("Delay rules: Scalasca's d⁺ over the delayer's call paths against th
   CHECK(s.delays.unattributed == Approx(0).margin(1e-12));
   check_accounting(s);
 
-  AnalyzeOptions o;
+  WaitPathOptions o;
   o.delay_rules = DelayRules::Paper;
-  const Analysis p = analyze(t, o);
+  const WaitPathAnalysis p = analyze_wait_paths(t, o);
   const MetricTable tp = metric_table(p);
   CHECK(metric_of(t, tp, "delay_latesender", "main/bar", 1) == 0);
   CHECK(metric_of(t, tp, "delay_latesender", "main/MPI_Recv", 1) == 0);
@@ -341,7 +341,7 @@ TEST_CASE("Delay rules: a Late Receiver's waiting send and its completion time",
   for (Rank r = 0; r < 2; ++r) h.leave(r, 5, "main");
   const Trace t = h.finish();
 
-  const Analysis s = analyze(t);
+  const WaitPathAnalysis s = analyze_wait_paths(t);
   const MetricTable ts = metric_table(s);
   CHECK(metric_of(t, ts, "mpi_latereceiver", "main/MPI_Send", 0) == Approx(2.0));
   CHECK(metric_of(t, ts, "mpi_latesender", "main/MPI_Recv", 1) == Approx(0.9));
@@ -350,9 +350,9 @@ TEST_CASE("Delay rules: a Late Receiver's waiting send and its completion time",
   CHECK(metric_of(t, ts, "delay_latesender", "main/MPI_Send", 0) == 0);
   check_accounting(s);
 
-  AnalyzeOptions o;
+  WaitPathOptions o;
   o.delay_rules = DelayRules::Paper;
-  const Analysis p = analyze(t, o);
+  const WaitPathAnalysis p = analyze_wait_paths(t, o);
   const MetricTable tp = metric_table(p);
   CHECK(metric_of(t, tp, "delay_latereceiver", "main/w", 1) == Approx(2.0));
   CHECK(metric_of(t, tp, "delay_latesender", "main/x", 0) == Approx(0.9 / 1.1));
@@ -384,7 +384,7 @@ TEST_CASE("Delay rules: an N×N operation without full overlap synchronises its 
   h.collective(2, 3, 3.2, "MPI_Allreduce", h.world());
   for (Rank r = 0; r < 3; ++r) h.leave(r, 5, "main");
   const Trace t = h.finish();
-  const Analysis s = analyze(t);
+  const WaitPathAnalysis s = analyze_wait_paths(t);
   const MetricTable ts = metric_table(s);
   CHECK(metric_of(t, ts, "mpi_wait_nxn", "main/MPI_Allreduce", 0) == Approx(1.0));
   CHECK(metric_of(t, ts, "mpi_wait_nxn", "main/MPI_Allreduce", 1) == Approx(1.0));
@@ -396,9 +396,9 @@ TEST_CASE("Delay rules: an N×N operation without full overlap synchronises its 
   check_accounting(s);
   // The paper's rules share the synchronisation points: D = 1.5 - 0.5 = 1, Σd⁺ = 1.5: c gets
   // 1.5 · 1/1 · 1.5/1.5 = 1.5 as well.
-  AnalyzeOptions o;
+  WaitPathOptions o;
   o.delay_rules = DelayRules::Paper;
-  const Analysis p = analyze(t, o);
+  const WaitPathAnalysis p = analyze_wait_paths(t, o);
   const MetricTable tp = metric_table(p);
   CHECK(metric_of(t, tp, "delay_latesender", "main/a", 1) == 0);
   CHECK(metric_of(t, tp, "delay_latesender", "main/c", 1) == Approx(1.5));

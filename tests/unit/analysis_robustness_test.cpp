@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "hand_trace.hpp"
-#include "wisp/analysis/analyze.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
 #include "wisp/report/trace_analysis_report.hpp"
 
@@ -32,7 +32,7 @@ Trace skewed_exchange() {
 TEST_CASE("Clock skew: two receives that end before their sends", "[analysis][robustness]") {
   const Trace t = skewed_exchange();
   CHECK(t.anomalies[AnomalyKind::ReceiveBeforeSend].count == 2);
-  const Analysis a = analyze(t);
+  const WaitPathAnalysis a = analyze_wait_paths(t);
   CHECK(a.waits.seconds[static_cast<int>(WaitKind::LateSender)].sum() == Approx(2.0));
   CHECK(a.delays.cycles_broken >= 1);
   CHECK(a.delays.short_sum + a.delays.long_sum + a.delays.unattributed ==
@@ -53,7 +53,7 @@ TEST_CASE("Unmatched messages and incomplete collectives are skipped", "[analysi
   const Trace t = h.finish();
   CHECK(t.anomalies[AnomalyKind::UnmatchedSend].count == 1);
   CHECK(t.anomalies[AnomalyKind::IncompleteCollective].count == 1);
-  const Analysis a = analyze(t);
+  const WaitPathAnalysis a = analyze_wait_paths(t);
   CHECK(a.waits.instances.empty());
   CHECK(a.critical_path.end_rank == 0);
   CHECK(a.critical_path.length == Approx(6.0));
@@ -64,7 +64,7 @@ TEST_CASE("Unmatched messages and incomplete collectives are skipped", "[analysi
 
 TEST_CASE("An empty trace gives an empty analysis", "[analysis][robustness]") {
   const Trace t = HandTrace(2).finish();
-  const Analysis a = analyze(t);
+  const WaitPathAnalysis a = analyze_wait_paths(t);
   CHECK(a.critical_path.segments.empty());
   CHECK(a.critical_path.end_rank == kNone);
   CHECK(metric_table(a).records.empty());

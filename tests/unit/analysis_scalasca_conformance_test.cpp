@@ -15,7 +15,7 @@
 #include "helpers.hpp"
 #include "hand_trace.hpp"
 #include "scalasca_dump.hpp"
-#include "wisp/analysis/analyze.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/io/otf2_reader.hpp"
 
 using namespace wisp;
@@ -53,7 +53,7 @@ TEST_CASE("Scalasca conformance on the Score-P ping-pong trace", "[analysis][sca
   const auto tsv = test::shared_trace("scorep-ping-pong.scalasca.tsv");
   if (dir.empty() || tsv.empty()) return;
   const Trace t = read_otf2(dir);
-  const Analysis a = analyze(t);
+  const WaitPathAnalysis a = analyze_wait_paths(t);
   const MetricTable table = metric_table(a);
   const std::map<Key, double> reference = read_reference(tsv);
 
@@ -94,9 +94,9 @@ TEST_CASE("the paper's delay rules on the Score-P ping-pong trace", "[analysis][
   const auto tsv = test::shared_trace("scorep-ping-pong.scalasca.tsv");
   if (dir.empty() || tsv.empty()) return;
   const Trace t = read_otf2(dir);
-  AnalyzeOptions o;
+  WaitPathOptions o;
   o.delay_rules = DelayRules::Paper;
-  const Analysis a = analyze(t, o);
+  const WaitPathAnalysis a = analyze_wait_paths(t, o);
   const MetricTable table = metric_table(a);
   std::map<Key, double> wisp_values;
   for (const MetricRecord& r : table.records)
@@ -120,7 +120,7 @@ TEST_CASE("Scalasca conformance on the real application and what-if traces", "[a
     if (dir.empty()) continue;
     const Trace t = read_otf2(dir);
     const auto errors = test::compare_metrics(test::read_scalasca_dump(dir / "scalasca.tsv.gz"),
-                                              test::wisp_values(t, metric_table(analyze(t))));
+                                              test::wisp_values(t, metric_table(analyze_wait_paths(t))));
     CHECK(errors.size() >= 10);  // time, visits, wait states, critical path, delay costs, ...
     CHECK(errors.count("critical_path") == 1);
     for (const auto& [metric, e] : errors) {
@@ -151,7 +151,7 @@ TEST_CASE("Deliberate deviations from Scalasca: skipped collectives, Early Scan"
   h.collective(2, 10.2, 10.7, "MPI_Scan", h.world());
   for (Rank r = 0; r < 3; ++r) h.leave(r, 11, "main");
   const Trace t = h.finish();
-  const Analysis a = analyze(t);
+  const WaitPathAnalysis a = analyze_wait_paths(t);
   const MetricTable table = metric_table(a);
   CHECK(test::metric_of(t, table, "mpi_wait_nxn", "main/MPI_Alltoallv", 0) == Approx(3.0));
   CHECK(test::metric_of(t, table, "mpi_wait_nxn", "main/MPI_Alltoallv", 1) == Approx(2.0));

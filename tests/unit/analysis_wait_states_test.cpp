@@ -7,7 +7,7 @@
 
 #include "generators/generators.hpp"
 #include "hand_trace.hpp"
-#include "wisp/analysis/analyze.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 
 using namespace wisp;
 using test::HandTrace;

@@ -45,7 +45,7 @@ double tolerance(const Trace& t) {
 void check_agreement(const Trace& t, std::uint64_t eager_limit = 65536) {
   PopAnalysisOptions clock_options;
   clock_options.pop.eager_limit = eager_limit;
-  const PopAnalysis clock = analyse_pop(t, clock_options);
+  const PopAnalysis clock = analyze_pop(t, clock_options);
   const SimulatedIdealNetwork simgrid = simulate_ideal_network(t, eager_limit);
   const double tol = tolerance(t);
   INFO("clock replay " << clock.replay_ideal << " s, SimGrid " << simgrid.runtime << " s, launch skew "
@@ -57,7 +57,7 @@ void check_agreement(const Trace& t, std::uint64_t eager_limit = 65536) {
   if (simgrid.launch_skew == 0) {
     PopAnalysisOptions external = clock_options;
     external.pop.ideal_runtime = simgrid.runtime;
-    const PopAnalysis s = analyse_pop(t, external);
+    const PopAnalysis s = analyze_pop(t, external);
     CHECK(s.ideal_source == "external");
     CHECK(s.whole.serialisation == Approx(clock.whole.serialisation).margin(tol / clock.replay_ideal));
     CHECK(s.whole.transfer == Approx(clock.whole.transfer).margin(tol / clock.whole.elapsed));
@@ -104,8 +104,8 @@ TEST_CASE("ideal network: SimGrid replay on the ideal platform = clock replay, e
     const Trace t = gen::generate_wavefront(o);
     PopAnalysisOptions clock_options;
     clock_options.pop.eager_limit = 1024;
-    const double clock = analyse_pop(t, clock_options).replay_ideal;
-    CHECK(clock == Approx(analyse_pop(t).replay_ideal).margin(kNs));  // the trace decides, not the limit
+    const double clock = analyze_pop(t, clock_options).replay_ideal;
+    CHECK(clock == Approx(analyze_pop(t).replay_ideal).margin(kNs));  // the trace decides, not the limit
     CHECK(simulate_ideal_network(t, 1024).runtime > clock + 1e-3);
   }
   SECTION("phases (rendezvous transfers in phase 4)") {
@@ -137,7 +137,7 @@ TEST_CASE("ideal network on the Score-P ping-pong trace: SimGrid within the laun
   const auto dir = test::shared_trace("scorep-ping-pong");
   if (dir.empty()) return;
   const Trace t = read_otf2(dir);
-  const double clock = analyse_pop(t).replay_ideal;
+  const double clock = analyze_pop(t).replay_ideal;
   const SimulatedIdealNetwork simgrid = simulate_ideal_network(t);
   // Against the clock replay, the SimGrid replay adds non-negative time only: the launch offsets
   // (at most the launch skew on any path) and MPI calls without communication (MPI_Comm_size,
@@ -170,5 +170,5 @@ TEST_CASE("ideal network: the bundled platforms/ideal.xml with the ideal replay 
   const ReplayResult r = replay(t, xml, ideal_replay_options());
   const SimulatedIdealNetwork generated = simulate_ideal_network(t);
   CHECK(r.runtime == Approx(generated.runtime).margin(tolerance(t)));  // the trace starts at 0
-  CHECK(r.runtime == Approx(analyse_pop(t).replay_ideal).margin(tolerance(t)));
+  CHECK(r.runtime == Approx(analyze_pop(t).replay_ideal).margin(tolerance(t)));
 }

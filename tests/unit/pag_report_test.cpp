@@ -24,7 +24,7 @@ TEST_CASE("pag and mbm JSON sections and text tables on the static imbalance ben
   const Trace t = gen::generate_imbalance(o);
   PagAnalysisOptions opt;
   opt.query.k = 4;
-  const PagAnalysis a = analyse_pag(t, opt);
+  const PagAnalysis a = analyze_pag(t, opt);
   const double e = o.percent / 100 * gen::imbalance_balanced_runtime(o) / o.iterations;
   const double C = m.collective(3, 0);
   const double T = m.overhead + m.init_time + 2 * (o.work + e + m.overhead + C) + m.overhead + C;
@@ -79,7 +79,7 @@ TEST_CASE("pop JSON section, windows CSV and text; undefined factors are null / 
   const Trace t = two_rank_trace();
   PopAnalysisOptions opt;
   opt.windows = WindowOptions{0.5, 0};
-  const PopAnalysis a = analyse_pop(t, opt);
+  const PopAnalysis a = analyze_pop(t, opt);
   const nlohmann::json pop = pop_json(a);
   for (const char* key : {"load_balance", "serialisation", "transfer", "parallel_efficiency", "windows"})
     CHECK(pop.contains(key));
@@ -116,7 +116,7 @@ TEST_CASE("pop JSON section, windows CSV and text; undefined factors are null / 
 
   PopAnalysisOptions ext;
   ext.pop.ideal_runtime = 5.0;
-  const PopAnalysis b = analyse_pop(t, ext);
+  const PopAnalysis b = analyze_pop(t, ext);
   CHECK(pop_json(b)["ideal_runtime_source"] == "external");
   CHECK(pop_json(b)["transfer"].get<double>() == Approx(5.0 / 6));
   CHECK(pop_json(b)["clock_replay_ideal_runtime"].get<double>() == Approx(4.5));

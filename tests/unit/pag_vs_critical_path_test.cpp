@@ -18,7 +18,7 @@
 
 #include "generators/generators.hpp"
 #include "hand_trace.hpp"
-#include "wisp/analysis/analyze.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/analysis/pag_path.hpp"
 
 using namespace wisp;
@@ -55,7 +55,7 @@ std::string name(const Trace& t, CallpathId cp) {
 }
 
 void check_same_path(const Trace& t) {
-  const Analysis a1 = analyze(t);
+  const WaitPathAnalysis a1 = analyze_wait_paths(t);
   const Pag pag = build_pag(t);
   const Cpm cpm = critical_path_method(pag.graph);
   const PagCriticalPath longest = pag_critical_path(pag, cpm);

@@ -13,7 +13,7 @@
 #include <string>
 #include <tuple>
 
-#include "wisp/analysis/analyze.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 
 namespace wisp::test {
 

@@ -12,7 +12,7 @@
 
 #include "generators/generators.hpp"
 #include "helpers.hpp"
-#include "wisp/analysis/analyze.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/report/run_report.hpp"
@@ -62,7 +62,7 @@ double metric(const json& callpaths, const std::string& metric, const std::strin
 
 // Critical-path imbalance of `work` on the generated trace (analyzer I).
 double work_imbalance(const Trace& t) {
-  const Analysis a = analyze(t);
+  const WaitPathAnalysis a = analyze_wait_paths(t);
   const MetricTable table = metric_table(a);
   const auto cp = t.defs.find_region("work");
   double sum = 0;

@@ -59,13 +59,13 @@ TEST_CASE("wait estimate vs analyzer I's wait states on the halo generator, by t
     const WaitEstimateRow& wa = row_of(a.waits, waitall, r);
     REQUIRE(wa.trace_based);
     CHECK(*wa.trace_based == Approx(late_sender).margin(tol));
-    CHECK(*wa.trace_based == a.analysis.waits.seconds[int(WaitKind::LateSender)].at(slot_of(waitall), r));
+    CHECK(*wa.trace_based == a.wait_paths.waits.seconds[int(WaitKind::LateSender)].at(slot_of(waitall), r));
     // Each rank waits the same in every step: the local minimum hides it (002 §4.1.1).
     CHECK(wa.estimated == Approx(0).margin(tol));
     const WaitEstimateRow& ar = row_of(a.waits, allreduce, r);
     REQUIRE(ar.trace_based);
     CHECK(*ar.trace_based == Approx(nxn).margin(tol));
-    CHECK(*ar.trace_based == a.analysis.waits.seconds[int(WaitKind::WaitNxN)].at(slot_of(allreduce), r));
+    CHECK(*ar.trace_based == a.wait_paths.waits.seconds[int(WaitKind::WaitNxN)].at(slot_of(allreduce), r));
     // The last rank never waits: the global minimum is the pure collective, the estimate exact.
     CHECK(ar.estimated == Approx(nxn).margin(tol));
   }
@@ -101,7 +101,7 @@ TEST_CASE("trace_based_waits: the pattern of each call path's function, zero inc
   o.py = 2;
   o.iterations = 2;
   const Trace t = gen::generate_wavefront(o);
-  const Analysis a1 = analyze(t);
+  const WaitPathAnalysis a1 = analyze_wait_paths(t);
   const TraceBasedWaits tb = trace_based_waits(t, a1.waits);
   const CallpathId recv = callpath(t, "main/MPI_Recv");
   for (Rank r = 0; r < 4; ++r) {

@@ -2,7 +2,8 @@
 // metric = Scalasca's unique metric name ("mpi_latesender", "critical_path", ...), call path =
 // region names from the outermost region down joined by "/" ("" is the program root), values
 // call-path exclusive in seconds (counts for visits and *_count). Zero values are not stored.
-// Later analyses (PAG, MBM, POP) and reports append their own metrics to the same table.
+// Later analyses (PAG, MBM, POP) and reports append their own metrics to the same table. Every
+// metric name is declared in the catalogue (metric_catalogue.hpp).
 #pragma once
 
 #include <cstdint>

@@ -21,6 +21,6 @@ struct PagAnalysis {
   std::vector<MbmRow> mbm;
 };
 
-PagAnalysis analyse_pag(const Trace& trace, const PagAnalysisOptions& options = {});
+PagAnalysis analyze_pag(const Trace& trace, const PagAnalysisOptions& options = {});
 
 }  // namespace wisp

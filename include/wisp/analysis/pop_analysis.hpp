@@ -24,6 +24,6 @@ struct PopAnalysis {
   double replay_ideal = 0;      // T_ideal of the clock replay [s], for comparing with an external one
 };
 
-PopAnalysis analyse_pop(const Trace& trace, const PopAnalysisOptions& options = {});
+PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options = {});
 
 }  // namespace wisp

@@ -1,7 +1,8 @@
 // Everything `wisp analyze` computes, in one call: analyzer I (wait states, critical path,
 // imbalance, delay costs) and analyzer II (program activity graph with near-critical paths and
 // MBM, the minimum-based wait estimate set against analyzer I's wait states, POP factors of the
-// whole run and over time windows). Each shared structure is built once and handed on.
+// whole run and over time windows). Each shared structure is built once and handed on. The one
+// entry point for a full analysis outside the analysis layer.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "wisp/analysis/analyze.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/analysis/pag_analysis.hpp"
 #include "wisp/analysis/pop_analysis.hpp"
 #include "wisp/analysis/wait_estimate.hpp"
@@ -38,22 +39,24 @@ struct AnalysisParts {
   bool wait_estimate = true;  // minimum-based wait estimate
   bool pop = true;            // POP factors and windows
 };
+// The parts for the requested analysis keys (metric_catalogue.hpp, analysis_keys()).
+AnalysisParts analysis_parts(const std::vector<std::string>& requested);
 
 struct TraceAnalysisOptions {
   AnalysisParts parts;
-  AnalyzeOptions analyzer1;      // --partitions
-  NearCriticalQuery paths;       // --k, --nc
-  WindowChoice windows;          // --window, --min-events
-  PopOptions pop;                // eager limit of the ideal network; an externally replayed T_ideal
+  WaitPathOptions wait_paths;  // --partitions, --delay-rules
+  NearCriticalQuery paths;     // --k, --nc
+  WindowChoice windows;        // --window, --min-events
+  PopOptions pop;              // eager limit of the ideal network; an externally replayed T_ideal
 };
 
 struct TraceAnalysis {
-  AnalysisParts parts;  // what was computed
-  Analysis analysis;   // analyzer I
-  MetricTable table;   // its tidy metric table
-  PagAnalysis pag;     // PAG, CPM, near-critical paths, MBM
-  WaitEstimate waits;  // minimum-based estimate with analyzer I's wait states as trace_based
-  PopAnalysis pop;     // whole run and windows (pop.window_options: how they were made)
+  AnalysisParts parts;          // what was computed
+  WaitPathAnalysis wait_paths;  // analyzer I
+  MetricTable table;            // its tidy metric table
+  PagAnalysis pag;              // PAG, CPM, near-critical paths, MBM
+  WaitEstimate waits;           // minimum-based estimate with analyzer I's wait states as trace_based
+  PopAnalysis pop;              // whole run and windows (pop.window_options: how they were made)
   std::vector<std::pair<std::string, double>> timings;  // wall seconds per step, in order
 };
 

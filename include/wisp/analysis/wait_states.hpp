@@ -28,9 +28,9 @@ enum class WaitKind : std::uint8_t {
 };
 inline constexpr int kWaitKindCount = 8;
 
+// The kind's metrics in the catalogue (metric_catalogue.hpp).
 std::string_view metric_name(WaitKind k);        // "mpi_latesender", ...
 std::string_view count_metric_name(WaitKind k);  // "mpi_cls_count", "mpi_clr_count", "<metric>_count"
-std::string_view short_name(WaitKind k);         // "latesender", "latereceiver", "nxn", ...
 // Kinds the critical path and the delay analysis follow to their delayer (Scalasca does not
 // follow Early Scan nor Wait at Finalize: the path starts at MPI_Finalize).
 bool is_attributable(WaitKind k);

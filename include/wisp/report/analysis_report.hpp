@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "wisp/analysis/analyze.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/analysis/metric_table.hpp"
 #include "wisp/trace/trace.hpp"
 
@@ -22,11 +22,11 @@ nlohmann::json metrics_json(const Trace& trace, const MetricTable& table);
 
 // The whole document: trace, ranks, runtime, metrics, critical_path (length, start rank,
 // segments), delay_accounting, partitions.
-nlohmann::json analysis_json(const Trace& trace, const std::string& source, const Analysis& analysis,
+nlohmann::json analysis_json(const Trace& trace, const std::string& source, const WaitPathAnalysis& analysis,
                              const MetricTable& table);
 
 // Human-readable tables, `top` call paths per metric.
-std::string analysis_text(const Trace& trace, const std::string& source, const Analysis& analysis,
+std::string analysis_text(const Trace& trace, const std::string& source, const WaitPathAnalysis& analysis,
                           const MetricTable& table, std::size_t top = 8);
 
 }  // namespace wisp

@@ -1,13 +1,14 @@
-// Analyzer I: runs the analyses in dependency order. See analyze.hpp.
-#include "wisp/analysis/analyze.hpp"
+// Analyzer I: runs the analyses in dependency order. See wait_path_analysis.hpp.
+#include "wisp/analysis/wait_path_analysis.hpp"
 
 #include "wisp/analysis/call_index.hpp"
+#include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/analysis/sync_graph.hpp"
 
 namespace wisp {
 
-Analysis analyze(const Trace& trace, const AnalyzeOptions& options) {
-  Analysis a;
+WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options) {
+  WaitPathAnalysis a;
   a.profile = compute_profile(trace);
   {
     const CallIndex calls = index_mpi_calls(trace);
@@ -22,24 +23,24 @@ Analysis analyze(const Trace& trace, const AnalyzeOptions& options) {
   return a;
 }
 
-MetricTable metric_table(const Analysis& a) {
+MetricTable metric_table(const WaitPathAnalysis& a) {
   MetricTable t;
-  add_matrix(t, "time", a.profile.time);
-  add_matrix(t, "visits", a.profile.visits);
+  add_matrix(t, metric::kTime, a.profile.time);
+  add_matrix(t, metric::kVisits, a.profile.visits);
   for (int k = 0; k < kWaitKindCount; ++k) add_matrix(t, metric_name(WaitKind(k)), a.waits.seconds[k]);
   for (int k = 0; k < kWaitKindCount; ++k) add_matrix(t, count_metric_name(WaitKind(k)), a.waits.counts[k]);
   for (int k = 0; k < kDelayCategoryCount; ++k) {
     add_matrix(t, direct_wait_metric(WaitKind(k)), a.delays.direct_wait[k]);
     add_matrix(t, indirect_wait_metric(WaitKind(k)), a.delays.indirect_wait[k]);
   }
-  add_matrix(t, "critical_path", a.critical_path.profile);
-  add_matrix(t, "critical_path_imbalance", a.imbalance.critical_path_imbalance);
-  add_matrix(t, "performance_impact", a.imbalance.performance_impact);
-  add_matrix(t, "critical_path_activities", a.imbalance.critical_path_activities);
-  add_matrix(t, "non_critical_path_activities", a.imbalance.non_critical_path_activities);
-  add_matrix(t, "critical_imbalance_impact", a.imbalance.critical_imbalance_impact);
-  add_matrix(t, "intra_partition_imbalance", a.imbalance.intra_partition_imbalance);
-  add_matrix(t, "inter_partition_imbalance", a.imbalance.inter_partition_imbalance);
+  add_matrix(t, metric::kCriticalPath, a.critical_path.profile);
+  add_matrix(t, metric::kCriticalPathImbalance, a.imbalance.critical_path_imbalance);
+  add_matrix(t, metric::kPerformanceImpact, a.imbalance.performance_impact);
+  add_matrix(t, metric::kCriticalPathActivities, a.imbalance.critical_path_activities);
+  add_matrix(t, metric::kNonCriticalPathActivities, a.imbalance.non_critical_path_activities);
+  add_matrix(t, metric::kCriticalImbalanceImpact, a.imbalance.critical_imbalance_impact);
+  add_matrix(t, metric::kIntraPartitionImbalance, a.imbalance.intra_partition_imbalance);
+  add_matrix(t, metric::kInterPartitionImbalance, a.imbalance.inter_partition_imbalance);
   for (int k = 0; k < kDelayCategoryCount; ++k) {
     add_matrix(t, short_term_metric(WaitKind(k)), a.delays.short_term[k]);
     add_matrix(t, long_term_metric(WaitKind(k)), a.delays.long_term[k]);

@@ -1,6 +1,7 @@
-// All of Analyzer I in one call: profile, wait states, critical path with imbalance and
-// performance-impact indicators, delay costs. A pure function of the trace (and options); the
-// intermediate structures (call index, synchronisation graph) are built once and shared.
+// Analyzer I in one call: profile, wait states and the paths that follow them (critical path with
+// imbalance and performance-impact indicators, delay costs). A pure function of the trace (and
+// options); the call index and synchronisation graph are built once and shared. Outside the
+// analysis layer, run it through analyze_trace() (trace_analysis.hpp).
 #pragma once
 
 #include <optional>
@@ -15,12 +16,12 @@
 
 namespace wisp {
 
-struct AnalyzeOptions {
+struct WaitPathOptions {
   std::optional<Partitions> partitions;  // user-given partitions; derived from the trace if empty
   DelayRules delay_rules = DelayRules::Scalasca;
 };
 
-struct Analysis {
+struct WaitPathAnalysis {
   Profile profile;
   WaitStates waits;
   CriticalPath critical_path;
@@ -29,9 +30,9 @@ struct Analysis {
   DelayCosts delays;
 };
 
-Analysis analyze(const Trace& trace, const AnalyzeOptions& options = {});
+WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options = {});
 
 // Every metric of the analysis as tidy records (Scalasca names; see README.md, "Metrics").
-MetricTable metric_table(const Analysis& analysis);
+MetricTable metric_table(const WaitPathAnalysis& analysis);
 
 }  // namespace wisp

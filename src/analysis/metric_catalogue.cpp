@@ -1,0 +1,128 @@
+// The metric catalogue's data and lookups. See metric_catalogue.hpp. Descriptions are the INFO
+// lines of Scalasca 2.6's .pattern files; metrics Scalasca does not have end in "(wisp)".
+#include "wisp/analysis/metric_catalogue.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace wisp {
+
+namespace {
+
+using enum AnalysisKind;
+using R = WaitRole;
+constexpr WaitKind LS = WaitKind::LateSender, LR = WaitKind::LateReceiver, NXN = WaitKind::WaitNxN,
+                   BAR = WaitKind::WaitBarrier, BC = WaitKind::LateBroadcast, RED = WaitKind::EarlyReduce,
+                   SCAN = WaitKind::EarlyScan, FIN = WaitKind::FinalizeWait;
+
+constexpr std::array<std::string_view, 7> kKeys{"profile", "wait_states", "critical_path", "delays",
+                                                "pag", "wait_estimate", "pop"};
+
+constexpr MetricInfo kCatalogue[] = {
+    // Generic.pattern
+    {metric::kTime, "", "sec", Profile, true, "Total CPU allocation time (includes time allocated for idle threads)"},
+    {metric::kVisits, "", "occ", Profile, false, "Number of visits"},
+    // MPI.pattern (parents: MPI_POINT2POINT, MPI_COLLECTIVE, ... are not computed; time is)
+    {"mpi_latesender", "time", "sec", WaitStates, true, "Time in MPI point-to-point receive operation waiting for a message", R::Time, LS},
+    {"mpi_latereceiver", "time", "sec", WaitStates, true, "Time in MPI point-to-point send operation waiting for the receiver to become ready", R::Time, LR},
+    {"mpi_wait_nxn", "time", "sec", WaitStates, true, "Time due to inherent synchronization in MPI n-to-n operations", R::Time, NXN},
+    {"mpi_barrier_wait", "time", "sec", WaitStates, true, "Waiting time in front of MPI barriers", R::Time, BAR},
+    {"mpi_latebroadcast", "time", "sec", WaitStates, true, "Waiting time due to a late sender in MPI 1-to-n operations", R::Time, BC},
+    {"mpi_earlyreduce", "time", "sec", WaitStates, true, "Waiting time due to an early receiver in MPI n-to-1 operations", R::Time, RED},
+    {"mpi_earlyscan", "time", "sec", WaitStates, true, "Waiting time due to an early receiver in an MPI scan operation", R::Time, SCAN},
+    {"mpi_finalize_wait", "time", "sec", WaitStates, true, "Waiting time in front of MPI_Finalize", R::Time, FIN},
+    // Counts.pattern
+    {"mpi_cls_count", "", "occ", WaitStates, false, "Number of Late Sender instances in MPI communications", R::Count, LS},
+    {"mpi_clr_count", "", "occ", WaitStates, false, "Number of Late Receiver instances in MPI communications", R::Count, LR},
+    {"mpi_wait_nxn_count", "", "occ", WaitStates, false, "Number of Wait at N x N instances in MPI n-to-n operations (wisp)", R::Count, NXN},
+    {"mpi_barrier_wait_count", "", "occ", WaitStates, false, "Number of Wait at Barrier instances in MPI barriers (wisp)", R::Count, BAR},
+    {"mpi_latebroadcast_count", "", "occ", WaitStates, false, "Number of Late Broadcast instances in MPI 1-to-n operations (wisp)", R::Count, BC},
+    {"mpi_earlyreduce_count", "", "occ", WaitStates, false, "Number of Early Reduce instances in MPI n-to-1 operations (wisp)", R::Count, RED},
+    {"mpi_earlyscan_count", "", "occ", WaitStates, false, "Number of Early Scan instances in MPI scan operations (wisp)", R::Count, SCAN},
+    {"mpi_finalize_wait_count", "", "occ", WaitStates, false, "Number of Wait at Finalize instances in front of MPI_Finalize (wisp)", R::Count, FIN},
+    // Waitstates.MPI.pattern (the collective kinds: wisp)
+    {"mpi_wait_direct_latesender", "", "sec", Delays, false, "Waiting time in MPI Late Sender wait states that results from direct delay", R::DirectWait, LS},
+    {"mpi_wait_direct_latereceiver", "", "sec", Delays, false, "Waiting time in MPI Late Receiver wait states that results from direct delay", R::DirectWait, LR},
+    {"mpi_wait_direct_nxn", "", "sec", Delays, false, "Waiting time in MPI Wait at N x N wait states that results from direct delay (wisp)", R::DirectWait, NXN},
+    {"mpi_wait_direct_barrier", "", "sec", Delays, false, "Waiting time in MPI Wait at Barrier wait states that results from direct delay (wisp)", R::DirectWait, BAR},
+    {"mpi_wait_direct_latebroadcast", "", "sec", Delays, false, "Waiting time in MPI Late Broadcast wait states that results from direct delay (wisp)", R::DirectWait, BC},
+    {"mpi_wait_direct_earlyreduce", "", "sec", Delays, false, "Waiting time in MPI Early Reduce wait states that results from direct delay (wisp)", R::DirectWait, RED},
+    {"mpi_wait_indirect_latesender", "", "sec", Delays, false, "Indirect waiting time in MPI Late Sender wait states that results from propagation", R::IndirectWait, LS},
+    {"mpi_wait_indirect_latereceiver", "", "sec", Delays, false, "Indirect waiting time in MPI Late Receiver wait states that results from propagation", R::IndirectWait, LR},
+    {"mpi_wait_indirect_nxn", "", "sec", Delays, false, "Indirect waiting time in MPI Wait at N x N wait states that results from propagation (wisp)", R::IndirectWait, NXN},
+    {"mpi_wait_indirect_barrier", "", "sec", Delays, false, "Indirect waiting time in MPI Wait at Barrier wait states that results from propagation (wisp)", R::IndirectWait, BAR},
+    {"mpi_wait_indirect_latebroadcast", "", "sec", Delays, false, "Indirect waiting time in MPI Late Broadcast wait states that results from propagation (wisp)", R::IndirectWait, BC},
+    {"mpi_wait_indirect_earlyreduce", "", "sec", Delays, false, "Indirect waiting time in MPI Early Reduce wait states that results from propagation (wisp)", R::IndirectWait, RED},
+    // CriticalPath.pattern (PERFORMANCE_IMPACT_CRITICALPATH is not computed)
+    {metric::kCriticalPath, "", "sec", CriticalPath, true, "Profile of the application's critical path"},
+    {metric::kCriticalPathImbalance, metric::kCriticalPath, "sec", CriticalPath, true, "Imbalanced critical-path routines"},
+    {metric::kPerformanceImpact, "", "sec", CriticalPath, false, "Global performance impact of program activities"},
+    {metric::kCriticalPathActivities, metric::kPerformanceImpact, "sec", CriticalPath, false, "Resource consumption of activities on the critical path"},
+    {metric::kCriticalImbalanceImpact, metric::kPerformanceImpact, "sec", CriticalPath, false, "Performance impact of load imbalance on the critical path"},
+    {metric::kIntraPartitionImbalance, metric::kCriticalImbalanceImpact, "sec", CriticalPath, false, "Performance impact of load imbalance within processpartitions that perform activities on the critical path"},
+    {metric::kInterPartitionImbalance, metric::kCriticalImbalanceImpact, "sec", CriticalPath, false, "Performance impact of load imbalance between process partitions that perform different activities"},
+    {metric::kNonCriticalPathActivities, metric::kPerformanceImpact, "sec", CriticalPath, false, "Overall resource consumption of activities that are not on the critical path"},
+    // Delay.MPI.pattern (the *_aggregate parents are not computed)
+    {"delay_latesender", "", "sec", Delays, true, "Delays that directly cause MPI Late Sender wait states", R::ShortTermDelay, LS},
+    {"delay_latesender_longterm", "", "sec", Delays, true, "Delays that indirectly cause MPI Late Sender wait states through wait-state propagation", R::LongTermDelay, LS},
+    {"delay_latereceiver", "", "sec", Delays, true, "Delays that directly cause MPI Late Receiver wait states", R::ShortTermDelay, LR},
+    {"delay_latereceiver_longterm", "", "sec", Delays, true, "Delays that indirectly cause MPI Late Receiver wait states through wait-state propagation", R::LongTermDelay, LR},
+    {"delay_n2n", "", "sec", Delays, true, "Delays that directly cause wait states in MPI n-to-n collective communications", R::ShortTermDelay, NXN},
+    {"delay_n2n_longterm", "", "sec", Delays, true, "Delays that indirectly cause wait states in MPI n-to-n collective communications through wait-state propagation", R::LongTermDelay, NXN},
+    {"delay_barrier", "", "sec", Delays, true, "Delays that directly cause wait states in MPI barriers", R::ShortTermDelay, BAR},
+    {"delay_barrier_longterm", "", "sec", Delays, true, "Delays that indirectly cause wait states in MPI barriers through wait-state propagation", R::LongTermDelay, BAR},
+    {"delay_12n", "", "sec", Delays, true, "Delays that directly cause wait states in MPI 1-to-n collective communications", R::ShortTermDelay, BC},
+    {"delay_12n_longterm", "", "sec", Delays, true, "Delays that indirectly cause wait states in MPI 1-to-n collective communications through wait-state propagation", R::LongTermDelay, BC},
+    {"delay_n21", "", "sec", Delays, true, "Delays that directly cause wait states in MPI n-to-1 collective communications", R::ShortTermDelay, RED},
+    {"delay_n21_longterm", "", "sec", Delays, true, "Delays that indirectly cause wait states in MPI n-to-1 collective communications through wait-state propagation", R::LongTermDelay, RED},
+    // Program activity graph (paper 001)
+    {"mbm_k", "", "sec", Pag, false, "Maximum benefit of shortening a call path, over the k longest near-critical paths (wisp)"},
+    {"mbm_all", "", "sec", Pag, false, "Maximum benefit of shortening a call path, over all paths of the activity graph (wisp)"},
+    // Minimum-based wait estimate (paper 002)
+    {"estimated_wait", "", "sec", WaitEstimate, false, "Waiting time estimated as the excess over the minimum duration of the call's category (wisp)"},
+    // POP efficiency factors
+    {"parallel_efficiency", "", "ratio", Pop, false, "Load balance times communication efficiency (wisp)"},
+    {"load_balance", "parallel_efficiency", "ratio", Pop, false, "Mean useful computation time over the maximum one (wisp)"},
+    {"communication_efficiency", "parallel_efficiency", "ratio", Pop, false, "Serialisation times transfer efficiency (wisp)"},
+    {"serialisation", "communication_efficiency", "ratio", Pop, false, "Maximum useful time over the runtime on an ideal network (wisp)"},
+    {"transfer", "communication_efficiency", "ratio", Pop, false, "Runtime on an ideal network over the measured runtime (wisp)"},
+};
+
+}  // namespace
+
+std::string_view analysis_key(AnalysisKind a) { return kKeys[static_cast<int>(a)]; }
+
+const std::vector<std::string>& analysis_keys() {
+  static const std::vector<std::string> keys(kKeys.begin() + 1, kKeys.end());
+  return keys;
+}
+
+std::span<const MetricInfo> metric_catalogue() { return kCatalogue; }
+
+const MetricInfo* find_metric(std::string_view name) {
+  const auto it = std::find_if(std::begin(kCatalogue), std::end(kCatalogue),
+                               [&](const MetricInfo& m) { return m.name == name; });
+  return it == std::end(kCatalogue) ? nullptr : &*it;
+}
+
+std::vector<const MetricInfo*> metrics_of(AnalysisKind a) {
+  std::vector<const MetricInfo*> out;
+  for (const MetricInfo& m : kCatalogue)
+    if (m.analysis == a) out.push_back(&m);
+  return out;
+}
+
+std::string_view wait_metric(WaitRole role, WaitKind kind) {
+  for (const MetricInfo& m : kCatalogue)
+    if (m.role == role && m.kind == kind && role != WaitRole::None) return m.name;
+  return {};
+}
+
+bool compared_by_callpath(std::string_view metric, const std::vector<std::string>& requested) {
+  const MetricInfo* m = find_metric(metric);
+  if (!m || !m->compared) return false;
+  return m->analysis == AnalysisKind::Profile ||
+         std::find(requested.begin(), requested.end(), analysis_key(m->analysis)) != requested.end();
+}
+
+}  // namespace wisp
