@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
 
 #include "wisp/analysis/mbm.hpp"
+#include "wisp/analysis/metric_catalogue.hpp"
 
 namespace wisp {
 
@@ -18,23 +18,10 @@ bool has_zero_region(const Scenario& s) {
   });
 }
 
-// The metrics compared call path by call path (Scalasca names): time always, the others when
-// the scenario asks for their analysis.
-bool compared(const Scenario& s, const std::string& metric) {
-  static const std::set<std::string> waits{
-      "mpi_latesender", "mpi_latereceiver", "mpi_wait_nxn", "mpi_barrier_wait", "mpi_latebroadcast",
-      "mpi_earlyreduce", "mpi_earlyscan", "mpi_finalize_wait"};
-  if (metric == "time") return true;
-  if (waits.count(metric)) return wants(s, "wait_states");
-  if (metric == "critical_path" || metric == "critical_path_imbalance") return wants(s, "critical_path");
-  return metric.starts_with("delay_") && !metric.ends_with("_count") && wants(s, "delays");
-}
-
 TraceAnalysis analyse(const Scenario& s, const Trace& trace, bool with_pag) {
   TraceAnalysisOptions options;
-  options.parts.pag = with_pag;
-  options.parts.wait_estimate = wants(s, "wait_estimate");
-  options.parts.pop = wants(s, "pop");
+  options.parts = analysis_parts(s.analyses);
+  options.parts.pag |= with_pag;
   return analyze_trace(trace, options);
 }
 
@@ -44,7 +31,7 @@ void add_totals(const Scenario& s, const Trace& trace, const MetricTable& table,
                 Totals& totals) {
   for (const MetricRecord& r : table.records) {
     const std::string& metric = table.metrics[r.metric];
-    if (!compared(s, metric)) continue;
+    if (!compared_by_callpath(metric, s.analyses)) continue;
     const std::string callpath = metric_callpath_name(trace.defs, r.callpath);
     CallpathComparison& row = totals[{metric, callpath}];
     row.metric = metric;

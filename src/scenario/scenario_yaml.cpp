@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/error.hpp"
 #include "wisp/scenario/scenario.hpp"
 #include "wisp/scenario/suggest.hpp"
@@ -31,12 +32,6 @@ std::string to_string(TransformKind kind) {
     case TransformKind::Platform: return "platform";
   }
   return "?";
-}
-
-const std::vector<std::string>& known_analyses() {
-  static const std::vector<std::string> names{"wait_states", "critical_path", "delays",
-                                              "pag", "wait_estimate", "pop"};
-  return names;
 }
 
 namespace {
@@ -385,7 +380,7 @@ struct Parser {
       if (!a.IsSequence()) fail(a, "analyses is a list, e.g. [wait_states, critical_path]");
       for (const auto& x : a) {
         const std::string name = text(x, "analysis");
-        const auto& known = known_analyses();
+        const auto& known = analysis_keys();
         if (std::find(known.begin(), known.end(), name) == known.end()) {
           const auto close = closest_names(name, known, 1);
           fail(x, fmt::format("unknown analysis '{}'{}", name,
@@ -395,7 +390,7 @@ struct Parser {
         s.analyses.push_back(name);
       }
     } else {
-      s.analyses = known_analyses();
+      s.analyses = analysis_keys();
     }
     if (root["output"]) s.output = path(root["output"], "output");
     return s;

@@ -38,7 +38,7 @@ struct PointEvaluation {
 // Replays the point (transforms applied once) and analyses it. Throws wisp::Error, ReplayDeadlock.
 PointEvaluation evaluate_point(const Scenario& scenario, const Trace& measured);
 
-// Whether the scenario asks for an analysis (key of known_analyses()).
+// Whether the scenario asks for an analysis (a key of analysis_keys(), metric_catalogue.hpp).
 bool wants(const Scenario& scenario, const std::string& analysis);
 
 }  // namespace wisp

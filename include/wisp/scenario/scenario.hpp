@@ -108,13 +108,10 @@ struct Scenario {
   ReplaySpec replay;
   std::vector<Transform> transforms;
   std::vector<SweepAxis> sweep;
-  std::vector<std::string> analyses;      // default: all
+  std::vector<std::string> analyses;      // keys of analysis_keys() (metric_catalogue.hpp); default: all
   std::filesystem::path output;           // "" = decided by the runner
   YAML::Node source;                      // the parsed document (sweeps edit copies of it)
 };
-
-// The analyses a scenario may name.
-const std::vector<std::string>& known_analyses();
 
 // Reads and checks a scenario file; throws wisp::Error("file:line:col: ...").
 Scenario load_scenario(const std::filesystem::path& file);
