@@ -3,7 +3,8 @@
 // vectors, simcall lists), in bursts of one per rank, so glibc's per-thread cache (7 blocks per
 // size) misses and most of them take malloc's slow paths. Once enabled, freed blocks of up to
 // 1 KiB stay on per-class free lists and are reused; they are never given back (the process ends
-// with the simulation). Disabled, the replaceable global operator new/delete are malloc and free.
+// with the simulation). Disabled, these are malloc and free. The library never replaces the global
+// operator new: an executable that wants the cache links src/cli/global_allocator.cpp.
 #include "allocation_cache.hpp"
 
 #include <malloc.h>
@@ -34,7 +35,14 @@ struct FreeBlock {
 std::atomic<bool> enabled{false};
 thread_local FreeBlock* free_lists[kClasses] = {};
 
-void* allocate(std::size_t size) {
+void release(void* p, std::size_t k) {
+  FreeBlock*& head = free_lists[k];
+  head = new (p) FreeBlock{head};
+}
+
+}  // namespace
+
+void* cached_allocate(std::size_t size) {
   if (size <= kLargest) {
     const std::size_t k = class_of_request(size);
     if (enabled.load(std::memory_order_relaxed)) {
@@ -53,12 +61,7 @@ void* allocate(std::size_t size) {
   }
 }
 
-void release(void* p, std::size_t k) {
-  FreeBlock*& head = free_lists[k];
-  head = new (p) FreeBlock{head};
-}
-
-void release_unsized(void* p) {
+void cached_release(void* p) {
   if (!p) return;
   if (enabled.load(std::memory_order_relaxed)) {
     const std::size_t usable = malloc_usable_size(p);
@@ -67,25 +70,12 @@ void release_unsized(void* p) {
   std::free(p);
 }
 
-void release_sized(void* p, std::size_t size) {
+void cached_release(void* p, std::size_t size) {
   if (!p) return;
   if (size <= kLargest && enabled.load(std::memory_order_relaxed)) return release(p, class_of_request(size));
   std::free(p);
 }
 
-}  // namespace
-
 void enable_allocation_cache() { enabled.store(true, std::memory_order_relaxed); }
 
 }  // namespace wisp::replay_impl
-
-// Under the sanitizers, AddressSanitizer's own operator new/delete must stay in place (it checks
-// new/delete pairing and use after free); the cache is a speed measure only.
-#ifndef WISP_SANITIZED
-void* operator new(std::size_t size) { return wisp::replay_impl::allocate(size); }
-void* operator new[](std::size_t size) { return wisp::replay_impl::allocate(size); }
-void operator delete(void* p) noexcept { wisp::replay_impl::release_unsized(p); }
-void operator delete[](void* p) noexcept { wisp::replay_impl::release_unsized(p); }
-void operator delete(void* p, std::size_t size) noexcept { wisp::replay_impl::release_sized(p, size); }
-void operator delete[](void* p, std::size_t size) noexcept { wisp::replay_impl::release_sized(p, size); }
-#endif
