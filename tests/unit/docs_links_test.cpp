@@ -42,44 +42,43 @@ std::string read_file(const fs::path& path) {
   return s.str();
 }
 
-// The text of a Markdown file line by line, fenced code blocks and inline code spans blanked.
-std::vector<std::string> prose_lines(const std::string& text) {
-  std::vector<std::string> lines;
+// The text of a Markdown file with fenced code blocks and inline code spans (which may continue on
+// the next line of their paragraph) blanked; line breaks are kept, so offsets give line numbers.
+std::string prose_of(const std::string& text) {
+  std::string prose;
   std::istringstream in(text);
   std::string line;
-  bool fence = false;
+  bool fence = false, code = false;
   while (std::getline(in, line)) {
-    if (line.rfind("```", 0) == 0) fence = !fence;
-    if (fence || line.rfind("```", 0) == 0) {
-      lines.emplace_back();  // keeps the line numbers
+    const bool fence_line = line.rfind("```", 0) == 0;
+    if (fence_line) fence = !fence;
+    if (fence || fence_line || line.find_first_not_of(" \t") == std::string::npos) {
+      code = false;  // a code span ends with its paragraph
+      prose += '\n';
       continue;
     }
-    std::string prose;
-    bool code = false;
     for (char c : line) {
-      if (c == '`') {
-        code = !code;
-        continue;
-      }
-      if (!code) prose += c;
+      if (c == '`') code = !code;
+      prose += (code || c == '`') ? ' ' : c;
     }
-    lines.push_back(prose);
+    prose += '\n';
   }
-  return lines;
+  return prose;
 }
 
 struct Link {
-  int line;
+  long line;
   std::string target;
 };
 
+// Links [text](target) and [text](target "title"); the text may continue on the next line.
 std::vector<Link> links_of(const std::string& text) {
   static const std::regex link(R"(\[[^\]]*\]\(([^)\s]+)(\s+"[^"]*")?\))");
+  const std::string prose = prose_of(text);
   std::vector<Link> links;
-  const auto lines = prose_lines(text);
-  for (size_t i = 0; i < lines.size(); ++i)
-    for (std::sregex_iterator m(lines[i].begin(), lines[i].end(), link), end; m != end; ++m)
-      links.push_back({static_cast<int>(i) + 1, (*m)[1].str()});
+  for (std::sregex_iterator m(prose.begin(), prose.end(), link), end; m != end; ++m)
+    links.push_back({1 + std::count(prose.begin(), prose.begin() + m->position(0), '\n'),
+                     (*m)[1].str()});
   return links;
 }
 
