@@ -1,6 +1,6 @@
 // Synthetic MPI programs whose traces follow the analytic model of model.hpp exactly, so that
 // tests know every wait state, critical path and runtime. Each generator is deterministic per
-// seed; `wisp generate KIND` writes its trace as OTF2. The README ("Generators") derives the
+// seed; `wisp generate KIND` writes its trace as OTF2. Its README derives the
 // expected figures of each one.
 #pragma once
 

@@ -87,7 +87,7 @@ void imbalance_costs(const CriticalPath& path, const std::vector<double>& on_pat
 // (length − Σ over its own call paths of max(L, d_cp)) / (critical-path time of the others); the
 // headrooms summed over the ranks are the costs per call path. A rank that executes every call
 // path of the critical path has no headroom (Scalasca divides by zero there, which makes every
-// cost NaN and none booked: a deliberate deviation, README "Deviations from Scalasca").
+// cost NaN and none booked: a deliberate deviation, src/analysis/README.md, "Deviations from Scalasca").
 std::vector<double> implicit_partition_costs(const std::vector<double>& on_path, const CallpathMatrix& non_waiting) {
   const std::uint32_t S = non_waiting.slots;
   double length = 0;

@@ -6,7 +6,7 @@
 //   MPI_Comm_split, ...) are ordinary collective records of class Management: they form
 //   collective instances on their communicator like any other operation;
 // - a receive time-stamped before its send (clock skew) keeps its match and is reported as the
-//   ReceiveBeforeSend anomaly; analyses clamp the negative transfer time (see README);
+//   ReceiveBeforeSend anomaly; analyses clamp the negative transfer time (see src/trace/README.md, anomalies);
 // - ProgramBegin/ProgramEnd are events; the program name becomes Definitions::program_name.
 #include "wisp/io/otf2_reader.hpp"
 

@@ -1,4 +1,4 @@
-// Calibration by minimum durations (paper 002). See calibrate.hpp and README.md ("Calibration")
+// Calibration by minimum durations (paper 002). See calibrate.hpp and src/replay/README.md ("Calibration")
 // ("Calibration") for the method; each step is one function below.
 #include "wisp/replay/calibrate.hpp"
 

@@ -159,7 +159,7 @@ std::string platform_xml(const Platform& p) {
       "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
       "<!-- Written by wisp. A crossbar: every host has a private up and down link to a\n"
       "     non-blocking switch; a message from host i to host j crosses i's up link and j's\n"
-      "     down link. wisp:* properties hold the MPI software model (see wisp's README.md, 'Replay on SimGrid'). -->\n"
+      "     down link. wisp:* properties hold the MPI software model (see wisp's src/replay/README.md). -->\n"
       "<platform version=\"4.1\">\n"
       "  <zone id=\"wisp-crossbar\" routing=\"Cluster\">\n";
   out += fmt::format("    <prop id=\"wisp:eager-threshold\" value=\"{}\"/>\n", p.mpi.eager_threshold);

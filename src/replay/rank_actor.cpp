@@ -1,4 +1,4 @@
-// The per-rank replay loop and point-to-point semantics. See rank_actor.hpp and README.md ("Replay on SimGrid").
+// The per-rank replay loop and point-to-point semantics. See rank_actor.hpp and src/replay/README.md.
 #include "rank_actor.hpp"
 
 #include <algorithm>

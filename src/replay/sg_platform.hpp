@@ -12,7 +12,7 @@
 namespace wisp::replay_impl {
 
 // The SimGrid settings that make transfers take exactly latency + size / bandwidth (see
-// README.md, "SimGrid settings"); must run before the platform is built.
+// src/replay/README.md, "SimGrid settings"); must run before the platform is built.
 void configure_engine();
 
 // Builds the platform; `ranks` sizes a crossbar without an explicit host count. With

@@ -1,4 +1,4 @@
-// Accuracy figures of the replay (not a test; run by hand, figures go into the README):
+// Accuracy figures of the replay (not a test; run by hand, figures go into src/replay/README.md):
 //  1. every generator replayed on its model's platform with the analytic collectives: largest
 //     event deviation and runtime deviation;
 //  2. identity replay of a real Score-P trace on its calibrated platform: runtime error and the

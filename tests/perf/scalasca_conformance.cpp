@@ -1,4 +1,4 @@
-// Conformance figures against Scalasca 2.6 (not a test; run by hand, figures go into the README):
+// Conformance figures against Scalasca 2.6 (not a test; run by hand, figures go into src/analysis/README.md):
 // for every trace in ../shared/traces with a Scalasca dump (scalasca.tsv.gz: metric, cnode id,
 // call path under the program-name root, rank, thread, value; call-path exclusive), the L1 error
 // Σ|wisp − Scalasca| / Σ|Scalasca| over (call path, rank) of every metric both report.

@@ -130,7 +130,7 @@ TEST_CASE("Scalasca conformance on the real application and what-if traces", "[a
   }
 }
 
-// README "Deviations from Scalasca 2.6", items 2 to 4: collectives Scalasca's scout skips are
+// src/analysis/README.md "Deviations from Scalasca 2.6", items 2 to 4: collectives Scalasca's scout skips are
 // analysed, and the non-waiting time of the performance impact subtracts Early Scan.
 //   MPI_Alltoallv [1|2|4, 5]: ranks 0 and 1 wait for rank 2: 3 and 2 (Wait at N×N).
 //   MPI_Bcast of 0 bytes from rank 0 [7, 7.1] on rank 0, [6, 7.2] on ranks 1 and 2: Late Broadcast 1.

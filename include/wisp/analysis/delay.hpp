@@ -37,7 +37,7 @@ std::string_view long_term_metric(WaitKind k);   // the same with "_longterm"
 std::string_view direct_wait_metric(WaitKind k);    // mpi_wait_direct_latesender, ...
 std::string_view indirect_wait_metric(WaitKind k);  // mpi_wait_indirect_latesender, ...
 
-// Which rules split a wait state's costs (README, "Delay costs: Scalasca's rules and the paper's").
+// Which rules split a wait state's costs (src/analysis/README.md, "Delay costs").
 //   Scalasca (default, as Scalasca 2.6's scout computes them): d⁺_c = max(d_c, 0) over the delayer's
 //     call paths only, S = Σ d⁺; a point-to-point wait W passes min(W / (S + Ws), 1) of itself on
 //     (the rest is dropped), a collective's W / (S + Ws); carried costs C / (S + Ws), unclipped; a

@@ -9,7 +9,7 @@
 // Wait time: an MPI call [enter, leave] is released at R = max(enter, the start times of every
 // remote dependency of its events). Its local activities keep only their time after R and every
 // remote dependency into it lasts (target time - R), so the last dependency to arrive is exactly
-// tight and the graph's longest path through each event ends at the event's time (README.md,
+// tight and the graph's longest path through each event ends at the event's time (src/analysis/README.md,
 // "Program activity graph (PAG)").
 #pragma once
 

@@ -18,7 +18,7 @@
 
 namespace wisp {
 
-// POP windows as `wisp analyze` chooses them (see README.md, `wisp analyze`):
+// POP windows as `wisp analyze` chooses them (see src/cli/README.md, `wisp analyze`):
 //   neither given          adaptive: base windows of 1/100 of the run, merged until every rank
 //                          has at least 3 MPI events in each;
 //   --min-events N         adaptive with N;

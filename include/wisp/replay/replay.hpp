@@ -4,7 +4,7 @@
 //
 // SimGrid allows one engine per process, so replay() runs the simulation in a forked child process
 // and receives the simulated event times through a pipe: it can be called any number of times in
-// one program (identity + scenario replays, sweeps). See README.md ("What the replay does") for the MPI semantics.
+// one program (identity + scenario replays, sweeps). See src/replay/README.md ("What the replay does") for the MPI semantics.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Trace-anchored costs: the part of every traced MPI call that the platform model does not explain
 // (software, scheduling, contention, noise). The anchored replay of the measured trace derives it
 // call by call; scenario replays add it back as local time after the call's communication, so the
-// identity reproduces the run while platform and compute changes still act (README, "Costs").
+// identity reproduces the run while platform and compute changes still act (src/replay/README.md, "Costs").
 #pragma once
 
 #include <array>

@@ -1,7 +1,7 @@
 // What `wisp analyze` reports: text tables of the top call paths per analysis (Scalasca metric
 // names), and the JSON document {"trace", "ranks", "runtime", "metrics": [...], ...}: "metrics" is
 // the tidy table (one object per non-zero (metric, callpath, rank)); further analyses add their
-// own top-level sections next to it (see README.md, "JSON schema").
+// own top-level sections next to it (see src/report/README.md, "JSON schema").
 #pragma once
 
 #include <nlohmann/json.hpp>

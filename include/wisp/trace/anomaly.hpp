@@ -1,6 +1,6 @@
 // Anomalies found while reading or deriving a trace: counted with their first examples, never
 // fatal. Real traces contain them (clock skew, truncated buffers, unmatched messages); wisp
-// reports them and handles each as documented in the README ("Anomalies").
+// reports them and handles each as documented in src/trace/README.md ("Anomalies").
 #pragma once
 
 #include <array>
