@@ -30,23 +30,28 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
 // `algorithms`); errors name its place in the file.
 ReplayOptions replay_options(const ReplaySpec& spec, const CollectiveAlgorithms& algorithms = {});
 
-struct PointResult {
+// The three runtimes of a point and the estimated gain: identity − scenario, so that the platform
+// model's own error cancels out.
+struct Runtimes {
+  double measured = 0;  // runtime of the input trace [s]
+  double identity = 0;  // simulated runtime of the unmodified trace [s]
+  double scenario = 0;  // simulated runtime of the transformed trace [s]
+
+  double gain() const { return identity - scenario; }
+  double gain_percent() const { return identity > 0 ? 100.0 * gain() / identity : 0.0; }
+  double identity_error() const { return wisp::identity_error(measured, identity); }
+};
+
+struct PointResult : Runtimes {
   std::string name;
   std::string platform;            // description of the identity platform
   std::string scenario_platform;   // description of the scenario's, if different
-  double measured = 0;             // runtime of the input trace [s]
-  double identity = 0;             // simulated runtime of the unmodified trace [s]
-  double scenario = 0;             // simulated runtime of the transformed trace [s]
   std::vector<TransformEffect> effects;
   std::string costs;                         // "trace-anchored" or "model only"
   std::optional<ResidualSummary> residuals;  // trace-anchored costs: what the model left per class
   std::vector<std::string> warnings;         // how far to trust the identity (one line each)
   ReplayResult identity_replay;
   ReplayResult scenario_replay;
-
-  double gain() const { return identity - scenario; }
-  double gain_percent() const { return identity > 0 ? 100.0 * gain() / identity : 0.0; }
-  double identity_error() const { return wisp::identity_error(measured, identity); }
 };
 
 // The unmodified trace replayed on the scenario's platform: shared by every sweep point with the

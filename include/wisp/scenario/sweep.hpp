@@ -8,20 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "wisp/scenario/run.hpp"
 #include "wisp/scenario/scenario.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {
 
 // One point of a sweep: its axis values and runtimes, or why it failed.
-struct SweepRow {
+struct SweepRow : Runtimes {
   std::vector<std::string> values;  // per axis, as written in the scenario
   std::string name;
-  double measured = 0, identity = 0, scenario = 0;
   std::string error;                // non-empty if the point failed
-
-  double gain() const { return identity - scenario; }
-  double gain_percent() const { return identity > 0 ? 100.0 * gain() / identity : 0.0; }
 };
 
 struct SweepResult {
