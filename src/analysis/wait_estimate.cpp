@@ -66,7 +66,6 @@ struct Accumulated {
 WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_based) {
   const Definitions& defs = trace.defs;
   WaitEstimate out;
-  double start = std::numeric_limits<double>::infinity(), end = -start;
   // Per (call path, rank, size class): visits and time; minima per (rank, category) and global.
   std::map<std::tuple<CallpathId, Rank, std::uint32_t>, Accumulated> sums;
   std::map<std::pair<Rank, Category>, WaitMinimum> local;
@@ -74,8 +73,6 @@ WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_bas
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     const RankTrace& rt = trace.ranks[r];
     if (rt.events.empty()) continue;
-    start = std::min(start, rt.events.front().time);
-    end = std::max(end, rt.events.back().time);
     EventIndex outer_leave = 0;
     bool any = false;
     for (const CallSpan& call : rt.mpi_calls) {
@@ -98,7 +95,7 @@ WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_bas
       ++m.visits;
     }
   }
-  out.allocation_time = trace.rank_count() * (end > start ? end - start : 0.0);
+  out.allocation_time = trace.rank_count() * trace.span();
   for (const auto& [key, m] : local) out.minima.push_back(m);
   for (const auto& [key, m] : global) out.minima.push_back(m);
 

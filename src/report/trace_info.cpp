@@ -20,13 +20,9 @@ struct Counts {
 
 Counts count(const Trace& t) {
   Counts c;
-  bool first = true;
-  for (const auto& rt : t.ranks) {
+  for (const auto& rt : t.ranks)
     for (const Event& e : rt.events) ++c.by_kind[static_cast<std::size_t>(e.kind)];
-    if (rt.events.empty()) continue;
-    c.start = first ? rt.events.front().time : std::min(c.start, rt.events.front().time);
-    first = false;
-  }
+  c.start = t.start_time();
   c.end = t.end_time();
   std::vector<bool> used(t.defs.regions.size(), false);
   for (const auto& cp : t.defs.callpaths) used[cp.region] = true;

@@ -1,4 +1,4 @@
-// Trace-wide queries: event counts, end time, memory footprint.
+// Trace-wide queries: event counts, start and end time, memory footprint.
 #include "wisp/trace/trace.hpp"
 
 #include <algorithm>
@@ -11,11 +11,33 @@ std::uint64_t Trace::event_count() const {
   return n;
 }
 
+double Trace::start_time() const {
+  double start = 0;
+  bool any = false;
+  for (const auto& r : ranks) {
+    if (r.events.empty()) continue;
+    start = any ? std::min(start, r.events.front().time) : r.events.front().time;
+    any = true;
+  }
+  return start;
+}
+
 double Trace::end_time() const {
   double end = 0;
   for (const auto& r : ranks)
     if (!r.events.empty()) end = std::max(end, r.events.back().time);
   return end;
+}
+
+double Trace::span() const {
+  double last = 0;
+  bool any = false;
+  for (const auto& r : ranks) {
+    if (r.events.empty()) continue;
+    last = any ? std::max(last, r.events.back().time) : r.events.back().time;
+    any = true;
+  }
+  return last - start_time();
 }
 
 namespace {
