@@ -306,12 +306,6 @@ std::map<std::pair<Rank, std::uint32_t>, Minimum> waiting_receiver_minima(const 
   return out;
 }
 
-std::uint32_t rounds(std::uint32_t n) {
-  std::uint32_t k = 0;
-  while ((1u << k) < n) ++k;
-  return k;
-}
-
 // Values a fit reached only by a bound are reported, never used silently.
 void note_degenerate_fits(Calibration& c, const std::vector<Rank>& zero_latency,
                           const std::vector<std::string>& clamped) {
@@ -413,7 +407,7 @@ Calibration calibrate(const Trace& trace) {
     } else if (kind == Kind::Collective) {
       for (const Sample& s : samples)
         if (s.region == region)
-          o = std::min(o, s.duration - rounds(s.comm_size) * (L + static_cast<double>(s.bytes) * beta));
+          o = std::min(o, s.duration - ceil_log2(s.comm_size) * (L + static_cast<double>(s.bytes) * beta));
       o = std::max(0.0, o);
     } else {
       for (const Sample& s : samples)
@@ -433,7 +427,7 @@ Calibration calibrate(const Trace& trace) {
       case Kind::Receive: return m.bytes > E ? o + transfer : -1.0;
       case Kind::Send:
         return m.bytes <= E && regions[region].mpi != MpiFunction::Ssend ? o : o + transfer;
-      case Kind::Collective: return o + rounds(m.comm_size) * transfer;
+      case Kind::Collective: return o + ceil_log2(m.comm_size) * transfer;
       default: return o;
     }
   };

@@ -11,12 +11,6 @@ namespace wisp::replay_impl {
 
 namespace {
 
-std::uint32_t ceil_log2(std::uint32_t n) {
-  std::uint32_t k = 0;
-  while ((1u << k) < n) ++k;
-  return k;
-}
-
 bool is_variable(CollectiveOp op) {
   switch (op) {
     case CollectiveOp::Gatherv:
