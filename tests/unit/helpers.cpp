@@ -44,4 +44,10 @@ CommandResult run_wisp(const std::string& args) {
   return r;
 }
 
+CallpathId callpath(const Trace& t, const std::string& name) {
+  const auto c = t.defs.find_callpath(name);
+  if (!c) FAIL("no call path " << name);
+  return *c;
+}
+
 }  // namespace wisp::test
