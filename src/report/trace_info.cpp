@@ -33,6 +33,28 @@ Counts count(const Trace& t) {
   return c;
 }
 
+// Per anomaly kind that occurred: its count and examples.
+std::string anomaly_examples(const Anomalies& anomalies) {
+  std::string out;
+  for (int k = 0; k < kAnomalyKindCount; ++k) {
+    const auto& a = anomalies[static_cast<AnomalyKind>(k)];
+    if (!a.count) continue;
+    out += fmt::format("  {} ({}):\n", to_string(static_cast<AnomalyKind>(k)), a.count);
+    for (const auto& e : a.examples) out += fmt::format("    {}\n", e);
+    if (a.count > a.examples.size()) out += fmt::format("    ... and {} more\n", a.count - a.examples.size());
+  }
+  return out;
+}
+
+// "N what, ..." of the OTF2 records wisp does not model, or "none".
+std::string skipped_text(const Trace& t) {
+  if (t.skipped_records.empty()) return "none";
+  std::string skipped;
+  for (const auto& [what, n] : t.skipped_records)
+    skipped += fmt::format("{}{} {}", skipped.empty() ? "" : ", ", n, what);
+  return skipped;
+}
+
 }  // namespace
 
 nlohmann::json trace_info_json(const Trace& t, const std::string& source) {
@@ -98,26 +120,9 @@ std::string trace_info_text(const Trace& t, const std::string& source) {
   std::string colls = fmt::format("{} instances", t.collectives.size());
   for (const auto& [op, n] : c.collectives_by_op) colls += fmt::format(", {} {}", n, to_string(op));
   line("collectives", colls);
-  if (t.anomalies.total() == 0) {
-    line("anomalies", "none");
-  } else {
-    line("anomalies", fmt::format("{}", t.anomalies.total()));
-    for (int k = 0; k < kAnomalyKindCount; ++k) {
-      const auto& a = t.anomalies[static_cast<AnomalyKind>(k)];
-      if (!a.count) continue;
-      out += fmt::format("  {} ({}):\n", to_string(static_cast<AnomalyKind>(k)), a.count);
-      for (const auto& e : a.examples) out += fmt::format("    {}\n", e);
-      if (a.count > a.examples.size()) out += fmt::format("    ... and {} more\n", a.count - a.examples.size());
-    }
-  }
-  if (t.skipped_records.empty()) {
-    line("skipped", "none");
-  } else {
-    std::string skipped;
-    for (const auto& [what, n] : t.skipped_records)
-      skipped += fmt::format("{}{} {}", skipped.empty() ? "" : ", ", n, what);
-    line("skipped", skipped);
-  }
+  line("anomalies", t.anomalies.total() == 0 ? std::string("none") : fmt::format("{}", t.anomalies.total()));
+  out += anomaly_examples(t.anomalies);
+  line("skipped", skipped_text(t));
   return out;
 }
 
