@@ -101,15 +101,16 @@ const CallSpan* enclosing_call(const RankTrace& rt, EventIndex e) {
   return nullptr;
 }
 
-// Eager threshold: a blocking send whose receiver came late and that left before the receiver
-// arrived went eagerly; one that left only after the receive completed may have waited
-// (rendezvous) or, in a run with more ranks than cores, only lost its core. A rendezvous send
-// cannot leave before its receiver arrives, so the eager evidence wins: only sends larger than
-// every eager one count as rendezvous evidence.
-std::uint64_t eager_threshold(const Trace& t, std::string& evidence) {
+// What the blocking sends to late receivers show: how many went eagerly and the largest of
+// them, and the sizes of those that waited for their receive to complete.
+struct EagerEvidence {
   std::uint64_t eager_max = 0;
   std::size_t eager_count = 0;
   std::vector<std::uint64_t> waited;
+};
+
+EagerEvidence late_receiver_sends(const Trace& t) {
+  EagerEvidence out;
   for (const Message& m : t.messages) {
     const RankTrace& srt = t.ranks[m.sender];
     const RankTrace& rrt = t.ranks[m.receiver];
@@ -135,12 +136,22 @@ std::uint64_t eager_threshold(const Trace& t, std::string& evidence) {
     const double completed = rrt.events[rp.event].time;
     if (posted <= send_enter) continue;  // the receiver was there first: no evidence
     if (send_leave < posted) {
-      eager_max = std::max(eager_max, sp.bytes);
-      ++eager_count;
+      out.eager_max = std::max(out.eager_max, sp.bytes);
+      ++out.eager_count;
     } else if (send_leave >= completed) {
-      waited.push_back(sp.bytes);
+      out.waited.push_back(sp.bytes);
     }
   }
+  return out;
+}
+
+// Eager threshold: a blocking send whose receiver came late and that left before the receiver
+// arrived went eagerly; one that left only after the receive completed may have waited
+// (rendezvous) or, in a run with more ranks than cores, only lost its core. A rendezvous send
+// cannot leave before its receiver arrives, so the eager evidence wins: only sends larger than
+// every eager one count as rendezvous evidence.
+std::uint64_t eager_threshold(const Trace& t, std::string& evidence) {
+  const auto [eager_max, eager_count, waited] = late_receiver_sends(t);
   std::uint64_t rendezvous_min = std::numeric_limits<std::uint64_t>::max();
   std::size_t rendezvous_count = 0, overruled = 0;
   for (std::uint64_t b : waited) {
