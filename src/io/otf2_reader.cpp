@@ -267,6 +267,7 @@ OTF2_CallbackCode on_comm_destroy(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, 
   return OTF2_CALLBACK_SUCCESS;
 }
 
+// One registration per OTF2 event record: a flat list, longer than 50 lines on purpose.
 OTF2_EvtReaderCallbacks* make_event_callbacks() {
   OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
   OTF2_EvtReaderCallbacks_SetProgramBeginCallback(cb, on_program_begin);

@@ -136,6 +136,7 @@ class Collective {
   std::vector<RankActor::Transfer> batch_;
 };
 
+// One dispatch over (family, algorithm): a flat switch, a few lines over 50 on purpose.
 void Collective::run() {
   if (n_ <= 1 || me_ == kNone) return;
   const CollectiveAlgorithm a = w_.options.algorithms.of(call_.op);
