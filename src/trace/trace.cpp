@@ -2,6 +2,7 @@
 #include "wisp/trace/trace.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace wisp {
 
@@ -11,16 +12,23 @@ std::uint64_t Trace::event_count() const {
   return n;
 }
 
-double Trace::start_time() const {
-  double start = 0;
+namespace {
+// Over the ranks with events: the earliest first event and the latest last event ({0, 0} when
+// no rank has events).
+std::pair<double, double> event_range(const std::vector<RankTrace>& ranks) {
+  double first = 0, last = 0;
   bool any = false;
   for (const auto& r : ranks) {
     if (r.events.empty()) continue;
-    start = any ? std::min(start, r.events.front().time) : r.events.front().time;
+    first = any ? std::min(first, r.events.front().time) : r.events.front().time;
+    last = any ? std::max(last, r.events.back().time) : r.events.back().time;
     any = true;
   }
-  return start;
+  return {first, last};
 }
+}  // namespace
+
+double Trace::start_time() const { return event_range(ranks).first; }
 
 double Trace::end_time() const {
   double end = 0;
@@ -30,14 +38,8 @@ double Trace::end_time() const {
 }
 
 double Trace::span() const {
-  double last = 0;
-  bool any = false;
-  for (const auto& r : ranks) {
-    if (r.events.empty()) continue;
-    last = any ? std::max(last, r.events.back().time) : r.events.back().time;
-    any = true;
-  }
-  return last - start_time();
+  const auto [first, last] = event_range(ranks);
+  return last - first;
 }
 
 namespace {
