@@ -20,27 +20,15 @@
 #include <vector>
 
 #include "generators/generators.hpp"
+#include "process_memory.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
 
 using namespace wisp;
 
 namespace {
 
-long status_kb(const char* field) {
-  std::ifstream f("/proc/self/status");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind(field, 0) == 0) return std::atol(line.c_str() + std::strlen(field));
-  return 0;
-}
-
-// Resets VmHWM to the current RSS (Linux >= 4.0).
-void reset_peak() {
-  const int fd = open("/proc/self/clear_refs", O_WRONLY);
-  if (fd < 0) return;
-  if (write(fd, "5", 1) != 1) std::fprintf(stderr, "cannot reset VmHWM\n");
-  close(fd);
-}
+using bench::reset_peak;
+using bench::status_kb;
 
 struct Sample {
   double total = 0;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "generators/generators.hpp"
+#include "process_memory.hpp"
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/analysis/pop_windows.hpp"
@@ -45,15 +46,7 @@ double median_of(int repeat, const std::function<void()>& fn) {
   return median(t);
 }
 
-// kB from /proc/self/status ("VmRSS", "VmHWM").
-long status_kb(const char* key) {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind(key, 0) == 0) return std::atol(line.c_str() + std::strlen(key) + 1);
-  return -1;
-}
-
+using bench::status_kb;
 // Runs `fn` in a forked child after resetting its peak RSS; returns the child's peak minus its RSS
 // before `fn`, in kB, and the child's wall time.
 std::pair<long, double> peak_in_child(const std::function<void()>& fn) {
