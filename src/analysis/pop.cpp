@@ -69,7 +69,6 @@ PopTimeline pop_timeline(const Trace& trace, std::uint64_t eager_limit) {
   out.ideal_runtime = replay.runtime;
   out.ranks.resize(trace.rank_count());
   out.mpi_events.resize(trace.rank_count());
-  bool any = false;
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     out.ranks[r] = rank_points(trace, replay, r);
     const RankTrace& rt = trace.ranks[r];
@@ -77,11 +76,9 @@ PopTimeline pop_timeline(const Trace& trace, std::uint64_t eager_limit) {
       out.mpi_events[r].push_back(rt.events[c.enter].time);
       out.mpi_events[r].push_back(rt.events[c.leave].time);
     }
-    if (rt.events.empty()) continue;
-    out.start = any ? std::min(out.start, rt.events.front().time) : rt.events.front().time;
-    out.end = any ? std::max(out.end, rt.events.back().time) : rt.events.back().time;
-    any = true;
   }
+  out.start = trace.start_time();
+  out.end = trace.end_time();
   return out;
 }
 

@@ -61,21 +61,20 @@ struct Accumulated {
   double time = 0;
 };
 
-}  // namespace
-
-WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_based) {
-  const Definitions& defs = trace.defs;
-  WaitEstimate out;
-  double start = std::numeric_limits<double>::infinity(), end = -start;
-  // Per (call path, rank, size class): visits and time; minima per (rank, category) and global.
+// Per (call path, rank, size class): visits and time; minima per (rank, category) and global.
+struct CallStatistics {
   std::map<std::tuple<CallpathId, Rank, std::uint32_t>, Accumulated> sums;
   std::map<std::pair<Rank, Category>, WaitMinimum> local;
   std::map<Category, WaitMinimum> global;
+};
+
+// Every outermost MPI call that can wait, into the sums and minima of its category.
+CallStatistics gather_calls(const Trace& trace) {
+  const Definitions& defs = trace.defs;
+  CallStatistics st;
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     const RankTrace& rt = trace.ranks[r];
     if (rt.events.empty()) continue;
-    start = std::min(start, rt.events.front().time);
-    end = std::max(end, rt.events.back().time);
     EventIndex outer_leave = 0;
     bool any = false;
     for (const CallSpan& call : rt.mpi_calls) {
@@ -88,25 +87,28 @@ WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_bas
       if (!pattern) continue;
       const std::uint32_t cls = size_class(call_bytes(rt, call));
       const double d = rt.events[call.leave].time - rt.events[call.enter].time;
-      Accumulated& a = sums[{cp, r, cls}];
+      Accumulated& a = st.sums[{cp, r, cls}];
       ++a.visits;
       a.time += d;
       const bool is_local = *pattern == WaitPattern::LateSender;
-      WaitMinimum& m = is_local ? local[{r, {f, cls}}] : global[{f, cls}];
+      WaitMinimum& m = is_local ? st.local[{r, {f, cls}}] : st.global[{f, cls}];
       if (m.visits == 0) m = WaitMinimum{is_local ? r : kNone, f, cls, d, 0};
       m.minimum = std::min(m.minimum, d);
       ++m.visits;
     }
   }
-  out.allocation_time = trace.rank_count() * (end > start ? end - start : 0.0);
-  for (const auto& [key, m] : local) out.minima.push_back(m);
-  for (const auto& [key, m] : global) out.minima.push_back(m);
+  return st;
+}
 
-  for (const auto& [key, a] : sums) {
+// One row per (call path, rank): the time above visits x its category's minimum is waiting.
+void add_rows(WaitEstimate& out, const CallStatistics& st, const Definitions& defs,
+              const TraceBasedWaits* trace_based) {
+  for (const auto& [key, a] : st.sums) {
     const auto& [cp, r, cls] = key;
     const MpiFunction f = defs.region_of(cp).mpi;
     const WaitPattern pattern = *wait_pattern_of(f);
-    const double minimum = pattern == WaitPattern::LateSender ? local.at({r, {f, cls}}).minimum : global.at({f, cls}).minimum;
+    const double minimum =
+        pattern == WaitPattern::LateSender ? st.local.at({r, {f, cls}}).minimum : st.global.at({f, cls}).minimum;
     if (out.rows.empty() || out.rows.back().callpath != cp || out.rows.back().rank != r) {
       WaitEstimateRow row;
       row.callpath = cp;
@@ -124,6 +126,17 @@ WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_bas
     row.time += a.time;
     row.estimated += std::max(0.0, a.time - static_cast<double>(a.visits) * minimum);
   }
+}
+
+}  // namespace
+
+WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_based) {
+  WaitEstimate out;
+  const CallStatistics st = gather_calls(trace);
+  out.allocation_time = trace.rank_count() * trace.span();
+  for (const auto& [key, m] : st.local) out.minima.push_back(m);
+  for (const auto& [key, m] : st.global) out.minima.push_back(m);
+  add_rows(out, st, trace.defs, trace_based);
   return out;
 }
 

@@ -12,22 +12,10 @@
 #include "wisp/error.hpp"
 #include "wisp/io/interrupt.hpp"
 
-int main(int argc, char** argv) {
-  wisp::interrupt::install();
-  CLI::App app{"wisp: trace-driven what-if simulator for MPI applications"};
-  app.require_subcommand(1);
-  int verbose = 0;
-  bool quiet = false;
-  app.add_flag("-v,--verbose", verbose, "more log output (repeat for debug)");
-  app.add_flag("-q,--quiet", quiet, "only warnings and errors");
-  app.set_version_flag("--version", "wisp 0.1.0");
-  wisp::cli::add_info_command(app);
-  wisp::cli::add_generate_command(app);
-  wisp::cli::add_analyze_command(app);
-  wisp::cli::add_calibrate_command(app);
-  wisp::cli::add_simulate_command(app);
-  wisp::cli::add_run_command(app);
+namespace {
 
+// Log lines go to stderr as "[wisp] level: text"; -v and -q set the level once parsed.
+void set_up_logging(CLI::App& app, const int& verbose, const bool& quiet) {
   auto logger = spdlog::stderr_color_mt("wisp");
   spdlog::set_default_logger(logger);
   spdlog::set_pattern("[wisp] %^%l%$: %v");
@@ -37,6 +25,11 @@ int main(int argc, char** argv) {
                             : verbose == 1 ? spdlog::level::info
                                            : spdlog::level::info);
   });
+}
+
+// Runs the chosen command; every failure becomes one "wisp: error: ..." line and an exit code
+// (2 bad usage, 1 bad input or out of memory, 3 internal error).
+int run(CLI::App& app, int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -62,4 +55,25 @@ int main(int argc, char** argv) {
     return 3;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  wisp::interrupt::install();
+  CLI::App app{"wisp: trace-driven what-if simulator for MPI applications"};
+  app.require_subcommand(1);
+  int verbose = 0;
+  bool quiet = false;
+  app.add_flag("-v,--verbose", verbose, "more log output (repeat for debug)");
+  app.add_flag("-q,--quiet", quiet, "only warnings and errors");
+  app.set_version_flag("--version", "wisp 0.1.0");
+  wisp::cli::add_info_command(app);
+  wisp::cli::add_generate_command(app);
+  wisp::cli::add_analyze_command(app);
+  wisp::cli::add_calibrate_command(app);
+  wisp::cli::add_simulate_command(app);
+  wisp::cli::add_run_command(app);
+  set_up_logging(app, verbose, quiet);
+  return run(app, argc, argv);
 }

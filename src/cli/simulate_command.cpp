@@ -34,25 +34,26 @@ std::string percent(double measured, double simulated) {
   return fmt::format("{:+.2f} %", (simulated - measured) / measured * 100);
 }
 
-void run(const Options& o) {
-  const Trace trace = read_otf2(o.trace);
-  Platform platform;
-  CollectiveAlgorithms algorithms;
+// The platform file, else one calibrated from the trace (with its collective algorithms).
+Platform choose_platform(const Options& o, const Trace& trace, CollectiveAlgorithms& algorithms) {
   if (!o.platform.empty()) {
-    platform = load_platform(o.platform);
+    Platform platform = load_platform(o.platform);
     std::printf("platform     %s\n", o.platform.c_str());
-  } else {
-    Calibration c = calibrate(trace);
-    if (o.costs == "model") calibrate_call_costs(trace, c);
-    for (const std::string& note : c.notes) spdlog::warn("calibration: {}", note);
-    platform = c.platform;
-    algorithms = c.algorithms;
-    for (const std::string& e : c.algorithm_evidence) spdlog::info("calibration: {}", e);
-    std::printf("platform     calibrated from the trace: L %.3f us, B %.4g GB/s, eager threshold %llu bytes "
-                "%s(see wisp calibrate)\n", c.latency * 1e6, c.bandwidth / 1e9,
-                static_cast<unsigned long long>(c.eager_threshold),
-                c.call_costs.empty() ? "" : "typical call costs per rank, function and size class ");
+    return platform;
   }
+  Calibration c = calibrate(trace);
+  if (o.costs == "model") calibrate_call_costs(trace, c);
+  for (const std::string& note : c.notes) spdlog::warn("calibration: {}", note);
+  algorithms = c.algorithms;
+  for (const std::string& e : c.algorithm_evidence) spdlog::info("calibration: {}", e);
+  std::printf("platform     calibrated from the trace: L %.3f us, B %.4g GB/s, eager threshold %llu bytes "
+              "%s(see wisp calibrate)\n", c.latency * 1e6, c.bandwidth / 1e9,
+              static_cast<unsigned long long>(c.eager_threshold),
+              c.call_costs.empty() ? "" : "typical call costs per rank, function and size class ");
+  return c.platform;
+}
+
+ReplayOptions replay_options(const Options& o, const CollectiveAlgorithms& algorithms) {
   ReplayOptions options;
   if (o.eager_set) options.eager_threshold = o.eager;
   options.algorithms = o.coll_algo.empty() ? algorithms : parse_collective_algorithms(o.coll_algo, algorithms);
@@ -63,19 +64,11 @@ void run(const Options& o) {
   std::printf("costs        %s\n", options.anchor ? "trace-anchored (each MPI call keeps its traced cost; "
                                                      "the platform model computes its part)"
                                                    : "model only (the platform's costs)");
+  return options;
+}
 
-  ReplayResult result;
-  try {
-    result = replay(trace, platform, options);
-  } catch (const ReplayDeadlock& e) {
-    throw Error(o.trace + ": " + e.what());
-  }
-  WriteOptions w;
-  w.force = o.force;
-  w.creator = "wisp simulate";
-  w.description = "simulated replay of " + o.trace;
-  write_otf2(result.trace, o.output, w);
-
+// Measured against simulated end per rank, the identity error and the residuals.
+void print_comparison(const Trace& trace, const ReplayResult& result) {
   std::printf("%-8s %16s %16s %10s\n", "rank", "measured [s]", "simulated [s]", "error");
   double measured_total = 0;
   for (Rank r = 0; r < trace.rank_count(); ++r) {
@@ -98,6 +91,25 @@ void run(const Options& o) {
     std::fflush(stdout);
     spdlog::warn("{}", w);
   }
+}
+
+void run(const Options& o) {
+  const Trace trace = read_otf2(o.trace);
+  CollectiveAlgorithms algorithms;
+  const Platform platform = choose_platform(o, trace, algorithms);
+  const ReplayOptions options = replay_options(o, algorithms);
+  ReplayResult result;
+  try {
+    result = replay(trace, platform, options);
+  } catch (const ReplayDeadlock& e) {
+    throw Error(o.trace + ": " + e.what());
+  }
+  WriteOptions w;
+  w.force = o.force;
+  w.creator = "wisp simulate";
+  w.description = "simulated replay of " + o.trace;
+  write_otf2(result.trace, o.output, w);
+  print_comparison(trace, result);
   const ReplayStatistics& s = result.statistics;
   spdlog::info("replayed {} events ({} MPI operations, {} messages) in {:.3f} s of simulation",
                s.events, s.mpi_operations, s.messages, s.simulation_seconds);

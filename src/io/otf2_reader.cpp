@@ -19,6 +19,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "anchor_probe.hpp"
 #include "otf2_definitions.hpp"
@@ -73,28 +74,40 @@ double seconds(const LocationReader& r, OTF2_TimeStamp t) {
   return r.archive->defs.clock.to_seconds(t);
 }
 
-void note_attributes(LocationReader& r, OTF2_AttributeList* attributes) {
+// The reader of a record's location, counting the record's attributes (wisp does not model them).
+LocationReader& record(void* user, OTF2_AttributeList* attributes) {
+  LocationReader& r = ctx(user);
   if (attributes && OTF2_AttributeList_GetNumberOfElements(attributes) > 0) ++r.skipped[kAttributes];
+  return r;
 }
 
 RegionId region(const LocationReader& r, OTF2_RegionRef ref) {
   return ref < r.archive->region.size() ? r.archive->region[ref] : kNone;
 }
 
-// Communicator and global peer rank of a point-to-point record; false if not an MPI comm.
-bool resolve_peer(LocationReader& r, OTF2_CommRef comm_ref, uint32_t local, CommId& comm,
-                  Rank& peer) {
-  comm = comm_ref < r.archive->comm.size() ? r.archive->comm[comm_ref] : kNone;
-  if (comm == kNone) {
+// The MPI communicator of a record; kNone (counted as skipped) if it is not one.
+CommId communicator(LocationReader& r, OTF2_CommRef ref) {
+  const CommId comm = ref < r.archive->comm.size() ? r.archive->comm[ref] : kNone;
+  if (comm == kNone) ++r.skipped[kUnknownComm];
+  return comm;
+}
+
+struct Peer {
+  CommId comm = kNone;
+  Rank rank = kNone;  // global
+};
+
+// Communicator and global peer rank of a point-to-point record; none if not an MPI comm.
+std::optional<Peer> peer_of(LocationReader& r, OTF2_CommRef comm_ref, uint32_t local) {
+  Peer p;
+  p.comm = communicator(r, comm_ref);
+  if (p.comm == kNone) return std::nullopt;
+  p.rank = global_rank(r.archive->defs.comms[p.comm], local, r.rank->rank());
+  if (p.rank == kNone) {
     ++r.skipped[kUnknownComm];
-    return false;
+    return std::nullopt;
   }
-  peer = global_rank(r.archive->defs.comms[comm], local, r.rank->rank());
-  if (peer == kNone) {
-    ++r.skipped[kUnknownComm];
-    return false;
-  }
-  return true;
+  return p;
 }
 
 template <int Kind, typename... Rest>
@@ -123,8 +136,7 @@ OTF2_CallbackCode on_unknown(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* u
 OTF2_CallbackCode on_program_begin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                    OTF2_AttributeList* a, OTF2_StringRef name, uint32_t,
                                    const OTF2_StringRef*) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
+  auto& r = record(user, a);
   if (name < r.archive->strings.size()) r.program_name = r.archive->strings[name];
   r.rank->program_begin(seconds(r, t));
   return OTF2_CALLBACK_SUCCESS;
@@ -132,16 +144,14 @@ OTF2_CallbackCode on_program_begin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t,
 
 OTF2_CallbackCode on_program_end(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                  OTF2_AttributeList* a, int64_t) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
+  auto& r = record(user, a);
   r.rank->program_end(seconds(r, t));
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                            OTF2_AttributeList* a, OTF2_RegionRef ref) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
+  auto& r = record(user, a);
   const RegionId id = region(r, ref);
   if (id == kNone) return OTF2_CALLBACK_INTERRUPT;
   r.rank->enter(seconds(r, t), id);
@@ -150,8 +160,7 @@ OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* u
 
 OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                            OTF2_AttributeList* a, OTF2_RegionRef ref) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
+  auto& r = record(user, a);
   const RegionId id = region(r, ref);
   if (id == kNone) return OTF2_CALLBACK_INTERRUPT;
   r.rank->leave(seconds(r, t), id);
@@ -161,39 +170,31 @@ OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* u
 OTF2_CallbackCode on_send(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                           OTF2_AttributeList* a, uint32_t receiver, OTF2_CommRef comm_ref,
                           uint32_t tag, uint64_t bytes) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
-  CommId comm;
-  Rank peer;
-  if (resolve_peer(r, comm_ref, receiver, comm, peer))
-    r.rank->send(seconds(r, t), peer, comm, static_cast<std::int32_t>(tag), bytes);
+  auto& r = record(user, a);
+  if (const auto peer = peer_of(r, comm_ref, receiver))
+    r.rank->send(seconds(r, t), peer->rank, peer->comm, static_cast<std::int32_t>(tag), bytes);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_isend(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                            OTF2_AttributeList* a, uint32_t receiver, OTF2_CommRef comm_ref,
                            uint32_t tag, uint64_t bytes, uint64_t request) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
-  CommId comm;
-  Rank peer;
-  if (resolve_peer(r, comm_ref, receiver, comm, peer))
-    r.rank->isend(seconds(r, t), peer, comm, static_cast<std::int32_t>(tag), bytes, request);
+  auto& r = record(user, a);
+  if (const auto peer = peer_of(r, comm_ref, receiver))
+    r.rank->isend(seconds(r, t), peer->rank, peer->comm, static_cast<std::int32_t>(tag), bytes, request);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_isend_complete(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                     OTF2_AttributeList* a, uint64_t request) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
+  auto& r = record(user, a);
   r.rank->isend_complete(seconds(r, t), request);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_irecv_request(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                    OTF2_AttributeList* a, uint64_t request) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
+  auto& r = record(user, a);
   r.rank->irecv_request(seconds(r, t), request);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -201,47 +202,38 @@ OTF2_CallbackCode on_irecv_request(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t,
 OTF2_CallbackCode on_irecv(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                            OTF2_AttributeList* a, uint32_t sender, OTF2_CommRef comm_ref,
                            uint32_t tag, uint64_t bytes, uint64_t request) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
-  CommId comm;
-  Rank peer;
-  if (resolve_peer(r, comm_ref, sender, comm, peer))
-    r.rank->irecv(seconds(r, t), peer, comm, static_cast<std::int32_t>(tag), bytes, request);
+  auto& r = record(user, a);
+  if (const auto peer = peer_of(r, comm_ref, sender))
+    r.rank->irecv(seconds(r, t), peer->rank, peer->comm, static_cast<std::int32_t>(tag), bytes, request);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_recv(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                           OTF2_AttributeList* a, uint32_t sender, OTF2_CommRef comm_ref,
                           uint32_t tag, uint64_t bytes) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
-  CommId comm;
-  Rank peer;
-  if (resolve_peer(r, comm_ref, sender, comm, peer))
-    r.rank->recv(seconds(r, t), peer, comm, static_cast<std::int32_t>(tag), bytes);
+  auto& r = record(user, a);
+  if (const auto peer = peer_of(r, comm_ref, sender))
+    r.rank->recv(seconds(r, t), peer->rank, peer->comm, static_cast<std::int32_t>(tag), bytes);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_request_test(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                   OTF2_AttributeList* a, uint64_t request) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
+  auto& r = record(user, a);
   r.rank->request_test(seconds(r, t), request);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_request_cancelled(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                        OTF2_AttributeList* a, uint64_t request) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
+  auto& r = record(user, a);
   r.rank->request_cancelled(seconds(r, t), request);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_collective_begin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                       OTF2_AttributeList* a) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
+  auto& r = record(user, a);
   r.rank->collective_begin(seconds(r, t));
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -250,39 +242,32 @@ OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t
                                     OTF2_AttributeList* a, OTF2_CollectiveOp op,
                                     OTF2_CommRef comm_ref, uint32_t root, uint64_t sent,
                                     uint64_t received) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
-  const CommId comm = comm_ref < r.archive->comm.size() ? r.archive->comm[comm_ref] : kNone;
+  auto& r = record(user, a);
+  const CommId comm = communicator(r, comm_ref);
   Rank global_root = kNone;
   if (comm != kNone && root != OTF2_UNDEFINED_UINT32 && root < OTF2_COLLECTIVE_ROOT_THIS_GROUP)
     global_root = global_rank(r.archive->defs.comms[comm], root, r.rank->rank());
   const auto wisp_op = op < kCollectiveOpCount ? static_cast<CollectiveOp>(op)
                                                : CollectiveOp::DestroyHandleAndDeallocate;
-  if (comm == kNone) ++r.skipped[kUnknownComm];
   r.rank->collective_end(seconds(r, t), wisp_op, comm, global_root, sent, received);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_comm_create(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                  OTF2_AttributeList* a, OTF2_CommRef comm_ref) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
-  const CommId comm = comm_ref < r.archive->comm.size() ? r.archive->comm[comm_ref] : kNone;
-  if (comm == kNone) ++r.skipped[kUnknownComm];
-  else r.rank->comm_create(seconds(r, t), comm);
+  auto& r = record(user, a);
+  if (const CommId comm = communicator(r, comm_ref); comm != kNone) r.rank->comm_create(seconds(r, t), comm);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_comm_destroy(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
                                   OTF2_AttributeList* a, OTF2_CommRef comm_ref) {
-  auto& r = ctx(user);
-  note_attributes(r, a);
-  const CommId comm = comm_ref < r.archive->comm.size() ? r.archive->comm[comm_ref] : kNone;
-  if (comm == kNone) ++r.skipped[kUnknownComm];
-  else r.rank->comm_destroy(seconds(r, t), comm);
+  auto& r = record(user, a);
+  if (const CommId comm = communicator(r, comm_ref); comm != kNone) r.rank->comm_destroy(seconds(r, t), comm);
   return OTF2_CALLBACK_SUCCESS;
 }
 
+// One registration per OTF2 event record: a flat list, longer than 50 lines on purpose.
 OTF2_EvtReaderCallbacks* make_event_callbacks() {
   OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
   OTF2_EvtReaderCallbacks_SetProgramBeginCallback(cb, on_program_begin);

@@ -183,61 +183,74 @@ std::uint64_t written_events(const Trace& trace, Rank r) {
   return n;
 }
 
-void write_definitions(OTF2_Archive* archive, const Trace& trace,
-                       const std::vector<OTF2_LocationRef>& ids, StringTable& str,
-                       const std::string& where, const Otf2ErrorScope& scope) {
-  OTF2_GlobalDefWriter* w = OTF2_Archive_GetGlobalDefWriter(archive);
-  if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": cannot create global definitions", scope);
-  const Definitions& d = trace.defs;
-
-  // Strings first: gather every name the records below refer to.
-  const OTF2_StringRef empty = str("");
-  const OTF2_StringRef mpi = str("MPI");
-  const OTF2_StringRef machine = str("machine"), node_class = str("node");
-  const OTF2_StringRef machine_name = str("wisp");
+// The machine's nodes (system tree nodes 1..n under the machine, node 0) and each rank's node.
+struct SystemTree {
   std::vector<std::string> nodes;
-  std::vector<OTF2_SystemTreeNodeRef> node_of(trace.rank_count());
+  std::vector<OTF2_SystemTreeNodeRef> node_of;  // by rank
+};
+
+SystemTree system_tree(const Trace& trace) {
+  SystemTree t;
+  t.node_of.resize(trace.rank_count());
   for (Rank r = 0; r < trace.rank_count(); ++r) {
-    const std::string& n = d.ranks[r].node.empty() ? std::string("node") : d.ranks[r].node;
-    auto it = std::find(nodes.begin(), nodes.end(), n);
-    node_of[r] = static_cast<OTF2_SystemTreeNodeRef>(1 + (it - nodes.begin()));
-    if (it == nodes.end()) nodes.push_back(n);
+    const std::string& n = trace.defs.ranks[r].node.empty() ? std::string("node") : trace.defs.ranks[r].node;
+    auto it = std::find(t.nodes.begin(), t.nodes.end(), n);
+    t.node_of[r] = static_cast<OTF2_SystemTreeNodeRef>(1 + (it - t.nodes.begin()));
+    if (it == t.nodes.end()) t.nodes.push_back(n);
   }
-  for (const auto& n : nodes) str(n);
+  return t;
+}
+
+// Strings first: every name the records below refer to, in a fixed order (their ids).
+void intern_strings(const Trace& trace, const SystemTree& tree, StringTable& str) {
+  const Definitions& d = trace.defs;
+  for (const char* s : {"", "MPI", "machine", "node", "wisp"}) str(s);
+  for (const auto& n : tree.nodes) str(n);
   for (const auto& loc : d.ranks) str(loc.name), str(loc.group_name);
   for (const auto& r : d.regions) str(r.name), str(r.canonical_name), str(r.file);
   for (const auto& c : d.comms) str(c.name);
   str("MPI Rank 0");
   for (Rank r = 0; r < trace.rank_count(); ++r) str(fmt::format("MPI Rank {}", r));
-  str.write(w);
+}
 
+// Clock, paradigm, system tree, one location group (process) and one location per rank.
+void write_locations(OTF2_GlobalDefWriter* w, const Trace& trace, const SystemTree& tree,
+                     const std::vector<OTF2_LocationRef>& ids, StringTable& str) {
+  const Definitions& d = trace.defs;
   const Clock& clock = d.clock;
   const std::uint64_t length = clock.to_ticks(trace.end_time()) - clock.global_offset;
   OTF2_GlobalDefWriter_WriteClockProperties(w, clock.ticks_per_second, clock.global_offset, length,
                                             OTF2_UNDEFINED_TIMESTAMP);
-  OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_MPI, mpi, OTF2_PARADIGM_CLASS_PROCESS);
-  OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, machine_name, machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-  for (std::size_t n = 0; n < nodes.size(); ++n)
+  OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_MPI, str("MPI"), OTF2_PARADIGM_CLASS_PROCESS);
+  OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, str("wisp"), str("machine"), OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+  for (std::size_t n = 0; n < tree.nodes.size(); ++n)
     OTF2_GlobalDefWriter_WriteSystemTreeNode(w, static_cast<OTF2_SystemTreeNodeRef>(n + 1),
-                                             str(nodes[n]), node_class, 0);
+                                             str(tree.nodes[n]), str("node"), 0);
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     const auto& loc = d.ranks[r];
     const std::string group = loc.group_name.empty() ? fmt::format("MPI Rank {}", r) : loc.group_name;
     OTF2_GlobalDefWriter_WriteLocationGroup(w, r, str(group), OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                            node_of[r], OTF2_UNDEFINED_LOCATION_GROUP);
+                                            tree.node_of[r], OTF2_UNDEFINED_LOCATION_GROUP);
   }
   for (Rank r = 0; r < trace.rank_count(); ++r)
     OTF2_GlobalDefWriter_WriteLocation(w, ids[r], str(d.ranks[r].name), OTF2_LOCATION_TYPE_CPU_THREAD,
                                        written_events(trace, r), r);
+}
+
+void write_regions(OTF2_GlobalDefWriter* w, const Definitions& d, StringTable& str) {
   for (RegionId i = 0; i < d.regions.size(); ++i) {
     const Region& r = d.regions[i];
-    OTF2_GlobalDefWriter_WriteRegion(w, i, str(r.name), str(r.canonical_name), empty, role_of(r),
+    OTF2_GlobalDefWriter_WriteRegion(w, i, str(r.name), str(r.canonical_name), str(""), role_of(r),
                                      paradigm_of(r), OTF2_REGION_FLAG_NONE,
                                      r.file.empty() ? OTF2_UNDEFINED_STRING : str(r.file),
                                      r.begin_line, r.end_line);
   }
+}
 
-  // Groups: 0 = all locations in rank order; then one group per communicator (id = 1 + comm).
+// Groups: 0 = all locations in rank order; then one group per communicator (id = 1 + comm).
+void write_communicators(OTF2_GlobalDefWriter* w, const Definitions& d, const std::vector<OTF2_LocationRef>& ids,
+                         StringTable& str) {
+  const OTF2_StringRef empty = str("");
   std::vector<std::uint64_t> members(ids.begin(), ids.end());
   OTF2_GlobalDefWriter_WriteGroup(w, 0, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
                                   OTF2_GROUP_FLAG_NONE, static_cast<uint32_t>(members.size()),
@@ -256,6 +269,19 @@ void write_definitions(OTF2_Archive* archive, const Trace& trace,
                                    comm.parent == kNone ? OTF2_UNDEFINED_COMM : comm.parent,
                                    OTF2_COMM_FLAG_NONE);
   }
+}
+
+void write_definitions(OTF2_Archive* archive, const Trace& trace,
+                       const std::vector<OTF2_LocationRef>& ids, StringTable& str,
+                       const std::string& where, const Otf2ErrorScope& scope) {
+  OTF2_GlobalDefWriter* w = OTF2_Archive_GetGlobalDefWriter(archive);
+  if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": cannot create global definitions", scope);
+  const SystemTree tree = system_tree(trace);
+  intern_strings(trace, tree, str);
+  str.write(w);
+  write_locations(w, trace, tree, ids, str);
+  write_regions(w, trace.defs, str);
+  write_communicators(w, trace.defs, ids, str);
   check_otf2(OTF2_Archive_CloseGlobalDefWriter(archive, w), where + ": writing definitions", scope);
 }
 

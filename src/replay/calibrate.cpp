@@ -101,15 +101,16 @@ const CallSpan* enclosing_call(const RankTrace& rt, EventIndex e) {
   return nullptr;
 }
 
-// Eager threshold: a blocking send whose receiver came late and that left before the receiver
-// arrived went eagerly; one that left only after the receive completed may have waited
-// (rendezvous) or, in a run with more ranks than cores, only lost its core. A rendezvous send
-// cannot leave before its receiver arrives, so the eager evidence wins: only sends larger than
-// every eager one count as rendezvous evidence.
-std::uint64_t eager_threshold(const Trace& t, std::string& evidence) {
+// What the blocking sends to late receivers show: how many went eagerly and the largest of
+// them, and the sizes of those that waited for their receive to complete.
+struct EagerEvidence {
   std::uint64_t eager_max = 0;
   std::size_t eager_count = 0;
   std::vector<std::uint64_t> waited;
+};
+
+EagerEvidence late_receiver_sends(const Trace& t) {
+  EagerEvidence out;
   for (const Message& m : t.messages) {
     const RankTrace& srt = t.ranks[m.sender];
     const RankTrace& rrt = t.ranks[m.receiver];
@@ -135,12 +136,22 @@ std::uint64_t eager_threshold(const Trace& t, std::string& evidence) {
     const double completed = rrt.events[rp.event].time;
     if (posted <= send_enter) continue;  // the receiver was there first: no evidence
     if (send_leave < posted) {
-      eager_max = std::max(eager_max, sp.bytes);
-      ++eager_count;
+      out.eager_max = std::max(out.eager_max, sp.bytes);
+      ++out.eager_count;
     } else if (send_leave >= completed) {
-      waited.push_back(sp.bytes);
+      out.waited.push_back(sp.bytes);
     }
   }
+  return out;
+}
+
+// Eager threshold: a blocking send whose receiver came late and that left before the receiver
+// arrived went eagerly; one that left only after the receive completed may have waited
+// (rendezvous) or, in a run with more ranks than cores, only lost its core. A rendezvous send
+// cannot leave before its receiver arrives, so the eager evidence wins: only sends larger than
+// every eager one count as rendezvous evidence.
+std::uint64_t eager_threshold(const Trace& t, std::string& evidence) {
+  const auto [eager_max, eager_count, waited] = late_receiver_sends(t);
   std::uint64_t rendezvous_min = std::numeric_limits<std::uint64_t>::max();
   std::size_t rendezvous_count = 0, overruled = 0;
   for (std::uint64_t b : waited) {
@@ -306,12 +317,6 @@ std::map<std::pair<Rank, std::uint32_t>, Minimum> waiting_receiver_minima(const 
   return out;
 }
 
-std::uint32_t rounds(std::uint32_t n) {
-  std::uint32_t k = 0;
-  while ((1u << k) < n) ++k;
-  return k;
-}
-
 // Values a fit reached only by a bound are reported, never used silently.
 void note_degenerate_fits(Calibration& c, const std::vector<Rank>& zero_latency,
                           const std::vector<std::string>& clamped) {
@@ -325,216 +330,256 @@ void note_degenerate_fits(Calibration& c, const std::vector<Rank>& zero_latency,
                                   "classes): {}", fmt::join(clamped, ", ")));
 }
 
-}  // namespace
+// What the steps of calibrate() share, filled in step order.
+struct Fitting {
+  std::vector<Sample> samples;
+  std::uint64_t eager = 0;              // E, step 2
+  Minima global, local;                 // step 3: per (function, class), and per rank for receives
+  RegionId recv_region = kNone;         // MPI_Recv's region, step 4
+  double recv_overhead = 0;             // step 5
+  double latency = 0, beta = 0;         // L and 1/B, steps 4-5
+  std::map<RegionId, double> overhead;  // step 6
+};
 
-Calibration calibrate(const Trace& trace) {
-  Calibration c;
-  const auto& regions = trace.defs.regions;
-  const std::vector<Sample> samples = collect_samples(trace);
-
-  // 1. The fastest MPI call without communication bounds every call's overhead from below.
-  c.base_overhead = kInf;
+// The kind of a region's MPI calls (its first sample's).
+Kind kind_of_region(const std::vector<Sample>& samples, RegionId region) {
   for (const Sample& s : samples)
-    if (s.kind == Kind::Local) c.base_overhead = std::min(c.base_overhead, s.duration);
-  if (c.base_overhead == kInf) c.base_overhead = 0;
+    if (s.region == region) return s.kind;
+  return Kind::Other;
+}
 
-  // 2. Eager threshold from late receivers.
-  c.eager_threshold = eager_threshold(trace, c.eager_evidence);
-  if (c.eager_evidence.rfind("no blocking send", 0) == 0) c.notes.push_back("eager threshold: " + c.eager_evidence);
-  const std::uint64_t E = c.eager_threshold;
+// 1. The fastest MPI call without communication bounds every call's overhead from below.
+double base_overhead(const std::vector<Sample>& samples) {
+  double base = kInf;
+  for (const Sample& s : samples)
+    if (s.kind == Kind::Local) base = std::min(base, s.duration);
+  return base == kInf ? 0 : base;
+}
 
-  // 2b. Rooted collective algorithms the trace allows.
-  c.algorithms = calibrate_collectives(trace, c.algorithm_evidence);
-
-  // 3. Minima per (function, class): global for every function, per rank for receives.
-  Minima global, local;
-  for (const Sample& s : samples) {
+// 3. Minima per (function, class): global for every function, per rank for receives.
+void collect_minima(Fitting& f) {
+  for (const Sample& s : f.samples) {
     if (s.kind == Kind::Local || s.kind == Kind::Init) continue;
-    add(global, s, kNone);
-    if (s.kind == Kind::Receive) add(local, s, s.rank);
+    add(f.global, s, kNone);
+    if (s.kind == Kind::Receive) add(f.local, s, s.rank);
   }
+}
 
-  // 4. Network: t = a + s/B over the rendezvous classes of the blocking receives (their fastest
-  //    instance found the sender waiting, so it is one whole transfer).
+// 4. Network: t = a + s/B over the rendezvous classes of the blocking receives (their fastest
+//    instance found the sender waiting, so it is one whole transfer); else over the sends; else
+//    a default.
+LinearFit fit_network(Calibration& c, Fitting& f, const std::vector<Region>& regions) {
   std::vector<std::pair<double, double>> recv_points;
-  RegionId recv_region = kNone;
   for (RegionId r = 0; r < regions.size(); ++r)
-    if (regions[r].mpi == MpiFunction::Recv) recv_region = r;
-  if (recv_region != kNone) recv_points = rendezvous_points(global, recv_region, kNone, E);
+    if (regions[r].mpi == MpiFunction::Recv) f.recv_region = r;
+  if (f.recv_region != kNone) recv_points = rendezvous_points(f.global, f.recv_region, kNone, f.eager);
   LinearFit net = robust_fit(recv_points);
   if (!net.ok || net.slope <= 0) {
     for (RegionId r = 0; r < regions.size() && !(net.ok && net.slope > 0); ++r)
       if (regions[r].mpi == MpiFunction::Send || regions[r].mpi == MpiFunction::Ssend)
-        net = robust_fit(rendezvous_points(global, r, kNone, E));
+        net = robust_fit(rendezvous_points(f.global, r, kNone, f.eager));
     if (net.ok && net.slope > 0) c.notes.push_back("fewer than two rendezvous MPI_Recv classes: network fitted on sends");
   }
   if (!net.ok || net.slope <= 0) {
     net = LinearFit{1e-6 + c.base_overhead, 1e-10, true};
     c.notes.push_back("no size-dependent point-to-point data: default latency 1 us, bandwidth 10 GB/s");
   }
-  c.bandwidth = 1.0 / net.slope;
+  return net;
+}
 
-  // 5. The receive overhead: the fastest eager receive (its message had arrived), else the base.
+// 5. The receive overhead: the fastest eager receive (its message had arrived), else the base.
+double receive_overhead(const Fitting& f, double base) {
   double recv_overhead = kInf;
-  for (const auto& [key, m] : global)
-    if (std::get<0>(key) == recv_region && m.bytes <= E) recv_overhead = std::min(recv_overhead, m.duration);
-  if (recv_overhead == kInf) recv_overhead = c.base_overhead;
-  recv_overhead = std::max(0.0, recv_overhead);
-  c.latency = without_noise(net.intercept - recv_overhead);
-  const double L = c.latency, beta = 1.0 / c.bandwidth;
+  for (const auto& [key, m] : f.global)
+    if (std::get<0>(key) == f.recv_region && m.bytes <= f.eager) recv_overhead = std::min(recv_overhead, m.duration);
+  if (recv_overhead == kInf) recv_overhead = base;
+  return std::max(0.0, recv_overhead);
+}
 
-  // 6. Per-call overheads.
-  std::map<RegionId, double> overhead;
-  for (const Sample& s : samples) {
-    if (s.kind == Kind::Local || overhead.count(s.region)) continue;
-    overhead[s.region] = kInf;
-  }
-  for (auto& entry : overhead) {
-    const RegionId region = entry.first;  // a plain variable: lambdas below capture it
-    double& o = entry.second;
-    const Kind kind = [&] {
-      for (const Sample& s : samples)
-        if (s.region == region) return s.kind;
-      return Kind::Other;
-    }();
-    if (kind == Kind::Init) {
-      o = 0;  // the replay takes MPI_Init's cost from the trace itself
-    } else if (kind == Kind::Receive) {
-      o = recv_overhead;
-    } else if (kind == Kind::Send) {
+// 6. The overhead of one region's calls, by their kind.
+double call_overhead(const Fitting& f, const std::vector<Region>& regions, RegionId region) {
+  double o = kInf;
+  switch (kind_of_region(f.samples, region)) {
+    case Kind::Init: return 0;  // the replay takes MPI_Init's cost from the trace itself
+    case Kind::Receive: return f.recv_overhead;
+    case Kind::Send: {
       const bool synchronous = regions[region].mpi == MpiFunction::Ssend;
       double eager = kInf, rendezvous = kInf;
-      for (const auto& [key, m] : global) {
+      for (const auto& [key, m] : f.global) {
         if (std::get<0>(key) != region) continue;
-        if (m.bytes <= E && !synchronous) eager = std::min(eager, m.duration);
-        else rendezvous = std::min(rendezvous, m.duration - L - static_cast<double>(m.bytes) * beta);
+        if (m.bytes <= f.eager && !synchronous) eager = std::min(eager, m.duration);
+        else rendezvous = std::min(rendezvous, m.duration - f.latency - static_cast<double>(m.bytes) * f.beta);
       }
-      o = eager < kInf ? eager : std::max(0.0, rendezvous);
-    } else if (kind == Kind::Collective) {
-      for (const Sample& s : samples)
-        if (s.region == region)
-          o = std::min(o, s.duration - rounds(s.comm_size) * (L + static_cast<double>(s.bytes) * beta));
-      o = std::max(0.0, o);
-    } else {
-      for (const Sample& s : samples)
-        if (s.region == region) o = std::min(o, s.duration);
+      return eager < kInf ? eager : std::max(0.0, rendezvous);
     }
+    case Kind::Collective:
+      for (const Sample& s : f.samples)
+        if (s.region == region)
+          o = std::min(o, s.duration - ceil_log2(s.comm_size) * (f.latency + static_cast<double>(s.bytes) * f.beta));
+      return std::max(0.0, o);
+    default:
+      for (const Sample& s : f.samples)
+        if (s.region == region) o = std::min(o, s.duration);
+      return o;
   }
+}
 
-  // 7. Fitted value of every class minimum (what the replay charges a wait-free instance).
-  auto fitted = [&](RegionId region, const Minimum& m, double o, double lat, double slope) {
-    const Kind kind = [&] {
-      for (const Sample& s : samples)
-        if (s.region == region) return s.kind;
-      return Kind::Other;
-    }();
-    const double transfer = lat + static_cast<double>(m.bytes) * slope;
-    switch (kind) {
-      case Kind::Receive: return m.bytes > E ? o + transfer : -1.0;
+// 6. Per-call overheads of every region with communicating calls.
+std::map<RegionId, double> call_overheads(const Fitting& f, const std::vector<Region>& regions) {
+  std::map<RegionId, double> overhead;
+  for (const Sample& s : f.samples)
+    if (s.kind != Kind::Local && !overhead.count(s.region)) overhead[s.region] = kInf;
+  for (auto& [region, o] : overhead) o = call_overhead(f, regions, region);
+  return overhead;
+}
+
+// 7. Fitted value of every class minimum (what the replay charges a wait-free instance).
+void add_fitted_points(Calibration& c, Fitting& f, const std::vector<Region>& regions) {
+  auto fitted = [&](RegionId region, const Minimum& m, double o) {
+    const double transfer = f.latency + static_cast<double>(m.bytes) * f.beta;
+    switch (kind_of_region(f.samples, region)) {
+      case Kind::Receive: return m.bytes > f.eager ? o + transfer : -1.0;
       case Kind::Send:
-        return m.bytes <= E && regions[region].mpi != MpiFunction::Ssend ? o : o + transfer;
-      case Kind::Collective: return o + rounds(m.comm_size) * transfer;
+        return m.bytes <= f.eager && regions[region].mpi != MpiFunction::Ssend ? o : o + transfer;
+      case Kind::Collective: return o + ceil_log2(m.comm_size) * transfer;
       default: return o;
     }
   };
-  for (const auto& [key, m] : global) {
+  for (const auto& [key, m] : f.global) {
     const RegionId region = std::get<0>(key);
     c.points.push_back(CalibrationPoint{regions[region].name, kNone, std::get<2>(key), m.bytes, m.count,
-                                        m.duration, fitted(region, m, overhead[region], L, beta)});
+                                        m.duration, fitted(region, m, f.overhead[region])});
   }
+}
 
-  // 8. Per-receiver links from each rank's own minima (paper 002: local minima for
-  //    point-to-point): the network is not symmetric in general. Then per (receiver, size class)
-  //    factors on the simulated bytes make the replay hit each class minimum exactly: rendezvous
-  //    classes from the receive minima, eager ones (and rendezvous ones without a usable receive
-  //    minimum) from messages whose receiver already waited (arrival − send start − send overhead).
-  std::vector<HostLink> links(trace.rank_count(), HostLink{0, L, c.bandwidth, c.bandwidth});
+// Step 8's results over all receivers.
+struct ReceiverLinks {
+  std::vector<HostLink> links;
+  double fastest = 0;  // the highest receiver bandwidth
   std::vector<Rank> zero_latency;
   std::vector<std::string> clamped;
-  double fastest = c.bandwidth;
-  const auto waiting_transfers = waiting_receiver_minima(trace, overhead);
-  for (Rank r = 0; r < trace.rank_count(); ++r) {
-    if (recv_region == kNone) break;
-    std::vector<std::pair<double, double>> dropped;
-    const auto points = rendezvous_points(local, recv_region, r, E);
-    const LinearFit f = robust_fit(points, &dropped);
-    if (!f.ok || f.slope <= 0) continue;
-    ReceiverFit rf{r, without_noise(f.intercept - recv_overhead), 1.0 / f.slope, points.size() - dropped.size()};
-    c.receivers.push_back(rf);
-    links[r].down_latency = rf.latency;
-    links[r].down_bandwidth = rf.bandwidth;
-    fastest = std::max(fastest, rf.bandwidth);
-    if (rf.latency == 0) zero_latency.push_back(r);
-    auto& factors = c.platform.size_factors[fmt::format("node-{}", r)];
-    auto set_factor = [&](std::uint32_t k, double bytes, double transfer) {
-      const double f_k = (transfer - rf.latency) * rf.bandwidth / bytes;
-      if (!(bytes > 0 && f_k > 0)) return;
-      factors[k] = std::clamp(f_k, 1.0 / 64, 64.0);
-      if (factors[k] != f_k) clamped.push_back(fmt::format("rank {} class {} ({:.3g})", r, k, f_k));
-    };
-    for (const auto& [key, m] : local) {
-      if (std::get<0>(key) != recv_region || std::get<1>(key) != r) continue;
-      const bool used = m.bytes > E && std::find(dropped.begin(), dropped.end(),
-                                                 std::make_pair(static_cast<double>(m.bytes), m.duration)) == dropped.end();
-      c.points.push_back(CalibrationPoint{regions[recv_region].name, r, std::get<2>(key), m.bytes, m.count, m.duration,
-                                          used ? recv_overhead + rf.latency + m.bytes * f.slope : -1.0});
-      if (used) set_factor(std::get<2>(key), static_cast<double>(m.bytes), m.duration - recv_overhead);
-    }
-    // Eager classes from messages the receiver waited for; rendezvous classes too when no receive
-    // minimum of theirs was usable (e.g. every receive of the class also waited for its sender).
-    for (const auto& [key, m] : waiting_transfers)
-      if (key.first == r && (m.bytes <= E || !factors.count(key.second)))
-        set_factor(key.second, static_cast<double>(m.bytes), m.duration);
-    if (factors.empty()) c.platform.size_factors.erase(fmt::format("node-{}", r));
-  }
-  for (HostLink& l : links) l.up_bandwidth = fastest;  // senders never limit below receivers
-  note_degenerate_fits(c, zero_latency, clamped);
+};
+using WaitingMinima = std::map<std::pair<Rank, std::uint32_t>, Minimum>;
 
+// 8, for receiver r: its link from its own receive minima, then per size class a factor on the
+// simulated bytes that makes the replay hit the class minimum exactly: rendezvous classes from
+// the receive minima, eager ones (and rendezvous ones without a usable receive minimum) from
+// messages whose receiver already waited (arrival − send start − send overhead).
+void fit_receiver(Calibration& c, const Fitting& f, const std::string& recv_name, Rank r,
+                  const WaitingMinima& waiting_transfers, ReceiverLinks& out) {
+  std::vector<std::pair<double, double>> dropped;
+  const auto points = rendezvous_points(f.local, f.recv_region, r, f.eager);
+  const LinearFit fit = robust_fit(points, &dropped);
+  if (!fit.ok || fit.slope <= 0) return;
+  ReceiverFit rf{r, without_noise(fit.intercept - f.recv_overhead), 1.0 / fit.slope, points.size() - dropped.size()};
+  c.receivers.push_back(rf);
+  out.links[r].down_latency = rf.latency;
+  out.links[r].down_bandwidth = rf.bandwidth;
+  out.fastest = std::max(out.fastest, rf.bandwidth);
+  if (rf.latency == 0) out.zero_latency.push_back(r);
+  auto& factors = c.platform.size_factors[fmt::format("node-{}", r)];
+  auto set_factor = [&](std::uint32_t k, double bytes, double transfer) {
+    const double f_k = (transfer - rf.latency) * rf.bandwidth / bytes;
+    if (!(bytes > 0 && f_k > 0)) return;
+    factors[k] = std::clamp(f_k, 1.0 / 64, 64.0);
+    if (factors[k] != f_k) out.clamped.push_back(fmt::format("rank {} class {} ({:.3g})", r, k, f_k));
+  };
+  for (const auto& [key, m] : f.local) {
+    if (std::get<0>(key) != f.recv_region || std::get<1>(key) != r) continue;
+    const bool used = m.bytes > f.eager && std::find(dropped.begin(), dropped.end(),
+                                                     std::make_pair(static_cast<double>(m.bytes), m.duration)) == dropped.end();
+    c.points.push_back(CalibrationPoint{recv_name, r, std::get<2>(key), m.bytes, m.count, m.duration,
+                                        used ? f.recv_overhead + rf.latency + m.bytes * fit.slope : -1.0});
+    if (used) set_factor(std::get<2>(key), static_cast<double>(m.bytes), m.duration - f.recv_overhead);
+  }
+  // Rendezvous classes too when no receive minimum of theirs was usable (e.g. every receive of the
+  // class also waited for its sender).
+  for (const auto& [key, m] : waiting_transfers)
+    if (key.first == r && (m.bytes <= f.eager || !factors.count(key.second)))
+      set_factor(key.second, static_cast<double>(m.bytes), m.duration);
+  if (factors.empty()) c.platform.size_factors.erase(fmt::format("node-{}", r));
+}
+
+// 8. Per-receiver links from each rank's own minima (paper 002: local minima for
+//    point-to-point): the network is not symmetric in general.
+ReceiverLinks fit_receivers(Calibration& c, const Fitting& f, const Trace& trace) {
+  ReceiverLinks out;
+  out.links.assign(trace.rank_count(), HostLink{0, f.latency, c.bandwidth, c.bandwidth});
+  out.fastest = c.bandwidth;
+  const WaitingMinima waiting_transfers = waiting_receiver_minima(trace, f.overhead);
+  for (Rank r = 0; r < trace.rank_count() && f.recv_region != kNone; ++r)
+    fit_receiver(c, f, trace.defs.regions[f.recv_region].name, r, waiting_transfers, out);
+  for (HostLink& l : out.links) l.up_bandwidth = out.fastest;  // senders never limit below receivers
+  return out;
+}
+
+// 9. The calibrated platform: a crossbar with one host per rank, the fitted links and overheads.
+void describe_platform(Calibration& c, const Fitting& f, const Trace& trace, std::vector<HostLink> links) {
   Platform& p = c.platform;
   p.topology = Topology::Crossbar;
   p.hosts = std::max<std::uint32_t>(trace.rank_count(), 1);
   p.speed = 1e9;
-  p.latency = L;
+  p.latency = f.latency;
   p.bandwidth = c.bandwidth;
   p.contention = true;
-  p.host_links = links;
-  p.mpi.eager_threshold = E;
+  p.host_links = std::move(links);
+  p.mpi.eager_threshold = f.eager;
   p.mpi.default_overhead = c.base_overhead;
-  for (const auto& [region, o] : overhead) p.mpi.overheads[regions[region].name] = o;
+  for (const auto& [region, o] : f.overhead) p.mpi.overheads[trace.defs.regions[region].name] = o;
+}
+
+}  // namespace
+
+Calibration calibrate(const Trace& trace) {
+  Calibration c;
+  const auto& regions = trace.defs.regions;
+  Fitting f;
+  f.samples = collect_samples(trace);
+  c.base_overhead = base_overhead(f.samples);
+
+  // 2. Eager threshold from late receivers; 2b. the rooted collective algorithms the trace allows.
+  c.eager_threshold = eager_threshold(trace, c.eager_evidence);
+  if (c.eager_evidence.rfind("no blocking send", 0) == 0) c.notes.push_back("eager threshold: " + c.eager_evidence);
+  f.eager = c.eager_threshold;
+  c.algorithms = calibrate_collectives(trace, c.algorithm_evidence);
+
+  collect_minima(f);
+  const LinearFit net = fit_network(c, f, regions);
+  c.bandwidth = 1.0 / net.slope;
+  f.recv_overhead = receive_overhead(f, c.base_overhead);
+  c.latency = without_noise(net.intercept - f.recv_overhead);
+  f.latency = c.latency;
+  f.beta = 1.0 / c.bandwidth;
+  f.overhead = call_overheads(f, regions);
+  add_fitted_points(c, f, regions);
+  ReceiverLinks receivers = fit_receivers(c, f, trace);
+  note_degenerate_fits(c, receivers.zero_latency, receivers.clamped);
+  describe_platform(c, f, trace, std::move(receivers.links));
   return c;
 }
 
 namespace {
+
 std::string us(double s) { return fmt::format("{:.3f} us", s * 1e6); }
 std::string rate(double b) { return fmt::format("{:.4g} GB/s", b / 1e9); }
-}  // namespace
 
-std::string calibration_text(const Calibration& c) {
-  std::string out;
-  out += "calibration: fastest instance per MPI function and log2 size class taken as wait-free "
-         "(paper 002), t = o + L + s/B\n";
-  out += fmt::format("  latency L        {}\n", us(c.latency));
-  out += fmt::format("  bandwidth B      {} ({:.6g} bytes/s)\n", rate(c.bandwidth), c.bandwidth);
-  out += fmt::format("  eager threshold  {} bytes: {}\n", c.eager_threshold, c.eager_evidence);
-  out += fmt::format("  base overhead    {} (fastest MPI call without communication)\n", us(c.base_overhead));
-  for (const std::string& n : c.notes) out += "  note: " + n + "\n";
-  out += fmt::format("  collectives      {}\n", format_collective_algorithms(c.algorithms));
-  for (const std::string& e : c.algorithm_evidence) out += "    " + e + "\n";
-  out += "per-call overheads o\n";
-  for (const auto& [name, o] : c.platform.mpi.overheads) out += fmt::format("  {:<24} {}\n", name, us(o));
-  if (!c.receivers.empty()) {
-    out += "receiver links (each rank's own MPI_Recv minima)\n";
-    for (const ReceiverFit& r : c.receivers) {
-      out += fmt::format("  rank {:<5} L {}  B {}  ({} classes)", r.rank, us(r.latency), rate(r.bandwidth), r.classes);
-      const auto it = c.platform.size_factors.find(fmt::format("node-{}", r.rank));
-      if (it != c.platform.size_factors.end()) {
-        out += "  size factors";
-        for (const auto& [k, f] : it->second) out += fmt::format(" {}:{:.3f}", k, f);
-      }
-      out += "\n";
+std::string receiver_links_text(const Calibration& c) {
+  if (c.receivers.empty()) return {};
+  std::string out = "receiver links (each rank's own MPI_Recv minima)\n";
+  for (const ReceiverFit& r : c.receivers) {
+    out += fmt::format("  rank {:<5} L {}  B {}  ({} classes)", r.rank, us(r.latency), rate(r.bandwidth), r.classes);
+    const auto it = c.platform.size_factors.find(fmt::format("node-{}", r.rank));
+    if (it != c.platform.size_factors.end()) {
+      out += "  size factors";
+      for (const auto& [k, f] : it->second) out += fmt::format(" {}:{:.3f}", k, f);
     }
+    out += "\n";
   }
-  out += "class minima and fit residuals\n";
+  return out;
+}
+
+std::string class_minima_text(const Calibration& c) {
+  std::string out = "class minima and fit residuals\n";
   out += fmt::format("  {:<20} {:>5} {:>5} {:>10} {:>6} {:>14} {:>14} {:>9}\n", "function", "rank", "class",
                      "bytes", "calls", "measured", "fitted", "residual");
   double worst = 0;
@@ -551,15 +596,36 @@ std::string calibration_text(const Calibration& c) {
                        p.instances, us(p.measured), fitted, residual);
   }
   out += fmt::format("largest relative residual {:.1f} %\n", worst * 100);
-  if (!c.call_costs.empty()) {
-    out += "typical call costs beyond the network model (mean trace-anchored residual; spread of single calls)\n";
-    out += fmt::format("  {:<20} {:>5} {:>5} {:>7} {:>12} {:>12} {:>12} {:>12}\n", "function", "rank", "class", "calls",
-                       "cost (mean)", "median", "p90", "max");
-    for (const CallCost& cc : c.call_costs)
-      out += fmt::format("  {:<20} {:>5} {:>5} {:>7} {:>12} {:>12} {:>12} {:>12}\n", cc.function, cc.rank, cc.size_class,
-                         cc.calls, us(cc.mean), us(cc.median), us(cc.p90), us(cc.max));
-  }
   return out;
+}
+
+std::string call_costs_text(const Calibration& c) {
+  if (c.call_costs.empty()) return {};
+  std::string out = "typical call costs beyond the network model (mean trace-anchored residual; spread of single calls)\n";
+  out += fmt::format("  {:<20} {:>5} {:>5} {:>7} {:>12} {:>12} {:>12} {:>12}\n", "function", "rank", "class", "calls",
+                     "cost (mean)", "median", "p90", "max");
+  for (const CallCost& cc : c.call_costs)
+    out += fmt::format("  {:<20} {:>5} {:>5} {:>7} {:>12} {:>12} {:>12} {:>12}\n", cc.function, cc.rank, cc.size_class,
+                       cc.calls, us(cc.mean), us(cc.median), us(cc.p90), us(cc.max));
+  return out;
+}
+
+}  // namespace
+
+std::string calibration_text(const Calibration& c) {
+  std::string out;
+  out += "calibration: fastest instance per MPI function and log2 size class taken as wait-free "
+         "(paper 002), t = o + L + s/B\n";
+  out += fmt::format("  latency L        {}\n", us(c.latency));
+  out += fmt::format("  bandwidth B      {} ({:.6g} bytes/s)\n", rate(c.bandwidth), c.bandwidth);
+  out += fmt::format("  eager threshold  {} bytes: {}\n", c.eager_threshold, c.eager_evidence);
+  out += fmt::format("  base overhead    {} (fastest MPI call without communication)\n", us(c.base_overhead));
+  for (const std::string& n : c.notes) out += "  note: " + n + "\n";
+  out += fmt::format("  collectives      {}\n", format_collective_algorithms(c.algorithms));
+  for (const std::string& e : c.algorithm_evidence) out += "    " + e + "\n";
+  out += "per-call overheads o\n";
+  for (const auto& [name, o] : c.platform.mpi.overheads) out += fmt::format("  {:<24} {}\n", name, us(o));
+  return out + receiver_links_text(c) + class_minima_text(c) + call_costs_text(c);
 }
 
 }  // namespace wisp

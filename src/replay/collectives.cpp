@@ -11,12 +11,6 @@ namespace wisp::replay_impl {
 
 namespace {
 
-std::uint32_t ceil_log2(std::uint32_t n) {
-  std::uint32_t k = 0;
-  while ((1u << k) < n) ++k;
-  return k;
-}
-
 bool is_variable(CollectiveOp op) {
   switch (op) {
     case CollectiveOp::Gatherv:
@@ -142,6 +136,7 @@ class Collective {
   std::vector<RankActor::Transfer> batch_;
 };
 
+// One dispatch over (family, algorithm): a flat switch, a few lines over 50 on purpose.
 void Collective::run() {
   if (n_ <= 1 || me_ == kNone) return;
   const CollectiveAlgorithm a = w_.options.algorithms.of(call_.op);

@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <fstream>
 #include <regex>
 #include <sstream>
 
 #include "wisp/error.hpp"
+#include "wisp/io/read_file.hpp"
 
 namespace wisp {
 
@@ -41,11 +41,9 @@ Topology topology_from_name(std::string_view name) {
 namespace {
 
 std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw Error(fmt::format("platform {}: cannot open the file", file.string()));
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  std::optional<std::string> text = read_file(file);
+  if (!text) throw Error(fmt::format("platform {}: cannot open the file", file.string()));
+  return std::move(*text);
 }
 
 double parse_number(const std::string& text, const std::filesystem::path& file, std::size_t line,

@@ -98,42 +98,69 @@ void RankActor::replay_local(EventIndex first, EventIndex last) {
   w_.stats.events += last - first + 1;
 }
 
-EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
-  const auto& events = rt_.events;
-  const auto& defs = w_.trace.defs;
-  const bool has_enter = events[first].kind == EventKind::Enter;
-  const RegionId region = has_enter ? defs.callpaths[events[first].ref].region : kNone;
-  const MpiFunction f = has_enter ? defs.regions[region].mpi : MpiFunction::None;
-  const bool init = f == MpiFunction::Init || f == MpiFunction::InitThread;
-  const bool finalize = f == MpiFunction::Finalize;
+namespace {
 
+// What one MPI call's events say about it before it is replayed.
+struct CallShape {
+  bool has_enter = false;
+  RegionId region = kNone;
+  bool init = false, finalize = false;
   bool communicates = false, has_collective = false, completes = false, unmatched = false;
-  std::uint64_t operations = 0;
+  std::uint64_t operations = 0;  // sends, receives, collectives
+};
+
+CallShape shape_of(const RankTrace& rt, const Definitions& defs, EventIndex first, EventIndex last) {
+  const auto& events = rt.events;
+  CallShape c;
+  c.has_enter = events[first].kind == EventKind::Enter;
+  c.region = c.has_enter ? defs.callpaths[events[first].ref].region : kNone;
+  const MpiFunction f = c.has_enter ? defs.regions[c.region].mpi : MpiFunction::None;
+  c.init = f == MpiFunction::Init || f == MpiFunction::InitThread;
+  c.finalize = f == MpiFunction::Finalize;
   for (EventIndex k = first; k <= last; ++k) {
     const EventKind kind = events[k].kind;
-    communicates |= is_communication(kind);
-    unmatched |= (kind == EventKind::MpiSend || kind == EventKind::MpiIsend || kind == EventKind::MpiRecv ||
-                  kind == EventKind::MpiIrecv) && rt_.p2p[events[k].ref].message == kNone;
-    has_collective |= kind == EventKind::MpiCollectiveEnd;
-    completes |= kind == EventKind::MpiIsendComplete || kind == EventKind::MpiIrecv;
-    operations += kind == EventKind::MpiSend || kind == EventKind::MpiIsend ||
-                  kind == EventKind::MpiRecv || kind == EventKind::MpiIrecvRequest ||
-                  kind == EventKind::MpiCollectiveEnd;
+    c.communicates |= is_communication(kind);
+    c.unmatched |= (kind == EventKind::MpiSend || kind == EventKind::MpiIsend || kind == EventKind::MpiRecv ||
+                    kind == EventKind::MpiIrecv) && rt.p2p[events[k].ref].message == kNone;
+    c.has_collective |= kind == EventKind::MpiCollectiveEnd;
+    c.completes |= kind == EventKind::MpiIsendComplete || kind == EventKind::MpiIrecv;
+    c.operations += kind == EventKind::MpiSend || kind == EventKind::MpiIsend ||
+                    kind == EventKind::MpiRecv || kind == EventKind::MpiIrecvRequest ||
+                    kind == EventKind::MpiCollectiveEnd;
   }
+  return c;
+}
+
+}  // namespace
+
+EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
+  const CallShape c = shape_of(rt_, w_.trace.defs, first, last);
   // MPI calls without communication (Comm_rank, Wtime, ...) keep their traced duration.
-  if (has_enter && !communicates && !init && !finalize && defs.regions[region].kind == RegionKind::MpiOther) {
+  if (c.has_enter && !c.communicates && !c.init && !c.finalize &&
+      w_.trace.defs.regions[c.region].kind == RegionKind::MpiOther) {
     replay_local(first, last);
     return last;
   }
-  w_.stats.mpi_operations += operations + (completes ? 1 : 0) + (operations == 0 && !completes);
+  w_.stats.mpi_operations += c.operations + (c.completes ? 1 : 0) + (c.operations == 0 && !c.completes);
 
   retire_delivered();
   const double enter = now();
   w_.in_call[rank_] = first;
-  if (has_enter) spend(w_.overhead_of_region[region]);
-  if (init) initialize();
+  if (c.has_enter) spend(w_.overhead_of_region[c.region]);
+  if (c.init) initialize();
+  post_operations(first, last, c.init);
+  if (c.finalize && !c.has_collective) finalize_without_record();
+  wait_pending();
+  if (c.has_enter) settle_residual(next_call_ - 1, last, c.unmatched);
+  stamp_call(first, last, c.has_enter, enter, now());
+  w_.in_call[rank_] = kNone;
+  w_.stats.events += last - first + 1;
+  return last;
+}
+
+void RankActor::post_operations(EventIndex first, EventIndex last, bool init) {
   for (EventIndex k = first; k <= last; ++k) {
-    const Event& e = events[k];
+    const Event& e = rt_.events[k];
     switch (e.kind) {
       case EventKind::MpiSend: post_send(e.ref, true); break;
       case EventKind::MpiIsend: post_send(e.ref, false); break;
@@ -144,32 +171,27 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
       case EventKind::MpiRequestCancelled: cancel(e.ref); break;
       case EventKind::MpiCollectiveEnd: {
         const CollectiveRecord& c = rt_.collectives[e.ref];
-        if (init || c.instance == kNone || c.comm == kNone) break;  // Init: synchronised above
+        if (init || c.instance == kNone || c.comm == kNone) break;  // Init: synchronised before
         run_collective(*this, CollectiveCall{c.op, c.comm, c.root, c.sent, c.received, c.instance, c.instance});
         break;
       }
       default: break;
     }
   }
-  if (finalize && !has_collective) finalize_without_record();
-  wait_pending();
-  if (has_enter) settle_residual(next_call_ - 1, last, unmatched);
+}
 
-  const double end = now();
+void RankActor::stamp_call(EventIndex first, EventIndex last, bool has_enter, double enter, double end) {
   bool posting = true;
   for (EventIndex k = first; k <= last; ++k) {
     if (k == first && has_enter) {
       times_[k] = enter;
-    } else if (posting && is_posting(events[k].kind)) {
+    } else if (posting && is_posting(rt_.events[k].kind)) {
       times_[k] = enter;
     } else {
       posting = false;
       times_[k] = end;
     }
   }
-  w_.in_call[rank_] = kNone;
-  w_.stats.events += last - first + 1;
-  return last;
 }
 
 RankActor::Transfer RankActor::send(std::uint32_t channel, bool eager, std::uint64_t bytes) {

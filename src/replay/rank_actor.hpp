@@ -45,6 +45,10 @@ class RankActor {
   void spend(double seconds);
   bool starts_call(EventIndex i, EventIndex& last);
   EventIndex replay_call(EventIndex first, EventIndex last);
+  // The call's sends, receives, completions and collectives, in event order.
+  void post_operations(EventIndex first, EventIndex last, bool init);
+  // Simulated times of the call's events: posting records at its enter, the rest at its end.
+  void stamp_call(EventIndex first, EventIndex last, bool has_enter, double enter, double end);
   void replay_local(EventIndex first, EventIndex last);
   void post_send(std::uint32_t record, bool blocking);
   void post_receive(std::uint32_t record, bool blocking);

@@ -247,27 +247,10 @@ void setup_residuals(World& w, const Platform& platform, const ReplayOptions& op
   w.given_residuals = &given;
 }
 
-}  // namespace
-
-SimulationOutcome simulate(const Trace& trace, const Platform& platform, const ReplayOptions& options) {
-  const auto started = Clock::now();
-  char name[] = "wisp-replay";
-#ifdef WISP_SANITIZED
-  // The context factory is chosen when the engine starts: AddressSanitizer follows thread stacks,
-  // not SimGrid's raw context switches (false reports when actors unwind).
-  char factory[] = "--cfg=contexts/factory:thread";
-  int argc = 2;
-  char* argv[] = {name, factory, nullptr};
-#else
-  int argc = 1;
-  char* argv[] = {name, nullptr};
-#endif
-  sg::Engine engine(&argc, argv);
-  configure_engine();
-  const std::vector<sg::Host*> hosts =
-      build_platform(engine, platform, trace.rank_count(), options.zero_communication);
-
-  World w(trace, options);
+// The world the rank actors share: costs, hosts, message routes and the tables they fill.
+void build_world(World& w, const Platform& platform, const std::vector<sg::Host*>& hosts) {
+  const Trace& trace = w.trace;
+  const ReplayOptions& options = w.options;
   w.local_ranks.resize(trace.defs.comms.size());
   w.collective_table.resize(trace.defs.comms.size());
   w.eager_threshold = options.eager_threshold.value_or(platform.mpi.eager_threshold);
@@ -288,6 +271,11 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
   w.in_call.assign(P, kNone);
   w.finished.assign(P, 0);
   w.delivered.resize(P);
+}
+
+// One actor per rank on its host; the returned objects must outlive the engine's run.
+std::vector<std::unique_ptr<RankActor>> start_actors(World& w) {
+  const Rank P = w.trace.rank_count();
   w.wakeup.reserve(P);
   std::vector<std::unique_ptr<RankActor>> ranks;
   ranks.reserve(P);
@@ -298,27 +286,58 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
     RankActor* a = ranks.back().get();
     w.actors.push_back(sg::Actor::create(fmt::format("rank-{}", r), w.host_of_rank[r], [a] { a->run(); }));
   }
+  return ranks;
+}
 
-  SimulationOutcome out;
-  sg::Engine::on_deadlock_cb([&] {
+// A deadlock ends the run with the blocked ranks and where they wait.
+void watch_deadlock(const World& w, SimulationOutcome& out) {
+  sg::Engine::on_deadlock_cb([&w, &out] {
     out.deadlock = true;
     out.deadlock_time = sg::Engine::get_clock();
-    for (Rank r = 0; r < P; ++r)
-      if (!w.finished[r]) out.blocked.push_back(describe_blocked(trace, r, w.in_call[r]));
+    for (Rank r = 0; r < w.trace.rank_count(); ++r)
+      if (!w.finished[r]) out.blocked.push_back(describe_blocked(w.trace, r, w.in_call[r]));
   });
+}
 
-  const std::uint64_t total_events = trace.event_count();
-  auto last_report = Clock::now();
-  std::uint64_t advances = 0;
-  if (options.progress_interval > 0) {
-    sg::Engine::on_time_advance_cb([&](double) {
-      if (++advances % 1024 != 0 || seconds_since(last_report) < options.progress_interval) return;
-      last_report = Clock::now();
-      spdlog::info("replay: {:.0f}% of {} events, simulated time {:.6f} s, {:.0f} s elapsed",
-                   100.0 * static_cast<double>(w.stats.events) / static_cast<double>(std::max<std::uint64_t>(total_events, 1)),
-                   total_events, sg::Engine::get_clock(), seconds_since(started));
-    });
-  }
+// Every options.progress_interval seconds a log line: events replayed, simulated time.
+void report_progress(const World& w, Clock::time_point started) {
+  if (w.options.progress_interval <= 0) return;
+  const std::uint64_t total_events = w.trace.event_count();
+  sg::Engine::on_time_advance_cb([&w, started, total_events, last_report = Clock::now(),
+                                  advances = std::uint64_t{0}](double) mutable {
+    if (++advances % 1024 != 0 || seconds_since(last_report) < w.options.progress_interval) return;
+    last_report = Clock::now();
+    spdlog::info("replay: {:.0f}% of {} events, simulated time {:.6f} s, {:.0f} s elapsed",
+                 100.0 * static_cast<double>(w.stats.events) / static_cast<double>(std::max<std::uint64_t>(total_events, 1)),
+                 total_events, sg::Engine::get_clock(), seconds_since(started));
+  });
+}
+
+}  // namespace
+
+SimulationOutcome simulate(const Trace& trace, const Platform& platform, const ReplayOptions& options) {
+  const auto started = Clock::now();
+  char name[] = "wisp-replay";
+#ifdef WISP_SANITIZED
+  // The context factory is chosen when the engine starts: AddressSanitizer follows thread stacks,
+  // not SimGrid's raw context switches (false reports when actors unwind).
+  char factory[] = "--cfg=contexts/factory:thread";
+  int argc = 2;
+  char* argv[] = {name, factory, nullptr};
+#else
+  int argc = 1;
+  char* argv[] = {name, nullptr};
+#endif
+  sg::Engine engine(&argc, argv);
+  configure_engine();
+  const std::vector<sg::Host*> hosts =
+      build_platform(engine, platform, trace.rank_count(), options.zero_communication);
+  World w(trace, options);
+  build_world(w, platform, hosts);
+  const std::vector<std::unique_ptr<RankActor>> ranks = start_actors(w);
+  SimulationOutcome out;
+  watch_deadlock(w, out);
+  report_progress(w, started);
 
   const auto run_start = Clock::now();
   engine.run();

@@ -11,18 +11,6 @@
 
 namespace wisp {
 
-double trace_runtime(const Trace& trace) {
-  double first = 0, last = 0;
-  bool any = false;
-  for (const auto& rt : trace.ranks) {
-    if (rt.events.empty()) continue;
-    first = any ? std::min(first, rt.events.front().time) : rt.events.front().time;
-    last = any ? std::max(last, rt.events.back().time) : rt.events.back().time;
-    any = true;
-  }
-  return last - first;
-}
-
 nlohmann::json metrics_json(const Trace& trace, const MetricTable& table) {
   nlohmann::json out = nlohmann::json::array();
   std::vector<std::string> names(trace.defs.callpaths.size() + 1);
@@ -40,7 +28,7 @@ nlohmann::json analysis_json(const Trace& trace, const std::string& source, cons
   nlohmann::json j;
   j["trace"] = source;
   j["ranks"] = trace.rank_count();
-  j["runtime"] = trace_runtime(trace);
+  j["runtime"] = trace.span();
   j["metrics"] = metrics_json(trace, table);
   nlohmann::json segments = nlohmann::json::array();
   for (const PathSegment& s : a.critical_path.segments)
@@ -122,7 +110,7 @@ void metric_block(std::string& out, const Trace& trace, const MetricTable& table
 std::string analysis_text(const Trace& trace, const std::string& source, const WaitPathAnalysis& a,
                           const MetricTable& table, std::size_t top) {
   std::string out = fmt::format("{}: {} ranks, {} events, runtime {:.6f} s\n", source,
-                                trace.rank_count(), trace.event_count(), trace_runtime(trace));
+                                trace.rank_count(), trace.event_count(), trace.span());
 
   out += "\nWait states (waiting time summed over ranks; the rank waiting most)\n";
   std::size_t before = out.size();

@@ -20,13 +20,9 @@ struct Counts {
 
 Counts count(const Trace& t) {
   Counts c;
-  bool first = true;
-  for (const auto& rt : t.ranks) {
+  for (const auto& rt : t.ranks)
     for (const Event& e : rt.events) ++c.by_kind[static_cast<std::size_t>(e.kind)];
-    if (rt.events.empty()) continue;
-    c.start = first ? rt.events.front().time : std::min(c.start, rt.events.front().time);
-    first = false;
-  }
+  c.start = t.start_time();
   c.end = t.end_time();
   std::vector<bool> used(t.defs.regions.size(), false);
   for (const auto& cp : t.defs.callpaths) used[cp.region] = true;
@@ -35,6 +31,28 @@ Counts count(const Trace& t) {
   for (const auto& inst : t.collectives) ++c.collectives_by_op[inst.op];
   for (const auto& m : t.messages) c.message_bytes += t.send_of(m).bytes;
   return c;
+}
+
+// Per anomaly kind that occurred: its count and examples.
+std::string anomaly_examples(const Anomalies& anomalies) {
+  std::string out;
+  for (int k = 0; k < kAnomalyKindCount; ++k) {
+    const auto& a = anomalies[static_cast<AnomalyKind>(k)];
+    if (!a.count) continue;
+    out += fmt::format("  {} ({}):\n", to_string(static_cast<AnomalyKind>(k)), a.count);
+    for (const auto& e : a.examples) out += fmt::format("    {}\n", e);
+    if (a.count > a.examples.size()) out += fmt::format("    ... and {} more\n", a.count - a.examples.size());
+  }
+  return out;
+}
+
+// "N what, ..." of the OTF2 records wisp does not model, or "none".
+std::string skipped_text(const Trace& t) {
+  if (t.skipped_records.empty()) return "none";
+  std::string skipped;
+  for (const auto& [what, n] : t.skipped_records)
+    skipped += fmt::format("{}{} {}", skipped.empty() ? "" : ", ", n, what);
+  return skipped;
 }
 
 }  // namespace
@@ -102,26 +120,9 @@ std::string trace_info_text(const Trace& t, const std::string& source) {
   std::string colls = fmt::format("{} instances", t.collectives.size());
   for (const auto& [op, n] : c.collectives_by_op) colls += fmt::format(", {} {}", n, to_string(op));
   line("collectives", colls);
-  if (t.anomalies.total() == 0) {
-    line("anomalies", "none");
-  } else {
-    line("anomalies", fmt::format("{}", t.anomalies.total()));
-    for (int k = 0; k < kAnomalyKindCount; ++k) {
-      const auto& a = t.anomalies[static_cast<AnomalyKind>(k)];
-      if (!a.count) continue;
-      out += fmt::format("  {} ({}):\n", to_string(static_cast<AnomalyKind>(k)), a.count);
-      for (const auto& e : a.examples) out += fmt::format("    {}\n", e);
-      if (a.count > a.examples.size()) out += fmt::format("    ... and {} more\n", a.count - a.examples.size());
-    }
-  }
-  if (t.skipped_records.empty()) {
-    line("skipped", "none");
-  } else {
-    std::string skipped;
-    for (const auto& [what, n] : t.skipped_records)
-      skipped += fmt::format("{}{} {}", skipped.empty() ? "" : ", ", n, what);
-    line("skipped", skipped);
-  }
+  line("anomalies", t.anomalies.total() == 0 ? std::string("none") : fmt::format("{}", t.anomalies.total()));
+  out += anomaly_examples(t.anomalies);
+  line("skipped", skipped_text(t));
   return out;
 }
 

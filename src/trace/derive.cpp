@@ -107,6 +107,33 @@ Grouped group_by_channel(const Trace& trace, const std::vector<std::uint32_t>& c
   return g;
 }
 
+// Makes send side s and receive side r one message; a receive that ends before its send starts
+// is an anomaly (clock skew), reported and kept.
+void make_message(Trace& trace, const Side& s, const Side& r) {
+  const auto id = static_cast<std::uint32_t>(trace.messages.size());
+  trace.messages.push_back(Message{s.rank, r.rank, s.record, r.record});
+  trace.ranks[s.rank].p2p[s.record].message = id;
+  trace.ranks[r.rank].p2p[r.record].message = id;
+  if (r.time < s.time) {
+    trace.anomalies.add(AnomalyKind::ReceiveBeforeSend, [&] {
+      const P2P& p = trace.ranks[r.rank].p2p[r.record];
+      return fmt::format("message rank {} -> {} tag {} ({} bytes): received at {:.9f} s, "
+                         "{:.3f} us before its send starts", s.rank, r.rank, p.tag, p.bytes,
+                         r.time, (s.time - r.time) * 1e6);
+    });
+  }
+}
+
+void report_unmatched(Trace& trace) {
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const auto& rt = trace.ranks[r];
+    for (const P2P& p : rt.p2p)
+      if (p.event != kNone && p.message == kNone)
+        trace.anomalies.add(p.is_send() ? AnomalyKind::UnmatchedSend : AnomalyKind::UnmatchedReceive,
+                            [&] { return describe_side(trace, r, p, p.is_send() ? "send" : "receive"); });
+  }
+}
+
 }  // namespace
 
 void match_messages(Trace& trace) {
@@ -137,57 +164,53 @@ void match_messages(Trace& trace) {
     const std::uint32_t ns = sends.first[c + 1] - sends.first[c];
     const std::uint32_t nr = recvs.first[c + 1] - recvs.first[c];
     for (std::uint32_t k = 0; k < std::min(ns, nr); ++k) {
-      const Side& s = sends.sides[sends.first[c] + k];
-      const Side& r = recvs.sides[recvs.first[c] + k];
-      const auto id = static_cast<std::uint32_t>(trace.messages.size());
-      trace.messages.push_back(Message{s.rank, r.rank, s.record, r.record});
-      trace.ranks[s.rank].p2p[s.record].message = id;
-      trace.ranks[r.rank].p2p[r.record].message = id;
-      if (r.time < s.time) {
-        trace.anomalies.add(AnomalyKind::ReceiveBeforeSend, [&] {
-          const P2P& p = trace.ranks[r.rank].p2p[r.record];
-          return fmt::format("message rank {} -> {} tag {} ({} bytes): received at {:.9f} s, "
-                             "{:.3f} us before its send starts", s.rank, r.rank, p.tag, p.bytes,
-                             r.time, (s.time - r.time) * 1e6);
-        });
-      }
+      make_message(trace, sends.sides[sends.first[c] + k], recvs.sides[recvs.first[c] + k]);
     }
   }
-  for (Rank r = 0; r < trace.rank_count(); ++r) {
-    const auto& rt = trace.ranks[r];
-    for (const P2P& p : rt.p2p)
-      if (p.event != kNone && p.message == kNone)
-        trace.anomalies.add(p.is_send() ? AnomalyKind::UnmatchedSend : AnomalyKind::UnmatchedReceive,
-                            [&] { return describe_side(trace, r, p, p.is_send() ? "send" : "receive"); });
-  }
+  report_unmatched(trace);
 }
 
-void match_collectives(Trace& trace) {
-  trace.collectives.clear();
-  trace.collective_members.clear();
+namespace {
+
+// A record on a communicator of more than one rank (self communicators are matched apart).
+bool on_group(const std::vector<Communicator>& comms, const CollectiveRecord& c) {
+  return c.comm != kNone && c.comm < comms.size() && !comms[c.comm].self;
+}
+
+// Instances per communicator: the most records one rank has on it.
+std::vector<std::uint32_t> count_instances(Trace& trace) {
   const auto& comms = trace.defs.comms;
   const Rank P = trace.rank_count();
-
-  // Instance number of each record = how many earlier records its rank has on the same comm.
   std::vector<std::uint32_t> per_comm_count(comms.size() * P, 0);
   std::vector<std::uint32_t> instances_of_comm(comms.size(), 0);
   for (Rank r = 0; r < P; ++r)
     for (auto& c : trace.ranks[r].collectives) {
       c.instance = kNone;
-      if (c.comm == kNone || c.comm >= comms.size() || comms[c.comm].self) continue;
+      if (!on_group(comms, c)) continue;
       const std::uint32_t n = per_comm_count[c.comm * P + r]++;
       instances_of_comm[c.comm] = std::max(instances_of_comm[c.comm], n + 1);
     }
+  return instances_of_comm;
+}
 
-  // Instance ids: comm by comm; member slots: comm size each, filled at the member's local rank.
-  std::vector<std::uint32_t> first_instance(comms.size(), 0);
-  std::vector<std::vector<std::uint32_t>> local_rank(comms.size());
+struct InstanceSlots {
+  std::vector<std::uint32_t> first_instance;          // by comm
+  std::vector<std::vector<std::uint32_t>> local_rank;  // by comm, by global rank
+};
+
+// Instance ids: comm by comm; member slots: comm size each, filled at the member's local rank.
+InstanceSlots allocate_instances(Trace& trace, const std::vector<std::uint32_t>& instances_of_comm) {
+  const auto& comms = trace.defs.comms;
+  const Rank P = trace.rank_count();
+  InstanceSlots s;
+  s.first_instance.assign(comms.size(), 0);
+  s.local_rank.resize(comms.size());
   for (CommId c = 0; c < comms.size(); ++c) {
-    first_instance[c] = static_cast<std::uint32_t>(trace.collectives.size());
+    s.first_instance[c] = static_cast<std::uint32_t>(trace.collectives.size());
     if (instances_of_comm[c] == 0) continue;
-    local_rank[c].assign(P, kNone);
+    s.local_rank[c].assign(P, kNone);
     for (std::uint32_t l = 0; l < comms[c].members.size(); ++l)
-      if (comms[c].members[l] < P) local_rank[c][comms[c].members[l]] = l;
+      if (comms[c].members[l] < P) s.local_rank[c][comms[c].members[l]] = l;
     for (std::uint32_t n = 0; n < instances_of_comm[c]; ++n) {
       CollectiveInstance inst;
       inst.comm = c;
@@ -196,15 +219,22 @@ void match_collectives(Trace& trace) {
       trace.collective_members.resize(trace.collective_members.size() + comms[c].size());
     }
   }
-  std::fill(per_comm_count.begin(), per_comm_count.end(), 0);
+  return s;
+}
+
+// The n-th record of a rank on a communicator is a member of the comm's n-th instance.
+void assign_members(Trace& trace, const InstanceSlots& slots) {
+  const auto& comms = trace.defs.comms;
+  const Rank P = trace.rank_count();
+  std::vector<std::uint32_t> per_comm_count(comms.size() * P, 0);
   for (Rank r = 0; r < P; ++r) {
     auto& records = trace.ranks[r].collectives;
     for (std::uint32_t k = 0; k < records.size(); ++k) {
       auto& c = records[k];
-      if (c.comm == kNone || c.comm >= comms.size() || comms[c.comm].self) continue;
+      if (!on_group(comms, c)) continue;
       const std::uint32_t n = per_comm_count[c.comm * P + r]++;
-      const std::uint32_t local = local_rank[c.comm][r];
-      CollectiveInstance& inst = trace.collectives[first_instance[c.comm] + n];
+      const std::uint32_t local = slots.local_rank[c.comm][r];
+      CollectiveInstance& inst = trace.collectives[slots.first_instance[c.comm] + n];
       if (local == kNone) {
         trace.anomalies.add(AnomalyKind::MismatchedCollective, [&] {
           return fmt::format("rank {} event {}: {} on {} but the rank is not a member", r, c.end,
@@ -212,7 +242,7 @@ void match_collectives(Trace& trace) {
         });
         continue;
       }
-      c.instance = first_instance[c.comm] + n;
+      c.instance = slots.first_instance[c.comm] + n;
       trace.collective_members[inst.first + local] = CollectiveMember{r, k};
       if (inst.count == 0) {
         inst.op = c.op;
@@ -226,8 +256,11 @@ void match_collectives(Trace& trace) {
       ++inst.count;
     }
   }
+}
 
-  // Complete instances keep their slots; incomplete ones are compacted and reported.
+// Complete instances keep their slots; incomplete ones are compacted and reported.
+void close_instances(Trace& trace, const InstanceSlots& slots) {
+  const auto& comms = trace.defs.comms;
   for (std::uint32_t i = 0; i < trace.collectives.size(); ++i) {
     CollectiveInstance& inst = trace.collectives[i];
     const std::uint32_t size = comms[inst.comm].size();
@@ -237,12 +270,15 @@ void match_collectives(Trace& trace) {
     std::stable_partition(m, m + size, [](const CollectiveMember& x) { return x.rank != kNone; });
     trace.anomalies.add(AnomalyKind::IncompleteCollective, [&] {
       return fmt::format("{} on {} (instance {}): {} of {} members took part", to_string(inst.op),
-                         comms[inst.comm].name, i - first_instance[inst.comm], inst.count, size);
+                         comms[inst.comm].name, i - slots.first_instance[inst.comm], inst.count, size);
     });
   }
+}
 
-  // Self communicators: every record is an instance of its own.
-  for (Rank r = 0; r < P; ++r) {
+// Self communicators: every record is an instance of its own.
+void add_self_instances(Trace& trace) {
+  const auto& comms = trace.defs.comms;
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
     auto& records = trace.ranks[r].collectives;
     for (std::uint32_t k = 0; k < records.size(); ++k) {
       auto& c = records[k];
@@ -259,6 +295,17 @@ void match_collectives(Trace& trace) {
       trace.collective_members.push_back(CollectiveMember{r, k});
     }
   }
+}
+
+}  // namespace
+
+void match_collectives(Trace& trace) {
+  trace.collectives.clear();
+  trace.collective_members.clear();
+  const InstanceSlots slots = allocate_instances(trace, count_instances(trace));
+  assign_members(trace, slots);
+  close_instances(trace, slots);
+  add_self_instances(trace);
 }
 
 void find_mpi_calls(Trace& trace) {

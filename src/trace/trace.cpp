@@ -1,7 +1,8 @@
-// Trace-wide queries: event counts, end time, memory footprint.
+// Trace-wide queries: event counts, start and end time, memory footprint.
 #include "wisp/trace/trace.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace wisp {
 
@@ -11,11 +12,34 @@ std::uint64_t Trace::event_count() const {
   return n;
 }
 
+namespace {
+// Over the ranks with events: the earliest first event and the latest last event ({0, 0} when
+// no rank has events).
+std::pair<double, double> event_range(const std::vector<RankTrace>& ranks) {
+  double first = 0, last = 0;
+  bool any = false;
+  for (const auto& r : ranks) {
+    if (r.events.empty()) continue;
+    first = any ? std::min(first, r.events.front().time) : r.events.front().time;
+    last = any ? std::max(last, r.events.back().time) : r.events.back().time;
+    any = true;
+  }
+  return {first, last};
+}
+}  // namespace
+
+double Trace::start_time() const { return event_range(ranks).first; }
+
 double Trace::end_time() const {
   double end = 0;
   for (const auto& r : ranks)
     if (!r.events.empty()) end = std::max(end, r.events.back().time);
   return end;
+}
+
+double Trace::span() const {
+  const auto [first, last] = event_range(ranks);
+  return last - first;
 }
 
 namespace {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "generators/generators.hpp"
+#include "process_memory.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
 
 using namespace wisp;
@@ -49,21 +50,8 @@ void operator delete[](void* p, std::size_t) noexcept { operator delete(p); }
 
 namespace {
 
-long status_kb(const char* field) {
-  std::ifstream f("/proc/self/status");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind(field, 0) == 0) return std::stol(line.substr(std::string(field).size()));
-  return 0;
-}
-
-// Resets VmHWM to the current RSS (Linux >= 4.0), so that the next VmHWM is the peak after now.
-void reset_peak() {
-  const int fd = open("/proc/self/clear_refs", O_WRONLY);
-  if (fd < 0) return;
-  if (write(fd, "5", 1) != 1) std::fprintf(stderr, "cannot reset VmHWM\n");
-  close(fd);
-}
+using bench::reset_peak;
+using bench::status_kb;
 
 void run(const char* name, const Trace& trace, int reps) {
   const double events = static_cast<double>(trace.event_count());

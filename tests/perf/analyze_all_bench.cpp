@@ -7,7 +7,6 @@
 //   analyze_all_bench [reps] [steps]     (default 5 repetitions; 8x8 halo, 3720 steps = 10 M events)
 #include <fcntl.h>
 #include <malloc.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,27 +19,16 @@
 #include <vector>
 
 #include "generators/generators.hpp"
+#include "process_memory.hpp"
+#include "wisp/io/child_process.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
 
 using namespace wisp;
 
 namespace {
 
-long status_kb(const char* field) {
-  std::ifstream f("/proc/self/status");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind(field, 0) == 0) return std::atol(line.c_str() + std::strlen(field));
-  return 0;
-}
-
-// Resets VmHWM to the current RSS (Linux >= 4.0).
-void reset_peak() {
-  const int fd = open("/proc/self/clear_refs", O_WRONLY);
-  if (fd < 0) return;
-  if (write(fd, "5", 1) != 1) std::fprintf(stderr, "cannot reset VmHWM\n");
-  close(fd);
-}
+using bench::reset_peak;
+using bench::status_kb;
 
 struct Sample {
   double total = 0;
@@ -52,11 +40,7 @@ struct Sample {
 
 // One analysis in a forked child; the child writes its Sample through a pipe.
 Sample sample_in_child(const Trace& trace, std::vector<std::string>& names) {
-  int fd[2];
-  if (pipe(fd) != 0) std::exit(1);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fd[0]);
+  const ChildAnswer child = run_in_child("analyze_all_bench", [&](int fd) {
     malloc_trim(0);
     const long before = status_kb("VmRSS:");
     reset_peak();
@@ -68,20 +52,16 @@ Sample sample_in_child(const Trace& trace, std::vector<std::string>& names) {
       s.total += seconds;
     }
     s.critical_path = a.pag.pag.seconds(a.pag.cpm.length);
-    if (write(fd[1], &s, sizeof s) != static_cast<ssize_t>(sizeof s)) _exit(1);
+    if (write(fd, &s, sizeof s) != static_cast<ssize_t>(sizeof s)) return 1;
     std::string joined;
     for (const auto& [name, seconds] : a.timings) joined += name + "\n";
-    if (write(fd[1], joined.data(), joined.size()) < 0) _exit(1);
-    _exit(0);
-  }
-  close(fd[1]);
+    if (write(fd, joined.data(), joined.size()) < 0) return 1;
+    return 0;
+  });
   Sample s;
-  if (read(fd[0], &s, sizeof s) != static_cast<ssize_t>(sizeof s)) std::exit(1);
-  std::string joined;
-  char buffer[4096];
-  for (ssize_t n; (n = read(fd[0], buffer, sizeof buffer)) > 0;) joined.append(buffer, static_cast<std::size_t>(n));
-  close(fd[0]);
-  waitpid(pid, nullptr, 0);
+  if (child.data.size() < sizeof s) std::exit(1);
+  std::memcpy(&s, child.data.data(), sizeof s);
+  const std::string joined = child.data.substr(sizeof s);
   names.clear();
   for (std::size_t at = 0, next; (next = joined.find('\n', at)) != std::string::npos; at = next + 1)
     names.push_back(joined.substr(at, next - at));

@@ -5,7 +5,6 @@
 //
 //   pag_bench [--steps N] [--repeat R]     (default: 8x8 halo, 800 steps, about 2.2 million events)
 #include <malloc.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +18,8 @@
 #include <vector>
 
 #include "generators/generators.hpp"
+#include "process_memory.hpp"
+#include "wisp/io/child_process.hpp"
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/analysis/pop_windows.hpp"
@@ -45,40 +46,27 @@ double median_of(int repeat, const std::function<void()>& fn) {
   return median(t);
 }
 
-// kB from /proc/self/status ("VmRSS", "VmHWM").
-long status_kb(const char* key) {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind(key, 0) == 0) return std::atol(line.c_str() + std::strlen(key) + 1);
-  return -1;
-}
-
+using bench::status_kb;
 // Runs `fn` in a forked child after resetting its peak RSS; returns the child's peak minus its RSS
 // before `fn`, in kB, and the child's wall time.
 std::pair<long, double> peak_in_child(const std::function<void()>& fn) {
-  int pipefd[2];
-  if (pipe(pipefd) != 0) return {-1, 0};
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(pipefd[0]);
+  const ChildAnswer child = run_in_child("pag_bench", [&](int fd) {
     malloc_trim(0);                                  // return freed heap memory: new use shows in RSS
     std::ofstream("/proc/self/clear_refs") << "5";  // reset VmHWM to the current RSS
     const long before = status_kb("VmRSS:");
     const double t = seconds_of(fn);
     const long peak = status_kb("VmHWM:");
     const long delta = peak - before;
-    [[maybe_unused]] auto w1 = write(pipefd[1], &delta, sizeof delta);
-    [[maybe_unused]] auto w2 = write(pipefd[1], &t, sizeof t);
-    _exit(0);
-  }
-  close(pipefd[1]);
+    [[maybe_unused]] auto w1 = write(fd, &delta, sizeof delta);
+    [[maybe_unused]] auto w2 = write(fd, &t, sizeof t);
+    return 0;
+  });
   long delta = -1;
   double t = 0;
-  [[maybe_unused]] auto r1 = read(pipefd[0], &delta, sizeof delta);
-  [[maybe_unused]] auto r2 = read(pipefd[0], &t, sizeof t);
-  close(pipefd[0]);
-  waitpid(pid, nullptr, 0);
+  if (child.data.size() >= sizeof delta + sizeof t) {
+    std::memcpy(&delta, child.data.data(), sizeof delta);
+    std::memcpy(&t, child.data.data() + sizeof delta, sizeof t);
+  }
   return {delta, t};
 }
 

@@ -8,11 +8,11 @@
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "generators/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/io/otf2_writer.hpp"
+#include "wisp/io/read_file.hpp"
 
 using namespace wisp;
 using test::run_wisp;
@@ -45,13 +45,6 @@ std::string write_imbalance(const test::TempDir& tmp) {
   const auto dir = tmp / "imbalance";
   write_otf2(gen::generate_imbalance(imbalance_options()), dir);
   return dir.string();
-}
-
-std::string read(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 void write(const std::filesystem::path& p, const std::string& text) {
@@ -253,10 +246,10 @@ TEST_CASE("wisp analyze: --nc, fixed and merged windows, pop_windows.csv, SimGri
   // -o DIR: pop_windows.csv with one line per window.
   const auto out = tmp / "report";
   REQUIRE(run_wisp("analyze --window 0.1 -o " + out.string() + " " + trace).exit_code == 0);
-  const std::string csv = read(out / "pop_windows.csv");
+  const std::string csv = read_file(out / "pop_windows.csv").value_or("");
   CHECK(csv.rfind("start,end,load_balance,serialisation,transfer,parallel_efficiency,", 0) == 0);
   CHECK(static_cast<std::size_t>(std::count(csv.begin(), csv.end(), '\n')) == fixed["pop"]["windows"].size() + 1);
-  const auto saved = nlohmann::json::parse(read(out / "analysis.json"));
+  const auto saved = nlohmann::json::parse(read_file(out / "analysis.json").value_or(""));
   CHECK(saved["pop"]["windows"].size() == fixed["pop"]["windows"].size());
 
   // --ideal-network simgrid: the SimGrid replay on the ideal platform gives the same T_ideal.

@@ -117,12 +117,6 @@ void HandTrace::finalize(Rank r, double enter_t, double leave_t) {
   leave(r, leave_t, "MPI_Finalize");
 }
 
-CallpathId callpath(const Trace& t, const std::string& name) {
-  const auto c = t.defs.find_callpath(name);
-  if (!c) FAIL("no call path " << name);
-  return *c;
-}
-
 double metric_of(const Trace& t, const MetricTable& table, const char* metric, const std::string& cp, Rank r) {
   return metric_value(table, metric, callpath(t, cp), r);
 }

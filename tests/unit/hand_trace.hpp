@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "helpers.hpp"
 #include "wisp/analysis/metric_table.hpp"
 #include "wisp/trace/builder.hpp"
 
@@ -59,9 +60,6 @@ class HandTrace {
   std::vector<std::map<std::uint64_t, Pending>> pending_;
   std::uint64_t next_request_ = 1;
 };
-
-// The call path named `name` in `t` (fails the test if there is none).
-CallpathId callpath(const Trace& t, const std::string& name);
 
 // Sum of `metric` in the table for the call path named `cp` (on rank r, or all ranks).
 double metric_of(const Trace& t, const MetricTable& table, const char* metric, const std::string& cp,

@@ -15,6 +15,7 @@
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
 #include "wisp/io/otf2_reader.hpp"
+#include "wisp/io/read_file.hpp"
 #include "wisp/replay/replay.hpp"
 #include "wisp/scenario/run.hpp"
 #include "wisp/scenario/scenario.hpp"
@@ -135,10 +136,8 @@ TEST_CASE("SIGINT stops the simulation child, removes unfinished output and says
   REQUIRE(std::system(("bash '" + (dir / "run.sh").string() + "'").c_str()) == 0);
   std::string rc, err, alive;
   std::getline(std::ifstream(dir / "rc"), rc);
-  std::ifstream e(dir / "err");
-  err.assign(std::istreambuf_iterator<char>(e), {});
-  std::ifstream a(dir / "alive");
-  alive.assign(std::istreambuf_iterator<char>(a), {});
+  err = read_file(dir / "err").value_or("");
+  alive = read_file(dir / "alive").value_or("");
   CHECK(rc == "130");
   CHECK_THAT(err, Catch::Contains("wisp: interrupted (SIGINT): stopping the simulations and removing unfinished output"));
   CHECK(alive.empty());
@@ -181,11 +180,7 @@ TEST_CASE("a corrupt anchor that crashes or hangs libotf2 is one clear error", "
   TempDir dir;
   fs::copy(shared, dir / "pp", fs::copy_options::recursive);
   const fs::path anchor = dir / "pp" / "traces.otf2";
-  std::string original;
-  {
-    std::ifstream in(anchor, std::ios::binary);
-    original.assign(std::istreambuf_iterator<char>(in), {});
-  }
+  const std::string original = read_file(anchor).value_or("");
   REQUIRE(original.size() > 64);
   const struct {
     std::size_t byte;
@@ -259,8 +254,7 @@ TEST_CASE("out of memory is exit 1 naming the command and input", "[hardening]")
                                     " generate halo --dims 64x64 --steps 200 -o " + (dir / "out").string() +
                                     " 2>" + (dir / "err").string() + "'").c_str());
   CHECK(WEXITSTATUS(limited) == 1);
-  std::ifstream in(dir / "err");
-  std::string err((std::istreambuf_iterator<char>(in)), {});
+  const std::string err = read_file(dir / "err").value_or("");
   CHECK(err == "wisp: error: generate halo --dims 64x64 --steps 200 -o " + (dir / "out").string() +
                    ": out of memory (the input needs more memory than this machine has)\n");
   CHECK_FALSE(fs::exists(dir / "out"));

@@ -4,9 +4,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fstream>
 #include <random>
-#include <sstream>
+
+#include "wisp/io/read_file.hpp"
 
 namespace wisp::test {
 
@@ -32,15 +32,6 @@ fs::path shared_trace(const std::string& name) {
   return p;
 }
 
-namespace {
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-}  // namespace
-
 CommandResult run_wisp(const std::string& args) {
   TempDir tmp;
   const std::string cmd = std::string(WISP_CLI) + " " + args + " >" + (tmp / "out").string() +
@@ -48,9 +39,15 @@ CommandResult run_wisp(const std::string& args) {
   const int status = std::system(cmd.c_str());
   CommandResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  r.out = slurp(tmp / "out");
-  r.err = slurp(tmp / "err");
+  r.out = read_file(tmp / "out").value_or("");
+  r.err = read_file(tmp / "err").value_or("");
   return r;
+}
+
+CallpathId callpath(const Trace& t, const std::string& name) {
+  const auto c = t.defs.find_callpath(name);
+  if (!c) FAIL("no call path " << name);
+  return *c;
 }
 
 }  // namespace wisp::test

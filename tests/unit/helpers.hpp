@@ -1,5 +1,5 @@
 // Shared test helpers: temporary directories, the shared real traces (skipped when absent),
-// running the wisp CLI and capturing its output.
+// running the wisp CLI and capturing its output, finding a call path by name.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+
+#include "wisp/trace/trace.hpp"
 
 namespace wisp::test {
 
@@ -34,5 +36,8 @@ struct CommandResult {
 };
 // Runs the built `wisp` with the given argument string (shell-quoted by the caller).
 CommandResult run_wisp(const std::string& args);
+
+// The call path named `name` in `t` (fails the test if there is none).
+CallpathId callpath(const Trace& t, const std::string& name);
 
 }  // namespace wisp::test

@@ -41,6 +41,18 @@ OTF2_Archive* open_archive(const fs::path& dir) {
   return a;
 }
 
+// MPI_COMM_WORLD of one rank on location 0, named by string `name`: its location and rank groups
+// and the communicator (id 0).
+void write_one_rank_world(OTF2_GlobalDefWriter* d, OTF2_StringRef name) {
+  const uint64_t locations[] = {0};
+  const uint64_t ranks[] = {0};
+  OTF2_GlobalDefWriter_WriteGroup(d, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                  OTF2_GROUP_FLAG_NONE, 1, locations);
+  OTF2_GlobalDefWriter_WriteGroup(d, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                  OTF2_GROUP_FLAG_NONE, 1, ranks);
+  OTF2_GlobalDefWriter_WriteComm(d, 0, name, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+}
+
 // A hand-written archive: `threads` CPU threads in one process, with or without MPI groups, and
 // optionally a string definition with id `bad_string_id` (a corrupt id: issue 12).
 void write_raw_archive(const fs::path& dir, int threads, bool with_mpi, std::uint64_t bad_string_id = 0) {
@@ -67,15 +79,7 @@ void write_raw_archive(const fs::path& dir, int threads, bool with_mpi, std::uin
                                           OTF2_UNDEFINED_LOCATION_GROUP);
   for (int t = 0; t < threads; ++t)
     OTF2_GlobalDefWriter_WriteLocation(d, t, 3, OTF2_LOCATION_TYPE_CPU_THREAD, 2, 0);
-  if (with_mpi) {
-    const uint64_t locations[] = {0};
-    const uint64_t ranks[] = {0};
-    OTF2_GlobalDefWriter_WriteGroup(d, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                                    OTF2_GROUP_FLAG_NONE, 1, locations);
-    OTF2_GlobalDefWriter_WriteGroup(d, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-                                    OTF2_GROUP_FLAG_NONE, 1, ranks);
-    OTF2_GlobalDefWriter_WriteComm(d, 0, 4, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
-  }
+  if (with_mpi) write_one_rank_world(d, 4);
   OTF2_Archive_CloseGlobalDefWriter(a, d);
   OTF2_Archive_Close(a);
 }
@@ -228,13 +232,7 @@ void write_mapped_archive(const fs::path& dir) {
   OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, 3, 3, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
   OTF2_GlobalDefWriter_WriteLocationGroup(d, 0, 3, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP);
   OTF2_GlobalDefWriter_WriteLocation(d, 0, 4, OTF2_LOCATION_TYPE_CPU_THREAD, 6, 0);
-  const uint64_t locations[] = {0};
-  const uint64_t ranks[] = {0};
-  OTF2_GlobalDefWriter_WriteGroup(d, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                                  OTF2_GROUP_FLAG_NONE, 1, locations);
-  OTF2_GlobalDefWriter_WriteGroup(d, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-                                  OTF2_GROUP_FLAG_NONE, 1, ranks);
-  OTF2_GlobalDefWriter_WriteComm(d, 0, 5, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+  write_one_rank_world(d, 5);
   OTF2_Archive_CloseGlobalDefWriter(a, d);
   OTF2_Archive_Close(a);
 }

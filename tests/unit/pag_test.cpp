@@ -16,17 +16,11 @@
 #include "wisp/trace/builder.hpp"
 
 using namespace wisp;
+using wisp::test::callpath;
 
 namespace {
 
 constexpr double kNs = 1e-9;
-
-CallpathId callpath(const Trace& t, const std::string& name) {
-  for (CallpathId c = 0; c < t.defs.callpaths.size(); ++c)
-    if (t.defs.callpath_name(c) == name) return c;
-  FAIL("no call path " << name);
-  return kNone;
-}
 
 struct Expected {
   Rank rank;

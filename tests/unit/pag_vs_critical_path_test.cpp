@@ -71,8 +71,7 @@ void check_same_path(const Trace& t) {
   const Rank start_rank = a1.critical_path.segments.front().rank;
   const double init_enter = call_times(t, start_rank, MpiFunction::Init).enter;
   const double end = t.end_time();
-  double start = end;
-  for (const RankTrace& rt : t.ranks) start = std::min(start, rt.events.front().time);
+  const double start = t.start_time();
 
   // Extents: analyzer I [Init enter of its first rank, latest Finalize enter]; PAG the whole run.
   const std::size_t n = a1.critical_path.segments.size();

@@ -3,8 +3,6 @@
 // come back for requests of their size class, always large enough, whether the delete tells the
 // size or not. Enabling is for good, so each check runs in a forked child.
 #include <malloc.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -14,19 +12,18 @@
 #include <vector>
 
 #include "replay/allocation_cache.hpp"
+#include "wisp/io/child_process.hpp"
 
 namespace {
 
 // Runs `check` in a child with the cache enabled; its return value is the child's exit code.
 int in_child(const std::function<int()>& check) {
-  const pid_t pid = fork();
-  if (pid == 0) {
+  const pid_t pid = wisp::start_child([&] {
     wisp::replay_impl::enable_allocation_cache();
-    _exit(check());
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 100 + WTERMSIG(status);
+    return check();
+  });
+  const wisp::ChildExit end = wisp::wait_for_child(pid);
+  return end.exited ? end.code : 100 + end.signal;
 }
 
 }  // namespace

@@ -7,18 +7,13 @@
 #include <vector>
 
 #include "generators/generators.hpp"
+#include "helpers.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
 
 using namespace wisp;
+using wisp::test::callpath;
 
 namespace {
-
-CallpathId callpath(const Trace& t, const std::string& name) {
-  for (CallpathId c = 0; c < t.defs.callpaths.size(); ++c)
-    if (t.defs.callpath_name(c) == name) return c;
-  FAIL("no call path " << name);
-  return kNone;
-}
 
 const WaitEstimateRow& row_of(const WaitEstimate& w, CallpathId cp, Rank r) {
   for (const auto& row : w.rows)

@@ -14,9 +14,6 @@
 
 namespace wisp {
 
-// Seconds from the earliest first event to the latest last event.
-double trace_runtime(const Trace& trace);
-
 // [{"metric": ..., "callpath": ..., "rank": r, "value": v}, ...] in table order.
 nlohmann::json metrics_json(const Trace& trace, const MetricTable& table);
 

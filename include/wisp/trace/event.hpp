@@ -85,6 +85,13 @@ inline std::uint32_t size_class(std::uint64_t bytes) {
   return k;
 }
 
+// ⌈log₂ n⌉ (0 for n ≤ 1): the rounds of a tree or doubling algorithm over n ranks.
+inline std::uint32_t ceil_log2(std::uint32_t n) {
+  std::uint32_t k = 0;
+  while ((1u << k) < n) ++k;
+  return k;
+}
+
 // Score-P's convention for the bytes a rank records in MpiCollectiveEnd, given the operation's
 // per-rank buffer size b on a communicator of n ranks (non-in-place):
 //   Barrier, handles: 0/0;   N×N (Allreduce, Alltoall, Allgather, ...): sent = received = n·b;

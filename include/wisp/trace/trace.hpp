@@ -65,8 +65,12 @@ struct Trace {
 
   std::uint32_t rank_count() const { return static_cast<std::uint32_t>(ranks.size()); }
   std::uint64_t event_count() const;
+  // Time of the first event of any rank (0 for a trace without events).
+  double start_time() const;
   // Time of the last event of any rank (the first event of the trace is at or after 0).
   double end_time() const;
+  // From the first to the last event of any rank: how long the run took (0 without events).
+  double span() const;
 
   const Event& event(Rank r, EventIndex i) const { return ranks[r].events[i]; }
   const P2P& send_of(const Message& m) const { return ranks[m.sender].p2p[m.send]; }

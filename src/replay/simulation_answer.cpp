@@ -1,0 +1,198 @@
+// The simulation process's answer: encoding in the child, decoding in replay(). See
+// simulation_answer.hpp.
+#include "simulation_answer.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "allocation_cache.hpp"
+
+namespace wisp::replay_impl {
+
+namespace {
+
+constexpr std::uint32_t kMagic = 0x52505357;  // "WSPR"
+enum class Status : std::uint32_t { Ok = 0, Deadlock = 1, Failed = 2 };
+
+class Writer {
+ public:
+  explicit Writer(int fd) : fd_(fd) {}
+  template <typename T> void value(const T& v) { bytes(&v, sizeof v); }
+  void text(const std::string& s) {
+    value<std::uint64_t>(s.size());
+    bytes(s.data(), s.size());
+  }
+  void bytes(const void* data, std::size_t size) {
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+      const ssize_t n = ::write(fd_, p, size);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) _exit(4);  // the parent is gone
+      p += n;
+      size -= static_cast<std::size_t>(n);
+    }
+  }
+  void tables(const std::vector<std::vector<double>>& rows) {
+    value<std::uint64_t>(rows.size());
+    for (const auto& row : rows) {
+      value<std::uint64_t>(row.size());
+      bytes(row.data(), row.size() * sizeof(double));
+    }
+  }
+
+ private:
+  int fd_;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& data) : data_(data) {}
+  template <typename T> T value() {
+    T v;
+    need(sizeof v);
+    std::memcpy(&v, data_.data() + pos_, sizeof v);
+    pos_ += sizeof v;
+    return v;
+  }
+  std::string text() {
+    const auto n = value<std::uint64_t>();
+    need(n);
+    std::string s = data_.substr(pos_, n);
+    pos_ += n;
+    return s;
+  }
+  void doubles(std::vector<double>& out, std::uint64_t n) {
+    need(n * sizeof(double));
+    out.resize(n);
+    std::memcpy(out.data(), data_.data() + pos_, n * sizeof(double));
+    pos_ += n * sizeof(double);
+  }
+  void tables(std::vector<std::vector<double>>& rows) {
+    rows.resize(value<std::uint64_t>());
+    for (auto& row : rows) doubles(row, value<std::uint64_t>());
+  }
+
+ private:
+  void need(std::uint64_t n) const {
+    if (data_.size() - pos_ < n) throw Error("replay: the simulation process sent a truncated answer");
+  }
+  const std::string& data_;
+  std::size_t pos_ = 0;
+};
+
+// A "VmRSS:" / "VmHWM:" line of /proc/self/status [KiB] (0 if unavailable).
+std::uint64_t proc_status_kib(const char* key) {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return 0;
+  char line[256];
+  std::uint64_t value = 0;
+  const std::size_t n = std::strlen(key);
+  while (std::fgets(line, sizeof line, f))
+    if (std::strncmp(line, key, n) == 0) value = std::strtoull(line + n, nullptr, 10);
+  std::fclose(f);
+  return value;
+}
+
+void write_statistics(Writer& w, const ReplayStatistics& s) {
+  w.value(s.events);
+  w.value(s.mpi_operations);
+  w.value(s.messages);
+  w.value(s.simulation_seconds);
+  w.value(s.child_seconds);
+  w.value(s.child_start_rss_kib);
+  w.value(s.child_peak_rss_kib);
+}
+
+ReplayStatistics read_statistics(Reader& r) {
+  ReplayStatistics s;
+  s.events = r.value<std::uint64_t>();
+  s.mpi_operations = r.value<std::uint64_t>();
+  s.messages = r.value<std::uint64_t>();
+  s.simulation_seconds = r.value<double>();
+  s.child_seconds = r.value<double>();
+  s.child_start_rss_kib = r.value<std::uint64_t>();
+  s.child_peak_rss_kib = r.value<std::uint64_t>();
+  return s;
+}
+
+void write_deadlock(Writer& w, const SimulationOutcome& out) {
+  w.value(Status::Deadlock);
+  write_statistics(w, out.stats);
+  w.value(out.deadlock_time);
+  w.value<std::uint64_t>(out.blocked.size());
+  for (const BlockedRank& b : out.blocked) {
+    w.value(b.rank);
+    w.value(b.event);
+    w.text(b.call);
+    w.text(b.waiting_for);
+  }
+}
+
+[[noreturn]] void throw_deadlock(Reader& in) {
+  const double time = in.value<double>();
+  std::vector<BlockedRank> blocked(in.value<std::uint64_t>());
+  for (BlockedRank& b : blocked) {
+    b.rank = in.value<Rank>();
+    b.event = in.value<EventIndex>();
+    b.call = in.text();
+    b.waiting_for = in.text();
+  }
+  throw ReplayDeadlock(time, std::move(blocked));
+}
+
+void check_length(const std::vector<std::vector<double>>& times) {
+  for (const auto& t : times)
+    if (!t.empty() && !(t.back() <= kLongestSimulation))  // NaN too
+      throw Error(fmt::format("replay: the simulated run would last {:g} s, beyond the {:g} s SimGrid's clock "
+                              "resolves; a factor or a time in the scenario or platform is too large",
+                              t.back(), kLongestSimulation));
+}
+
+}  // namespace
+
+int simulate_and_answer(int fd, const Trace& trace, const Platform& platform, const ReplayOptions& options) {
+  Writer w(fd);
+  w.value(kMagic);
+  const std::uint64_t start_rss = proc_status_kib("VmRSS:");
+  enable_allocation_cache();  // this process ends with the simulation
+  try {
+    SimulationOutcome out = simulate(trace, platform, options);
+    out.stats.child_start_rss_kib = start_rss;
+    out.stats.child_peak_rss_kib = proc_status_kib("VmHWM:");
+    if (out.deadlock) {
+      write_deadlock(w, out);
+      return 0;
+    }
+    w.value(Status::Ok);
+    write_statistics(w, out.stats);
+    w.tables(out.times);
+    w.tables(out.residuals);
+    return 0;
+  } catch (const std::exception& e) {
+    w.value(Status::Failed);
+    w.text(e.what());
+    return 0;
+  }
+}
+
+SimulatedTimes read_answer(const std::string& data) {
+  Reader in(data);
+  if (data.size() < sizeof kMagic || in.value<std::uint32_t>() != kMagic)
+    throw Error("replay: the simulation process ended without an answer");
+  const auto st = in.value<Status>();
+  if (st == Status::Failed) throw Error(in.text());
+  SimulatedTimes out;
+  out.stats = read_statistics(in);
+  if (st == Status::Deadlock) throw_deadlock(in);
+  in.tables(out.times);
+  check_length(out.times);
+  in.tables(out.residuals);
+  return out;
+}
+
+}  // namespace wisp::replay_impl
