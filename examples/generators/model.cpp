@@ -24,8 +24,7 @@ bool known(double t) { return !std::isnan(t); }
 
 double ModelParams::collective(std::uint32_t comm_size, std::uint64_t buffer) const {
   if (comm_size <= 1) return 0;
-  const double rounds = std::ceil(std::log2(static_cast<double>(comm_size)));
-  return rounds * transfer(buffer);
+  return static_cast<double>(ceil_log2(comm_size)) * transfer(buffer);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -22,18 +22,6 @@ void timed(TraceAnalysis& a, const char* what, Step&& step) {
   spdlog::debug("analyze: {} took {:.3f} s", what, seconds);
 }
 
-double elapsed_of(const Trace& trace) {
-  double first = 0, last = 0;
-  bool any = false;
-  for (const RankTrace& rt : trace.ranks) {
-    if (rt.events.empty()) continue;
-    first = any ? std::min(first, rt.events.front().time) : rt.events.front().time;
-    last = any ? std::max(last, rt.events.back().time) : rt.events.back().time;
-    any = true;
-  }
-  return last - first;
-}
-
 WaitKind kind_of(WaitPattern p) {
   switch (p) {
     case WaitPattern::LateSender: return WaitKind::LateSender;
@@ -89,7 +77,7 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   if (options.parts.pop) timed(a, "POP factors and windows (ideal-network clock replay)", [&] {
     PopAnalysisOptions pop;
     pop.pop = options.pop;
-    pop.windows = resolve_windows(options.windows, elapsed_of(trace));
+    pop.windows = resolve_windows(options.windows, trace.span());
     a.pop = analyze_pop(trace, pop);
   });
   // The PAG and its CPM are built once and serve the near-critical paths and the MBM (what

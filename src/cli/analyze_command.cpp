@@ -15,6 +15,7 @@
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
 #include "wisp/io/otf2_reader.hpp"
+#include "wisp/io/read_file.hpp"
 #include "wisp/report/pop_report.hpp"
 #include "wisp/report/trace_analysis_report.hpp"
 #include "wisp/replay/ideal_platform.hpp"
@@ -47,11 +48,9 @@ struct Options {
 };
 
 std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot read partitions file '" + path + "'");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  auto text = read_file(path);
+  if (!text) throw Error("cannot read partitions file '" + path + "'");
+  return std::move(*text);
 }
 
 // The analyses' options from the command line, checked before the trace is read; throws

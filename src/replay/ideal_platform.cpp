@@ -23,13 +23,13 @@ ReplayOptions ideal_replay_options() {
 }
 
 SimulatedIdealNetwork simulate_ideal_network(const Trace& trace, std::uint64_t eager_limit) {
-  double first = 0, last_start = 0;
+  // The latest first event of a rank (launch skew); start_time() is the earliest.
+  const double first = trace.start_time();
+  double last_start = first;
   bool any = false;
   for (const RankTrace& rt : trace.ranks) {
     if (rt.events.empty()) continue;
-    const double t = rt.events.front().time;
-    first = any ? std::min(first, t) : t;
-    last_start = any ? std::max(last_start, t) : t;
+    last_start = std::max(last_start, rt.events.front().time);
     any = true;
   }
   const ReplayResult r = replay(trace, ideal_platform(trace.rank_count(), eager_limit), ideal_replay_options());

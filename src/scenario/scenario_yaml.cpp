@@ -13,6 +13,7 @@
 
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/error.hpp"
+#include "wisp/io/read_file.hpp"
 #include "wisp/scenario/scenario.hpp"
 #include "wisp/scenario/suggest.hpp"
 
@@ -451,11 +452,9 @@ Scenario load_scenario(const fs::path& file) {
   if (fs::is_regular_file(st) && fs::file_size(file, ec) > kLargestScenario)
     throw Error(fmt::format("{}: {} bytes is too large for a scenario file (at most 1 MiB)", file.string(),
                             fs::file_size(file, ec)));
-  std::ifstream in(file);
-  if (!in) throw Error(file.string() + ": cannot read the scenario file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_scenario(text.str(), file);
+  const auto text = read_file(file);
+  if (!text) throw Error(file.string() + ": cannot read the scenario file");
+  return parse_scenario(*text, file);
 }
 
 // ---------------------------------------------------------------------------------------------

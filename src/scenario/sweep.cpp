@@ -3,19 +3,17 @@
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
-#include <sys/wait.h>
-#include <csignal>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
+#include <csignal>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "wisp/error.hpp"
-#include "wisp/io/interrupt.hpp"
+#include "wisp/io/child_process.hpp"
 #include "wisp/io/otf2_writer.hpp"
+#include "wisp/io/read_file.hpp"
 #include "wisp/scenario/run.hpp"
 #include "wisp/scenario/transform.hpp"
 
@@ -24,13 +22,6 @@ namespace wisp {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The rows of every point, with its axis values as written, before anything runs.
 std::vector<SweepRow> rows_of(const Scenario& s, const std::vector<Scenario>& points,
@@ -44,31 +35,28 @@ std::vector<SweepRow> rows_of(const Scenario& s, const std::vector<Scenario>& po
 }
 
 // One point in a worker process: its row as "measured identity scenario" and its scenario trace
-// under `dir`, or the error text; exit status 0 / 1.
-[[noreturn]] void sweep_worker(const Scenario& point, const Trace& measured, const Transformed& transformed,
-                               const IdentityRun& identity, const fs::path& dir) {
-  int status = 0;
+// under `dir`, or the error text; exit code 0 / 1.
+int sweep_worker(const Scenario& point, const Trace& measured, const Transformed& transformed,
+                 const IdentityRun& identity, const fs::path& dir) {
   try {
     const PointResult r = run_scenario(point, measured, transformed, identity);
     write_otf2_into(r.scenario_replay.trace, dir / "trace", WriteOptions{});
     std::ofstream(dir / "row") << fmt::format("{:.17g} {:.17g} {:.17g}\n", r.measured, r.identity, r.scenario);
+    return 0;
   } catch (const std::exception& e) {
     std::ofstream(dir / "error") << e.what();
-    status = 1;
+    return 1;
   }
-  std::fflush(nullptr);
-  _exit(status);
 }
 
 // What a finished worker left in its directory.
-void collect(SweepRow& row, const fs::path& dir, int status) {
-  if (fs::exists(dir / "row")) {
-    std::istringstream(slurp(dir / "row")) >> row.measured >> row.identity >> row.scenario;
-  } else if (fs::exists(dir / "error")) {
-    row.error = slurp(dir / "error");
+void collect(SweepRow& row, const fs::path& dir, const ChildExit& exit) {
+  if (const auto text = read_file(dir / "row")) {
+    std::istringstream(*text) >> row.measured >> row.identity >> row.scenario;
+  } else if (const auto error = read_file(dir / "error")) {
+    row.error = *error;
   } else {
-    row.error = WIFSIGNALED(status) ? fmt::format("worker killed by signal {}", WTERMSIG(status))
-                                    : "worker failed without a message";
+    row.error = exit.killed ? fmt::format("worker killed by signal {}", exit.signal) : "worker failed without a message";
   }
 }
 
@@ -76,8 +64,7 @@ void collect(SweepRow& row, const fs::path& dir, int status) {
 void stop_workers(std::map<pid_t, std::size_t>& running) {
   for (const auto& [pid, point] : running) {
     kill(pid, SIGKILL);
-    waitpid(pid, nullptr, 0);
-    interrupt::remove_child(pid);
+    wait_for_child(pid);
   }
   running.clear();
 }
@@ -119,23 +106,19 @@ SweepResult run_sweep(const Scenario& s, const Trace& measured, int jobs, const 
         throw;
       }
       fs::create_directories(dir(next));
-      std::fflush(nullptr);
-      const pid_t pid = fork();
-      if (pid < 0) throw Error("cannot start a sweep worker process");
-      if (pid == 0) {
-        interrupt::child_started();
-        sweep_worker(points[next], measured, transformed, identities.at(key), dir(next));
+      const IdentityRun& identity = identities.at(key);
+      const pid_t pid = start_child([&] { return sweep_worker(points[next], measured, transformed, identity, dir(next)); });
+      if (pid < 0) {
+        stop_workers(running);
+        throw Error("cannot start a sweep worker process");
       }
-      interrupt::add_child(pid);
       running[pid] = next++;
     }
-    int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) throw Error("lost a sweep worker process");
-    const std::size_t i = running.at(pid);
-    running.erase(pid);
-    interrupt::remove_child(pid);
-    collect(result.rows[i], dir(i), status);
+    const ChildExit exit = wait_for_any_child();
+    if (exit.pid < 0) throw Error("lost a sweep worker process");
+    const std::size_t i = running.at(exit.pid);
+    running.erase(exit.pid);
+    collect(result.rows[i], dir(i), exit);
     spdlog::info("{}: point {}/{} done{}", s.name, ++done, points.size(), result.rows[i].error.empty() ? "" : " (failed)");
   }
   result.best = best_of(result.rows);
