@@ -70,88 +70,99 @@ std::vector<double> rebalance_totals(const std::vector<Visit>& visits, const std
   return target;
 }
 
-void apply_one(Transformed& out, const Transform& tr) {
+TransformEffect apply_platform(Transformed& out, const Transform& tr) {
+  out.platform.speed_factor *= tr.platform.speed_factor;
+  out.platform.latency_factor *= tr.platform.latency_factor;
+  out.platform.bandwidth_factor *= tr.platform.bandwidth_factor;
+  if (!tr.platform.file.empty()) out.platform.file = tr.platform.file;
   TransformEffect effect;
+  effect.description = fmt::format("platform: speed x{}, latency x{}, bandwidth x{}{}", tr.platform.speed_factor,
+                                   tr.platform.latency_factor, tr.platform.bandwidth_factor,
+                                   tr.platform.file.empty() ? "" : ", file " + tr.platform.file.string());
+  return effect;
+}
+
+// `move`: a fraction of the computation of `select` goes to the visits of `to`, in proportion.
+TransformEffect apply_move(Transformed& out, const Transform& tr, const std::vector<Visit>& visits,
+                           const std::vector<double>& c) {
   const auto where = tr.where.str();
-  if (tr.kind == TransformKind::Platform) {
-    out.platform.speed_factor *= tr.platform.speed_factor;
-    out.platform.latency_factor *= tr.platform.latency_factor;
-    out.platform.bandwidth_factor *= tr.platform.bandwidth_factor;
-    if (!tr.platform.file.empty()) out.platform.file = tr.platform.file;
-    effect.description = fmt::format("platform: speed x{}, latency x{}, bandwidth x{}{}",
-                                     tr.platform.speed_factor, tr.platform.latency_factor,
-                                     tr.platform.bandwidth_factor,
-                                     tr.platform.file.empty() ? "" : ", file " + tr.platform.file.string());
-    out.effects.push_back(effect);
-    return;
-  }
-  if (tr.kind == TransformKind::Zero && tr.communication) {
-    out.zero_communication = true;
-    effect.description = "zero communication: every message zero-byte and latency-free";
-    out.effects.push_back(effect);
-    return;
-  }
-  const std::vector<Visit> visits = select_visits(out.trace, tr.select);
-  const std::vector<double> c = computation(out.trace, visits);
+  const std::vector<Visit> to = select_visits(out.trace, tr.to);
+  const std::vector<double> ct = computation(out.trace, to);
+  for (const Visit& a : visits)
+    for (const Visit& b : to)
+      if (a.rank == b.rank && a.enter < b.leave && b.enter < a.leave)
+        throw Error(where + ": move 'from' and 'to' select the same visit (rank " + std::to_string(a.rank) + ")");
+  const double moved = tr.fraction * sum(c);
+  const double grown = sum(ct);
+  if (grown <= 0 && moved > 0) throw Error(where + ": move 'to' (" + describe(tr.to) + ") has no computation to grow");
+  std::vector<double> target(c.size());
+  for (std::size_t k = 0; k < c.size(); ++k) target[k] = c[k] * (1 - tr.fraction);
+  std::vector<double> to_target(ct.size());
+  for (std::size_t k = 0; k < ct.size(); ++k) to_target[k] = grown > 0 ? ct[k] * (1 + moved / grown) : ct[k];
+  out.trace = retime(out.trace, to, to_target);
+  TransformEffect effect;
+  effect.description = fmt::format("move {:.6f} s ({} %) of {} to {}", moved, 100 * tr.fraction, describe(tr.select),
+                                   describe(tr.to));
+  effect.visits = visits.size() + to.size();
+  effect.before = sum(c) + grown;
+  effect.after = sum(target) + sum(to_target);
+  out.trace = retime(out.trace, visits, target);
+  return effect;
+}
+
+// The new computation of every selected visit under rebalance, scale, set or zero.
+std::vector<double> targets(const Transform& tr, const std::vector<Visit>& visits, const std::vector<double>& c,
+                            std::string& description) {
   std::vector<double> target(c.size());
   switch (tr.kind) {
     case TransformKind::Rebalance:
-      target = tr.per_instance ? rebalance_instances(visits, c) : rebalance_totals(visits, c);
-      effect.description = fmt::format("rebalance {} ({}) on {} ranks", describe(tr.select),
-                                       tr.per_instance ? "per instance" : "totals", rank_count(visits));
-      break;
+      description = fmt::format("rebalance {} ({}) on {} ranks", describe(tr.select),
+                                tr.per_instance ? "per instance" : "totals", rank_count(visits));
+      return tr.per_instance ? rebalance_instances(visits, c) : rebalance_totals(visits, c);
     case TransformKind::Scale:
       for (std::size_t k = 0; k < c.size(); ++k) target[k] = c[k] * tr.factor;
-      effect.description = fmt::format("scale {} by {}", describe(tr.select), tr.factor);
+      description = fmt::format("scale {} by {}", describe(tr.select), tr.factor);
       break;
     case TransformKind::Set:
       std::fill(target.begin(), target.end(), tr.seconds);
-      effect.description = fmt::format("set {} to {} s per visit", describe(tr.select), tr.seconds);
+      description = fmt::format("set {} to {} s per visit", describe(tr.select), tr.seconds);
       break;
     case TransformKind::Zero:
-      std::fill(target.begin(), target.end(), 0.0);
-      effect.description = fmt::format("zero {}", describe(tr.select));
+      description = fmt::format("zero {}", describe(tr.select));
       break;
-    case TransformKind::Move: {
-      const std::vector<Visit> to = select_visits(out.trace, tr.to);
-      const std::vector<double> ct = computation(out.trace, to);
-      for (const Visit& a : visits)
-        for (const Visit& b : to)
-          if (a.rank == b.rank && a.enter < b.leave && b.enter < a.leave)
-            throw Error(where + ": move 'from' and 'to' select the same visit (rank " +
-                        std::to_string(a.rank) + ")");
-      const double moved = tr.fraction * sum(c);
-      const double grown = sum(ct);
-      if (grown <= 0 && moved > 0)
-        throw Error(where + ": move 'to' (" + describe(tr.to) + ") has no computation to grow");
-      for (std::size_t k = 0; k < c.size(); ++k) target[k] = c[k] * (1 - tr.fraction);
-      std::vector<double> to_target(ct.size());
-      for (std::size_t k = 0; k < ct.size(); ++k) to_target[k] = grown > 0 ? ct[k] * (1 + moved / grown) : ct[k];
-      out.trace = retime(out.trace, to, to_target);
-      effect.description = fmt::format("move {:.6f} s ({} %) of {} to {}", moved, 100 * tr.fraction,
-                                       describe(tr.select), describe(tr.to));
-      effect.visits = visits.size() + to.size();
-      effect.before = sum(c) + grown;
-      effect.after = sum(target) + sum(to_target);
-      out.trace = retime(out.trace, visits, target);
-      out.effects.push_back(effect);
-      return;
-    }
     default: break;
   }
-  effect.visits = visits.size();
-  effect.before = sum(c);
-  effect.after = sum(target);
+  return target;
+}
+
+TransformEffect apply_one(Transformed& out, const Transform& tr) {
+  if (tr.kind == TransformKind::Platform) return apply_platform(out, tr);
+  TransformEffect effect;
+  if (tr.kind == TransformKind::Zero && tr.communication) {
+    out.zero_communication = true;
+    effect.description = "zero communication: every message zero-byte and latency-free";
+    return effect;
+  }
+  const std::vector<Visit> visits = select_visits(out.trace, tr.select);
+  const std::vector<double> c = computation(out.trace, visits);
+  if (tr.kind == TransformKind::Move) {
+    effect = apply_move(out, tr, visits, c);
+  } else {
+    const std::vector<double> target = targets(tr, visits, c, effect.description);
+    effect.visits = visits.size();
+    effect.before = sum(c);
+    effect.after = sum(target);
+    out.trace = retime(out.trace, visits, target);
+  }
   effect.callpaths = callpaths_of(out.trace, visits);
-  out.trace = retime(out.trace, visits, target);
-  out.effects.push_back(effect);
+  return effect;
 }
 
 }  // namespace
 
 Transformed apply_transforms(const Trace& trace, const std::vector<Transform>& transforms) {
   Transformed out{trace, false, {}, {}};
-  for (const Transform& t : transforms) apply_one(out, t);
+  for (const Transform& t : transforms) out.effects.push_back(apply_one(out, t));
   return out;
 }
 
