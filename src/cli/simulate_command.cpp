@@ -87,10 +87,11 @@ void print_comparison(const Trace& trace, const ReplayResult& result) {
     residuals = summarize(trace, *result.residuals);
     std::printf("residuals (traced MPI time the model does not explain)\n%s", residual_text(*residuals).c_str());
   }
-  if (const std::string w = identity_warning(error, residuals ? &*residuals : nullptr); !w.empty()) {
-    std::fflush(stdout);
-    spdlog::warn("{}", w);
-  }
+  for (const std::string& w : {identity_warning(error, residuals ? &*residuals : nullptr), hybrid_warning(trace)})
+    if (!w.empty()) {
+      std::fflush(stdout);
+      spdlog::warn("{}", w);
+    }
 }
 
 void run(const Options& o) {

@@ -2,7 +2,8 @@
 //
 // How Score-P's definitions map onto the model:
 // - ranks: the members of the MPI paradigm's COMM_LOCATIONS group, in order (= MPI_COMM_WORLD
-//   rank); each must be the only CPU thread of its PROCESS location group;
+//   rank): the master threads; the other CPU threads and accelerator streams of a rank's location
+//   group become its `others` (hybrid MPI+OpenMP/CUDA traces); metric locations are skipped;
 // - communicators: every Comm whose group belongs to the MPI paradigm; COMM_GROUP members are
 //   indices into the COMM_LOCATIONS group, i.e. global ranks; COMM_SELF groups become self comms;
 // - regions: all of them, classified by name (MPI_*) unless the paradigm is the measurement
@@ -193,24 +194,34 @@ std::uint64_t find_mpi_locations(const RawDefinitions& r, const std::string& whe
   throw Error(where + ": no MPI communicator is defined (not a trace of an MPI program)");
 }
 
+// Every CPU thread and accelerator stream that is not a rank's master joins the rank whose master
+// shares its location group; others (metric locations, groups without a rank) are skipped.
+void attach_other_locations(const RawDefinitions& r, ArchiveDefinitions& out,
+                            const std::unordered_map<OTF2_LocationGroupRef, Rank>& rank_of_group) {
+  std::unordered_map<std::uint64_t, bool> is_master;
+  for (std::uint64_t id : out.rank_location) is_master[id] = true;
+  for (const auto& loc : r.locations) {
+    if (is_master.count(loc.id)) continue;
+    const auto rank = rank_of_group.find(loc.group);
+    const bool thread = loc.type == OTF2_LOCATION_TYPE_CPU_THREAD;
+    if (rank == rank_of_group.end() || (!thread && loc.type != OTF2_LOCATION_TYPE_ACCELERATOR_STREAM)) {
+      ++out.skipped[loc.type == OTF2_LOCATION_TYPE_METRIC ? "location (metric)" : "location (outside the MPI ranks)"];
+      continue;
+    }
+    ThreadLocation t;
+    t.name = text(r, loc.name);
+    t.kind = thread ? LocationKind::CpuThread : LocationKind::AcceleratorStream;
+    t.otf2_id = loc.id;
+    t.declared_events = loc.events;
+    out.defs.ranks[rank->second].others.push_back(std::move(t));
+  }
+}
+
 void convert_ranks(const RawDefinitions& r, const RawGroup& world_locations,
                    const std::string& where, ArchiveDefinitions& out) {
   std::unordered_map<std::uint64_t, const RawLocation*> by_id;
-  std::unordered_map<OTF2_LocationGroupRef, int> threads_in_group;
-  for (const auto& loc : r.locations) {
-    by_id[loc.id] = &loc;
-    if (loc.type == OTF2_LOCATION_TYPE_CPU_THREAD) ++threads_in_group[loc.group];
-    else ++out.skipped[loc.type == OTF2_LOCATION_TYPE_METRIC ? "location (metric)"
-                                                              : "location (accelerator)"];
-  }
-  for (const auto& [group, threads] : threads_in_group)
-    if (threads > 1) {
-      const std::string name = group < r.location_groups.size()
-                                   ? text(r, r.location_groups[group].name) : std::to_string(group);
-      throw Error(fmt::format("{}: location group '{}' has {} threads; wisp models single-threaded "
-                              "MPI ranks only (record without OpenMP/pthreads threads)",
-                              where, name, threads));
-    }
+  for (const auto& loc : r.locations) by_id[loc.id] = &loc;
+  std::unordered_map<OTF2_LocationGroupRef, Rank> rank_of_group;
   for (std::uint64_t id : world_locations.members) {
     const auto it = by_id.find(id);
     if (it == by_id.end())
@@ -225,11 +236,17 @@ void convert_ranks(const RawDefinitions& r, const RawGroup& world_locations,
       l.group_name = text(r, g.name);
       if (g.node < r.node_name.size()) l.node = text(r, r.node_name[g.node]);
     }
+    if (loc.type != OTF2_LOCATION_TYPE_CPU_THREAD)
+      throw Error(fmt::format("{}: MPI rank {} is location '{}', not a CPU thread", where, out.defs.ranks.size(), l.name));
+    if (!rank_of_group.emplace(loc.group, static_cast<Rank>(out.defs.ranks.size())).second)
+      throw Error(fmt::format("{}: MPI ranks {} and {} share the location group '{}'", where,
+                              rank_of_group.at(loc.group), out.defs.ranks.size(), l.group_name));
     out.defs.ranks.push_back(std::move(l));
     out.rank_location.push_back(loc.id);
     out.declared_events.push_back(loc.events);
   }
   if (out.defs.ranks.empty()) throw Error(where + ": the MPI communicator has no ranks");
+  attach_other_locations(r, out, rank_of_group);
 }
 
 void convert_comms(const RawDefinitions& r, const std::string& where, ArchiveDefinitions& out) {
@@ -294,6 +311,35 @@ void convert_regions(const RawDefinitions& r, ArchiveDefinitions& out) {
   }
 }
 
+std::string_view paradigm_name(OTF2_Paradigm p) {
+  switch (p) {
+    case OTF2_PARADIGM_MPI: return "MPI";
+    case OTF2_PARADIGM_OPENMP: return "OpenMP";
+    case OTF2_PARADIGM_PTHREAD: return "pthreads";
+    case OTF2_PARADIGM_CUDA: return "CUDA";
+    case OTF2_PARADIGM_OPENCL: return "OpenCL";
+    case OTF2_PARADIGM_OPENACC: return "OpenACC";
+    case OTF2_PARADIGM_HIP: return "HIP";
+    case OTF2_PARADIGM_SHMEM: return "SHMEM";
+    case OTF2_PARADIGM_KOKKOS: return "Kokkos";
+    default: return "";  // user code, compiler instrumentation, the measurement system, ...
+  }
+}
+
+// The programming models the archive's regions and groups belong to, in OTF2's paradigm order.
+std::vector<std::string> paradigms_of(const RawDefinitions& r) {
+  std::vector<bool> seen(OTF2_PARADIGM_KOKKOS + 1, false);
+  for (const RawRegion& region : r.regions)
+    if (region.defined && region.paradigm < seen.size()) seen[region.paradigm] = true;
+  for (const RawGroup& group : r.groups)
+    if (group.defined && group.paradigm < seen.size()) seen[group.paradigm] = true;
+  std::vector<std::string> out;
+  for (std::size_t p = 0; p < seen.size(); ++p)
+    if (std::string_view name = paradigm_name(static_cast<OTF2_Paradigm>(p)); seen[p] && !name.empty())
+      out.emplace_back(name);
+  return out;
+}
+
 }  // namespace
 
 ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::string& where,
@@ -307,6 +353,7 @@ ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::strin
   convert_ranks(r, world_locations, where, out);
   convert_comms(r, where, out);
   convert_regions(r, out);
+  out.defs.paradigms = paradigms_of(r);
   out.strings = std::move(r.strings);
   return out;
 }

@@ -1,6 +1,7 @@
 // Global definitions of an OTF2 archive turned into wisp Definitions, plus the maps from OTF2
-// references to wisp ids that the event callbacks need. Rejects multi-threaded locations and
-// archives without an MPI communicator.
+// references to wisp ids that the event callbacks need. A rank is its master thread; the other
+// threads and accelerator streams of its process are listed with it. Rejects archives without an
+// MPI communicator.
 #pragma once
 
 #include <otf2/otf2.h>

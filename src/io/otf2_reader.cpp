@@ -24,6 +24,7 @@
 #include "anchor_probe.hpp"
 #include "otf2_definitions.hpp"
 #include "otf2_errors.hpp"
+#include "otf2_other_locations.hpp"
 #include "wisp/error.hpp"
 #include "wisp/trace/builder.hpp"
 
@@ -366,12 +367,12 @@ void read_local_definitions(OTF2_Reader* reader, const ArchiveDefinitions& archi
                             const std::string& where, const Otf2ErrorScope& scope) {
   // Local definitions hold the mapping tables and clock offsets the event readers apply.
   io::check_otf2(OTF2_Reader_OpenDefFiles(reader), where + ": cannot open local definitions", scope);
-  for (Rank r = 0; r < archive.rank_location.size(); ++r) {
-    OTF2_DefReader* defs = OTF2_Reader_GetDefReader(reader, archive.rank_location[r]);
+  for (std::uint64_t location : io::locations_to_read(archive)) {
+    OTF2_DefReader* defs = OTF2_Reader_GetDefReader(reader, location);
     if (!defs) continue;  // no local definition file: nothing to map
     uint64_t n = 0;
     io::check_otf2(OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &n),
-                   fmt::format("{}: corrupt local definitions of rank {}", where, r), scope);
+                   fmt::format("{}: corrupt local definitions of location {}", where, location), scope);
     OTF2_Reader_CloseDefReader(reader, defs);
   }
   OTF2_Reader_CloseDefFiles(reader);
@@ -435,7 +436,7 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   ArchiveDefinitions archive = io::read_global_definitions(handle.reader, where, scope);
   archive.defs.creator = creator ? creator : "";
   free(creator);
-  for (std::uint64_t location : archive.rank_location)
+  for (std::uint64_t location : io::locations_to_read(archive))
     io::check_otf2(OTF2_Reader_SelectLocation(handle.reader, location), where, scope);
   read_local_definitions(handle.reader, archive, where, scope);
 
@@ -449,6 +450,7 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
       read_rank_events(handle.reader, callbacks, archive, r, builder, where, scope, skipped, program);
       if (options.progress) options.progress(r + 1, archive.rank_location.size());
     }
+    io::read_other_locations(handle.reader, archive, where, scope);
     OTF2_Reader_CloseEvtFiles(handle.reader);
   } catch (...) {
     OTF2_EvtReaderCallbacks_Delete(callbacks);
@@ -457,6 +459,7 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   OTF2_EvtReaderCallbacks_Delete(callbacks);
 
   builder.defs().program_name = program;
+  for (Rank r = 0; r < archive.defs.ranks.size(); ++r) builder.defs().ranks[r].others = archive.defs.ranks[r].others;
   for (const auto& [what, n] : archive.skipped) builder.skipped_records()[what] += n;
   for (int k = 0; k < kSkippedCount; ++k)
     if (skipped[k]) builder.skipped_records()[kSkippedNames[k]] += skipped[k];

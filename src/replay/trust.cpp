@@ -11,6 +11,17 @@ double identity_error(double measured, double identity) {
   return measured > 0 ? (identity - measured) / measured : 0.0;
 }
 
+std::string hybrid_warning(const Trace& trace) {
+  std::uint64_t threads = 0, streams = 0;
+  for (const Location& rank : trace.defs.ranks)
+    for (const ThreadLocation& l : rank.others) (l.kind == LocationKind::CpuThread ? threads : streams) += 1;
+  if (threads + streams == 0) return "";
+  return fmt::format("hybrid trace: the ranks' {} other threads and {} accelerator streams are not replayed; the "
+                     "master threads are (a parallel region is their computation), so a scenario that changes the "
+                     "threads' work is not modelled yet and the simulated trace holds the master threads only",
+                     threads, streams);
+}
+
 std::string identity_warning(double error, const ResidualSummary* residuals) {
   if (!(std::abs(error) > kLowTrustError)) return "";
   if (!residuals)

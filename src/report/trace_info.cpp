@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 
@@ -31,6 +32,44 @@ Counts count(const Trace& t) {
   for (const auto& inst : t.collectives) ++c.collectives_by_op[inst.op];
   for (const auto& m : t.messages) c.message_bytes += t.send_of(m).bytes;
   return c;
+}
+
+// The other locations of the ranks' processes (hybrid traces).
+struct OtherLocations {
+  std::uint64_t threads = 0, streams = 0, records = 0;
+  std::uint32_t min_threads = 0, max_threads = 0, min_streams = 0, max_streams = 0;
+};
+
+OtherLocations other_locations(const Trace& t) {
+  OtherLocations o;
+  for (Rank r = 0; r < t.rank_count(); ++r) {
+    std::uint32_t threads = 0, streams = 0;
+    for (const ThreadLocation& l : t.defs.ranks[r].others) {
+      (l.kind == LocationKind::CpuThread ? threads : streams) += 1;
+      o.records += l.records;
+    }
+    o.threads += threads;
+    o.streams += streams;
+    o.min_threads = r == 0 ? threads : std::min(o.min_threads, threads);
+    o.max_threads = std::max(o.max_threads, threads);
+    o.min_streams = r == 0 ? streams : std::min(o.min_streams, streams);
+    o.max_streams = std::max(o.max_streams, streams);
+  }
+  return o;
+}
+
+std::string range(std::uint32_t lo, std::uint32_t hi) {
+  return lo == hi ? fmt::format("{}", lo) : fmt::format("{}-{}", lo, hi);
+}
+
+// "2 (per rank: master thread + 3 threads + 1 accelerator stream; ...)" for hybrid traces.
+std::string ranks_text(const Trace& t) {
+  const OtherLocations o = other_locations(t);
+  if (o.threads + o.streams == 0) return fmt::format("{}", t.rank_count());
+  return fmt::format("{} (per rank: master thread + {} other threads + {} accelerator streams; {} records on them "
+                     "are counted, not modelled: analyses and replay use the master threads)",
+                     t.rank_count(), range(o.min_threads, o.max_threads), range(o.min_streams, o.max_streams),
+                     o.records);
 }
 
 // Per anomaly kind that occurred: its count and examples.
@@ -64,6 +103,17 @@ nlohmann::json trace_info_json(const Trace& t, const std::string& source) {
   j["creator"] = t.defs.creator;
   j["program"] = t.defs.program_name;
   j["ranks"] = t.rank_count();
+  j["paradigms"] = t.defs.paradigms;
+  const OtherLocations o = other_locations(t);
+  j["locations"] = {{"masters", t.rank_count()}, {"threads", o.threads}, {"streams", o.streams},
+                    {"records", o.records}, {"per_rank", nlohmann::json::array()}};
+  for (const Location& rank : t.defs.ranks) {
+    nlohmann::json others = nlohmann::json::array();
+    for (const ThreadLocation& l : rank.others)
+      others.push_back({{"name", l.name}, {"kind", l.kind == LocationKind::CpuThread ? "thread" : "accelerator stream"},
+                        {"records", l.records}});
+    j["locations"]["per_rank"].push_back({{"master", rank.name}, {"others", others}});
+  }
   j["clock"] = {{"ticks_per_second", t.defs.clock.ticks_per_second},
                 {"global_offset", t.defs.clock.global_offset}};
   j["start"] = c.start;
@@ -100,7 +150,12 @@ std::string trace_info_text(const Trace& t, const std::string& source) {
   line("trace", source);
   if (!t.defs.creator.empty()) line("creator", t.defs.creator);
   if (!t.defs.program_name.empty()) line("program", t.defs.program_name);
-  line("ranks", fmt::format("{}", t.rank_count()));
+  line("ranks", ranks_text(t));
+  if (!t.defs.paradigms.empty()) {
+    std::string paradigms;
+    for (const std::string& p : t.defs.paradigms) paradigms += (paradigms.empty() ? "" : ", ") + p;
+    line("paradigms", paradigms);
+  }
   line("duration", fmt::format("{:.6f} s (first event at {:.6f} s, last at {:.6f} s; clock {} ticks/s)",
                                c.end - c.start, c.start, c.end, t.defs.clock.ticks_per_second));
   line("events", fmt::format("{}", t.event_count()));

@@ -125,6 +125,7 @@ IdentityRun run_identity(const Scenario& scenario, const Trace& measured) {
   const double error = identity_error(measured.end_time(), id.replay.runtime);
   if (std::string w = identity_warning(error, id.residuals ? &*id.residuals : nullptr); !w.empty())
     id.warnings.push_back(std::move(w));
+  if (std::string w = hybrid_warning(measured); !w.empty()) id.warnings.push_back(std::move(w));
   for (const std::string& w : id.warnings) spdlog::warn("{}: {}", scenario.name, w);
   return id;
 }

@@ -53,13 +53,19 @@ void write_one_rank_world(OTF2_GlobalDefWriter* d, OTF2_StringRef name) {
   OTF2_GlobalDefWriter_WriteComm(d, 0, name, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
 }
 
-// A hand-written archive: `threads` CPU threads in one process, with or without MPI groups, and
-// optionally a string definition with id `bad_string_id` (a corrupt id: issue 12).
-void write_raw_archive(const fs::path& dir, int threads, bool with_mpi, std::uint64_t bad_string_id = 0) {
+// A hand-written archive: `threads` CPU threads in one process (thread 0 the MPI rank), with or
+// without MPI groups; optionally thread 1 calls MPI_Send, and a string definition with id
+// `bad_string_id` (a corrupt id: issue 12).
+void write_raw_archive(const fs::path& dir, int threads, bool with_mpi, std::uint64_t bad_string_id = 0,
+                       bool mpi_on_thread = false) {
   OTF2_Archive* a = open_archive(dir);
   for (int t = 0; t < threads; ++t) {
     OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a, t);
     OTF2_EvtWriter_Enter(w, nullptr, 10, 0);
+    if (t == 1 && mpi_on_thread) {
+      OTF2_EvtWriter_Enter(w, nullptr, 12, 1);
+      OTF2_EvtWriter_Leave(w, nullptr, 14, 1);
+    }
     OTF2_EvtWriter_Leave(w, nullptr, 20, 0);
     OTF2_Archive_CloseEvtWriter(a, w);
   }
@@ -71,14 +77,17 @@ void write_raw_archive(const fs::path& dir, int threads, bool with_mpi, std::uin
   OTF2_GlobalDefWriter_WriteString(d, 2, "Process");
   OTF2_GlobalDefWriter_WriteString(d, 3, "thread");
   OTF2_GlobalDefWriter_WriteString(d, 4, "MPI_COMM_WORLD");
+  OTF2_GlobalDefWriter_WriteString(d, 5, "MPI_Send");
   if (bad_string_id) OTF2_GlobalDefWriter_WriteString(d, bad_string_id, "corrupt");
   OTF2_GlobalDefWriter_WriteRegion(d, 0, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
+                                   OTF2_REGION_FLAG_NONE, 0, 0, 0);
+  OTF2_GlobalDefWriter_WriteRegion(d, 1, 5, 5, 0, OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI,
                                    OTF2_REGION_FLAG_NONE, 0, 0, 0);
   OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, 2, 2, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
   OTF2_GlobalDefWriter_WriteLocationGroup(d, 0, 2, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                                           OTF2_UNDEFINED_LOCATION_GROUP);
   for (int t = 0; t < threads; ++t)
-    OTF2_GlobalDefWriter_WriteLocation(d, t, 3, OTF2_LOCATION_TYPE_CPU_THREAD, 2, 0);
+    OTF2_GlobalDefWriter_WriteLocation(d, t, 3, OTF2_LOCATION_TYPE_CPU_THREAD, t == 1 && mpi_on_thread ? 4 : 2, 0);
   if (with_mpi) write_one_rank_world(d, 4);
   OTF2_Archive_CloseGlobalDefWriter(a, d);
   OTF2_Archive_Close(a);
@@ -132,11 +141,19 @@ TEST_CASE("a trace without an MPI communicator is rejected") {
   CHECK_THROWS_WITH(read_otf2(dir / "nompi"), Catch::Contains("no MPI communicator"));
 }
 
-TEST_CASE("multi-threaded locations are rejected with a clear message") {
+TEST_CASE("a process's other threads belong to its rank; MPI from a non-master thread is one clear error") {
   TempDir dir;
-  write_raw_archive(dir / "omp", 2, true);
-  CHECK_THROWS_WITH(read_otf2(dir / "omp"), Catch::Contains("has 2 threads") &&
-                                                Catch::Contains("single-threaded"));
+  write_raw_archive(dir / "omp", 3, true);
+  const Trace t = read_otf2(dir / "omp");
+  REQUIRE(t.rank_count() == 1);
+  REQUIRE(t.defs.ranks[0].others.size() == 2);
+  CHECK(t.defs.ranks[0].others[0].kind == LocationKind::CpuThread);
+  CHECK(t.defs.ranks[0].others[0].records == 2);  // its Enter and Leave, counted
+  CHECK(t.defs.ranks[0].others[1].otf2_id == 2);
+  write_raw_archive(dir / "multiple", 2, true, 0, true);
+  CHECK_THROWS_WITH(read_otf2(dir / "multiple"),
+                    Catch::Contains("rank 0, thread 'thread' (location 1)") && Catch::Contains("MPI_Send at 0.012") &&
+                        Catch::Contains("MPI calls from threads other than the master (MPI_THREAD_MULTIPLE) are not modelled"));
 }
 
 TEST_CASE("the CLI prints one line and exits non-zero on bad input") {
@@ -228,6 +245,8 @@ void write_mapped_archive(const fs::path& dir) {
   OTF2_GlobalDefWriter_WriteRegion(d, 0, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
                                    OTF2_REGION_FLAG_NONE, 0, 0, 0);
   OTF2_GlobalDefWriter_WriteRegion(d, 1, 2, 2, 0, OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_MPI,
+                                   OTF2_REGION_FLAG_NONE, 0, 0, 0);
+  OTF2_GlobalDefWriter_WriteRegion(d, 1, 5, 5, 0, OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI,
                                    OTF2_REGION_FLAG_NONE, 0, 0, 0);
   OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, 3, 3, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
   OTF2_GlobalDefWriter_WriteLocationGroup(d, 0, 3, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP);

@@ -86,11 +86,24 @@ struct Communicator {
 };
 
 // One OTF2 location (the master thread of one MPI rank).
+// Another location of a rank's process (hybrid traces): an OpenMP or pthreads thread, or an
+// accelerator stream (CUDA, OpenCL, ...). Its records are read and counted; the analyses and the
+// replay work on the rank's master thread (a parallel region is computation of the master).
+enum class LocationKind : std::uint8_t { CpuThread, AcceleratorStream };
+struct ThreadLocation {
+  std::string name;                 // "OMP thread 1", "CUDA[0:7]"
+  LocationKind kind = LocationKind::CpuThread;
+  std::uint64_t otf2_id = 0;
+  std::uint64_t declared_events = 0;  // as its Location definition says
+  std::uint64_t records = 0;          // event records read
+};
+
 struct Location {
   std::string name = "Master thread";
   std::string group_name;  // "MPI Rank N"
   std::string node;        // system tree node the process ran on (e.g. host name)
   std::uint64_t otf2_id = 0;
+  std::vector<ThreadLocation> others;  // the process's other threads and accelerator streams
 };
 
 struct Definitions {
@@ -98,6 +111,7 @@ struct Definitions {
   std::string program_name;  // from ProgramBegin (Score-P: the executable)
   std::string creator;       // OTF2 anchor "Creator" (e.g. "Score-P 8.1")
   std::vector<Location> ranks;
+  std::vector<std::string> paradigms;  // of the regions and groups: "MPI", "OpenMP", "CUDA", ...
   std::vector<Region> regions;
   std::vector<Callpath> callpaths;
   std::vector<Communicator> comms;

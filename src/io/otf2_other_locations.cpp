@@ -1,0 +1,102 @@
+// A rank's other threads and accelerator streams. See otf2_other_locations.hpp.
+#include "otf2_other_locations.hpp"
+
+#include <fmt/format.h>
+
+#include "wisp/error.hpp"
+
+namespace wisp::io {
+
+namespace {
+
+struct OtherLocationReader {
+  const ArchiveDefinitions* archive;
+  std::string first_mpi;  // "MPI_Send at 1.234567 s" once found
+};
+
+OtherLocationReader& ctx(void* user) { return *static_cast<OtherLocationReader*>(user); }
+
+double seconds(const OtherLocationReader& r, OTF2_TimeStamp t) { return r.archive->defs.clock.to_seconds(t); }
+
+OTF2_CallbackCode mpi_call(void* user, OTF2_TimeStamp t, std::string_view what) {
+  OtherLocationReader& r = ctx(user);
+  r.first_mpi = fmt::format("{} at {:.6f} s", what, seconds(r, t));
+  return OTF2_CALLBACK_INTERRUPT;
+}
+
+OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*,
+                           OTF2_RegionRef ref) {
+  const ArchiveDefinitions& a = *ctx(user).archive;
+  const RegionId id = ref < a.region.size() ? a.region[ref] : kNone;
+  if (id == kNone) return OTF2_CALLBACK_SUCCESS;  // counted; an undefined region of a thread is not fatal
+  const Region& region = a.defs.regions[id];
+  const bool mpi = region.mpi != MpiFunction::None || region.kind == RegionKind::MpiOther;
+  return mpi ? mpi_call(user, t, region.name) : OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_send(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*, uint32_t,
+                          OTF2_CommRef, uint32_t, uint64_t) {
+  return mpi_call(user, t, "an MPI send record");
+}
+OTF2_CallbackCode on_recv(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*, uint32_t,
+                          OTF2_CommRef, uint32_t, uint64_t) {
+  return mpi_call(user, t, "an MPI receive record");
+}
+OTF2_CallbackCode on_collective(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*) {
+  return mpi_call(user, t, "an MPI collective record");
+}
+
+OTF2_EvtReaderCallbacks* make_callbacks() {
+  OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
+  OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_collective);
+  return cb;
+}
+
+void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const ArchiveDefinitions& archive, Rank r,
+              ThreadLocation& location, const std::string& where, const Otf2ErrorScope& scope) {
+  const std::string context = fmt::format("{}: rank {}, {} '{}' (location {})", where, r,
+                                          location.kind == LocationKind::CpuThread ? "thread" : "stream",
+                                          location.name, location.otf2_id);
+  OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, location.otf2_id);
+  if (!events) check_otf2(OTF2_ERROR_FILE_INTERACTION, context + ": no event file", scope);
+  OtherLocationReader ctx{&archive, {}};
+  check_otf2(OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks, &ctx), context, scope);
+  uint64_t read = 0;
+  const OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader, events, &read);
+  if (status == OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
+    throw Error(fmt::format("{}: {}: MPI calls from threads other than the master (MPI_THREAD_MULTIPLE) "
+                            "are not modelled", context, ctx.first_mpi));
+  check_otf2(status, context + ": corrupt or truncated event file", scope);
+  OTF2_Reader_CloseEvtReader(reader, events);
+  if (read < location.declared_events)
+    throw Error(fmt::format("{}: event file is truncated: {} of {} declared events", context, read,
+                            location.declared_events));
+  location.records = read;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> locations_to_read(const ArchiveDefinitions& archive) {
+  std::vector<std::uint64_t> out = archive.rank_location;
+  for (const Location& rank : archive.defs.ranks)
+    for (const ThreadLocation& other : rank.others) out.push_back(other.otf2_id);
+  return out;
+}
+
+void read_other_locations(OTF2_Reader* reader, ArchiveDefinitions& archive, const std::string& where,
+                          const Otf2ErrorScope& scope) {
+  OTF2_EvtReaderCallbacks* callbacks = make_callbacks();
+  try {
+    for (Rank r = 0; r < archive.defs.ranks.size(); ++r)
+      for (ThreadLocation& other : archive.defs.ranks[r].others)
+        read_one(reader, callbacks, archive, r, other, where, scope);
+  } catch (...) {
+    OTF2_EvtReaderCallbacks_Delete(callbacks);
+    throw;
+  }
+  OTF2_EvtReaderCallbacks_Delete(callbacks);
+}
+
+}  // namespace wisp::io
