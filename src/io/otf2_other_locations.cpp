@@ -11,6 +11,7 @@ namespace {
 
 struct OtherLocationReader {
   const ArchiveDefinitions* archive;
+  std::vector<LocationEvent>* events;
   std::string first_mpi;  // "MPI_Send at 1.234567 s" once found
 };
 
@@ -30,8 +31,16 @@ OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* u
   const RegionId id = ref < a.region.size() ? a.region[ref] : kNone;
   if (id == kNone) return OTF2_CALLBACK_SUCCESS;  // counted; an undefined region of a thread is not fatal
   const Region& region = a.defs.regions[id];
-  const bool mpi = region.mpi != MpiFunction::None || region.kind == RegionKind::MpiOther;
-  return mpi ? mpi_call(user, t, region.name) : OTF2_CALLBACK_SUCCESS;
+  if (region.mpi != MpiFunction::None || region.kind == RegionKind::MpiOther) return mpi_call(user, t, region.name);
+  ctx(user).events->push_back({seconds(ctx(user), t), id, true});
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*,
+                           OTF2_RegionRef ref) {
+  const ArchiveDefinitions& a = *ctx(user).archive;
+  const RegionId id = ref < a.region.size() ? a.region[ref] : kNone;
+  if (id != kNone) ctx(user).events->push_back({seconds(ctx(user), t), id, false});
+  return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_send(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*, uint32_t,
                           OTF2_CommRef, uint32_t, uint64_t) {
@@ -48,20 +57,23 @@ OTF2_CallbackCode on_collective(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, vo
 OTF2_EvtReaderCallbacks* make_callbacks() {
   OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
   OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
+  OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
   OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
   OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_collective);
   return cb;
 }
 
-void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const ArchiveDefinitions& archive, Rank r,
-              ThreadLocation& location, const std::string& where, const Otf2ErrorScope& scope) {
+std::vector<LocationEvent> read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks,
+                                    const ArchiveDefinitions& archive, Rank r, ThreadLocation& location,
+                                    const std::string& where, const Otf2ErrorScope& scope) {
   const std::string context = fmt::format("{}: rank {}, {} '{}' (location {})", where, r,
                                           location.kind == LocationKind::CpuThread ? "thread" : "stream",
                                           location.name, location.otf2_id);
   OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, location.otf2_id);
   if (!events) check_otf2(OTF2_ERROR_FILE_INTERACTION, context + ": no event file", scope);
-  OtherLocationReader ctx{&archive, {}};
+  std::vector<LocationEvent> kept;
+  OtherLocationReader ctx{&archive, &kept, {}};
   check_otf2(OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks, &ctx), context, scope);
   uint64_t read = 0;
   const OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader, events, &read);
@@ -74,6 +86,7 @@ void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const Arc
     throw Error(fmt::format("{}: event file is truncated: {} of {} declared events", context, read,
                             location.declared_events));
   location.records = read;
+  return kept;
 }
 
 }  // namespace
@@ -85,18 +98,20 @@ std::vector<std::uint64_t> locations_to_read(const ArchiveDefinitions& archive) 
   return out;
 }
 
-void read_other_locations(OTF2_Reader* reader, ArchiveDefinitions& archive, const std::string& where,
-                          const Otf2ErrorScope& scope) {
+std::vector<OtherLocationEvents> read_other_locations(OTF2_Reader* reader, ArchiveDefinitions& archive,
+                                                      const std::string& where, const Otf2ErrorScope& scope) {
+  std::vector<OtherLocationEvents> out(archive.defs.ranks.size());
   OTF2_EvtReaderCallbacks* callbacks = make_callbacks();
   try {
     for (Rank r = 0; r < archive.defs.ranks.size(); ++r)
       for (ThreadLocation& other : archive.defs.ranks[r].others)
-        read_one(reader, callbacks, archive, r, other, where, scope);
+        out[r].push_back(read_one(reader, callbacks, archive, r, other, where, scope));
   } catch (...) {
     OTF2_EvtReaderCallbacks_Delete(callbacks);
     throw;
   }
   OTF2_EvtReaderCallbacks_Delete(callbacks);
+  return out;
 }
 
 }  // namespace wisp::io

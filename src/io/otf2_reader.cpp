@@ -444,13 +444,14 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   std::array<std::uint64_t, kSkippedCount> skipped{};
   std::string program;
   OTF2_EvtReaderCallbacks* callbacks = make_event_callbacks();
+  std::vector<OtherLocationEvents> others;
   try {
     io::check_otf2(OTF2_Reader_OpenEvtFiles(handle.reader), where + ": cannot open event files", scope);
     for (Rank r = 0; r < archive.rank_location.size(); ++r) {
       read_rank_events(handle.reader, callbacks, archive, r, builder, where, scope, skipped, program);
       if (options.progress) options.progress(r + 1, archive.rank_location.size());
     }
-    io::read_other_locations(handle.reader, archive, where, scope);
+    others = io::read_other_locations(handle.reader, archive, where, scope);
     OTF2_Reader_CloseEvtFiles(handle.reader);
   } catch (...) {
     OTF2_EvtReaderCallbacks_Delete(callbacks);
@@ -463,7 +464,9 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   for (const auto& [what, n] : archive.skipped) builder.skipped_records()[what] += n;
   for (int k = 0; k < kSkippedCount; ++k)
     if (skipped[k]) builder.skipped_records()[kSkippedNames[k]] += skipped[k];
-  return builder.finish();
+  Trace trace = builder.finish();
+  for (Rank r = 0; r < trace.rank_count(); ++r) trace.ranks[r].others = std::move(others[r]);
+  return trace;
 }
 
 }  // namespace wisp

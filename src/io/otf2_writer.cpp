@@ -87,12 +87,27 @@ std::vector<std::vector<std::uint32_t>> local_ranks(const Trace& t) {
   return out;
 }
 
-std::vector<OTF2_LocationRef> location_ids(const Trace& t) {
-  std::vector<OTF2_LocationRef> ids;
+// OTF2 location ids: the ranks' (masters) first, then per rank its other threads and streams; the
+// ids read from the trace when they are unique, else 0, 1, ... in that order.
+struct LocationIds {
+  std::vector<OTF2_LocationRef> ranks;
+  std::vector<std::vector<OTF2_LocationRef>> others;  // by rank, as Location::others
+};
+
+LocationIds location_ids(const Trace& t) {
+  LocationIds ids;
   std::unordered_map<OTF2_LocationRef, int> seen;
   bool unique = true;
-  for (const auto& loc : t.defs.ranks) unique &= seen[loc.otf2_id]++ == 0;
-  for (Rank r = 0; r < t.rank_count(); ++r) ids.push_back(unique ? t.defs.ranks[r].otf2_id : r);
+  for (const auto& loc : t.defs.ranks) {
+    unique &= seen[loc.otf2_id]++ == 0;
+    for (const auto& other : loc.others) unique &= seen[other.otf2_id]++ == 0;
+  }
+  OTF2_LocationRef next = t.rank_count();
+  ids.others.resize(t.rank_count());
+  for (Rank r = 0; r < t.rank_count(); ++r) {
+    ids.ranks.push_back(unique ? t.defs.ranks[r].otf2_id : r);
+    for (const auto& other : t.defs.ranks[r].others) ids.others[r].push_back(unique ? other.otf2_id : next++);
+  }
   return ids;
 }
 
@@ -155,22 +170,41 @@ struct EventWriter {
   }
 };
 
-void write_events(OTF2_Archive* archive, const Trace& trace, const std::vector<OTF2_LocationRef>& ids,
+// The kept events of a rank's other thread or stream: its region enters and leaves.
+void write_other_location(OTF2_Archive* archive, const Trace& trace, Rank r, std::size_t k, OTF2_LocationRef id,
+                          const std::string& where, const Otf2ErrorScope& scope) {
+  const std::string context = fmt::format("{}: rank {}, location {}", where, r, id);
+  OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, id);
+  if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, context, scope);
+  static const std::vector<LocationEvent> none;
+  for (const LocationEvent& e : k < trace.ranks[r].others.size() ? trace.ranks[r].others[k] : none) {
+    const OTF2_TimeStamp t = trace.defs.clock.to_ticks(e.time);
+    check_otf2(e.enter ? OTF2_EvtWriter_Enter(w, nullptr, t, e.region) : OTF2_EvtWriter_Leave(w, nullptr, t, e.region),
+               context, scope);
+  }
+  check_otf2(OTF2_Archive_CloseEvtWriter(archive, w), context, scope);
+}
+
+void write_events(OTF2_Archive* archive, const Trace& trace, const LocationIds& ids,
                   OTF2_StringRef program, const std::string& where, const Otf2ErrorScope& scope) {
   const auto locals = local_ranks(trace);
   check_otf2(OTF2_Archive_OpenEvtFiles(archive), where + ": cannot create event files", scope);
   for (Rank r = 0; r < trace.rank_count(); ++r) {
-    OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, ids[r]);
+    OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, ids.ranks[r]);
     if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, fmt::format("{}: rank {}", where, r), scope);
     const EventWriter writer{trace, locals, r, w, program};
     for (const Event& e : trace.ranks[r].events)
       check_otf2(writer.write(e), fmt::format("{}: writing rank {}", where, r), scope);
     check_otf2(OTF2_Archive_CloseEvtWriter(archive, w), fmt::format("{}: rank {}", where, r), scope);
+    for (std::size_t k = 0; k < trace.defs.ranks[r].others.size(); ++k)
+      write_other_location(archive, trace, r, k, ids.others[r][k], where, scope);
   }
   check_otf2(OTF2_Archive_CloseEvtFiles(archive), where + ": closing event files", scope);
   check_otf2(OTF2_Archive_OpenDefFiles(archive), where + ": cannot create definition files", scope);
-  for (Rank r = 0; r < trace.rank_count(); ++r) {
-    OTF2_DefWriter* d = OTF2_Archive_GetDefWriter(archive, ids[r]);
+  std::vector<OTF2_LocationRef> all = ids.ranks;
+  for (const auto& others : ids.others) all.insert(all.end(), others.begin(), others.end());
+  for (OTF2_LocationRef id : all) {
+    OTF2_DefWriter* d = OTF2_Archive_GetDefWriter(archive, id);
     if (d) OTF2_Archive_CloseDefWriter(archive, d);
   }
   check_otf2(OTF2_Archive_CloseDefFiles(archive), where + ": closing definition files", scope);
@@ -206,7 +240,10 @@ void intern_strings(const Trace& trace, const SystemTree& tree, StringTable& str
   const Definitions& d = trace.defs;
   for (const char* s : {"", "MPI", "machine", "node", "wisp"}) str(s);
   for (const auto& n : tree.nodes) str(n);
-  for (const auto& loc : d.ranks) str(loc.name), str(loc.group_name);
+  for (const auto& loc : d.ranks) {
+    str(loc.name), str(loc.group_name);
+    for (const auto& other : loc.others) str(other.name);
+  }
   for (const auto& r : d.regions) str(r.name), str(r.canonical_name), str(r.file);
   for (const auto& c : d.comms) str(c.name);
   str("MPI Rank 0");
@@ -215,7 +252,7 @@ void intern_strings(const Trace& trace, const SystemTree& tree, StringTable& str
 
 // Clock, paradigm, system tree, one location group (process) and one location per rank.
 void write_locations(OTF2_GlobalDefWriter* w, const Trace& trace, const SystemTree& tree,
-                     const std::vector<OTF2_LocationRef>& ids, StringTable& str) {
+                     const LocationIds& ids, StringTable& str) {
   const Definitions& d = trace.defs;
   const Clock& clock = d.clock;
   const std::uint64_t length = clock.to_ticks(trace.end_time()) - clock.global_offset;
@@ -233,8 +270,16 @@ void write_locations(OTF2_GlobalDefWriter* w, const Trace& trace, const SystemTr
                                             tree.node_of[r], OTF2_UNDEFINED_LOCATION_GROUP);
   }
   for (Rank r = 0; r < trace.rank_count(); ++r)
-    OTF2_GlobalDefWriter_WriteLocation(w, ids[r], str(d.ranks[r].name), OTF2_LOCATION_TYPE_CPU_THREAD,
+    OTF2_GlobalDefWriter_WriteLocation(w, ids.ranks[r], str(d.ranks[r].name), OTF2_LOCATION_TYPE_CPU_THREAD,
                                        written_events(trace, r), r);
+  for (Rank r = 0; r < trace.rank_count(); ++r)
+    for (std::size_t k = 0; k < d.ranks[r].others.size(); ++k) {
+      const ThreadLocation& other = d.ranks[r].others[k];
+      OTF2_GlobalDefWriter_WriteLocation(w, ids.others[r][k], str(other.name),
+                                         other.kind == LocationKind::CpuThread ? OTF2_LOCATION_TYPE_CPU_THREAD
+                                                                                : OTF2_LOCATION_TYPE_ACCELERATOR_STREAM,
+                                         trace.ranks[r].others.size() > k ? trace.ranks[r].others[k].size() : 0, r);
+    }
 }
 
 void write_regions(OTF2_GlobalDefWriter* w, const Definitions& d, StringTable& str) {
@@ -248,10 +293,10 @@ void write_regions(OTF2_GlobalDefWriter* w, const Definitions& d, StringTable& s
 }
 
 // Groups: 0 = all locations in rank order; then one group per communicator (id = 1 + comm).
-void write_communicators(OTF2_GlobalDefWriter* w, const Definitions& d, const std::vector<OTF2_LocationRef>& ids,
+void write_communicators(OTF2_GlobalDefWriter* w, const Definitions& d, const std::vector<OTF2_LocationRef>& ranks,
                          StringTable& str) {
   const OTF2_StringRef empty = str("");
-  std::vector<std::uint64_t> members(ids.begin(), ids.end());
+  std::vector<std::uint64_t> members(ranks.begin(), ranks.end());
   OTF2_GlobalDefWriter_WriteGroup(w, 0, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
                                   OTF2_GROUP_FLAG_NONE, static_cast<uint32_t>(members.size()),
                                   members.data());
@@ -272,7 +317,7 @@ void write_communicators(OTF2_GlobalDefWriter* w, const Definitions& d, const st
 }
 
 void write_definitions(OTF2_Archive* archive, const Trace& trace,
-                       const std::vector<OTF2_LocationRef>& ids, StringTable& str,
+                       const LocationIds& ids, StringTable& str,
                        const std::string& where, const Otf2ErrorScope& scope) {
   OTF2_GlobalDefWriter* w = OTF2_Archive_GetGlobalDefWriter(archive);
   if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": cannot create global definitions", scope);
@@ -281,7 +326,7 @@ void write_definitions(OTF2_Archive* archive, const Trace& trace,
   str.write(w);
   write_locations(w, trace, tree, ids, str);
   write_regions(w, trace.defs, str);
-  write_communicators(w, trace.defs, ids, str);
+  write_communicators(w, trace.defs, ids.ranks, str);
   check_otf2(OTF2_Archive_CloseGlobalDefWriter(archive, w), where + ": writing definitions", scope);
 }
 

@@ -68,7 +68,13 @@ Trace retimed(const Trace& trace, const std::vector<std::vector<double>>& times)
     b.reserve(rt.events.size());
     for (EventIndex i = 0; i < rt.events.size(); ++i) append(b, trace, rt, rt.events[i], clock.snap(times[r][i]));
   }
-  return builder.finish();
+  Trace out = builder.finish();
+  for (Rank r = 0; r < trace.rank_count(); ++r) {  // hybrid traces: the other threads follow their master
+    move_other_locations(trace.ranks[r], out.ranks[r]);
+    for (auto& location : out.ranks[r].others)
+      for (LocationEvent& e : location) e.time = clock.snap(e.time);
+  }
+  return out;
 }
 
 }  // namespace wisp

@@ -16,9 +16,9 @@ std::string hybrid_warning(const Trace& trace) {
   for (const Location& rank : trace.defs.ranks)
     for (const ThreadLocation& l : rank.others) (l.kind == LocationKind::CpuThread ? threads : streams) += 1;
   if (threads + streams == 0) return "";
-  return fmt::format("hybrid trace: the ranks' {} other threads and {} accelerator streams are not replayed; the "
-                     "master threads are (a parallel region is their computation), so a scenario that changes the "
-                     "threads' work is not modelled yet and the simulated trace holds the master threads only",
+  return fmt::format("hybrid trace: the master threads are replayed (a parallel region is their computation); the "
+                     "ranks' {} other threads and {} accelerator streams keep their regions, moved along their "
+                     "master's timeline, and a scenario that changes only their work is not modelled yet",
                      threads, streams);
 }
 

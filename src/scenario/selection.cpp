@@ -171,6 +171,7 @@ Trace retime(const Trace& t, const std::vector<Visit>& visits, const std::vector
     auto& dst = out.ranks[r].events;
     for (std::size_t i = 0; i + 1 < src.size(); ++i)
       dst[i + 1].time = dst[i].time + (src[i + 1].time - src[i].time) * factor[r][i] + extra[r][i];
+    move_other_locations(t.ranks[r], out.ranks[r]);  // hybrid traces: the other threads follow
   }
   return out;
 }

@@ -9,10 +9,13 @@
 #include <sstream>
 
 #include "helpers.hpp"
+#include "tiny_trace.hpp"
 #include "wisp/io/otf2_reader.hpp"
+#include "wisp/io/otf2_writer.hpp"
 #include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/replay.hpp"
 #include "wisp/replay/trust.hpp"
+#include "wisp/scenario/transform.hpp"
 
 using namespace wisp;
 
@@ -92,4 +95,65 @@ TEST_CASE("hybrid traces: the anchored identity of the master threads is the mea
     const ReplayResult id = replay(measured, c.platform, o);
     CHECK(std::abs(identity_error(measured.end_time(), id.runtime)) < 1e-3);
   }
+}
+
+TEST_CASE("another location's time follows the master's timeline, piecewise linearly", "[trace][hybrid]") {
+  const std::vector<double> before{1, 2, 4}, after{1, 3, 4};
+  CHECK(follow_master(before, after, 0.5) == Approx(0.5));   // before the master: its first shift (0)
+  CHECK(follow_master(before, after, 1.5) == Approx(2.0));   // 1..2 became 1..3: twice as long
+  CHECK(follow_master(before, after, 3.0) == Approx(3.5));   // 2..4 became 3..4: half as long
+  CHECK(follow_master(before, after, 5.0) == Approx(5.0));   // after the master: its last shift (0)
+  CHECK(follow_master(before, {2, 4, 5}, 0.0) == Approx(1.0));
+  CHECK(follow_master(before, {2, 4, 5}, 6.0) == Approx(7.0));
+  CHECK(follow_master({}, {}, 6.0) == 6.0);
+}
+
+TEST_CASE("a transform of the master moves its threads' regions with it; the writer keeps them", "[trace][hybrid]") {
+  // Rank 0's master works 0..10 s in compute(); its OpenMP thread 1 works 2..8 s inside it.
+  test::TinyTrace tiny(1);
+  tiny.work(0, "compute", 0, 10e6);
+  Trace t = tiny.finish(10e6);
+  const RegionId thread_work = t.defs.add_region(make_region("compute_omp_fn.0"));
+  t.defs.ranks[0].others.push_back(ThreadLocation{"OMP thread 1", LocationKind::CpuThread, 77, 2, 2});
+  t.ranks[0].others = {{{2.0, thread_work, true}, {8.0, thread_work, false}}};
+  Transform half;
+  half.kind = TransformKind::Scale;
+  half.select.region = "compute";
+  half.factor = 0.5;
+  const Trace scaled = apply_transforms(t, {half}).trace;
+  REQUIRE(scaled.ranks[0].others.size() == 1);
+  CHECK(scaled.ranks[0].others[0][0].time == Approx(1.0));  // compute now 0..5 s
+  CHECK(scaled.ranks[0].others[0][1].time == Approx(4.0));
+  test::TempDir dir;
+  write_otf2(scaled, dir / "t");
+  const Trace back = read_otf2(dir / "t");
+  REQUIRE(back.defs.ranks[0].others.size() == 1);
+  CHECK(back.defs.ranks[0].others[0].name == "OMP thread 1");
+  CHECK(back.defs.ranks[0].others[0].records == 2);
+  REQUIRE(back.ranks[0].others[0].size() == 2);
+  CHECK(back.defs.regions[back.ranks[0].others[0][0].region].name == "compute_omp_fn.0");
+  CHECK(back.ranks[0].others[0][1].time == Approx(4.0));
+}
+
+TEST_CASE("hybrid traces: the identity replay keeps every thread's regions where they were", "[replay][hybrid][real]") {
+  const auto dir = test::shared_trace("other-writers/casita-2_cuda_simple");
+  if (dir.empty()) return;
+  const Trace measured = read_otf2(dir);
+  const Calibration c = calibrate(measured);
+  ReplayOptions o;
+  o.anchor = true;
+  o.algorithms = c.algorithms;
+  const ReplayResult id = replay(measured, c.platform, o);
+  double worst = 0;
+  std::size_t events = 0;
+  for (Rank r = 0; r < measured.rank_count(); ++r) {
+    REQUIRE(id.trace.ranks[r].others.size() == measured.ranks[r].others.size());
+    for (std::size_t k = 0; k < measured.ranks[r].others.size(); ++k) {
+      REQUIRE(id.trace.ranks[r].others[k].size() == measured.ranks[r].others[k].size());
+      for (std::size_t i = 0; i < measured.ranks[r].others[k].size(); ++i, ++events)
+        worst = std::max(worst, std::abs(id.trace.ranks[r].others[k][i].time - measured.ranks[r].others[k][i].time));
+    }
+  }
+  CHECK(events > 400);
+  CHECK(worst < 2e-6);  // the masters' anchored identity is within a microsecond of the trace
 }

@@ -1,5 +1,6 @@
 // The same events at other times: rebuilds a trace through TraceBuilder with new per-event times
 // (the replay's simulated times), so every derived structure is recomputed for the new timing.
+// The events of the ranks' other threads and streams follow their master (other_locations.hpp).
 #pragma once
 
 #include <vector>

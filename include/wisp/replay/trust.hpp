@@ -18,8 +18,8 @@ double identity_error(double measured, double identity);
 // replays) tells how many calls fell back to the model.
 std::string identity_warning(double error, const ResidualSummary* residuals);
 
-// Empty for single-threaded ranks; for hybrid traces one line saying that only the master threads
-// are replayed (their parallel regions are computation) and the simulated trace holds no others.
+// Empty for single-threaded ranks; for hybrid traces one line saying that the master threads are
+// replayed (their parallel regions are computation) and the other locations follow them.
 std::string hybrid_warning(const Trace& trace);
 
 }  // namespace wisp

@@ -12,6 +12,7 @@
 #include "wisp/trace/anomaly.hpp"
 #include "wisp/trace/definitions.hpp"
 #include "wisp/trace/event.hpp"
+#include "wisp/trace/other_locations.hpp"
 
 namespace wisp {
 
@@ -26,6 +27,7 @@ struct RankTrace {
   std::vector<P2P> p2p;                        // message sides, in event order
   std::vector<CollectiveRecord> collectives;   // collective operations, in event order
   std::vector<CallSpan> mpi_calls;             // MPI calls, by Enter (derived)
+  OtherLocationEvents others;                  // hybrid traces: the other threads' and streams' regions
 };
 
 // A matched point-to-point message: the send side on `sender`, the receive side on `receiver`
