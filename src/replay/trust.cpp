@@ -18,7 +18,8 @@ std::string hybrid_warning(const Trace& trace) {
   if (threads + streams == 0) return "";
   return fmt::format("hybrid trace: the master threads are replayed (a parallel region is their computation); the "
                      "ranks' {} other threads and {} accelerator streams keep their regions, moved along their "
-                     "master's timeline, and a scenario that changes only their work is not modelled yet",
+                     "master's timeline; transforms act on the masters (rebalance across: threads shortens a "
+                     "parallel region by its team's max - mean work)",
                      threads, streams);
 }
 

@@ -191,13 +191,20 @@ struct Parser {
     const std::string context = fmt::format("transform '{}'", kind);
     if (kind == "rebalance") {
       t.kind = TransformKind::Rebalance;
-      only_keys(p, with({"mode"}), context);
+      only_keys(p, with({"mode", "across"}), context);
       selection_into(p, t.select);
       if (p["mode"]) {
         const std::string mode = text(p["mode"], "mode");
         if (mode != "instance" && mode != "total")
           fail(p["mode"], fmt::format("rebalance mode must be instance or total (got '{}')", mode));
         t.per_instance = mode == "instance";
+      }
+      if (p["across"]) {
+        const std::string across = text(p["across"], "across");
+        if (across != "ranks" && across != "threads")
+          fail(p["across"], fmt::format("rebalance across must be ranks or threads (got '{}')", across));
+        t.across_threads = across == "threads";
+        if (t.across_threads && !t.per_instance) fail(p["mode"], "rebalance across threads balances each instance");
       }
     } else if (kind == "scale") {
       t.kind = TransformKind::Scale;

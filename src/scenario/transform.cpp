@@ -9,6 +9,7 @@
 
 #include "wisp/error.hpp"
 #include "wisp/scenario/selection.hpp"
+#include "wisp/scenario/thread_balance.hpp"
 
 namespace wisp {
 
@@ -110,12 +111,31 @@ TransformEffect apply_move(Transformed& out, const Transform& tr, const std::vec
   return effect;
 }
 
+// Rebalance across threads: each visit (a team's instance) ends when the mean work is done.
+std::vector<double> balance_threads(const Transform& tr, const Trace& trace, const std::vector<Visit>& visits,
+                                    const std::vector<double>& c, std::string& description) {
+  const std::vector<TeamWork> teams = team_work(trace, visits);
+  std::vector<double> target(c.size());
+  std::size_t threads = 0;
+  for (std::size_t k = 0; k < c.size(); ++k) {
+    target[k] = std::max(0.0, c[k] - (teams[k].max - teams[k].mean));
+    threads = std::max(threads, teams[k].threads);
+  }
+  if (threads < 2)
+    throw Error(tr.where.str() + ": rebalance across threads: no thread but the master visits " + describe(tr.select) +
+                " (a hybrid trace's OpenMP threads are needed; see wisp info)");
+  description = fmt::format("rebalance {} across threads (per instance) on {} ranks, teams of up to {} threads",
+                            describe(tr.select), rank_count(visits), threads);
+  return target;
+}
+
 // The new computation of every selected visit under rebalance, scale, set or zero.
-std::vector<double> targets(const Transform& tr, const std::vector<Visit>& visits, const std::vector<double>& c,
-                            std::string& description) {
+std::vector<double> targets(const Transform& tr, const Trace& trace, const std::vector<Visit>& visits,
+                            const std::vector<double>& c, std::string& description) {
   std::vector<double> target(c.size());
   switch (tr.kind) {
     case TransformKind::Rebalance:
+      if (tr.across_threads) return balance_threads(tr, trace, visits, c, description);
       description = fmt::format("rebalance {} ({}) on {} ranks", describe(tr.select),
                                 tr.per_instance ? "per instance" : "totals", rank_count(visits));
       return tr.per_instance ? rebalance_instances(visits, c) : rebalance_totals(visits, c);
@@ -148,7 +168,7 @@ TransformEffect apply_one(Transformed& out, const Transform& tr) {
   if (tr.kind == TransformKind::Move) {
     effect = apply_move(out, tr, visits, c);
   } else {
-    const std::vector<double> target = targets(tr, visits, c, effect.description);
+    const std::vector<double> target = targets(tr, out.trace, visits, c, effect.description);
     effect.visits = visits.size();
     effect.before = sum(c);
     effect.after = sum(target);

@@ -15,7 +15,11 @@
 #include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/replay.hpp"
 #include "wisp/replay/trust.hpp"
+#include "wisp/scenario/scenario.hpp"
+#include "wisp/scenario/selection.hpp"
+#include "wisp/scenario/thread_balance.hpp"
 #include "wisp/scenario/transform.hpp"
+#include "wisp/trace/builder.hpp"
 
 using namespace wisp;
 
@@ -156,4 +160,58 @@ TEST_CASE("hybrid traces: the identity replay keeps every thread's regions where
   }
   CHECK(events > 400);
   CHECK(worst < 2e-6);  // the masters' anchored identity is within a microsecond of the trace
+}
+
+namespace {
+
+// One rank whose master runs a parallel region 0..10 s (its own work: 4 s, then the implicit
+// barrier) with two OpenMP threads working 9.999 s and 7 s before the barrier; main ends at 12 s.
+Trace parallel_team() {
+  Definitions d;
+  d.ranks.resize(1);
+  d.world = d.add_comm(Communicator{"MPI_COMM_WORLD", {0}, false, kNone});
+  const RegionId main = d.add_region(make_region("main"));
+  Region par = make_region("!$omp parallel @a.c:1");
+  par.otf2_role = 5, par.otf2_paradigm = 3;
+  Region bar = make_region("!$omp implicit barrier @a.c:9");
+  bar.otf2_role = 16, bar.otf2_paradigm = 3;
+  const RegionId p = d.add_region(par), b = d.add_region(bar);
+  d.ranks[0].others = {ThreadLocation{"OMP thread 1", LocationKind::CpuThread, 1, 4, 4},
+                       ThreadLocation{"OMP thread 2", LocationKind::CpuThread, 2, 4, 4}};
+  TraceBuilder builder(d);
+  RankBuilder& m = builder.rank(0);
+  m.enter(0, main), m.enter(0, p), m.enter(4, b), m.leave(10, b), m.leave(10, p), m.leave(12, main);
+  Trace t = builder.finish();
+  t.ranks[0].others = {{{0.001, p, true}, {10.0, b, true}, {10.0, b, false}, {10.0, p, false}},
+                       {{0.001, p, true}, {7.001, b, true}, {10.0, b, false}, {10.0, p, false}}};
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("rebalance across threads: each team meets at its barrier when the mean work is done", "[scenario][hybrid]") {
+  const Trace t = parallel_team();
+  const std::vector<TeamWork> teams = team_work(t, select_visits(t, Selection{"!$omp parallel @a.c:1"}));
+  REQUIRE(teams.size() == 1);
+  CHECK(teams[0].threads == 3);
+  CHECK(teams[0].max == Approx(9.999));
+  CHECK(teams[0].mean == Approx((4 + 9.999 + 7) / 3));
+  const Scenario s = parse_scenario("wisp: 1\ntrace: t\ntransforms:\n  - rebalance: {region: \"!$omp parallel @a.c:1\", across: threads}\n",
+                                    "s.yaml");
+  const Transformed balanced = apply_transforms(t, s.transforms);
+  const double saved = 9.999 - (4 + 9.999 + 7) / 3;
+  CHECK(balanced.trace.end_time() == Approx(12 - saved));
+  CHECK(balanced.effects[0].before == Approx(10));
+  CHECK(balanced.effects[0].after == Approx(10 - saved));
+  CHECK_THAT(balanced.effects[0].description, Catch::Contains("across threads") && Catch::Contains("teams of up to 3"));
+  // The threads' regions follow the shorter master visit.
+  CHECK(balanced.trace.ranks[0].others[0].back().time == Approx(10 - saved));
+  // Without other threads there is nothing to balance: one clear error at the transform.
+  Trace single = t;
+  single.ranks[0].others.clear();
+  single.defs.ranks[0].others.clear();
+  CHECK_THROWS_WITH(apply_transforms(single, s.transforms),
+                    Catch::StartsWith("s.yaml:4:") && Catch::Contains("no thread but the master"));
+  CHECK_THROWS_WITH(parse_scenario("wisp: 1\ntrace: t\ntransforms:\n  - rebalance: {region: x, across: cores}\n", "s.yaml"),
+                    Catch::Contains("across must be ranks or threads"));
 }

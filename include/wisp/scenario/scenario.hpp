@@ -50,6 +50,7 @@ struct Transform {
   Selection select;              // rebalance/scale/set/zero: what; move: from
   Selection to;                  // move: where the work goes
   bool per_instance = true;      // rebalance: k-th visits to their mean (else totals)
+  bool across_threads = false;   // rebalance: the threads of each visit's team (hybrid traces)
   double factor = 1;             // scale
   double seconds = 0;            // set
   double fraction = 0;           // move

@@ -71,6 +71,13 @@ struct Region {
 // Builds a region definition with the role and paradigm Score-P gives it.
 Region make_region(std::string name);
 
+// An OpenMP barrier, implicit (end of a parallel region or worksharing construct) or explicit:
+// where the threads of a team meet (OTF2 roles IMPLICIT_BARRIER and BARRIER, paradigm OpenMP).
+inline bool is_openmp_barrier(const Region& r) {
+  constexpr std::uint8_t kBarrier = 15, kImplicitBarrier = 16, kOpenMP = 3;
+  return (r.otf2_role == kBarrier || r.otf2_role == kImplicitBarrier) && r.otf2_paradigm == kOpenMP;
+}
+
 struct Callpath {
   RegionId region = kNone;
   CallpathId parent = kNone;  // kNone for a root (the outermost region of a rank)
