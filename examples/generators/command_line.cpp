@@ -147,6 +147,21 @@ void add_phases(CLI::App* generate, const GeneratedSink& sink) {
       [](PhasesOptions& o) { return generate_phases(o); }, sink);
 }
 
+void add_hybrid(CLI::App* generate, const GeneratedSink& sink) {
+  kind<HybridOptions>(
+      generate, "hybrid", "MPI+OpenMP: a parallel region with a thread imbalance, then MPI_Allreduce",
+      [](CLI::App* c, HybridOptions& o) {
+        c->add_option("--ranks", o.ranks, "ranks")->capture_default_str();
+        c->add_option("--threads", o.threads, "threads per rank, the master included")->capture_default_str();
+        c->add_option("--iterations", o.iterations, "iterations")->capture_default_str();
+        c->add_option("--work", o.work, "work per thread and iteration [s]")->capture_default_str();
+        c->add_option("--thread-imbalance", o.thread_imbalance, "extra work of each rank's last thread")->capture_default_str();
+        c->add_option("--rank-imbalance", o.rank_imbalance, "extra work of rank 0's threads")->capture_default_str();
+        c->add_flag("--balanced-threads", o.balanced_threads, "every thread works its team's mean");
+      },
+      [](HybridOptions& o) { return generate_hybrid(o); }, sink);
+}
+
 }  // namespace
 
 void add_generator_commands(CLI::App& parent, const GeneratedSink& sink) {
@@ -155,6 +170,7 @@ void add_generator_commands(CLI::App& parent, const GeneratedSink& sink) {
   add_mpmd(&parent, sink);
   add_halo(&parent, sink);
   add_phases(&parent, sink);
+  add_hybrid(&parent, sink);
 }
 
 Trace generate_from_command_line(const std::string& command_line) {

@@ -108,4 +108,25 @@ struct PhasesOptions : CommonOptions {
 };
 Trace generate_phases(const PhasesOptions& o);
 
+// A hybrid MPI+OpenMP program: P ranks of T threads (the master and T-1 OpenMP threads), N
+// iterations of one parallel region ("!$omp parallel @hybrid.c:10", each thread works, then the
+// team meets at the implicit barrier "!$omp implicit barrier @hybrid.c:20") followed by an
+// MPI_Allreduce of 8 bytes on the master. Thread t of rank r works
+//   work · (1 + rank_imbalance if r = 0) · (1 + thread_imbalance if t = T-1)
+// per iteration; with balanced_threads every thread of a rank works its team's mean instead. The
+// master's parallel region lasts its team's longest work (its barrier waits the difference); the
+// other threads' regions are written as locations of the rank's process.
+struct HybridOptions : CommonOptions {
+  std::uint32_t ranks = 4;
+  std::uint32_t threads = 4;
+  std::uint32_t iterations = 50;
+  double work = 0.01;
+  double thread_imbalance = 0.5;
+  double rank_imbalance = 0;
+  bool balanced_threads = false;
+};
+Trace generate_hybrid(const HybridOptions& o);
+// The work of thread t of rank r in every iteration (before balancing).
+double hybrid_thread_work(const HybridOptions& o, Rank r, std::uint32_t t);
+
 }  // namespace wisp::gen

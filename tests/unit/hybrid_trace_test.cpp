@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "generators/generators.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
 #include "wisp/io/otf2_reader.hpp"
@@ -214,4 +215,34 @@ TEST_CASE("rebalance across threads: each team meets at its barrier when the mea
                     Catch::StartsWith("s.yaml:4:") && Catch::Contains("no thread but the master"));
   CHECK_THROWS_WITH(parse_scenario("wisp: 1\ntrace: t\ntransforms:\n  - rebalance: {region: x, across: cores}\n", "s.yaml"),
                     Catch::Contains("across must be ranks or threads"));
+}
+
+TEST_CASE("the hybrid generator: every thread works as the model says, the master waits for its team", "[generator][hybrid]") {
+  gen::HybridOptions o;
+  o.ranks = 2;
+  o.threads = 3;
+  o.iterations = 5;
+  o.thread_imbalance = 0.5;
+  o.rank_imbalance = 0.2;
+  const Trace t = gen::generate_hybrid(o);
+  REQUIRE(t.defs.ranks[1].others.size() == 2);
+  const auto visits = select_visits(t, Selection{"!$omp parallel @hybrid.c:10"});
+  REQUIRE(visits.size() == 10);
+  for (const TeamWork& team : team_work(t, visits)) CHECK(team.threads == 3);
+  const std::vector<TeamWork> teams = team_work(t, visits);
+  CHECK(teams[0].max == Approx(0.01 * 1.2 * 1.5));              // rank 0, its last thread
+  CHECK(teams[0].mean == Approx(0.01 * 1.2 * (2 + 1.5) / 3));
+  CHECK(teams[9].max == Approx(0.01 * 1.5));                     // rank 1
+  const auto& master = t.ranks[1].events;
+  CHECK(master[visits[5].leave].time - master[visits[5].enter].time == Approx(0.015));  // its team's longest
+  // Thread 1 of rank 1 reaches the barrier after its own work and leaves with the team.
+  const auto& thread = t.ranks[1].others[0];
+  CHECK(thread[1].time - thread[0].time == Approx(0.01));
+  CHECK(thread[3].time - thread[0].time == Approx(0.015));
+  // Written and read back, the threads are there.
+  test::TempDir dir;
+  write_otf2(t, dir / "h");
+  const Trace back = read_otf2(dir / "h");
+  CHECK(back.defs.ranks[1].others[1].records == 20);
+  CHECK(back.defs.paradigms == std::vector<std::string>{"OpenMP", "MPI"});
 }

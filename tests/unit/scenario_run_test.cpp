@@ -349,3 +349,19 @@ transforms:
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.err, Catch::Contains(bad + ":3:17: costs is anchored or model"));
 }
+
+TEST_CASE("scenario hybrid-rebalance-threads: the generator's balanced-threads variant, rank 0 still late") {
+  TempDir dir;
+  const json j = run_json(kScenarios + "hybrid-rebalance-threads.yaml", dir);
+  gen::HybridOptions o;
+  o.threads = 4;
+  o.iterations = 50;
+  o.thread_imbalance = 0.5;
+  o.rank_imbalance = 0.2;
+  o.balanced_threads = true;
+  CHECK(j["runtime"]["scenario"].get<double>() == Approx(gen::generate_hybrid(o).end_time()).epsilon(1e-6));
+  // By hand: rank 0 sets the pace; its team's longest work 0.01 x 1.2 x 1.5 becomes the mean
+  // 0.01 x 1.2 x (3 + 1.5) / 4, i.e. 0.0045 s less in each of the 50 iterations.
+  CHECK(j["gain"]["seconds"].get<double>() == Approx(50 * 0.01 * 1.2 * (1.5 - 4.5 / 4)).epsilon(1e-6));
+  CHECK(std::abs(j["runtime"]["identity_error"].get<double>()) < 1e-6);
+}
