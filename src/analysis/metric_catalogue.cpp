@@ -31,6 +31,10 @@ constexpr MetricInfo kCatalogue[] = {
     {"mpi_earlyreduce", "time", "sec", WaitStates, true, "Waiting time due to an early receiver in MPI n-to-1 operations", R::Time, RED},
     {"mpi_earlyscan", "time", "sec", WaitStates, true, "Waiting time due to an early receiver in an MPI scan operation", R::Time, SCAN},
     {"mpi_finalize_wait", "time", "sec", WaitStates, true, "Waiting time in front of MPI_Finalize", R::Time, FIN},
+    // OMP.pattern (hybrid traces; parents OMP_IBARRIER, OMP_EBARRIER are not computed; time is)
+    {metric::kOmpIbarrierWait, "time", "sec", WaitStates, true, "Waiting time in front of implicit OpenMP barriers"},
+    {metric::kOmpEbarrierWait, "time", "sec", WaitStates, true, "Waiting time in front of explicit OpenMP barriers"},
+    {metric::kOmpIdleThreads, "time", "sec", WaitStates, true, "Unused CPU reservation time"},
     // Counts.pattern
     {"mpi_cls_count", "", "occ", WaitStates, false, "Number of Late Sender instances in MPI communications", R::Count, LS},
     {"mpi_clr_count", "", "occ", WaitStates, false, "Number of Late Receiver instances in MPI communications", R::Count, LR},

@@ -10,6 +10,7 @@ namespace wisp {
 WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options) {
   WaitPathAnalysis a;
   a.profile = compute_profile(trace);
+  a.openmp = find_openmp_waits(trace, a.profile);
   {
     const CallIndex calls = index_mpi_calls(trace);
     a.waits = find_wait_states(trace, calls);
@@ -29,6 +30,11 @@ MetricTable metric_table(const WaitPathAnalysis& a) {
   add_matrix(t, metric::kVisits, a.profile.visits);
   for (int k = 0; k < kWaitKindCount; ++k) add_matrix(t, metric_name(WaitKind(k)), a.waits.seconds[k]);
   for (int k = 0; k < kWaitKindCount; ++k) add_matrix(t, count_metric_name(WaitKind(k)), a.waits.counts[k]);
+  if (a.openmp.idle.slots > 0) {  // hybrid traces
+    add_matrix(t, metric::kOmpIbarrierWait, a.openmp.ibarrier);
+    add_matrix(t, metric::kOmpEbarrierWait, a.openmp.ebarrier);
+    add_matrix(t, metric::kOmpIdleThreads, a.openmp.idle);
+  }
   for (int k = 0; k < kDelayCategoryCount; ++k) {
     add_matrix(t, direct_wait_metric(WaitKind(k)), a.delays.direct_wait[k]);
     add_matrix(t, indirect_wait_metric(WaitKind(k)), a.delays.indirect_wait[k]);

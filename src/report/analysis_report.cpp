@@ -115,6 +115,8 @@ std::string analysis_text(const Trace& trace, const std::string& source, const W
   out += "\nWait states (waiting time summed over ranks; the rank waiting most)\n";
   std::size_t before = out.size();
   for (int k = 0; k < kWaitKindCount; ++k) metric_block(out, trace, table, metric_name(WaitKind(k)), top);
+  for (std::string_view omp : {metric::kOmpIbarrierWait, metric::kOmpEbarrierWait, metric::kOmpIdleThreads})
+    metric_block(out, trace, table, omp, top);  // hybrid traces
   if (out.size() == before) out += "  none\n";
 
   const CriticalPath& cp = a.critical_path;

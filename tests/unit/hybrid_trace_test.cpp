@@ -4,6 +4,7 @@
 // message is matched; the master threads replay to the measured runtime.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include "generators/generators.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/replay/calibrate.hpp"
@@ -245,4 +247,34 @@ TEST_CASE("the hybrid generator: every thread works as the model says, the maste
   const Trace back = read_otf2(dir / "h");
   CHECK(back.defs.ranks[1].others[1].records == 20);
   CHECK(back.defs.paradigms == std::vector<std::string>{"OpenMP", "MPI"});
+}
+
+TEST_CASE("OpenMP wait states of the hybrid generator: barrier waits and idle threads as the model says",
+          "[analysis][hybrid]") {
+  gen::HybridOptions o;
+  o.ranks = 2;
+  o.threads = 3;
+  o.iterations = 5;
+  o.thread_imbalance = 0.5;
+  o.rank_imbalance = 0.2;
+  const Trace t = gen::generate_hybrid(o);
+  const WaitPathAnalysis a = analyze_wait_paths(t);
+  const MetricTable table = metric_table(a);
+  // Each instance: two threads work w, the last 1.5 w; both wait 0.5 w at the implicit barrier.
+  const CallpathId barrier = test::callpath(t, "main/!$omp parallel @hybrid.c:10/!$omp implicit barrier @hybrid.c:20");
+  CHECK(metric_value(table, "omp_ibarrier_wait", barrier, 0) == Approx(5 * 0.012));
+  CHECK(metric_value(table, "omp_ibarrier_wait", barrier, 1) == Approx(5 * 0.01));
+  CHECK(metric_value(table, "omp_ebarrier_wait") == 0);
+  // Idle threads: 2 threads beside the master, idle whenever the master is outside the region.
+  for (Rank r = 0; r < 2; ++r) {
+    const auto& events = t.ranks[r].events;
+    const double longest = gen::hybrid_thread_work(o, r, 2);
+    double idle = 0;
+    for (const MetricRecord& rec : table.records)
+      if (table.metrics[rec.metric] == "omp_idle_threads" && rec.rank == r) idle += rec.value;
+    CHECK(idle == Approx(2 * (events.back().time - events.front().time - 5 * longest)).epsilon(1e-9));
+  }
+  // A single-threaded trace has none of these metrics.
+  const MetricTable plain = metric_table(analyze_wait_paths(gen::generate_imbalance(gen::ImbalanceOptions{})));
+  CHECK(std::find(plain.metrics.begin(), plain.metrics.end(), "omp_idle_threads") == plain.metrics.end());
 }

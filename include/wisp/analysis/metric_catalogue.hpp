@@ -55,6 +55,9 @@ inline constexpr std::string_view kNonCriticalPathActivities = "non_critical_pat
 inline constexpr std::string_view kCriticalImbalanceImpact = "critical_imbalance_impact";
 inline constexpr std::string_view kIntraPartitionImbalance = "intra_partition_imbalance";
 inline constexpr std::string_view kInterPartitionImbalance = "inter_partition_imbalance";
+inline constexpr std::string_view kOmpIbarrierWait = "omp_ibarrier_wait";
+inline constexpr std::string_view kOmpEbarrierWait = "omp_ebarrier_wait";
+inline constexpr std::string_view kOmpIdleThreads = "omp_idle_threads";
 }  // namespace metric
 
 }  // namespace wisp

@@ -10,6 +10,7 @@
 #include "wisp/analysis/delay.hpp"
 #include "wisp/analysis/imbalance.hpp"
 #include "wisp/analysis/metric_table.hpp"
+#include "wisp/analysis/openmp_waits.hpp"
 #include "wisp/analysis/partitions.hpp"
 #include "wisp/analysis/profile.hpp"
 #include "wisp/analysis/wait_states.hpp"
@@ -28,6 +29,7 @@ struct WaitPathAnalysis {
   Partitions partitions;
   ImbalanceIndicators imbalance;
   DelayCosts delays;
+  OpenMpWaits openmp;  // hybrid traces only
 };
 
 WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options = {});
