@@ -219,13 +219,23 @@ TEST_CASE("rebalance across threads: each team meets at its barrier when the mea
                     Catch::Contains("across must be ranks or threads"));
 }
 
-TEST_CASE("the hybrid generator: every thread works as the model says, the master waits for its team", "[generator][hybrid]") {
+namespace {
+
+// 2 ranks of 3 threads, 5 iterations; the last thread +50 %, rank 0 +20 %.
+gen::HybridOptions small_hybrid() {
   gen::HybridOptions o;
   o.ranks = 2;
   o.threads = 3;
   o.iterations = 5;
   o.thread_imbalance = 0.5;
   o.rank_imbalance = 0.2;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("the hybrid generator: every thread works as the model says, the master waits for its team", "[generator][hybrid]") {
+  const gen::HybridOptions o = small_hybrid();
   const Trace t = gen::generate_hybrid(o);
   REQUIRE(t.defs.ranks[1].others.size() == 2);
   const auto visits = select_visits(t, Selection{"!$omp parallel @hybrid.c:10"});
@@ -251,12 +261,7 @@ TEST_CASE("the hybrid generator: every thread works as the model says, the maste
 
 TEST_CASE("OpenMP wait states of the hybrid generator: barrier waits and idle threads as the model says",
           "[analysis][hybrid]") {
-  gen::HybridOptions o;
-  o.ranks = 2;
-  o.threads = 3;
-  o.iterations = 5;
-  o.thread_imbalance = 0.5;
-  o.rank_imbalance = 0.2;
+  const gen::HybridOptions o = small_hybrid();
   const Trace t = gen::generate_hybrid(o);
   const WaitPathAnalysis a = analyze_wait_paths(t);
   const MetricTable table = metric_table(a);
