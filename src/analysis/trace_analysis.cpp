@@ -66,6 +66,7 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   timed(a, "analyzer I (wait states, critical path, imbalance, delay costs)",
         [&] { a.wait_paths = analyze_wait_paths(trace, options.wait_paths); });
   timed(a, "metric table", [&] { a.table = metric_table(a.wait_paths); });
+  a.threads = thread_profile(trace);  // empty unless the trace has other threads
   // The estimate is compared with analyzer I's wait states, not with a second wait-state search.
   if (options.parts.wait_estimate) timed(a, "minimum-based wait estimate", [&] {
     const TraceBasedWaits trace_based = trace_based_waits(trace, a.wait_paths.waits);

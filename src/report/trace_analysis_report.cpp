@@ -1,6 +1,10 @@
 // `wisp analyze` output of all analyses. See trace_analysis_report.hpp.
 #include "wisp/report/trace_analysis_report.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include "wisp/report/analysis_report.hpp"
 #include "wisp/report/pag_report.hpp"
 #include "wisp/report/pop_report.hpp"
@@ -8,8 +12,34 @@
 
 namespace wisp {
 
+namespace {
+
+nlohmann::json threads_json(const Trace& trace, const std::vector<ThreadTime>& rows) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ThreadTime& t : rows)
+    out.push_back({{"rank", t.rank}, {"location", trace.defs.ranks[t.rank].others[t.location].name},
+                   {"callpath", t.callpath}, {"time", t.seconds}});
+  return out;
+}
+
+// The rows with the most time first.
+std::string threads_text(const Trace& trace, const std::vector<ThreadTime>& rows, std::size_t top) {
+  std::vector<const ThreadTime*> sorted;
+  for (const ThreadTime& t : rows) sorted.push_back(&t);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const ThreadTime* a, const ThreadTime* b) { return a->seconds > b->seconds; });
+  std::string out = "Other threads and streams (hybrid): exclusive time per call path\n";
+  for (std::size_t i = 0; i < sorted.size() && i < top; ++i)
+    out += fmt::format("  {:>12.6f} s  rank {} {:<16} {}\n", sorted[i]->seconds, sorted[i]->rank,
+                       trace.defs.ranks[sorted[i]->rank].others[sorted[i]->location].name, sorted[i]->callpath);
+  if (sorted.size() > top) out += fmt::format("  ... {} more rows\n", sorted.size() - top);
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source, const TraceAnalysis& a) {
   nlohmann::json j = analysis_json(trace, source, a.wait_paths, a.table);
+  if (!a.threads.empty()) j["threads"] = threads_json(trace, a.threads);
   if (a.parts.pag) {
     j["pag"] = pag_json(trace, a.pag);
     j["mbm"] = mbm_json(trace, a.pag);
@@ -22,6 +52,7 @@ nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source
 std::string trace_analysis_text(const Trace& trace, const std::string& source, const TraceAnalysis& a,
                                 std::size_t top) {
   std::string out = analysis_text(trace, source, a.wait_paths, a.table, top);
+  if (!a.threads.empty()) out += "\n" + threads_text(trace, a.threads, top);
   if (a.parts.pag) out += "\n" + near_critical_text(trace, a.pag, top) + "\n" + mbm_text(trace, a.pag, top);
   if (a.parts.wait_estimate) out += "\n" + wait_estimate_text(trace, a.waits);
   if (a.parts.pop) out += "\n" + pop_text(a.pop, top);

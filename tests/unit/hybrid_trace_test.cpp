@@ -12,6 +12,7 @@
 #include "generators/generators.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
+#include "wisp/analysis/thread_profile.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
@@ -282,4 +283,30 @@ TEST_CASE("OpenMP wait states of the hybrid generator: barrier waits and idle th
   // A single-threaded trace has none of these metrics.
   const MetricTable plain = metric_table(analyze_wait_paths(gen::generate_imbalance(gen::ImbalanceOptions{})));
   CHECK(std::find(plain.metrics.begin(), plain.metrics.end(), "omp_idle_threads") == plain.metrics.end());
+}
+
+TEST_CASE("per-thread time in every call path: the threads' rows line up with the master's call paths",
+          "[analysis][hybrid]") {
+  const gen::HybridOptions o = small_hybrid();
+  const Trace t = gen::generate_hybrid(o);
+  const std::vector<ThreadTime> rows = thread_profile(t);
+  const std::string region = "main/!$omp parallel @hybrid.c:10";
+  const std::string barrier = region + "/!$omp implicit barrier @hybrid.c:20";
+  std::size_t checked = 0;
+  for (const ThreadTime& row : rows) {
+    const double work = gen::hybrid_thread_work(o, row.rank, row.location + 1);
+    const double longest = gen::hybrid_thread_work(o, row.rank, o.threads - 1);
+    INFO(row.rank << " " << row.location << " " << row.callpath);
+    if (row.callpath == region) {
+      CHECK(row.seconds == Approx(5 * work));
+      ++checked;
+    } else if (row.callpath == barrier) {
+      CHECK(row.seconds == Approx(5 * (longest - work)).margin(1e-12));
+      ++checked;
+    } else {
+      FAIL("unexpected call path");
+    }
+  }
+  CHECK(checked >= 4 * 1 + 2);  // 2 ranks x 2 threads in the region; the slowest waits 0 in the barrier
+  CHECK(thread_profile(gen::generate_imbalance(gen::ImbalanceOptions{})).empty());
 }

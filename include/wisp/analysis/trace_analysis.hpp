@@ -14,6 +14,7 @@
 #include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/analysis/pag_analysis.hpp"
 #include "wisp/analysis/pop_analysis.hpp"
+#include "wisp/analysis/thread_profile.hpp"
 #include "wisp/analysis/wait_estimate.hpp"
 
 namespace wisp {
@@ -57,6 +58,7 @@ struct TraceAnalysis {
   PagAnalysis pag;              // PAG, CPM, near-critical paths, MBM
   WaitEstimate waits;           // minimum-based estimate with analyzer I's wait states as trace_based
   PopAnalysis pop;              // whole run and windows (pop.window_options: how they were made)
+  std::vector<ThreadTime> threads;  // hybrid traces: per-thread time in every call path
   std::vector<std::pair<std::string, double>> timings;  // wall seconds per step, in order
 };
 
