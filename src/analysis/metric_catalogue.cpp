@@ -90,6 +90,12 @@ constexpr MetricInfo kCatalogue[] = {
     {"communication_efficiency", "parallel_efficiency", "ratio", Pop, false, "Serialisation times transfer efficiency (wisp)"},
     {"serialisation", "communication_efficiency", "ratio", Pop, false, "Maximum useful time over the runtime on an ideal network (wisp)"},
     {"transfer", "communication_efficiency", "ratio", Pop, false, "Runtime on an ideal network over the measured runtime (wisp)"},
+    // POP's hybrid MPI+OpenMP factors (traces with OpenMP threads; pop_hybrid.hpp)
+    {"hybrid_parallel_efficiency", "", "ratio", Pop, false, "Useful time of all threads over threads times the runtime (wisp)"},
+    {"mpi_parallel_efficiency", "hybrid_parallel_efficiency", "ratio", Pop, false, "Mean time of the masters outside MPI over the runtime (wisp)"},
+    {"mpi_load_balance", "mpi_parallel_efficiency", "ratio", Pop, false, "Mean over maximum time of the masters outside MPI (wisp)"},
+    {"mpi_communication_efficiency", "mpi_parallel_efficiency", "ratio", Pop, false, "Maximum time of a master outside MPI over the runtime (wisp)"},
+    {"openmp_parallel_efficiency", "hybrid_parallel_efficiency", "ratio", Pop, false, "Hybrid over MPI parallel efficiency (wisp)"},
 };
 
 }  // namespace

@@ -12,6 +12,7 @@ PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options) {
   a.replay_ideal = timeline.ideal_runtime;
   a.window_options = options.windows;
   if (options.windows) a.windows = pop_windows(timeline, *options.windows);
+  a.hybrid = hybrid_pop_factors(trace);
   return a;
 }
 

@@ -37,6 +37,13 @@ nlohmann::json pop_json(const PopAnalysis& a) {
   j["clock_replay_ideal_runtime"] = a.replay_ideal;
   j["mean_useful"] = a.whole.mean_useful;
   j["max_useful"] = a.whole.max_useful;
+  if (a.hybrid)
+    j["hybrid"] = {{"hybrid_parallel_efficiency", a.hybrid->hybrid_parallel_efficiency},
+                   {"mpi_parallel_efficiency", a.hybrid->mpi_parallel_efficiency},
+                   {"mpi_load_balance", a.hybrid->mpi_load_balance},
+                   {"mpi_communication_efficiency", a.hybrid->mpi_communication_efficiency},
+                   {"openmp_parallel_efficiency", a.hybrid->openmp_parallel_efficiency},
+                   {"threads", a.hybrid->threads}};
   if (a.window_options) {
     j["window_length"] = a.window_options->length;
     j["window_min_events"] = a.window_options->min_events;
@@ -79,6 +86,14 @@ std::string pop_text(const PopAnalysis& a, std::size_t top) {
   out += fmt::format("      transfer               {}\n", percent(f.transfer));
   if (a.external_ideal)
     out += fmt::format("  (the clock replay's ideal network: {:.6f} s)\n", a.replay_ideal);
+  if (const auto& h = a.hybrid) {
+    out += fmt::format("  hybrid ({} threads): hybrid parallel efficiency {}\n", h->threads,
+                       percent(h->hybrid_parallel_efficiency));
+    out += fmt::format("    MPI parallel efficiency  {} (load balance {}, communication {})\n",
+                       percent(h->mpi_parallel_efficiency), percent(h->mpi_load_balance),
+                       percent(h->mpi_communication_efficiency));
+    out += fmt::format("    OpenMP parallel efficiency {}\n", percent(h->openmp_parallel_efficiency));
+  }
   return out + pop_windows_text(a, top);
 }
 

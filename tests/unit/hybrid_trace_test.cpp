@@ -12,6 +12,7 @@
 #include "generators/generators.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
+#include "wisp/analysis/pop_hybrid.hpp"
 #include "wisp/analysis/thread_profile.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/io/otf2_reader.hpp"
@@ -309,4 +310,35 @@ TEST_CASE("per-thread time in every call path: the threads' rows line up with th
   }
   CHECK(checked >= 4 * 1 + 2);  // 2 ranks x 2 threads in the region; the slowest waits 0 in the barrier
   CHECK(thread_profile(gen::generate_imbalance(gen::ImbalanceOptions{})).empty());
+}
+
+TEST_CASE("POP's hybrid factors of the hybrid generator, by hand", "[analysis][pop][hybrid]") {
+  const gen::HybridOptions o = small_hybrid();
+  const Trace t = gen::generate_hybrid(o);
+  const auto f = hybrid_pop_factors(t);
+  REQUIRE(f);
+  const double runtime = t.span();
+  double useful = 0, outside_sum = 0, outside_max = 0;
+  for (Rank r = 0; r < 2; ++r) {
+    double in_mpi = 0, entered = 0;
+    for (const Event& e : t.ranks[r].events) {  // MPI time: every MPI_* region's visits
+      if (e.kind != EventKind::Enter && e.kind != EventKind::Leave) continue;
+      if (!t.defs.region_of(e.ref).name.starts_with("MPI_")) continue;
+      if (e.kind == EventKind::Enter) entered = e.time;
+      else in_mpi += e.time - entered;
+    }
+    const double outside = runtime - in_mpi;
+    outside_sum += outside;
+    outside_max = std::max(outside_max, outside);
+    const double longest = gen::hybrid_thread_work(o, r, 2);
+    useful += outside - 5 * (longest - gen::hybrid_thread_work(o, r, 0));  // the master's barrier waits
+    for (std::uint32_t k = 1; k < 3; ++k) useful += 5 * gen::hybrid_thread_work(o, r, k);
+  }
+  CHECK(f->threads == 6);
+  CHECK(f->hybrid_parallel_efficiency == Approx(useful / (6 * runtime)));
+  CHECK(f->mpi_parallel_efficiency == Approx(outside_sum / 2 / runtime));
+  CHECK(f->mpi_load_balance * f->mpi_communication_efficiency == Approx(f->mpi_parallel_efficiency));
+  CHECK(f->mpi_communication_efficiency == Approx(outside_max / runtime));
+  CHECK(f->openmp_parallel_efficiency == Approx(useful / (6 * runtime) / (outside_sum / 2 / runtime)));
+  CHECK_FALSE(hybrid_pop_factors(gen::generate_imbalance(gen::ImbalanceOptions{})));
 }

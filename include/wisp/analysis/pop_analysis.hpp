@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "wisp/analysis/pop_hybrid.hpp"
 #include "wisp/analysis/pop_windows.hpp"
 
 namespace wisp {
@@ -22,6 +23,7 @@ struct PopAnalysis {
   bool external_ideal = false;  // whole.ideal came from PopOptions::ideal_runtime
   std::string ideal_source = "clock replay";  // "clock replay" or PopOptions::ideal_runtime_source
   double replay_ideal = 0;      // T_ideal of the clock replay [s], for comparing with an external one
+  std::optional<HybridPopFactors> hybrid;  // traces with OpenMP threads
 };
 
 PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options = {});

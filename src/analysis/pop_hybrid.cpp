@@ -1,0 +1,79 @@
+// POP's hybrid factors. See pop_hybrid.hpp.
+#include "wisp/analysis/pop_hybrid.hpp"
+
+#include <algorithm>
+
+namespace wisp {
+
+namespace {
+
+// The master's time in MPI calls and in OpenMP barriers.
+struct MasterTimes {
+  double mpi = 0, barrier = 0;
+};
+
+MasterTimes master_times(const Trace& t, Rank r) {
+  MasterTimes m;
+  const auto& events = t.ranks[r].events;
+  for (const CallSpan& call : t.ranks[r].mpi_calls) m.mpi += events[call.leave].time - events[call.enter].time;
+  std::vector<double> open;  // enters of the open barrier visits
+  for (const Event& e : events) {
+    if ((e.kind != EventKind::Enter && e.kind != EventKind::Leave) || !is_openmp_barrier(t.defs.region_of(e.ref)))
+      continue;
+    if (e.kind == EventKind::Enter) {
+      open.push_back(e.time);
+    } else if (!open.empty()) {
+      if (open.size() == 1) m.barrier += e.time - open.back();  // nested barriers count once
+      open.pop_back();
+    }
+  }
+  return m;
+}
+
+// A thread's useful time: inside its regions, outside OpenMP barriers.
+double thread_useful(const Definitions& defs, const std::vector<LocationEvent>& events) {
+  double useful = 0, last = 0;
+  int depth = 0, barriers = 0;
+  for (const LocationEvent& e : events) {
+    if (depth > 0 && barriers == 0) useful += e.time - last;
+    last = e.time;
+    const bool barrier = is_openmp_barrier(defs.regions[e.region]);
+    depth += e.enter ? 1 : -1;
+    barriers += barrier ? (e.enter ? 1 : -1) : 0;
+    depth = std::max(depth, 0), barriers = std::max(barriers, 0);
+  }
+  return useful;
+}
+
+}  // namespace
+
+std::optional<HybridPopFactors> hybrid_pop_factors(const Trace& t) {
+  HybridPopFactors f;
+  f.runtime = t.span();
+  double useful = 0, outside_sum = 0, outside_max = 0;
+  bool hybrid = false;
+  for (Rank r = 0; r < t.rank_count(); ++r) {
+    const MasterTimes m = master_times(t, r);
+    const double outside = f.runtime - m.mpi;
+    outside_sum += outside;
+    outside_max = std::max(outside_max, outside);
+    useful += outside - m.barrier;
+    f.threads += 1;
+    for (std::size_t k = 0; k < t.ranks[r].others.size(); ++k) {
+      if (t.defs.ranks[r].others[k].kind != LocationKind::CpuThread) continue;
+      hybrid = true;
+      f.threads += 1;
+      useful += thread_useful(t.defs, t.ranks[r].others[k]);
+    }
+  }
+  if (!hybrid || f.runtime <= 0) return std::nullopt;
+  f.hybrid_parallel_efficiency = useful / (static_cast<double>(f.threads) * f.runtime);
+  f.mpi_communication_efficiency = outside_max / f.runtime;
+  f.mpi_load_balance = outside_max > 0 ? outside_sum / static_cast<double>(t.rank_count()) / outside_max : 0;
+  f.mpi_parallel_efficiency = f.mpi_load_balance * f.mpi_communication_efficiency;
+  f.openmp_parallel_efficiency =
+      f.mpi_parallel_efficiency > 0 ? f.hybrid_parallel_efficiency / f.mpi_parallel_efficiency : 0;
+  return f;
+}
+
+}  // namespace wisp
