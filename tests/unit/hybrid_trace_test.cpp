@@ -20,9 +20,11 @@
 #include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/replay.hpp"
 #include "wisp/replay/trust.hpp"
+#include "wisp/scenario/evaluate.hpp"
 #include "wisp/scenario/scenario.hpp"
 #include "wisp/scenario/selection.hpp"
 #include "wisp/scenario/thread_balance.hpp"
+#include "wisp/scenario/trace_source.hpp"
 #include "wisp/scenario/transform.hpp"
 #include "wisp/trace/builder.hpp"
 
@@ -341,4 +343,21 @@ TEST_CASE("POP's hybrid factors of the hybrid generator, by hand", "[analysis][p
   CHECK(f->mpi_communication_efficiency == Approx(outside_max / runtime));
   CHECK(f->openmp_parallel_efficiency == Approx(useful / (6 * runtime) / (outside_sum / 2 / runtime)));
   CHECK_FALSE(hybrid_pop_factors(gen::generate_imbalance(gen::ImbalanceOptions{})));
+}
+
+TEST_CASE("scaling a parallel region is a faster team: the generator with less work per thread", "[scenario][hybrid]") {
+  const Scenario s = parse_scenario(R"(wisp: 1
+trace: {generate: "hybrid --ranks 2 --threads 3 --iterations 5 --thread-imbalance 0.5 --rank-imbalance 0.2"}
+transforms:
+  - scale: {region: "!$omp parallel @hybrid.c:10", factor: 0.5}
+)", "s.yaml");
+  const ScenarioTrace in = load_trace(s);
+  const PointEvaluation p = evaluate_point(s, in.trace);
+  gen::HybridOptions half = small_hybrid();
+  half.work /= 2;
+  const Trace expected = gen::generate_hybrid(half);  // every thread's work halved: the model's run
+  CHECK(p.result.scenario == Approx(expected.end_time()).epsilon(1e-6));
+  // The threads follow: thread 1 of rank 1 now reaches the barrier after 5 ms.
+  const auto& thread = p.result.scenario_replay.trace.ranks[1].others[0];
+  CHECK(thread[1].time - thread[0].time == Approx(half.work).epsilon(1e-6));
 }
