@@ -204,8 +204,13 @@ void attach_other_locations(const RawDefinitions& r, ArchiveDefinitions& out,
     if (is_master.count(loc.id)) continue;
     const auto rank = rank_of_group.find(loc.group);
     const bool thread = loc.type == OTF2_LOCATION_TYPE_CPU_THREAD;
-    if (rank == rank_of_group.end() || (!thread && loc.type != OTF2_LOCATION_TYPE_ACCELERATOR_STREAM)) {
-      ++out.skipped[loc.type == OTF2_LOCATION_TYPE_METRIC ? "location (metric)" : "location (outside the MPI ranks)"];
+    if (!thread && loc.type != OTF2_LOCATION_TYPE_ACCELERATOR_STREAM) {
+      ++out.skipped[loc.type == OTF2_LOCATION_TYPE_METRIC ? "location (metric)" : "location (unknown type)"];
+      continue;
+    }
+    if (rank == rank_of_group.end()) {  // an anomaly: counted and reported, its events not read
+      out.stray_locations.push_back(fmt::format("{} '{}' (location {})", thread ? "thread" : "stream",
+                                                text(r, loc.name), loc.id));
       continue;
     }
     ThreadLocation t;

@@ -24,6 +24,7 @@ struct ArchiveDefinitions {
   std::vector<CommId> comm;                    // OTF2 comm ref -> CommId (kNone: not MPI)
   std::vector<std::string> strings;            // OTF2 string ref -> text
   std::map<std::string, std::uint64_t> skipped;
+  std::vector<std::string> stray_locations;  // threads and streams of processes without an MPI rank
 };
 
 // Reads and converts the global definitions; `where` names the archive in error messages.

@@ -466,6 +466,9 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
     if (skipped[k]) builder.skipped_records()[kSkippedNames[k]] += skipped[k];
   Trace trace = builder.finish();
   for (Rank r = 0; r < trace.rank_count(); ++r) trace.ranks[r].others = std::move(others[r]);
+  for (const std::string& stray : archive.stray_locations)
+    trace.anomalies.add(AnomalyKind::StrayLocation, [&] { return stray; });
+  check_teams(trace);
   return trace;
 }
 

@@ -15,6 +15,9 @@ std::string_view to_string(AnomalyKind kind) {
     case AnomalyKind::UnmatchedLeave: return "leave without matching enter";
     case AnomalyKind::UnknownRequest: return "request event for an unknown request";
     case AnomalyKind::UnfinishedRequest: return "request never completed";
+    case AnomalyKind::OrphanThreadRegion: return "thread region outside its master's parallel region";
+    case AnomalyKind::TeamSizeChange: return "parallel region team size changes";
+    case AnomalyKind::StrayLocation: return "location outside every MPI process";
   }
   return "?";
 }

@@ -361,3 +361,31 @@ transforms:
   const auto& thread = p.result.scenario_replay.trace.ranks[1].others[0];
   CHECK(thread[1].time - thread[0].time == Approx(half.work).epsilon(1e-6));
 }
+
+TEST_CASE("hybrid anomalies: a thread region without its master's, a team that changes size", "[trace][hybrid]") {
+  Trace t = parallel_team();
+  check_teams(t);
+  CHECK(t.anomalies.total() == 0);
+  const RegionId par = *t.defs.find_region("!$omp parallel @a.c:1");
+  // Thread 1 enters the parallel region again at 11 s, after the master's only visit ended.
+  t.ranks[0].others[0].push_back({11.0, par, true});
+  t.ranks[0].others[0].push_back({11.5, par, false});
+  check_teams(t);
+  CHECK(t.anomalies[AnomalyKind::OrphanThreadRegion].count == 1);
+  CHECK_THAT(t.anomalies[AnomalyKind::OrphanThreadRegion].examples[0], Catch::Contains("rank 0, OMP thread 1"));
+
+  // Two visits of the master; only thread 1 joins the second: the team shrinks from 3 to 2.
+  Definitions d = parallel_team().defs;
+  d.callpaths.clear();
+  TraceBuilder builder(d);
+  const RegionId main = *d.find_region("main");
+  RankBuilder& m = builder.rank(0);
+  m.enter(0, main), m.enter(0, par), m.leave(10, par), m.enter(12, par), m.leave(14, par), m.leave(15, main);
+  Trace two = builder.finish();
+  two.ranks[0].others = {{{0.001, par, true}, {10, par, false}, {12.001, par, true}, {14, par, false}},
+                         {{0.001, par, true}, {10, par, false}}};
+  check_teams(two);
+  CHECK(two.anomalies[AnomalyKind::TeamSizeChange].count == 1);
+  CHECK_THAT(two.anomalies[AnomalyKind::TeamSizeChange].examples[0], Catch::Contains("has 2 threads, the one before 3"));
+  CHECK(two.anomalies[AnomalyKind::OrphanThreadRegion].count == 0);
+}

@@ -12,6 +12,7 @@
 namespace wisp {
 
 struct RankTrace;
+struct Trace;
 
 struct LocationEvent {
   double time = 0;
@@ -30,5 +31,11 @@ double follow_master(const std::vector<double>& before, const std::vector<double
 // Moves every other-location event of `moved` (a copy of `original` whose master events have new
 // times) along the master's new timeline.
 void move_other_locations(const RankTrace& original, RankTrace& moved);
+
+// Counts the anomalies of the other threads: a thread's parallel region (OTF2 role PARALLEL)
+// entered while its master is not in that region (a thread record without its fork), and a
+// parallel region whose team (the master and the threads that visit it meanwhile) has another size
+// than the rank's previous team.
+void check_teams(Trace& trace);
 
 }  // namespace wisp
