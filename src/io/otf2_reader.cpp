@@ -408,6 +408,17 @@ void read_rank_events(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks,
   if (program.empty()) program = ctx.program_name;
 }
 
+// Hybrid traces: the ranks' other threads and streams, their kept events and their anomalies.
+void add_other_locations(Trace& trace, const ArchiveDefinitions& archive, std::vector<OtherLocationEvents> others) {
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    trace.defs.ranks[r].others = archive.defs.ranks[r].others;
+    trace.ranks[r].others = std::move(others[r]);
+  }
+  for (const std::string& stray : archive.stray_locations)
+    trace.anomalies.add(AnomalyKind::StrayLocation, [&] { return stray; });
+  check_teams(trace);
+}
+
 }  // namespace
 
 // What keeps a file from being read, said plainly (every problem used to be "not an OTF2 anchor").
@@ -460,15 +471,11 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   OTF2_EvtReaderCallbacks_Delete(callbacks);
 
   builder.defs().program_name = program;
-  for (Rank r = 0; r < archive.defs.ranks.size(); ++r) builder.defs().ranks[r].others = archive.defs.ranks[r].others;
   for (const auto& [what, n] : archive.skipped) builder.skipped_records()[what] += n;
   for (int k = 0; k < kSkippedCount; ++k)
     if (skipped[k]) builder.skipped_records()[kSkippedNames[k]] += skipped[k];
   Trace trace = builder.finish();
-  for (Rank r = 0; r < trace.rank_count(); ++r) trace.ranks[r].others = std::move(others[r]);
-  for (const std::string& stray : archive.stray_locations)
-    trace.anomalies.add(AnomalyKind::StrayLocation, [&] { return stray; });
-  check_teams(trace);
+  add_other_locations(trace, archive, std::move(others));
   return trace;
 }
 

@@ -57,6 +57,15 @@ std::uint64_t sum(const std::map<std::string, std::uint64_t>& by_record, bool mo
   return n;
 }
 
+// The anchored identity replay on the trace's calibrated platform.
+ReplayResult anchored_identity(const Trace& measured) {
+  const Calibration c = calibrate(measured);
+  ReplayOptions o;
+  o.anchor = true;
+  o.algorithms = c.algorithms;
+  return replay(measured, c.platform, o);
+}
+
 }  // namespace
 
 TEST_CASE("hybrid traces: every location read and counted as otf2-print counts it, every message matched",
@@ -99,11 +108,7 @@ TEST_CASE("hybrid traces: the anchored identity of the master threads is the mea
     if (dir.empty()) continue;
     INFO(name);
     const Trace measured = read_otf2(dir);
-    const Calibration c = calibrate(measured);
-    ReplayOptions o;
-    o.anchor = true;
-    o.algorithms = c.algorithms;
-    const ReplayResult id = replay(measured, c.platform, o);
+    const ReplayResult id = anchored_identity(measured);
     CHECK(std::abs(identity_error(measured.end_time(), id.runtime)) < 1e-3);
   }
 }
@@ -150,11 +155,7 @@ TEST_CASE("hybrid traces: the identity replay keeps every thread's regions where
   const auto dir = test::shared_trace("other-writers/casita-2_cuda_simple");
   if (dir.empty()) return;
   const Trace measured = read_otf2(dir);
-  const Calibration c = calibrate(measured);
-  ReplayOptions o;
-  o.anchor = true;
-  o.algorithms = c.algorithms;
-  const ReplayResult id = replay(measured, c.platform, o);
+  const ReplayResult id = anchored_identity(measured);
   double worst = 0;
   std::size_t events = 0;
   for (Rank r = 0; r < measured.rank_count(); ++r) {
