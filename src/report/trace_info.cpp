@@ -66,11 +66,11 @@ std::string range(std::uint32_t lo, std::uint32_t hi) {
 std::string ranks_text(const Trace& t) {
   const OtherLocations o = other_locations(t);
   if (o.threads + o.streams == 0) return fmt::format("{}", t.rank_count());
-  return fmt::format("{} (per rank: master thread + {} other threads + {} accelerator streams; of their {} records "
+  return fmt::format("{} (per rank: master thread + {} other thread{} + {} accelerator stream{}; of their {} records "
                      "the regions follow the master's timeline, the rest is counted: analyses and replay use the "
                      "master threads)",
-                     t.rank_count(), range(o.min_threads, o.max_threads), range(o.min_streams, o.max_streams),
-                     o.records);
+                     t.rank_count(), range(o.min_threads, o.max_threads), o.max_threads == 1 ? "" : "s",
+                     range(o.min_streams, o.max_streams), o.max_streams == 1 ? "" : "s", o.records);
 }
 
 // Per anomaly kind that occurred: its count and examples.

@@ -54,10 +54,10 @@ void write_one_rank_world(OTF2_GlobalDefWriter* d, OTF2_StringRef name) {
 }
 
 // A hand-written archive: `threads` CPU threads in one process (thread 0 the MPI rank), with or
-// without MPI groups; optionally thread 1 calls MPI_Send, and a string definition with id
-// `bad_string_id` (a corrupt id: issue 12).
+// without MPI groups; optionally thread 1 calls MPI_Send, the last thread belongs to a second
+// process without an MPI rank, and a string definition with id `bad_string_id` (a corrupt id: issue 12).
 void write_raw_archive(const fs::path& dir, int threads, bool with_mpi, std::uint64_t bad_string_id = 0,
-                       bool mpi_on_thread = false) {
+                       bool mpi_on_thread = false, bool last_elsewhere = false) {
   OTF2_Archive* a = open_archive(dir);
   for (int t = 0; t < threads; ++t) {
     OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a, t);
@@ -86,8 +86,12 @@ void write_raw_archive(const fs::path& dir, int threads, bool with_mpi, std::uin
   OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, 2, 2, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
   OTF2_GlobalDefWriter_WriteLocationGroup(d, 0, 2, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                                           OTF2_UNDEFINED_LOCATION_GROUP);
+  if (last_elsewhere)
+    OTF2_GlobalDefWriter_WriteLocationGroup(d, 1, 2, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                            OTF2_UNDEFINED_LOCATION_GROUP);
   for (int t = 0; t < threads; ++t)
-    OTF2_GlobalDefWriter_WriteLocation(d, t, 3, OTF2_LOCATION_TYPE_CPU_THREAD, t == 1 && mpi_on_thread ? 4 : 2, 0);
+    OTF2_GlobalDefWriter_WriteLocation(d, t, 3, OTF2_LOCATION_TYPE_CPU_THREAD, t == 1 && mpi_on_thread ? 4 : 2,
+                                       last_elsewhere && t == threads - 1 ? 1 : 0);
   if (with_mpi) write_one_rank_world(d, 4);
   OTF2_Archive_CloseGlobalDefWriter(a, d);
   OTF2_Archive_Close(a);
@@ -150,6 +154,11 @@ TEST_CASE("a process's other threads belong to its rank; MPI from a non-master t
   CHECK(t.defs.ranks[0].others[0].kind == LocationKind::CpuThread);
   CHECK(t.defs.ranks[0].others[0].records == 2);  // its Enter and Leave, counted
   CHECK(t.defs.ranks[0].others[1].otf2_id == 2);
+  write_raw_archive(dir / "stray", 3, true, 0, false, true);  // thread 2 in a process without a rank
+  const Trace stray = read_otf2(dir / "stray");
+  CHECK(stray.defs.ranks[0].others.size() == 1);
+  CHECK(stray.anomalies[AnomalyKind::StrayLocation].count == 1);
+  CHECK_THAT(stray.anomalies[AnomalyKind::StrayLocation].examples[0], Catch::Contains("thread 'thread' (location 2)"));
   write_raw_archive(dir / "multiple", 2, true, 0, true);
   CHECK_THROWS_WITH(read_otf2(dir / "multiple"),
                     Catch::Contains("rank 0, thread 'thread' (location 1)") && Catch::Contains("MPI_Send at 0.012") &&
