@@ -9,44 +9,13 @@ namespace {
 
 constexpr std::uint8_t kParallelRole = 5, kExplicitBarrierRole = 15;
 
-struct BarrierVisit {
-  double enter = 0, leave = 0;
-  RegionId region = kNone;
-};
-
-// A thread's barrier visits, in time order.
-std::vector<BarrierVisit> barrier_visits(const Definitions& defs, const std::vector<LocationEvent>& events) {
-  std::vector<BarrierVisit> out, open;
-  for (const LocationEvent& e : events) {
-    if (!is_openmp_barrier(defs.regions[e.region])) continue;
-    if (e.enter) {
-      open.push_back({e.time, e.time, e.region});
-    } else if (!open.empty()) {
-      open.back().leave = e.time;
-      out.push_back(open.back());
-      open.pop_back();
-    }
-  }
-  return out;
-}
-
-// The enter of a thread's visit of `region` that overlaps the master's [enter, leave] (give or take
-// `tick`, the clock's resolution: the last thread enters as the team leaves); -1 if none.
-double team_enter(const std::vector<BarrierVisit>& visits, RegionId region, double enter, double leave,
-                  double tick) {
-  auto it = std::lower_bound(visits.begin(), visits.end(), enter - tick,
-                             [](const BarrierVisit& v, double t) { return v.leave < t; });
-  for (; it != visits.end() && it->enter <= leave + tick; ++it)
-    if (it->region == region) return it->enter;
-  return -1;
-}
-
 // Every barrier the master enters, with its team: each member waits for the last to arrive.
 void barrier_waits(const Trace& t, Rank r, OpenMpWaits& out) {
-  std::vector<std::vector<BarrierVisit>> threads;
+  const auto barrier = [&](RegionId region) { return is_openmp_barrier(t.defs.regions[region]); };
+  std::vector<std::vector<RegionVisit>> threads;
   for (std::size_t k = 0; k < t.ranks[r].others.size(); ++k)
     if (t.defs.ranks[r].others[k].kind == LocationKind::CpuThread)
-      threads.push_back(barrier_visits(t.defs, t.ranks[r].others[k]));
+      threads.push_back(region_visits(t.ranks[r].others[k], barrier));
   const auto& events = t.ranks[r].events;
   const double tick = 1.0 / static_cast<double>(t.defs.clock.ticks_per_second);
   std::vector<std::size_t> open;
@@ -59,11 +28,10 @@ void barrier_waits(const Trace& t, Rank r, OpenMpWaits& out) {
     const std::size_t enter = open.back();
     open.pop_back();
     std::vector<double> enters{events[enter].time};
-    for (const auto& visits : threads)
-      if (const double e = team_enter(visits, t.defs.callpaths[events[i].ref].region, events[enter].time,
-                                      events[i].time, tick);
-          e >= 0)
-        enters.push_back(e);
+    for (const auto& visits : threads)  // the last thread enters as the team leaves: one tick of slack
+      if (const RegionVisit* v = overlapping_visit(visits, t.defs.callpaths[events[i].ref].region, events[enter].time,
+                                                   events[i].time, tick))
+        enters.push_back(v->enter);
     const double last = *std::max_element(enters.begin(), enters.end());
     double wait = 0;
     for (double e : enters) wait += last - e;

@@ -70,6 +70,7 @@ Trace retimed(const Trace& trace, const std::vector<std::vector<double>>& times)
   }
   Trace out = builder.finish();
   for (Rank r = 0; r < trace.rank_count(); ++r) {  // hybrid traces: the other threads follow their master
+    out.ranks[r].others = trace.ranks[r].others;
     move_other_locations(trace.ranks[r], out.ranks[r]);
     for (auto& location : out.ranks[r].others)
       for (LocationEvent& e : location) e.time = clock.snap(e.time);

@@ -24,7 +24,6 @@ void move_other_locations(const RankTrace& original, RankTrace& moved) {
   after.reserve(moved.events.size());
   for (const Event& e : original.events) before.push_back(e.time);
   for (const Event& e : moved.events) after.push_back(e.time);
-  moved.others = original.others;
   for (auto& location : moved.others)
     for (LocationEvent& e : location) e.time = follow_master(before, after, e.time);
 }
@@ -33,26 +32,15 @@ void move_other_locations(const RankTrace& original, RankTrace& moved) {
 
 namespace wisp {
 
-namespace {
-
-constexpr std::uint8_t kParallelRole = 5;
-
-struct MasterVisit {
-  double enter = 0, leave = 0;
-  RegionId region = kNone;
-};
-
-// The master's visits of parallel regions, in time order of their enters.
-std::vector<MasterVisit> parallel_visits(const Definitions& defs, const RankTrace& rt) {
-  std::vector<MasterVisit> out;
+std::vector<RegionVisit> region_visits(const std::vector<LocationEvent>& events,
+                                       const std::function<bool(RegionId)>& wanted) {
+  std::vector<RegionVisit> out;
   std::vector<std::size_t> open;
-  for (const Event& e : rt.events) {
-    if (e.kind != EventKind::Enter && e.kind != EventKind::Leave) continue;
-    const RegionId region = defs.callpaths[e.ref].region;
-    if (defs.regions[region].otf2_role != kParallelRole) continue;
-    if (e.kind == EventKind::Enter) {
+  for (const LocationEvent& e : events) {
+    if (!wanted(e.region)) continue;
+    if (e.enter) {
       open.push_back(out.size());
-      out.push_back({e.time, e.time, region});
+      out.push_back({e.time, e.time, e.region});
     } else if (!open.empty()) {
       out[open.back()].leave = e.time;
       open.pop_back();
@@ -61,33 +49,53 @@ std::vector<MasterVisit> parallel_visits(const Definitions& defs, const RankTrac
   return out;
 }
 
-// The master visit a thread's parallel-region enter at `t` belongs to: the master's first parallel
-// visit that has not ended by `t`, if it is of the same region (threads may stamp their enter a
-// little before the master's); nullptr if none.
-const MasterVisit* team_of(const std::vector<MasterVisit>& visits, RegionId region, double t) {
-  auto it = std::lower_bound(visits.begin(), visits.end(), t, [](const MasterVisit& v, double x) { return v.leave < x; });
-  return it != visits.end() && it->region == region ? &*it : nullptr;
+const RegionVisit* overlapping_visit(const std::vector<RegionVisit>& visits, RegionId region, double enter,
+                                     double leave, double slack) {
+  auto it = std::lower_bound(visits.begin(), visits.end(), enter - slack,
+                             [](const RegionVisit& v, double t) { return v.leave < t; });
+  for (; it != visits.end() && it->enter <= leave + slack; ++it)
+    if (it->region == region) return &*it;
+  return nullptr;
+}
+
+namespace {
+
+constexpr std::uint8_t kParallelRole = 5;
+
+// The master's region enters and leaves, as another location's are kept.
+std::vector<LocationEvent> master_regions(const Definitions& defs, const RankTrace& rt) {
+  std::vector<LocationEvent> out;
+  for (const Event& e : rt.events)
+    if (e.kind == EventKind::Enter || e.kind == EventKind::Leave)
+      out.push_back({e.time, defs.callpaths[e.ref].region, e.kind == EventKind::Enter});
+  return out;
 }
 
 }  // namespace
 
+// A master's parallel visit counts every thread whose visit of the region overlaps it; a thread's
+// parallel visit no master visit counts is an orphan.
 void check_teams(Trace& trace) {
+  const auto parallel = [&](RegionId region) { return trace.defs.regions[region].otf2_role == kParallelRole; };
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     if (trace.ranks[r].others.empty()) continue;
-    const std::vector<MasterVisit> visits = parallel_visits(trace.defs, trace.ranks[r]);
+    const std::vector<RegionVisit> visits = region_visits(master_regions(trace.defs, trace.ranks[r]), parallel);
     std::vector<std::uint32_t> team(visits.size(), 1);
-    for (std::size_t k = 0; k < trace.ranks[r].others.size(); ++k)
-      for (const LocationEvent& e : trace.ranks[r].others[k]) {
-        if (!e.enter || trace.defs.regions[e.region].otf2_role != kParallelRole) continue;
-        if (const MasterVisit* v = team_of(visits, e.region, e.time)) {
-          ++team[static_cast<std::size_t>(v - visits.data())];
-        } else {
+    for (std::size_t k = 0; k < trace.ranks[r].others.size(); ++k) {
+      const std::vector<RegionVisit> own = region_visits(trace.ranks[r].others[k], parallel);
+      std::vector<bool> counted(own.size(), false);
+      for (std::size_t i = 0; i < visits.size(); ++i)
+        if (const RegionVisit* v = overlapping_visit(own, visits[i].region, visits[i].enter, visits[i].leave)) {
+          ++team[i];
+          counted[static_cast<std::size_t>(v - own.data())] = true;
+        }
+      for (std::size_t j = 0; j < own.size(); ++j)
+        if (!counted[j])
           trace.anomalies.add(AnomalyKind::OrphanThreadRegion, [&] {
             return "rank " + std::to_string(r) + ", " + trace.defs.ranks[r].others[k].name + ": " +
-                   trace.defs.regions[e.region].name + " at " + std::to_string(e.time) + " s";
+                   trace.defs.regions[own[j].region].name + " at " + std::to_string(own[j].enter) + " s";
           });
-        }
-      }
+    }
     for (std::size_t i = 1; i < visits.size(); ++i)
       if (team[i] != team[i - 1])
         trace.anomalies.add(AnomalyKind::TeamSizeChange, [&] {

@@ -172,9 +172,10 @@ TEST_CASE("hybrid traces: the identity replay keeps every thread's regions where
 
 namespace {
 
-// One rank whose master runs a parallel region 0..10 s (its own work: 4 s, then the implicit
-// barrier) with two OpenMP threads working 9.999 s and 7 s before the barrier; main ends at 12 s.
-Trace parallel_team() {
+// One rank whose master runs a parallel region 0..10 s (entered at `master_enter`; its own work
+// until 4 s, then the implicit barrier) with two OpenMP threads entering at 1 ms and working until
+// 10 s and 7.001 s; main ends at 12 s.
+Trace parallel_team(double master_enter = 0) {
   Definitions d;
   d.ranks.resize(1);
   d.world = d.add_comm(Communicator{"MPI_COMM_WORLD", {0}, false, kNone});
@@ -188,7 +189,7 @@ Trace parallel_team() {
                        ThreadLocation{"OMP thread 2", LocationKind::CpuThread, 2, 4, 4}};
   TraceBuilder builder(d);
   RankBuilder& m = builder.rank(0);
-  m.enter(0, main), m.enter(0, p), m.enter(4, b), m.leave(10, b), m.leave(10, p), m.leave(12, main);
+  m.enter(0, main), m.enter(master_enter, p), m.enter(4, b), m.leave(10, b), m.leave(10, p), m.leave(12, main);
   Trace t = builder.finish();
   t.ranks[0].others = {{{0.001, p, true}, {10.0, b, true}, {10.0, b, false}, {10.0, p, false}},
                        {{0.001, p, true}, {7.001, b, true}, {10.0, b, false}, {10.0, p, false}}};
@@ -202,6 +203,9 @@ TEST_CASE("rebalance across threads: each team meets at its barrier when the mea
   const std::vector<TeamWork> teams = team_work(t, select_visits(t, Selection{"!$omp parallel @a.c:1"}));
   REQUIRE(teams.size() == 1);
   CHECK(teams[0].threads == 3);
+  // Threads may stamp their enter a little before the master's: still the same team.
+  const Trace early = parallel_team(0.002);
+  CHECK(team_work(early, select_visits(early, Selection{"!$omp parallel @a.c:1"}))[0].threads == 3);
   CHECK(teams[0].max == Approx(9.999));
   CHECK(teams[0].mean == Approx((4 + 9.999 + 7) / 3));
   const Scenario s = parse_scenario("wisp: 1\ntrace: t\ntransforms:\n  - rebalance: {region: \"!$omp parallel @a.c:1\", across: threads}\n",

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "wisp/trace/ids.hpp"
@@ -28,9 +29,23 @@ using OtherLocationEvents = std::vector<std::vector<LocationEvent>>;
 // first (last) master event before (after) them. `after` must not decrease where `before` grows.
 double follow_master(const std::vector<double>& before, const std::vector<double>& after, double t);
 
-// Moves every other-location event of `moved` (a copy of `original` whose master events have new
-// times) along the master's new timeline.
+// Moves the other-location events of `moved` (copies of `original`'s, taken along with it, while
+// its master events got new times) along the master's new timeline.
 void move_other_locations(const RankTrace& original, RankTrace& moved);
+
+// A visit of a region: from its enter to its leave.
+struct RegionVisit {
+  double enter = 0, leave = 0;
+  RegionId region = kNone;
+};
+// The visits of the regions `wanted` selects, in the order of their enters. Of one kind (parallel
+// regions, barriers) visits do not overlap, so the list is ordered by leave too.
+std::vector<RegionVisit> region_visits(const std::vector<LocationEvent>& events,
+                                       const std::function<bool(RegionId)>& wanted);
+// Among such visits, the first of `region` that overlaps [enter, leave] (widened by `slack` on both
+// sides): another thread's part of a master's visit, which it may enter a little before the master.
+const RegionVisit* overlapping_visit(const std::vector<RegionVisit>& visits, RegionId region, double enter,
+                                     double leave, double slack = 0);
 
 // Counts the anomalies of the other threads: a thread's parallel region (OTF2 role PARALLEL)
 // entered while its master is not in that region (a thread record without its fork), and a
