@@ -60,15 +60,56 @@ Kind kind_of(const Region& region, bool communicates) {
   return Kind::Other;
 }
 
+const CallSpan* enclosing_call(const RankTrace& rt, EventIndex e);
+
+// When each collective instance's members stop waiting, as Scalasca's wait states define it: the
+// latest enter of all members (Barrier, N×N, and the root of an N→1 operation) or the root's enter
+// (the other members of a 1→N operation). Indexed by Trace::collectives.
+struct CollectiveEnters {
+  std::vector<double> latest, root;
+};
+
+CollectiveEnters collective_enters(const Trace& t) {
+  CollectiveEnters out{std::vector<double>(t.collectives.size(), -kInf), std::vector<double>(t.collectives.size(), -kInf)};
+  for (Rank r = 0; r < t.rank_count(); ++r)
+    for (const CollectiveRecord& c : t.ranks[r].collectives) {
+      const CallSpan* call = c.begin == kNone ? nullptr : enclosing_call(t.ranks[r], c.begin);
+      if (!call || c.instance >= t.collectives.size()) continue;
+      const double enter = t.ranks[r].events[call->enter].time;
+      out.latest[c.instance] = std::max(out.latest[c.instance], enter);
+      if (r == c.root) out.root[c.instance] = enter;
+    }
+  return out;
+}
+
+// The time a member of a collective instance waits for, by the operation's class (-inf: none).
+double collective_wait_end(const Trace& t, const CollectiveEnters& enters, Rank r, const CollectiveRecord& c) {
+  if (c.instance >= t.collectives.size()) return -kInf;
+  const CollectiveInstance& instance = t.collectives[c.instance];
+  if (!instance.complete || instance.count < 2) return -kInf;
+  switch (classify(c.op)) {
+    case CollectiveClass::Barrier:
+    case CollectiveClass::NxN: return enters.latest[c.instance];
+    case CollectiveClass::OneToN: return r == c.root ? -kInf : enters.root[c.instance];
+    case CollectiveClass::NToOne: return r == c.root ? enters.latest[c.instance] : -kInf;
+    default: return -kInf;
+  }
+}
+
+// One sample per MPI call. A collective's duration is its wait-free part (from the moment its
+// wait state ends): the fastest member of an instance is then the one that did not wait, and the
+// fitted cost bounds every member's traced non-wait cost from below (no call overruns its trace).
 std::vector<Sample> collect_samples(const Trace& t) {
   std::vector<Sample> out;
+  const CollectiveEnters enters = collective_enters(t);
   for (Rank r = 0; r < t.rank_count(); ++r) {
     const RankTrace& rt = t.ranks[r];
     for (const CallSpan& call : rt.mpi_calls) {
       Sample s;
       s.rank = r;
       s.region = t.defs.callpaths[rt.events[call.enter].ref].region;
-      s.duration = rt.events[call.leave].time - rt.events[call.enter].time;
+      const double enter = rt.events[call.enter].time, leave = rt.events[call.leave].time;
+      s.duration = leave - enter;
       s.bytes = call_bytes(t, r, call);
       bool communicates = false, collective = false;
       for (EventIndex k = call.enter; k <= call.leave; ++k) {
@@ -79,6 +120,7 @@ std::vector<Sample> collect_samples(const Trace& t) {
           const CollectiveRecord& c = rt.collectives[e.ref];
           communicates = collective = true;
           if (c.comm < t.defs.comms.size()) s.comm_size = t.defs.comms[c.comm].size();
+          s.duration = std::max(0.0, leave - std::max(enter, collective_wait_end(t, enters, r, c)));
         }
       }
       const Region& region = t.defs.regions[s.region];

@@ -22,7 +22,7 @@ struct CalibrationPoint {
   std::uint32_t size_class = 0;  // 0: 0 bytes; k: [2^(k-1), 2^k) bytes
   std::uint64_t bytes = 0;       // size of the fastest instance
   std::uint64_t instances = 0;
-  double measured = 0;           // its duration [s]
+  double measured = 0;           // its duration [s] (of a collective: its wait-free part)
   double fitted = -1;            // the fit's value for it, < 0 if it is not part of a fit
 };
 
