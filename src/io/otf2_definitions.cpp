@@ -293,6 +293,50 @@ void convert_comms(const RawDefinitions& r, const std::string& where, ArchiveDef
   if (r.inter_comms) out.skipped["InterComm definition"] = r.inter_comms;
 }
 
+bool is_threading(OTF2_Paradigm p) {
+  return p == OTF2_PARADIGM_OPENMP || p == OTF2_PARADIGM_PTHREAD || p == OTF2_PARADIGM_OMPSS ||
+         p == OTF2_PARADIGM_WINTHREAD || p == OTF2_PARADIGM_QTTHREAD || p == OTF2_PARADIGM_TBBTHREAD;
+}
+
+// Thread teams: communicators whose COMM_GROUP belongs to a threading paradigm; their members index
+// that paradigm's COMM_LOCATIONS group. A team whose locations are not all of one rank is skipped
+// (counted); its records then count as skipped too.
+void convert_teams(const RawDefinitions& r, ArchiveDefinitions& out) {
+  std::unordered_map<std::uint64_t, std::pair<Rank, std::uint32_t>> member_of;  // location -> (rank, index)
+  for (Rank k = 0; k < out.defs.ranks.size(); ++k) {
+    member_of[out.rank_location[k]] = {k, 0};
+    for (std::uint32_t o = 0; o < out.defs.ranks[k].others.size(); ++o)
+      member_of[out.defs.ranks[k].others[o].otf2_id] = {k, o + 1};
+  }
+  out.team.assign(r.comms.size(), kNone);
+  for (std::uint64_t c = 0; c < r.comms.size(); ++c) {
+    if (!r.comms[c].defined || r.comms[c].group >= r.groups.size()) continue;
+    const RawGroup& g = r.groups[r.comms[c].group];
+    if (!is_threading(g.paradigm) || g.type != OTF2_GROUP_TYPE_COMM_GROUP) continue;
+    const RawGroup* locations = nullptr;
+    for (const RawGroup& l : r.groups)
+      if (l.defined && l.type == OTF2_GROUP_TYPE_COMM_LOCATIONS && l.paradigm == g.paradigm) locations = &l;
+    ThreadTeam team;
+    team.paradigm = static_cast<std::uint8_t>(g.paradigm);
+    bool one_rank = locations != nullptr;
+    for (std::uint64_t m : g.members) {
+      const auto it = locations && m < locations->members.size() ? member_of.find(locations->members[m]) : member_of.end();
+      if (it == member_of.end() || (team.rank != kNone && it->second.first != team.rank)) {
+        one_rank = false;
+        break;
+      }
+      team.rank = it->second.first;
+      team.members.push_back(it->second.second);
+    }
+    if (!one_rank || team.members.empty()) {
+      ++out.skipped["thread team across processes (definition)"];
+      continue;
+    }
+    out.team[c] = static_cast<std::uint32_t>(out.defs.thread_teams.size());
+    out.defs.thread_teams.push_back(std::move(team));
+  }
+}
+
 void convert_regions(const RawDefinitions& r, ArchiveDefinitions& out) {
   out.region.assign(r.regions.size(), kNone);
   for (std::uint64_t i = 0; i < r.regions.size(); ++i) {
@@ -357,6 +401,7 @@ ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::strin
   const RawGroup& world_locations = r.groups[find_mpi_locations(r, where)];
   convert_ranks(r, world_locations, where, out);
   convert_comms(r, where, out);
+  convert_teams(r, out);
   convert_regions(r, out);
   out.defs.paradigms = paradigms_of(r);
   out.strings = std::move(r.strings);

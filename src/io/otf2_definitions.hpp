@@ -22,6 +22,7 @@ struct ArchiveDefinitions {
   std::vector<std::uint64_t> declared_events;  // per rank, from its Location definition
   std::vector<RegionId> region;                // OTF2 region ref -> RegionId
   std::vector<CommId> comm;                    // OTF2 comm ref -> CommId (kNone: not MPI)
+  std::vector<std::uint32_t> team;             // OTF2 comm ref -> Definitions::thread_teams (kNone: none)
   std::vector<std::string> strings;            // OTF2 string ref -> text
   std::map<std::string, std::uint64_t> skipped;
   std::vector<std::string> stray_locations;  // threads and streams of processes without an MPI rank

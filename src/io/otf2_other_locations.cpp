@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "otf2_thread_records.hpp"
 #include "wisp/error.hpp"
 
 namespace wisp::io {
@@ -13,6 +14,7 @@ struct OtherLocationReader {
   const ArchiveDefinitions* archive;
   std::vector<LocationEvent>* events;
   std::string first_mpi;  // "MPI_Send at 1.234567 s" once found
+  ThreadRecordSink threads;
 };
 
 OtherLocationReader& ctx(void* user) { return *static_cast<OtherLocationReader*>(user); }
@@ -61,19 +63,19 @@ OTF2_EvtReaderCallbacks* make_callbacks() {
   OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
   OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_collective);
+  set_thread_record_callbacks<OtherLocationReader>(cb);
   return cb;
 }
 
-std::vector<LocationEvent> read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks,
-                                    const ArchiveDefinitions& archive, Rank r, ThreadLocation& location,
-                                    const std::string& where, const Otf2ErrorScope& scope) {
+void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const ArchiveDefinitions& archive, Rank r,
+              ThreadLocation& location, const std::string& where, const Otf2ErrorScope& scope, OtherLocations& out) {
   const std::string context = fmt::format("{}: rank {}, {} '{}' (location {})", where, r,
                                           location.kind == LocationKind::CpuThread ? "thread" : "stream",
                                           location.name, location.otf2_id);
   OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, location.otf2_id);
   if (!events) check_otf2(OTF2_ERROR_FILE_INTERACTION, context + ": no event file", scope);
-  std::vector<LocationEvent> kept;
-  OtherLocationReader ctx{&archive, &kept, {}};
+  std::vector<LocationEvent>& kept = out.events[r].emplace_back();
+  OtherLocationReader ctx{&archive, &kept, {}, {&archive, &out.thread_records[r].emplace_back(), 0}};
   check_otf2(OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks, &ctx), context, scope);
   uint64_t read = 0;
   const OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader, events, &read);
@@ -86,7 +88,7 @@ std::vector<LocationEvent> read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks
     throw Error(fmt::format("{}: event file is truncated: {} of {} declared events", context, read,
                             location.declared_events));
   location.records = read;
-  return kept;
+  out.unknown_team += ctx.threads.unknown_team;
 }
 
 }  // namespace
@@ -98,14 +100,16 @@ std::vector<std::uint64_t> locations_to_read(const ArchiveDefinitions& archive) 
   return out;
 }
 
-std::vector<OtherLocationEvents> read_other_locations(OTF2_Reader* reader, ArchiveDefinitions& archive,
-                                                      const std::string& where, const Otf2ErrorScope& scope) {
-  std::vector<OtherLocationEvents> out(archive.defs.ranks.size());
+OtherLocations read_other_locations(OTF2_Reader* reader, ArchiveDefinitions& archive, const std::string& where,
+                                    const Otf2ErrorScope& scope) {
+  OtherLocations out;
+  out.events.resize(archive.defs.ranks.size());
+  out.thread_records.resize(archive.defs.ranks.size());
   OTF2_EvtReaderCallbacks* callbacks = make_callbacks();
   try {
     for (Rank r = 0; r < archive.defs.ranks.size(); ++r)
       for (ThreadLocation& other : archive.defs.ranks[r].others)
-        out[r].push_back(read_one(reader, callbacks, archive, r, other, where, scope));
+        read_one(reader, callbacks, archive, r, other, where, scope, out);
   } catch (...) {
     OTF2_EvtReaderCallbacks_Delete(callbacks);
     throw;

@@ -16,6 +16,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -25,6 +26,7 @@
 #include "otf2_definitions.hpp"
 #include "otf2_errors.hpp"
 #include "otf2_other_locations.hpp"
+#include "otf2_thread_records.hpp"
 #include "wisp/error.hpp"
 #include "wisp/trace/builder.hpp"
 
@@ -67,6 +69,7 @@ struct LocationReader {
   const ArchiveDefinitions* archive;
   std::array<std::uint64_t, kSkippedCount> skipped{};
   std::string program_name;
+  io::ThreadRecordSink threads;  // the master's fork/join, team, lock and task records
 };
 
 LocationReader& ctx(void* user) { return *static_cast<LocationReader*>(user); }
@@ -302,15 +305,7 @@ OTF2_EvtReaderCallbacks* make_event_callbacks() {
   skip_with<kOpenMP>(OTF2_EvtReaderCallbacks_SetOmpTaskCreateCallback, cb);
   skip_with<kOpenMP>(OTF2_EvtReaderCallbacks_SetOmpTaskSwitchCallback, cb);
   skip_with<kOpenMP>(OTF2_EvtReaderCallbacks_SetOmpTaskCompleteCallback, cb);
-  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadForkCallback, cb);
-  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadJoinCallback, cb);
-  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadTeamBeginCallback, cb);
-  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadTeamEndCallback, cb);
-  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadAcquireLockCallback, cb);
-  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback, cb);
-  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback, cb);
-  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback, cb);
-  skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadTaskCompleteCallback, cb);
+  io::set_thread_record_callbacks<LocationReader>(cb);
   skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadCreateCallback, cb);
   skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadBeginCallback, cb);
   skip_with<kThread>(OTF2_EvtReaderCallbacks_SetThreadWaitCallback, cb);
@@ -381,12 +376,13 @@ void read_local_definitions(OTF2_Reader* reader, const ArchiveDefinitions& archi
 void read_rank_events(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks,
                       const ArchiveDefinitions& archive, Rank r, TraceBuilder& builder,
                       const std::string& where, const Otf2ErrorScope& scope,
-                      std::array<std::uint64_t, kSkippedCount>& skipped, std::string& program) {
+                      std::array<std::uint64_t, kSkippedCount>& skipped, std::string& program,
+                      std::vector<ThreadRecord>& thread_records) {
   const std::string context = fmt::format("{}: rank {} (location {})", where, r,
                                           archive.rank_location[r]);
   OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, archive.rank_location[r]);
   if (!events) io::check_otf2(OTF2_ERROR_FILE_INTERACTION, context + ": no event file", scope);
-  LocationReader ctx{&builder.rank(r), &archive, {}, {}};
+  LocationReader ctx{&builder.rank(r), &archive, {}, {}, {&archive, &thread_records, 0}};
   ctx.rank->reserve(archive.declared_events[r]);
   io::check_otf2(OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks, &ctx), context, scope);
   uint64_t read = 0;
@@ -404,15 +400,23 @@ void read_rank_events(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks,
     throw Error(fmt::format("{}: {} MPI records refer to communicators that are not defined as MPI "
                             "communicators: the rank's local definitions (traces/{}.def) are missing, "
                             "empty or truncated", context, ctx.skipped[kUnknownComm], archive.rank_location[r]));
+  skipped[kThread] += ctx.threads.unknown_team;
   for (int k = 0; k < kSkippedCount; ++k) skipped[k] += ctx.skipped[k];
   if (program.empty()) program = ctx.program_name;
 }
 
 // Hybrid traces: the ranks' other threads and streams, their kept events and their anomalies.
-void add_other_locations(Trace& trace, const ArchiveDefinitions& archive, std::vector<OtherLocationEvents> others) {
+void add_other_locations(Trace& trace, const ArchiveDefinitions& archive, io::OtherLocations others,
+                         std::vector<std::vector<ThreadRecord>> master_records) {
+  trace.defs.thread_teams = archive.defs.thread_teams;
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     trace.defs.ranks[r].others = archive.defs.ranks[r].others;
-    trace.ranks[r].others = std::move(others[r]);
+    trace.ranks[r].others = std::move(others.events[r]);
+    ThreadRecords& records = trace.ranks[r].thread_records;
+    records.push_back(std::move(master_records[r]));
+    for (auto& location : others.thread_records[r]) records.push_back(std::move(location));
+    const bool any = std::any_of(records.begin(), records.end(), [](const auto& l) { return !l.empty(); });
+    if (!any) records.clear();
   }
   for (const std::string& stray : archive.stray_locations)
     trace.anomalies.add(AnomalyKind::StrayLocation, [&] { return stray; });
@@ -455,11 +459,13 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   std::array<std::uint64_t, kSkippedCount> skipped{};
   std::string program;
   OTF2_EvtReaderCallbacks* callbacks = make_event_callbacks();
-  std::vector<OtherLocationEvents> others;
+  io::OtherLocations others;
+  std::vector<std::vector<ThreadRecord>> master_records(archive.rank_location.size());
   try {
     io::check_otf2(OTF2_Reader_OpenEvtFiles(handle.reader), where + ": cannot open event files", scope);
     for (Rank r = 0; r < archive.rank_location.size(); ++r) {
-      read_rank_events(handle.reader, callbacks, archive, r, builder, where, scope, skipped, program);
+      read_rank_events(handle.reader, callbacks, archive, r, builder, where, scope, skipped, program,
+                       master_records[r]);
       if (options.progress) options.progress(r + 1, archive.rank_location.size());
     }
     others = io::read_other_locations(handle.reader, archive, where, scope);
@@ -475,7 +481,8 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   for (int k = 0; k < kSkippedCount; ++k)
     if (skipped[k]) builder.skipped_records()[kSkippedNames[k]] += skipped[k];
   Trace trace = builder.finish();
-  add_other_locations(trace, archive, std::move(others));
+  if (others.unknown_team) trace.skipped_records[kSkippedNames[kThread]] += others.unknown_team;
+  add_other_locations(trace, archive, std::move(others), std::move(master_records));
   return trace;
 }
 

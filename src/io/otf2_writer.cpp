@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "otf2_errors.hpp"
+#include "otf2_thread_writer.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
 
@@ -170,18 +171,40 @@ struct EventWriter {
   }
 };
 
-// The kept events of a rank's other thread or stream: its region enters and leaves.
+// The thread records of location `index` of rank r (0: the master, k + 1: its k-th other location).
+const std::vector<ThreadRecord>& thread_records(const Trace& trace, Rank r, std::size_t index) {
+  static const std::vector<ThreadRecord> none;
+  const ThreadRecords& all = trace.ranks[r].thread_records;
+  return index < all.size() ? all[index] : none;
+}
+
+// Writes `events` (in time order, by `write_one`) with the location's thread records merged in.
+template <class Events, class Write>
+void write_merged(OTF2_EvtWriter* w, const Trace& trace, const Events& events, const std::vector<ThreadRecord>& records,
+                  const Write& write_one, const std::string& context, const Otf2ErrorScope& scope) {
+  const OTF2_CommRef first_team = static_cast<OTF2_CommRef>(trace.defs.comms.size());
+  std::size_t k = 0;
+  for (const auto& e : events) {
+    for (; k < records.size() && records[k].time < e.time; ++k)
+      check_otf2(io::write_thread_record(w, records[k], trace.defs.clock.to_ticks(records[k].time), first_team), context, scope);
+    check_otf2(write_one(e), context, scope);
+  }
+  for (; k < records.size(); ++k)
+    check_otf2(io::write_thread_record(w, records[k], trace.defs.clock.to_ticks(records[k].time), first_team), context, scope);
+}
+
+// The kept events of a rank's other thread or stream: its region enters and leaves, thread records.
 void write_other_location(OTF2_Archive* archive, const Trace& trace, Rank r, std::size_t k, OTF2_LocationRef id,
                           const std::string& where, const Otf2ErrorScope& scope) {
   const std::string context = fmt::format("{}: rank {}, location {}", where, r, id);
   OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, id);
   if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, context, scope);
   static const std::vector<LocationEvent> none;
-  for (const LocationEvent& e : k < trace.ranks[r].others.size() ? trace.ranks[r].others[k] : none) {
-    const OTF2_TimeStamp t = trace.defs.clock.to_ticks(e.time);
-    check_otf2(e.enter ? OTF2_EvtWriter_Enter(w, nullptr, t, e.region) : OTF2_EvtWriter_Leave(w, nullptr, t, e.region),
-               context, scope);
-  }
+  write_merged(w, trace, k < trace.ranks[r].others.size() ? trace.ranks[r].others[k] : none,
+               thread_records(trace, r, k + 1), [&](const LocationEvent& e) {
+                 const OTF2_TimeStamp t = trace.defs.clock.to_ticks(e.time);
+                 return e.enter ? OTF2_EvtWriter_Enter(w, nullptr, t, e.region) : OTF2_EvtWriter_Leave(w, nullptr, t, e.region);
+               }, context, scope);
   check_otf2(OTF2_Archive_CloseEvtWriter(archive, w), context, scope);
 }
 
@@ -193,8 +216,8 @@ void write_events(OTF2_Archive* archive, const Trace& trace, const LocationIds& 
     OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, ids.ranks[r]);
     if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, fmt::format("{}: rank {}", where, r), scope);
     const EventWriter writer{trace, locals, r, w, program};
-    for (const Event& e : trace.ranks[r].events)
-      check_otf2(writer.write(e), fmt::format("{}: writing rank {}", where, r), scope);
+    write_merged(w, trace, trace.ranks[r].events, thread_records(trace, r, 0),
+                 [&](const Event& e) { return writer.write(e); }, fmt::format("{}: writing rank {}", where, r), scope);
     check_otf2(OTF2_Archive_CloseEvtWriter(archive, w), fmt::format("{}: rank {}", where, r), scope);
     for (std::size_t k = 0; k < trace.defs.ranks[r].others.size(); ++k)
       write_other_location(archive, trace, r, k, ids.others[r][k], where, scope);
@@ -214,7 +237,7 @@ std::uint64_t written_events(const Trace& trace, Rank r) {
   std::uint64_t n = 0;
   for (const Event& e : trace.ranks[r].events)
     n += !(e.kind == EventKind::MpiCollectiveEnd && trace.ranks[r].collectives[e.ref].comm == kNone);
-  return n;
+  return n + thread_records(trace, r, 0).size();
 }
 
 // The machine's nodes (system tree nodes 1..n under the machine, node 0) and each rank's node.
@@ -278,7 +301,9 @@ void write_locations(OTF2_GlobalDefWriter* w, const Trace& trace, const SystemTr
       OTF2_GlobalDefWriter_WriteLocation(w, ids.others[r][k], str(other.name),
                                          other.kind == LocationKind::CpuThread ? OTF2_LOCATION_TYPE_CPU_THREAD
                                                                                 : OTF2_LOCATION_TYPE_ACCELERATOR_STREAM,
-                                         trace.ranks[r].others.size() > k ? trace.ranks[r].others[k].size() : 0, r);
+                                         (trace.ranks[r].others.size() > k ? trace.ranks[r].others[k].size() : 0) +
+                                             thread_records(trace, r, k + 1).size(),
+                                         r);
     }
 }
 
@@ -327,6 +352,13 @@ void write_definitions(OTF2_Archive* archive, const Trace& trace,
   write_locations(w, trace, tree, ids, str);
   write_regions(w, trace.defs, str);
   write_communicators(w, trace.defs, ids.ranks, str);
+  io::RankLocationIds all(trace.rank_count());
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    all[r].push_back(ids.ranks[r]);
+    all[r].insert(all[r].end(), ids.others[r].begin(), ids.others[r].end());
+  }
+  io::write_thread_teams(w, trace.defs, all, static_cast<OTF2_GroupRef>(1 + trace.defs.comms.size()),
+                     static_cast<OTF2_CommRef>(trace.defs.comms.size()), str(""));
   check_otf2(OTF2_Archive_CloseGlobalDefWriter(archive, w), where + ": writing definitions", scope);
 }
 

@@ -18,7 +18,7 @@ double follow_master(const std::vector<double>& before, const std::vector<double
 }
 
 void move_other_locations(const RankTrace& original, RankTrace& moved) {
-  if (original.others.empty()) return;
+  if (original.others.empty() && original.thread_records.empty()) return;
   std::vector<double> before, after;
   before.reserve(original.events.size());
   after.reserve(moved.events.size());
@@ -26,6 +26,15 @@ void move_other_locations(const RankTrace& original, RankTrace& moved) {
   for (const Event& e : moved.events) after.push_back(e.time);
   for (auto& location : moved.others)
     for (LocationEvent& e : location) e.time = follow_master(before, after, e.time);
+  for (auto& location : moved.thread_records)
+    for (ThreadRecord& e : location) e.time = follow_master(before, after, e.time);
+}
+
+std::string_view to_string(ThreadRecordKind k) {
+  static constexpr std::string_view names[kThreadRecordKindCount] = {
+      "THREAD_FORK", "THREAD_JOIN", "THREAD_TEAM_BEGIN", "THREAD_TEAM_END", "THREAD_ACQUIRE_LOCK",
+      "THREAD_RELEASE_LOCK", "THREAD_TASK_CREATE", "THREAD_TASK_SWITCH", "THREAD_TASK_COMPLETE"};
+  return names[static_cast<int>(k)];
 }
 
 }  // namespace wisp

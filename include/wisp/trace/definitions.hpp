@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "wisp/trace/ids.hpp"
+#include "wisp/trace/thread_records.hpp"
 
 namespace wisp {
 
@@ -123,6 +124,7 @@ struct Definitions {
   std::vector<Callpath> callpaths;
   std::vector<Communicator> comms;
   CommId world = kNone;
+  std::vector<ThreadTeam> thread_teams;  // hybrid traces: the OpenMP (Pthread, ...) thread teams
 
   RegionId add_region(Region region);
   CommId add_comm(Communicator comm);

@@ -28,6 +28,7 @@ struct RankTrace {
   std::vector<CollectiveRecord> collectives;   // collective operations, in event order
   std::vector<CallSpan> mpi_calls;             // MPI calls, by Enter (derived)
   OtherLocationEvents others;                  // hybrid traces: the other threads' and streams' regions
+  ThreadRecords thread_records;                // hybrid traces: fork/join, teams, locks, tasks per location
 };
 
 // A matched point-to-point message: the send side on `sender`, the receive side on `receiver`
