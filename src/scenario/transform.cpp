@@ -112,9 +112,8 @@ TransformEffect apply_move(Transformed& out, const Transform& tr, const std::vec
 }
 
 // Rebalance across threads: each visit (a team's instance) ends when the mean work is done.
-std::vector<double> balance_threads(const Transform& tr, const Trace& trace, const std::vector<Visit>& visits,
+std::vector<double> balance_threads(const Transform& tr, const std::vector<TeamWork>& teams, const std::vector<Visit>& visits,
                                     const std::vector<double>& c, std::string& description) {
-  const std::vector<TeamWork> teams = team_work(trace, visits);
   std::vector<double> target(c.size());
   std::size_t threads = 0;
   for (std::size_t k = 0; k < c.size(); ++k) {
@@ -135,7 +134,6 @@ std::vector<double> targets(const Transform& tr, const Trace& trace, const std::
   std::vector<double> target(c.size());
   switch (tr.kind) {
     case TransformKind::Rebalance:
-      if (tr.across_threads) return balance_threads(tr, trace, visits, c, description);
       description = fmt::format("rebalance {} ({}) on {} ranks", describe(tr.select),
                                 tr.per_instance ? "per instance" : "totals", rank_count(visits));
       return tr.per_instance ? rebalance_instances(visits, c) : rebalance_totals(visits, c);
@@ -168,11 +166,15 @@ TransformEffect apply_one(Transformed& out, const Transform& tr) {
   if (tr.kind == TransformKind::Move) {
     effect = apply_move(out, tr, visits, c);
   } else {
-    const std::vector<double> target = targets(tr, out.trace, visits, c, effect.description);
+    const bool threads = tr.kind == TransformKind::Rebalance && tr.across_threads;
+    const std::vector<TeamWork> teams = threads ? team_work(out.trace, visits) : std::vector<TeamWork>{};
+    const std::vector<double> target = threads ? balance_threads(tr, teams, visits, c, effect.description)
+                                               : targets(tr, out.trace, visits, c, effect.description);
     effect.visits = visits.size();
     effect.before = sum(c);
     effect.after = sum(target);
     out.trace = retime(out.trace, visits, target);
+    if (threads) balance_team_events(out.trace, visits, teams);
   }
   effect.callpaths = callpaths_of(out.trace, visits);
   return effect;

@@ -277,8 +277,18 @@ TEST_CASE("rebalance across threads: each team meets at its barrier when the mea
   CHECK(balanced.effects[0].before == Approx(10));
   CHECK(balanced.effects[0].after == Approx(10 - saved));
   CHECK_THAT(balanced.effects[0].description, Catch::Contains("across threads") && Catch::Contains("teams of up to 3"));
-  // The threads' regions follow the shorter master visit.
+  // The threads' regions follow the shorter master visit, and every member now works the mean:
+  // its barrier enter is its region enter + (4 + 9.999 + 7) / 3, each waits only the entry skew.
   CHECK(balanced.trace.ranks[0].others[0].back().time == Approx(10 - saved));
+  const double mean = (4 + 9.999 + 7) / 3, scale = (10 - saved) / 10;  // the visit's uniform stretch
+  for (const auto& thread : balanced.trace.ranks[0].others) {
+    CHECK(thread[0].time == Approx(0.001 * scale));
+    CHECK(thread[1].time == Approx(0.001 * scale + mean));  // barrier enter
+    CHECK(thread[2].time == Approx(10 - saved));            // the team leaves together
+  }
+  const auto& master = balanced.trace.ranks[0].events;  // main, parallel, barrier enters; leaves
+  CHECK(master[2].time == Approx(mean));
+  CHECK(master[3].time == Approx(10 - saved));
   // Without other threads there is nothing to balance: one clear error at the transform.
   Trace single = t;
   single.ranks[0].others.clear();
