@@ -364,4 +364,15 @@ TEST_CASE("scenario hybrid-rebalance-threads: the generator's balanced-threads v
   // 0.01 x 1.2 x (3 + 1.5) / 4, i.e. 0.0045 s less in each of the 50 iterations.
   CHECK(j["gain"]["seconds"].get<double>() == Approx(50 * 0.01 * 1.2 * (1.5 - 4.5 / 4)).epsilon(1e-6));
   CHECK(std::abs(j["runtime"]["identity_error"].get<double>()) < 1e-6);
+  // OpenMP barrier waits: before, the master and two threads wait 0.5 w for the slow thread, in each
+  // of the 50 iterations of every rank (w = 0.01 s x 1.2 on rank 0, 0.01 s on ranks 1-3); after, the
+  // balanced teams meet at once.
+  bool found = false;
+  for (const json& row : j["callpaths"])
+    if (row["metric"] == "omp_ibarrier_wait") {
+      found = true;
+      CHECK(row["before"].get<double>() == Approx(50 * 1.5 * 0.01 * (1.2 + 3)).epsilon(1e-6));
+      CHECK(row["after"].get<double>() == Approx(0).margin(1e-9));
+    }
+  CHECK(found);
 }
