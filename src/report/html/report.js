@@ -40,7 +40,15 @@
         at += l.d[i]; end[i] = at * 1e-9;
         if (l.w.length) wait[i] = l.w[i] * 1e-9;
       }
-      return {name: l.name, rank: l.rank, master: l.master, start: start, end: end, label: Uint32Array.from(l.l), wait: wait};
+      var lane = {name: l.name, rank: l.rank, master: l.master, start: start, end: end, label: Uint32Array.from(l.l), wait: wait};
+      var comp = new Float64Array(n), comm = new Float64Array(n);
+      for (i = 0; i < n; ++i) {
+        if (t.mpi[lane.label[i]]) comm[i] = end[i] - start[i] - wait[i];
+        else comp[i] = end[i] - start[i];
+      }
+      lane.comp = comp; lane.comm = comm;
+      lane.levels = levelsOfDetail(lane, t.start * 1e-9, (t.end - t.start) * 1e-9);
+      return lane;
     });
     var cp = t.critical, m = t.messages;
     var path = {rank: cp.r, start: new Float64Array(cp.r.length), end: new Float64Array(cp.r.length)};
@@ -58,6 +66,38 @@
     lanes.forEach(function (l, k) { if (l.master) master[l.rank] = k; });
     return {name: t.name, start: t.start * 1e-9, end: t.end * 1e-9, names: t.names, mpi: t.mpi, lanes: lanes,
             path: path, messages: messages, masterLane: master, split: t.split};
+  }
+
+  // Coarser copies of a lane for zoomed-out views: intervals merged per time bucket of `res`
+  // seconds (span/2048, then 8 times finer each), keeping per block its computation, MPI and
+  // waiting time and its largest computation's label; a level is kept while it has fewer than
+  // half the blocks of the next finer one. The draw uses the coarsest level whose buckets are
+  // narrower than a pixel, so that it touches a few thousand blocks per lane, not every interval.
+  function levelsOfDetail(lane, t0, span) {
+    var levels = [], n = lane.start.length, res = span / 2048;
+    while (res > 0 && n > 4096) {
+      var level = mergeBuckets(lane, t0, res);
+      if (level.start.length > n / 2) break;
+      levels.unshift(level);
+      res /= 8;
+    }
+    return levels;  // coarsest last
+  }
+
+  function mergeBuckets(lane, t0, res) {
+    var start = [], end = [], label = [], comp = [], comm = [], wait = [], best = [], bucket = -1, k = -1;
+    for (var i = 0; i < lane.start.length; ++i) {
+      var b = Math.floor((lane.start[i] - t0) / res);
+      if (b !== bucket) {
+        bucket = b; ++k;
+        start.push(lane.start[i]); end.push(lane.end[i]); label.push(lane.label[i]);
+        comp.push(0); comm.push(0); wait.push(0); best.push(0);
+      }
+      end[k] = lane.end[i]; comp[k] += lane.comp[i]; comm[k] += lane.comm[i]; wait[k] += lane.wait[i];
+      if (lane.comp[i] > best[k]) { best[k] = lane.comp[i]; label[k] = lane.label[i]; }
+    }
+    return {res: res, start: Float64Array.from(start), end: Float64Array.from(end), label: Uint32Array.from(label),
+            comp: Float64Array.from(comp), comm: Float64Array.from(comm), wait: Float64Array.from(wait), merged: true};
   }
 
   // First index whose value is >= v in a non-decreasing array.
@@ -198,52 +238,69 @@
     }
 
     // One lane: intervals of a pixel or more drawn as they are (waiting first inside an MPI call),
-    // narrower ones merged into one-pixel blocks coloured by what dominates them.
-    function drawLane(lane, colour, mpi, top, h, a, b, d0, d1) {
-      var s = lane.start, e = lane.end, w = lane.wait, l = lane.label;
+    // narrower ones merged into one-pixel blocks coloured by what dominates them; zoomed out, from
+    // the coarsest level of detail whose blocks are narrower than a pixel.
+    function drawLane(lane, colour, top, h, a, b, d0, d1) {
+      var src = lane;
+      for (var j = lane.levels.length - 1; j >= 0; --j) if (lane.levels[j].res * a <= 1) { src = lane.levels[j]; break; }
+      var s = src.start, e = src.end, w = src.wait, l = src.label, cp = src.comp, cm = src.comm, merged = src.merged;
       var bx0 = -1, bx1 = 0, comp = 0, comm = 0, waits = 0, best = -1, bestTime = 0;
+      var runColour = null, run0 = 0, run1 = 0, style = null;
+      // Adjacent blocks of one colour become one rectangle (fillStyle and fillRect cost the most).
+      function paint(x0, x1, c) {
+        if (c === runColour && x0 <= run1 + 0.5) { if (x1 > run1) run1 = x1; return; }
+        emit();
+        runColour = c; run0 = x0; run1 = x1;
+      }
+      function emit() {
+        if (runColour === null) return;
+        if (style !== runColour) { ctx.fillStyle = runColour; style = runColour; }
+        ctx.fillRect(run0, top, Math.max(1, run1 - run0), h);
+        runColour = null;
+      }
       function flush() {
         if (bx0 < 0) return;
-        ctx.fillStyle = waits >= comm && waits >= comp ? WAIT : comm >= comp ? MPI : colour[best];
-        ctx.fillRect(bx0, top, Math.max(1, bx1 - bx0), h);
+        paint(bx0, Math.max(bx0 + 1, bx1), waits >= comm && waits >= comp ? WAIT : comm >= comp ? MPI : colour[best]);
         bx0 = -1; comp = comm = waits = 0; best = -1; bestTime = 0;
       }
-      for (var i = lowerBound(e, d0), n = s.length; i < n && s[i] <= d1; ++i) {
-        var px0 = a * s[i] + b, px1 = a * e[i] + b, d = e[i] - s[i];
-        if (px1 - px0 >= 1) {
+      for (var i = Math.max(0, lowerBound(e, d0) - (merged ? 1 : 0)), n = s.length; i < n && s[i] <= d1; ++i) {
+        var px0 = a * s[i] + b, px1 = a * e[i] + b;
+        if (px1 - px0 >= 1 && !merged) {
           flush();
-          ctx.fillStyle = colour[l[i]];
-          ctx.fillRect(px0, top, px1 - px0, h);
-          if (w[i] > 0) { ctx.fillStyle = WAIT; ctx.fillRect(px0, top, a * w[i], h); }
+          if (w[i] > 0) { paint(px0, px0 + a * w[i], WAIT); paint(px0 + a * w[i], px1, colour[l[i]]); }
+          else paint(px0, px1, colour[l[i]]);
           continue;
         }
         if (bx0 >= 0 && px0 - bx0 >= 1) flush();
         if (bx0 < 0) bx0 = px0;
         bx1 = px1;
-        if (mpi[l[i]]) { comm += d - w[i]; waits += w[i]; }
-        else { comp += d; if (d > bestTime) { bestTime = d; best = l[i]; } }
+        comm += cm[i]; waits += w[i]; comp += cp[i];
+        if (cp[i] > bestTime) { bestTime = cp[i]; best = l[i]; }
       }
       flush();
+      emit();
     }
 
     function laneTop(g, k) { return g.lanes + k * laneHeight; }
 
+    // The path's segments as bars at the bottom of their lanes, its jumps between ranks as lines
+    // (one stroke for all of them); a segment ending within a pixel of the last drawn one is skipped.
     function drawCriticalPath(g, a, b, d0, d1) {
       var p = g.t.path, h = Math.max(2, Math.round(laneHeight * 0.35));
-      var i = Math.max(0, lowerBound(p.end, d0) - 1), prev = -1;
-      ctx.fillStyle = CRITICAL; ctx.strokeStyle = "#000"; ctx.lineWidth = 1;
-      var lastRank = -1, lastPx = -1e9;
+      var i = Math.max(0, lowerBound(p.end, d0) - 1), prev = -1, lastRank = -1, lastPx = -1e9;
+      ctx.fillStyle = CRITICAL; ctx.strokeStyle = "#000"; ctx.lineWidth = 1; ctx.beginPath();
       for (var n = p.rank.length; i < n && p.start[i] <= d1; ++i) {
         var top = laneTop(g, g.t.masterLane[p.rank[i]]) + laneHeight - h;
         var px0 = a * p.start[i] + b, px1 = a * p.end[i] + b;
-        if (p.rank[i] === lastRank && px1 < lastPx + 1) continue;
+        if (px1 < lastPx + 1) continue;  // at most one segment per pixel column
         ctx.fillRect(px0, top, Math.max(1, px1 - px0), h);
         if (prev >= 0 && p.rank[prev] !== p.rank[i]) {
-          var from = laneTop(g, g.t.masterLane[p.rank[prev]]) + laneHeight - h / 2;
-          ctx.beginPath(); ctx.moveTo(a * p.end[prev] + b, from); ctx.lineTo(px0, top + h / 2); ctx.stroke();
+          ctx.moveTo(a * p.end[prev] + b, laneTop(g, g.t.masterLane[p.rank[prev]]) + laneHeight - h / 2);
+          ctx.lineTo(px0, top + h / 2);
         }
         prev = i; lastRank = p.rank[i]; lastPx = px1;
       }
+      ctx.stroke();
     }
 
     function drawMessages(g, a, b, d0, d1) {
@@ -266,7 +323,7 @@
       ctx.save(); ctx.beginPath(); ctx.rect(labelWidth, 0, width - labelWidth, height); ctx.clip();
       groups.forEach(function (g, k) {
         g.t.lanes.forEach(function (lane, j) {
-          drawLane(lane, labelColours[k], g.t.mpi, laneTop(g, j) + 0.5, Math.max(1, laneHeight - 1), a, b, dom[0], dom[1]);
+          drawLane(lane, labelColours[k], laneTop(g, j) + 0.5, Math.max(1, laneHeight - 1), a, b, dom[0], dom[1]);
         });
         drawCriticalPath(g, a, b, dom[0], dom[1]);
         drawMessages(g, a, b, dom[0], dom[1]);
@@ -311,6 +368,7 @@
     var root = document.documentElement;
     root.setAttribute("data-redraw-max-ms", d3.max(times).toFixed(2));
     root.setAttribute("data-redraw-mean-ms", d3.mean(times).toFixed(2));
+    root.setAttribute("data-redraw-ms", times.map(function (t) { return t.toFixed(1); }).join(" "));
   }
 
   function tooltip(canvas, groups, x, laneHeight, labelWidth) {
