@@ -25,7 +25,7 @@ def chromium():
 
 def browser(exe, work, url, *args):
     cmd = [exe, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-           "--user-data-dir=" + os.path.join(work, "profile"), "--window-size=1400,1600", *args, url]
+           "--user-data-dir=" + os.path.join(work, "profile"), "--window-size=1200,1000", *args, url]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     if out.returncode != 0:
         sys.exit(f"FAIL: {' '.join(cmd)} exited with {out.returncode}: {out.stderr[-2000:]}")
