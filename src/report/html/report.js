@@ -503,7 +503,7 @@
   }
 
   function sweepChart(axis, a, ok, best) {
-    var margin = {top: 20, right: 190, bottom: 40, left: 70}, width = 460, height = 240;
+    var margin = {top: 20, right: 300, bottom: 40, left: 70}, width = 460, height = 240;
     var numeric = ok.every(function (r) { return r.values[a] !== "" && isFinite(+r.values[a]); });
     function xv(r) { return numeric ? +r.values[a] : r.values[a]; }
     var order = [];
