@@ -11,11 +11,14 @@
 
 #include "commands.hpp"
 #include "wisp/analysis/metric_catalogue.hpp"
+#include "wisp/analysis/timeline.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/read_file.hpp"
+#include "wisp/report/chrome_trace.hpp"
+#include "wisp/report/html_report.hpp"
 #include "wisp/report/pop_report.hpp"
 #include "wisp/report/trace_analysis_report.hpp"
 #include "wisp/replay/ideal_platform.hpp"
@@ -28,6 +31,7 @@ struct Options {
   std::string trace;
   std::string partitions;
   std::string output;
+  std::string chrome_trace;
   bool json = false;
   bool force = false;
   bool list_metrics = false;
@@ -112,12 +116,17 @@ void run(const Options& o) {
   const TraceAnalysis analysis = analyze_trace(trace, options);
   const std::string json = trace_analysis_json(trace, o.trace, analysis).dump(1);
   const std::string text = trace_analysis_text(trace, o.trace, analysis, static_cast<std::size_t>(o.top));
-  if (!o.output.empty()) {
-    AtomicDirectory dir(o.output, o.force);
-    write_file_atomically(dir.staging() / "analysis.json", json + "\n");
-    write_file_atomically(dir.staging() / "analysis.txt", text);
-    write_file_atomically(dir.staging() / "pop_windows.csv", pop_windows_csv(analysis.pop.windows));
-    dir.commit();
+  if (!o.output.empty() || !o.chrome_trace.empty()) {
+    const Timeline timeline = build_timeline(trace, analysis.wait_paths);
+    if (!o.chrome_trace.empty()) write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &timeline}}));
+    if (!o.output.empty()) {
+      AtomicDirectory dir(o.output, o.force);
+      write_file_atomically(dir.staging() / "analysis.json", json + "\n");
+      write_file_atomically(dir.staging() / "analysis.txt", text);
+      write_file_atomically(dir.staging() / "pop_windows.csv", pop_windows_csv(analysis.pop.windows));
+      write_file_atomically(dir.staging() / "report.html", analysis_html(o.trace, trace, analysis, timeline));
+      dir.commit();
+    }
   }
   std::printf("%s", o.json ? (json + "\n").c_str() : text.c_str());
 }
@@ -138,7 +147,8 @@ void add_analyze_command(CLI::App& app) {
       ->check(CLI::IsMember({"scalasca", "paper"}));
   cmd->add_flag("--json", o->json, "print JSON instead of text");
   cmd->add_option("-o,--output", o->output,
-                  "also write analysis.json, analysis.txt and pop_windows.csv into this directory");
+                  "also write analysis.json, analysis.txt, pop_windows.csv and report.html into this directory");
+  cmd->add_option("--chrome-trace", o->chrome_trace, "also write the trace's timeline to FILE (Chrome/Perfetto trace JSON)");
   cmd->add_flag("--force", o->force, "replace an existing output directory");
   cmd->add_option("--top", o->top, "rows per table in the text output")->capture_default_str();
   o->k_given = cmd->add_option("--k", o->k, "near-critical paths: the K longest (default 10 unless --nc is given)");

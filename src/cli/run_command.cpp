@@ -1,4 +1,4 @@
-// `wisp run SCENARIO.yaml [-o DIR] [--jobs N] [--json] [--force]`: the what-if question of a
+// `wisp run SCENARIO.yaml [-o DIR] [--jobs N] [--json] [--force] [--chrome-trace FILE]`: the what-if question of a
 // scenario file answered. The scenario layer evaluates (evaluate.hpp, sweep.hpp), the report
 // layer renders; this verb parses, wires them and writes the output directory atomically.
 #include <fmt/format.h>
@@ -8,9 +8,12 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "wisp/analysis/timeline.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
 #include "wisp/io/otf2_writer.hpp"
+#include "wisp/report/chrome_trace.hpp"
+#include "wisp/report/html_report.hpp"
 #include "wisp/report/run_report.hpp"
 #include "wisp/scenario/evaluate.hpp"
 #include "wisp/scenario/sweep.hpp"
@@ -25,6 +28,7 @@ namespace fs = std::filesystem;
 struct Options {
   std::string scenario;
   std::string output;
+  std::string chrome_trace;
   int jobs = 1;
   bool json = false;
   bool force = false;
@@ -44,7 +48,21 @@ void finish(const nlohmann::json& json, const std::string& text, AtomicDirectory
   else std::printf("%s\nwrote %s\n", text.c_str(), out.target().c_str());
 }
 
-void run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& out, bool json) {
+// report.html and, if asked, the Chrome trace: the timelines of the three traces.
+void write_views(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p, AtomicDirectory& out,
+                 const std::string& chrome_trace) {
+  const Timeline measured = build_timeline(in.trace, p.measured.wait_paths);
+  const Timeline identity = build_timeline(p.result.identity_replay.trace, p.identity.wait_paths);
+  const Timeline scenario = build_timeline(p.result.scenario_replay.trace, p.scenario.wait_paths);
+  write_file_atomically(out.staging() / "report.html",
+                        point_html(s, in, p, {{"identity", &identity}, {"scenario", &scenario}, {"measured", &measured}}));
+  if (!chrome_trace.empty())
+    write_file_atomically(chrome_trace,
+                          chrome_trace_json({{"measured", &measured}, {"identity", &identity}, {"scenario", &scenario}}));
+}
+
+void run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& out, bool json,
+                const std::string& chrome_trace) {
   PointEvaluation p;
   try {
     p = evaluate_point(s, in.trace);
@@ -55,12 +73,14 @@ void run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& out
   w.creator = "wisp run";
   w.description = "scenario " + s.name + " simulated by wisp";
   write_otf2_into(p.result.scenario_replay.trace, out.staging() / "scenario-trace", w);
+  write_views(s, in, p, out, chrome_trace);
   finish(point_json(s, in, p), point_text(s, in, p), out, json);
 }
 
 void run_sweep(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& out, int jobs, bool json) {
   const SweepResult sweep = wisp::run_sweep(s, in.trace, jobs, out.staging());
   write_file_atomically(out.staging() / "sweep.csv", sweep_csv(s, sweep));
+  write_file_atomically(out.staging() / "report.html", sweep_html(s, in.source, sweep));
   finish(sweep_json(s, in.source, sweep), sweep_text(s, in.source, sweep), out, json);
   if (const std::size_t failed = sweep.failed()) {
     const auto first = std::find_if(sweep.rows.begin(), sweep.rows.end(), [](const SweepRow& r) { return !r.error.empty(); });
@@ -79,11 +99,16 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("-j,--jobs", o->jobs, "sweep points run in parallel")->check(CLI::Range(1, 256))->capture_default_str();
   cmd->add_flag("--json", o->json, "print report.json instead of the text report");
   cmd->add_flag("--force", o->force, "replace an existing output directory");
+  cmd->add_option("--chrome-trace", o->chrome_trace,
+                  "also write the measured, identity and scenario timelines to FILE (Chrome/Perfetto trace JSON)");
   cmd->callback([o] {
     const Scenario s = load_scenario(o->scenario);
+    if (!o->chrome_trace.empty() && !s.sweep.empty())
+      throw Error(fmt::format("--chrome-trace {}: {} is a sweep, which keeps no timelines; run one point of it",
+                              o->chrome_trace, s.file.string()));
     AtomicDirectory out(output_dir(*o, s), o->force);  // refuse an existing output before working
     const ScenarioTrace in = load_trace(s);
-    if (s.sweep.empty()) run_single(s, in, out, o->json);
+    if (s.sweep.empty()) run_single(s, in, out, o->json, o->chrome_trace);
     else run_sweep(s, in, out, o->jobs, o->json);
   });
 }

@@ -1,0 +1,27 @@
+// report.html: one self-contained page (d3, script, style sheet and data inline; opens offline)
+// rendering what the layers below computed: the timelines with the critical path, runtimes and
+// gain with the trust warnings, per-rank time split, call-path comparison, sweep charts, POP factors.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "wisp/analysis/timeline.hpp"
+#include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/scenario/evaluate.hpp"
+#include "wisp/scenario/scenario.hpp"
+#include "wisp/scenario/sweep.hpp"
+#include "wisp/scenario/trace_source.hpp"
+
+namespace wisp {
+
+// One scenario point; `timelines` in the order shown (e.g. identity, scenario, measured).
+std::string point_html(const Scenario& scenario, const ScenarioTrace& input, const PointEvaluation& point,
+                       const std::vector<NamedTimeline>& timelines);
+// A sweep: gain against every axis, the best point marked.
+std::string sweep_html(const Scenario& scenario, const std::string& trace_source, const SweepResult& sweep);
+// `wisp analyze -o`: the measured trace alone.
+std::string analysis_html(const std::string& trace_path, const Trace& trace, const TraceAnalysis& analysis,
+                          const Timeline& timeline);
+
+}  // namespace wisp

@@ -1,0 +1,567 @@
+// report.js: draws report.html from the data wisp inlined (#wisp-data, written by
+// src/report/html_report.cpp) with d3 v3: summary and trust warnings, the timelines on one canvas
+// (zoom and pan; what is narrower than a pixel merged per lane), per-rank bars, POP factors,
+// sweep charts and the call-path table. It renders; every number comes from wisp.
+(function () {
+  "use strict";
+
+  var raw = JSON.parse(document.getElementById("wisp-data").textContent);
+  var report = raw.report;
+  var timelines = raw.timelines.map(decodeTimeline);
+  var COMPUTATION = "#4e79a7", MPI = "#d7301f", WAIT = "#67000d", CRITICAL = "#ffd400";
+
+  // ---- formatting ---------------------------------------------------------------------------
+  function seconds(s) {
+    if (s === null || s === undefined || !isFinite(s)) return "–";
+    var a = Math.abs(s);
+    if (a === 0) return "0 s";
+    if (a < 1e-6) return (s * 1e9).toFixed(1) + " ns";
+    if (a < 1e-3) return (s * 1e6).toFixed(2) + " µs";
+    if (a < 1) return (s * 1e3).toFixed(3) + " ms";
+    return s.toFixed(4) + " s";
+  }
+  function percent(p) { return p === null || p === undefined || !isFinite(p) ? "–" : p.toFixed(2) + " %"; }
+  function fraction(f) { return f === null || f === undefined ? "–" : percent(100 * f); }
+  function el(parent, tag, text, cls) {
+    var e = parent.append(tag);
+    if (text !== undefined) e.text(text);
+    if (cls) e.attr("class", cls);
+    return e;
+  }
+
+  // ---- data ---------------------------------------------------------------------------------
+  // Columnar nanosecond integers (gap since the previous interval's end, duration) to seconds.
+  function decodeTimeline(t) {
+    var lanes = t.lanes.map(function (l) {
+      var n = l.d.length, start = new Float64Array(n), end = new Float64Array(n), wait = new Float64Array(n);
+      var at = 0;
+      for (var i = 0; i < n; ++i) {
+        at += l.g[i]; start[i] = at * 1e-9;
+        at += l.d[i]; end[i] = at * 1e-9;
+        if (l.w.length) wait[i] = l.w[i] * 1e-9;
+      }
+      var lane = {name: l.name, rank: l.rank, master: l.master, start: start, end: end, label: Uint32Array.from(l.l), wait: wait};
+      var comp = new Float64Array(n), comm = new Float64Array(n);
+      for (i = 0; i < n; ++i) {
+        if (t.mpi[lane.label[i]]) comm[i] = end[i] - start[i] - wait[i];
+        else comp[i] = end[i] - start[i];
+      }
+      lane.comp = comp; lane.comm = comm;
+      lane.levels = levelsOfDetail(lane, t.start * 1e-9, (t.end - t.start) * 1e-9);
+      return lane;
+    });
+    var cp = t.critical, m = t.messages;
+    var path = {rank: cp.r, start: new Float64Array(cp.r.length), end: new Float64Array(cp.r.length)};
+    var at = 0;
+    for (var i = 0; i < cp.r.length; ++i) {
+      at += cp.g[i]; path.start[i] = at * 1e-9;
+      at += cp.d[i]; path.end[i] = at * 1e-9;
+    }
+    var messages = {from: m.f, to: m.t, send: new Float64Array(m.f.length), recv: new Float64Array(m.f.length)};
+    at = 0;
+    for (i = 0; i < m.f.length; ++i) {
+      at += m.s[i]; messages.send[i] = at * 1e-9; messages.recv[i] = (at + m.r[i]) * 1e-9;
+    }
+    var master = [];
+    lanes.forEach(function (l, k) { if (l.master) master[l.rank] = k; });
+    return {name: t.name, start: t.start * 1e-9, end: t.end * 1e-9, names: t.names, mpi: t.mpi, lanes: lanes,
+            path: path, messages: messages, masterLane: master, split: t.split};
+  }
+
+  // Coarser copies of a lane for zoomed-out views: intervals merged per time bucket of `res`
+  // seconds (span/2048, then 8 times finer each), keeping per block its computation, MPI and
+  // waiting time and its largest computation's label; a level is kept while it has fewer than
+  // half the blocks of the next finer one. The draw uses the coarsest level whose buckets are
+  // narrower than a pixel, so that it touches a few thousand blocks per lane, not every interval.
+  function levelsOfDetail(lane, t0, span) {
+    var levels = [], n = lane.start.length, res = span / 2048;
+    while (res > 0 && n > 4096) {
+      var level = mergeBuckets(lane, t0, res);
+      if (level.start.length > n / 2) break;
+      levels.unshift(level);
+      res /= 8;
+    }
+    return levels;  // coarsest last
+  }
+
+  function mergeBuckets(lane, t0, res) {
+    var start = [], end = [], label = [], comp = [], comm = [], wait = [], best = [], bucket = -1, k = -1;
+    for (var i = 0; i < lane.start.length; ++i) {
+      var b = Math.floor((lane.start[i] - t0) / res);
+      if (b !== bucket) {
+        bucket = b; ++k;
+        start.push(lane.start[i]); end.push(lane.end[i]); label.push(lane.label[i]);
+        comp.push(0); comm.push(0); wait.push(0); best.push(0);
+      }
+      end[k] = lane.end[i]; comp[k] += lane.comp[i]; comm[k] += lane.comm[i]; wait[k] += lane.wait[i];
+      if (lane.comp[i] > best[k]) { best[k] = lane.comp[i]; label[k] = lane.label[i]; }
+    }
+    return {res: res, start: Float64Array.from(start), end: Float64Array.from(end), label: Uint32Array.from(label),
+            comp: Float64Array.from(comp), comm: Float64Array.from(comm), wait: Float64Array.from(wait), merged: true};
+  }
+
+  // First index whose value is >= v in a non-decreasing array.
+  function lowerBound(a, v) {
+    var lo = 0, hi = a.length;
+    while (lo < hi) { var mid = (lo + hi) >>> 1; if (a[mid] < v) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+
+  // Computation colours by call path name, the largest call paths first (no reds: MPI and waits).
+  function callpathColours() {
+    var total = {};
+    timelines.forEach(function (t) {
+      t.lanes.forEach(function (l) {
+        for (var i = 0; i < l.label.length; ++i) {
+          if (t.mpi[l.label[i]]) continue;
+          var name = t.names[l.label[i]];
+          total[name] = (total[name] || 0) + l.end[i] - l.start[i];
+        }
+      });
+    });
+    var palette = d3.scale.category10().range().concat(d3.scale.category20b().range(), d3.scale.category20c().range())
+      .filter(function (c) { return ["#d62728", "#ff9896", "#ad494a", "#d6616b", "#e7969c", "#843c39"].indexOf(c) < 0; });
+    var names = Object.keys(total).sort(function (a, b) { return total[b] - total[a]; });
+    var colour = {};
+    names.forEach(function (n, i) { colour[n] = palette[i % palette.length]; });
+    return {colour: colour, names: names, total: total};
+  }
+
+  // ---- summary ------------------------------------------------------------------------------
+  function card(parent, label, value, cls, id) {
+    var c = el(parent, "div", undefined, "card");
+    el(c, "div", label, "label");
+    var v = el(c, "div", value, "big " + (cls || ""));
+    if (id) v.attr("id", id);
+  }
+
+  function summary() {
+    d3.select("#title").text(report.title);
+    var sub = [];
+    if (report.file) sub.push("scenario " + report.file);
+    sub.push("trace " + report.trace);
+    if (report.ranks !== undefined) sub.push(report.ranks + " ranks, " + report.events + " events");
+    d3.select("#subtitle").text(sub.join(" · "));
+    var s = d3.select("#summary");
+    if (report.description) el(s, "p", report.description);
+    if (report.kind === "point") pointSummary(s);
+    else if (report.kind === "sweep") sweepSummary(s);
+    else analysisSummary(s);
+  }
+
+  function warnings(s, list) {
+    if (!list || !list.length) return;
+    var w = el(s, "div", undefined, "warnings").attr("id", "warnings");
+    el(w, "strong", "How far to trust the identity:");
+    var ul = el(w, "ul");
+    list.forEach(function (line) { el(ul, "li", line); });
+  }
+
+  function pointSummary(s) {
+    var r = report.runtimes, g = report.gain;
+    var cards = el(s, "div", undefined, "cards");
+    card(cards, "gain (identity − scenario)", seconds(g.seconds) + " (" + percent(g.percent) + ")",
+         g.seconds >= 0 ? "gain-positive" : "gain-negative", "gain");
+    card(cards, "measured", seconds(r.measured));
+    card(cards, "identity (simulated)", seconds(r.identity));
+    card(cards, "scenario (simulated)", seconds(r.scenario));
+    card(cards, "identity error", percent(100 * report.identity_error),
+         Math.abs(report.identity_error) > 0.05 ? "gain-negative" : "", "identity-error");
+    warnings(s, report.warnings);
+    var ul = el(s, "ul");
+    el(ul, "li", "platform: " + report.platform + (report.scenario_platform ? "; scenario: " + report.scenario_platform : ""));
+    el(ul, "li", "costs: " + report.costs);
+    report.transforms.forEach(function (t) {
+      el(ul, "li", t.description + ": computation " + seconds(t.before) + " → " + seconds(t.after));
+    });
+  }
+
+  function analysisSummary(s) {
+    var cards = el(s, "div", undefined, "cards");
+    card(cards, "runtime", seconds(report.runtimes.measured), "", "runtime");
+    card(cards, "critical path", seconds(report.critical_path_length));
+  }
+
+  function sweepSummary(s) {
+    var cards = el(s, "div", undefined, "cards");
+    card(cards, "points", String(report.rows.length));
+    if (report.best !== undefined) {
+      var b = report.rows[report.best];
+      card(cards, "best point: " + b.name, seconds(b.gain) + " (" + percent(b.percent) + ")",
+           b.gain >= 0 ? "gain-positive" : "gain-negative", "gain");
+    }
+    var failed = report.rows.filter(function (r) { return r.error; });
+    warnings(s, failed.map(function (r) { return r.name + ": " + r.error; }));
+  }
+
+  // ---- timeline -----------------------------------------------------------------------------
+  function timeline() {
+    if (!timelines.length) return;
+    d3.select("#timeline-section").attr("hidden", null);
+    var colours = callpathColours();
+    var legend = d3.select("#legend");
+    colours.names.slice(0, 16).forEach(function (n) {
+      var item = el(legend, "span", undefined, "item");
+      item.append("span").attr("class", "key").style("background", colours.colour[n]);
+      item.append("span").text(" " + n);
+    });
+    var canvas = document.getElementById("timeline"), ctx = canvas.getContext("2d");
+    var labelWidth = 130, axisHeight = 22, groupHeader = 18;
+    var laneCount = d3.sum(timelines, function (t) { return t.lanes.length; });
+    var laneHeight = Math.max(1, Math.min(16, Math.floor(560 / laneCount)));
+    var groups = [], y = axisHeight;
+    timelines.forEach(function (t) {
+      groups.push({t: t, top: y, lanes: y + groupHeader});
+      y += groupHeader + t.lanes.length * laneHeight + 6;
+    });
+    var height = y, width = canvas.parentNode.clientWidth || 1200, ratio = window.devicePixelRatio || 1;
+    canvas.width = width * ratio; canvas.height = height * ratio; canvas.style.height = height + "px";
+    canvas.setAttribute("data-lanes", laneCount);
+    var t0 = d3.min(timelines, function (t) { return t.start; }), t1 = d3.max(timelines, function (t) { return t.end; });
+    if (!(t1 > t0)) t1 = t0 + 1e-6;
+    var x = d3.scale.linear().domain([t0, t1]).range([labelWidth, width - 4]);
+    var labelColours = timelines.map(function (t) {
+      return t.names.map(function (n, i) { return t.mpi[i] ? MPI : colours.colour[n] || COMPUTATION; });
+    });
+    var showMessages = document.getElementById("show-messages");
+
+    function drawAxis() {
+      var ticks = x.ticks(10), span = x.domain()[1] - x.domain()[0];
+      var unit = span < 2e-3 ? [1e6, " µs"] : span < 2 ? [1e3, " ms"] : [1, " s"];
+      ctx.fillStyle = "#444"; ctx.font = "11px sans-serif"; ctx.textAlign = "center";
+      ticks.forEach(function (v) {
+        var px = x(v);
+        ctx.fillRect(px, axisHeight - 5, 1, 5);
+        ctx.fillText(+(v * unit[0]).toPrecision(6) + unit[1], px, axisHeight - 8);
+        ctx.fillStyle = "#eee"; ctx.fillRect(px, axisHeight, 1, height - axisHeight); ctx.fillStyle = "#444";
+      });
+    }
+
+    // One lane: intervals of a pixel or more drawn as they are (waiting first inside an MPI call),
+    // narrower ones merged into one-pixel blocks coloured by what dominates them; zoomed out, from
+    // the coarsest level of detail whose blocks are narrower than a pixel.
+    function drawLane(lane, colour, top, h, a, b, d0, d1) {
+      var src = lane;
+      for (var j = lane.levels.length - 1; j >= 0; --j) if (lane.levels[j].res * a <= 1) { src = lane.levels[j]; break; }
+      var s = src.start, e = src.end, w = src.wait, l = src.label, cp = src.comp, cm = src.comm, merged = src.merged;
+      var bx0 = -1, bx1 = 0, comp = 0, comm = 0, waits = 0, best = -1, bestTime = 0;
+      var runColour = null, run0 = 0, run1 = 0, style = null;
+      // Adjacent blocks of one colour become one rectangle (fillStyle and fillRect cost the most).
+      function paint(x0, x1, c) {
+        if (c === runColour && x0 <= run1 + 0.5) { if (x1 > run1) run1 = x1; return; }
+        emit();
+        runColour = c; run0 = x0; run1 = x1;
+      }
+      function emit() {
+        if (runColour === null) return;
+        if (style !== runColour) { ctx.fillStyle = runColour; style = runColour; }
+        ctx.fillRect(run0, top, Math.max(1, run1 - run0), h);
+        runColour = null;
+      }
+      function flush() {
+        if (bx0 < 0) return;
+        paint(bx0, Math.max(bx0 + 1, bx1), waits >= comm && waits >= comp ? WAIT : comm >= comp ? MPI : colour[best]);
+        bx0 = -1; comp = comm = waits = 0; best = -1; bestTime = 0;
+      }
+      for (var i = Math.max(0, lowerBound(e, d0) - (merged ? 1 : 0)), n = s.length; i < n && s[i] <= d1; ++i) {
+        var px0 = a * s[i] + b, px1 = a * e[i] + b;
+        if (px1 - px0 >= 1 && !merged) {
+          flush();
+          if (w[i] > 0) { paint(px0, px0 + a * w[i], WAIT); paint(px0 + a * w[i], px1, colour[l[i]]); }
+          else paint(px0, px1, colour[l[i]]);
+          continue;
+        }
+        if (bx0 >= 0 && px0 - bx0 >= 1) flush();
+        if (bx0 < 0) bx0 = px0;
+        bx1 = px1;
+        comm += cm[i]; waits += w[i]; comp += cp[i];
+        if (cp[i] > bestTime) { bestTime = cp[i]; best = l[i]; }
+      }
+      flush();
+      emit();
+    }
+
+    function laneTop(g, k) { return g.lanes + k * laneHeight; }
+
+    // The path's segments as bars at the bottom of their lanes, its jumps between ranks as lines
+    // (one stroke for all of them); a segment ending within a pixel of the last drawn one is skipped.
+    function drawCriticalPath(g, a, b, d0, d1) {
+      var p = g.t.path, h = Math.max(2, Math.round(laneHeight * 0.35));
+      var i = Math.max(0, lowerBound(p.end, d0) - 1), prev = -1, lastRank = -1, lastPx = -1e9;
+      ctx.fillStyle = CRITICAL; ctx.strokeStyle = "#000"; ctx.lineWidth = 1; ctx.beginPath();
+      for (var n = p.rank.length; i < n && p.start[i] <= d1; ++i) {
+        var top = laneTop(g, g.t.masterLane[p.rank[i]]) + laneHeight - h;
+        var px0 = a * p.start[i] + b, px1 = a * p.end[i] + b;
+        if (px1 < lastPx + 1) continue;  // at most one segment per pixel column
+        ctx.fillRect(px0, top, Math.max(1, px1 - px0), h);
+        if (prev >= 0 && p.rank[prev] !== p.rank[i]) {
+          ctx.moveTo(a * p.end[prev] + b, laneTop(g, g.t.masterLane[p.rank[prev]]) + laneHeight - h / 2);
+          ctx.lineTo(px0, top + h / 2);
+        }
+        prev = i; lastRank = p.rank[i]; lastPx = px1;
+      }
+      ctx.stroke();
+    }
+
+    function drawMessages(g, a, b, d0, d1) {
+      var m = g.t.messages, first = lowerBound(m.send, d0), last = lowerBound(m.send, d1);
+      if (!showMessages.checked || last - first > 3000) return;
+      ctx.strokeStyle = "rgba(0,0,0,0.45)"; ctx.lineWidth = 1; ctx.beginPath();
+      for (var i = first; i < last; ++i) {
+        ctx.moveTo(a * m.send[i] + b, laneTop(g, g.t.masterLane[m.from[i]]) + laneHeight / 2);
+        ctx.lineTo(a * m.recv[i] + b, laneTop(g, g.t.masterLane[m.to[i]]) + laneHeight / 2);
+      }
+      ctx.stroke();
+    }
+
+    function draw() {
+      var started = performance.now();
+      ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+      ctx.clearRect(0, 0, width, height);
+      drawAxis();
+      var dom = x.domain(), rng = x.range(), a = (rng[1] - rng[0]) / (dom[1] - dom[0]), b = rng[0] - a * dom[0];
+      ctx.save(); ctx.beginPath(); ctx.rect(labelWidth, 0, width - labelWidth, height); ctx.clip();
+      groups.forEach(function (g, k) {
+        g.t.lanes.forEach(function (lane, j) {
+          drawLane(lane, labelColours[k], laneTop(g, j) + 0.5, Math.max(1, laneHeight - 1), a, b, dom[0], dom[1]);
+        });
+        drawCriticalPath(g, a, b, dom[0], dom[1]);
+        drawMessages(g, a, b, dom[0], dom[1]);
+      });
+      ctx.restore();
+      ctx.fillStyle = "#222"; ctx.textAlign = "left";
+      groups.forEach(function (g) {
+        ctx.font = "bold 12px sans-serif"; ctx.fillText(g.t.name, 4, g.top + 13);
+        if (laneHeight < 9) return;
+        ctx.font = Math.min(11, laneHeight - 1) + "px sans-serif";
+        g.t.lanes.forEach(function (lane, j) { ctx.fillText(lane.name, 4, laneTop(g, j) + laneHeight - 2, labelWidth - 8); });
+      });
+      var ms = performance.now() - started;
+      document.getElementById("redraw-time").textContent = "redraw " + ms.toFixed(1) + " ms";
+      return ms;
+    }
+
+    var pending = false;
+    function schedule() {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(function () { pending = false; draw(); });
+    }
+    var maxScale = Math.max(1, (t1 - t0) / ((width - labelWidth) * 1e-8));
+    var zoom = d3.behavior.zoom().x(x).scaleExtent([1, maxScale]).on("zoom", schedule);
+    d3.select(canvas).call(zoom);
+    d3.select("#reset-zoom").on("click", function () { x.domain([t0, t1]); zoom.x(x); schedule(); });
+    d3.select(showMessages).on("change", schedule);
+    tooltip(canvas, groups, x, laneHeight, labelWidth);
+    draw();
+    if (location.hash === "#bench") bench(x, zoom, draw, t0, t1);
+  }
+
+  // Times redraws at growing zoom around the middle of the run (the browser test reads them).
+  function bench(x, zoom, draw, t0, t1) {
+    var times = [], mid = (t0 + t1) / 2, span = t1 - t0;
+    [1, 2, 8, 32, 128, 1024, 8192, 1, 3].forEach(function (k) {
+      x.domain([mid - span / (2 * k), mid + span / (2 * k)]);
+      times.push(draw());
+    });
+    x.domain([t0, t1]); zoom.x(x); draw();
+    var root = document.documentElement;
+    root.setAttribute("data-redraw-max-ms", d3.max(times).toFixed(2));
+    root.setAttribute("data-redraw-mean-ms", d3.mean(times).toFixed(2));
+    root.setAttribute("data-redraw-ms", times.map(function (t) { return t.toFixed(1); }).join(" "));
+  }
+
+  function tooltip(canvas, groups, x, laneHeight, labelWidth) {
+    var tip = d3.select("#tooltip");
+    d3.select(canvas).on("mousemove", function () {
+      var p = d3.mouse(canvas), t = x.invert(p[0]), text = null;
+      groups.forEach(function (g) {
+        var k = Math.floor((p[1] - g.lanes) / laneHeight);
+        if (p[0] < labelWidth || k < 0 || k >= g.t.lanes.length) return;
+        var lane = g.t.lanes[k], i = lowerBound(lane.end, t);
+        if (i >= lane.start.length || lane.start[i] > t) return;
+        text = g.t.name + " · " + lane.name + " · " + g.t.names[lane.label[i]] + " · " + seconds(lane.end[i] - lane.start[i]) +
+               (lane.wait[i] > 0 ? " (waiting " + seconds(lane.wait[i]) + ")" : "");
+      });
+      tip.attr("hidden", text ? null : "").text(text || "")
+         .style("left", (p[0] + 12) + "px").style("top", (p[1] + 12) + "px");
+    }).on("mouseleave", function () { tip.attr("hidden", ""); });
+  }
+
+  // ---- per rank -----------------------------------------------------------------------------
+  function perRank() {
+    var shown = timelines.filter(function (t) { return t.split && t.split.c.length; });
+    if (!shown.length) return;
+    d3.select("#ranks-section").attr("hidden", null);
+    var ranks = d3.range(shown[0].split.c.length), parts = ["computation", "MPI", "waiting"], keys = ["c", "m", "w"];
+    var colour = [COMPUTATION, MPI, WAIT];
+    var margin = {top: 10, right: 10, bottom: 40, left: 85};
+    var width = Math.max(500, (document.getElementById("ranks").clientWidth || 1100)) - margin.left - margin.right;
+    var height = 240;
+    var x0 = d3.scale.ordinal().domain(ranks).rangeBands([0, width], 0.2);
+    var x1 = d3.scale.ordinal().domain(d3.range(shown.length)).rangeBands([0, x0.rangeBand()], 0.08);
+    var max = d3.max(shown, function (t) { return d3.max(ranks, function (r) { return t.split.c[r] + t.split.m[r] + t.split.w[r]; }); });
+    var y = d3.scale.linear().domain([0, max || 1]).nice().range([height, 0]);
+    var svg = d3.select("#ranks").append("svg").attr("width", width + margin.left + margin.right)
+      .attr("height", height + margin.top + margin.bottom)
+      .append("g").attr("transform", "translate(" + margin.left + "," + margin.top + ")");
+    var step = Math.max(1, Math.ceil(ranks.length / 32));
+    svg.append("g").attr("class", "axis").attr("transform", "translate(0," + height + ")")
+      .call(d3.svg.axis().scale(x0).orient("bottom").tickValues(ranks.filter(function (r) { return r % step === 0; })));
+    svg.append("g").attr("class", "axis").call(d3.svg.axis().scale(y).orient("left").ticks(6).tickFormat(seconds));
+    shown.forEach(function (t, k) {
+      ranks.forEach(function (r) {
+        var base = 0;
+        keys.forEach(function (key, j) {
+          var v = t.split[key][r];
+          svg.append("rect").attr("x", x0(r) + x1(k)).attr("width", Math.max(1, x1.rangeBand()))
+            .attr("y", y(base + v)).attr("height", Math.max(0, y(base) - y(base + v))).attr("fill", colour[j])
+            .attr("opacity", k === 0 && shown.length > 1 ? 0.55 : 1)
+            .append("title").text(t.name + ", rank " + r + ": " + parts[j] + " " + seconds(v));
+          base += v;
+        });
+      });
+    });
+    var legend = el(d3.select("#ranks"), "p", undefined, "hint");
+    legend.text("bars per rank, left to right: " + shown.map(function (t) { return t.name; }).join(", ") +
+                (shown.length > 1 ? " (the first lighter)" : "") + "; computation (blue), MPI (red), waiting (dark red)");
+  }
+
+  // ---- POP ----------------------------------------------------------------------------------
+  function pop() {
+    if (!report.pop || !report.pop.length) return;
+    d3.select("#pop-section").attr("hidden", null);
+    var rows = [["parallel efficiency", "parallel_efficiency"], ["load balance", "load_balance"],
+                ["communication efficiency", "communication_efficiency"], ["serialisation", "serialisation"],
+                ["transfer", "transfer"]];
+    var table = d3.select("#pop").append("table").attr("id", "pop-table");
+    var head = table.append("tr");
+    el(head, "th", "factor", "text");
+    report.pop.forEach(function (p) { el(head, "th", p.name); });
+    rows.forEach(function (r) {
+      var tr = table.append("tr");
+      el(tr, "td", r[0], "text");
+      report.pop.forEach(function (p) { el(tr, "td", fraction(p[r[1]])); });
+    });
+  }
+
+  // ---- call paths ---------------------------------------------------------------------------
+  function callpaths() {
+    var rows = report.callpaths;
+    if (!rows || !rows.length) return;
+    d3.select("#callpath-section").attr("hidden", null);
+    rows.forEach(function (r) { r.change = r.after - r.before; });
+    var columns = [["metric", "metric", true], ["call path", "callpath", true], ["measured", "measured"],
+                   ["before (identity)", "before"], ["after (scenario)", "after"], ["change", "change"]];
+    var box = d3.select("#callpaths"), top = 15, all = false;
+    var sortKey = "change", descending = true, byMagnitude = true;
+    var info = el(box, "p", "", "hint");
+    var button = el(box, "button", "");
+    var table = box.append("table").attr("id", "callpath-table");
+    var head = table.append("tr");
+    columns.forEach(function (c) {
+      el(head, "th", c[0], "sortable" + (c[2] ? " text" : "")).on("click", function () {
+        descending = sortKey === c[1] && !byMagnitude ? !descending : !c[2];
+        sortKey = c[1]; byMagnitude = false; render();
+      });
+    });
+    button.on("click", function () { all = !all; render(); });
+    function value(r) { return byMagnitude ? Math.abs(r.change) : r[sortKey]; }
+    function render() {
+      var sorted = rows.slice().sort(function (p, q) {
+        var a = value(p), b = value(q);
+        return (a < b ? -1 : a > b ? 1 : 0) * (descending ? -1 : 1);
+      });
+      var shown = all ? sorted : sorted.slice(0, top);
+      info.text(all ? "all " + rows.length + " rows" : "the " + shown.length + " largest changes of " + rows.length +
+                " rows (metric summed over ranks; click a header to sort)");
+      button.text(all ? "show the top " + top : "show all " + rows.length + " rows");
+      var tr = table.selectAll("tr.row").data(shown);
+      tr.enter().append("tr").attr("class", "row");
+      tr.exit().remove();
+      tr.html("").each(function (r) {
+        var row = d3.select(this);
+        el(row, "td", r.metric, "text");
+        el(row, "td", r.callpath, "text");
+        el(row, "td", seconds(r.measured));
+        el(row, "td", seconds(r.before));
+        el(row, "td", seconds(r.after));
+        el(row, "td", seconds(r.change), r.change < 0 ? "gain-positive" : r.change > 0 ? "gain-negative" : "");
+      });
+    }
+    render();
+  }
+
+  // ---- sweep --------------------------------------------------------------------------------
+  function sweep() {
+    if (report.kind !== "sweep") return;
+    d3.select("#sweep-section").attr("hidden", null);
+    var ok = report.rows.filter(function (r) { return !r.error; });
+    var best = report.best !== undefined ? report.rows[report.best] : null;
+    report.axes.forEach(function (axis, a) { sweepChart(axis, a, ok, best); });
+    sweepTable(best);
+  }
+
+  function sweepChart(axis, a, ok, best) {
+    var margin = {top: 20, right: 300, bottom: 40, left: 70}, width = 460, height = 240;
+    var numeric = ok.every(function (r) { return r.values[a] !== "" && isFinite(+r.values[a]); });
+    function xv(r) { return numeric ? +r.values[a] : r.values[a]; }
+    var order = [];
+    ok.forEach(function (r) { if (order.indexOf(r.values[a]) < 0) order.push(r.values[a]); });
+    var x = numeric ? d3.scale.linear().domain(d3.extent(ok, xv)).nice().range([0, width])
+                    : d3.scale.ordinal().domain(order).rangePoints([0, width], 0.5);
+    var y = d3.scale.linear().domain(d3.extent(ok.map(function (r) { return r.percent; }).concat([0]))).nice().range([height, 0]);
+    var others = function (r) {
+      return report.axes.map(function (k, b) { return b === a ? null : k + "=" + r.values[b]; })
+        .filter(function (s) { return s; }).join(", ") || axis;
+    };
+    var lines = d3.nest().key(others).entries(ok);
+    var colour = d3.scale.category10();
+    var box = d3.select("#sweep").append("div").attr("class", "sweep-chart");
+    el(box, "h3", "gain against " + axis);
+    var svg = box.append("svg").attr("width", width + margin.left + margin.right).attr("height", height + margin.top + margin.bottom)
+      .append("g").attr("transform", "translate(" + margin.left + "," + margin.top + ")");
+    svg.append("g").attr("class", "axis").attr("transform", "translate(0," + height + ")").call(d3.svg.axis().scale(x).orient("bottom"));
+    svg.append("g").attr("class", "axis").call(d3.svg.axis().scale(y).orient("left").ticks(6));
+    svg.append("text").attr("x", width / 2).attr("y", height + 34).attr("text-anchor", "middle").text(axis);
+    svg.append("text").attr("transform", "rotate(-90)").attr("x", -height / 2).attr("y", -50).attr("text-anchor", "middle").text("gain [%]");
+    var line = d3.svg.line().x(function (r) { return x(xv(r)); }).y(function (r) { return y(r.percent); });
+    lines.forEach(function (group, k) {
+      var values = group.values.slice().sort(function (p, q) { return numeric ? xv(p) - xv(q) : order.indexOf(p.values[a]) - order.indexOf(q.values[a]); });
+      svg.append("path").attr("d", line(values)).attr("fill", "none").attr("stroke", colour(k)).attr("stroke-width", 2);
+      values.forEach(function (r) {
+        svg.append("circle").attr("cx", x(xv(r))).attr("cy", y(r.percent)).attr("r", 3.5).attr("fill", colour(k))
+          .append("title").text(r.name + ": gain " + seconds(r.gain) + " (" + percent(r.percent) + ")");
+      });
+      svg.append("text").attr("x", width + 10).attr("y", 12 + 14 * k).attr("fill", colour(k)).text(group.key);
+    });
+    if (best) {
+      svg.append("circle").attr("class", "best").attr("cx", x(xv(best))).attr("cy", y(best.percent)).attr("r", 8)
+        .attr("fill", "none").attr("stroke", "#000").attr("stroke-width", 2);
+      svg.append("text").attr("x", x(xv(best)) + 10).attr("y", y(best.percent) - 8).text("best");
+    }
+  }
+
+  function sweepTable(best) {
+    var table = d3.select("#sweep").append("table").attr("id", "sweep-table");
+    var head = table.append("tr");
+    ["point"].concat(report.axes).concat(["identity", "scenario", "gain", "gain %", "error"]).forEach(function (h, i) {
+      el(head, "th", h, i <= report.axes.length ? "text" : "");
+    });
+    report.rows.forEach(function (r) {
+      var tr = table.append("tr").style("font-weight", r === best ? "bold" : null);
+      el(tr, "td", r.name, "text");
+      r.values.forEach(function (v) { el(tr, "td", v, "text"); });
+      el(tr, "td", seconds(r.identity)); el(tr, "td", seconds(r.scenario)); el(tr, "td", seconds(r.gain));
+      el(tr, "td", percent(r.percent)); el(tr, "td", r.error || "", "text");
+    });
+  }
+
+  summary();
+  timeline();
+  perRank();
+  pop();
+  sweep();
+  callpaths();
+  document.documentElement.setAttribute("data-loaded", "1");
+})();

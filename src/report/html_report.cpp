@@ -1,0 +1,231 @@
+// report.html (html_report.hpp): the page template (src/report/html/template.html) filled with d3,
+// the report's script and style sheet, and the data as JSON. Timelines are columnar and integer
+// (nanoseconds, each interval as the gap since the previous one's end and its duration), call-path
+// names once per timeline, so that a trace of a million events stays a few megabytes.
+#include "wisp/report/html_report.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <map>
+
+#include "report/html_assets.hpp"
+
+namespace wisp {
+
+namespace {
+
+long long ns(double seconds) { return std::llround(seconds * 1e9); }
+
+template <typename T, typename F>
+void append_array(std::string& out, std::string_view key, const std::vector<T>& values, F value) {
+  out += fmt::format("\"{}\":[", key);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    fmt::format_to(std::back_inserter(out), "{}", value(i));
+  }
+  out += ']';
+}
+
+void append_lane(std::string& out, const TimelineLane& lane) {
+  out += fmt::format("{{\"name\":{},\"rank\":{},\"master\":{},", nlohmann::json(lane.name).dump(), lane.rank,
+                     lane.master ? 1 : 0);
+  append_array(out, "g", lane.start, [&](std::size_t i) { return ns(lane.start[i]) - (i ? ns(lane.end[i - 1]) : 0); });
+  out += ',';
+  append_array(out, "d", lane.start, [&](std::size_t i) { return ns(lane.end[i]) - ns(lane.start[i]); });
+  out += ',';
+  append_array(out, "l", lane.label, [&](std::size_t i) { return lane.label[i]; });
+  out += ',';
+  if (lane.master) append_array(out, "w", lane.wait, [&](std::size_t i) { return ns(lane.wait[i]); });
+  else out += "\"w\":[]";
+  out += '}';
+}
+
+void append_critical_path(std::string& out, const std::vector<PathSegment>& path) {
+  out += "\"critical\":{";
+  append_array(out, "r", path, [&](std::size_t i) { return path[i].rank; });
+  out += ',';
+  append_array(out, "g", path, [&](std::size_t i) { return ns(path[i].start) - (i ? ns(path[i - 1].end) : 0); });
+  out += ',';
+  append_array(out, "d", path, [&](std::size_t i) { return ns(path[i].end) - ns(path[i].start); });
+  out += '}';
+}
+
+void append_messages(std::string& out, const std::vector<TimelineMessage>& m) {
+  out += "\"messages\":{";
+  append_array(out, "f", m, [&](std::size_t i) { return m[i].sender; });
+  out += ',';
+  append_array(out, "t", m, [&](std::size_t i) { return m[i].receiver; });
+  out += ',';
+  append_array(out, "s", m, [&](std::size_t i) { return ns(m[i].send) - (i ? ns(m[i - 1].send) : 0); });
+  out += ',';
+  append_array(out, "r", m, [&](std::size_t i) { return ns(m[i].recv) - ns(m[i].send); });
+  out += '}';
+}
+
+void append_split(std::string& out, const std::vector<RankSplit>& s) {
+  out += "\"split\":{";
+  append_array(out, "c", s, [&](std::size_t i) { return fmt::format("{:.9g}", s[i].computation); });
+  out += ',';
+  append_array(out, "m", s, [&](std::size_t i) { return fmt::format("{:.9g}", s[i].mpi); });
+  out += ',';
+  append_array(out, "w", s, [&](std::size_t i) { return fmt::format("{:.9g}", s[i].waiting); });
+  out += '}';
+}
+
+std::string timeline_json(const NamedTimeline& named) {
+  const Timeline& t = *named.timeline;
+  nlohmann::json names = nlohmann::json::array(), mpi = nlohmann::json::array();
+  for (const TimelineLabel& l : t.labels) {
+    names.push_back(l.name);
+    mpi.push_back(l.mpi ? 1 : 0);
+  }
+  std::string out = fmt::format("{{\"name\":{},\"start\":{},\"end\":{},\"names\":{},\"mpi\":{},",
+                                nlohmann::json(named.name).dump(), ns(t.start), ns(t.end), names.dump(), mpi.dump());
+  out += "\"lanes\":[";
+  for (std::size_t i = 0; i < t.lanes.size(); ++i) {
+    if (i) out += ',';
+    append_lane(out, t.lanes[i]);
+  }
+  out += "],";
+  append_critical_path(out, t.critical_path);
+  out += ',';
+  append_messages(out, t.messages);
+  out += ',';
+  append_split(out, t.ranks);
+  out += '}';
+  return out;
+}
+
+nlohmann::json pop_json(const std::string& name, const PopFactors& f) {
+  return {{"name", name},
+          {"load_balance", f.load_balance},
+          {"serialisation", f.serialisation},
+          {"transfer", f.transfer},
+          {"communication_efficiency", f.communication_efficiency},
+          {"parallel_efficiency", f.parallel_efficiency},
+          {"elapsed", f.elapsed}};
+}
+
+// The page: template markers {{NAME}} replaced once each, inserted text never scanned again.
+std::string fill_template(const std::map<std::string, std::string_view>& parts) {
+  const std::string_view page = html_assets::template_html();
+  std::string out;
+  out.reserve(page.size() + html_assets::d3_js().size() + parts.at("DATA").size() + 100000);
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t open = page.find("{{", at);
+    const std::size_t close = open == std::string_view::npos ? open : page.find("}}", open);
+    if (close == std::string_view::npos) break;
+    out += page.substr(at, open - at);
+    const auto it = parts.find(std::string(page.substr(open + 2, close - open - 2)));
+    out += it == parts.end() ? page.substr(open, close + 2 - open) : it->second;
+    at = close + 2;
+  }
+  out += page.substr(at);
+  return out;
+}
+
+// `<` only occurs inside JSON strings, where \u003c is the same character: no `</script>` ends the data early.
+std::string script_safe(std::string json) {
+  std::string out;
+  out.reserve(json.size());
+  for (char c : json) {
+    if (c == '<') out += "\\u003c";
+    else out += c;
+  }
+  return out;
+}
+
+std::string page(const nlohmann::json& report, const std::vector<NamedTimeline>& timelines) {
+  std::string data = "{\"report\":" + report.dump() + ",\"timelines\":[";
+  for (std::size_t i = 0; i < timelines.size(); ++i) {
+    if (i) data += ',';
+    data += timeline_json(timelines[i]);
+  }
+  data += "]}";
+  data = script_safe(std::move(data));
+  const std::string title = report.value("title", std::string("wisp report"));
+  std::string escaped_title;
+  for (char c : title) escaped_title += c == '<' ? std::string("&lt;") : c == '&' ? std::string("&amp;") : std::string(1, c);
+  return fill_template({{"TITLE", escaped_title},
+                        {"CSS", html_assets::report_css()},
+                        {"D3", html_assets::d3_js()},
+                        {"JS", html_assets::report_js()},
+                        {"DATA", data}});
+}
+
+nlohmann::json callpaths_json(const std::vector<CallpathComparison>& rows) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const CallpathComparison& c : rows)
+    out.push_back({{"metric", c.metric}, {"callpath", c.callpath.empty() ? "(program)" : c.callpath},
+                   {"measured", c.measured}, {"before", c.before}, {"after", c.after}});
+  return out;
+}
+
+}  // namespace
+
+std::string point_html(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p,
+                       const std::vector<NamedTimeline>& timelines) {
+  const PointResult& r = p.result;
+  nlohmann::json j = {{"kind", "point"},
+                      {"title", s.name},
+                      {"description", s.description},
+                      {"file", s.file.string()},
+                      {"trace", in.source},
+                      {"ranks", in.trace.rank_count()},
+                      {"events", in.trace.event_count()},
+                      {"platform", r.platform},
+                      {"scenario_platform", r.scenario_platform},
+                      {"costs", r.costs},
+                      {"runtimes", {{"measured", r.measured}, {"identity", r.identity}, {"scenario", r.scenario}}},
+                      {"gain", {{"seconds", r.gain()}, {"percent", r.gain_percent()}}},
+                      {"identity_error", r.identity_error()},
+                      {"warnings", r.warnings},
+                      {"callpaths", callpaths_json(p.callpaths)}};
+  j["transforms"] = nlohmann::json::array();
+  for (const TransformEffect& e : r.effects)
+    j["transforms"].push_back({{"description", e.description}, {"visits", e.visits}, {"before", e.before}, {"after", e.after}});
+  j["pop"] = nlohmann::json::array();
+  if (p.identity.parts.pop) {
+    j["pop"].push_back(pop_json("measured", p.measured.pop.whole));
+    j["pop"].push_back(pop_json("identity", p.identity.pop.whole));
+    j["pop"].push_back(pop_json("scenario", p.scenario.pop.whole));
+  }
+  return page(j, timelines);
+}
+
+std::string sweep_html(const Scenario& s, const std::string& trace_source, const SweepResult& sweep) {
+  nlohmann::json j = {{"kind", "sweep"}, {"title", s.name}, {"description", s.description},
+                      {"file", s.file.string()}, {"trace", trace_source}};
+  j["axes"] = nlohmann::json::array();
+  for (const SweepAxis& a : s.sweep) j["axes"].push_back(a.key);
+  j["rows"] = nlohmann::json::array();
+  for (const SweepRow& r : sweep.rows) {
+    nlohmann::json row = {{"name", r.name}, {"values", r.values}};
+    if (!r.error.empty()) row["error"] = r.error;
+    else
+      row.update({{"measured", r.measured}, {"identity", r.identity}, {"scenario", r.scenario},
+                  {"gain", r.gain()}, {"percent", r.gain_percent()}, {"identity_error", r.identity_error()}});
+    j["rows"].push_back(row);
+  }
+  if (sweep.best) j["best"] = *sweep.best;
+  return page(j, {});
+}
+
+std::string analysis_html(const std::string& trace_path, const Trace& trace, const TraceAnalysis& a,
+                          const Timeline& timeline) {
+  nlohmann::json j = {{"kind", "analysis"},
+                      {"title", "analysis of " + trace_path},
+                      {"trace", trace_path},
+                      {"ranks", trace.rank_count()},
+                      {"events", trace.event_count()},
+                      {"runtimes", {{"measured", trace.span()}}},
+                      {"critical_path_length", a.wait_paths.critical_path.length}};
+  j["pop"] = nlohmann::json::array();
+  if (a.parts.pop) j["pop"].push_back(pop_json("measured", a.pop.whole));
+  return page(j, {{"measured", &timeline}});
+}
+
+}  // namespace wisp

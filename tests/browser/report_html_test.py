@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""report.html in a real browser (headless Chromium): a single point of the bundled
+halo-rebalance scenario (on a shorter generated trace) and a small sweep are rendered; the test
+checks that the page loaded without script errors, that the lanes and the gain are in the DOM, and
+that the screenshot of the point's page is not blank (decoded here: zlib, no imaging library). Skips (exit 77) without
+chromium. Usage: report_html_test.py WISP SOURCE_DIR WORK_DIR"""
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import zlib
+
+SKIP = 77
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def browser(exe, work, url, *args):
+    cmd = [exe, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+           "--user-data-dir=" + os.path.join(work, "profile"), "--window-size=1000,800", *args, url]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    if out.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)} exited with {out.returncode}: {out.stderr[-2000:]}")
+    return out.stdout
+
+
+def png_pixels(path):
+    """(width, height, set of distinct RGB colours, number of non-white pixels) of an 8-bit RGB(A) PNG."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path}: not a PNG"
+    pos, idat, header = 8, b"", None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    width, height, depth, colour_type = header[:4]
+    assert depth == 8 and colour_type in (2, 6), f"{path}: unexpected PNG format {header}"
+    channels = 3 if colour_type == 2 else 4
+    raw, stride = zlib.decompress(idat), width * channels
+    rows, prev, colours, ink = [], bytearray(stride), set(), 0
+    for y in range(height):
+        filt, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b, c = prev[i], prev[i - channels] if i >= channels else 0
+            if filt == 1: line[i] = (line[i] + a) & 255
+            elif filt == 2: line[i] = (line[i] + b) & 255
+            elif filt == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif filt == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        for x in range(0, stride, channels * 2):  # every other pixel is enough
+            rgb = bytes(line[x:x + 3])
+            colours.add(rgb)
+            ink += rgb != b"\xff\xff\xff"
+        prev = line
+    return width, height, colours, ink
+
+
+def check_page(exe, work, html, lanes, name, screenshot=True):
+    url = "file://" + os.path.abspath(html) + "#bench"
+    dom = browser(exe, work, url, "--virtual-time-budget=20000", "--dump-dom")
+    errors = re.search(r'data-errors="([^"]*)"', dom)
+    if errors:
+        sys.exit(f"FAIL {name}: script errors: {errors.group(1)}")
+    if 'data-loaded="1"' not in dom:
+        sys.exit(f"FAIL {name}: the page did not finish rendering (no data-loaded)")
+    if lanes is not None and f'data-lanes="{lanes}"' not in dom:
+        found = re.search(r'data-lanes="(\d+)"', dom)
+        sys.exit(f"FAIL {name}: expected {lanes} lanes, found {found.group(1) if found else 'none'}")
+    gain = re.search(r'id="gain">([^<]*)<', dom)
+    if not gain:
+        sys.exit(f"FAIL {name}: no gain in the page")
+    redraw = re.search(r'data-redraw-max-ms="([0-9.]+)"', dom)
+    if not screenshot:
+        print(f"{name}: gain {gain.group(1)}, no script errors")
+        return dom
+    shot = os.path.join(work, name + ".png")
+    browser(exe, work, url, "--virtual-time-budget=20000", "--screenshot=" + shot)
+    width, height, colours, ink = png_pixels(shot)
+    if len(colours) < 8 or ink < 2000:
+        sys.exit(f"FAIL {name}: the screenshot looks blank: {len(colours)} colours, {ink} non-white pixels")
+    print(f"{name}: gain {gain.group(1)}, lanes {lanes}, {len(colours)} colours, {ink} non-white pixels "
+          f"(of {width}x{height}, every other one), redraw max {redraw.group(1) if redraw else '-'} ms")
+    return dom
+
+
+def main():
+    wisp, source, work = sys.argv[1:4]
+    exe = chromium()
+    if not exe:
+        print("SKIPPED: no chromium on PATH (Debian package chromium; scripts/setup.sh test installs it)")
+        return SKIP
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    scenario = open(os.path.join(source, "scenarios", "halo-rebalance.yaml")).read()
+    point = os.path.join(work, "point.yaml")
+    open(point, "w").write(scenario.replace("--steps 100", "--steps 20"))
+    sweep = os.path.join(work, "sweep.yaml")
+    open(sweep, "w").write("wisp: 1\nname: sweep\ntrace:\n  generate: halo --dims 4x4 --steps 5 --overload-ranks 0-3 "
+                           "--overload 0.5\ntransforms:\n  - rebalance: {region: compute}\n"
+                           "  - platform: {bandwidth_factor: 1}\nsweep:\n  transforms[0].mode: [instance, total]\n"
+                           "  transforms[1].bandwidth_factor: [0.5, 1]\n")
+    for yaml, out in ((point, "point"), (sweep, "sweep")):
+        run = subprocess.run([wisp, "run", yaml, "-o", os.path.join(work, out)], capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit(f"FAIL: wisp run {yaml}: {run.stderr}")
+    dom = check_page(exe, work, os.path.join(work, "point", "report.html"), 48, "point")  # 16 ranks x 3 timelines
+    for section in ("callpath-table", "pop-table", "ranks"):
+        if f'id="{section}"' not in dom:
+            sys.exit(f"FAIL point: no #{section} in the page")
+    dom = check_page(exe, work, os.path.join(work, "sweep", "report.html"), None, "sweep", False)
+    if dom.count('class="best"') != 2:
+        sys.exit("FAIL sweep: the best point is not marked in both axis charts")
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
