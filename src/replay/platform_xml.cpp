@@ -38,6 +38,8 @@ std::optional<std::string> XmlElement::attribute(const std::string& name) const 
 std::vector<XmlElement> platform_elements(const std::string& text, const std::filesystem::path& file) {
   pugi::xml_document doc;
   const pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size());
+  if (parsed.status == pugi::status_no_document_element)
+    throw Error(fmt::format("platform {}: not a SimGrid platform (no <platform> element)", file.string()));
   if (!parsed)
     throw Error(fmt::format("platform {} line {}: not well-formed XML: {}", file.string(),
                             line_of(text, parsed.offset), parsed.description()));

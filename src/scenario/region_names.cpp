@@ -26,8 +26,11 @@ std::size_t parameters_start(std::string_view n) {
   std::size_t found = std::string_view::npos;
   int depth = 0;
   for (std::size_t i = 0; i < n.size(); ++i) {
-    if (n.compare(i, 10, "operator()") == 0 && depth == 0) {  // the call operator's own brackets
-      i += 9;
+    if (n.compare(i, 8, "operator") == 0 && depth == 0) {  // operator(), operator<, ...: not brackets
+      std::size_t j = i + 8;
+      if (n.compare(j, 2, "()") == 0) j += 2;
+      else while (j < n.size() && std::string_view("<>=!+-*/%^&|~[]").find(n[j]) != std::string_view::npos) ++j;
+      i = j - 1;
       continue;
     }
     if (n[i] == '(' && depth == 0 && i > 0) found = i;
@@ -149,12 +152,13 @@ std::vector<bool> resolve_region(const Definitions& defs, const std::string& wan
   std::vector<std::string> user;  // suggestions: user regions, compared by short name
   for (const Named& n : named)
     if (defs.regions[n.id].kind == RegionKind::User) user.push_back(n.shorter);
-  std::string close;
-  for (const std::string& c : closest_names(short_name(wanted), user, 3)) {
-    const auto n = std::find_if(named.begin(), named.end(), [&](const Named& x) { return x.shorter == c; });
-    const std::string& full = defs.regions[n->id].name;
-    close += (close.empty() ? "" : ", ") + (full == c ? c : fmt::format("{} = '{}'", c, middle_shortened(full, 60)));
-  }
+  std::string close;  // every region with one of the closest short names
+  for (const std::string& c : closest_names(short_name(wanted), user, 3))
+    for (const Named& n : named) {
+      const std::string& full = defs.regions[n.id].name;
+      if (n.shorter != c || defs.regions[n.id].kind != RegionKind::User) continue;
+      close += (close.empty() ? "" : ", ") + (full == c ? c : fmt::format("{} = '{}'", c, middle_shortened(full, 60)));
+    }
   throw Error(fmt::format("no region '{}' in the trace{}", shortened(wanted),
                           close.empty() ? "" : fmt::format(" (closest: {})", close)));
 }
