@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(cmake g++ make pkg-config
           libsimgrid-dev libopen-trace-format2-dev otf2-tools
-          libyaml-cpp-dev libspdlog-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev
+          libyaml-cpp-dev libpugixml-dev libspdlog-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev
           libjs-d3)  # d3, inlined into report.html at build time
 # The tests also fuzz the input readers (libFuzzer: clang and its runtime) and open report.html
 # in a headless browser (chromium; python3 drives it).

@@ -35,8 +35,9 @@ struct Options {
   bool json = false;
   bool force = false;
   bool list_metrics = false;
+  bool detail = false;  // JSON with the per-segment lists (critical-path segments)
   // Integers are read signed, so that a negative value is an error rather than a huge number.
-  long long top = 8;
+  long long top = 20;
   long long k = NearCriticalQuery::kDefaultK;
   double nc = 0;
   double window = 0;
@@ -114,21 +115,21 @@ void run(const Options& o) {
     options.pop.ideal_runtime_source = "SimGrid replay on the ideal platform";
   }
   const TraceAnalysis analysis = analyze_trace(trace, options);
-  const std::string json = trace_analysis_json(trace, o.trace, analysis).dump(1);
+  const nlohmann::json json = trace_analysis_json(trace, o.trace, analysis, o.detail);
   const std::string text = trace_analysis_text(trace, o.trace, analysis, static_cast<std::size_t>(o.top));
   if (!o.output.empty() || !o.chrome_trace.empty()) {
     const Timeline timeline = build_timeline(trace, analysis.wait_paths);
     if (!o.chrome_trace.empty()) write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &timeline}}));
     if (!o.output.empty()) {
       AtomicDirectory dir(o.output, o.force);
-      write_file_atomically(dir.staging() / "analysis.json", json + "\n");
+      write_file_atomically(dir.staging() / "analysis.json", json.dump() + "\n");  // compact; the terminal indented
       write_file_atomically(dir.staging() / "analysis.txt", text);
       write_file_atomically(dir.staging() / "pop_windows.csv", pop_windows_csv(analysis.pop.windows));
       write_file_atomically(dir.staging() / "report.html", analysis_html(o.trace, trace, analysis, timeline));
       dir.commit();
     }
   }
-  std::printf("%s", o.json ? (json + "\n").c_str() : text.c_str());
+  std::printf("%s", o.json ? (json.dump(1) + "\n").c_str() : text.c_str());
 }
 
 }  // namespace
@@ -146,6 +147,7 @@ void add_analyze_command(CLI::App& app) {
                   "scalasca: delay costs as Scalasca 2.6 computes them (default); paper: paper 004 as written")
       ->check(CLI::IsMember({"scalasca", "paper"}));
   cmd->add_flag("--json", o->json, "print JSON instead of text");
+  cmd->add_flag("--detail", o->detail, "JSON: also the per-segment lists (critical-path segments)");
   cmd->add_option("-o,--output", o->output,
                   "also write analysis.json, analysis.txt, pop_windows.csv and report.html into this directory");
   cmd->add_option("--chrome-trace", o->chrome_trace, "also write the trace's timeline to FILE (Chrome/Perfetto trace JSON)");

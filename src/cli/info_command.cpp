@@ -1,4 +1,4 @@
-// `wisp info TRACE [--json]`: what a trace contains.
+// `wisp info TRACE [--json] [--regions]`: what a trace contains; --regions: its flat profile.
 #include <cstdio>
 #include <memory>
 
@@ -12,14 +12,17 @@ void add_info_command(CLI::App& app) {
   struct Options {
     std::string trace;
     bool json = false;
+    bool regions = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("info", "ranks, events, regions, communicators, messages, anomalies of a trace");
   cmd->add_option("trace", o->trace, "OTF2 anchor file or the directory holding it")->required();
-  cmd->add_flag("--json", o->json, "print JSON instead of text");
+  cmd->add_flag("--json", o->json, "print JSON instead of text (it holds the flat profile too)");
+  cmd->add_flag("--regions", o->regions, "print the flat profile: exclusive time, visits and paradigm per region");
   cmd->callback([o] {
     const Trace trace = read_otf2(o->trace);
     if (o->json) std::printf("%s\n", trace_info_json(trace, o->trace).dump(2).c_str());
+    else if (o->regions) std::printf("%s", flat_profile_text(trace, o->trace).c_str());
     else std::printf("%s", trace_info_text(trace, o->trace).c_str());
   });
 }

@@ -68,6 +68,8 @@ int main(int argc, char** argv) {
   app.add_flag("-v,--verbose", verbose, "more log output (repeat for debug)");
   app.add_flag("-q,--quiet", quiet, "only warnings and errors");
   app.set_version_flag("--version", "wisp 0.1.0");
+  // Sub-commands inherit this: an option they do not know (-v, -q after the verb) is the app's.
+  app.fallthrough();
   wisp::cli::add_info_command(app);
   wisp::cli::add_generate_command(app);
   wisp::cli::add_analyze_command(app);

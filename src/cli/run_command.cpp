@@ -32,6 +32,8 @@ struct Options {
   int jobs = 1;
   bool json = false;
   bool force = false;
+  bool detail = false;   // report.json with the analyses' per-segment lists
+  long long top = 20;    // report.txt: rows per metric
 };
 
 fs::path output_dir(const Options& o, const Scenario& s) {
@@ -40,8 +42,9 @@ fs::path output_dir(const Options& o, const Scenario& s) {
   return fs::path("wisp-" + s.name);
 }
 
+// report.json is written compact (it is for programs); --json prints it indented.
 void finish(const nlohmann::json& json, const std::string& text, AtomicDirectory& out, bool print_json) {
-  write_file_atomically(out.staging() / "report.json", json.dump(2) + "\n");
+  write_file_atomically(out.staging() / "report.json", json.dump() + "\n");
   write_file_atomically(out.staging() / "report.txt", text);
   out.commit();
   if (print_json) std::printf("%s\n", json.dump(2).c_str());
@@ -61,20 +64,27 @@ void write_views(const Scenario& s, const ScenarioTrace& in, const PointEvaluati
                           chrome_trace_json({{"measured", &measured}, {"identity", &identity}, {"scenario", &scenario}}));
 }
 
-void run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& out, bool json,
-                const std::string& chrome_trace) {
+// The simulated identity and scenario traces side by side, so that Vampir shows both.
+void write_traces(const Scenario& s, const PointResult& r, const fs::path& dir) {
+  WriteOptions w;
+  w.creator = "wisp run";
+  w.description = "scenario " + s.name + " simulated by wisp";
+  write_otf2_into(r.scenario_replay.trace, dir / "scenario-trace", w);
+  w.description = "identity of scenario " + s.name + " (the unchanged trace) simulated by wisp";
+  write_otf2_into(r.identity_replay.trace, dir / "identity-trace", w);
+}
+
+void run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& out, const Options& o) {
   PointEvaluation p;
   try {
     p = evaluate_point(s, in.trace);
   } catch (const ReplayDeadlock& e) {
     throw Error(fmt::format("{}: trace {}: {}", s.file.string(), in.source, e.what()));
   }
-  WriteOptions w;
-  w.creator = "wisp run";
-  w.description = "scenario " + s.name + " simulated by wisp";
-  write_otf2_into(p.result.scenario_replay.trace, out.staging() / "scenario-trace", w);
-  write_views(s, in, p, out, chrome_trace);
-  finish(point_json(s, in, p), point_text(s, in, p), out, json);
+  write_traces(s, p.result, out.staging());
+  write_views(s, in, p, out, o.chrome_trace);
+  const RunReportOptions report{o.detail, static_cast<std::size_t>(o.top)};
+  finish(point_json(s, in, p, report), point_text(s, in, p, report), out, o.json);
 }
 
 void run_sweep(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& out, int jobs, bool json) {
@@ -101,6 +111,9 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--force", o->force, "replace an existing output directory");
   cmd->add_option("--chrome-trace", o->chrome_trace,
                   "also write the measured, identity and scenario timelines to FILE (Chrome/Perfetto trace JSON)");
+  cmd->add_option("--top", o->top, "report.txt: rows per metric of the call-path comparison")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd->add_flag("--detail", o->detail, "report.json: also the analyses' per-segment lists (critical-path segments)");
   cmd->callback([o] {
     const Scenario s = load_scenario(o->scenario);
     if (!o->chrome_trace.empty() && !s.sweep.empty())
@@ -108,7 +121,7 @@ void add_run_command(CLI::App& app) {
                               o->chrome_trace, s.file.string()));
     AtomicDirectory out(output_dir(*o, s), o->force);  // refuse an existing output before working
     const ScenarioTrace in = load_trace(s);
-    if (s.sweep.empty()) run_single(s, in, out, o->json, o->chrome_trace);
+    if (s.sweep.empty()) run_single(s, in, out, *o);
     else run_sweep(s, in, out, o->jobs, o->json);
   });
 }

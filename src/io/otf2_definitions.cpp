@@ -32,6 +32,7 @@ struct RawComm {
   OTF2_GroupRef group = OTF2_UNDEFINED_GROUP;
   OTF2_CommRef parent = OTF2_UNDEFINED_COMM;
   bool defined = false;
+  OTF2_CommFlag flags = OTF2_COMM_FLAG_NONE;
 };
 struct RawLocation {
   OTF2_LocationRef id;
@@ -140,10 +141,10 @@ OTF2_CallbackCode on_group(void* u, OTF2_GroupRef self, OTF2_StringRef name, OTF
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_comm(void* u, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group,
-                          OTF2_CommRef parent, OTF2_CommFlag) {
+                          OTF2_CommRef parent, OTF2_CommFlag flags) {
   auto* x = slot(u, raw(u).comms, self, "communicator");
   if (!x) return OTF2_CALLBACK_INTERRUPT;
-  *x = RawComm{name, group, parent, true};
+  *x = RawComm{name, group, parent, true, flags};
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_inter_comm(void* u, OTF2_CommRef, OTF2_StringRef, OTF2_GroupRef,
@@ -264,6 +265,7 @@ void convert_comms(const RawDefinitions& r, const std::string& where, ArchiveDef
     if (g.paradigm != OTF2_PARADIGM_MPI) continue;
     Communicator comm;
     comm.name = text(r, rc.name);
+    comm.create_destroy_events = (rc.flags & OTF2_COMM_FLAG_CREATE_DESTROY_EVENTS) != 0;
     if (g.type == OTF2_GROUP_TYPE_COMM_SELF) {
       comm.self = true;
     } else if (g.type == OTF2_GROUP_TYPE_COMM_GROUP) {

@@ -337,7 +337,8 @@ void write_communicators(OTF2_GlobalDefWriter* w, const Definitions& d, const st
     const auto& comm = d.comms[c];
     OTF2_GlobalDefWriter_WriteComm(w, c, str(comm.name), 1 + c,
                                    comm.parent == kNone ? OTF2_UNDEFINED_COMM : comm.parent,
-                                   OTF2_COMM_FLAG_NONE);
+                                   comm.create_destroy_events ? OTF2_COMM_FLAG_CREATE_DESTROY_EVENTS
+                                                              : OTF2_COMM_FLAG_NONE);
   }
 }
 

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <regex>
 #include <sstream>
 
 #include "wisp/error.hpp"
@@ -82,12 +81,6 @@ std::map<std::uint32_t, double> parse_factors(const std::string& text, const std
   return out;
 }
 
-std::string attribute(const std::string& element, const char* name) {
-  const std::regex re(std::string(name) + "\\s*=\\s*[\"']([^\"']*)[\"']");
-  std::smatch m;
-  return std::regex_search(element, m, re) ? m[1].str() : std::string();
-}
-
 }  // namespace
 
 Platform load_platform(const std::filesystem::path& file) {
@@ -95,18 +88,14 @@ Platform load_platform(const std::filesystem::path& file) {
     throw Error(fmt::format("platform {}: no such file", file.string()));
   Platform p;
   p.file = file;
-  const std::string text = read_text(file);
-  if (text.find("<platform") == std::string::npos)
-    throw Error(fmt::format("platform {}: not a SimGrid platform (no <platform> element)", file.string()));
-  replay_impl::check_platform_xml(text, file);
-  const std::regex prop_re("<prop\\b[^>]*>");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), prop_re); it != std::sregex_iterator(); ++it) {
-    const std::string element = it->str();
-    const std::string id = attribute(element, "id");
+  const std::vector<replay_impl::XmlElement> elements = replay_impl::platform_elements(read_text(file), file);
+  replay_impl::check_platform_xml(elements, file);
+  for (const replay_impl::XmlElement& element : elements) {
+    if (element.tag != "prop") continue;
+    const std::string id = element.attribute("id").value_or("");
     if (id.rfind("wisp:", 0) != 0) continue;
-    const std::size_t line = 1 + static_cast<std::size_t>(
-        std::count(text.begin(), text.begin() + it->position(), '\n'));
-    const std::string value = attribute(element, "value");
+    const std::size_t line = element.line;
+    const std::string value = element.attribute("value").value_or("");
     if (id == "wisp:eager-threshold") {
       const double bytes = parse_number(value, file, line, id);
       if (bytes > 1e15)

@@ -7,7 +7,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <regex>
 #include <set>
 
 #include "wisp/error.hpp"
@@ -60,25 +59,18 @@ void radical(const Place& at, const std::string& value) {
     at.fail(fmt::format("radical \"{}\" makes {:.0f} hosts (at most {:.0f})", value, hosts, kMostHosts));
 }
 
-std::string attribute(const std::string& element, const std::string& name) {
-  const std::regex re("\\s" + name + "\\s*=\\s*[\"']([^\"']*)[\"']");
-  std::smatch m;
-  return std::regex_search(element, m, re) ? m[1].str() : std::string("\x01");  // \x01: absent
-}
-
 }  // namespace
 
-void check_platform_xml(const std::string& text, const std::filesystem::path& file) {
+void check_platform_xml(const std::vector<XmlElement>& elements, const std::filesystem::path& file) {
   static const std::set<std::string> routings = {"Full",      "Floyd",     "Dijkstra",       "DijkstraCache",
                                                  "None",      "Vivaldi",   "Cluster",        "ClusterFatTree",
                                                  "ClusterTorus", "ClusterDragonfly", "Star", "Wifi"};
-  const std::regex element_re("<(host|cluster|link|zone|AS|backbone|peer|cabinet)\\b[^>]*>");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), element_re); it != std::sregex_iterator(); ++it) {
-    const std::string element = it->str(), tag = (*it)[1].str();
-    const Place at{file, 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + it->position(), '\n'))};
+  static const std::set<std::string> checked = {"host", "cluster", "link", "zone", "AS", "backbone", "peer", "cabinet"};
+  for (const XmlElement& element : elements) {
+    if (!checked.count(element.tag)) continue;
+    const Place at{file, element.line};
     auto check = [&](const char* name, bool zero_allowed) {
-      const std::string v = attribute(element, name);
-      if (v != "\x01") quantity(at, tag, name, v, zero_allowed);
+      if (const auto v = element.attribute(name)) quantity(at, element.tag, name, *v, zero_allowed);
     };
     check("speed", false);
     check("bandwidth", false);
@@ -87,10 +79,10 @@ void check_platform_xml(const std::string& text, const std::filesystem::path& fi
     check("latency", true);
     check("lat", true);
     check("bb_lat", true);
-    if (const std::string r = attribute(element, "routing"); r != "\x01" && !routings.count(r))
+    if (const auto r = element.attribute("routing"); r && !routings.count(*r))
       at.fail(fmt::format("<{}> routing=\"{}\" is not a SimGrid routing (Full, Floyd, Dijkstra, "
-                          "DijkstraCache, None, Vivaldi, Cluster, ...)", tag, r));
-    if (const std::string r = attribute(element, "radical"); r != "\x01") radical(at, r);
+                          "DijkstraCache, None, Vivaldi, Cluster, ...)", element.tag, *r));
+    if (const auto r = element.attribute("radical")) radical(at, *r);
   }
 }
 

@@ -5,10 +5,13 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
+
+#include "platform_xml.hpp"
 
 namespace wisp::replay_impl {
 
-// Throws wisp::Error("platform FILE line N: ...") for the first bad attribute of `text`.
-void check_platform_xml(const std::string& text, const std::filesystem::path& file);
+// Throws wisp::Error("platform FILE line N: ...") for the first bad attribute of the elements.
+void check_platform_xml(const std::vector<XmlElement>& elements, const std::filesystem::path& file);
 
 }  // namespace wisp::replay_impl

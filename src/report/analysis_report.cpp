@@ -23,23 +23,28 @@ nlohmann::json metrics_json(const Trace& trace, const MetricTable& table) {
   return out;
 }
 
+nlohmann::json segments_json(const Trace& trace, const std::vector<PathSegment>& segments) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const PathSegment& s : segments)
+    out.push_back({{"rank", s.rank},
+                   {"callpath", metric_callpath_name(trace.defs, s.callpath)},
+                   {"start", s.start},
+                   {"end", s.end}});
+  return out;
+}
+
 nlohmann::json analysis_json(const Trace& trace, const std::string& source, const WaitPathAnalysis& a,
-                             const MetricTable& table) {
+                             const MetricTable& table, bool detail) {
   nlohmann::json j;
   j["trace"] = source;
   j["ranks"] = trace.rank_count();
   j["runtime"] = trace.span();
   j["metrics"] = metrics_json(trace, table);
-  nlohmann::json segments = nlohmann::json::array();
-  for (const PathSegment& s : a.critical_path.segments)
-    segments.push_back({{"rank", s.rank},
-                        {"callpath", metric_callpath_name(trace.defs, s.callpath)},
-                        {"start", s.start},
-                        {"end", s.end}});
   j["critical_path"] = {{"length", a.critical_path.length},
                         {"start_rank", a.critical_path.end_rank},
                         {"stopped_early", a.critical_path.stopped_early != 0},
-                        {"segments", std::move(segments)}};
+                        {"segment_count", a.critical_path.segments.size()}};
+  if (detail) j["critical_path"]["segments"] = segments_json(trace, a.critical_path.segments);
   const DelayCosts& d = a.delays;
   j["delay_accounting"] = {{"rules", to_string(d.rules)},
                            {"total_wait", d.total_wait},

@@ -82,17 +82,37 @@ std::string pop_text(const Scenario& s, const PointEvaluation& p) {
                      a.parallel_efficiency, b.parallel_efficiency);
 }
 
-// Rows that are zero before and after are in the JSON only.
-std::string callpaths_text(const PointEvaluation& p) {
+// A row prints as 0.000000 in all three columns: left out of the text (it stays in the JSON).
+bool prints_as_zero(const CallpathComparison& row) {
+  constexpr double kHalfMicrosecond = 0.5e-6;
+  return std::abs(row.measured) < kHalfMicrosecond && std::abs(row.before) < kHalfMicrosecond &&
+         std::abs(row.after) < kHalfMicrosecond;
+}
+
+// The first `top` non-zero rows of every metric (rows come grouped by metric, biggest change
+// first); how many were left out beyond `top` per metric, and the all-zero rows at the end.
+std::string callpaths_text(const PointEvaluation& p, std::size_t top) {
   std::string t = "\nper call path, summed over ranks [s]       measured     identity     scenario       change\n";
-  std::string metric;
-  for (const CallpathComparison& row : p.callpaths) {
-    if (std::abs(row.before) < 1e-9 && std::abs(row.after) < 1e-9) continue;
-    if (row.metric != metric) t += fmt::format("  {}\n", metric = row.metric);
-    t += fmt::format("    {:<36} {:>12.6f} {:>12.6f} {:>12.6f} {:>+12.6f}\n",
-                     row.callpath.empty() ? "(program)" : row.callpath, row.measured, row.before, row.after,
-                     row.change());
+  std::size_t zero = 0;
+  for (std::size_t begin = 0, end = 0; begin < p.callpaths.size(); begin = end) {
+    const std::string& metric = p.callpaths[begin].metric;
+    std::size_t shown = 0, beyond = 0;
+    for (end = begin; end < p.callpaths.size() && p.callpaths[end].metric == metric; ++end) {
+      const CallpathComparison& row = p.callpaths[end];
+      if (prints_as_zero(row)) {
+        ++zero;
+      } else if (shown == top) {
+        ++beyond;
+      } else {
+        if (shown++ == 0) t += fmt::format("  {}\n", metric);
+        t += fmt::format("    {:<36} {:>12.6f} {:>12.6f} {:>12.6f} {:>+12.6f}\n",
+                         row.callpath.empty() ? "(program)" : row.callpath, row.measured, row.before, row.after,
+                         row.change());
+      }
+    }
+    if (beyond) t += fmt::format("    ... {} more call path{} (--top, report.json)\n", beyond, beyond == 1 ? "" : "s");
   }
+  if (zero) t += fmt::format("  {} row{} zero in all three columns omitted (report.json has them)\n", zero, zero == 1 ? "" : "s");
   return t;
 }
 
@@ -105,7 +125,8 @@ std::string sweep_line(std::size_t i, const SweepRow& r) {
 
 }  // namespace
 
-nlohmann::json point_json(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p) {
+nlohmann::json point_json(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p,
+                          const RunReportOptions& o) {
   const PointResult& r = p.result;
   nlohmann::json j;
   j["scenario"] = s.name;
@@ -128,13 +149,16 @@ nlohmann::json point_json(const Scenario& s, const ScenarioTrace& in, const Poin
   for (const CallpathComparison& row : p.callpaths)
     j["callpaths"].push_back({{"metric", row.metric}, {"callpath", row.callpath}, {"measured", row.measured},
                               {"before", row.before}, {"after", row.after}, {"change", row.change()}});
-  j["analyses"] = {{"measured", trace_analysis_json(in.trace, in.source, p.measured)},
-                   {"identity", trace_analysis_json(r.identity_replay.trace, "identity replay", p.identity)},
-                   {"scenario", trace_analysis_json(r.scenario_replay.trace, "scenario replay", p.scenario)}};
+  j["analyses"] = {{"measured", trace_analysis_json(in.trace, in.source, p.measured, o.detail)},
+                   {"identity", trace_analysis_json(r.identity_replay.trace, "identity replay", p.identity, o.detail)},
+                   {"scenario", trace_analysis_json(r.scenario_replay.trace, "scenario replay", p.scenario, o.detail)}};
+  if (!o.detail)  // per-rank rows: "callpaths" above holds their sums over ranks for all three traces
+    for (auto& [which, analysis] : j["analyses"].items()) analysis.erase("metrics");
   return j;
 }
 
-std::string point_text(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p) {
+std::string point_text(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p,
+                       const RunReportOptions& o) {
   const PointResult& r = p.result;
   std::string t = fmt::format("scenario      {} ({})\n", s.name, s.file.string());
   if (!s.description.empty()) t += fmt::format("              {}\n", s.description);
@@ -146,7 +170,7 @@ std::string point_text(const Scenario& s, const ScenarioTrace& in, const PointEv
                    seconds(r.identity), seconds(r.scenario));
   t += trust_text(r);
   t += fmt::format("gain          {} ({:.2f} %) = identity - scenario\n", seconds(r.gain()), r.gain_percent());
-  return t + zero_text(p) + pop_text(s, p) + callpaths_text(p);
+  return t + zero_text(p) + pop_text(s, p) + callpaths_text(p, o.top);
 }
 
 std::string sweep_csv(const Scenario& s, const SweepResult& sweep) {

@@ -37,8 +37,9 @@ std::string threads_text(const Trace& trace, const std::vector<ThreadTime>& rows
 
 }  // namespace
 
-nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source, const TraceAnalysis& a) {
-  nlohmann::json j = analysis_json(trace, source, a.wait_paths, a.table);
+nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source, const TraceAnalysis& a,
+                                   bool detail) {
+  nlohmann::json j = analysis_json(trace, source, a.wait_paths, a.table, detail);
   if (!a.threads.empty()) j["threads"] = threads_json(trace, a.threads);
   if (a.parts.pag) {
     j["pag"] = pag_json(trace, a.pag);

@@ -7,6 +7,9 @@
 #include <array>
 #include <map>
 
+#include "wisp/analysis/flat_profile.hpp"
+#include "wisp/scenario/region_names.hpp"
+
 namespace wisp {
 
 namespace {
@@ -95,7 +98,56 @@ std::string skipped_text(const Trace& t) {
   return skipped;
 }
 
+// OTF2's paradigm of a region as wisp info names it (OTF2_Paradigm values, OTF2_GeneralDefinitions.h).
+std::string paradigm_of(const Region& r) {
+  if (is_mpi(r.kind)) return "MPI";
+  if (r.kind == RegionKind::Measurement) return "measurement";
+  switch (r.otf2_paradigm) {
+    case 2: return "compiler";
+    case 3: return "OpenMP";
+    case 5: return "CUDA";
+    case 7: return "pthreads";
+    case 13: return "SHMEM";
+    case 18: return "OpenACC";
+    case 19: return "OpenCL";
+    case 23: return "HIP";
+    case 24: return "Kokkos";
+    default: return "user";
+  }
+}
+
+double share(double part, double whole) { return whole > 0 ? part / whole : 0.0; }
+
 }  // namespace
+
+nlohmann::json flat_profile_json(const Trace& t) {
+  const FlatProfile p = flat_profile(t);
+  nlohmann::json rows = nlohmann::json::array();
+  for (const RegionProfileRow& row : p.rows) {
+    const Region& r = t.defs.regions[row.region];
+    rows.push_back({{"region", r.name}, {"short_name", short_name(r.name)}, {"paradigm", paradigm_of(r)},
+                    {"visits", row.visits}, {"exclusive_time", row.time}, {"max_rank_time", row.max_time},
+                    {"max_rank", row.max_rank}, {"share", share(row.time, p.total)}});
+  }
+  return {{"time", "exclusive"}, {"total", p.total}, {"rows", std::move(rows)}};
+}
+
+std::string flat_profile_text(const Trace& t, const std::string& source) {
+  const FlatProfile p = flat_profile(t);
+  std::string out = fmt::format("{}: flat profile, exclusive time (a region's own time, without the regions it calls) "
+                                "of the {} ranks' master threads, {:.6f} s in all\n",
+                                source, t.rank_count(), p.total);
+  out += fmt::format("  {:>14} {:>7} {:>14} {:>6} {:>10}  {:<11} {}\n", "exclusive [s]", "share", "max rank [s]",
+                     "rank", "visits", "paradigm", "region (short name = full name)");
+  for (const RegionProfileRow& row : p.rows) {
+    const Region& r = t.defs.regions[row.region];
+    const std::string shorter = short_name(r.name);
+    const std::string name = shorter == r.name ? r.name : fmt::format("{} = {}", shorter, middle_shortened(r.name, 100));
+    out += fmt::format("  {:>14.6f} {:>6.2f}% {:>14.6f} {:>6} {:>10}  {:<11} {}\n", row.time,
+                       100 * share(row.time, p.total), row.max_time, row.max_rank, row.visits, paradigm_of(r), name);
+  }
+  return out;
+}
 
 nlohmann::json trace_info_json(const Trace& t, const std::string& source) {
   const Counts c = count(t);
@@ -139,6 +191,7 @@ nlohmann::json trace_info_json(const Trace& t, const std::string& source) {
   }
   j["skipped_records"] = nlohmann::json::object();
   for (const auto& [what, n] : t.skipped_records) j["skipped_records"][what] = n;
+  j["flat_profile"] = flat_profile_json(t);
   return j;
 }
 

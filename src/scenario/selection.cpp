@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "wisp/error.hpp"
+#include "wisp/scenario/region_names.hpp"
 #include "wisp/scenario/suggest.hpp"
 #include "wisp/trace/rank_set.hpp"
 
@@ -28,9 +29,14 @@ bool matches(const std::string& pattern, const std::string& name, bool exact_exi
 std::vector<bool> matching_callpaths(const Trace& t, const Selection& s) {
   const auto& d = t.defs;
   std::vector<bool> match(d.callpaths.size(), false);
-  std::vector<std::string> names;
-  for (const auto& r : d.regions) names.push_back(r.name);
-  const bool region_exact = std::find(names.begin(), names.end(), s.region) != names.end();
+  std::vector<bool> regions;  // which regions s.region selects (region_names.hpp)
+  if (!s.region.empty()) {
+    try {
+      regions = resolve_region(d, s.region);
+    } catch (const Error& e) {
+      fail(s, e.what());
+    }
+  }
   std::vector<std::string> paths;
   for (CallpathId c = 0; c < d.callpaths.size(); ++c) paths.push_back(d.callpath_name(c));
   const bool path_exact = std::find(paths.begin(), paths.end(), s.callpath) != paths.end();
@@ -38,7 +44,7 @@ std::vector<bool> matching_callpaths(const Trace& t, const Selection& s) {
   bool any_region = s.region.empty(), any_path = s.callpath.empty();
   for (CallpathId c = 0; c < d.callpaths.size(); ++c) {
     const Region& region = d.region_of(c);
-    const bool region_ok = s.region.empty() || matches(s.region, region.name, region_exact);
+    const bool region_ok = s.region.empty() || regions[d.callpaths[c].region];
     const bool path_ok = s.callpath.empty() || matches(s.callpath, paths[c], path_exact);
     any_region |= region_ok;
     any_path |= path_ok;
@@ -50,15 +56,7 @@ std::vector<bool> matching_callpaths(const Trace& t, const Selection& s) {
       fail(s, fmt::format("'{}' is an MPI function; transforms change computation (use 'zero: "
                           "communication' or a platform change for communication)", region.name));
   }
-  if (!any_region) {
-    std::vector<std::string> user;
-    for (const auto& r : d.regions)
-      if (r.kind == RegionKind::User) user.push_back(r.name);
-    auto close = closest_names(s.region, user, 3);
-    for (auto& c : close) c = shortened(c);
-    fail(s, fmt::format("no region '{}' in the trace{}", shortened(s.region),
-                        close.empty() ? "" : fmt::format(" (closest: {})", fmt::join(close, ", "))));
-  }
+  if (!any_region) fail(s, fmt::format("region '{}' occurs in no call path of the trace", shortened(s.region)));
   if (!any_path) {
     auto close = closest_names(s.callpath, paths, 3);
     for (auto& c : close) c = shortened(c);

@@ -122,7 +122,11 @@ SweepResult run_sweep(const Scenario& s, const Trace& measured, int jobs, const 
     spdlog::info("{}: point {}/{} done{}", s.name, ++done, points.size(), result.rows[i].error.empty() ? "" : " (failed)");
   }
   result.best = best_of(result.rows);
-  if (result.best) fs::rename(dir(*result.best) / "trace", out / "scenario-trace");
+  if (result.best) {
+    fs::rename(dir(*result.best) / "trace", out / "scenario-trace");
+    const IdentityRun& identity = identities.at(identity_key(points[*result.best]));
+    write_otf2_into(identity.replay.trace, out / "identity-trace", WriteOptions{});
+  }
   for (std::size_t i = 0; i < points.size(); ++i) fs::remove_all(dir(i));
   return result;
 }

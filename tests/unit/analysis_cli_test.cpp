@@ -85,8 +85,14 @@ TEST_CASE("wisp analyze prints the analyses and writes the JSON schema", "[analy
     if (m["metric"] == "critical_path" && m["callpath"] == "main/mesh_solve") found_mesh_cp = true;
   }
   CHECK(found_mesh_cp);
-  CHECK(j["critical_path"]["segments"].size() > 0);
+  // Segments only with --detail; the count always.
+  CHECK(!j["critical_path"].contains("segments"));
+  CHECK(j["critical_path"]["segment_count"].get<std::size_t>() > 0);
   CHECK(j["critical_path"]["length"].get<double>() > 0);
+  const auto detailed = run_wisp("analyze --json --detail " + trace);
+  REQUIRE(detailed.exit_code == 0);
+  const auto segments = nlohmann::json::parse(detailed.out)["critical_path"]["segments"];
+  CHECK(segments.size() == j["critical_path"]["segment_count"].get<std::size_t>());
   const auto& acc = j["delay_accounting"];
   CHECK(acc["short_term"].get<double>() + acc["long_term"].get<double>() +
             acc["unattributed"].get<double>() ==

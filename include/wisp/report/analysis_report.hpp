@@ -17,10 +17,13 @@ namespace wisp {
 // [{"metric": ..., "callpath": ..., "rank": r, "value": v}, ...] in table order.
 nlohmann::json metrics_json(const Trace& trace, const MetricTable& table);
 
-// The whole document: trace, ranks, runtime, metrics, critical_path (length, start rank,
-// segments), delay_accounting, partitions.
+// [{"rank", "callpath", "start", "end"}, ...]: one record per critical-path segment.
+nlohmann::json segments_json(const Trace& trace, const std::vector<PathSegment>& segments);
+
+// The whole document: trace, ranks, runtime, metrics, critical_path (length, start rank, segment
+// count; the segments themselves only with `detail`), delay_accounting, partitions.
 nlohmann::json analysis_json(const Trace& trace, const std::string& source, const WaitPathAnalysis& analysis,
-                             const MetricTable& table);
+                             const MetricTable& table, bool detail = false);
 
 // Human-readable tables, `top` call paths per metric.
 std::string analysis_text(const Trace& trace, const std::string& source, const WaitPathAnalysis& analysis,

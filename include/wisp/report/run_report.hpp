@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <string>
 
 #include "wisp/scenario/evaluate.hpp"
@@ -15,8 +16,20 @@
 
 namespace wisp {
 
-nlohmann::json point_json(const Scenario& scenario, const ScenarioTrace& input, const PointEvaluation& point);
-std::string point_text(const Scenario& scenario, const ScenarioTrace& input, const PointEvaluation& point);
+// How much the single-point report holds.
+struct RunReportOptions {
+  // report.json: the analyses' per-segment lists (critical-path segments) and their per-rank
+  // metric rows ("metrics"; "callpaths" has their sums over ranks) too
+  bool detail = false;
+  std::size_t top = 20;  // report.txt: non-zero rows per metric of the call-path comparison
+};
+
+nlohmann::json point_json(const Scenario& scenario, const ScenarioTrace& input, const PointEvaluation& point,
+                          const RunReportOptions& options = {});
+// Rows that print as zero in all three columns (measured, identity, scenario: below 0.5 us) are
+// left out, and counted; so are the rows beyond options.top of each metric.
+std::string point_text(const Scenario& scenario, const ScenarioTrace& input, const PointEvaluation& point,
+                       const RunReportOptions& options = {});
 
 // sweep.csv: point, one column per axis, measured, identity, scenario, gain_seconds, gain_percent, error.
 std::string sweep_csv(const Scenario& scenario, const SweepResult& sweep);

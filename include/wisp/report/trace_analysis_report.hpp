@@ -13,7 +13,10 @@
 
 namespace wisp {
 
-nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source, const TraceAnalysis& analysis);
+// Without `detail` the per-segment lists (critical_path.segments) are left out: they grow with
+// the trace, the tables do not.
+nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source, const TraceAnalysis& analysis,
+                                   bool detail = false);
 
 // `top` rows per table (call paths, paths, windows).
 std::string trace_analysis_text(const Trace& trace, const std::string& source, const TraceAnalysis& analysis,

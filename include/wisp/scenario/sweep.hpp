@@ -29,7 +29,8 @@ struct SweepResult {
 
 // Runs every point with `jobs` workers; each point's transforms are applied once, in the parent
 // just before its worker starts (a transform error ends the sweep with that error). The best
-// point's scenario trace is left in `dir`/scenario-trace; nothing else is left in `dir`.
+// point's scenario trace is left in `dir`/scenario-trace and its identity trace in `dir`/identity-trace;
+// nothing else is left in `dir`.
 SweepResult run_sweep(const Scenario& scenario, const Trace& measured, int jobs, const std::filesystem::path& dir);
 
 }  // namespace wisp

@@ -90,6 +90,7 @@ struct Communicator {
   std::vector<Rank> members;  // global ranks in communicator-rank order (empty for self)
   bool self = false;          // MPI_COMM_SELF-like: every rank alone; members are not listed
   CommId parent = kNone;
+  bool create_destroy_events = false;  // OTF2_COMM_FLAG_CREATE_DESTROY_EVENTS: CommCreate/Destroy events mark its lifetime
   std::uint32_t size() const { return self ? 1u : static_cast<std::uint32_t>(members.size()); }
 };
 
