@@ -174,7 +174,7 @@ Hypothesis platform_change(const std::string& name, const std::string& title, do
   h.name = name;
   h.title = title;
   h.reason = fmt::format("the run loses {:.6g} s to communication (POP transfer, T - T_ideal)", loss);
-  h.indicator = {"T - T_ideal (POP transfer, a bound)", loss};
+  h.indicator = {"T - T_ideal (POP transfer)", loss};
   h.transforms.emplace_back();
   h.transforms.back().kind = TransformKind::Platform;
   h.transforms.back().platform.latency_factor = latency;
@@ -190,7 +190,7 @@ void add_communication(std::vector<Hypothesis>& list, const TraceAnalysis& a, do
   zero.name = "zero-communication";
   zero.title = "zero communication (upper bound)";
   zero.reason = fmt::format("the run loses {:.6g} s to communication (POP transfer, T - T_ideal)", loss);
-  zero.indicator = {"T - T_ideal (POP transfer, a bound)", loss};
+  zero.indicator = {"T - T_ideal (POP transfer)", loss};
   zero.role = HypothesisRole::Bound;
   zero.transforms.emplace_back();
   zero.transforms.back().kind = TransformKind::Zero;
@@ -314,7 +314,7 @@ void add_thread_balance(std::vector<Hypothesis>& list, const Trace& trace, const
 }
 
 bool nested(const std::string& a, const std::string& b) {
-  return a == b || (b.size() > a.size() && b.compare(0, a.size(), a) == 0 && b[a.size()] == '/');
+  return a == b || a == "*" || b == "*" || (b.size() > a.size() && b.compare(0, a.size(), a) == 0 && b[a.size()] == '/');
 }
 
 }  // namespace

@@ -96,6 +96,18 @@ void identity_facts(SuggestResult& r, const IdentityRuns& identities) {
   r.warnings = id.warnings;
 }
 
+// A scenario file's own transforms are a candidate too, ranked with the generated ones.
+Hypothesis given(const Scenario& base) {
+  Hypothesis h;
+  h.name = base.name;
+  h.title = "the scenario's own transforms";
+  h.reason = "given in " + base.file.string();
+  h.indicator = {"given by the user", std::nullopt};
+  h.transforms = base.transforms;
+  h.touches = {"*"};  // changes anything: combined with nothing
+  return h;
+}
+
 }  // namespace
 
 std::optional<double> Suggestion::overestimate() const {
@@ -116,7 +128,8 @@ SuggestResult suggest(const Scenario& base, const ScenarioTrace& in, const Sugge
   auto t0 = std::chrono::steady_clock::now();
   spdlog::info("suggest: analysing the measured trace ({} ranks, {} events)", in.trace.rank_count(), in.trace.event_count());
   const TraceAnalysis analysis = analyze_trace(in.trace, hypothesis_analysis_options());
-  const Hypotheses hypotheses = generate_hypotheses(in.trace, analysis, o.hypotheses);
+  Hypotheses hypotheses = generate_hypotheses(in.trace, analysis, o.hypotheses);
+  if (!base.transforms.empty()) hypotheses.list.insert(hypotheses.list.begin(), given(base));
   r.timings.emplace_back("analyses and hypotheses", seconds_since(t0));
   if (hypotheses.list.empty()) {
     r.none_reason = hypotheses.none_reason;

@@ -45,6 +45,7 @@ struct SuggestResult {
   double identity_error() const { return wisp::identity_error(measured, identity); }
 };
 
+// A scenario with transforms adds them as one more candidate ("given by the user").
 // `target`: the output directory the hypothesis files will be in (their paths in messages);
 // `work`: a directory for the workers (left empty).
 SuggestResult suggest(const Scenario& base, const ScenarioTrace& in, const SuggestOptions& options,
