@@ -40,6 +40,7 @@ bool is_parallel_region(const Region& r) {
 
 // User functions a transform may act on (not MPI, not OpenMP constructs).
 bool user_callpath(const Definitions& defs, CallpathId cp) {
+  if (cp >= defs.callpaths.size()) return false;  // the PAG's launch activities, the program root
   const Region& r = defs.regions[defs.callpaths[cp].region];
   return r.kind == RegionKind::User && !is_openmp_barrier(r) && !is_parallel_region(r);
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "wisp/scenario/scenario_writer.hpp"
 
@@ -116,7 +117,7 @@ std::optional<double> Suggestion::overestimate() const {
 }
 
 std::optional<double> Suggestion::ratio() const {
-  if (failed() || !hypothesis.indicator.value || run.gain() == 0) return std::nullopt;
+  if (failed() || !hypothesis.indicator.value || std::abs(run.gain_percent()) < 0.01) return std::nullopt;
   return *hypothesis.indicator.value / run.gain();
 }
 

@@ -22,7 +22,8 @@ struct Suggestion {
   std::string file;    // its path relative to the output directory
   SweepRow run;        // runtimes, or why the candidate failed (its error)
   bool failed() const { return !run.error.empty(); }
-  // The indicator's prediction minus the simulated gain (> 0: it overestimates), and their ratio.
+  // The indicator's prediction minus the simulated gain (> 0: it overestimates), and their ratio
+  // (none for gains under 0.01 % of the run, whose ratio says nothing).
   std::optional<double> overestimate() const;
   std::optional<double> ratio() const;
 };
