@@ -13,5 +13,6 @@ void add_analyze_command(CLI::App& app);
 void add_calibrate_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_run_command(CLI::App& app);
+void add_suggest_command(CLI::App& app);
 
 }  // namespace wisp::cli

@@ -37,10 +37,10 @@ std::vector<SweepRow> rows_of(const Scenario& s, const std::vector<Scenario>& po
 // One point in a worker process: its row as "measured identity scenario" and its scenario trace
 // under `dir`, or the error text; exit code 0 / 1.
 int sweep_worker(const Scenario& point, const Trace& measured, const Transformed& transformed,
-                 const IdentityRun& identity, const fs::path& dir) {
+                 const IdentityRun& identity, const fs::path& dir, bool write_trace) {
   try {
     const PointResult r = run_scenario(point, measured, transformed, identity);
-    write_otf2_into(r.scenario_replay.trace, dir / "trace", WriteOptions{});
+    if (write_trace) write_otf2_into(r.scenario_replay.trace, dir / "trace", WriteOptions{});
     std::ofstream(dir / "row") << fmt::format("{:.17g} {:.17g} {:.17g}\n", r.measured, r.identity, r.scenario);
     return 0;
   } catch (const std::exception& e) {
@@ -82,52 +82,91 @@ std::size_t SweepResult::failed() const {
   return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const SweepRow& r) { return !r.error.empty(); }));
 }
 
+fs::path point_dir(const fs::path& dir, std::size_t i) { return dir / fmt::format(".point-{}", i); }
+
+namespace {
+
+// A point's transforms applied in the parent (a failure is the point's row error or thrown) and
+// the identity it needs made once.
+std::optional<Transformed> prepare(const Scenario& point, const Trace& measured, const PointsOptions& o,
+                                   IdentityRuns& identities, SweepRow& row) {
+  std::optional<Transformed> transformed;
+  try {
+    transformed = apply_transforms(measured, point.transforms);
+  } catch (const Error& e) {
+    if (!o.transform_errors_fail) throw;
+    row.error = e.what();
+    return std::nullopt;
+  }
+  const std::string key = identity_key(point);
+  if (!identities.count(key)) identities.emplace(key, run_identity(point, measured));
+  return transformed;
+}
+
+}  // namespace
+
+std::vector<SweepRow> run_points(const std::vector<Scenario>& points, const Trace& measured, const PointsOptions& o,
+                                 const fs::path& out, IdentityRuns& identities) {
+  std::vector<SweepRow> rows(points.size());
+  std::map<pid_t, std::size_t> running;
+  std::size_t next = 0, done = 0;
+  while (done < points.size()) {
+    while (next < points.size() && running.size() < static_cast<std::size_t>(std::max(o.jobs, 1))) {
+      const std::size_t i = next++;
+      rows[i].name = points[i].name;
+      std::optional<Transformed> transformed;
+      try {  // a point's transforms or a new identity run may fail: stop the others first
+        transformed = prepare(points[i], measured, o, identities, rows[i]);
+      } catch (...) {
+        stop_workers(running);
+        throw;
+      }
+      if (!transformed) {
+        spdlog::info("{}: point {}/{} failed: {}", points[i].name, ++done, points.size(), rows[i].error);
+        continue;
+      }
+      fs::create_directories(point_dir(out, i));
+      const IdentityRun& identity = identities.at(identity_key(points[i]));
+      const pid_t pid = start_child([&] {
+        return sweep_worker(points[i], measured, *transformed, identity, point_dir(out, i), o.write_traces);
+      });
+      if (pid < 0) {
+        stop_workers(running);
+        throw Error("cannot start a worker process");
+      }
+      running[pid] = i;
+    }
+    if (running.empty()) continue;
+    const ChildExit exit = wait_for_any_child();
+    if (exit.pid < 0) throw Error("lost a worker process");
+    const std::size_t i = running.at(exit.pid);
+    running.erase(exit.pid);
+    collect(rows[i], point_dir(out, i), exit);
+    if (!o.write_traces) fs::remove_all(point_dir(out, i));
+    spdlog::info("{}: point {}/{} done{}", points[i].name, ++done, points.size(), rows[i].error.empty() ? "" : " (failed)");
+  }
+  return rows;
+}
+
 SweepResult run_sweep(const Scenario& s, const Trace& measured, int jobs, const fs::path& out) {
   const auto index = sweep_points(s);
   std::vector<Scenario> points;
   for (const auto& i : index) points.push_back(sweep_point(s, i));  // every point's keys checked first
   SweepResult result{rows_of(s, points, index), {}};
   spdlog::info("{}: {} sweep points, {} at a time", s.name, points.size(), jobs);
-  // Identity runs are shared by the points whose platform and replay options agree; each is made
-  // once, before the workers that need it are started (they inherit it, as their transformed trace).
-  std::map<std::string, IdentityRun> identities;
-  std::map<pid_t, std::size_t> running;
-  std::size_t next = 0, done = 0;
-  const auto dir = [&](std::size_t i) { return out / fmt::format(".point-{}", i); };
-  while (done < points.size()) {
-    while (next < points.size() && running.size() < static_cast<std::size_t>(jobs)) {
-      Transformed transformed;
-      const std::string key = identity_key(points[next]);
-      try {  // a point's transforms or a new identity run may fail: stop the others first
-        transformed = apply_transforms(measured, points[next].transforms);
-        if (!identities.count(key)) identities.emplace(key, run_identity(points[next], measured));
-      } catch (...) {
-        stop_workers(running);
-        throw;
-      }
-      fs::create_directories(dir(next));
-      const IdentityRun& identity = identities.at(key);
-      const pid_t pid = start_child([&] { return sweep_worker(points[next], measured, transformed, identity, dir(next)); });
-      if (pid < 0) {
-        stop_workers(running);
-        throw Error("cannot start a sweep worker process");
-      }
-      running[pid] = next++;
-    }
-    const ChildExit exit = wait_for_any_child();
-    if (exit.pid < 0) throw Error("lost a sweep worker process");
-    const std::size_t i = running.at(exit.pid);
-    running.erase(exit.pid);
-    collect(result.rows[i], dir(i), exit);
-    spdlog::info("{}: point {}/{} done{}", s.name, ++done, points.size(), result.rows[i].error.empty() ? "" : " (failed)");
+  IdentityRuns identities;
+  std::vector<SweepRow> rows = run_points(points, measured, PointsOptions{jobs, true, false}, out, identities);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    static_cast<Runtimes&>(result.rows[i]) = rows[i];
+    result.rows[i].error = rows[i].error;
   }
   result.best = best_of(result.rows);
   if (result.best) {
-    fs::rename(dir(*result.best) / "trace", out / "scenario-trace");
+    fs::rename(point_dir(out, *result.best) / "trace", out / "scenario-trace");
     const IdentityRun& identity = identities.at(identity_key(points[*result.best]));
     write_otf2_into(identity.replay.trace, out / "identity-trace", WriteOptions{});
   }
-  for (std::size_t i = 0; i < points.size(); ++i) fs::remove_all(dir(i));
+  for (std::size_t i = 0; i < points.size(); ++i) fs::remove_all(point_dir(out, i));
   return result;
 }
 

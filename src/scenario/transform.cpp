@@ -37,40 +37,6 @@ std::size_t rank_count(const std::vector<Visit>& visits) {
   return ranks.size();
 }
 
-// The k-th visits of all selected ranks get their mean.
-std::vector<double> rebalance_instances(const std::vector<Visit>& visits, const std::vector<double>& c) {
-  std::map<std::uint32_t, std::pair<double, std::size_t>> by_index;
-  for (std::size_t k = 0; k < visits.size(); ++k) {
-    auto& [total, n] = by_index[visits[k].index];
-    total += c[k];
-    ++n;
-  }
-  std::vector<double> target(visits.size());
-  for (std::size_t k = 0; k < visits.size(); ++k) {
-    const auto& [total, n] = by_index[visits[k].index];
-    target[k] = total / static_cast<double>(n);
-  }
-  return target;
-}
-
-// Every selected rank gets the mean total, spread over its visits in proportion to them.
-std::vector<double> rebalance_totals(const std::vector<Visit>& visits, const std::vector<double>& c) {
-  std::map<Rank, std::pair<double, std::size_t>> by_rank;
-  for (std::size_t k = 0; k < visits.size(); ++k) {
-    by_rank[visits[k].rank].first += c[k];
-    ++by_rank[visits[k].rank].second;
-  }
-  double mean = 0;
-  for (const auto& [r, tn] : by_rank) mean += tn.first;
-  mean /= static_cast<double>(by_rank.size());
-  std::vector<double> target(visits.size());
-  for (std::size_t k = 0; k < visits.size(); ++k) {
-    const auto& [total, n] = by_rank[visits[k].rank];
-    target[k] = total > 0 ? c[k] * mean / total : mean / static_cast<double>(n);
-  }
-  return target;
-}
-
 TransformEffect apply_platform(Transformed& out, const Transform& tr) {
   out.platform.speed_factor *= tr.platform.speed_factor;
   out.platform.latency_factor *= tr.platform.latency_factor;
@@ -181,6 +147,40 @@ TransformEffect apply_one(Transformed& out, const Transform& tr) {
 }
 
 }  // namespace
+
+// The k-th visits of all selected ranks get their mean.
+std::vector<double> rebalance_instances(const std::vector<Visit>& visits, const std::vector<double>& c) {
+  std::map<std::uint32_t, std::pair<double, std::size_t>> by_index;
+  for (std::size_t k = 0; k < visits.size(); ++k) {
+    auto& [total, n] = by_index[visits[k].index];
+    total += c[k];
+    ++n;
+  }
+  std::vector<double> target(visits.size());
+  for (std::size_t k = 0; k < visits.size(); ++k) {
+    const auto& [total, n] = by_index[visits[k].index];
+    target[k] = total / static_cast<double>(n);
+  }
+  return target;
+}
+
+// Every selected rank gets the mean total, spread over its visits in proportion to them.
+std::vector<double> rebalance_totals(const std::vector<Visit>& visits, const std::vector<double>& c) {
+  std::map<Rank, std::pair<double, std::size_t>> by_rank;
+  for (std::size_t k = 0; k < visits.size(); ++k) {
+    by_rank[visits[k].rank].first += c[k];
+    ++by_rank[visits[k].rank].second;
+  }
+  double mean = 0;
+  for (const auto& [r, tn] : by_rank) mean += tn.first;
+  mean /= static_cast<double>(by_rank.size());
+  std::vector<double> target(visits.size());
+  for (std::size_t k = 0; k < visits.size(); ++k) {
+    const auto& [total, n] = by_rank[visits[k].rank];
+    target[k] = total > 0 ? c[k] * mean / total : mean / static_cast<double>(n);
+  }
+  return target;
+}
 
 Transformed apply_transforms(const Trace& trace, const std::vector<Transform>& transforms) {
   Transformed out{trace, false, {}, {}};

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,26 @@ struct SweepResult {
   std::optional<std::size_t> best;  // the point with the shortest scenario runtime
   std::size_t failed() const;
 };
+
+// Identity runs by identity_key(): made once, in the parent, and shared by every point (and every
+// later batch of points) whose platform and replay options agree.
+using IdentityRuns = std::map<std::string, IdentityRun>;
+
+// How a batch of scenario points runs (run_points).
+struct PointsOptions {
+  int jobs = 1;                     // worker processes at a time
+  bool write_traces = false;        // each worker leaves its scenario trace in point_dir(dir, i)/trace
+  bool transform_errors_fail = false;  // a point whose transforms fail is a failed row (else: thrown)
+};
+
+// Runs every point in a worker process next to its shared identity run; a point whose replay fails
+// (deadlock, platform error) is a row with its error and the others still run. Work directories
+// are point_dir(dir, i); without write_traces nothing is left in `dir`. The rows are SweepRows
+// without axis values.
+std::vector<SweepRow> run_points(const std::vector<Scenario>& points, const Trace& measured,
+                                 const PointsOptions& options, const std::filesystem::path& dir,
+                                 IdentityRuns& identities);
+std::filesystem::path point_dir(const std::filesystem::path& dir, std::size_t i);
 
 // Runs every point with `jobs` workers; each point's transforms are applied once, in the parent
 // just before its worker starts (a transform error ends the sweep with that error). The best

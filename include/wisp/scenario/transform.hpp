@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "wisp/scenario/scenario.hpp"
+#include "wisp/scenario/selection.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {
@@ -26,6 +27,12 @@ struct Transformed {
   PlatformChange platform;  // factors multiplied, last file wins
   std::vector<TransformEffect> effects;
 };
+
+// The new computation of each visit under `rebalance` (visits as select_visits gives them, `c`
+// their computation): per instance, the k-th visits of all ranks get their mean; in total, every
+// rank gets the mean total, spread over its visits in proportion to them.
+std::vector<double> rebalance_instances(const std::vector<Visit>& visits, const std::vector<double>& c);
+std::vector<double> rebalance_totals(const std::vector<Visit>& visits, const std::vector<double>& c);
 
 // Applies the transforms in order. Throws wisp::Error naming the transform's place in the file.
 Transformed apply_transforms(const Trace& trace, const std::vector<Transform>& transforms);

@@ -1,0 +1,100 @@
+// `wisp suggest`'s table as text and JSON. See suggest_report.hpp.
+#include "wisp/report/suggest_report.hpp"
+
+#include <fmt/format.h>
+
+namespace wisp {
+
+namespace {
+
+// The rank column: 1, 2, ... for ranked hypotheses, "comb." for the combination, "bound" for
+// upper bounds, "failed" for candidates whose simulation failed.
+std::string rank_label(const Suggestion& s, std::size_t& next) {
+  if (s.failed()) return "failed";
+  switch (s.hypothesis.role) {
+    case HypothesisRole::Ranked: return std::to_string(next++);
+    case HypothesisRole::Combined: return "comb.";
+    case HypothesisRole::Bound: return "bound";
+  }
+  return "?";
+}
+
+nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
+
+nlohmann::json indicator_json(const Indicator& i) { return {{"name", i.name}, {"seconds", optional_json(i.value)}}; }
+
+nlohmann::json row_json(const Suggestion& s, const std::string& rank) {
+  const Hypothesis& h = s.hypothesis;
+  nlohmann::json also = nlohmann::json::array();
+  for (const Indicator& i : h.also) also.push_back(indicator_json(i));
+  nlohmann::json j = {{"rank", rank}, {"role", to_string(h.role)}, {"name", h.name}, {"title", h.title},
+                      {"file", s.file}, {"reason", h.reason}, {"indicator", indicator_json(h.indicator)},
+                      {"also", also}};
+  if (s.failed()) {
+    j["error"] = s.run.error;
+    return j;
+  }
+  j["scenario_runtime"] = s.run.scenario;
+  j["gain_seconds"] = s.run.gain();
+  j["gain_percent"] = s.run.gain_percent();
+  j["indicator_minus_gain"] = optional_json(s.overestimate());
+  j["indicator_over_gain"] = optional_json(s.ratio());
+  return j;
+}
+
+std::string number(const std::optional<double>& v, const char* format) {
+  return v ? fmt::format(fmt::runtime(format), *v) : std::string("-");
+}
+
+std::string row_text(const Suggestion& s, const std::string& rank) {
+  const Hypothesis& h = s.hypothesis;
+  std::string t = fmt::format("{:>6}  {:<44} {:<30} {:>10}", rank, h.title, h.indicator.name.substr(0, 30),
+                              number(h.indicator.value, "{:.4f}"));
+  if (s.failed()) return t + "  failed: " + s.run.error.substr(0, s.run.error.find('\n')) + "\n";
+  return t + fmt::format("  {:>10.4f}  {:>7.2f}  {:>10}  {:>7}  {}\n", s.run.gain(), s.run.gain_percent(),
+                         number(s.overestimate(), "{:+.4f}"), number(s.ratio(), "{:.3f}"), s.file);
+}
+
+std::string header_text(const SuggestResult& r) {
+  std::string t = fmt::format("wisp suggest: {}\n", r.trace);
+  if (!r.platform.empty()) t += "platform      " + r.platform + "\n";
+  if (r.identity > 0)
+    t += fmt::format("identity      vs measured {:+.2f} % ({} costs): measured {:.6f} s, identity {:.6f} s\n",
+                     100 * r.identity_error(), r.costs, r.measured, r.identity);
+  for (const std::string& w : r.warnings) t += "warning: " + w + "\n";
+  return t;
+}
+
+}  // namespace
+
+nlohmann::json suggest_json(const SuggestResult& r) {
+  nlohmann::json rows = nlohmann::json::array();
+  std::size_t next = 1;
+  for (const Suggestion& s : r.suggestions) rows.push_back(row_json(s, rank_label(s, next)));
+  nlohmann::json timings = nlohmann::json::object();
+  for (const auto& [step, seconds] : r.timings) timings[step] = seconds;
+  nlohmann::json j = {{"trace", r.trace},
+                      {"platform", r.platform},
+                      {"costs", r.costs},
+                      {"runtime", {{"measured", r.measured}, {"identity", r.identity}, {"identity_error", r.identity_error()}}},
+                      {"warnings", r.warnings},
+                      {"hypotheses", rows},
+                      {"timings", timings}};
+  if (!r.none_reason.empty()) j["nothing_to_suggest"] = r.none_reason;
+  return j;
+}
+
+std::string suggest_text(const SuggestResult& r) {
+  std::string t = header_text(r);
+  if (r.suggestions.empty()) return t + "nothing to suggest: " + r.none_reason + "\n";
+  t += fmt::format("\n{:>6}  {:<44} {:<30} {:>10}  {:>10}  {:>7}  {:>10}  {:>7}  {}\n", "rank", "hypothesis",
+                   "indicator", "value [s]", "gain [s]", "gain %", "ind.-gain", "ind/gain", "scenario file");
+  std::size_t next = 1;
+  for (const Suggestion& s : r.suggestions) t += row_text(s, rank_label(s, next));
+  t += "\ngain = identity - scenario (simulated); ind.-gain > 0: the indicator overestimates the gain.\n"
+       "Bounds (zeroing) are not ranked: no change reaches them. Rerun or refine a hypothesis with\n"
+       "`wisp run FILE` (the files are in the output directory).\n";
+  return t;
+}
+
+}  // namespace wisp
