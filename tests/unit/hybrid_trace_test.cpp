@@ -172,6 +172,50 @@ TEST_CASE("a transform of the master moves its threads' regions with it; the wri
   CHECK(back.ranks[0].others[0][1].time == Approx(4.0));
 }
 
+// Every kind of thread record, on the master and on a thread, survives write and read with its
+// fields, its team (rebuilt as an OpenMP communicator of the rank's locations) and its time.
+TEST_CASE("thread records round trip: fork/join, teams, locks and tasks with their fields", "[otf2][hybrid]") {
+  test::TinyTrace tiny(1);
+  tiny.work(0, "compute", 0, 10e6);
+  Trace t = tiny.finish(10e6);
+  t.defs.ranks[0].others.push_back(ThreadLocation{"OMP thread 1", LocationKind::CpuThread, 77, 0, 0});
+  t.ranks[0].others = {{}};
+  t.defs.thread_teams = {ThreadTeam{0, {0, 1}, 3}};  // paradigm 3: OTF2_PARADIGM_OPENMP
+  using K = ThreadRecordKind;
+  t.ranks[0].thread_records = {
+      {{1.0, 2, 0, kNone, 3, K::Fork}, {1.5, 0, 0, 0, 0, K::TeamBegin}, {2.0, 7, 0, 0, 0, K::TaskCreate},
+       {2.5, 7, 0, 0, 0, K::TaskSwitch}, {3.0, 7, 0, 0, 0, K::TaskComplete}, {4.0, 0, 0, 0, 0, K::TeamEnd},
+       {5.0, 0, 0, kNone, 3, K::Join}},
+      {{1.6, 0, 0, 0, 0, K::TeamBegin}, {2.2, 1, 42, kNone, 3, K::AcquireLock}, {2.4, 1, 42, kNone, 3, K::ReleaseLock},
+       {3.9, 0, 0, 0, 0, K::TeamEnd}}};
+  test::TempDir dir;
+  write_otf2(t, dir / "t");
+  const Trace back = read_otf2(dir / "t");
+  REQUIRE(back.defs.thread_teams.size() == 1);
+  CHECK(back.defs.thread_teams[0].rank == 0);
+  CHECK(back.defs.thread_teams[0].members == std::vector<std::uint32_t>{0, 1});
+  CHECK(back.defs.thread_teams[0].paradigm == 3);
+  REQUIRE(back.ranks[0].thread_records.size() == 2);
+  for (std::size_t l = 0; l < 2; ++l) {
+    const auto& a = t.ranks[0].thread_records[l];
+    const auto& b = back.ranks[0].thread_records[l];
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      INFO(to_string(a[i].kind));
+      CHECK(b[i].kind == a[i].kind);
+      CHECK(b[i].time == Approx(a[i].time));
+      CHECK(b[i].number == a[i].number);
+      CHECK(b[i].id == a[i].id);
+      CHECK(b[i].team == a[i].team);
+      CHECK(b[i].paradigm == a[i].paradigm);
+    }
+  }
+  if (const auto printed = otf2_print(dir / "t" / "traces.otf2")) {  // OTF2's own reader agrees
+    CHECK(thread_counts(printed->at(77)) == thread_counts(t.ranks[0].thread_records[1]));
+    CHECK(printed->begin()->second.at("THREAD_TASK_SWITCH") == 1);
+  }
+}
+
 TEST_CASE("hybrid traces: the identity replay keeps every thread's regions where they were", "[replay][hybrid][real]") {
   const auto dir = test::shared_trace("other-writers/casita-2_cuda_simple");
   if (dir.empty()) return;
