@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace wisp {
 
 namespace {
@@ -46,10 +48,24 @@ std::string number(const std::optional<double>& v, const char* format) {
   return v ? fmt::format(fmt::runtime(format), *v) : std::string("-");
 }
 
-std::string row_text(const Suggestion& s, const std::string& rank) {
+// `text` in `width` columns: cut in the middle ("advec_mom_kern...(per instance)") when longer.
+std::string fit(const std::string& text, std::size_t width) {
+  if (text.size() <= width) return text;
+  const std::size_t head = (width - 3) / 2;
+  return text.substr(0, head) + "..." + text.substr(text.size() - (width - 3 - head));
+}
+
+// The hypothesis column: as wide as the longest title, within [10, 60].
+std::size_t title_width(const SuggestResult& r) {
+  std::size_t w = 10;
+  for (const Suggestion& s : r.suggestions) w = std::max(w, s.hypothesis.title.size());
+  return std::min<std::size_t>(w, 60);
+}
+
+std::string row_text(const Suggestion& s, const std::string& rank, std::size_t width) {
   const Hypothesis& h = s.hypothesis;
-  std::string t = fmt::format("{:>6}  {:<44} {:<30} {:>10}", rank, h.title, h.indicator.name.substr(0, 30),
-                              number(h.indicator.value, "{:.4f}"));
+  std::string t = fmt::format("{:>6}  {:<{}} {:<30} {:>10}", rank, fit(h.title, width), width,
+                              fit(h.indicator.name, 30), number(h.indicator.value, "{:.4f}"));
   if (s.failed()) return t + "  failed: " + s.run.error.substr(0, s.run.error.find('\n')) + "\n";
   return t + fmt::format("  {:>10.4f}  {:>7.2f}  {:>10}  {:>7}  {}\n", s.run.gain(), s.run.gain_percent(),
                          number(s.overestimate(), "{:+.4f}"), number(s.ratio(), "{:.3f}"), s.file);
@@ -87,10 +103,11 @@ nlohmann::json suggest_json(const SuggestResult& r) {
 std::string suggest_text(const SuggestResult& r) {
   std::string t = header_text(r);
   if (r.suggestions.empty()) return t + "nothing to suggest: " + r.none_reason + "\n";
-  t += fmt::format("\n{:>6}  {:<44} {:<30} {:>10}  {:>10}  {:>7}  {:>10}  {:>7}  {}\n", "rank", "hypothesis",
+  const std::size_t width = title_width(r);
+  t += fmt::format("\n{:>6}  {:<{}} {:<30} {:>10}  {:>10}  {:>7}  {:>10}  {:>7}  {}\n", "rank", "hypothesis", width,
                    "indicator", "value [s]", "gain [s]", "gain %", "ind.-gain", "ind/gain", "scenario file");
   std::size_t next = 1;
-  for (const Suggestion& s : r.suggestions) t += row_text(s, rank_label(s, next));
+  for (const Suggestion& s : r.suggestions) t += row_text(s, rank_label(s, next), width);
   t += "\ngain = identity - scenario (simulated); ind.-gain > 0: the indicator overestimates the gain.\n"
        "Bounds (zeroing) are not ranked: no change reaches them. Rerun or refine a hypothesis with\n"
        "`wisp run FILE` (the files are in the output directory).\n";

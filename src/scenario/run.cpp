@@ -126,7 +126,7 @@ IdentityRun run_identity(const Scenario& scenario, const Trace& measured) {
   if (std::string w = identity_warning(error, id.residuals ? &*id.residuals : nullptr); !w.empty())
     id.warnings.push_back(std::move(w));
   if (std::string w = hybrid_warning(measured); !w.empty()) id.warnings.push_back(std::move(w));
-  for (const std::string& w : id.warnings) spdlog::warn("{}: {}", scenario.name, w);
+  for (const std::string& w : id.warnings) spdlog::warn("identity replay: {}", w);  // shared by every point
   return id;
 }
 
