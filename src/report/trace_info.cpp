@@ -70,10 +70,31 @@ std::string ranks_text(const Trace& t) {
   const OtherLocations o = other_locations(t);
   if (o.threads + o.streams == 0) return fmt::format("{}", t.rank_count());
   return fmt::format("{} (per rank: master thread + {} other thread{} + {} accelerator stream{}; of their {} records "
-                     "the regions follow the master's timeline, the rest is counted: analyses and replay use the "
+                     "the regions and thread records follow the master's timeline, the rest is counted: analyses "
+                     "and replay use the "
                      "master threads)",
                      t.rank_count(), range(o.min_threads, o.max_threads), o.max_threads == 1 ? "" : "s",
                      range(o.min_streams, o.max_streams), o.max_streams == 1 ? "" : "s", o.records);
+}
+
+// Thread records kept, by kind, over every location (masters included), in OTF2's names.
+std::map<std::string, std::uint64_t> thread_record_counts(const Trace& t) {
+  std::map<std::string, std::uint64_t> out;
+  for (const RankTrace& rt : t.ranks)
+    for (const auto& location : rt.thread_records)
+      for (const ThreadRecord& r : location) ++out[std::string(to_string(r.kind))];
+  return out;
+}
+
+std::string thread_records_text(const Trace& t) {
+  std::string out;
+  std::uint64_t total = 0;
+  for (const auto& [kind, n] : thread_record_counts(t)) {
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", n, kind);
+    total += n;
+  }
+  return fmt::format("{} thread records in {} team{}: {}", total, t.defs.thread_teams.size(),
+                     t.defs.thread_teams.size() == 1 ? "" : "s", out);
 }
 
 // Per anomaly kind that occurred: its count and examples.
@@ -157,6 +178,8 @@ nlohmann::json trace_info_json(const Trace& t, const std::string& source) {
   j["program"] = t.defs.program_name;
   j["ranks"] = t.rank_count();
   j["paradigms"] = t.defs.paradigms;
+  j["thread_records"] = thread_record_counts(t);
+  j["thread_teams"] = t.defs.thread_teams.size();
   const OtherLocations o = other_locations(t);
   j["locations"] = {{"masters", t.rank_count()}, {"threads", o.threads}, {"streams", o.streams},
                     {"records", o.records}, {"per_rank", nlohmann::json::array()}};
@@ -210,6 +233,7 @@ std::string trace_info_text(const Trace& t, const std::string& source) {
     for (const std::string& p : t.defs.paradigms) paradigms += (paradigms.empty() ? "" : ", ") + p;
     line("paradigms", paradigms);
   }
+  if (!thread_record_counts(t).empty()) line("threading", thread_records_text(t));
   line("duration", fmt::format("{:.6f} s (first event at {:.6f} s, last at {:.6f} s; clock {} ticks/s)",
                                c.end - c.start, c.start, c.end, t.defs.clock.ticks_per_second));
   line("events", fmt::format("{}", t.event_count()));
