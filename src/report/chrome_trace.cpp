@@ -1,7 +1,8 @@
 // The Chrome Trace Event document of timelines (chrome_trace.hpp), written with fmt: a trace of a
 // million events gives a million records, which a JSON tree would hold several times over. Each
 // record is short: the region as its name, the call path as a reference to a stack frame written
-// once, times as microseconds with at most three decimals and no trailing zeros.
+// once, times as microseconds with at most three decimals and no trailing zeros, a category only
+// for MPI calls (the stack frame has it too).
 #include "wisp/report/chrome_trace.hpp"
 
 #include <fmt/format.h>
@@ -93,8 +94,8 @@ void intervals(std::string& out, int pid, const Timeline& t, std::size_t frame_b
     const TimelineLane& lane = t.lanes[k];
     for (std::size_t i = 0; i < lane.start.size(); ++i) {
       const std::uint32_t label = lane.label[i];
-      fmt::format_to(std::back_inserter(out), "{{\"name\":{},\"cat\":\"{}\",\"ph\":\"X\",\"ts\":", regions[label],
-                     t.labels[label].mpi ? "mpi" : "computation");
+      fmt::format_to(std::back_inserter(out), "{{\"name\":{},{}\"ph\":\"X\",\"ts\":", regions[label],
+                     t.labels[label].mpi ? "\"cat\":\"mpi\"," : "");
       append_us(out, lane.start[i]);
       out += ",\"dur\":";
       append_us(out, lane.end[i] - lane.start[i]);
@@ -105,7 +106,7 @@ void intervals(std::string& out, int pid, const Timeline& t, std::size_t frame_b
           out += "\"wait_us\":";
           append_us(out, lane.wait[i]);
         }
-        if (lane.critical[i]) out += lane.wait[i] > 0 ? ",\"critical_path\":true" : "\"critical_path\":true";
+        if (lane.critical[i]) out += lane.wait[i] > 0 ? ",\"critical\":1" : "\"critical\":1";
         out += '}';
       }
       out += "},\n";
