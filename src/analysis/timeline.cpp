@@ -13,7 +13,7 @@ std::vector<TimelineLabel> labels_of(const Definitions& defs) {
   labels.reserve(defs.callpaths.size() + defs.regions.size());
   for (CallpathId cp = 0; cp < defs.callpaths.size(); ++cp) {
     const Region& r = defs.region_of(cp);
-    labels.push_back({defs.callpath_name(cp), r.name, is_mpi(r.kind)});
+    labels.push_back({defs.callpath_name(cp), r.name, is_mpi(r.kind), defs.callpaths[cp].parent});
   }
   for (const Region& r : defs.regions) labels.push_back({r.name, r.name, is_mpi(r.kind)});
   return labels;

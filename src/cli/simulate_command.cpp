@@ -1,28 +1,34 @@
-// `wisp simulate TRACE [--platform P.xml] [--eager BYTES] [--coll-algo ...] -o OUT_DIR`: replays
-// the trace on SimGrid, writes the simulated OTF2 trace and compares runtimes per rank.
+// `wisp simulate TRACE [--platform P.xml] [--eager BYTES] [--coll-algo ...] [--chrome-trace FILE] -o OUT_DIR`:
+// replays the trace on SimGrid, writes the simulated OTF2 trace and compares runtimes per rank;
+// --chrome-trace also writes the measured and the simulated timelines (with their wait states).
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
 #include "commands.hpp"
 #include "wisp/error.hpp"
+#include "wisp/analysis/timeline.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
+#include "wisp/io/atomic_output.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/replay.hpp"
 #include "wisp/replay/trust.hpp"
+#include "wisp/report/chrome_trace.hpp"
 
 namespace wisp::cli {
 
 namespace {
 
 struct Options {
-  std::string trace, output, platform, coll_algo, hostfile, costs = "anchored";
+  std::string trace, output, platform, coll_algo, hostfile, costs = "anchored", chrome_trace;
   std::uint64_t eager = 0;
   bool eager_set = false;
   bool zero_communication = false;
@@ -94,7 +100,22 @@ void print_comparison(const Trace& trace, const ReplayResult& result) {
     }
 }
 
+// The measured and the simulated timelines, each with its wait states and critical path.
+std::string chrome_trace(const Trace& measured, const Trace& simulated) {
+  const Timeline m = build_timeline(measured, analyze_wait_paths(measured));
+  const Timeline s = build_timeline(simulated, analyze_wait_paths(simulated));
+  return chrome_trace_json({{"measured", &m}, {"simulated", &s}});
+}
+
+// A --chrome-trace FILE whose directory is missing is refused before anything is written.
+void check_writable(const std::string& file) {
+  const std::filesystem::path dir = std::filesystem::absolute(file).parent_path();
+  if (!std::filesystem::is_directory(dir))
+    throw Error(fmt::format("--chrome-trace {}: the directory {} does not exist", file, dir.string()));
+}
+
 void run(const Options& o) {
+  if (!o.chrome_trace.empty()) check_writable(o.chrome_trace);
   const Trace trace = read_otf2(o.trace);
   CollectiveAlgorithms algorithms;
   const Platform platform = choose_platform(o, trace, algorithms);
@@ -105,12 +126,17 @@ void run(const Options& o) {
   } catch (const ReplayDeadlock& e) {
     throw Error(o.trace + ": " + e.what());
   }
+  const std::string chrome = o.chrome_trace.empty() ? std::string() : chrome_trace(trace, result.trace);
   WriteOptions w;
   w.force = o.force;
   w.creator = "wisp simulate";
   w.description = "simulated replay of " + o.trace;
   write_otf2(result.trace, o.output, w);
   print_comparison(trace, result);
+  if (!o.chrome_trace.empty()) {
+    write_file_atomically(o.chrome_trace, chrome);
+    std::printf("wrote %s\n", o.chrome_trace.c_str());
+  }
   const ReplayStatistics& s = result.statistics;
   spdlog::info("replayed {} events ({} MPI operations, {} messages) in {:.3f} s of simulation",
                s.events, s.mpi_operations, s.messages, s.simulation_seconds);
@@ -134,6 +160,8 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--costs", o->costs, "anchored: every MPI call keeps its traced cost (default); model: "
                   "the platform's costs only")
       ->check(CLI::IsMember({"anchored", "model"}));
+  cmd->add_option("--chrome-trace", o->chrome_trace,
+                  "also write the measured and the simulated timelines to FILE (Chrome/Perfetto trace JSON)");
   cmd->add_flag("--zero-communication", o->zero_communication, "every message has zero bytes and no latency");
   cmd->callback([o] { run(*o); });
 }

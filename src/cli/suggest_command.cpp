@@ -10,6 +10,7 @@
 #include "wisp/error.hpp"
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/io/atomic_output.hpp"
+#include "wisp/report/html_report.hpp"
 #include "wisp/report/suggest_report.hpp"
 #include "wisp/scenario/scenario_writer.hpp"
 #include "wisp/scenario/suggest_run.hpp"
@@ -61,6 +62,7 @@ void write_output(const SuggestResult& r, AtomicDirectory& out) {
   for (const Suggestion& s : r.suggestions) write_file_atomically(out.staging() / s.file, s.yaml);
   write_file_atomically(out.staging() / "suggest.json", suggest_json(r).dump() + "\n");
   write_file_atomically(out.staging() / "suggest.txt", suggest_text(r));
+  write_file_atomically(out.staging() / "report.html", suggest_html(r));
   out.commit();
 }
 

@@ -7,11 +7,16 @@
 // - communicators: every Comm whose group belongs to the MPI paradigm; COMM_GROUP members are
 //   indices into the COMM_LOCATIONS group, i.e. global ranks; COMM_SELF groups become self comms;
 // - regions: all of them, classified by name (MPI_*) unless the paradigm is the measurement
-//   system; names are kept verbatim (demangled C++ signatures with commas, templates, operators).
+//   system; names are kept verbatim (demangled C++ signatures with commas, templates, operators);
+// - Cartesian topologies: dimensions, topologies and coordinates as they are, with the communicator
+//   they refer to: an MPI one, or (Score-P's "Process x Thread" topology) a communicator over
+//   locations of another paradigm, kept as a LocationComm so that the writer can write it back.
 #include "otf2_definitions.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 #include "wisp/error.hpp"
@@ -54,6 +59,18 @@ struct RawRegion {
   bool defined = false;
 };
 
+struct RawCartTopology {
+  OTF2_StringRef name = OTF2_UNDEFINED_STRING;
+  OTF2_CommRef comm = OTF2_UNDEFINED_COMM;
+  std::vector<OTF2_CartDimensionRef> dimensions;
+  bool defined = false;
+};
+struct RawCartCoordinate {
+  OTF2_CartTopologyRef topology;
+  std::uint32_t rank;
+  std::vector<std::uint32_t> coordinates;
+};
+
 struct RawDefinitions {
   bool have_clock = false;
   Clock clock;
@@ -65,6 +82,10 @@ struct RawDefinitions {
   std::vector<RawGroup> groups;
   std::vector<RawComm> comms;
   std::uint64_t inter_comms = 0;
+  std::vector<CartDimension> cart_dimensions;
+  std::vector<bool> cart_dimension_defined;
+  std::vector<RawCartTopology> cart_topologies;
+  std::vector<RawCartCoordinate> cart_coordinates;
   std::uint64_t records = 0;  // definition records read so far
   std::string error;          // set by a callback that interrupted the reading
 };
@@ -89,6 +110,9 @@ T* slot(void* user, std::vector<T>& v, std::uint64_t id, const char* kind) {
   }
   return &v[id];
 }
+
+// Strings precede the records that use them (OTF2 writes them first).
+std::string text_of(const RawDefinitions& r, OTF2_StringRef s) { return s < r.strings.size() ? r.strings[s] : std::string(); }
 
 OTF2_CallbackCode on_clock(void* u, uint64_t resolution, uint64_t offset, uint64_t length,
                            uint64_t) {
@@ -153,6 +177,30 @@ OTF2_CallbackCode on_inter_comm(void* u, OTF2_CommRef, OTF2_StringRef, OTF2_Grou
   return OTF2_CALLBACK_SUCCESS;
 }
 
+OTF2_CallbackCode on_cart_dimension(void* u, OTF2_CartDimensionRef self, OTF2_StringRef name, uint32_t size,
+                                    OTF2_CartPeriodicity periodicity) {
+  RawDefinitions& r = raw(u);
+  auto* x = slot(u, r.cart_dimensions, self, "cartesian dimension");
+  if (!x) return OTF2_CALLBACK_INTERRUPT;
+  *x = CartDimension{text_of(r, name), size, periodicity == OTF2_CART_PERIODIC_TRUE};
+  r.cart_dimension_defined.resize(r.cart_dimensions.size());
+  r.cart_dimension_defined[self] = true;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_cart_topology(void* u, OTF2_CartTopologyRef self, OTF2_StringRef name, OTF2_CommRef comm,
+                                   uint8_t n, const OTF2_CartDimensionRef* dimensions) {
+  auto* x = slot(u, raw(u).cart_topologies, self, "cartesian topology");
+  if (!x) return OTF2_CALLBACK_INTERRUPT;
+  *x = RawCartTopology{name, comm, std::vector<OTF2_CartDimensionRef>(dimensions, dimensions + n), true};
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_cart_coordinate(void* u, OTF2_CartTopologyRef topology, uint32_t rank, uint8_t n,
+                                     const uint32_t* coordinates) {
+  ++raw(u).records;
+  raw(u).cart_coordinates.push_back({topology, rank, std::vector<std::uint32_t>(coordinates, coordinates + n)});
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 RawDefinitions read_raw(OTF2_Reader* reader, const std::string& where,
                         const Otf2ErrorScope& scope) {
   RawDefinitions r;
@@ -168,6 +216,9 @@ RawDefinitions read_raw(OTF2_Reader* reader, const std::string& where,
   OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_group);
   OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
   OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(cb, on_inter_comm);
+  OTF2_GlobalDefReaderCallbacks_SetCartDimensionCallback(cb, on_cart_dimension);
+  OTF2_GlobalDefReaderCallbacks_SetCartTopologyCallback(cb, on_cart_topology);
+  OTF2_GlobalDefReaderCallbacks_SetCartCoordinateCallback(cb, on_cart_coordinate);
   OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, cb, &r);
   OTF2_GlobalDefReaderCallbacks_Delete(cb);
   uint64_t count = 0;
@@ -362,6 +413,84 @@ void convert_regions(const RawDefinitions& r, ArchiveDefinitions& out) {
   }
 }
 
+// Where each location is: (rank, 0) for a master thread, (rank, k) for its others[k - 1].
+std::unordered_map<std::uint64_t, LocationRef> location_refs(const ArchiveDefinitions& out) {
+  std::unordered_map<std::uint64_t, LocationRef> at;
+  for (Rank k = 0; k < out.defs.ranks.size(); ++k) {
+    at[out.rank_location[k]] = {k, 0};
+    for (std::uint32_t o = 0; o < out.defs.ranks[k].others.size(); ++o)
+      at[out.defs.ranks[k].others[o].otf2_id] = {k, o + 1};
+  }
+  return at;
+}
+
+// The communicator of a non-MPI, non-threading COMM_GROUP over locations (its members index the
+// paradigm's COMM_LOCATIONS group), or nothing if one of its locations is not a rank's.
+std::optional<LocationComm> location_comm(const RawDefinitions& r, const RawComm& rc,
+                                          const std::unordered_map<std::uint64_t, LocationRef>& at) {
+  if (rc.group >= r.groups.size()) return std::nullopt;
+  const RawGroup& g = r.groups[rc.group];
+  if (!g.defined || g.type != OTF2_GROUP_TYPE_COMM_GROUP || g.paradigm == OTF2_PARADIGM_MPI || is_threading(g.paradigm))
+    return std::nullopt;
+  const RawGroup* locations = nullptr;
+  for (const RawGroup& l : r.groups)
+    if (l.defined && l.type == OTF2_GROUP_TYPE_COMM_LOCATIONS && l.paradigm == g.paradigm) locations = &l;
+  if (!locations) return std::nullopt;
+  LocationComm comm{text(r, rc.name), text(r, g.name), text(r, locations->name), static_cast<std::uint8_t>(g.paradigm), {}};
+  for (std::uint64_t m : g.members) {
+    const auto it = m < locations->members.size() ? at.find(locations->members[m]) : at.end();
+    if (it == at.end()) return std::nullopt;
+    comm.members.push_back(it->second);
+  }
+  return comm;
+}
+
+// A topology's communicator in the model: an MPI communicator, or a LocationComm added once.
+std::optional<std::pair<bool, std::uint32_t>> topology_comm(const RawDefinitions& r, OTF2_CommRef c, ArchiveDefinitions& out,
+                                                           std::unordered_map<OTF2_CommRef, std::uint32_t>& kept) {
+  if (c < out.comm.size() && out.comm[c] != kNone) return std::make_pair(false, out.comm[c]);
+  if (const auto it = kept.find(c); it != kept.end()) return std::make_pair(true, it->second);
+  if (c >= r.comms.size() || !r.comms[c].defined) return std::nullopt;
+  std::optional<LocationComm> comm = location_comm(r, r.comms[c], location_refs(out));
+  if (!comm) return std::nullopt;
+  const auto index = static_cast<std::uint32_t>(out.defs.location_comms.size());
+  out.defs.location_comms.push_back(std::move(*comm));
+  kept[c] = index;
+  return std::make_pair(true, index);
+}
+
+// Cartesian topologies whose communicator and dimensions are known, and their coordinates; the
+// rest are counted as skipped.
+void convert_cartesian(const RawDefinitions& r, ArchiveDefinitions& out) {
+  out.defs.cart_dimensions = r.cart_dimensions;
+  std::unordered_map<OTF2_CommRef, std::uint32_t> kept;
+  std::vector<std::uint32_t> topology(r.cart_topologies.size(), kNone);
+  for (std::size_t t = 0; t < r.cart_topologies.size(); ++t) {
+    const RawCartTopology& raw_topology = r.cart_topologies[t];
+    if (!raw_topology.defined) continue;
+    const bool dimensions_known = std::all_of(raw_topology.dimensions.begin(), raw_topology.dimensions.end(), [&](auto d) {
+      return d < r.cart_dimension_defined.size() && r.cart_dimension_defined[d];
+    });
+    const auto comm = dimensions_known ? topology_comm(r, raw_topology.comm, out, kept) : std::nullopt;
+    if (!comm) {
+      ++out.skipped["CartTopology definition (unknown communicator or dimension)"];
+      continue;
+    }
+    topology[t] = static_cast<std::uint32_t>(out.defs.cart_topologies.size());
+    out.defs.cart_topologies.push_back(
+        {text(r, raw_topology.name), comm->first, comm->second,
+         std::vector<std::uint32_t>(raw_topology.dimensions.begin(), raw_topology.dimensions.end())});
+  }
+  for (const RawCartCoordinate& c : r.cart_coordinates) {
+    const std::uint32_t t = c.topology < topology.size() ? topology[c.topology] : kNone;
+    if (t == kNone || c.coordinates.size() != out.defs.cart_topologies[t].dimensions.size()) {
+      ++out.skipped["CartCoordinate definition (unknown topology or wrong dimensions)"];
+      continue;
+    }
+    out.defs.cart_coordinates.push_back({t, c.rank, c.coordinates});
+  }
+}
+
 std::string_view paradigm_name(OTF2_Paradigm p) {
   switch (p) {
     case OTF2_PARADIGM_MPI: return "MPI";
@@ -405,6 +534,7 @@ ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::strin
   convert_comms(r, where, out);
   convert_teams(r, out);
   convert_regions(r, out);
+  convert_cartesian(r, out);
   out.defs.paradigms = paradigms_of(r);
   out.strings = std::move(r.strings);
   return out;

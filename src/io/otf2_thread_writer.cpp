@@ -6,7 +6,7 @@
 
 namespace wisp::io {
 
-void write_thread_teams(OTF2_GlobalDefWriter* w, const Definitions& defs, const RankLocationIds& ids,
+OTF2_GroupRef write_thread_teams(OTF2_GlobalDefWriter* w, const Definitions& defs, const RankLocationIds& ids,
                         OTF2_GroupRef first_group, OTF2_CommRef first_comm, OTF2_StringRef empty) {
   std::map<std::uint8_t, std::vector<std::uint64_t>> locations;  // per paradigm, in first-seen order
   for (const ThreadTeam& team : defs.thread_teams)
@@ -33,6 +33,7 @@ void write_thread_teams(OTF2_GlobalDefWriter* w, const Definitions& defs, const 
     OTF2_GlobalDefWriter_WriteComm(w, first_comm + static_cast<OTF2_CommRef>(t), empty, group++, OTF2_UNDEFINED_COMM,
                                    OTF2_COMM_FLAG_NONE);
   }
+  return group;
 }
 
 OTF2_ErrorCode write_thread_record(OTF2_EvtWriter* w, const ThreadRecord& r, OTF2_TimeStamp t, OTF2_CommRef first_comm) {

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "otf2_cartesian_writer.hpp"
 #include "otf2_errors.hpp"
 #include "otf2_thread_writer.hpp"
 #include "wisp/error.hpp"
@@ -271,6 +272,7 @@ void intern_strings(const Trace& trace, const SystemTree& tree, StringTable& str
   for (const auto& c : d.comms) str(c.name);
   str("MPI Rank 0");
   for (Rank r = 0; r < trace.rank_count(); ++r) str(fmt::format("MPI Rank {}", r));
+  io::intern_cartesian_strings(d, [&](const std::string& s) { str(s); });
 }
 
 // Clock, paradigm, system tree, one location group (process) and one location per rank.
@@ -358,8 +360,11 @@ void write_definitions(OTF2_Archive* archive, const Trace& trace,
     all[r].push_back(ids.ranks[r]);
     all[r].insert(all[r].end(), ids.others[r].begin(), ids.others[r].end());
   }
-  io::write_thread_teams(w, trace.defs, all, static_cast<OTF2_GroupRef>(1 + trace.defs.comms.size()),
-                     static_cast<OTF2_CommRef>(trace.defs.comms.size()), str(""));
+  const OTF2_GroupRef next_group = io::write_thread_teams(w, trace.defs, all, static_cast<OTF2_GroupRef>(1 + trace.defs.comms.size()),
+                                                         static_cast<OTF2_CommRef>(trace.defs.comms.size()), str(""));
+  io::write_cartesian(w, trace.defs, all,
+                      {next_group, static_cast<OTF2_CommRef>(trace.defs.comms.size() + trace.defs.thread_teams.size())},
+                      [&](const std::string& s) { return str(s); });
   check_otf2(OTF2_Archive_CloseGlobalDefWriter(archive, w), where + ": writing definitions", scope);
 }
 

@@ -1,16 +1,38 @@
 // The Chrome Trace Event document of timelines (chrome_trace.hpp), written with fmt: a trace of a
-// million events gives a million records, which a JSON tree would hold several times over.
+// million events gives a million records, which a JSON tree would hold several times over. Each
+// record is short: the region as its name, the call path as a reference to a stack frame written
+// once, times as microseconds with at most three decimals and no trailing zeros, a category only
+// for MPI calls (the stack frame has it too).
 #include "wisp/report/chrome_trace.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include <cmath>
 
 namespace wisp {
 
 namespace {
 
 std::string quoted(const std::string& s) { return nlohmann::json(s).dump(); }
-double us(double seconds) { return seconds * 1e6; }
+
+// Seconds as microseconds to the nanosecond: 1.5e-6 -> "1.5", 2e-6 -> "2", -3e-9 -> "-0.003".
+void append_us(std::string& out, double seconds) {
+  long long ns = std::llround(seconds * 1e9);
+  if (ns < 0) {
+    out += '-';
+    ns = -ns;
+  }
+  fmt::format_to(std::back_inserter(out), "{}", ns / 1000);
+  int frac = static_cast<int>(ns % 1000);
+  if (frac == 0) return;
+  int digits = 3;
+  while (frac % 10 == 0) {
+    frac /= 10;
+    --digits;
+  }
+  fmt::format_to(std::back_inserter(out), ".{:0{}}", frac, digits);
+}
 
 void metadata(std::string& out, int pid, const std::string& name, const std::vector<TimelineLane>& lanes) {
   fmt::format_to(std::back_inserter(out),
@@ -24,20 +46,70 @@ void metadata(std::string& out, int pid, const std::string& name, const std::vec
                    pid, k, quoted(lanes[k].name), pid, k, k);
 }
 
-void intervals(std::string& out, int pid, const Timeline& t, const std::vector<std::string>& names,
-               const std::vector<std::string>& regions) {
+// Timelines with the same labels (the simulated ones keep the measured trace's call paths) share
+// their stack frames: `frame_base[p]` is the id of timeline p's label 0.
+bool same_labels(const Timeline& a, const Timeline& b) {
+  if (a.labels.size() != b.labels.size()) return false;
+  for (std::size_t i = 0; i < a.labels.size(); ++i)
+    if (a.labels[i].region != b.labels[i].region || a.labels[i].parent != b.labels[i].parent ||
+        a.labels[i].mpi != b.labels[i].mpi)
+      return false;
+  return true;
+}
+
+std::vector<std::size_t> frame_bases(const std::vector<NamedTimeline>& timelines) {
+  std::vector<std::size_t> base(timelines.size());
+  std::size_t next = 1;
+  for (std::size_t p = 0; p < timelines.size(); ++p) {
+    base[p] = next;
+    for (std::size_t q = 0; q < p; ++q)
+      if (same_labels(*timelines[q].timeline, *timelines[p].timeline)) base[p] = base[q];
+    if (base[p] == next) next += timelines[p].timeline->labels.size();
+  }
+  return base;
+}
+
+// "stackFrames": {"id": {"name": region, "category": "mpi" or "computation", "parent": "id"}}.
+void stack_frames(std::string& out, const std::vector<NamedTimeline>& timelines, const std::vector<std::size_t>& base) {
+  out += "\"stackFrames\":{";
+  bool first = true;
+  for (std::size_t p = 0; p < timelines.size(); ++p) {
+    bool written_before = false;
+    for (std::size_t q = 0; q < p; ++q) written_before |= base[q] == base[p];
+    if (written_before) continue;
+    const std::vector<TimelineLabel>& labels = timelines[p].timeline->labels;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+      fmt::format_to(std::back_inserter(out), "{}\n\"{}\":{{\"name\":{},\"category\":\"{}\"", first ? "" : ",",
+                     base[p] + i, quoted(labels[i].region), labels[i].mpi ? "mpi" : "computation");
+      if (labels[i].parent < labels.size()) fmt::format_to(std::back_inserter(out), ",\"parent\":\"{}\"", base[p] + labels[i].parent);
+      out += '}';
+      first = false;
+    }
+  }
+  out += "},\n";
+}
+
+void intervals(std::string& out, int pid, const Timeline& t, std::size_t frame_base, const std::vector<std::string>& regions) {
   for (std::size_t k = 0; k < t.lanes.size(); ++k) {
     const TimelineLane& lane = t.lanes[k];
     for (std::size_t i = 0; i < lane.start.size(); ++i) {
-      const TimelineLabel& label = t.labels[lane.label[i]];
-      fmt::format_to(std::back_inserter(out),
-                     "{{\"name\":{},\"cat\":\"{}\",\"ph\":\"X\",\"ts\":{:.3f},\"dur\":{:.3f},\"pid\":{},\"tid\":{},"
-                     "\"args\":{{\"callpath\":{}",
-                     regions[lane.label[i]], label.mpi ? "mpi" : "computation", us(lane.start[i]),
-                     us(lane.end[i] - lane.start[i]), pid, k, names[lane.label[i]]);
-      if (lane.wait[i] > 0) fmt::format_to(std::back_inserter(out), ",\"wait_us\":{:.3f}", us(lane.wait[i]));
-      if (lane.critical[i]) out += ",\"critical_path\":true";
-      out += "}},\n";
+      const std::uint32_t label = lane.label[i];
+      fmt::format_to(std::back_inserter(out), "{{\"name\":{},{}\"ph\":\"X\",\"ts\":", regions[label],
+                     t.labels[label].mpi ? "\"cat\":\"mpi\"," : "");
+      append_us(out, lane.start[i]);
+      out += ",\"dur\":";
+      append_us(out, lane.end[i] - lane.start[i]);
+      fmt::format_to(std::back_inserter(out), ",\"pid\":{},\"tid\":{},\"sf\":{}", pid, k, frame_base + label);
+      if (lane.wait[i] > 0 || lane.critical[i]) {
+        out += ",\"args\":{";
+        if (lane.wait[i] > 0) {
+          out += "\"wait_us\":";
+          append_us(out, lane.wait[i]);
+        }
+        if (lane.critical[i]) out += lane.wait[i] > 0 ? ",\"critical\":1" : "\"critical\":1";
+        out += '}';
+      }
+      out += "},\n";
     }
   }
 }
@@ -49,30 +121,32 @@ void flows(std::string& out, int pid, const Timeline& t, std::uint64_t& id) {
     if (t.lanes[k].master && t.lanes[k].rank < lane_of.size()) lane_of[t.lanes[k].rank] = k;
   for (const TimelineMessage& m : t.messages) {
     ++id;
+    fmt::format_to(std::back_inserter(out), "{{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":{},\"ts\":", id);
+    append_us(out, m.send);
     fmt::format_to(std::back_inserter(out),
-                   "{{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":{},\"ts\":{:.3f},\"pid\":{},\"tid\":{},"
-                   "\"args\":{{\"bytes\":{}}}}},\n"
-                   "{{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\",\"id\":{},\"ts\":{:.3f},\"pid\":{},"
-                   "\"tid\":{}}},\n",
-                   id, us(m.send), pid, lane_of[m.sender], m.bytes, id, us(m.recv), pid, lane_of[m.receiver]);
+                   ",\"pid\":{},\"tid\":{},\"args\":{{\"bytes\":{}}}}},\n"
+                   "{{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\",\"id\":{},\"ts\":",
+                   pid, lane_of[m.sender], m.bytes, id);
+    append_us(out, m.recv);
+    fmt::format_to(std::back_inserter(out), ",\"pid\":{},\"tid\":{}}},\n", pid, lane_of[m.receiver]);
   }
 }
 
 }  // namespace
 
 std::string chrome_trace_json(const std::vector<NamedTimeline>& timelines) {
-  std::string out = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+  const std::vector<std::size_t> base = frame_bases(timelines);
+  std::string out = "{\"displayTimeUnit\":\"ns\",";
+  stack_frames(out, timelines, base);
+  out += "\"traceEvents\":[\n";
   std::uint64_t flow_id = 0;
   for (std::size_t p = 0; p < timelines.size(); ++p) {
     const Timeline& t = *timelines[p].timeline;
     const int pid = static_cast<int>(p) + 1;
-    std::vector<std::string> names, regions;  // quoted once per label
-    for (const TimelineLabel& l : t.labels) {
-      names.push_back(quoted(l.name));
-      regions.push_back(quoted(l.region));
-    }
+    std::vector<std::string> regions;  // quoted once per label
+    for (const TimelineLabel& l : t.labels) regions.push_back(quoted(l.region));
     metadata(out, pid, timelines[p].name, t.lanes);
-    intervals(out, pid, t, names, regions);
+    intervals(out, pid, t, base[p], regions);
     flows(out, pid, t, flow_id);
   }
   if (out.size() >= 2 && out.compare(out.size() - 2, 2, ",\n") == 0) out.erase(out.size() - 2, 1);

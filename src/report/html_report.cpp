@@ -11,6 +11,7 @@
 #include <map>
 
 #include "report/html_assets.hpp"
+#include "wisp/report/suggest_report.hpp"
 
 namespace wisp {
 
@@ -211,6 +212,12 @@ std::string sweep_html(const Scenario& s, const std::string& trace_source, const
     j["rows"].push_back(row);
   }
   if (sweep.best) j["best"] = *sweep.best;
+  return page(j, {});
+}
+
+std::string suggest_html(const SuggestResult& r) {
+  nlohmann::json j = suggest_json(r);
+  j.update({{"kind", "suggest"}, {"title", "wisp suggest: " + r.trace}});
   return page(j, {});
 }
 

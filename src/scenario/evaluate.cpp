@@ -54,19 +54,26 @@ std::vector<CallpathComparison> compare(const Scenario& s, const Trace& measured
   return rows;
 }
 
-// For every `zero` transform of a region: MBM_all of the call paths it zeroed on the identity
+// The call paths the `zero` transforms of a region zeroed, each once (two transforms may select
+// the same call path, e.g. `zero compute` on ranks 0-1 and on ranks 2-3), ascending.
+std::vector<CallpathId> zeroed_callpaths(const Scenario& s, const PointEvaluation& e) {
+  std::vector<CallpathId> out;
+  for (std::size_t i = 0; i < s.transforms.size(); ++i)
+    if (s.transforms[i].kind == TransformKind::Zero && !s.transforms[i].communication)
+      out.insert(out.end(), e.result.effects[i].callpaths.begin(), e.result.effects[i].callpaths.end());
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// For every call path zeroed by a `zero` transform of a region: its MBM_all on the identity
 // trace's PAG (the replay keeps the trace's definitions, so call path ids agree).
 std::vector<ZeroVersusMbm> zero_versus_mbm(const Scenario& s, const PointEvaluation& e) {
   std::vector<ZeroVersusMbm> out;
   const Trace& identity = e.result.identity_replay.trace;
   const PagAnalysis& pag = e.identity.pag;
-  for (std::size_t i = 0; i < s.transforms.size(); ++i) {
-    const Transform& t = s.transforms[i];
-    if (t.kind != TransformKind::Zero || t.communication) continue;
-    for (CallpathId cp : e.result.effects[i].callpaths)
-      out.push_back({identity.defs.callpath_name(cp), pag.pag.seconds(mbm_all(pag.pag.graph, pag.cpm, cp)),
-                     e.result.gain()});
-  }
+  for (CallpathId cp : zeroed_callpaths(s, e))
+    out.push_back({identity.defs.callpath_name(cp), pag.pag.seconds(mbm_all(pag.pag.graph, pag.cpm, cp)), e.result.gain()});
   return out;
 }
 

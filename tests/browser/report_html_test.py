@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """report.html in a real browser (headless Chromium): a single point of the bundled
-halo-rebalance scenario (on a shorter generated trace) and a small sweep are rendered; the test
-checks that the page loaded without script errors, that the lanes and the gain are in the DOM, and
-that the screenshot of the point's page is not blank (decoded here: zlib, no imaging library). Skips (exit 77) without
-chromium. Usage: report_html_test.py WISP SOURCE_DIR WORK_DIR"""
+halo-rebalance scenario (on a shorter generated trace), a small sweep, `wisp suggest`'s page and
+`wisp analyze`'s page of a trace long enough that the zoomed-out timeline merges intervals into
+pixel columns are rendered; the test checks that the pages loaded without script errors, that the
+lanes and the gain are in the DOM, that the screenshot of the point's page is not blank (decoded
+here: zlib, no imaging library), that the zoomed-out view draws the waits (its waiting pixels near
+the waiting share wisp computed), and the suggest page's table and chart against suggest.json.
+Skips (exit 77) without chromium. Usage: report_html_test.py WISP SOURCE_DIR WORK_DIR"""
+import json
 import os
 import re
 import shutil
@@ -98,6 +102,65 @@ def check_page(exe, work, html, lanes, name, screenshot=True):
     return dom
 
 
+def attribute(dom, name):
+    found = re.search(name + r'="([0-9.]+)"', dom)
+    return float(found.group(1)) if found else None
+
+
+def check_zoomed_out_waits(exe, work, wisp):
+    """600 steps of a halo with 4 slow ranks: each lane has far more intervals than pixels, so the
+    zoomed-out view (the bench ends there) draws merged columns; their waiting parts must add up to
+    about the waiting share of wisp's per-rank split (a column coloured by what dominates it would
+    show almost none: computation dominates every column)."""
+    trace, out = os.path.join(work, "long"), os.path.join(work, "long-analysis")
+    for cmd in (["generate", "halo", "--dims", "4x4", "--steps", "600", "--overload-ranks", "0-3", "--overload", "0.5",
+                 "-o", trace], ["analyze", trace, "-o", out]):
+        run = subprocess.run([wisp, *cmd], capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit(f"FAIL: wisp {' '.join(cmd)}: {run.stderr}")
+    dom = browser(exe, work, "file://" + os.path.abspath(os.path.join(out, "report.html")) + "#bench",
+                  "--virtual-time-budget=20000", "--dump-dom")
+    errors = re.search(r'data-errors="([^"]*)"', dom)
+    if errors or 'data-loaded="1"' not in dom:
+        sys.exit(f"FAIL zoomed out: script errors or not loaded: {errors.group(1) if errors else 'no data-loaded'}")
+    waiting, lane, share = (attribute(dom, n) for n in ("data-wait-pixels", "data-lane-pixels", "data-wait-share"))
+    if not waiting or not lane or not share:
+        sys.exit(f"FAIL zoomed out: waiting pixels {waiting}, lane pixels {lane}, waiting share {share}")
+    drawn = waiting / lane
+    print(f"zoomed out: {waiting:.0f} waiting pixels of {lane:.0f} ({100 * drawn:.2f} %), "
+          f"waiting share {100 * share:.2f} %, redraw max {attribute(dom, 'data-redraw-max-ms')} ms, "
+          f"mean {attribute(dom, 'data-redraw-mean-ms')} ms")
+    if not 0.5 * share <= drawn <= 1.5 * share:
+        sys.exit(f"FAIL zoomed out: the waits drawn ({100 * drawn:.2f} %) are far from their share ({100 * share:.2f} %)")
+
+
+def check_suggest(exe, work, wisp):
+    """`wisp suggest -o DIR` writes report.html: one table row per hypothesis of suggest.json, one
+    bar per simulated one, the best gain and the identity error in the summary."""
+    trace, out = os.path.join(work, "small"), os.path.join(work, "suggest")
+    for cmd in (["generate", "halo", "--dims", "2x2", "--steps", "10", "--overload-ranks", "0", "--overload", "0.5",
+                 "-o", trace], ["suggest", trace, "-o", out, "--jobs", "2"]):
+        run = subprocess.run([wisp, *cmd], capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit(f"FAIL: wisp {' '.join(cmd)}: {run.stderr}")
+    rows = json.load(open(os.path.join(out, "suggest.json")))["hypotheses"]
+    dom = check_page(exe, work, os.path.join(out, "report.html"), None, "suggest", False)
+    table = re.search(r'<table id="suggest-table">(.*?)</table>', dom, re.S)
+    if not table:
+        sys.exit("FAIL suggest: no #suggest-table in the page")
+    shown = table.group(1).count('class="row"')
+    bars = dom.count('class="gain-bar"')
+    simulated = sum(1 for r in rows if "error" not in r)
+    if shown != len(rows) or bars != simulated:
+        sys.exit(f"FAIL suggest: {shown} table rows and {bars} bars for {len(rows)} hypotheses ({simulated} simulated)")
+    if 'id="identity-error"' not in dom:
+        sys.exit("FAIL suggest: no identity error in the summary")
+    for r in rows:
+        if r["file"] not in dom:
+            sys.exit(f"FAIL suggest: no link to {r['file']}")
+    print(f"suggest: {shown} hypotheses in the table, {bars} bars")
+
+
 def main():
     wisp, source, work = sys.argv[1:4]
     exe = chromium()
@@ -125,6 +188,8 @@ def main():
     dom = check_page(exe, work, os.path.join(work, "sweep", "report.html"), None, "sweep", False)
     if dom.count('class="best"') != 2:
         sys.exit("FAIL sweep: the best point is not marked in both axis charts")
+    check_zoomed_out_waits(exe, work, wisp)
+    check_suggest(exe, work, wisp)
     print("PASS")
     return 0
 

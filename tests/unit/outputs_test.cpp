@@ -142,6 +142,23 @@ TEST_CASE("wisp run: a zero transform prints the zero-versus-MBM block once", "[
   CHECK(count_of(text, "MBM_all on the identity PAG") == 1);
 }
 
+TEST_CASE("wisp run: zero transforms selecting one call path twice print its MBM row once", "[outputs][cli]") {
+  // `zero compute` on ranks 0-1 and again on ranks 2-3 both zero main/compute (before: two rows).
+  TempDir dir;
+  std::ofstream(dir / "twice.yaml") << "wisp: 1\nname: twice\ntrace:\n  generate: halo --dims 2x2 --steps 10 "
+                                       "--overload-ranks 1 --overload 0.4\ntransforms:\n"
+                                       "  - zero: {region: compute, ranks: 0-1}\n  - zero: {region: compute, ranks: 2-3}\n"
+                                       "analyses: [wait_states, critical_path, pag]\n";
+  const auto r = run_wisp("-q run -o " + (dir / "out").string() + " " + (dir / "twice.yaml").string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string text = read_file(dir / "out" / "report.txt").value_or("");
+  CHECK(count_of(text, "zero in simulation vs the program activity graph") == 1);
+  CHECK(count_of(text, "zero main/compute: simulated gain") == 1);
+  const auto json = nlohmann::json::parse(read_file(dir / "out" / "report.json").value_or("{}"));
+  CHECK(json["zero_versus_mbm"].size() == 1);
+}
+
 TEST_CASE("options -v and -q before or after the sub-command", "[outputs][cli]") {
   TempDir dir;
   const std::string trace = (dir / "t").string();

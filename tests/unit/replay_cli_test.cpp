@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
 
 #include "helpers.hpp"
 #include "wisp/io/otf2_reader.hpp"
@@ -40,6 +42,60 @@ TEST_CASE("wisp simulate writes the simulated trace and compares runtimes", "[re
   const auto platform = run_wisp("simulate " + q(dir / "halo") + " --platform " + q(dir / "no.xml") + " -o " + q(dir / "x"));
   CHECK(platform.exit_code == 1);
   CHECK_THAT(platform.err, Catch::Contains("no such file"));
+}
+
+// Per timeline (pid) and lane (tid): the durations of `work` and the waits in MPI_Barrier [µs].
+struct BarrierLanes {
+  std::map<int, std::map<int, std::vector<double>>> work, wait;
+};
+
+BarrierLanes barrier_lanes(const nlohmann::json& doc) {
+  BarrierLanes b;
+  for (const auto& e : doc["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    const int pid = e["pid"], tid = e["tid"];
+    if (e["name"] == "work") b.work[pid][tid].push_back(e["dur"].get<double>());
+    if (e["name"] == "MPI_Barrier")
+      b.wait[pid][tid].push_back(e.contains("args") && e["args"].contains("wait_us") ? e["args"]["wait_us"].get<double>() : 0.0);
+  }
+  return b;
+}
+
+TEST_CASE("wisp simulate --chrome-trace: the measured and the simulated timelines with their waits", "[replay][cli][chrome]") {
+  TempDir dir;
+  // Static imbalance on 2 ranks: rank 0 works e less, rank 1 e more than the balanced work, then a
+  // barrier; rank 0 waits in every barrier for the difference of the two works (by hand).
+  REQUIRE(run_wisp("generate imbalance --ranks 2 --iterations 4 --mode static --percent 20 -o " + q(dir / "t")).exit_code == 0);
+  const auto r = run_wisp("simulate " + q(dir / "t") + " -o " + q(dir / "sim") + " --chrome-trace " + q(dir / "c.json"));
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("wrote " + (dir / "c.json").string()));
+  std::ifstream in(dir / "c.json");
+  const auto doc = nlohmann::json::parse(in);
+  std::map<int, std::string> processes;
+  for (const auto& e : doc["traceEvents"])
+    if (e["name"] == "process_name") processes[e["pid"].get<int>()] = e["args"]["name"];
+  CHECK(processes == std::map<int, std::string>{{1, "measured"}, {2, "simulated"}});
+  const BarrierLanes b = barrier_lanes(doc);
+  for (int pid : {1, 2}) {
+    INFO("timeline " << processes[pid]);
+    const auto& work = b.work.at(pid);
+    const auto& wait = b.wait.at(pid);
+    REQUIRE(work.at(0).size() == 4);
+    REQUIRE(work.at(1).size() == 4);
+    REQUIRE(wait.at(0).size() == 4);
+    for (std::size_t k = 0; k < 4; ++k) {
+      const double difference = work.at(1)[k] - work.at(0)[k];
+      CHECK(difference > 0);
+      CHECK(wait.at(0)[k] == Approx(difference).epsilon(0.01));
+      CHECK(wait.at(1)[k] < 0.01 * difference);
+    }
+  }
+  // A file in a missing directory is a one-line error before anything is written.
+  const auto bad = run_wisp("simulate " + q(dir / "t") + " -o " + q(dir / "sim2") + " --chrome-trace " + q(dir / "no" / "c.json"));
+  CHECK(bad.exit_code == 1);
+  CHECK_THAT(bad.err, Catch::Contains("does not exist"));
+  CHECK_FALSE(std::filesystem::exists(dir / "sim2"));
 }
 
 TEST_CASE("wisp calibrate prints the fit and writes a loadable platform", "[replay][cli]") {

@@ -3,6 +3,7 @@
 // conversion of every timestamp. Skipped with a clear note when the shared traces are absent.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -11,6 +12,7 @@
 
 #include "helpers.hpp"
 #include "wisp/io/otf2_reader.hpp"
+#include "wisp/io/otf2_writer.hpp"
 
 using namespace wisp;
 
@@ -115,4 +117,71 @@ TEST_CASE("Score-P ping-pong with PAPI: the 84 METRIC records are skipped and co
   CHECK(t.skipped_records.at("Metric") == 84);
   CHECK(t.event_count() == 2 * 102 - 84);
   CHECK(t.messages.size() == 16);
+}
+
+namespace {
+
+// `otf2-print -G` lines of one kind prefix (CART_, GROUP, COMM) with the <id> references removed:
+// ids differ between writers, names, sizes, periodicity and coordinates must not.
+std::vector<std::string> printed_definitions(const std::filesystem::path& anchor, const std::string& prefix) {
+  const std::string cmd = "otf2-print -G " + anchor.string() + " 2>/dev/null";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::vector<std::string> out;
+  char line[4096];
+  const std::regex id(R"( ?<\d+>)"), space(R"(\s+)");
+  while (fgets(line, sizeof line, pipe)) {
+    line[std::strcspn(line, "\n")] = '\0';
+    if (std::strncmp(line, prefix.c_str(), prefix.size()) == 0)
+      out.push_back(std::regex_replace(std::regex_replace(line, id, ""), space, " "));
+  }
+  pclose(pipe);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Cartesian topologies: the simulated ping-pong prints the same CART_* definitions as Score-P's") {
+  const auto dir = test::shared_trace("scorep-ping-pong");
+  if (dir.empty()) return;
+  const Trace t = read_otf2(dir);
+  // Score-P's "Process x Thread" topology on its measurement-system communicator of CPU locations.
+  REQUIRE(t.defs.cart_dimensions.size() == 2);
+  CHECK(t.defs.cart_dimensions[0].name == "Process");
+  CHECK(t.defs.cart_dimensions[0].size == 2);
+  CHECK_FALSE(t.defs.cart_dimensions[0].periodic);
+  CHECK(t.defs.cart_dimensions[1].name == "Thread");
+  CHECK(t.defs.cart_dimensions[1].size == 1);
+  REQUIRE(t.defs.cart_topologies.size() == 1);
+  CHECK(t.defs.cart_topologies[0].name == "Process x Thread");
+  REQUIRE(t.defs.cart_topologies[0].on_locations);
+  const LocationComm& comm = t.defs.location_comms.at(t.defs.cart_topologies[0].comm);
+  CHECK(comm.name == "Process x Threads CPU Locations");
+  CHECK(comm.members.size() == 2);
+  REQUIRE(t.defs.cart_coordinates.size() == 2);
+  CHECK(t.defs.cart_coordinates[1].rank == 1);
+  CHECK(t.defs.cart_coordinates[1].coordinates == std::vector<std::uint32_t>{1, 0});
+
+  test::TempDir tmp;
+  const auto r = test::run_wisp("simulate " + dir.string() + " -o " + (tmp / "sim").string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto before = printed_definitions(dir / "traces.otf2", "CART_");
+  CHECK(before.size() == 5);  // 2 dimensions, 1 topology, 2 coordinates
+  CHECK(printed_definitions(tmp / "sim" / "traces.otf2", "CART_") == before);
+  // The communicator keeps its name and its groups their names and paradigm.
+  const auto groups = printed_definitions(tmp / "sim" / "traces.otf2", "GROUP");
+  CHECK(std::count_if(groups.begin(), groups.end(), [](const std::string& g) {
+          return g.find("Name: \"PROCESSXTHREADS_GROUP\", Type: COMM_GROUP, Paradigm: MEASUREMENT_SYSTEM") != std::string::npos;
+        }) == 1);
+}
+
+TEST_CASE("Cartesian topologies: Sweep3D's 6 ranks written back print the same CART_* definitions") {
+  const auto dir = test::shared_trace("apps/sweep3d_50c_6r");
+  if (dir.empty()) return;
+  test::TempDir tmp;
+  write_otf2(read_otf2(dir), tmp / "out");
+  const auto before = printed_definitions(dir / "traces.otf2", "CART_");
+  CHECK(before.size() == 9);  // 2 dimensions, 1 topology, 6 coordinates
+  CHECK(printed_definitions(tmp / "out" / "traces.otf2", "CART_") == before);
 }

@@ -113,7 +113,12 @@ TEST_CASE("Timeline of a two-rank trace, by hand", "[timeline][report]") {
 TEST_CASE("Chrome trace of the two-rank timeline, parsed back", "[timeline][report][chrome]") {
   const Trace t = two_rank_trace();
   const Timeline tl = build_timeline(t, analyze_wait_paths(t));
-  const auto doc = nlohmann::json::parse(chrome_trace_json({{"identity", &tl}, {"scenario", &tl}}));
+  const std::string text = chrome_trace_json({{"identity", &tl}, {"scenario", &tl}});
+  // Short records: the region as the name, whole microseconds without decimals, the call path by frame.
+  CHECK(text.find("{\"name\":\"A\",\"ph\":\"X\",\"ts\":1000000,\"dur\":4000000,"
+                  "\"pid\":1,\"tid\":0,\"sf\":") != std::string::npos);
+  CHECK(text.find("main/A") == std::string::npos);
+  const auto doc = nlohmann::json::parse(text);
   CHECK(doc["displayTimeUnit"] == "ns");
   std::map<std::string, int> phases;
   std::map<int, std::string> processes;
@@ -125,6 +130,19 @@ TEST_CASE("Chrome trace of the two-rank timeline, parsed back", "[timeline][repo
   CHECK(phases["s"] == 2);   // one message per timeline
   CHECK(phases["f"] == 2);
   CHECK(processes == std::map<int, std::string>{{1, "identity"}, {2, "scenario"}});
+  // The call path of an event from its stack frame up the parents; both timelines share the frames.
+  const auto& frames = doc["stackFrames"];
+  const auto callpath = [&](const nlohmann::json& e) {
+    std::string path;
+    for (std::string id = std::to_string(e["sf"].get<int>()); !id.empty();) {
+      const auto& f = frames.at(id);
+      path = f["name"].get<std::string>() + (path.empty() ? "" : "/" + path);
+      id = f.contains("parent") ? f["parent"].get<std::string>() : "";
+    }
+    return path;
+  };
+  CHECK(frames.size() == tl.labels.size());
+  CHECK(frames.at("1")["name"] == tl.labels[0].region);
   int checked = 0;
   for (const auto& e : doc["traceEvents"]) {
     if (e["ph"] != "X" || e["pid"] != 1) continue;
@@ -132,9 +150,9 @@ TEST_CASE("Chrome trace of the two-rank timeline, parsed back", "[timeline][repo
       CHECK(e["tid"] == 0);
       CHECK(e["ts"].get<double>() == Approx(1e6));
       CHECK(e["dur"].get<double>() == Approx(4e6));
-      CHECK(e["cat"] == "computation");
-      CHECK(e["args"]["callpath"] == "main/A");
-      CHECK(e["args"]["critical_path"] == true);
+      CHECK_FALSE(e.contains("cat"));  // computation: no category (its stack frame has it)
+      CHECK(e["args"]["critical"] == 1);
+      CHECK(callpath(e) == "main/A");
       ++checked;
     }
     if (e["name"] == "MPI_Recv") {  // rank 1, 2 s to 5.2 s, 3 s Late Sender
@@ -143,12 +161,36 @@ TEST_CASE("Chrome trace of the two-rank timeline, parsed back", "[timeline][repo
       CHECK(e["dur"].get<double>() == Approx(3.2e6));
       CHECK(e["cat"] == "mpi");
       CHECK(e["args"]["wait_us"].get<double>() == Approx(3e6));
+      CHECK(callpath(e) == "main/MPI_Recv");
       ++checked;
     }
   }
   CHECK(checked == 2);
   for (const auto& e : doc["traceEvents"])
     if (e["ph"] == "f" && e["pid"] == 1) CHECK(e["ts"].get<double>() == Approx(5.2e6));
+}
+
+TEST_CASE("Chrome trace numbers: microseconds to the nanosecond, no trailing zeros", "[timeline][report][chrome]") {
+  Timeline tl;
+  tl.labels = {{"main", "main", false, kNone}, {"main/MPI_Recv", "MPI_Recv", true, 0}};
+  TimelineLane lane;
+  lane.rank = 0;
+  lane.name = "rank 0";
+  lane.start = {1.5e-6, 2.0};          // 1.5 µs; 2 s
+  lane.end = {2.0015e-3, 2.0000001};   // 2001.5 µs; 2 s + 0.1 µs
+  lane.label = {0, 1};
+  lane.wait = {0, 1.234e-8};           // 0.01234 µs waiting rounds to 0.012
+  lane.critical = {0, 1};
+  tl.lanes = {lane};
+  tl.ranks.resize(1);
+  const std::string text = chrome_trace_json({{"measured", &tl}});
+  CHECK(text.find("{\"name\":\"main\",\"ph\":\"X\",\"ts\":1.5,\"dur\":2000,\"pid\":1,\"tid\":0,\"sf\":1},") != std::string::npos);
+  CHECK(text.find("{\"name\":\"MPI_Recv\",\"cat\":\"mpi\",\"ph\":\"X\",\"ts\":2000000,\"dur\":0.1,\"pid\":1,\"tid\":0,"
+                  "\"sf\":2,\"args\":{\"wait_us\":0.012,\"critical\":1}}") != std::string::npos);
+  const auto doc = nlohmann::json::parse(text);
+  CHECK(doc["stackFrames"]["2"]["parent"] == "1");
+  CHECK(doc["stackFrames"]["2"]["category"] == "mpi");
+  CHECK_FALSE(doc["stackFrames"]["1"].contains("parent"));
 }
 
 TEST_CASE("report.html of an analysis: one page, data inline and escaped", "[timeline][report][html]") {

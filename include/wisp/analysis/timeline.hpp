@@ -20,6 +20,7 @@ struct TimelineLabel {
   std::string name;    // "main/solve/MPI_Recv" (master), "!$omp parallel" (other location)
   std::string region;  // the innermost region's name
   bool mpi = false;    // an MPI function
+  std::uint32_t parent = kNone;  // the label of the enclosing call path (kNone: a root or a region)
 };
 
 // One lane, columnar: interval i runs from start[i] to end[i] [s] executing labels[label[i]].

@@ -1,6 +1,7 @@
 // report.html: one self-contained page (d3, script, style sheet and data inline; opens offline)
 // rendering what the layers below computed: the timelines with the critical path, runtimes and
-// gain with the trust warnings, per-rank time split, call-path comparison, sweep charts, POP factors.
+// gain with the trust warnings, per-rank time split, call-path comparison, sweep charts, POP factors,
+// and `wisp suggest`'s ranked hypotheses.
 #pragma once
 
 #include <string>
@@ -10,6 +11,7 @@
 #include "wisp/analysis/trace_analysis.hpp"
 #include "wisp/scenario/evaluate.hpp"
 #include "wisp/scenario/scenario.hpp"
+#include "wisp/scenario/suggest_run.hpp"
 #include "wisp/scenario/sweep.hpp"
 #include "wisp/scenario/trace_source.hpp"
 
@@ -20,6 +22,8 @@ std::string point_html(const Scenario& scenario, const ScenarioTrace& input, con
                        const std::vector<NamedTimeline>& timelines);
 // A sweep: gain against every axis, the best point marked.
 std::string sweep_html(const Scenario& scenario, const std::string& trace_source, const SweepResult& sweep);
+// `wisp suggest -o`: the ranked hypotheses (suggest.json's rows) with a chart of their gains.
+std::string suggest_html(const SuggestResult& result);
 // `wisp analyze -o`: the measured trace alone.
 std::string analysis_html(const std::string& trace_path, const Trace& trace, const TraceAnalysis& analysis,
                           const Timeline& timeline);

@@ -115,6 +115,39 @@ struct Location {
   std::vector<ThreadLocation> others;  // the process's other threads and accelerator streams
 };
 
+// A communicator over locations outside MPI, kept for the Cartesian topologies that refer to it:
+// Score-P's "Process x Threads CPU Locations" (paradigm measurement system) over every CPU location.
+struct LocationRef {
+  Rank rank = kNone;
+  std::uint32_t index = 0;  // 0: the rank's master thread, k: its others[k - 1]
+};
+struct LocationComm {
+  std::string name;            // "Process x Threads CPU Locations"
+  std::string group_name;      // its COMM_GROUP: "PROCESSXTHREADS_GROUP"
+  std::string locations_name;  // its paradigm's COMM_LOCATIONS group: "PROCESSXTHREADS_GROUP_LOCATIONS"
+  std::uint8_t paradigm = 0;   // OTF2 paradigm of both groups
+  std::vector<LocationRef> members;  // in communicator-rank order
+};
+
+// Cartesian topologies as OTF2 defines them (CartDimension, CartTopology, CartCoordinate): read and
+// written back unchanged; no analysis uses them.
+struct CartDimension {
+  std::string name;  // "Process"
+  std::uint32_t size = 0;
+  bool periodic = false;
+};
+struct CartTopology {
+  std::string name;             // "Process x Thread"
+  bool on_locations = false;    // `comm` indexes location_comms, else comms (an MPI communicator)
+  std::uint32_t comm = kNone;
+  std::vector<std::uint32_t> dimensions;  // indices into cart_dimensions
+};
+struct CartCoordinate {
+  std::uint32_t topology = 0;   // index into cart_topologies
+  std::uint32_t rank = 0;       // the rank in the topology's communicator
+  std::vector<std::uint32_t> coordinates;  // one per dimension
+};
+
 struct Definitions {
   Clock clock;
   std::string program_name;  // from ProgramBegin (Score-P: the executable)
@@ -126,6 +159,10 @@ struct Definitions {
   std::vector<Communicator> comms;
   CommId world = kNone;
   std::vector<ThreadTeam> thread_teams;  // hybrid traces: the OpenMP (Pthread, ...) thread teams
+  std::vector<LocationComm> location_comms;  // communicators of Cartesian topologies outside MPI
+  std::vector<CartDimension> cart_dimensions;
+  std::vector<CartTopology> cart_topologies;
+  std::vector<CartCoordinate> cart_coordinates;
 
   RegionId add_region(Region region);
   CommId add_comm(Communicator comm);

@@ -1,7 +1,8 @@
 // report.js: draws report.html from the data wisp inlined (#wisp-data, written by
 // src/report/html_report.cpp) with d3 v3: summary and trust warnings, the timelines on one canvas
 // (zoom and pan; what is narrower than a pixel merged per lane), per-rank bars, POP factors,
-// sweep charts and the call-path table. It renders; every number comes from wisp.
+// sweep charts, the call-path table and `wisp suggest`'s hypotheses. It renders; every number comes
+// from wisp.
 (function () {
   "use strict";
 
@@ -140,12 +141,14 @@
     var sub = [];
     if (report.file) sub.push("scenario " + report.file);
     sub.push("trace " + report.trace);
+    if (report.platform && report.kind === "suggest") sub.push("platform " + report.platform);
     if (report.ranks !== undefined) sub.push(report.ranks + " ranks, " + report.events + " events");
     d3.select("#subtitle").text(sub.join(" · "));
     var s = d3.select("#summary");
     if (report.description) el(s, "p", report.description);
     if (report.kind === "point") pointSummary(s);
     else if (report.kind === "sweep") sweepSummary(s);
+    else if (report.kind === "suggest") suggestSummary(s);
     else analysisSummary(s);
   }
 
@@ -194,6 +197,20 @@
     warnings(s, failed.map(function (r) { return r.name + ": " + r.error; }));
   }
 
+  function suggestSummary(s) {
+    var r = report.runtime, cards = el(s, "div", undefined, "cards");
+    var best = report.hypotheses.filter(function (h) { return h.role === "ranked" && !h.error; })[0];
+    if (best) card(cards, "best: " + best.title, seconds(best.gain_seconds) + " (" + percent(best.gain_percent) + ")",
+                   best.gain_seconds >= 0 ? "gain-positive" : "gain-negative", "gain");
+    card(cards, "measured", seconds(r.measured));
+    card(cards, "identity (simulated)", seconds(r.identity));
+    card(cards, "identity error", percent(100 * r.identity_error),
+         Math.abs(r.identity_error) > 0.05 ? "gain-negative" : "", "identity-error");
+    if (report.nothing_to_suggest) el(s, "p", "nothing to suggest: " + report.nothing_to_suggest).attr("id", "nothing");
+    warnings(s, report.warnings);
+    el(el(s, "ul"), "li", "costs: " + report.costs);
+  }
+
   // ---- timeline -----------------------------------------------------------------------------
   function timeline() {
     if (!timelines.length) return;
@@ -217,6 +234,7 @@
     var height = y, width = canvas.parentNode.clientWidth || 1200, ratio = window.devicePixelRatio || 1;
     canvas.width = width * ratio; canvas.height = height * ratio; canvas.style.height = height + "px";
     canvas.setAttribute("data-lanes", laneCount);
+    canvas.setAttribute("data-wait-share", waitShare().toFixed(4));
     var t0 = d3.min(timelines, function (t) { return t.start; }), t1 = d3.max(timelines, function (t) { return t.end; });
     if (!(t1 > t0)) t1 = t0 + 1e-6;
     var x = d3.scale.linear().domain([t0, t1]).range([labelWidth, width - 4]);
@@ -237,38 +255,59 @@
       });
     }
 
-    // One lane: intervals of a pixel or more drawn as they are (waiting first inside an MPI call),
-    // narrower ones merged into one-pixel blocks coloured by what dominates them; zoomed out, from
-    // the coarsest level of detail whose blocks are narrower than a pixel.
-    function drawLane(lane, colour, top, h, a, b, d0, d1) {
+    // Rectangles collected per colour and drawn as one path each (a fillStyle change costs the
+    // most); a rectangle continuing the last one of its colour at the same height is merged into it.
+    function newBatch() { return {rects: {}, colours: [], waitPixels: 0, lanePixels: 0}; }
+    function addRect(batch, c, x0, x1, y, h) {
+      var r = batch.rects[c];
+      if (!r) { r = batch.rects[c] = []; batch.colours.push(c); }
+      var n = r.length - 4;
+      if (n >= 0 && r[n + 2] === y && r[n + 3] === h && x0 <= r[n + 1] + 0.5 && x0 >= r[n]) {
+        if (x1 > r[n + 1]) r[n + 1] = x1;
+        return;
+      }
+      r.push(x0, x1, y, h);
+    }
+    function drawBatch(batch) {
+      batch.colours.forEach(function (c) {
+        var r = batch.rects[c];
+        ctx.fillStyle = c; ctx.beginPath();
+        for (var i = 0; i < r.length; i += 4) ctx.rect(r[i], r[i + 2], Math.max(1, r[i + 1] - r[i]), r[i + 3]);
+        ctx.fill();
+      });
+      batch.rects = {}; batch.colours = [];
+    }
+
+    // One lane: intervals of a pixel or more drawn as they are (waiting first inside an MPI call);
+    // narrower ones merged into one-pixel columns drawn as stacked parts proportional to their
+    // times (waiting on top, then MPI, then computation in the colour of its largest call path),
+    // so that waits stay visible zoomed out; zoomed out, from the coarsest level of detail whose
+    // blocks are narrower than a pixel. Counts the waiting pixels drawn (the browser test reads them).
+    function drawLane(batch, lane, colour, top, h, a, b, d0, d1) {
       var src = lane;
       for (var j = lane.levels.length - 1; j >= 0; --j) if (lane.levels[j].res * a <= 1) { src = lane.levels[j]; break; }
       var s = src.start, e = src.end, w = src.wait, l = src.label, cp = src.comp, cm = src.comm, merged = src.merged;
       var bx0 = -1, bx1 = 0, comp = 0, comm = 0, waits = 0, best = -1, bestTime = 0;
-      var runColour = null, run0 = 0, run1 = 0, style = null;
-      // Adjacent blocks of one colour become one rectangle (fillStyle and fillRect cost the most).
-      function paint(x0, x1, c) {
-        if (c === runColour && x0 <= run1 + 0.5) { if (x1 > run1) run1 = x1; return; }
-        emit();
-        runColour = c; run0 = x0; run1 = x1;
-      }
-      function emit() {
-        if (runColour === null) return;
-        if (style !== runColour) { ctx.fillStyle = runColour; style = runColour; }
-        ctx.fillRect(run0, top, Math.max(1, run1 - run0), h);
-        runColour = null;
-      }
       function flush() {
         if (bx0 < 0) return;
-        paint(bx0, Math.max(bx0 + 1, bx1), waits >= comm && waits >= comp ? WAIT : comm >= comp ? MPI : colour[best]);
+        var x1 = Math.max(bx0 + 1, bx1), total = comp + comm + waits;
+        if (total > 0) {
+          var hw = Math.round(h * waits / total), hm = Math.min(h - hw, Math.round(h * comm / total)), hc = h - hw - hm;
+          if (hw > 0) addRect(batch, WAIT, bx0, x1, top, hw);
+          if (hm > 0) addRect(batch, MPI, bx0, x1, top + hw, hm);
+          if (hc > 0) addRect(batch, best >= 0 ? colour[best] : COMPUTATION, bx0, x1, top + hw + hm, hc);
+          batch.waitPixels += (x1 - bx0) * hw; batch.lanePixels += (x1 - bx0) * h;
+        }
         bx0 = -1; comp = comm = waits = 0; best = -1; bestTime = 0;
       }
       for (var i = Math.max(0, lowerBound(e, d0) - (merged ? 1 : 0)), n = s.length; i < n && s[i] <= d1; ++i) {
         var px0 = a * s[i] + b, px1 = a * e[i] + b;
         if (px1 - px0 >= 1 && !merged) {
           flush();
-          if (w[i] > 0) { paint(px0, px0 + a * w[i], WAIT); paint(px0 + a * w[i], px1, colour[l[i]]); }
-          else paint(px0, px1, colour[l[i]]);
+          var pw = a * w[i];
+          if (pw > 0) addRect(batch, WAIT, px0, px0 + pw, top, h);
+          addRect(batch, colour[l[i]], px0 + pw, px1, top, h);
+          batch.waitPixels += pw * h; batch.lanePixels += (px1 - px0) * h;
           continue;
         }
         if (bx0 >= 0 && px0 - bx0 >= 1) flush();
@@ -278,7 +317,6 @@
         if (cp[i] > bestTime) { bestTime = cp[i]; best = l[i]; }
       }
       flush();
-      emit();
     }
 
     function laneTop(g, k) { return g.lanes + k * laneHeight; }
@@ -321,10 +359,12 @@
       drawAxis();
       var dom = x.domain(), rng = x.range(), a = (rng[1] - rng[0]) / (dom[1] - dom[0]), b = rng[0] - a * dom[0];
       ctx.save(); ctx.beginPath(); ctx.rect(labelWidth, 0, width - labelWidth, height); ctx.clip();
+      var batch = newBatch();
       groups.forEach(function (g, k) {
         g.t.lanes.forEach(function (lane, j) {
-          drawLane(lane, labelColours[k], laneTop(g, j) + 0.5, Math.max(1, laneHeight - 1), a, b, dom[0], dom[1]);
+          drawLane(batch, lane, labelColours[k], laneTop(g, j) + 0.5, Math.max(1, laneHeight - 1), a, b, dom[0], dom[1]);
         });
+        drawBatch(batch);
         drawCriticalPath(g, a, b, dom[0], dom[1]);
         drawMessages(g, a, b, dom[0], dom[1]);
       });
@@ -337,6 +377,8 @@
         g.t.lanes.forEach(function (lane, j) { ctx.fillText(lane.name, 4, laneTop(g, j) + laneHeight - 2, labelWidth - 8); });
       });
       var ms = performance.now() - started;
+      canvas.setAttribute("data-wait-pixels", Math.round(batch.waitPixels));
+      canvas.setAttribute("data-lane-pixels", Math.round(batch.lanePixels));
       document.getElementById("redraw-time").textContent = "redraw " + ms.toFixed(1) + " ms";
       return ms;
     }
@@ -355,6 +397,17 @@
     tooltip(canvas, groups, x, laneHeight, labelWidth);
     draw();
     if (location.hash === "#bench") bench(x, zoom, draw, t0, t1);
+  }
+
+  // Waiting over the ranks' whole time (computation + MPI + waiting) as wisp split it, all timelines
+  // together: what the zoomed-out view's waiting pixels should show.
+  function waitShare() {
+    var w = 0, all = 0;
+    timelines.forEach(function (t) {
+      if (!t.split) return;
+      for (var r = 0; r < t.split.w.length; ++r) { w += t.split.w[r]; all += t.split.c[r] + t.split.m[r] + t.split.w[r]; }
+    });
+    return all > 0 ? w / all : 0;
   }
 
   // Times redraws at growing zoom around the middle of the run (the browser test reads them).
@@ -557,11 +610,100 @@
     });
   }
 
+  // ---- suggest ------------------------------------------------------------------------------
+  function suggest() {
+    if (report.kind !== "suggest" || !report.hypotheses.length) return;
+    d3.select("#suggest-section").attr("hidden", null);
+    suggestChart(report.hypotheses.filter(function (h) { return !h.error; }));
+    suggestTable(report.hypotheses);
+  }
+
+  // One bar per simulated hypothesis (its gain), the indicator's predicted gain as a black tick on
+  // the same axis, both values written next to the bar.
+  function suggestChart(rows) {
+    if (!rows.length) return;
+    var bar = 18, margin = {top: 24, right: 460, bottom: 10, left: 330}, width = 360, height = rows.length * (bar + 6);
+    var values = [0];
+    rows.forEach(function (h) { values.push(h.gain_seconds); if (h.indicator.seconds !== null) values.push(h.indicator.seconds); });
+    var x = d3.scale.linear().domain(d3.extent(values)).nice().range([0, width]);
+    var svg = d3.select("#suggest").append("svg").attr("id", "suggest-chart")
+      .attr("width", width + margin.left + margin.right).attr("height", height + margin.top + margin.bottom)
+      .append("g").attr("transform", "translate(" + margin.left + "," + margin.top + ")");
+    svg.append("g").attr("class", "axis").call(d3.svg.axis().scale(x).orient("top").ticks(4).tickFormat(seconds));
+    rows.forEach(function (h, k) {
+      var y = 4 + k * (bar + 6), g = h.gain_seconds;
+      svg.append("text").attr("x", -8).attr("y", y + bar - 5).attr("text-anchor", "end").text(h.rank + "  " + h.title);
+      svg.append("rect").attr("class", "gain-bar").attr("x", x(Math.min(0, g))).attr("y", y)
+        .attr("width", Math.max(1, Math.abs(x(g) - x(0)))).attr("height", bar)
+        .attr("fill", h.role === "ranked" ? COMPUTATION : h.role === "combined" ? "#59a14f" : "#bab0ac")
+        .append("title").text(h.title + ": simulated gain " + seconds(g) + " (" + percent(h.gain_percent) + ")");
+      var ind = h.indicator.seconds;
+      if (ind !== null) svg.append("rect").attr("class", "indicator-tick").attr("x", x(ind) - 1).attr("y", y - 2)
+        .attr("width", 2).attr("height", bar + 4).attr("fill", "#000")
+        .append("title").text(h.indicator.name + " predicts " + seconds(ind));
+      svg.append("text").attr("x", width + 8).attr("y", y + bar - 5)
+        .text(seconds(g) + " (" + percent(h.gain_percent) + ")  ·  " + h.indicator.name +
+              (ind !== null ? " " + seconds(ind) : ""));
+    });
+    el(d3.select("#suggest"), "p", "bars: simulated gain (identity − scenario; blue ranked, green the combination, " +
+       "grey upper bounds); black tick: the gain the indicator predicts", "hint");
+  }
+
+  function suggestTable(rows) {
+    rows.forEach(function (h, k) { h.order = k; h.value = h.indicator.seconds; });
+    var columns = [["rank", "order", true], ["hypothesis", "title", true], ["indicator", "indicator_name", true],
+                   ["indicator value", "value"], ["gain", "gain_seconds"], ["gain %", "gain_percent"],
+                   ["indicator − gain", "indicator_minus_gain"], ["indicator / gain", "indicator_over_gain"],
+                   ["scenario file", "file", true]];
+    rows.forEach(function (h) { h.indicator_name = h.indicator.name; });
+    var table = d3.select("#suggest").append("table").attr("id", "suggest-table");
+    var head = table.append("tr"), sortKey = "order", descending = false;
+    columns.forEach(function (c) {
+      el(head, "th", c[0], "sortable" + (c[2] ? " text" : "")).on("click", function () {
+        descending = sortKey === c[1] ? !descending : !c[2];
+        sortKey = c[1]; render();
+      });
+    });
+    function key(h) { var v = h[sortKey]; return v === null || v === undefined ? -Infinity : v; }
+    function render() {
+      var sorted = rows.slice().sort(function (p, q) {
+        var a = key(p), b = key(q);
+        return (a < b ? -1 : a > b ? 1 : p.order - q.order) * (descending ? -1 : 1);
+      });
+      var tr = table.selectAll("tr.row").data(sorted);
+      tr.enter().append("tr").attr("class", "row");
+      tr.html("").each(function (h) {
+        var row = d3.select(this);
+        el(row, "td", h.rank, "text");
+        el(row, "td", h.title, "text").attr("title", h.reason);
+        el(row, "td", h.indicator.name, "text");
+        el(row, "td", seconds(h.indicator.seconds));
+        if (h.error) {
+          el(row, "td", "failed: " + h.error, "text gain-negative").attr("colspan", 4);
+        } else {
+          el(row, "td", seconds(h.gain_seconds), h.gain_seconds > 0 ? "gain-positive" : h.gain_seconds < 0 ? "gain-negative" : "");
+          el(row, "td", percent(h.gain_percent));
+          var over = h.indicator_minus_gain;
+          el(row, "td", over === null ? "–" : (over >= 0 ? "+" : "−") + seconds(Math.abs(over)) +
+             (over > 0 ? " over" : over < 0 ? " under" : ""));
+          el(row, "td", h.indicator_over_gain === null ? "–" : h.indicator_over_gain.toFixed(3));
+        }
+        var file = el(row, "td", undefined, "text");
+        file.append("a").attr("href", h.file).text(h.file);
+      });
+    }
+    render();
+    el(d3.select("#suggest"), "p", "gain = identity − scenario (simulated); indicator − gain > 0: the indicator " +
+       "overestimates the gain. Bounds (zeroing) are not ranked: no change reaches them. Rerun or refine a " +
+       "hypothesis with `wisp run FILE` (the files are beside this page). Click a header to sort.", "hint");
+  }
+
   summary();
   timeline();
   perRank();
   pop();
   sweep();
+  suggest();
   callpaths();
   document.documentElement.setAttribute("data-loaded", "1");
 })();
