@@ -29,6 +29,7 @@ std::string array_script(const SlurmArray& a) {
   std::string slices;
   for (const PointSlice& s : split_points(a.points, a.tasks)) slices += fmt::format(" {}-{}", s.begin, s.end - 1);
   const std::size_t tasks = split_points(a.points, a.tasks).size();
+  // #SBATCH lines are not read by the shell: the log paths there are written as they are.
   return fmt::format(
       "#!/bin/bash\n"
       "# wisp sweep {name}: {points} points in {tasks} slices, one Slurm array task each; task K writes\n"
@@ -38,14 +39,14 @@ std::string array_script(const SlurmArray& a) {
       "#SBATCH --array=0-{last}\n"
       "#SBATCH --ntasks=1\n"
       "#SBATCH --cpus-per-task=1\n"
-      "#SBATCH --output={dir}/logs/array-%A_%a.out\n"
+      "#SBATCH --output={raw}/logs/array-%A_%a.out\n"
       "set -euo pipefail\n"
       "SLICES=({slices} )\n"
       "export WISP_NO_MPI=1  # one wisp per task; --jobs uses the task's cores\n"
       "exec {wisp} -q run {scenario} --points \"${{SLICES[$SLURM_ARRAY_TASK_ID]}}\" --resume \\\n"
       "  --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\" -o {dir}/parts/\"$SLURM_ARRAY_TASK_ID\"\n",
       fmt::arg("name", a.name), fmt::arg("points", a.points), fmt::arg("tasks", tasks), fmt::arg("last", tasks - 1),
-      fmt::arg("dir", quoted(a.dir)), fmt::arg("slices", slices), fmt::arg("wisp", quoted(a.wisp)),
+      fmt::arg("dir", quoted(a.dir)), fmt::arg("raw", a.dir.string()), fmt::arg("slices", slices), fmt::arg("wisp", quoted(a.wisp)),
       fmt::arg("scenario", quoted(a.scenario)));
 }
 
@@ -59,12 +60,12 @@ std::string merge_script(const SlurmArray& a) {
       "# report.html, the best point's traces), as one `wisp run` writes them.\n"
       "#SBATCH --job-name=wisp-{name}-merge\n"
       "#SBATCH --ntasks=1\n"
-      "#SBATCH --output={dir}/logs/merge-%j.out\n"
+      "#SBATCH --output={raw}/logs/merge-%j.out\n"
       "set -euo pipefail\n"
       "export WISP_NO_MPI=1\n"
       "exec {wisp} merge{parts} -o {dir}/result --force\n",
-      fmt::arg("name", a.name), fmt::arg("dir", quoted(a.dir)), fmt::arg("wisp", quoted(a.wisp)),
-      fmt::arg("parts", parts));
+      fmt::arg("name", a.name), fmt::arg("dir", quoted(a.dir)), fmt::arg("raw", a.dir.string()),
+      fmt::arg("wisp", quoted(a.wisp)), fmt::arg("parts", parts));
 }
 
 std::string submit_script(const SlurmArray& a) {

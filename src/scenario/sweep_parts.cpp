@@ -84,9 +84,10 @@ std::vector<std::size_t> missing_points(const fs::path& dir, const PointSlice& s
 std::string lost_message(const std::vector<std::size_t>& running, const fs::path& dir) {
   std::vector<std::size_t> sorted = running;
   std::sort(sorted.begin(), sorted.end());
-  return fmt::format("the MPI job ended (a rank died or was stopped) while points {} were running; the finished "
-                     "points are kept in {}: rerun the same command with --resume to compute the rest",
-                     point_list(sorted), dir.string());
+  return fmt::format("the MPI job ended (a rank died or was stopped) while {} {} {} running; the finished points "
+                     "are kept in {}: rerun the same command with --resume to compute the rest",
+                     sorted.size() == 1 ? "point" : "points", point_list(sorted), sorted.size() == 1 ? "was" : "were",
+                     dir.string());
 }
 
 // A failure outside the replay (the identity run, the work directory) is the point's error: the
@@ -133,9 +134,9 @@ std::size_t run_over_mpi(const SweepPoints& all, const Trace& measured, const fs
     interrupt::clear_message();
     throw Error(lost_message(running, dir) + " (" + why + ")");
   };
-  if (mpi.rank() != 0) interrupt::set_message("");  // rank 0 speaks for the job
+  if (mpi.rank() != 0) interrupt::set_message("");  // rank 0 speaks for the job, to the end
   mpi_pool(mpi, missing, pool);
-  interrupt::clear_message();
+  if (mpi.rank() == 0) interrupt::clear_message();
   std::error_code ec;
   fs::remove_all(work, ec);
   return mpi.rank() == 0 ? missing.size() : 0;

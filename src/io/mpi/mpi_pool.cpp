@@ -1,6 +1,9 @@
 // The MPI work pool: every MPI call of wisp is in this file. See mpi_pool.hpp. Messages are
 // strings (MPI_CHAR): "ready", a result ("ITEM\nANSWER"), an item to compute or stop. Waiting is
 // MPI_Iprobe with short sleeps, so that idle ranks leave the cores to the replays' processes.
+// The C API only (Open MPI and MPICH would otherwise pull in their C++ bindings).
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
 #include <algorithm>
