@@ -28,7 +28,7 @@ const std::string kSweep = std::string(WISP_SOURCE_DIR) + "/scenarios/halo-bandw
 
 // A shell command's exit code and stderr.
 wisp::test::CommandResult shell(const std::string& command, const fs::path& tmp) {
-  const std::string cmd = command + " >" + (tmp / "sh.out").string() + " 2>" + (tmp / "sh.err").string();
+  const std::string cmd = "(" + command + ") >" + (tmp / "sh.out").string() + " 2>" + (tmp / "sh.err").string();
   const int status = std::system(cmd.c_str());
   wisp::test::CommandResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
