@@ -34,8 +34,8 @@ sweep:
   transforms[0].bandwidth_factor: [0.25, 0.5, 1, 2]
   transforms[0].latency_factor: [1, 2, 5, 10]
 YAML
-events=$("$wisp" info --json "$work/trace256" | grep -o '"events": *[0-9]*' | head -1 | grep -o '[0-9]*$' || true)
-echo "16-point sweep of a 256-rank halo trace (16x16, $steps steps, ${events:-?} events)"
+events=$("$wisp" info "$work/trace256" | grep -o "[0-9]* events" | head -1 || true)
+echo "16-point sweep of a 256-rank halo trace (16x16, $steps steps, ${events:-? events})"
 t1=$(wall "$wisp" -q run --jobs 1 --force -o "$work/j1" "$work/sweep16.yaml")
 printf '  wisp run --jobs 1   %7.2f s\n' "$t1"
 for n in 1 2 4; do
@@ -52,7 +52,7 @@ done
 trivial() {  # a sweep of $1 trivial points
   local values
   values=$(seq -s, 1 "$1")
-  printf 'wisp: 1\nname: trivial%s\ntrace: %s\ntransforms:\n  - platform: {speed_factor: 1}\nsweep:\n  transforms[0].speed_factor: [%s]\n' \
+  printf 'wisp: 1\nname: trivial%s\ntrace: %s\nplatform: {latency: 1e-6, bandwidth: 1e10}\ntransforms:\n  - platform: {speed_factor: 1}\nsweep:\n  transforms[0].speed_factor: [%s]\n' \
     "$1" "$work/tiny" "$values" > "$work/trivial$1.yaml"
 }
 trivial 8
