@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 PACKAGES=(cmake g++ make pkg-config
           libsimgrid-dev libopen-trace-format2-dev otf2-tools
           libyaml-cpp-dev libpugixml-dev libspdlog-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev
-          libjs-d3)  # d3, inlined into report.html at build time
+          libjs-d3   # d3, inlined into report.html at build time
+          libopenmpi-dev openmpi-bin)  # mpirun wisp run SWEEP.yaml (optional: the build works without)
 # The tests also fuzz the input readers (libFuzzer: clang and its runtime) and open report.html
 # in a headless browser (chromium; python3 drives it).
 TEST_PACKAGES=(clang libclang-rt-14-dev chromium python3)

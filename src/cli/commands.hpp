@@ -14,5 +14,6 @@ void add_calibrate_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_suggest_command(CLI::App& app);
+void add_merge_command(CLI::App& app);
 
 }  // namespace wisp::cli

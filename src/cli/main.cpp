@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
   wisp::cli::add_simulate_command(app);
   wisp::cli::add_run_command(app);
   wisp::cli::add_suggest_command(app);
+  wisp::cli::add_merge_command(app);
   set_up_logging(app, verbose, quiet);
   return run(app, argc, argv);
 }

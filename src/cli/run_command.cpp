@@ -1,22 +1,28 @@
 // `wisp run SCENARIO.yaml [-o DIR] [--jobs N] [--json] [--force] [--chrome-trace FILE]`: the what-if question of a
 // scenario file answered. The scenario layer evaluates (evaluate.hpp, sweep.hpp), the report
-// layer renders; this verb parses, wires them and writes the output directory atomically.
+// layer renders; this verb parses, wires them and writes the output directory atomically. A sweep
+// also runs over MPI ranks (mpirun/srun), in slices (--points, --resume) or as a Slurm array.
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
+#include "sweep_outputs.hpp"
 #include "wisp/analysis/timeline.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
+#include "wisp/io/mpi_pool.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/report/chrome_trace.hpp"
 #include "wisp/report/html_report.hpp"
 #include "wisp/report/run_report.hpp"
 #include "wisp/scenario/evaluate.hpp"
 #include "wisp/scenario/sweep.hpp"
+#include "wisp/scenario/sweep_parts.hpp"
 #include "wisp/scenario/trace_source.hpp"
 
 namespace wisp::cli {
@@ -34,6 +40,9 @@ struct Options {
   bool force = false;
   bool detail = false;   // report.json with the analyses' per-segment lists
   long long top = 20;    // report.txt: rows per metric
+  std::string points;    // a slice of a sweep: "A-B"
+  bool resume = false;   // continue the part directory of an earlier run
+  std::size_t slurm_array = 0;  // write Slurm job-array scripts of this many tasks instead
 };
 
 fs::path output_dir(const Options& o, const Scenario& s) {
@@ -89,14 +98,67 @@ void run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& out
 
 void run_sweep(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& out, int jobs, bool json) {
   const SweepResult sweep = wisp::run_sweep(s, in.trace, jobs, out.staging());
-  write_file_atomically(out.staging() / "sweep.csv", sweep_csv(s, sweep));
-  write_file_atomically(out.staging() / "report.html", sweep_html(s, in.source, sweep));
-  finish(sweep_json(s, in.source, sweep), sweep_text(s, in.source, sweep), out, json);
-  if (const std::size_t failed = sweep.failed()) {
-    const auto first = std::find_if(sweep.rows.begin(), sweep.rows.end(), [](const SweepRow& r) { return !r.error.empty(); });
-    throw Error(fmt::format("{} of {} sweep points failed (see {}/sweep.csv); first: {}", failed, sweep.rows.size(),
-                            out.target().string(), first->error));
+  write_sweep_outputs(s, in.source, sweep, out, json);
+  throw_if_points_failed(sweep, out.target());
+}
+
+// A sweep over MPI ranks or in slices: rank 0 keeps every finished point in a part directory (the
+// output itself with --points, else DIR.partial, merged into DIR at the end and removed).
+void run_sharded(const Scenario& s, const Options& o) {
+  const MpiSession mpi;
+  const bool root = mpi.rank() == 0;
+  const bool slice_only = !o.points.empty();
+  const fs::path target = output_dir(o, s);
+  const fs::path part = slice_only ? target : fs::path(target.string() + ".partial");
+  std::optional<AtomicDirectory> out;
+  if (root && !slice_only) out.emplace(target, o.force);  // refuse an existing output before working
+  const ScenarioTrace in = load_trace(s);
+  if (root) {
+    const std::size_t total = sweep_points(s).size();
+    const PointSlice slice = slice_only ? parse_point_slice(o.points, total, "--points") : PointSlice{0, total};
+    open_part(part, part_manifest(s, in.source, slice), o.resume, o.force);
   }
+  const std::size_t computed = run_part(s, in.trace, part, o.jobs, mpi);
+  if (!root) return;
+  if (slice_only) {
+    std::printf("wrote %s (%zu points computed)\n", part.c_str(), computed);
+    return;
+  }
+  const MergedSweep merged = merge_parts({part});
+  write_best_traces(s, in.trace, merged.result, out->staging());
+  write_sweep_outputs(s, in.source, merged.result, *out, o.json);
+  fs::remove_all(part);
+  throw_if_points_failed(merged.result, out->target());
+}
+
+// `--slurm-array N`: the scripts only; nothing runs here.
+void write_slurm(const Scenario& s, const Options& o) {
+  AtomicDirectory out(output_dir(o, s), o.force);
+  const SlurmArray a{fs::canonical("/proc/self/exe"), fs::absolute(s.file).lexically_normal(),
+                     fs::absolute(out.target()).lexically_normal(), s.name, sweep_points(s).size(), o.slurm_array};
+  write_slurm_scripts(a, out);
+  std::printf("wrote %s: bash %s/submit.sh queues %zu array tasks and the merge into %s/result\n",
+              out.target().c_str(), a.dir.c_str(), split_points(a.points, a.tasks).size(), a.dir.c_str());
+}
+
+// Under mpirun a single point runs on rank 0 only.
+void run_point_once(const Scenario& s, const Options& o) {
+  const MpiSession mpi;
+  if (mpi.rank() != 0) return;
+  if (mpi.size() > 1) spdlog::warn("{}: a single point runs on rank 0 only; the other ranks have nothing to do", s.name);
+  AtomicDirectory out(output_dir(o, s), o.force);
+  run_single(s, load_trace(s), out, o);
+}
+
+void check_sweep_options(const Scenario& s, const Options& o) {
+  if (!o.chrome_trace.empty() && !s.sweep.empty())
+    throw Error(fmt::format("--chrome-trace {}: {} is a sweep, which keeps no timelines; run one point of it",
+                            o.chrome_trace, s.file.string()));
+  if (s.sweep.empty() && (!o.points.empty() || o.resume || o.slurm_array > 0))
+    throw Error(fmt::format("{}: --points, --resume and --slurm-array are for sweeps; this scenario has no sweep axes",
+                            s.file.string()));
+  if (o.slurm_array > 0 && (!o.points.empty() || o.resume))
+    throw Error("--slurm-array writes the scripts of the whole sweep: it takes no --points or --resume");
 }
 
 }  // namespace
@@ -113,12 +175,17 @@ void add_run_command(CLI::App& app) {
                   "also write the measured, identity and scenario timelines to FILE (Chrome/Perfetto trace JSON)");
   cmd->add_option("--top", o->top, "report.txt: rows per metric of the call-path comparison")
       ->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd->add_option("--points", o->points, "sweeps: run points A-B only and write them as a part for wisp merge");
+  cmd->add_flag("--resume", o->resume, "sweeps: continue the part of an earlier run (DIR.partial, or the --points part)");
+  cmd->add_option("--slurm-array", o->slurm_array, "sweeps: write Slurm job-array scripts of N tasks and a merge job")
+      ->check(CLI::Range(1, 100000));
   cmd->add_flag("--detail", o->detail, "report.json: also the analyses' per-segment lists (critical-path segments)");
   cmd->callback([o] {
     const Scenario s = load_scenario(o->scenario);
-    if (!o->chrome_trace.empty() && !s.sweep.empty())
-      throw Error(fmt::format("--chrome-trace {}: {} is a sweep, which keeps no timelines; run one point of it",
-                              o->chrome_trace, s.file.string()));
+    check_sweep_options(s, *o);
+    if (o->slurm_array > 0) return write_slurm(s, *o);
+    if (!s.sweep.empty() && (launched_by_mpi() || !o->points.empty() || o->resume)) return run_sharded(s, *o);
+    if (launched_by_mpi()) return run_point_once(s, *o);
     AtomicDirectory out(output_dir(*o, s), o->force);  // refuse an existing output before working
     const ScenarioTrace in = load_trace(s);
     if (s.sweep.empty()) run_single(s, in, out, *o);

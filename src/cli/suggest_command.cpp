@@ -2,6 +2,7 @@
 // hypotheses generated from the analyses, simulated against one identity replay and ranked by
 // gain (scenario/suggest_run.hpp); this verb parses, wires and writes the directory atomically.
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <memory>
@@ -10,6 +11,7 @@
 #include "wisp/error.hpp"
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/io/atomic_output.hpp"
+#include "wisp/io/mpi_pool.hpp"
 #include "wisp/report/html_report.hpp"
 #include "wisp/report/suggest_report.hpp"
 #include "wisp/scenario/scenario_writer.hpp"
@@ -80,6 +82,9 @@ void add_suggest_command(CLI::App& app) {
   cmd->add_flag("--json", o->json, "print suggest.json instead of the text table");
   cmd->add_flag("--force", o->force, "replace an existing output directory");
   cmd->callback([o] {
+    const MpiSession mpi;  // under mpirun/srun: rank 0 works (with --jobs), the others have nothing to do
+    if (mpi.rank() != 0) return;
+    if (mpi.size() > 1) spdlog::warn("wisp suggest runs on rank 0 only (its hypotheses are not spread over MPI ranks yet)");
     const Scenario base = base_scenario(*o);
     AtomicDirectory out(output_dir(*o, base), o->force);  // refuse an existing output before working
     const ScenarioTrace in = load_trace(base);

@@ -23,6 +23,8 @@ pid_t children[kMaxChildren];
 int child_count = 0;
 char staging[kMaxStaging][kPathMax];
 int staging_count = 0;
+char message[kPathMax];
+bool has_message = false;
 
 class Blocked {
  public:
@@ -60,7 +62,8 @@ void remove_tree(const char* path) {
 }
 
 void on_signal(int sig) {
-  say(sig == SIGINT ? "wisp: interrupted (SIGINT): stopping the simulations and removing unfinished output\n"
+  if (has_message) say(message);
+  else say(sig == SIGINT ? "wisp: interrupted (SIGINT): stopping the simulations and removing unfinished output\n"
                     : "wisp: terminated (SIGTERM): stopping the simulations and removing unfinished output\n");
   for (int i = 0; i < child_count; ++i) ::kill(children[i], SIGKILL);
   for (int i = 0; i < child_count; ++i) ::waitpid(children[i], nullptr, 0);
@@ -110,10 +113,23 @@ void remove_staging(const std::filesystem::path& dir) {
     }
 }
 
+void set_message(const std::string& line) {
+  Blocked b;
+  const std::string text = line.empty() ? line : line.substr(0, kPathMax - 2) + "\n";
+  std::strcpy(message, text.c_str());
+  has_message = true;
+}
+
+void clear_message() {
+  Blocked b;
+  has_message = false;
+}
+
 void child_started() {
   const pid_t parent = ::getppid();
   child_count = 0;
   staging_count = 0;
+  has_message = false;
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(1);  // the parent died before prctl
   for (int sig : {SIGINT, SIGTERM}) ::signal(sig, SIG_DFL);

@@ -69,14 +69,22 @@ void stop_workers(std::map<pid_t, std::size_t>& running) {
   running.clear();
 }
 
-std::optional<std::size_t> best_of(const std::vector<SweepRow>& rows) {
+}  // namespace
+
+std::optional<std::size_t> best_point(const std::vector<SweepRow>& rows) {
   std::optional<std::size_t> best;
   for (std::size_t i = 0; i < rows.size(); ++i)
     if (rows[i].error.empty() && (!best || rows[i].scenario < rows[*best].scenario)) best = i;
   return best;
 }
 
-}  // namespace
+SweepPoints sweep_points_of(const Scenario& s) {
+  const auto index = sweep_points(s);
+  SweepPoints out;
+  for (const auto& i : index) out.points.push_back(sweep_point(s, i));  // every point's keys checked first
+  out.rows = rows_of(s, out.points, index);
+  return out;
+}
 
 std::size_t SweepResult::failed() const {
   return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const SweepRow& r) { return !r.error.empty(); }));
@@ -122,6 +130,7 @@ std::vector<SweepRow> run_points(const std::vector<Scenario>& points, const Trac
         throw;
       }
       if (!transformed) {
+        if (o.on_row) o.on_row(i, rows[i]);
         spdlog::info("{}: point {}/{} failed: {}", points[i].name, ++done, points.size(), rows[i].error);
         continue;
       }
@@ -143,16 +152,16 @@ std::vector<SweepRow> run_points(const std::vector<Scenario>& points, const Trac
     running.erase(exit.pid);
     collect(rows[i], point_dir(out, i), exit);
     if (!o.write_traces) fs::remove_all(point_dir(out, i));
+    if (o.on_row) o.on_row(i, rows[i]);
     spdlog::info("{}: point {}/{} done{}", points[i].name, ++done, points.size(), rows[i].error.empty() ? "" : " (failed)");
   }
   return rows;
 }
 
 SweepResult run_sweep(const Scenario& s, const Trace& measured, int jobs, const fs::path& out) {
-  const auto index = sweep_points(s);
-  std::vector<Scenario> points;
-  for (const auto& i : index) points.push_back(sweep_point(s, i));  // every point's keys checked first
-  SweepResult result{rows_of(s, points, index), {}};
+  const SweepPoints all = sweep_points_of(s);
+  const std::vector<Scenario>& points = all.points;
+  SweepResult result{all.rows, {}};
   spdlog::info("{}: {} sweep points, {} at a time", s.name, points.size(), jobs);
   IdentityRuns identities;
   std::vector<SweepRow> rows = run_points(points, measured, PointsOptions{jobs, true, false}, out, identities);
@@ -160,7 +169,7 @@ SweepResult run_sweep(const Scenario& s, const Trace& measured, int jobs, const 
     static_cast<Runtimes&>(result.rows[i]) = rows[i];
     result.rows[i].error = rows[i].error;
   }
-  result.best = best_of(result.rows);
+  result.best = best_point(result.rows);
   if (result.best) {
     fs::rename(point_dir(out, *result.best) / "trace", out / "scenario-trace");
     const IdentityRun& identity = identities.at(identity_key(points[*result.best]));

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <string>
 
 namespace wisp::interrupt {
 
@@ -17,6 +18,12 @@ void add_child(pid_t pid);
 void remove_child(pid_t pid);
 void add_staging(const std::filesystem::path& dir);
 void remove_staging(const std::filesystem::path& dir);
+
+// The line the handler prints instead of its own (an MPI job's rank 0 says which points were
+// lost when the launcher ends the job); an empty line prints nothing. clear_message() restores
+// the default.
+void set_message(const std::string& line);
+void clear_message();
 
 // In a freshly forked child: die with the parent, and default signal handling.
 void child_started();

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -37,6 +38,8 @@ struct PointsOptions {
   int jobs = 1;                     // worker processes at a time
   bool write_traces = false;        // each worker leaves its scenario trace in point_dir(dir, i)/trace
   bool transform_errors_fail = false;  // a point whose transforms fail is a failed row (else: thrown)
+  // Called in the parent as each point finishes (index into `points`), e.g. to keep its row on disk.
+  std::function<void(std::size_t, const SweepRow&)> on_row;
 };
 
 // Runs every point in a worker process next to its shared identity run; a point whose replay fails
@@ -47,6 +50,16 @@ std::vector<SweepRow> run_points(const std::vector<Scenario>& points, const Trac
                                  const PointsOptions& options, const std::filesystem::path& dir,
                                  IdentityRuns& identities);
 std::filesystem::path point_dir(const std::filesystem::path& dir, std::size_t i);
+
+// Every point of a sweep (all keys checked) and its row with the axis values as written, before
+// anything runs.
+struct SweepPoints {
+  std::vector<Scenario> points;
+  std::vector<SweepRow> rows;
+};
+SweepPoints sweep_points_of(const Scenario& scenario);
+// The point with the shortest scenario runtime among those that did not fail.
+std::optional<std::size_t> best_point(const std::vector<SweepRow>& rows);
 
 // Runs every point with `jobs` workers; each point's transforms are applied once, in the parent
 // just before its worker starts (a transform error ends the sweep with that error). The best
