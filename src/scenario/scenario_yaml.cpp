@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include <algorithm>
+#include <limits>
 #include <fstream>
 #include <map>
 #include <set>
@@ -129,7 +130,8 @@ struct Parser {
     } else {
       fail(n, "iterations must be a range like 10-20 or [10, 20]");
     }
-    if (lo < 0 || hi < lo || lo != static_cast<std::uint32_t>(lo) || hi != static_cast<std::uint32_t>(hi))
+    constexpr double kMax = std::numeric_limits<std::uint32_t>::max();  // checked before any cast
+    if (!(lo >= 0) || !(hi >= lo) || hi > kMax || lo != std::floor(lo) || hi != std::floor(hi))
       fail(n, fmt::format("iterations {}-{} is not a valid range (whole numbers, first <= last)", lo, hi));
     return {static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(hi)};
   }

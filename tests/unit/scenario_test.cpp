@@ -106,6 +106,11 @@ TEST_CASE("scenario errors name the file, line and column") {
         "dir/s.yaml:4:5: unknown transform 'rebalence' (did you mean 'rebalance'?)");
   CHECK(error_of("wisp: 1\ntrace: t\ntransforms:\n  - scale: {region: work, iterations: 20-10, factor: 1}\n") ==
         "dir/s.yaml:4:39: iterations 20-10 is not a valid range (whole numbers, first <= last)");
+  // Beyond any iteration count (found by the scenario fuzzer: the check cast before comparing).
+  CHECK_THAT(error_of("wisp: 1\ntrace: t\ntransforms:\n  - scale: {region: work, iterations: 0-6666666666666666666666, factor: 1}\n"),
+             Catch::StartsWith("dir/s.yaml:4:39: iterations 0-") && Catch::Contains("is not a valid range"));
+  CHECK_THAT(error_of("wisp: 1\ntrace: t\ntransforms:\n  - scale: {region: work, iterations: 1.5-3, factor: 1}\n"),
+             Catch::Contains("is not a valid range"));
   CHECK(error_of("wisp: 1\ntrace: t\ntransforms:\n  - scale: {region: work}\n") == "dir/s.yaml:4:12: scale needs a factor");
   CHECK(error_of("wisp: 1\ntrace: t\ntransforms:\n  - move: {from: {region: a}, to: {region: b}, fraction: 1.5}\n") ==
         "dir/s.yaml:4:58: fraction must be at most 1 (got 1.5)");
