@@ -2,10 +2,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include <malloc.h>
-
 #include <CLI/CLI.hpp>
-#include <climits>
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -60,20 +57,9 @@ int run(CLI::App& app, int argc, char** argv) {
   return 0;
 }
 
-// glibc maps every block above its mmap threshold on its own and unmaps it when freed, so each
-// analysis step (PAG, CPM, MBM, the ideal-network graph: hundreds of MB at 10 M events) faults
-// fresh zeroed pages in again: 26-28 % of `wisp analyze` was system time (issue 17). All blocks
-// from the heap, and the heap not trimmed below 2 GiB of free top, let a step reuse the pages of
-// the step before: system time -35..40 % at 10 M events, for +3 % peak RSS (heap fragmentation).
-void keep_freed_memory() {
-  mallopt(M_MMAP_MAX, 0);
-  mallopt(M_TRIM_THRESHOLD, INT_MAX);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  keep_freed_memory();
   wisp::interrupt::install();
   CLI::App app{"wisp: trace-driven what-if simulator for MPI applications"};
   app.require_subcommand(1);
