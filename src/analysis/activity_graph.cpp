@@ -30,11 +30,6 @@ std::uint32_t ActivityGraph::add_vertex(std::uint32_t vertex_lane) {
   return vertex_count++;
 }
 
-std::uint32_t ActivityGraph::add_activity(const Activity& a) {
-  activities.push_back(a);
-  return static_cast<std::uint32_t>(activities.size() - 1);
-}
-
 std::uint64_t ActivityGraph::memory_bytes() const {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return sizeof(*this) + bytes(activities) + bytes(lane) + bytes(out_begin) + bytes(out) +
@@ -43,7 +38,9 @@ std::uint64_t ActivityGraph::memory_bytes() const {
 
 namespace {
 
-// Counting sort of activity ids by `key` (source or target vertex) into CSR form.
+// Counting sort of activity ids by `key` (source or target vertex) into CSR form. The scatter
+// advances begin[v] as its cursor, which leaves begin[v] = the old begin[v + 1]; one shift restores
+// it (no second array of cursors).
 template <typename Key>
 void build_csr(const ActivityGraph& g, Key key, std::vector<std::uint32_t>& begin,
                std::vector<std::uint32_t>& items) {
@@ -51,21 +48,34 @@ void build_csr(const ActivityGraph& g, Key key, std::vector<std::uint32_t>& begi
   for (const Activity& a : g.activities) ++begin[key(a) + 1];
   for (std::uint32_t v = 0; v < g.vertex_count; ++v) begin[v + 1] += begin[v];
   items.resize(g.activities.size());
-  std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
-  for (std::uint32_t i = 0; i < g.activities.size(); ++i) items[fill[key(g.activities[i])]++] = i;
+  for (std::uint32_t i = 0; i < g.activities.size(); ++i) items[begin[key(g.activities[i])]++] = i;
+  for (std::uint32_t v = g.vertex_count; v > 0; --v) begin[v] = begin[v - 1];
+  begin[0] = 0;
 }
 
 // Kahn's algorithm; returns the vertices it could order (all of them unless there is a cycle).
+// The in-degrees are the incoming CSR's row lengths. Ready vertices are taken last in, first out:
+// the order follows one rank's chain of events as far as it is ready before it turns to another
+// (depth first), so that the passes over the graph in this order (CPM, MBM, the ideal-network
+// clock) read each rank's vertices and activities nearly sequentially. Any topological order gives
+// those passes the same results; the vertices left out on a cycle are the same for every order.
 std::vector<std::uint32_t> kahn(const ActivityGraph& g, std::vector<std::uint32_t>& pending) {
-  pending.assign(g.vertex_count, 0);
-  for (const Activity& a : g.activities) ++pending[a.to];
+  pending.resize(g.vertex_count);
+  std::vector<std::uint32_t> ready;
+  for (std::uint32_t v = g.vertex_count; v-- > 0;) {
+    pending[v] = g.in_begin[v + 1] - g.in_begin[v];
+    if (pending[v] == 0) ready.push_back(v);
+  }
   std::vector<std::uint32_t> order;
   order.reserve(g.vertex_count);
-  for (std::uint32_t v = 0; v < g.vertex_count; ++v)
-    if (pending[v] == 0) order.push_back(v);
-  for (std::size_t head = 0; head < order.size(); ++head)
-    for (std::uint32_t a : g.outgoing(order[head]))
-      if (--pending[g.activities[a].to] == 0) order.push_back(g.activities[a].to);
+  while (!ready.empty()) {
+    const std::uint32_t v = ready.back();
+    ready.pop_back();
+    order.push_back(v);
+    const std::span<const std::uint32_t> out = g.outgoing(v);
+    for (auto a = out.rbegin(); a != out.rend(); ++a)
+      if (--pending[g.activities[*a].to] == 0) ready.push_back(g.activities[*a].to);
+  }
   return order;
 }
 

@@ -30,25 +30,29 @@ namespace {
 
 // MBM_all of up to kLanes call paths in one pass over the graph: lane j zeroes callpaths[j].
 // One pass reads every activity once for all lanes (the lanes of a vertex share a cache line),
-// which is what the passes cost; memory kLanes · 8 bytes per vertex.
+// which is what the passes cost; memory kLanes · 8 bytes per vertex, in `earliest`, which the
+// passes share (zeroed, not allocated again). All kLanes lanes are computed (unused ones repeat
+// the first call path), so that the inner loops have a fixed length.
 constexpr std::size_t kLanes = 4;
+using Lanes = std::array<Ticks, kLanes>;
 
 void mbm_all_lanes(const ActivityGraph& g, const Cpm& cpm, std::span<const CallpathId> callpaths,
-                   std::span<Ticks> out) {
-  const std::size_t n = callpaths.size();
-  std::vector<std::array<Ticks, kLanes>> earliest(g.vertex_count, std::array<Ticks, kLanes>{});
-  std::array<Ticks, kLanes> length{};
+                   std::vector<Lanes>& earliest, std::span<Ticks> out) {
+  std::array<CallpathId, kLanes> zeroed;
+  for (std::size_t j = 0; j < kLanes; ++j) zeroed[j] = callpaths[j < callpaths.size() ? j : 0];
+  earliest.assign(g.vertex_count, Lanes{});
+  Lanes length{};
   for (std::uint32_t v : g.order) {
-    const std::array<Ticks, kLanes>& e = earliest[v];
-    for (std::size_t j = 0; j < n; ++j) length[j] = std::max(length[j], e[j]);
+    const Lanes e = earliest[v];
+    for (std::size_t j = 0; j < kLanes; ++j) length[j] = std::max(length[j], e[j]);
     for (std::uint32_t a : g.outgoing(v)) {
       const Activity& act = g.activities[a];
-      std::array<Ticks, kLanes>& f = earliest[act.to];
-      for (std::size_t j = 0; j < n; ++j)
-        f[j] = std::max(f[j], e[j] + (act.callpath == callpaths[j] ? 0 : act.duration));
+      Lanes& f = earliest[act.to];
+      for (std::size_t j = 0; j < kLanes; ++j)
+        f[j] = std::max(f[j], e[j] + (act.callpath == zeroed[j] ? 0 : act.duration));
     }
   }
-  for (std::size_t j = 0; j < n; ++j) out[j] = cpm.length - length[j];
+  for (std::size_t j = 0; j < callpaths.size(); ++j) out[j] = cpm.length - length[j];
 }
 
 }  // namespace
@@ -69,9 +73,10 @@ std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, cons
     rows.push_back(row);
   }
   std::vector<Ticks> all(to_zero.size());
+  std::vector<Lanes> earliest;
   for (std::size_t i = 0; i < to_zero.size(); i += kLanes) {
     const std::size_t n = std::min(kLanes, to_zero.size() - i);
-    mbm_all_lanes(g, cpm, std::span(to_zero).subspan(i, n), std::span(all).subspan(i, n));
+    mbm_all_lanes(g, cpm, std::span(to_zero).subspan(i, n), earliest, std::span(all).subspan(i, n));
   }
   for (MbmRow& row : rows) {
     const auto it = std::find(to_zero.begin(), to_zero.end(), row.callpath);

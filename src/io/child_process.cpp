@@ -106,7 +106,7 @@ ChildExit wait_for_any_child() {
   return decode(done, status);
 }
 
-ChildAnswer run_in_child(const std::string& what, const std::function<int(int answer_fd)>& body) {
+AnsweringChild start_answering_child(const std::string& what, const std::function<int(int answer_fd)>& body) {
   int fds[2];
   if (::pipe(fds) != 0) throw Error(fmt::format("{}: cannot create a pipe: {}", what, std::strerror(errno)));
   const pid_t pid = start_child([&] {
@@ -122,11 +122,25 @@ ChildAnswer run_in_child(const std::string& what, const std::function<int(int an
     throw Error(fmt::format("{}: cannot start a child process: {}", what, std::strerror(error)));
   }
   ::close(fds[1]);
+  return AnsweringChild{pid, fds[0]};
+}
+
+ChildAnswer collect_answer(const AnsweringChild& child) {
   ChildAnswer out;
-  out.data = read_until_closed(fds[0]);
-  ::close(fds[0]);
-  out.exit = wait_for_child(pid);
+  out.data = read_until_closed(child.fd);
+  ::close(child.fd);
+  out.exit = wait_for_child(child.pid);
   return out;
+}
+
+void abandon_child(const AnsweringChild& child) {
+  ::kill(child.pid, SIGKILL);
+  ::close(child.fd);
+  wait_for_child(child.pid);
+}
+
+ChildAnswer run_in_child(const std::string& what, const std::function<int(int answer_fd)>& body) {
+  return collect_answer(start_answering_child(what, body));
 }
 
 }  // namespace wisp

@@ -68,18 +68,30 @@ ReplayResult assemble_result(const Trace& trace, replay_impl::SimulatedTimes ans
 
 }  // namespace
 
-ReplayResult replay(const Trace& trace, const Platform& platform, const ReplayOptions& options) {
+StartedReplay start_replay(const Trace& trace, const Platform& platform, const ReplayOptions& options) {
   check(platform, options, trace);
   spdlog::default_logger()->flush();
-  const ChildAnswer child = run_in_child("replay", [&](int fd) {
+  StartedReplay started{&trace, options, {}};
+  started.child = start_answering_child("replay", [&](int fd) {
     const int code = replay_impl::simulate_and_answer(fd, trace, platform, options);
     spdlog::default_logger()->flush();
     return code;
   });
+  return started;
+}
+
+ReplayResult finish_replay(const StartedReplay& started) {
+  const ChildAnswer child = collect_answer(started.child);
   if (child.exit.killed)
     throw Error(fmt::format("replay: the simulation process was killed by signal {} ({}); SimGrid's "
                             "messages above say why", child.exit.signal, strsignal(child.exit.signal)));
-  return assemble_result(trace, replay_impl::read_answer(child.data), options);
+  return assemble_result(*started.trace, replay_impl::read_answer(child.data), started.options);
+}
+
+void abandon_replay(const StartedReplay& started) { abandon_child(started.child); }
+
+ReplayResult replay(const Trace& trace, const Platform& platform, const ReplayOptions& options) {
+  return finish_replay(start_replay(trace, platform, options));
 }
 
 }  // namespace wisp

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <thread>
 
 #include "wisp/error.hpp"
 #include "wisp/replay/calibrate.hpp"
@@ -113,13 +114,20 @@ ReplayOptions replay_options(const ReplaySpec& spec, const CollectiveAlgorithms&
   return o;
 }
 
-IdentityRun run_identity(const Scenario& scenario, const Trace& measured) {
+namespace {
+
+// The identity run up to its replay: the platform and the replay options.
+IdentityRun prepare_identity(const Scenario& scenario, const Trace& measured) {
   IdentityRun id;
   id.platform = resolve_platform(scenario.platform, measured, scenario.replay.costs == "model");
   id.options = replay_options(scenario.replay, id.platform.algorithms);
   spdlog::info("{}: replaying the unmodified trace ({} ranks, {} events)", scenario.name,
                measured.rank_count(), measured.event_count());
-  id.replay = replay(measured, id.platform.platform, id.options);
+  return id;
+}
+
+// The identity run after its replay: the residual summary and the warnings.
+void conclude_identity(const Scenario& scenario, const Trace& measured, IdentityRun& id) {
   if (id.replay.residuals) id.residuals = summarize(measured, *id.replay.residuals);
   for (const std::string& note : id.platform.notes) id.warnings.push_back("calibration: " + note);
   const double error = identity_error(measured.end_time(), id.replay.runtime);
@@ -127,6 +135,83 @@ IdentityRun run_identity(const Scenario& scenario, const Trace& measured) {
     id.warnings.push_back(std::move(w));
   if (std::string w = hybrid_warning(measured); !w.empty()) id.warnings.push_back(std::move(w));
   for (const std::string& w : id.warnings) spdlog::warn("identity replay: {}", w);  // shared by every point
+}
+
+// The scenario replay's platform and options (from the identity's platform and options, and its
+// residuals: with trace-anchored costs the scenario replay needs the identity replayed first).
+struct ScenarioSetup {
+  Platform platform;
+  ReplayOptions options;
+  std::string description;  // of the platform, if it differs from the identity's
+};
+
+ScenarioSetup scenario_setup(const Scenario& scenario, const Transformed& t, const IdentityRun& identity) {
+  ScenarioSetup s;
+  s.platform = identity.platform.platform;
+  if (!t.platform.file.empty()) {
+    s.platform = load_platform(t.platform.file);
+    s.description = "file " + t.platform.file.string();
+  }
+  apply(s.platform, t.platform);
+  if (!t.platform.file.empty() || t.platform.speed_factor != 1 || t.platform.latency_factor != 1 ||
+      t.platform.bandwidth_factor != 1)
+    s.description = (s.description.empty() ? identity.platform.description : s.description) + factors(s.platform);
+  s.options = identity.options;
+  s.options.zero_communication = t.zero_communication;
+  s.options.anchor = false;
+  s.options.residuals = identity.replay.residuals;
+  spdlog::info("{}: replaying the scenario", scenario.name);
+  return s;
+}
+
+PointResult point_result(const Scenario& scenario, const Trace& measured, const Transformed& t,
+                         const IdentityRun& identity, std::string scenario_platform, ReplayResult replayed) {
+  PointResult r;
+  r.name = scenario.name;
+  r.measured = measured.end_time();
+  r.platform = identity.platform.description;
+  r.scenario_platform = std::move(scenario_platform);
+  r.effects = t.effects;
+  r.identity_replay = identity.replay;
+  r.costs = identity.options.anchor ? "trace-anchored" : "model only";
+  r.residuals = identity.residuals;
+  r.warnings = identity.warnings;
+  r.scenario_replay = std::move(replayed);
+  r.identity = r.identity_replay.trace.end_time();
+  r.scenario = r.scenario_replay.trace.end_time();
+  return r;
+}
+
+// With model-only costs the scenario replay needs nothing from the identity replay: both run at
+// once, each in its own child process.
+PointResult run_both_at_once(const Scenario& scenario, const Trace& measured, const Transformed& t) {
+  IdentityRun id = prepare_identity(scenario, measured);
+  const ScenarioSetup setup = scenario_setup(scenario, t, id);
+  const StartedReplay identity = start_replay(measured, id.platform.platform, id.options);
+  StartedReplay other;
+  try {
+    other = start_replay(t.trace, setup.platform, setup.options);
+  } catch (...) {
+    abandon_replay(identity);
+    throw;
+  }
+  try {
+    id.replay = finish_replay(identity);
+  } catch (...) {
+    abandon_replay(other);
+    throw;
+  }
+  ReplayResult replayed = finish_replay(other);
+  conclude_identity(scenario, measured, id);
+  return point_result(scenario, measured, t, id, setup.description, std::move(replayed));
+}
+
+}  // namespace
+
+IdentityRun run_identity(const Scenario& scenario, const Trace& measured) {
+  IdentityRun id = prepare_identity(scenario, measured);
+  id.replay = replay(measured, id.platform.platform, id.options);
+  conclude_identity(scenario, measured, id);
   return id;
 }
 
@@ -136,40 +221,16 @@ std::string identity_key(const Scenario& s) {
 
 PointResult run_scenario(const Scenario& scenario, const Trace& measured, const Transformed& t,
                          const IdentityRun& identity) {
-  PointResult r;
-  r.name = scenario.name;
-  r.measured = measured.end_time();
-  r.platform = identity.platform.description;
-  r.effects = t.effects;
-  Platform scenario_platform = identity.platform.platform;
-  if (!t.platform.file.empty()) {
-    scenario_platform = load_platform(t.platform.file);
-    r.scenario_platform = "file " + t.platform.file.string();
-  }
-  apply(scenario_platform, t.platform);
-  if (!t.platform.file.empty() || t.platform.speed_factor != 1 || t.platform.latency_factor != 1 ||
-      t.platform.bandwidth_factor != 1)
-    r.scenario_platform = (r.scenario_platform.empty() ? identity.platform.description : r.scenario_platform) +
-                          factors(scenario_platform);
-  ReplayOptions options = identity.options;
-  options.zero_communication = t.zero_communication;
-  options.anchor = false;
-  options.residuals = identity.replay.residuals;
-
-  spdlog::info("{}: replaying the scenario", scenario.name);
-  r.identity_replay = identity.replay;
-  r.costs = identity.options.anchor ? "trace-anchored" : "model only";
-  r.residuals = identity.residuals;
-  r.warnings = identity.warnings;
-  r.scenario_replay = replay(t.trace, scenario_platform, options);
-  r.identity = r.identity_replay.trace.end_time();
-  r.scenario = r.scenario_replay.trace.end_time();
-  return r;
+  const ScenarioSetup setup = scenario_setup(scenario, t, identity);
+  return point_result(scenario, measured, t, identity, setup.description,
+                      replay(t.trace, setup.platform, setup.options));
 }
 
 PointResult run_point(const Scenario& scenario, const Trace& measured) {
   // Transforms are applied (and so checked) before the possibly long identity replay.
   const Transformed t = apply_transforms(measured, scenario.transforms);
+  if (scenario.replay.costs == "model" && std::thread::hardware_concurrency() > 1)
+    return run_both_at_once(scenario, measured, t);
   return run_scenario(scenario, measured, t, run_identity(scenario, measured));
 }
 

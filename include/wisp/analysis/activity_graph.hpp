@@ -49,7 +49,11 @@ struct ActivityGraph {
   std::vector<std::uint32_t> order;
 
   std::uint32_t add_vertex(std::uint32_t vertex_lane = kNone);
-  std::uint32_t add_activity(const Activity& a);
+  // Inline: the PAG adds about one activity per event.
+  std::uint32_t add_activity(const Activity& a) {
+    activities.push_back(a);
+    return static_cast<std::uint32_t>(activities.size() - 1);
+  }
 
   std::span<const std::uint32_t> outgoing(std::uint32_t v) const {
     return {out.data() + out_begin[v], out.data() + out_begin[v + 1]};

@@ -46,4 +46,16 @@ struct ChildAnswer {
 // system refuses.
 ChildAnswer run_in_child(const std::string& what, const std::function<int(int answer_fd)>& body);
 
+// run_in_child() in two halves, so that several children run at once (the identity and scenario
+// replays of `wisp run`): start_answering_child() forks and returns at once; collect_answer()
+// reads the child's pipe to its end and waits for it; abandon_child() kills it instead (SIGKILL)
+// and waits. Each started child must be collected or abandoned exactly once.
+struct AnsweringChild {
+  pid_t pid = -1;
+  int fd = -1;  // read end of the child's pipe
+};
+AnsweringChild start_answering_child(const std::string& what, const std::function<int(int answer_fd)>& body);
+ChildAnswer collect_answer(const AnsweringChild& child);
+void abandon_child(const AnsweringChild& child);
+
 }  // namespace wisp

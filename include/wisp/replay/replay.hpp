@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "wisp/error.hpp"
+#include "wisp/io/child_process.hpp"
 #include "wisp/replay/collective_algorithm.hpp"
 #include "wisp/replay/platform.hpp"
 #include "wisp/replay/residuals.hpp"
@@ -93,5 +94,18 @@ std::vector<std::string> read_hostfile(const std::filesystem::path& file);
 // Replays `trace` on `platform`. Throws ReplayDeadlock, or wisp::Error for a bad platform or
 // options (unknown host, ...) and when the simulation process fails.
 ReplayResult replay(const Trace& trace, const Platform& platform, const ReplayOptions& options = {});
+
+// replay() in two halves, so that independent replays run at once, each in its own child (wisp run
+// with model-only costs starts its identity and scenario replays together). start_replay() checks
+// and forks; finish_replay() waits and builds the result (throws like replay()); abandon_replay()
+// kills a started replay that is no longer wanted. `trace` must outlive the started replay.
+struct StartedReplay {
+  const Trace* trace = nullptr;
+  ReplayOptions options;
+  AnsweringChild child;
+};
+StartedReplay start_replay(const Trace& trace, const Platform& platform, const ReplayOptions& options = {});
+ReplayResult finish_replay(const StartedReplay& started);
+void abandon_replay(const StartedReplay& started);
 
 }  // namespace wisp
