@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "bare_read.hpp"
 #include "generators/generators.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
 #include "wisp/io/otf2_reader.hpp"
@@ -93,40 +94,10 @@ Run in_child(Body&& body) {
   return r;
 }
 
-// Reads every location with its own local reader and counts the records; no callbacks.
-std::uint64_t bare_count(const fs::path& anchor) {
-  OTF2_Reader* reader = OTF2_Reader_Open(anchor.c_str());
-  OTF2_Reader_SetSerialCollectiveCallbacks(reader);
-  uint64_t locations = 0;
-  OTF2_Reader_GetNumberOfLocations(reader, &locations);
-  for (uint64_t l = 0; l < locations; ++l) OTF2_Reader_SelectLocation(reader, l);
-  OTF2_Reader_OpenDefFiles(reader);
-  for (uint64_t l = 0; l < locations; ++l) {
-    OTF2_DefReader* d = OTF2_Reader_GetDefReader(reader, l);
-    uint64_t n = 0;
-    if (d) {
-      OTF2_Reader_ReadAllLocalDefinitions(reader, d, &n);
-      OTF2_Reader_CloseDefReader(reader, d);
-    }
-  }
-  OTF2_Reader_CloseDefFiles(reader);
-  OTF2_Reader_OpenEvtFiles(reader);
-  std::uint64_t total = 0;
-  for (uint64_t l = 0; l < locations; ++l) {
-    OTF2_EvtReader* e = OTF2_Reader_GetEvtReader(reader, l);
-    uint64_t n = 0;
-    OTF2_Reader_ReadAllLocalEvents(reader, e, &n);
-    total += n;
-    OTF2_Reader_CloseEvtReader(reader, e);
-  }
-  OTF2_Reader_CloseEvtFiles(reader);
-  OTF2_Reader_Close(reader);
-  return total;
-}
 
 Run bare_run(const fs::path& dir) {
   return in_child([&](int fd) {
-    const std::uint64_t n = bare_count(dir / "traces.otf2");
+    const std::uint64_t n = bench::bare_count(dir / "traces.otf2");
     return write(fd, &n, sizeof n) == sizeof n ? 0 : 1;
   });
 }

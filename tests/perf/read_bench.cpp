@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "bare_read.hpp"
 #include "generators/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
@@ -42,37 +43,6 @@ std::uint64_t rss() {
   return resident * 4096;
 }
 
-// Reads every location with its own local reader and counts the records; no callbacks.
-std::uint64_t bare_count(const fs::path& anchor) {
-  OTF2_Reader* reader = OTF2_Reader_Open(anchor.c_str());
-  OTF2_Reader_SetSerialCollectiveCallbacks(reader);
-  uint64_t locations = 0;
-  OTF2_Reader_GetNumberOfLocations(reader, &locations);
-  // Location ids of a wisp-written archive are 0..n-1 (rank order).
-  for (uint64_t l = 0; l < locations; ++l) OTF2_Reader_SelectLocation(reader, l);
-  OTF2_Reader_OpenDefFiles(reader);
-  for (uint64_t l = 0; l < locations; ++l) {
-    OTF2_DefReader* d = OTF2_Reader_GetDefReader(reader, l);
-    uint64_t n = 0;
-    if (d) {
-      OTF2_Reader_ReadAllLocalDefinitions(reader, d, &n);
-      OTF2_Reader_CloseDefReader(reader, d);
-    }
-  }
-  OTF2_Reader_CloseDefFiles(reader);
-  OTF2_Reader_OpenEvtFiles(reader);
-  std::uint64_t total = 0;
-  for (uint64_t l = 0; l < locations; ++l) {
-    OTF2_EvtReader* e = OTF2_Reader_GetEvtReader(reader, l);
-    uint64_t n = 0;
-    OTF2_Reader_ReadAllLocalEvents(reader, e, &n);
-    total += n;
-    OTF2_Reader_CloseEvtReader(reader, e);
-  }
-  OTF2_Reader_CloseEvtFiles(reader);
-  OTF2_Reader_Close(reader);
-  return total;
-}
 
 }  // namespace
 
@@ -111,7 +81,7 @@ int main(int argc, char** argv) {
   std::uint64_t events = 0;
   for (int k = 0; k < repeat; ++k) {
     const double t0 = now();
-    events = bare_count(anchor);
+    events = bench::bare_count(anchor);
     bare.push_back(now() - t0);
   }
   std::uint64_t footprint = 0, rss_growth = 0, model_events = 0;
