@@ -423,6 +423,18 @@ void add_other_locations(Trace& trace, const ArchiveDefinitions& archive, io::Ot
   check_teams(trace);
 }
 
+// The global definitions and the anchor's creator ("Score-P 8.1").
+ArchiveDefinitions read_archive_definitions(OTF2_Reader* reader, const std::string& where, const Otf2ErrorScope& scope) {
+  char* creator = nullptr;
+  if (OTF2_Reader_GetCreator(reader, &creator) != OTF2_SUCCESS)
+    io::check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": not an OTF2 anchor file", scope);
+  const std::string text = creator ? creator : "";
+  free(creator);
+  ArchiveDefinitions archive = io::read_global_definitions(reader, where, scope);
+  archive.defs.creator = text;
+  return archive;
+}
+
 }  // namespace
 
 // What keeps a file from being read, said plainly (every problem used to be "not an OTF2 anchor").
@@ -444,13 +456,7 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   if (!handle.reader) io::check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": not an OTF2 anchor file", scope);
   io::check_otf2(OTF2_Reader_SetSerialCollectiveCallbacks(handle.reader),
                  where + ": not an OTF2 anchor file", scope);
-  char* creator = nullptr;
-  if (OTF2_Reader_GetCreator(handle.reader, &creator) != OTF2_SUCCESS)
-    io::check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": not an OTF2 anchor file", scope);
-
-  ArchiveDefinitions archive = io::read_global_definitions(handle.reader, where, scope);
-  archive.defs.creator = creator ? creator : "";
-  free(creator);
+  ArchiveDefinitions archive = read_archive_definitions(handle.reader, where, scope);
   for (std::uint64_t location : io::locations_to_read(archive))
     io::check_otf2(OTF2_Reader_SelectLocation(handle.reader, location), where, scope);
   read_local_definitions(handle.reader, archive, where, scope);
