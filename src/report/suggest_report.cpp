@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "wisp/scenario/region_names.hpp"
+
 namespace wisp {
 
 namespace {
@@ -48,13 +50,6 @@ std::string number(const std::optional<double>& v, const char* format) {
   return v ? fmt::format(fmt::runtime(format), *v) : std::string("-");
 }
 
-// `text` in `width` columns: cut in the middle ("advec_mom_kern...(per instance)") when longer.
-std::string fit(const std::string& text, std::size_t width) {
-  if (text.size() <= width) return text;
-  const std::size_t head = (width - 3) / 2;
-  return text.substr(0, head) + "..." + text.substr(text.size() - (width - 3 - head));
-}
-
 // The hypothesis column: as wide as the longest title, within [10, 60].
 std::size_t title_width(const SuggestResult& r) {
   std::size_t w = 10;
@@ -64,8 +59,8 @@ std::size_t title_width(const SuggestResult& r) {
 
 std::string row_text(const Suggestion& s, const std::string& rank, std::size_t width) {
   const Hypothesis& h = s.hypothesis;
-  std::string t = fmt::format("{:>6}  {:<{}} {:<30} {:>10}", rank, fit(h.title, width), width,
-                              fit(h.indicator.name, 30), number(h.indicator.value, "{:.4f}"));
+  std::string t = fmt::format("{:>6}  {:<{}} {:<30} {:>10}", rank, middle_shortened(h.title, width), width,
+                              middle_shortened(h.indicator.name, 30), number(h.indicator.value, "{:.4f}"));
   if (s.failed()) return t + "  failed: " + s.run.error.substr(0, s.run.error.find('\n')) + "\n";
   return t + fmt::format("  {:>10.4f}  {:>7.2f}  {:>10}  {:>7}  {}\n", s.run.gain(), s.run.gain_percent(),
                          number(s.overestimate(), "{:+.4f}"), number(s.ratio(), "{:.3f}"), s.file);

@@ -14,29 +14,9 @@
 #include "wisp/report/html_report.hpp"
 
 using namespace wisp;
-using test::HandTrace;
+using test::two_rank_trace;
 
 namespace {
-
-// rank 0: MPI_Init [0,1], A [1,5], MPI_Send [5,5.1], main [5.1,6], MPI_Finalize [6,8.5], main [8.5,8.6]
-// rank 1: MPI_Init [0,1], B [1,2], MPI_Recv [2,5.2] (Late Sender 3), C [5.2,8], MPI_Finalize [8,8.5],
-//         main [8.5,8.6]. Rank 0 waits 2 s in MPI_Finalize for rank 1 (8 - 6).
-Trace two_rank_trace(const std::string& a = "A") {
-  HandTrace h(2);
-  for (Rank r = 0; r < 2; ++r) {
-    h.enter(r, 0, "main");
-    h.init(r, 0, 1);
-  }
-  h.work(0, 1, 5, a);
-  h.send(0, 5, 5.1, 1);
-  h.finalize(0, 6, 8.5);
-  h.work(1, 1, 2, "B");
-  h.recv(1, 2, 5.2, 0);
-  h.work(1, 5.2, 8, "C");
-  h.finalize(1, 8, 8.5);
-  for (Rank r = 0; r < 2; ++r) h.leave(r, 8.6, "main");
-  return h.finish();
-}
 
 struct Expected {
   const char* region;
