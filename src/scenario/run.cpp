@@ -114,13 +114,18 @@ ReplayOptions replay_options(const ReplaySpec& spec, const CollectiveAlgorithms&
   return o;
 }
 
-namespace {
-
-// The identity run up to its replay: the platform and the replay options.
-IdentityRun prepare_identity(const Scenario& scenario, const Trace& measured) {
+IdentityRun identity_setup(const Scenario& scenario, const Trace& measured) {
   IdentityRun id;
   id.platform = resolve_platform(scenario.platform, measured, scenario.replay.costs == "model");
   id.options = replay_options(scenario.replay, id.platform.algorithms);
+  return id;
+}
+
+namespace {
+
+// The identity run up to its replay, said in the log.
+IdentityRun prepare_identity(const Scenario& scenario, const Trace& measured) {
+  IdentityRun id = identity_setup(scenario, measured);
   spdlog::info("{}: replaying the unmodified trace ({} ranks, {} events)", scenario.name,
                measured.rank_count(), measured.event_count());
   return id;
@@ -177,7 +182,7 @@ PointResult point_result(const Scenario& scenario, const Trace& measured, const 
   r.residuals = identity.residuals;
   r.warnings = identity.warnings;
   r.scenario_replay = std::move(replayed);
-  r.identity = r.identity_replay.trace.end_time();
+  r.identity = identity.replay.runtime;  // its trace's end (an identity sent by another rank has no trace)
   r.scenario = r.scenario_replay.trace.end_time();
   return r;
 }

@@ -16,6 +16,7 @@
 #include "wisp/io/interrupt.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/io/read_file.hpp"
+#include "wisp/scenario/points_over_mpi.hpp"
 #include "wisp/scenario/run.hpp"
 
 namespace wisp {
@@ -90,18 +91,6 @@ std::string lost_message(const std::vector<std::size_t>& running, const fs::path
                      dir.string());
 }
 
-// A failure outside the replay (the identity run, the work directory) is the point's error: the
-// worker rank must answer.
-SweepRow compute_point(const Scenario& point, const Trace& measured, const fs::path& work, IdentityRuns& identities) {
-  try {
-    return run_points({point}, measured, PointsOptions{1, false, true, {}}, work, identities).at(0);
-  } catch (const std::exception& e) {
-    SweepRow r;
-    r.error = e.what();
-    return r;
-  }
-}
-
 // Test hook: a worker rank that gets point WISP_TEST_KILL_WORKER_AT_POINT kills itself (SIGKILL),
 // as a node that dies would.
 void test_hook_die(std::size_t point) {
@@ -111,35 +100,39 @@ void test_hook_die(std::size_t point) {
 
 std::size_t run_over_mpi(const SweepPoints& all, const Trace& measured, const fs::path& dir,
                          const std::vector<std::size_t>& missing, const MpiSession& mpi) {
-  IdentityRuns identities;  // per worker: each makes a platform's identity run once
-  const fs::path work = fs::temp_directory_path() / fmt::format("wisp-worker-{}", ::getpid());
   std::size_t done = 0;
-  PoolWork pool;
-  pool.compute = [&](std::size_t i) {
+  MpiPoints work;
+  work.items = missing;
+  work.point = [&](std::size_t i) -> const Scenario& { return all.points.at(i); };
+  work.text = [](std::size_t) { return std::string(); };  // every rank makes the sweep's points
+  work.make = [&](std::size_t i, const std::string&) {
     test_hook_die(i);
-    return row_json(i, compute_point(all.points.at(i), measured, work, identities)).dump();
+    return all.points.at(i);
   };
-  pool.finished = [&](std::size_t i, const std::string& answer) {
-    SweepRow row = row_of(nlohmann::json::parse(answer));
+  work.on_row = [&](std::size_t i, const SweepRow& r) {
+    SweepRow row = r;
     row.name = all.rows.at(i).name;
     row.values = all.rows.at(i).values;
     write_part_row(dir, i, row);
     spdlog::info("{}: point {} done ({}/{}){}", row.name, i, ++done, missing.size(), row.error.empty() ? "" : " (failed)");
   };
-  pool.unfinished = [&](const std::vector<std::size_t>& running) {
+  work.unfinished = [&](const std::vector<std::size_t>& running) {
     if (running.empty()) interrupt::clear_message();
     else interrupt::set_message("wisp: error: " + lost_message(running, dir));
   };
-  pool.lost = [&](const std::vector<std::size_t>& running, const std::string& why) {
+  work.lost = [&](const std::vector<std::size_t>& running, const std::string& why) {
     interrupt::clear_message();
     throw Error(lost_message(running, dir) + " (" + why + ")");
   };
-  if (mpi.rank() != 0) interrupt::set_message("");  // rank 0 speaks for the job, to the end
-  mpi_pool(mpi, missing, pool);
-  if (mpi.rank() == 0) interrupt::clear_message();
-  std::error_code ec;
-  fs::remove_all(work, ec);
-  return mpi.rank() == 0 ? missing.size() : 0;
+  if (mpi.rank() != 0) {
+    interrupt::set_message("");  // rank 0 speaks for the job, to the end
+    serve_points(mpi, measured, work);
+    return 0;
+  }
+  schedule_points(mpi, work);
+  mpi_release(mpi);
+  interrupt::clear_message();
+  return missing.size();
 }
 
 std::size_t run_locally(const SweepPoints& all, const Trace& measured, const fs::path& dir,

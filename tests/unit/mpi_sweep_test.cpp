@@ -112,9 +112,15 @@ TEST_CASE("sweep slices: --slurm-array writes the array, merge and submit script
   check_same_outputs(reference_run(dir), dir / "slurm" / "result");
 }
 
-TEST_CASE("mpirun -n 3 wisp run: the sweep's outputs equal --jobs 1", "[sweep][mpi]") {
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST_CASE("mpirun -n 3 wisp run: the sweep's outputs equal --jobs 1, one identity replay for the job", "[sweep][mpi]") {
   TempDir dir;
-  const std::string cmd = mpirun(3, "self,vader", fmt::format("-q run {} -o {}", kSweep, (dir / "mpi").string()));
+  const std::string cmd = mpirun(3, "self,vader", fmt::format("run {} -o {}", kSweep, (dir / "mpi").string()));
   if (cmd.empty()) return;
   const fs::path ref = reference_run(dir);
   const auto r = shell(cmd, dir.path());
@@ -122,6 +128,10 @@ TEST_CASE("mpirun -n 3 wisp run: the sweep's outputs equal --jobs 1", "[sweep][m
   REQUIRE(r.exit_code == 0);
   check_same_outputs(ref, dir / "mpi");
   CHECK_FALSE(fs::exists(dir / "mpi.partial"));
+  // The sweep's 10 points share one platform: one worker replays the identity and the other is
+  // sent it (each worker made its own before); rank 0 replays the best point once more for its traces.
+  CHECK_THAT(r.err, Catch::Contains("10 point(s) over 2 worker rank(s), 1 identity run(s) shared"));
+  CHECK(count(r.err, "replaying the unmodified trace") == 2);
 }
 
 // Two ranks exchange 4 KiB head to head (both MPI_Send, then MPI_Recv): fine while sends are eager,

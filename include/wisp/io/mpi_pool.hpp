@@ -38,19 +38,30 @@ class MpiSession {
   int size_ = 1;
 };
 
-// What the pool does with an item. Workers call `compute` (it must not throw: it answers with
-// text); rank 0 calls `finished` with each answer as it arrives and `unfinished` whenever the set
-// of handed-out, unanswered items changes. When an MPI call fails (a rank is gone and the launcher
-// has not ended the job yet) rank 0 calls `lost` with the unanswered items and why, which throws.
+// What the pool does with an item. Workers call `compute` with what rank 0 attached to the item (it
+// must not throw: it answers with text); rank 0 calls `ready` to pick the next item it can hand out
+// (one whose inputs are answered; empty: every item), `attach` for what goes with it to that rank
+// (empty: nothing), `finished` with each answer as it arrives and `unfinished` whenever the set of
+// handed-out, unanswered items changes. When an MPI call fails (a rank is gone and the launcher has
+// not ended the job yet) rank 0 calls `lost` with the unanswered items and why, which throws.
 struct PoolWork {
-  std::function<std::string(std::size_t item)> compute;
-  std::function<void(std::size_t item, const std::string& answer)> finished;
+  std::function<std::string(std::size_t item, const std::string& attachment)> compute;
+  std::function<bool(std::size_t item)> ready;
+  std::function<std::string(std::size_t item, int rank)> attach;
+  std::function<void(std::size_t item, int rank, const std::string& answer)> finished;
   std::function<void(const std::vector<std::size_t>& running)> unfinished;
   std::function<void(const std::vector<std::size_t>& running, const std::string& why)> lost;
 };
 
-// Runs `items` (only rank 0's list counts) over ranks 1..size-1 and returns on every rank when all
-// are answered. Needs a session of at least 2 ranks.
+// Rank 0: runs one batch of `items` over ranks 1..size-1 (dynamic scheduling, in the order given
+// among the ready ones) and returns when all are answered; the workers stay for the next batch.
+void mpi_schedule(const MpiSession& session, const std::vector<std::size_t>& items, const PoolWork& work);
+// Rank 0, after its last batch: the workers' mpi_serve returns.
+void mpi_release(const MpiSession& session);
+// Ranks 1..: computes what rank 0 hands out, batch after batch, until it releases them.
+void mpi_serve(const MpiSession& session, const PoolWork& work);
+
+// One batch and the release: rank 0 schedules `items`, the others serve. Needs at least 2 ranks.
 void mpi_pool(const MpiSession& session, const std::vector<std::size_t>& items, const PoolWork& work);
 
 }  // namespace wisp

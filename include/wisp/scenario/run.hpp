@@ -64,6 +64,10 @@ struct IdentityRun {
   std::vector<std::string> warnings;         // calibration notes and the identity-error warning
 };
 IdentityRun run_identity(const Scenario& scenario, const Trace& measured);
+// The identity run up to its replay: its platform (calibrated on `measured` unless given) and
+// replay options. Deterministic: a rank of an MPI job that is sent another rank's replay makes
+// the same (identity_share.hpp).
+IdentityRun identity_setup(const Scenario& scenario, const Trace& measured);
 // Text that is equal for two scenarios exactly when their identity runs are the same.
 std::string identity_key(const Scenario& scenario);
 
