@@ -82,16 +82,17 @@ void add_suggest_command(CLI::App& app) {
   cmd->add_flag("--json", o->json, "print suggest.json instead of the text table");
   cmd->add_flag("--force", o->force, "replace an existing output directory");
   cmd->callback([o] {
-    const MpiSession mpi;  // under mpirun/srun: rank 0 works (with --jobs), the others have nothing to do
-    if (mpi.rank() != 0) return;
-    if (mpi.size() > 1) spdlog::warn("wisp suggest runs on rank 0 only (its hypotheses are not spread over MPI ranks yet)");
+    const MpiSession mpi;  // under mpirun/srun: rank 0 analyses and ranks, the others simulate candidates
     const Scenario base = base_scenario(*o);
+    if (mpi.rank() != 0) return serve_suggest(mpi, load_trace(base));
     AtomicDirectory out(output_dir(*o, base), o->force);  // refuse an existing output before working
     const ScenarioTrace in = load_trace(base);
     SuggestOptions options;
     options.jobs = o->jobs;
+    if (mpi.size() > 1) options.mpi = &mpi;
     options.hypotheses.top = o->top;
     const SuggestResult r = suggest(base, in, options, out.target(), out.staging());
+    if (mpi.size() > 1) mpi_release(mpi);
     write_output(r, out);
     if (o->json) std::printf("%s\n", suggest_json(r).dump(2).c_str());
     else std::printf("%s\nwrote %s\n", suggest_text(r).c_str(), out.target().c_str());

@@ -74,9 +74,15 @@ Shares shares_of(const MpiPoints& work) {
   for (const std::size_t item : work.items) {
     const std::string key = identity_key(work.point(item));
     s.key_of[item] = key;
+    if (s.by_key.count(key)) continue;
     Share share;
     share.first = item;
-    if (s.by_key.emplace(key, std::move(share)).second) s.keys.push_back(key);
+    if (work.identities && work.identities->count(key)) {
+      share.done = true;
+      share.bytes = encode_identity(work.identities->at(key));
+    }
+    s.by_key.emplace(key, std::move(share));
+    s.keys.push_back(key);
   }
   return s;
 }
@@ -127,10 +133,12 @@ PoolWork rank0_pool(const MpiPoints& work, Shares& s) {
 void schedule_points(const MpiSession& session, const MpiPoints& work) {
   Shares s = shares_of(work);
   std::vector<std::size_t> items;
-  for (std::size_t k = 0; k < s.keys.size(); ++k) items.push_back(kIdentity + k);
+  for (std::size_t k = 0; k < s.keys.size(); ++k)
+    if (!s.by_key.at(s.keys[k]).done) items.push_back(kIdentity + k);
   items.insert(items.end(), work.items.begin(), work.items.end());
-  spdlog::info("{} point(s) over {} worker rank(s), {} identity run(s) shared", work.items.size(), session.size() - 1,
-               s.keys.size());
+  const std::size_t made_here = s.keys.size() - (items.size() - work.items.size());
+  spdlog::info("{} point(s) over {} worker rank(s), {} identity run(s) shared{}", work.items.size(), session.size() - 1,
+               s.keys.size(), made_here ? fmt::format(" ({} made by rank 0)", made_here) : "");
   mpi_schedule(session, items, rank0_pool(work, s));
 }
 

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "wisp/error.hpp"
+#include "wisp/scenario/points_over_mpi.hpp"
 #include "wisp/scenario/scenario_writer.hpp"
 
 namespace wisp {
@@ -24,12 +26,39 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 Suggestion candidate(const Scenario& base, const Hypothesis& h, const fs::path& target) {
   Suggestion s;
   s.hypothesis = h;
-  s.scenario = parse_scenario(scenario_yaml(hypothesis_scenario(base, h)), target / "hypotheses" / (h.name + ".yaml"));
+  s.yaml = scenario_yaml(hypothesis_scenario(base, h));
+  s.scenario = parse_scenario(s.yaml, target / "hypotheses" / (h.name + ".yaml"));
   return s;
+}
+
+// The batch over the ranks of the MPI job: rank 0 makes the identity run (its facts go into the
+// report), the workers get each candidate's file and path.
+void simulate_over_mpi(std::vector<Suggestion>& batch, const ScenarioTrace& in, const MpiSession& mpi,
+                       IdentityRuns& identities) {
+  MpiPoints work;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    work.items.push_back(i);
+    const std::string key = identity_key(batch[i].scenario);
+    if (!identities.count(key)) identities.emplace(key, run_identity(batch[i].scenario, in.trace));
+  }
+  work.identities = &identities;
+  work.point = [&](std::size_t i) -> const Scenario& { return batch.at(i).scenario; };
+  work.text = [&](std::size_t i) { return suggest_point_text(batch.at(i).scenario.file, batch.at(i).yaml); };
+  work.on_row = [&](std::size_t i, const SweepRow& row) {
+    batch.at(i).run = row;
+    spdlog::info("suggest: {} done{}", batch[i].hypothesis.name, row.error.empty() ? "" : " (failed)");
+  };
+  work.unfinished = [](const std::vector<std::size_t>&) {};
+  work.lost = [&](const std::vector<std::size_t>& running, const std::string& why) {
+    throw Error(fmt::format("the MPI job ended (a rank died or was stopped) while {} hypotheses were simulated ({})",
+                            running.size(), why));
+  };
+  schedule_points(mpi, work);
 }
 
 void simulate(std::vector<Suggestion>& batch, const ScenarioTrace& in, const SuggestOptions& o, const fs::path& work,
               IdentityRuns& identities) {
+  if (o.mpi && o.mpi->size() > 1) return simulate_over_mpi(batch, in, *o.mpi, identities);
   std::vector<Scenario> points;
   for (const Suggestion& s : batch) points.push_back(s.scenario);
   const std::vector<SweepRow> rows = run_points(points, in.trace, PointsOptions{o.jobs, false, true}, work, identities);
@@ -110,6 +139,20 @@ Hypothesis given(const Scenario& base) {
 }
 
 }  // namespace
+
+std::string suggest_point_text(const fs::path& file, const std::string& yaml) { return file.string() + "\n" + yaml; }
+
+Scenario suggest_point(const std::string& text) {
+  const std::size_t split = text.find('\n');
+  if (split == std::string::npos) throw Error("a hypothesis sent without its file name");
+  return parse_scenario(text.substr(split + 1), text.substr(0, split));
+}
+
+void serve_suggest(const MpiSession& mpi, const ScenarioTrace& in) {
+  MpiPoints work;
+  work.make = [](std::size_t, const std::string& text) { return suggest_point(text); };
+  serve_points(mpi, in.trace, work);
+}
 
 std::optional<double> Suggestion::overestimate() const {
   if (failed() || !hypothesis.indicator.value) return std::nullopt;

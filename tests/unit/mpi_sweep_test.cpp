@@ -9,6 +9,7 @@
 
 #include <fstream>
 
+#include "generators/generators.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
 #include "wisp/io/mpi_pool.hpp"
@@ -188,4 +189,30 @@ TEST_CASE("mpirun wisp run: a killed worker rank names the lost points, --resume
   REQUIRE(resumed.exit_code == 0);
   check_same_outputs(reference_run(dir), out);
   CHECK_FALSE(fs::exists(out + ".partial"));
+}
+
+TEST_CASE("mpirun -n 3 wisp suggest: the candidates over the ranks, results equal --jobs 1", "[suggest][mpi]") {
+  TempDir dir;
+  wisp::gen::HaloOptions o;
+  o.steps = 10;
+  o.overload_ranks = {0, 1, 2, 3};
+  o.overload = 0.5;
+  wisp::write_otf2(wisp::gen::generate_halo(o), dir / "halo");
+  const std::string trace = (dir / "halo").string();
+  const std::string cmd = mpirun(3, "self,vader", fmt::format("suggest --top 2 -o {} {}", (dir / "mpi").string(), trace));
+  if (cmd.empty()) return;
+  const auto ref = run_wisp(fmt::format("-q suggest --jobs 1 --top 2 -o {} {}", (dir / "ref").string(), trace));
+  INFO(ref.err);
+  REQUIRE(ref.exit_code == 0);
+  const auto r = shell(cmd, dir.path());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  json a = json::parse(file(dir / "ref" / "suggest.json")), b = json::parse(file(dir / "mpi" / "suggest.json"));
+  REQUIRE(a["hypotheses"].size() >= 3);
+  a.erase("timings"), b.erase("timings");  // wall seconds per step
+  CHECK(a == b);
+  for (const auto& h : a["hypotheses"]) CHECK(file(dir / "ref" / h["file"].get<std::string>()) == file(dir / "mpi" / h["file"].get<std::string>()));
+  // Rank 0 replays the identity once (its facts are in the report) and sends it to the workers.
+  CHECK(count(r.err, "replaying the unmodified trace") == 1);
+  CHECK_THAT(r.err, Catch::Contains("over 2 worker rank(s), 1 identity run(s) shared (1 made by rank 0)"));
 }

@@ -20,6 +20,7 @@ struct MpiPoints {
   // Rank 0: point `item`, and the text a worker makes it from ("": the worker knows it by number).
   std::function<const Scenario&(std::size_t item)> point;
   std::function<std::string(std::size_t item)> text;
+  const IdentityRuns* identities = nullptr;  // rank 0: identity runs it made already (sent, not made again)
   // Workers: point `item` from rank 0's text.
   std::function<Scenario(std::size_t item, const std::string& text)> make;
   // Rank 0: each row as it arrives; the points out on the workers whenever they change (an identity

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "wisp/io/mpi_pool.hpp"
 #include "wisp/scenario/hypotheses.hpp"
 #include "wisp/scenario/sweep.hpp"
 #include "wisp/scenario/trace_source.hpp"
@@ -18,7 +19,7 @@ namespace wisp {
 struct Suggestion {
   Hypothesis hypothesis;
   Scenario scenario;   // as it ran: parsed back from `yaml`
-  std::string yaml;    // the scenario file (hypotheses/NN-name.yaml), with the findings as comments
+  std::string yaml;    // the scenario file (hypotheses/NN-name.yaml): as simulated, then with the findings as comments
   std::string file;    // its path relative to the output directory
   SweepRow run;        // runtimes, or why the candidate failed (its error)
   bool failed() const { return !run.error.empty(); }
@@ -29,7 +30,8 @@ struct Suggestion {
 };
 
 struct SuggestOptions {
-  int jobs = 1;
+  int jobs = 1;                      // worker processes at a time (without MPI, or mpirun -n 1)
+  const MpiSession* mpi = nullptr;   // rank 0 of a job of several ranks: the candidates go to the others
   HypothesisOptions hypotheses;
 };
 
@@ -51,5 +53,11 @@ struct SuggestResult {
 // `work`: a directory for the workers (left empty).
 SuggestResult suggest(const Scenario& base, const ScenarioTrace& in, const SuggestOptions& options,
                       const std::filesystem::path& target, const std::filesystem::path& work);
+// The other ranks of an MPI job under `wisp suggest`: simulate the candidates rank 0 sends (their
+// files as text) until it releases them (mpi_release).
+void serve_suggest(const MpiSession& mpi, const ScenarioTrace& in);
+// What a worker is sent for a candidate, and the candidate made from it.
+std::string suggest_point_text(const std::filesystem::path& file, const std::string& yaml);
+Scenario suggest_point(const std::string& text);
 
 }  // namespace wisp
