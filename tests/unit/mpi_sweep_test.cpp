@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <vector>
 
 #include "generators/generators.hpp"
 #include "helpers.hpp"
@@ -215,4 +217,28 @@ TEST_CASE("mpirun -n 3 wisp suggest: the candidates over the ranks, results equa
   // Rank 0 replays the identity once (its facts are in the report) and sends it to the workers.
   CHECK(count(r.err, "replaying the unmodified trace") == 1);
   CHECK_THAT(r.err, Catch::Contains("over 2 worker rank(s), 1 identity run(s) shared (1 made by rank 0)"));
+}
+
+// The launchers' environments (srun's cannot be run here: no Slurm on this machine).
+TEST_CASE("launched_by_mpi: Open MPI, MPICH/PMI, PMIx and srun environments; a batch script is not a launch", "[mpi]") {
+  const char* names[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "SLURM_STEP_ID", "SLURM_NTASKS", "WISP_NO_MPI"};
+  std::vector<std::pair<std::string, std::string>> saved;
+  for (const char* n : names)
+    if (const char* v = std::getenv(n)) saved.emplace_back(n, v);
+  const auto clear = [&] { for (const char* n : names) unsetenv(n); };
+  clear();
+  CHECK_FALSE(wisp::launched_by_mpi());
+  for (const char* n : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"}) {
+    setenv(n, "4", 1);
+    CHECK(wisp::launched_by_mpi());
+    setenv("WISP_NO_MPI", "1", 1);
+    CHECK_FALSE(wisp::launched_by_mpi());
+    clear();
+  }
+  setenv("SLURM_NTASKS", "4", 1);  // sbatch sets it for the batch script, which is no MPI rank
+  CHECK_FALSE(wisp::launched_by_mpi());
+  setenv("SLURM_STEP_ID", "0", 1);  // srun's job step
+  CHECK(wisp::launched_by_mpi());
+  clear();
+  for (const auto& [n, v] : saved) setenv(n.c_str(), v.c_str(), 1);
 }
