@@ -1,6 +1,7 @@
 // OTF2 error capture. See otf2_errors.hpp.
 #include "otf2_errors.hpp"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 
@@ -8,7 +9,10 @@
 
 namespace wisp::io {
 
-Otf2ErrorScope::Otf2ErrorScope() { previous_ = OTF2_Error_RegisterCallback(&on_error, this); }
+Otf2ErrorScope::Otf2ErrorScope() {
+  first_.emplace_back(std::this_thread::get_id(), std::string());
+  previous_ = OTF2_Error_RegisterCallback(&on_error, this);
+}
 
 Otf2ErrorScope::~Otf2ErrorScope() { OTF2_Error_RegisterCallback(previous_, nullptr); }
 
@@ -19,14 +23,28 @@ OTF2_ErrorCode Otf2ErrorScope::on_error(void* self, const char*, uint64_t, const
   auto* scope = static_cast<Otf2ErrorScope*>(self);
   (void)format;
   (void)args;
-  if (scope && scope->first_.empty()) scope->first_ = OTF2_Error_GetDescription(code);
+  if (!scope) return code;
+  const std::lock_guard lock(scope->mutex_);
+  const auto me = std::this_thread::get_id();
+  auto it = std::find_if(scope->first_.begin(), scope->first_.end(), [&](const auto& f) { return f.first == me; });
+  if (it == scope->first_.end()) scope->first_.emplace_back(me, OTF2_Error_GetDescription(code));
+  else if (it->second.empty()) it->second = OTF2_Error_GetDescription(code);
   return code;
+}
+
+std::string Otf2ErrorScope::first_message() const {
+  const std::lock_guard lock(mutex_);
+  if (!first_.front().second.empty()) return first_.front().second;
+  const auto me = std::this_thread::get_id();
+  for (const auto& [thread, message] : first_)
+    if (thread == me) return message;
+  return {};
 }
 
 void check_otf2(OTF2_ErrorCode code, const std::string& context, const Otf2ErrorScope& scope) {
   if (code == OTF2_SUCCESS) return;
-  const std::string detail =
-      scope.first_message().empty() ? OTF2_Error_GetDescription(code) : scope.first_message();
+  const std::string first = scope.first_message();
+  const std::string detail = first.empty() ? OTF2_Error_GetDescription(code) : first;
   throw Error(context + ": " + detail);
 }
 

@@ -1,10 +1,15 @@
 // OTF2 error capture: while an Otf2ErrorScope lives, OTF2's own error messages are collected
-// instead of printed, so wisp can turn them into one clear line naming the file and place.
+// instead of printed, so wisp can turn them into one clear line naming the file and place. OTF2
+// may report on any thread (the reader's threads): messages are kept per thread, under a lock.
 #pragma once
 
 #include <otf2/otf2.h>
 
+#include <mutex>
 #include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 namespace wisp::io {
 
@@ -15,14 +20,16 @@ class Otf2ErrorScope {
   Otf2ErrorScope(const Otf2ErrorScope&) = delete;
   Otf2ErrorScope& operator=(const Otf2ErrorScope&) = delete;
 
-  // The first message OTF2 reported in this scope ("" if none).
-  const std::string& first_message() const { return first_; }
+  // The first message OTF2 reported in this scope on the thread that opened it, else the first
+  // on the calling thread ("" if none): with one thread, the scope's first message.
+  std::string first_message() const;
 
  private:
   static OTF2_ErrorCode on_error(void* self, const char* file, uint64_t line, const char* function,
                                  OTF2_ErrorCode code, const char* format, va_list args);
   OTF2_ErrorCallback previous_;
-  std::string first_;
+  mutable std::mutex mutex_;
+  std::vector<std::pair<std::thread::id, std::string>> first_;  // per thread, the opener's first
 };
 
 // Throws wisp::Error("<context>: <OTF2 description>") unless `code` is OTF2_SUCCESS.

@@ -10,6 +10,7 @@
 // - ProgramBegin/ProgramEnd are events; the program name becomes Definitions::program_name.
 #include "wisp/io/otf2_reader.hpp"
 
+#include <otf2/OTF2_Pthread_Locks.h>
 #include <otf2/otf2.h>
 
 #include <fmt/format.h>
@@ -21,12 +22,14 @@
 #include <cerrno>
 #include <cstring>
 #include <optional>
+#include <thread>
 
 #include "anchor_probe.hpp"
 #include "otf2_definitions.hpp"
 #include "otf2_errors.hpp"
 #include "otf2_other_locations.hpp"
 #include "otf2_thread_records.hpp"
+#include "parallel_ranks.hpp"
 #include "wisp/error.hpp"
 #include "wisp/trace/builder.hpp"
 
@@ -74,8 +77,11 @@ struct LocationReader {
 
 LocationReader& ctx(void* user) { return *static_cast<LocationReader*>(user); }
 
+// Clock::to_seconds inline (the same arithmetic, so the same doubles): it runs for every event.
 double seconds(const LocationReader& r, OTF2_TimeStamp t) {
-  return r.archive->defs.clock.to_seconds(t);
+  const Clock& clock = r.archive->defs.clock;
+  return static_cast<double>(static_cast<std::int64_t>(t - clock.global_offset)) /
+         static_cast<double>(clock.ticks_per_second);
 }
 
 // The reader of a record's location, counting the record's attributes (wisp does not model them).
@@ -373,24 +379,50 @@ void read_local_definitions(OTF2_Reader* reader, const ArchiveDefinitions& archi
   OTF2_Reader_CloseDefFiles(reader);
 }
 
-void read_rank_events(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks,
-                      const ArchiveDefinitions& archive, Rank r, TraceBuilder& builder,
-                      const std::string& where, const Otf2ErrorScope& scope,
-                      std::array<std::uint64_t, kSkippedCount>& skipped, std::string& program,
-                      std::vector<ThreadRecord>& thread_records) {
-  const std::string context = fmt::format("{}: rank {} (location {})", where, r,
-                                          archive.rank_location[r]);
-  OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, archive.rank_location[r]);
-  if (!events) io::check_otf2(OTF2_ERROR_FILE_INTERACTION, context + ": no event file", scope);
-  LocationReader ctx{&builder.rank(r), &archive, {}, {}, {&archive, &thread_records, 0}};
-  ctx.rank->reserve(archive.declared_events[r]);
-  io::check_otf2(OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks, &ctx), context, scope);
+// What reading one rank yields besides its events (kept in its RankBuilder).
+struct RankRead {
+  std::array<std::uint64_t, kSkippedCount> skipped{};
+  std::string program;
+  std::vector<ThreadRecord> thread_records;  // the master's
+};
+
+// What every reading thread shares, read-only.
+struct EventReading {
+  OTF2_Reader* reader;
+  OTF2_EvtReaderCallbacks* callbacks;
+  const ArchiveDefinitions& archive;
+  const std::string& where;
+  const Otf2ErrorScope& scope;
+};
+
+// Reads a location's events in chunks, so that its thread stops soon once a lower rank has failed.
+OTF2_ErrorCode read_events(OTF2_Reader* reader, OTF2_EvtReader* events, const io::RankStop& stop, uint64_t& read) {
+  constexpr uint64_t kChunk = 1 << 16;
+  for (;;) {
+    uint64_t n = 0;
+    const OTF2_ErrorCode status = OTF2_Reader_ReadLocalEvents(reader, events, kChunk, &n);
+    read += n;
+    if (status != OTF2_SUCCESS || n < kChunk || stop.requested()) return status;
+  }
+}
+
+// Reads rank r's event file into `rank` (thread-safe for different ranks: OTF2's locking
+// callbacks guard the shared reader); throws wisp::Error naming the file and the rank.
+void read_rank_events(const EventReading& in, Rank r, RankBuilder& rank, RankRead& out, const io::RankStop& stop) {
+  const ArchiveDefinitions& archive = in.archive;
+  const std::string context = fmt::format("{}: rank {} (location {})", in.where, r, archive.rank_location[r]);
+  OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(in.reader, archive.rank_location[r]);
+  if (!events) io::check_otf2(OTF2_ERROR_FILE_INTERACTION, context + ": no event file", in.scope);
+  LocationReader ctx{&rank, &archive, {}, {}, {&archive, &out.thread_records, 0}};
+  rank.reserve(archive.declared_events[r]);
+  io::check_otf2(OTF2_Reader_RegisterEvtCallbacks(in.reader, events, in.callbacks, &ctx), context, in.scope);
   uint64_t read = 0;
-  const OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader, events, &read);
+  const OTF2_ErrorCode status = read_events(in.reader, events, stop, read);
   if (status == OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
     throw Error(context + ": an event refers to an undefined region (corrupt definitions)");
-  io::check_otf2(status, context + ": corrupt or truncated event file", scope);
-  OTF2_Reader_CloseEvtReader(reader, events);
+  io::check_otf2(status, context + ": corrupt or truncated event file", in.scope);
+  OTF2_Reader_CloseEvtReader(in.reader, events);
+  if (stop.requested()) return;
   if (read < archive.declared_events[r])
     throw Error(fmt::format("{}: event file is truncated: {} of {} declared events", context, read,
                             archive.declared_events[r]));
@@ -400,20 +432,58 @@ void read_rank_events(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks,
     throw Error(fmt::format("{}: {} MPI records refer to communicators that are not defined as MPI "
                             "communicators: the rank's local definitions (traces/{}.def) are missing, "
                             "empty or truncated", context, ctx.skipped[kUnknownComm], archive.rank_location[r]));
-  skipped[kThread] += ctx.threads.unknown_team;
-  for (int k = 0; k < kSkippedCount; ++k) skipped[k] += ctx.skipped[k];
-  if (program.empty()) program = ctx.program_name;
+  out.skipped = ctx.skipped;
+  out.skipped[kThread] += ctx.threads.unknown_team;
+  out.program = std::move(ctx.program_name);
+}
+
+// Threads to read the ranks with: ReadOptions::threads, by default one per core, at most one
+// per rank.
+unsigned reading_threads(const ReadOptions& options, std::size_t ranks) {
+  const unsigned wanted = options.threads ? options.threads : std::thread::hardware_concurrency();
+  return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(wanted, ranks)));
+}
+
+// Reads every rank's event file, on `threads` threads; RankBuilders of a RankAppend::Concurrent
+// builder when there are several.
+std::vector<RankRead> read_ranks(const EventReading& in, TraceBuilder& builder, unsigned threads,
+                                 const ReadOptions& options) {
+  const std::size_t ranks = in.archive.rank_location.size();
+  std::vector<RankRead> out(ranks);
+  io::for_each_rank(
+      ranks, threads,
+      [&](std::size_t r, const io::RankStop& stop) {
+        read_rank_events(in, static_cast<Rank>(r), builder.rank(static_cast<Rank>(r)), out[r], stop);
+      },
+      [&](std::size_t done) {
+        if (options.progress) options.progress(done, ranks);
+      });
+  return out;
+}
+
+// The ranks' skipped records and the program name (the first rank's that has one).
+void add_rank_reads(TraceBuilder& builder, const ArchiveDefinitions& archive, const std::vector<RankRead>& reads) {
+  std::array<std::uint64_t, kSkippedCount> skipped{};
+  std::string program;
+  for (const RankRead& read : reads) {
+    for (int k = 0; k < kSkippedCount; ++k) skipped[k] += read.skipped[k];
+    if (program.empty()) program = read.program;
+  }
+  builder.defs().program_name = program;
+  for (const auto& [what, n] : archive.skipped) builder.skipped_records()[what] += n;
+  for (int k = 0; k < kSkippedCount; ++k)
+    if (skipped[k]) builder.skipped_records()[kSkippedNames[k]] += skipped[k];
 }
 
 // Hybrid traces: the ranks' other threads and streams, their kept events and their anomalies.
 void add_other_locations(Trace& trace, const ArchiveDefinitions& archive, io::OtherLocations others,
-                         std::vector<std::vector<ThreadRecord>> master_records) {
+                         std::vector<RankRead> masters) {
   trace.defs.thread_teams = archive.defs.thread_teams;
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     trace.defs.ranks[r].others = archive.defs.ranks[r].others;
     trace.ranks[r].others = std::move(others.events[r]);
     ThreadRecords& records = trace.ranks[r].thread_records;
-    records.push_back(std::move(master_records[r]));
+    records.push_back(std::move(masters[r].thread_records));
     for (auto& location : others.thread_records[r]) records.push_back(std::move(location));
     const bool any = std::any_of(records.begin(), records.end(), [](const auto& l) { return !l.empty(); });
     if (!any) records.clear();
@@ -435,6 +505,26 @@ ArchiveDefinitions read_archive_definitions(OTF2_Reader* reader, const std::stri
   return archive;
 }
 
+// Opens the anchor and reads its global definitions and the local ones of every location to read.
+ArchiveDefinitions open_archive(ReaderHandle& handle, const fs::path& anchor, const std::string& where,
+                                const Otf2ErrorScope& scope) {
+  handle.reader = OTF2_Reader_Open(anchor.c_str());
+  if (!handle.reader) io::check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": not an OTF2 anchor file", scope);
+  io::check_otf2(OTF2_Reader_SetSerialCollectiveCallbacks(handle.reader),
+                 where + ": not an OTF2 anchor file", scope);
+  ArchiveDefinitions archive = read_archive_definitions(handle.reader, where, scope);
+  for (std::uint64_t location : io::locations_to_read(archive))
+    io::check_otf2(OTF2_Reader_SelectLocation(handle.reader, location), where, scope);
+  read_local_definitions(handle.reader, archive, where, scope);
+  return archive;
+}
+
+// Owns the event callbacks for the duration of a read.
+struct CallbacksHandle {
+  OTF2_EvtReaderCallbacks* callbacks = make_event_callbacks();
+  ~CallbacksHandle() { OTF2_EvtReaderCallbacks_Delete(callbacks); }
+};
+
 }  // namespace
 
 // What keeps a file from being read, said plainly (every problem used to be "not an OTF2 anchor").
@@ -452,43 +542,23 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   check_readable(anchor);
   io::probe_anchor(anchor);
   Otf2ErrorScope scope;
-  ReaderHandle handle{OTF2_Reader_Open(anchor.c_str())};
-  if (!handle.reader) io::check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": not an OTF2 anchor file", scope);
-  io::check_otf2(OTF2_Reader_SetSerialCollectiveCallbacks(handle.reader),
-                 where + ": not an OTF2 anchor file", scope);
-  ArchiveDefinitions archive = read_archive_definitions(handle.reader, where, scope);
-  for (std::uint64_t location : io::locations_to_read(archive))
-    io::check_otf2(OTF2_Reader_SelectLocation(handle.reader, location), where, scope);
-  read_local_definitions(handle.reader, archive, where, scope);
+  ReaderHandle handle{nullptr};
+  ArchiveDefinitions archive = open_archive(handle, anchor, where, scope);
+  const unsigned threads = reading_threads(options, archive.rank_location.size());
+  if (threads > 1)
+    io::check_otf2(OTF2_Pthread_Reader_SetLockingCallbacks(handle.reader, nullptr), where, scope);
+  TraceBuilder builder(archive.defs, threads > 1 ? RankAppend::Concurrent : RankAppend::Shared);
+  const CallbacksHandle callbacks;
+  io::check_otf2(OTF2_Reader_OpenEvtFiles(handle.reader), where + ": cannot open event files", scope);
+  std::vector<RankRead> reads =
+      read_ranks({handle.reader, callbacks.callbacks, archive, where, scope}, builder, threads, options);
+  io::OtherLocations others = io::read_other_locations(handle.reader, archive, where, scope);
+  OTF2_Reader_CloseEvtFiles(handle.reader);
 
-  TraceBuilder builder(archive.defs);
-  std::array<std::uint64_t, kSkippedCount> skipped{};
-  std::string program;
-  OTF2_EvtReaderCallbacks* callbacks = make_event_callbacks();
-  io::OtherLocations others;
-  std::vector<std::vector<ThreadRecord>> master_records(archive.rank_location.size());
-  try {
-    io::check_otf2(OTF2_Reader_OpenEvtFiles(handle.reader), where + ": cannot open event files", scope);
-    for (Rank r = 0; r < archive.rank_location.size(); ++r) {
-      read_rank_events(handle.reader, callbacks, archive, r, builder, where, scope, skipped, program,
-                       master_records[r]);
-      if (options.progress) options.progress(r + 1, archive.rank_location.size());
-    }
-    others = io::read_other_locations(handle.reader, archive, where, scope);
-    OTF2_Reader_CloseEvtFiles(handle.reader);
-  } catch (...) {
-    OTF2_EvtReaderCallbacks_Delete(callbacks);
-    throw;
-  }
-  OTF2_EvtReaderCallbacks_Delete(callbacks);
-
-  builder.defs().program_name = program;
-  for (const auto& [what, n] : archive.skipped) builder.skipped_records()[what] += n;
-  for (int k = 0; k < kSkippedCount; ++k)
-    if (skipped[k]) builder.skipped_records()[kSkippedNames[k]] += skipped[k];
+  add_rank_reads(builder, archive, reads);
   Trace trace = builder.finish();
   if (others.unknown_team) trace.skipped_records[kSkippedNames[kThread]] += others.unknown_team;
-  add_other_locations(trace, archive, std::move(others), std::move(master_records));
+  add_other_locations(trace, archive, std::move(others), std::move(reads));
   return trace;
 }
 

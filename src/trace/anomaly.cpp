@@ -22,6 +22,15 @@ std::string_view to_string(AnomalyKind kind) {
   return "?";
 }
 
+void Anomalies::merge(const Anomalies& other) {
+  for (std::size_t k = 0; k < items_.size(); ++k) {
+    Anomaly& a = items_[k];
+    for (const std::string& example : other.items_[k].examples)
+      if (a.examples.size() < kMaxExamples) a.examples.push_back(example);
+    a.count += other.items_[k].count;
+  }
+}
+
 std::uint64_t Anomalies::total() const {
   std::uint64_t n = 0;
   for (const auto& a : items_) n += a.count;

@@ -11,31 +11,58 @@
 
 namespace wisp {
 
-TraceBuilder::TraceBuilder(Definitions defs) {
+CallpathId CallpathTable::find_or_add(CallpathId parent, RegionId region) {
+  const std::uint64_t key = (static_cast<std::uint64_t>(parent) << 32) | region;
+  auto [it, inserted] = index.try_emplace(key, kNone);
+  if (inserted) {
+    const std::uint32_t depth = parent == kNone ? 0 : (*paths)[parent].depth + 1;
+    paths->push_back(Callpath{region, parent, depth});
+    it->second = static_cast<CallpathId>(paths->size() - 1);
+  }
+  return it->second;
+}
+
+TraceBuilder::TraceBuilder(Definitions defs, RankAppend mode) {
   trace_.defs = std::move(defs);
   const auto n = trace_.defs.ranks.size();
   trace_.ranks.resize(n);
   builders_.reserve(n);
   for (Rank r = 0; r < n; ++r)
-    builders_.emplace_back(new RankBuilder(this, r, &trace_.ranks[r]));
+    builders_.emplace_back(new RankBuilder(this, r, &trace_.ranks[r], mode));
 }
 
-CallpathId TraceBuilder::callpath(CallpathId parent, RegionId region) {
-  const std::uint64_t key = (static_cast<std::uint64_t>(parent) << 32) | region;
-  auto [it, inserted] = callpath_index_.try_emplace(key, kNone);
-  if (inserted) {
-    auto& cps = trace_.defs.callpaths;
-    const std::uint32_t depth = parent == kNone ? 0 : cps[parent].depth + 1;
-    cps.push_back(Callpath{region, parent, depth});
-    it->second = static_cast<CallpathId>(cps.size() - 1);
+RankBuilder::RankBuilder(TraceBuilder* owner, Rank rank, RankTrace* out, RankAppend mode)
+    : owner_(owner), rank_(rank), out_(out) {
+  if (mode == RankAppend::Concurrent) own_ = std::make_unique<Own>();
+  paths_ = own_ ? &own_->table : &owner->callpaths_;
+  anomalies_ = own_ ? &own_->anomalies : &owner->trace_.anomalies;
+}
+
+// A rank's own call paths join the trace's (new ones numbered in the rank's order of discovery,
+// as if it had been appended after the ranks before it), its events are renumbered if needed,
+// and its anomalies follow theirs.
+void TraceBuilder::adopt(RankBuilder& rank) {
+  const std::vector<Callpath>& own = rank.own_->paths;
+  std::vector<CallpathId> to(own.size());
+  bool same = true;
+  for (CallpathId id = 0; id < own.size(); ++id) {
+    const CallpathId parent = own[id].parent == kNone ? kNone : to[own[id].parent];
+    to[id] = callpaths_.find_or_add(parent, own[id].region);
+    same = same && to[id] == id;
   }
-  return it->second;
+  if (!same) rank.renumber_callpaths(to);
+  trace_.anomalies.merge(rank.own_->anomalies);
+  rank.paths_ = &callpaths_;
+  rank.anomalies_ = &trace_.anomalies;
+  rank.own_.reset();
 }
 
 Trace TraceBuilder::finish() {
+  for (auto& b : builders_)
+    if (b->own_) adopt(*b);
   for (auto& b : builders_) b->finish();
   builders_.clear();
-  callpath_index_.clear();
+  callpaths_.index.clear();
   derive(trace_);
   return std::move(trace_);
 }
@@ -50,18 +77,38 @@ void advise_huge_pages(const std::vector<T>& v) {
   const auto end = (reinterpret_cast<std::uintptr_t>(v.data()) + v.capacity() * sizeof(T)) & ~(page - 1);
   if (end > begin + (4u << 20)) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
+
+// Faults in the pages of a table that is about to be filled, in one call instead of one fault
+// per page. Harmless where the kernel does not know MADV_POPULATE_WRITE (before Linux 5.14).
+template <typename T>
+void populate(const std::vector<T>& v) {
+#ifdef MADV_POPULATE_WRITE
+  constexpr std::uintptr_t page = 4096;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(v.data()) + page - 1) & ~(page - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(v.data()) + v.capacity() * sizeof(T)) & ~(page - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
+#endif
+}
 }  // namespace
 
 void RankBuilder::reserve(std::size_t events) {
   out_->events.reserve(events);
   advise_huge_pages(out_->events);
+  populate(out_->events);
   out_->p2p.reserve(events / 5);  // typical MPI traces: one message side per 4-6 events
   advise_huge_pages(out_->p2p);
 }
 
+void RankBuilder::renumber_callpaths(const std::vector<CallpathId>& to) {
+  for (Event& e : out_->events)
+    if (e.kind == EventKind::Enter || e.kind == EventKind::Leave) e.ref = to[e.ref];
+  for (CallpathId& open : stack_) open = to[open];
+  cache_.assign(cache_.size(), CallpathCacheEntry{});
+}
+
 double RankBuilder::checked_time(double t) {
   if (t < last_time_) {
-    owner_->trace_.anomalies.add(AnomalyKind::NonMonotonicTime, [&] {
+    anomalies_->add(AnomalyKind::NonMonotonicTime, [&] {
       return fmt::format("rank {} event {}: time {:.9f} s after {:.9f} s", rank_,
                          out_->events.size(), t, last_time_);
     });
@@ -88,19 +135,18 @@ void RankBuilder::enter(double t, RegionId region) {
   const CallpathId parent = current_callpath();
   auto& slot = cache_[(parent * 31u + region * 131u) & (cache_.size() - 1)];
   if (slot.parent != parent || slot.region != region)
-    slot = CallpathCacheEntry{parent, region, owner_->callpath(parent, region)};
+    slot = CallpathCacheEntry{parent, region, paths_->find_or_add(parent, region)};
   stack_.push_back(slot.child);
   push(t, EventKind::Enter, slot.child);
 }
 
 void RankBuilder::leave(double t, RegionId region) {
-  const auto& defs = owner_->trace_.defs;
-  if (stack_.empty() || defs.callpaths[stack_.back()].region != region) {
-    owner_->trace_.anomalies.add(AnomalyKind::UnmatchedLeave, [&] {
-      const std::string open =
-          stack_.empty() ? "no open region" : "in " + defs.region_of(stack_.back()).name;
+  const auto& regions = owner_->trace_.defs.regions;
+  if (stack_.empty() || path(stack_.back()).region != region) {
+    anomalies_->add(AnomalyKind::UnmatchedLeave, [&] {
+      const std::string open = stack_.empty() ? "no open region" : "in " + regions[path(stack_.back()).region].name;
       return fmt::format("rank {} event {}: leave of {} while {} (ignored)", rank_,
-                         out_->events.size(), defs.regions[region].name, open);
+                         out_->events.size(), regions[region].name, open);
     });
     return;
   }
@@ -138,7 +184,7 @@ void RankBuilder::irecv_request(double t, std::uint64_t request) {
 std::uint32_t RankBuilder::request_record(std::uint64_t request, EventKind kind, double t) {
   const auto it = open_requests_.find(request);
   if (it != open_requests_.end()) return it->second;
-  owner_->trace_.anomalies.add(AnomalyKind::UnknownRequest, [&] {
+  anomalies_->add(AnomalyKind::UnknownRequest, [&] {
     return fmt::format("rank {} event {} ({}) at {:.9f} s: request {} was never posted", rank_,
                        out_->events.size(), to_string(kind), t, request);
   });
@@ -210,7 +256,7 @@ void trim(std::vector<T>& v) {
 }  // namespace
 
 void RankBuilder::finish() {
-  auto& anomalies = owner_->trace_.anomalies;
+  auto& anomalies = *anomalies_;
   const auto& defs = owner_->trace_.defs;
   if (!stack_.empty()) {
     anomalies.add(AnomalyKind::UnclosedRegion, [&] {

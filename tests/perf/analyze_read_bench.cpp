@@ -3,6 +3,7 @@
 // writes a halo archive (or takes --trace DIR) and runs, alternating, `repeat` rounds of
 //   bare     a local-reader loop over the archive that only counts records (the anchor),
 //   library  read_otf2 + analyze_trace in a forked child (read time, per-step times),
+//   serial   read_otf2 alone with ReadOptions::threads = 1 (the ranks one after another),
 //   cli      the wisp binary: `wisp analyze DIR` (stdout to /dev/null), fork + exec,
 //   before   (with --before PATH) another wisp binary the same way, e.g. a build of main, so that
 //            before/after ratios come from the same alternating rounds,
@@ -13,7 +14,7 @@
 //
 //   analyze_read_bench [--wisp PATH] [--before PATH] [--dims 8x8] [--steps 3720,18600] [--repeat 3]
 //                      [--dir D] [--trace DIR] [--keep] [--no-steps]
-// --no-steps leaves out the library run (read and per-step ratios).
+// --no-steps leaves out the library and serial runs (read and per-step ratios).
 // Archives are written to D/steps-N (default D = /tmp/wisp-analyze-read-bench) and removed at the
 // end unless --keep.
 #include <otf2/otf2.h>
@@ -114,6 +115,18 @@ Run library_run(const fs::path& dir) {
   });
 }
 
+// read_otf2 alone on one thread; answers "read seconds".
+Run serial_read_run(const fs::path& dir) {
+  return in_child([&](int fd) {
+    ReadOptions one;
+    one.threads = 1;
+    const double t0 = now();
+    const Trace trace = read_otf2(dir, one);
+    const std::string out = std::to_string(now() - t0) + "\n";
+    return trace.event_count() > 0 && write(fd, out.data(), out.size()) == static_cast<ssize_t>(out.size()) ? 0 : 1;
+  });
+}
+
 Run cli_run(const std::string& wisp, const fs::path& dir) {
   return in_child([&](int) {
     if (!freopen("/dev/null", "w", stdout)) return 1;
@@ -124,7 +137,7 @@ Run cli_run(const std::string& wisp, const fs::path& dir) {
 
 struct Figures {
   double events = 0;
-  std::vector<double> bare, bare_rate, read, analyze_lib, cli, cli_cpu, cli_sys, cli_peak, lib_peak;
+  std::vector<double> bare, bare_rate, read, read_serial, analyze_lib, cli, cli_cpu, cli_sys, cli_peak, lib_peak;
   std::vector<double> before, before_cpu, before_peak;  // --before: the other binary
   std::vector<std::string> step_names;
   std::vector<std::vector<double>> steps;  // per step: ratio per round
@@ -166,10 +179,12 @@ Figures measure(const Setup& o, const fs::path& dir) {
     std::memcpy(&n, bare.answer.data(), sizeof n);
     f.events = static_cast<double>(n);
     const Run lib = o.steps ? library_run(dir) : Run{};
+    const Run serial = o.steps ? serial_read_run(dir) : Run{};
     const Run cli = cli_run(wisp, dir);
     bare_walls.push_back(bare.wall);
     f.bare_rate.push_back(f.events / bare.wall);
     if (o.steps) parse_library(lib.answer, bare.wall, f);
+    if (o.steps) f.read_serial.push_back(std::atof(serial.answer.c_str()) / bare.wall);
     if (o.steps) f.lib_peak.push_back(lib.peak / f.events);
     if (!o.before.empty()) {
       const Run b = cli_run(o.before, dir);
@@ -186,8 +201,9 @@ Figures measure(const Setup& o, const fs::path& dir) {
     cli_walls.push_back(cli.wall);
     cli_cpus.push_back(cli.cpu);
     cli_peaks.push_back(cli.peak);
-    std::fprintf(stderr, "  round %d: bare %.3f s, library %.3f s, wisp analyze %.3f s (cpu %.3f s, sys %.3f s, %.0f MB)\n",
-                 k + 1, bare.wall, lib.wall, cli.wall, cli.cpu, cli.sys, cli.peak / 1e6);
+    std::fprintf(stderr, "  round %d: bare %.3f s, library %.3f s (read %.3f s, 1 thread %.3f s), wisp analyze %.3f s "
+                 "(cpu %.3f s, sys %.3f s, %.0f MB)\n", k + 1, bare.wall, lib.wall, f.read.empty() ? 0 : f.read.back() * bare.wall,
+                 std::atof(serial.answer.c_str()), cli.wall, cli.cpu, cli.sys, cli.peak / 1e6);
   }
   f.bare_wall = median(bare_walls);
   f.cli_wall = median(cli_walls);
@@ -214,6 +230,7 @@ void print(const Figures& f, const std::string& label, int repeat) {
   if (f.read.empty()) return;
   std::printf("  read_otf2 into the model            %.2fx (%.0f %% of the bare read's speed)\n", median(f.read),
               100 / median(f.read));
+  std::printf("  read_otf2 on 1 thread               %.2fx (%.0f %%)\n", median(f.read_serial), 100 / median(f.read_serial));
   std::printf("  analyze_trace, all steps            %.2fx (peak RSS with the read %.1f bytes/event)\n",
               median(f.analyze_lib), median(f.lib_peak));
   for (std::size_t k = 0; k < f.steps.size(); ++k)
@@ -231,13 +248,13 @@ std::string ratio_cell(const std::vector<double>& v) {
 
 void print_table(const std::vector<Figures>& all) {
   std::printf("\n| events | bare read | `wisp analyze` wall | user + system | system share | peak RSS | read_otf2 | "
-              "analyze_trace | before: wall |\n");
-  std::printf("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+              "read_otf2, 1 thread | analyze_trace | before: wall |\n");
+  std::printf("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   for (const Figures& f : all)
-    std::printf("| %.1f M | %.1f M events/s | %.2fx | %.2fx | %.0f %% | %.0f B/event | %s | %s | %s |\n", f.events / 1e6,
-                median(f.bare_rate) / 1e6, median(f.cli), median(f.cli_cpu), 100 * median(f.cli_sys),
-                median(f.cli_peak), ratio_cell(f.read).c_str(), ratio_cell(f.analyze_lib).c_str(),
-                ratio_cell(f.before).c_str());
+    std::printf("| %.1f M | %.1f M events/s | %.2fx | %.2fx | %.0f %% | %.0f B/event | %s | %s | %s | %s |\n",
+                f.events / 1e6, median(f.bare_rate) / 1e6, median(f.cli), median(f.cli_cpu), 100 * median(f.cli_sys),
+                median(f.cli_peak), ratio_cell(f.read).c_str(), ratio_cell(f.read_serial).c_str(),
+                ratio_cell(f.analyze_lib).c_str(), ratio_cell(f.before).c_str());
   if (all.size() < 2) return;
   const Figures& a = all.front();
   const Figures& b = all.back();

@@ -4,7 +4,8 @@
 // (b) wisp's read_otf2 into the model (including the derived matching and spans). Prints the
 // medians as events/s, their ratio, and bytes/event of the model (table capacities and RSS).
 //
-//   read_bench [--dims 8x8] [--steps 3800] [--repeat 5] [--keep DIR]
+//   read_bench [--dims 8x8] [--steps 3800] [--repeat 5] [--keep DIR] [--threads N]
+// --threads: ReadOptions::threads of read_otf2 (default 0: one per core).
 #include <otf2/otf2.h>
 
 #include <algorithm>
@@ -51,12 +52,14 @@ int main(int argc, char** argv) {
   std::uint32_t steps = 3800;
   int repeat = 5;
   std::string keep;
+  ReadOptions read_options;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--dims")) dims = {static_cast<std::uint32_t>(std::atoi(argv[i + 1])),
                                                  static_cast<std::uint32_t>(std::atoi(std::strchr(argv[i + 1], 'x') + 1))};
     else if (!std::strcmp(argv[i], "--steps")) steps = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--repeat")) repeat = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--keep")) keep = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--threads")) read_options.threads = static_cast<unsigned>(std::atoi(argv[i + 1]));
   }
   const fs::path dir = keep.empty() ? fs::temp_directory_path() / "wisp-read-bench" : fs::path(keep);
   if (!fs::exists(dir / "traces.otf2")) {
@@ -88,7 +91,7 @@ int main(int argc, char** argv) {
   for (int k = 0; k < repeat; ++k) {
     const std::uint64_t before = rss();
     const double t0 = now();
-    const Trace t = read_otf2(dir);
+    const Trace t = read_otf2(dir, read_options);
     model.push_back(now() - t0);
     rss_growth = rss() - before;
     footprint = memory_footprint(t);

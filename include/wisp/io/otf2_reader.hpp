@@ -1,5 +1,5 @@
-// Reads an OTF2 archive (Score-P layout) into a Trace, one location at a time with OTF2's local
-// readers (2.5-5x faster than the global reader). Records wisp does not model are skipped and
+// Reads an OTF2 archive (Score-P layout) into a Trace with OTF2's local readers (2.5-5x faster
+// than the global reader), the ranks' event files on several threads. Records wisp does not model are skipped and
 // counted in Trace::skipped_records; anomalies are counted in Trace::anomalies; anything that
 // prevents a correct model (missing/corrupt files, threads, no MPI) throws wisp::Error.
 #pragma once
@@ -13,8 +13,12 @@
 namespace wisp {
 
 struct ReadOptions {
-  // Called after each rank is read: (ranks done, ranks total).
+  // Called after each rank is read: (ranks done, ranks total); from the reading threads, one call
+  // at a time, ranks done counting up.
   std::function<void(std::size_t, std::size_t)> progress;
+  // Threads that read the ranks' event files (0: one per core; 1: one rank after another). The
+  // trace is the same whatever the number.
+  unsigned threads = 0;
 };
 
 // `path` is the anchor file (traces.otf2) or the directory that holds exactly one anchor file.

@@ -47,6 +47,9 @@ class Anomalies {
     ++a.count;
   }
   void reset(AnomalyKind kind) { items_[static_cast<std::size_t>(kind)] = Anomaly{}; }
+  // Adds `other`'s counts and, while there is room, its examples: as if its anomalies had been
+  // added after these ones.
+  void merge(const Anomalies& other);
   const Anomaly& operator[](AnomalyKind kind) const { return items_[static_cast<std::size_t>(kind)]; }
   std::uint64_t total() const;
 

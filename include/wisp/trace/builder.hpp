@@ -1,7 +1,8 @@
 // TraceBuilder: the one way to make a Trace from a stream of OTF2-like records, used by the OTF2
 // reader, the generators and the replay. It builds the call-path tree from Enter/Leave nesting,
 // resolves request ids to the records of their Isend/Irecv, clamps and reports anomalies, and
-// on finish() derives message matching, collective instances and MPI call spans.
+// on finish() derives message matching, collective instances and MPI call spans. With
+// RankAppend::Concurrent each rank may be appended on its own thread (the OTF2 reader's threads).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,20 @@
 namespace wisp {
 
 class TraceBuilder;
+
+// Call paths by (parent, region), numbered in order of discovery.
+struct CallpathTable {
+  std::vector<Callpath>* paths;  // the nodes: Definitions::callpaths or a rank's own list
+  std::unordered_map<std::uint64_t, CallpathId> index;
+
+  CallpathId find_or_add(CallpathId parent, RegionId region);
+};
+
+// How ranks are appended. Shared: ranks share the trace's call paths and anomalies, appends may
+// interleave (generators, replay). Concurrent: each rank keeps its own until finish(), which
+// merges them in rank order, so the trace equals the Shared one of the same ranks appended one
+// after another; appends to different ranks may then run on different threads.
+enum class RankAppend { Shared, Concurrent };
 
 // Appends events of one rank. Events must be appended in the rank's time order.
 class RankBuilder {
@@ -40,16 +55,25 @@ class RankBuilder {
   void comm_create(double t, CommId comm);
   void comm_destroy(double t, CommId comm);
 
-  // Call path the rank is in now (kNone outside every region).
+  // Call path the rank is in now (kNone outside every region); with RankAppend::Concurrent an
+  // id of the rank's own call paths until TraceBuilder::finish().
   CallpathId current_callpath() const { return stack_.empty() ? kNone : stack_.back(); }
   Rank rank() const { return rank_; }
   std::size_t event_count() const { return out_->events.size(); }
 
  private:
   friend class TraceBuilder;
-  RankBuilder(TraceBuilder* owner, Rank rank, RankTrace* out)
-      : owner_(owner), rank_(rank), out_(out) {}
+  // A rank's own call paths and anomalies (RankAppend::Concurrent) until the owner adopts them.
+  struct Own {
+    std::vector<Callpath> paths;
+    CallpathTable table{&paths, {}};
+    Anomalies anomalies;
+  };
 
+  RankBuilder(TraceBuilder* owner, Rank rank, RankTrace* out, RankAppend mode);
+
+  const Callpath& path(CallpathId id) const { return (*paths_->paths)[id]; }
+  void renumber_callpaths(const std::vector<CallpathId>& to);
   double checked_time(double t);
   EventIndex push(double t, EventKind kind, std::uint32_t ref);
   std::uint32_t new_p2p(const P2P& p);
@@ -65,6 +89,9 @@ class RankBuilder {
   TraceBuilder* owner_;
   Rank rank_;
   RankTrace* out_;
+  std::unique_ptr<Own> own_;  // RankAppend::Concurrent, until finish()
+  CallpathTable* paths_;      // own_->table or the owner's
+  Anomalies* anomalies_;      // own_->anomalies or the trace's
   double last_time_ = 0;
   std::vector<CallpathId> stack_;
   std::unordered_map<std::uint64_t, std::uint32_t> open_requests_;  // request id -> p2p record
@@ -75,7 +102,7 @@ class RankBuilder {
 class TraceBuilder {
  public:
   // `defs` must already hold the ranks, regions and communicators the events refer to.
-  explicit TraceBuilder(Definitions defs);
+  explicit TraceBuilder(Definitions defs, RankAppend mode = RankAppend::Shared);
   TraceBuilder(const TraceBuilder&) = delete;
   TraceBuilder& operator=(const TraceBuilder&) = delete;
 
@@ -90,11 +117,11 @@ class TraceBuilder {
 
  private:
   friend class RankBuilder;
-  CallpathId callpath(CallpathId parent, RegionId region);
+  void adopt(RankBuilder& rank);
 
   Trace trace_;
+  CallpathTable callpaths_{&trace_.defs.callpaths, {}};
   std::vector<std::unique_ptr<RankBuilder>> builders_;
-  std::unordered_map<std::uint64_t, CallpathId> callpath_index_;
 };
 
 }  // namespace wisp
