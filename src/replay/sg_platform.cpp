@@ -14,7 +14,7 @@ namespace wisp::replay_impl {
 
 namespace sg = simgrid::s4u;
 
-void configure_engine() {
+void configure_engine(const std::vector<std::string>& settings) {
   // Quiet: no "Configuration change" lines; the deadlock listing is replaced by wisp's report.
   xbt_log_control_set("xbt_cfg.thresh:warning");
   xbt_log_control_set("s4u_actor.thresh:warning");
@@ -34,6 +34,14 @@ void configure_engine() {
   sg::Engine::set_config("contexts/factory:raw");
 #endif
   sg::Engine::set_config("contexts/stack-size:256");
+  for (const std::string& s : settings) {
+    try {
+      sg::Engine::set_config(s);
+    } catch (const std::exception& e) {
+      const std::string why = e.what();  // SimGrid lists every key after the first line
+      throw Error(fmt::format("replay: SimGrid setting '{}': {}", s, why.substr(0, why.find('\n'))));
+    }
+  }
 }
 
 bool natural_less(const std::string& a, const std::string& b) {
