@@ -12,16 +12,18 @@
 // the ratios of wisp and SMPI runs made in alternation.
 // Usage: replay_bench [--ranks 16,256,1024] [--operations 1000000] [--repeat 3] [--no-smpi]
 //                     [--platform platforms/crossbar.xml|free] [--scaling] [--costs]
-//                     [--cfg KEY:VALUE ... [--trace DIR]]
+//                     [--cfg KEY:VALUE ...] [--compare [--trace DIR]]
 // --scaling also replays 256 ranks at 1/4, 1/2 and 1 x the operations (time and memory growth).
 // --costs compares the trace-anchored replays with the model-only one instead of SMPI: in turn a
 // model-only replay, the anchored identity (derives residuals) and a replay adding the residuals;
 // events/s of each and the median (range) of their pairwise speed ratios to the model-only run.
-// --cfg KEY:VALUE (repeatable) compares SimGrid settings instead: in turn a replay with wisp's
-// settings and one with these added; the median (range) of the pairwise ratios of the child's CPU
-// and wall time, and whether every simulated event time is identical. --platform free is a
-// contention-free crossbar of one host per rank (FATPIPE links, crossbar.xml's 1 us and 12.5 GB/s);
-// --trace DIR replays that OTF2 trace instead of halos, on its calibrated platform by default.
+// --cfg KEY:VALUE (repeatable): SimGrid settings added to wisp's in every replay (e.g. to count
+// instructions under valgrind, one replay per process). --compare compares them with wisp's alone
+// instead: in turn a replay without and one with them; the median (range) of the pairwise ratios
+// of the child's CPU and wall time, and whether every simulated event time is identical.
+// --platform free is a contention-free crossbar of one host per rank (FATPIPE links, crossbar.xml's
+// 1 us and 12.5 GB/s); --trace DIR replays that OTF2 trace instead of halos (with --compare), on
+// its calibrated platform unless --platform is given.
 #include <fmt/format.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -57,7 +59,8 @@ struct Args {
   bool costs = false;
   std::string platform = "platforms/crossbar.xml";
   bool platform_given = false;
-  std::vector<std::string> cfg;  // SimGrid settings to compare with wisp's
+  std::vector<std::string> cfg;  // SimGrid settings added to wisp's
+  bool compare = false;          // alternate replays without and with them
   std::string trace;             // a real trace instead of the halos
 };
 
@@ -203,12 +206,14 @@ Result measure(const Args& a, std::uint32_t ranks, std::uint64_t operations, boo
   const Trace t = halo(ranks, operations);
   res.events = t.event_count();
   res.trace_mib = static_cast<double>(memory_footprint(t)) / (1 << 20);
-  Platform p = load_platform(a.platform);
+  if (smpi && a.platform == "free") throw std::runtime_error("--platform free needs --no-smpi");
+  Platform p = bench_platform(a, ranks);
   p.mpi.default_overhead = 0;  // SMPI's replay has no per-call overhead either
   p.mpi.overheads.clear();
   ReplayOptions o;
   o.algorithms = parse_collective_algorithms("allreduce=recursive_doubling");
   o.progress_interval = 0;
+  o.simgrid_config = a.cfg;
   // wisp and SMPI alternate, so that slow phases of a noisy machine hit both alike; the speed-up
   // is the median of the runs' pairwise ratios.
   fs::path dir;
@@ -257,6 +262,7 @@ void measure_costs(const Args& a, std::uint32_t ranks, std::uint64_t operations)
   ReplayOptions model;
   model.algorithms = parse_collective_algorithms("allreduce=recursive_doubling");
   model.progress_interval = 0;
+  model.simgrid_config = a.cfg;
   ReplayOptions anchor = model, residual = model;
   anchor.anchor = true;
   std::vector<double> walls[3], ratio[2];
@@ -400,6 +406,7 @@ Args parse(int argc, char** argv) {
       a.platform = next();
       a.platform_given = true;
     } else if (s == "--cfg") a.cfg.push_back(next());
+    else if (s == "--compare") a.compare = true;
     else if (s == "--trace") a.trace = next();
     else throw std::runtime_error("unknown option " + s);
   }
@@ -425,7 +432,8 @@ void print(const Result& r) {
 int main(int argc, char** argv) {
   try {
     const Args a = parse(argc, argv);
-    if (!a.cfg.empty()) {
+    if (a.compare) {
+      if (a.cfg.empty()) throw std::runtime_error("--compare needs --cfg settings");
       compare_settings(a);
       return 0;
     }
@@ -436,9 +444,12 @@ int main(int argc, char** argv) {
       for (std::uint32_t r : a.ranks) measure_costs(a, r, a.operations);
       return 0;
     }
+    std::string cfg;
+    for (const std::string& s : a.cfg) cfg += " " + s;
     std::printf("halo traces, %llu MPI operations each, median of %d runs; platform %s, allreduce "
-                "recursive doubling, CM02, no overheads\n",
-                static_cast<unsigned long long>(a.operations), a.repeat, a.platform.c_str());
+                "recursive doubling, CM02, no overheads%s%s\n",
+                static_cast<unsigned long long>(a.operations), a.repeat, a.platform.c_str(),
+                cfg.empty() ? "" : "; SimGrid settings", cfg.c_str());
     std::printf("%6s %9s %9s %8s %8s %8s %11s %8s %8s %8s %11s %8s %8s\n", "ranks", "events", "ops",
                 "trace", "wisp[s]", "sim[s]", "wisp ops/s", "peak MiB", "+MiB", "smpi[s]", "smpi ops/s",
                 "RSS MiB", "speed-up");
