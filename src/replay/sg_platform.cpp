@@ -14,7 +14,7 @@ namespace wisp::replay_impl {
 
 namespace sg = simgrid::s4u;
 
-void configure_engine() {
+void configure_engine(const std::vector<std::string>& settings) {
   // Quiet: no "Configuration change" lines; the deadlock listing is replaced by wisp's report.
   xbt_log_control_set("xbt_cfg.thresh:warning");
   xbt_log_control_set("s4u_actor.thresh:warning");
@@ -30,10 +30,26 @@ void configure_engine() {
   sg::Engine::set_config("network/weight-S:0");
   sg::Engine::set_config("network/TCP-gamma:0");
   sg::Engine::set_config("network/crosstraffic:0");
+  // SimGrid 3.32's defaults, pinned because simulated times depend on them: Full updates (network
+  // or CPU) and a coarser surf/precision move event times by up to a few us on the real traces and
+  // on 3000-rank halos (issue 17; src/replay/README.md, "SimGrid settings"). Nothing measured beat
+  // them without changing times: Full network updates save 5-7 % of the instructions at 1024-4096
+  // ranks, maxmin/precision and network/solver nothing, parallel contexts crash (shared World).
+  sg::Engine::set_config("network/optim:Lazy");
+  sg::Engine::set_config("cpu/optim:Lazy");
+  sg::Engine::set_config("surf/precision:1e-9");
 #ifndef WISP_SANITIZED  // thread contexts, chosen when the engine starts (simulation.cpp)
   sg::Engine::set_config("contexts/factory:raw");
 #endif
   sg::Engine::set_config("contexts/stack-size:256");
+  for (const std::string& s : settings) {
+    try {
+      sg::Engine::set_config(s);
+    } catch (const std::exception& e) {
+      const std::string why = e.what();  // SimGrid lists every key after the first line
+      throw Error(fmt::format("replay: SimGrid setting '{}': {}", s, why.substr(0, why.find('\n'))));
+    }
+  }
 }
 
 bool natural_less(const std::string& a, const std::string& b) {

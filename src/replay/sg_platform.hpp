@@ -12,8 +12,9 @@
 namespace wisp::replay_impl {
 
 // The SimGrid settings that make transfers take exactly latency + size / bandwidth (see
-// src/replay/README.md, "SimGrid settings"); must run before the platform is built.
-void configure_engine();
+// src/replay/README.md, "SimGrid settings"), then `settings` ("KEY:VALUE", ReplayOptions::
+// simgrid_config); must run before the platform is built.
+void configure_engine(const std::vector<std::string>& settings);
 
 // Builds the platform; `ranks` sizes a crossbar without an explicit host count. With
 // `zero_latency` every link latency becomes 0 (ReplayOptions::zero_communication).

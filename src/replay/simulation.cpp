@@ -329,7 +329,7 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
   char* argv[] = {name, nullptr};
 #endif
   sg::Engine engine(&argc, argv);
-  configure_engine();
+  configure_engine(options.simgrid_config);
   const std::vector<sg::Host*> hosts =
       build_platform(engine, platform, trace.rank_count(), options.zero_communication);
   World w(trace, options);

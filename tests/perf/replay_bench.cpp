@@ -11,12 +11,21 @@
 // own memory), then SMPI's wall time, rate and peak memory, and the speed-up: the median (and range) of
 // the ratios of wisp and SMPI runs made in alternation.
 // Usage: replay_bench [--ranks 16,256,1024] [--operations 1000000] [--repeat 3] [--no-smpi]
-//                     [--platform platforms/crossbar.xml] [--scaling] [--costs]
+//                     [--platform platforms/crossbar.xml|free] [--scaling] [--costs]
+//                     [--cfg KEY:VALUE ...] [--compare [--trace DIR]]
 // --scaling also replays 256 ranks at 1/4, 1/2 and 1 x the operations (time and memory growth).
 // --costs compares the trace-anchored replays with the model-only one instead of SMPI: in turn a
 // model-only replay, the anchored identity (derives residuals) and a replay adding the residuals;
 // events/s of each and the median (range) of their pairwise speed ratios to the model-only run.
+// --cfg KEY:VALUE (repeatable): SimGrid settings added to wisp's in every replay (e.g. to count
+// instructions under valgrind, one replay per process). --compare compares them with wisp's alone
+// instead: in turn a replay without and one with them; the median (range) of the pairwise ratios
+// of the child's CPU and wall time, and whether every simulated event time is identical.
+// --platform free is a contention-free crossbar of one host per rank (FATPIPE links, crossbar.xml's
+// 1 us and 12.5 GB/s); --trace DIR replays that OTF2 trace instead of halos (with --compare), on
+// its calibrated platform unless --platform is given.
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,6 +41,8 @@
 #include <vector>
 
 #include "generators/generators.hpp"
+#include "wisp/io/otf2_reader.hpp"
+#include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/replay.hpp"
 
 using namespace wisp;
@@ -47,6 +58,10 @@ struct Args {
   bool scaling = false;
   bool costs = false;
   std::string platform = "platforms/crossbar.xml";
+  bool platform_given = false;
+  std::vector<std::string> cfg;  // SimGrid settings added to wisp's
+  bool compare = false;          // alternate replays without and with them
+  std::string trace;             // a real trace instead of the halos
 };
 
 double median(std::vector<double> v) {
@@ -67,6 +82,12 @@ Trace halo(std::uint32_t ranks, std::uint64_t operations) {
   // 4 Irecv + 4 Isend + Waitall + Allreduce per rank and step.
   o.steps = static_cast<std::uint32_t>((operations + 10ull * ranks - 1) / (10ull * ranks));
   return gen::generate_halo(o);
+}
+
+// The benchmark's platform for `ranks` ranks: the file, or "free" (contention-free crossbar).
+Platform bench_platform(const Args& a, std::uint32_t ranks) {
+  if (a.platform == "free") return contention_free_crossbar(ranks, 1e-6, 12.5e9, 0, 65536);
+  return load_platform(a.platform);
 }
 
 // One TI action file per rank: init, compute <flops> for the time between MPI calls (1 Gflop/s
@@ -185,12 +206,14 @@ Result measure(const Args& a, std::uint32_t ranks, std::uint64_t operations, boo
   const Trace t = halo(ranks, operations);
   res.events = t.event_count();
   res.trace_mib = static_cast<double>(memory_footprint(t)) / (1 << 20);
-  Platform p = load_platform(a.platform);
+  if (smpi && a.platform == "free") throw std::runtime_error("--platform free needs --no-smpi");
+  Platform p = bench_platform(a, ranks);
   p.mpi.default_overhead = 0;  // SMPI's replay has no per-call overhead either
   p.mpi.overheads.clear();
   ReplayOptions o;
   o.algorithms = parse_collective_algorithms("allreduce=recursive_doubling");
   o.progress_interval = 0;
+  o.simgrid_config = a.cfg;
   // wisp and SMPI alternate, so that slow phases of a noisy machine hit both alike; the speed-up
   // is the median of the runs' pairwise ratios.
   fs::path dir;
@@ -235,10 +258,11 @@ void measure_costs(const Args& a, std::uint32_t ranks, std::uint64_t operations)
   std::fprintf(stderr, "generating halo of %u ranks, %llu operations...\n", ranks,
                static_cast<unsigned long long>(operations));
   const Trace t = halo(ranks, operations);
-  Platform p = load_platform(a.platform);
+  Platform p = bench_platform(a, ranks);
   ReplayOptions model;
   model.algorithms = parse_collective_algorithms("allreduce=recursive_doubling");
   model.progress_interval = 0;
+  model.simgrid_config = a.cfg;
   ReplayOptions anchor = model, residual = model;
   anchor.anchor = true;
   std::vector<double> walls[3], ratio[2];
@@ -267,6 +291,99 @@ void measure_costs(const Args& a, std::uint32_t ranks, std::uint64_t operations)
   std::fflush(stdout);
 }
 
+struct Comparison {
+  std::uint64_t differing = 0;  // events whose simulated times differ
+  double largest = 0;           // largest difference [s]
+};
+
+Comparison compare_times(const Trace& x, const Trace& y) {
+  Comparison c;
+  for (Rank r = 0; r < x.rank_count(); ++r)
+    for (EventIndex i = 0; i < x.ranks[r].events.size(); ++i) {
+      const double d = std::abs(x.ranks[r].events[i].time - y.ranks[r].events[i].time);
+      if (d == 0) continue;
+      ++c.differing;
+      c.largest = std::max(c.largest, d);
+    }
+  return c;
+}
+
+std::string median_range(const std::vector<double>& v) {
+  return fmt::format("{:.3f}x ({:.3f}-{:.3f})", median(v), *std::min_element(v.begin(), v.end()),
+                     *std::max_element(v.begin(), v.end()));
+}
+
+// CPU time (user + system) of the waited-for children so far [s]: replay()'s child, once reaped.
+double children_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_CHILDREN, &u);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  return seconds(u.ru_utime) + seconds(u.ru_stime);
+}
+
+// wisp's settings (the anchor) and the same plus a.cfg, alternating; ratio = anchor / candidate.
+// On a shared machine the child's CPU time is steadier than its wall time: both are reported.
+void measure_settings(const Args& a, const std::string& name, const Trace& t, const Platform& p, ReplayOptions o) {
+  ReplayOptions candidate = o;
+  candidate.simgrid_config = a.cfg;
+  std::vector<double> wall[2], cpu[2], wall_ratio, cpu_ratio;
+  ReplayResult last[2];
+  for (int k = 0; k < a.repeat; ++k) {
+    for (int m = 0; m < 2; ++m) {
+      const double cpu_before = children_cpu_seconds();
+      last[m] = replay(t, p, m == 0 ? o : candidate);
+      cpu[m].push_back(children_cpu_seconds() - cpu_before);
+      wall[m].push_back(last[m].statistics.child_seconds);
+      std::fprintf(stderr, "  run %d %-9s wall %.3f s (simulation %.3f s), CPU %.3f s, simulated %.9f s\n", k + 1,
+                   m == 0 ? "default" : "candidate", wall[m].back(), last[m].statistics.simulation_seconds,
+                   cpu[m].back(), last[m].runtime);
+    }
+    wall_ratio.push_back(wall[0].back() / wall[1].back());
+    cpu_ratio.push_back(cpu[0].back() / cpu[1].back());
+  }
+  const Comparison c = compare_times(last[0].trace, last[1].trace);
+  std::printf("%s %9llu ev | default wall %7.3f s CPU %7.3f s | candidate wall %7.3f s CPU %7.3f s | speed-up CPU %s, "
+              "wall %s | simulated %.9f vs %.9f s, %s\n",
+              name.c_str(), static_cast<unsigned long long>(t.event_count()), median(wall[0]), median(cpu[0]),
+              median(wall[1]), median(cpu[1]), median_range(cpu_ratio).c_str(), median_range(wall_ratio).c_str(),
+              last[0].runtime, last[1].runtime,
+              c.differing == 0 ? "every event time identical"
+                               : fmt::format("{} event times differ (up to {:.3g} s)", c.differing, c.largest).c_str());
+  std::fflush(stdout);
+}
+
+void compare_settings(const Args& a) {
+  std::string cfg;
+  for (const std::string& s : a.cfg) cfg += " " + s;
+  std::printf("SimGrid settings%s vs wisp's, median of %d alternating runs; platform %s; speed-up = default wall / "
+              "candidate wall (> 1: faster)\n", cfg.c_str(), a.repeat, a.platform.c_str());
+  ReplayOptions o;
+  o.progress_interval = 0;
+  if (!a.trace.empty()) {
+    const Trace t = read_otf2(a.trace);
+    Platform p;
+    if (a.platform_given) {
+      p = bench_platform(a, t.rank_count());
+    } else {
+      const Calibration c = calibrate(t);
+      p = c.platform;
+      o.algorithms = c.algorithms;
+    }
+    measure_settings(a, a.trace, t, p, o);
+    return;
+  }
+  o.algorithms = parse_collective_algorithms("allreduce=recursive_doubling");
+  for (std::uint32_t ranks : a.ranks) {
+    std::fprintf(stderr, "generating halo of %u ranks, %llu operations...\n", ranks,
+                 static_cast<unsigned long long>(a.operations));
+    const Trace t = halo(ranks, a.operations);
+    Platform p = bench_platform(a, ranks);
+    p.mpi.default_overhead = 0;
+    p.mpi.overheads.clear();
+    measure_settings(a, fmt::format("{:6} ranks", ranks), t, p, o);
+  }
+}
+
 Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
@@ -285,7 +402,12 @@ Args parse(int argc, char** argv) {
     else if (s == "--no-smpi") a.smpi = false;
     else if (s == "--scaling") a.scaling = true;
     else if (s == "--costs") a.costs = true;
-    else if (s == "--platform") a.platform = next();
+    else if (s == "--platform") {
+      a.platform = next();
+      a.platform_given = true;
+    } else if (s == "--cfg") a.cfg.push_back(next());
+    else if (s == "--compare") a.compare = true;
+    else if (s == "--trace") a.trace = next();
     else throw std::runtime_error("unknown option " + s);
   }
   return a;
@@ -310,6 +432,11 @@ void print(const Result& r) {
 int main(int argc, char** argv) {
   try {
     const Args a = parse(argc, argv);
+    if (a.compare) {
+      if (a.cfg.empty()) throw std::runtime_error("--compare needs --cfg settings");
+      compare_settings(a);
+      return 0;
+    }
     if (a.costs) {
       std::printf("halo traces, %llu MPI operations each, median of %d alternating runs; platform %s; speed ratio "
                   "= model-only wall / wall (>= 1: not slower)\n",
@@ -317,9 +444,12 @@ int main(int argc, char** argv) {
       for (std::uint32_t r : a.ranks) measure_costs(a, r, a.operations);
       return 0;
     }
+    std::string cfg;
+    for (const std::string& s : a.cfg) cfg += " " + s;
     std::printf("halo traces, %llu MPI operations each, median of %d runs; platform %s, allreduce "
-                "recursive doubling, CM02, no overheads\n",
-                static_cast<unsigned long long>(a.operations), a.repeat, a.platform.c_str());
+                "recursive doubling, CM02, no overheads%s%s\n",
+                static_cast<unsigned long long>(a.operations), a.repeat, a.platform.c_str(),
+                cfg.empty() ? "" : "; SimGrid settings", cfg.c_str());
     std::printf("%6s %9s %9s %8s %8s %8s %11s %8s %8s %8s %11s %8s %8s\n", "ranks", "events", "ops",
                 "trace", "wisp[s]", "sim[s]", "wisp ops/s", "peak MiB", "+MiB", "smpi[s]", "smpi ops/s",
                 "RSS MiB", "speed-up");

@@ -45,6 +45,9 @@ struct ReplayOptions {
   // zero_communication drops residuals (no MPI cost at all).
   bool anchor = false;
   std::shared_ptr<const CallResiduals> residuals;
+  // Expert: SimGrid settings "KEY:VALUE" (as --cfg=KEY:VALUE) applied after wisp's own, e.g.
+  // "contexts/nthreads:2". Some change simulated times (src/replay/README.md, "SimGrid settings").
+  std::vector<std::string> simgrid_config;
 };
 
 struct ReplayStatistics {
