@@ -406,6 +406,16 @@ OTF2_ErrorCode read_events(OTF2_Reader* reader, OTF2_EvtReader* events, const io
   }
 }
 
+// The events to reserve room for: as many as the definitions declare, but never more than the
+// event file has bytes (every record takes at least one), so that a corrupt count cannot make the
+// reader commit memory the trace does not need (RankBuilder::reserve faults the pages in).
+std::uint64_t events_to_reserve(const std::string& anchor, std::uint64_t location, std::uint64_t declared) {
+  const fs::path file = fs::path(anchor).parent_path() / fs::path(anchor).stem() / (std::to_string(location) + ".evt");
+  std::error_code ec;
+  const std::uintmax_t bytes = fs::file_size(file, ec);
+  return ec ? 0 : std::min<std::uint64_t>(declared, bytes);
+}
+
 // Reads rank r's event file into `rank` (thread-safe for different ranks: OTF2's locking
 // callbacks guard the shared reader); throws wisp::Error naming the file and the rank.
 void read_rank_events(const EventReading& in, Rank r, RankBuilder& rank, RankRead& out, const io::RankStop& stop) {
@@ -414,7 +424,7 @@ void read_rank_events(const EventReading& in, Rank r, RankBuilder& rank, RankRea
   OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(in.reader, archive.rank_location[r]);
   if (!events) io::check_otf2(OTF2_ERROR_FILE_INTERACTION, context + ": no event file", in.scope);
   LocationReader ctx{&rank, &archive, {}, {}, {&archive, &out.thread_records, 0}};
-  rank.reserve(archive.declared_events[r]);
+  rank.reserve(events_to_reserve(in.where, archive.rank_location[r], archive.declared_events[r]));
   io::check_otf2(OTF2_Reader_RegisterEvtCallbacks(in.reader, events, in.callbacks, &ctx), context, in.scope);
   uint64_t read = 0;
   const OTF2_ErrorCode status = read_events(in.reader, events, stop, read);
