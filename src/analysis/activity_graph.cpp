@@ -18,6 +18,7 @@ std::string_view to_string(ActivityKind kind) {
     case ActivityKind::Collective: return "collective";
     case ActivityKind::Synchronisation: return "synchronisation";
     case ActivityKind::Launch: return "launch";
+    case ActivityKind::None: return "none";
   }
   return "?";
 }
@@ -30,10 +31,15 @@ std::uint32_t ActivityGraph::add_vertex(std::uint32_t vertex_lane) {
   return vertex_count++;
 }
 
+std::uint64_t ActivityGraph::chain_count() const {
+  return static_cast<std::uint64_t>(std::count_if(chain_kind.begin(), chain_kind.end(),
+                                                  [](ActivityKind k) { return k != ActivityKind::None; }));
+}
+
 std::uint64_t ActivityGraph::memory_bytes() const {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-  return sizeof(*this) + bytes(activities) + bytes(lane) + bytes(out_begin) + bytes(out) +
-         bytes(in_begin) + bytes(in) + bytes(order);
+  return sizeof(*this) + bytes(activities) + bytes(lane) + bytes(chain_duration) + bytes(chain_callpath) +
+         bytes(chain_kind) + bytes(out_begin) + bytes(out) + bytes(in_begin) + bytes(in) + bytes(order);
 }
 
 namespace {
@@ -54,16 +60,17 @@ void build_csr(const ActivityGraph& g, Key key, std::vector<std::uint32_t>& begi
 }
 
 // Kahn's algorithm; returns the vertices it could order (all of them unless there is a cycle).
-// The in-degrees are the incoming CSR's row lengths. Ready vertices are taken last in, first out:
-// the order follows one rank's chain of events as far as it is ready before it turns to another
-// (depth first), so that the passes over the graph in this order (CPM, MBM, the ideal-network
-// clock) read each rank's vertices and activities nearly sequentially. Any topological order gives
-// those passes the same results; the vertices left out on a cycle are the same for every order.
+// The in-degrees are the incoming CSR's row lengths plus the chain activity. Ready vertices are
+// taken last in, first out, and a vertex's chain successor is pushed last: the order follows one
+// rank's chain of events as far as it is ready before it turns to another (depth first), so that
+// the passes over the graph in this order (CPM, MBM, the ideal-network clock) read each rank's
+// vertices nearly sequentially. Any topological order gives those passes the same results; the
+// vertices left out on a cycle are the same for every order.
 std::vector<std::uint32_t> kahn(const ActivityGraph& g, std::vector<std::uint32_t>& pending) {
   pending.resize(g.vertex_count);
   std::vector<std::uint32_t> ready;
   for (std::uint32_t v = g.vertex_count; v-- > 0;) {
-    pending[v] = g.in_begin[v + 1] - g.in_begin[v];
+    pending[v] = g.in_begin[v + 1] - g.in_begin[v] + (v > 0 && g.has_chain(v - 1) ? 1 : 0);
     if (pending[v] == 0) ready.push_back(v);
   }
   std::vector<std::uint32_t> order;
@@ -72,9 +79,11 @@ std::vector<std::uint32_t> kahn(const ActivityGraph& g, std::vector<std::uint32_
     const std::uint32_t v = ready.back();
     ready.pop_back();
     order.push_back(v);
-    const std::span<const std::uint32_t> out = g.outgoing(v);
-    for (auto a = out.rbegin(); a != out.rend(); ++a)
-      if (--pending[g.activities[*a].to] == 0) ready.push_back(g.activities[*a].to);
+    for (std::uint32_t k = g.out_begin[v + 1]; k-- > g.out_begin[v];) {
+      const std::uint32_t to = g.activities[g.out[k]].to;
+      if (--pending[to] == 0) ready.push_back(to);
+    }
+    if (g.has_chain(v) && --pending[v + 1] == 0) ready.push_back(v + 1);
   }
   return order;
 }
@@ -86,14 +95,26 @@ std::vector<std::uint32_t> cycle_breakers(const ActivityGraph& g, const std::vec
   for (std::uint32_t v = 0; v < g.vertex_count; ++v) {
     if (pending[v] == 0) continue;
     std::vector<std::uint32_t> remote, local;
-    for (std::uint32_t a : g.incoming(v)) {
-      if (pending[g.activities[a].from] == 0) continue;
-      (is_local(g.activities[a].kind) ? local : remote).push_back(a);
-    }
+    g.for_each_incoming(v, [&](std::uint32_t id, const Activity& a) {
+      if (pending[a.from] != 0) (is_local(a.kind) ? local : remote).push_back(id);
+    });
     if (!remote.empty()) return remote;
     if (fallback.empty()) fallback = local;
   }
   return fallback;
+}
+
+// Removes activities by id: chain ones lose their kind, explicit ones are erased (the ids of the
+// later explicit ones shift down, as they would in any list).
+void remove_activities(ActivityGraph& g, std::vector<std::uint32_t> ids) {
+  std::sort(ids.begin(), ids.end());
+  const std::uint32_t explicit_count = g.explicit_count();
+  for (std::size_t k = ids.size(); k-- > 0;) {
+    if (ids[k] >= explicit_count)
+      g.chain_kind[ids[k] - explicit_count] = ActivityKind::None;
+    else
+      g.activities.erase(g.activities.begin() + ids[k]);
+  }
 }
 
 }  // namespace
@@ -106,6 +127,11 @@ std::uint64_t index_graph(ActivityGraph& g) {
       throw Error(fmt::format("activity graph: activity {} joins vertex {} and {}, but there are only {} vertices",
                               i, a.from, a.to, g.vertex_count));
   }
+  if (!g.chain_kind.empty()) {
+    g.chain_duration.resize(g.vertex_count, 0);
+    g.chain_callpath.resize(g.vertex_count, kNone);
+    g.chain_kind.resize(g.vertex_count, ActivityKind::None);
+  }
   std::uint64_t removed = 0;
   for (;;) {
     build_csr(g, [](const Activity& a) { return a.from; }, g.out_begin, g.out);
@@ -113,9 +139,8 @@ std::uint64_t index_graph(ActivityGraph& g) {
     std::vector<std::uint32_t> pending;
     g.order = kahn(g, pending);
     if (g.order.size() == g.vertex_count) return removed;
-    std::vector<std::uint32_t> drop = cycle_breakers(g, pending);
-    std::sort(drop.begin(), drop.end());
-    for (std::size_t k = drop.size(); k-- > 0;) g.activities.erase(g.activities.begin() + drop[k]);
+    const std::vector<std::uint32_t> drop = cycle_breakers(g, pending);
+    remove_activities(g, drop);
     removed += drop.size();
   }
 }

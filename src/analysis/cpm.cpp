@@ -13,17 +13,16 @@ Cpm critical_path_method(const ActivityGraph& g) {
   for (std::size_t i = g.order.size(); i-- > 0;) {
     const std::uint32_t v = g.order[i];
     Ticks latest = cpm.length;
-    for (std::uint32_t a : g.outgoing(v)) {
-      const Activity& act = g.activities[a];
+    g.for_each_outgoing(v, [&](std::uint32_t, const Activity& act) {
       latest = std::min(latest, cpm.latest[act.to] - act.duration);
-    }
+    });
     cpm.latest[v] = latest;
   }
   return cpm;
 }
 
 ActivityTimes activity_times(const ActivityGraph& g, const Cpm& cpm, std::uint32_t activity) {
-  const Activity& a = g.activities[activity];
+  const Activity a = g.activity(activity);
   ActivityTimes t;
   t.es = cpm.earliest[a.from];
   t.ef = t.es + a.duration;
@@ -42,7 +41,7 @@ struct Preference {
   int local;           // 0: local activity
   int same_lane;       // 0: from the lane the path is on
   std::uint32_t lane;  // lower lane first (kNone last)
-  std::uint32_t id;
+  std::uint32_t position;  // among the vertex's incoming activities
   auto operator<=>(const Preference&) const = default;
 };
 
@@ -52,7 +51,7 @@ std::vector<std::uint32_t> critical_path(const ActivityGraph& g, const Cpm& cpm)
   std::uint32_t v = kNone;
   for (std::uint32_t u = 0; u < g.vertex_count; ++u) {
     if (!g.is_leaf(u) || cpm.earliest[u] != cpm.length) continue;
-    if (g.in_begin[u] == g.in_begin[u + 1]) continue;  // isolated vertex: no path ends here
+    if (!g.has_incoming(u)) continue;  // isolated vertex: no path ends here
     if (v == kNone || g.lane_of(u) < g.lane_of(v)) v = u;
   }
   std::vector<std::uint32_t> path;
@@ -61,20 +60,22 @@ std::vector<std::uint32_t> critical_path(const ActivityGraph& g, const Cpm& cpm)
   for (;;) {
     std::uint32_t best = kNone;
     Preference best_pref{};
-    for (std::uint32_t a : g.incoming(v)) {
-      const Activity& act = g.activities[a];
-      if (cpm.earliest[act.from] + act.duration != cpm.earliest[v]) continue;
+    std::uint32_t best_from = kNone, position = 0;  // incoming activities are listed in the order added
+    g.for_each_incoming(v, [&](std::uint32_t a, const Activity& act) {
+      ++position;
+      if (cpm.earliest[act.from] + act.duration != cpm.earliest[v]) return;
       const std::uint32_t from_lane = g.lane_of(act.from);
       const Preference p{is_local(act.kind) ? 0 : 1, from_lane == lane && lane != kNone ? 0 : 1,
-                         from_lane, a};
+                         from_lane, position};
       if (best == kNone || p < best_pref) {
         best = a;
+        best_from = act.from;
         best_pref = p;
       }
-    }
+    });
     if (best == kNone) break;
     path.push_back(best);
-    v = g.activities[best].from;
+    v = best_from;
     if (g.lane_of(v) != kNone) lane = g.lane_of(v);
   }
   std::reverse(path.begin(), path.end());

@@ -45,12 +45,11 @@ void mbm_all_lanes(const ActivityGraph& g, const Cpm& cpm, std::span<const Callp
   for (std::uint32_t v : g.order) {
     const Lanes e = earliest[v];
     for (std::size_t j = 0; j < kLanes; ++j) length[j] = std::max(length[j], e[j]);
-    for (std::uint32_t a : g.outgoing(v)) {
-      const Activity& act = g.activities[a];
+    g.for_each_outgoing(v, [&](std::uint32_t, const Activity& act) {
       Lanes& f = earliest[act.to];
       for (std::size_t j = 0; j < kLanes; ++j)
         f[j] = std::max(f[j], e[j] + (act.callpath == zeroed[j] ? 0 : act.duration));
-    }
+    });
   }
   for (std::size_t j = 0; j < callpaths.size(); ++j) out[j] = cpm.length - length[j];
 }

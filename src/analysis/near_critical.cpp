@@ -68,8 +68,7 @@ class BoundedCandidates {
   std::uint64_t seq_ = 0;
 };
 
-Ticks cost_of(const ActivityGraph& g, const Cpm& cpm, std::uint32_t a) {
-  const Activity& act = g.activities[a];
+Ticks cost_of(const Cpm& cpm, const Activity& act) {
   return cpm.latest[act.to] - act.duration - cpm.latest[act.from];
 }
 
@@ -79,17 +78,20 @@ std::vector<std::uint32_t> successors(const ActivityGraph& g, const Cpm& cpm,
                                       const std::vector<std::uint32_t>& critical) {
   std::vector<std::uint32_t> succ(g.vertex_count, kNone);
   for (std::uint32_t v = 0; v < g.vertex_count; ++v) {
-    for (std::uint32_t a : g.outgoing(v)) {
-      if (cost_of(g, cpm, a) != 0) continue;
-      if (succ[v] == kNone || (is_local(g.activities[a].kind) && !is_local(g.activities[succ[v]].kind)))
+    bool local = false;
+    g.for_each_outgoing(v, [&](std::uint32_t a, const Activity& act) {
+      if (cost_of(cpm, act) != 0) return;
+      if (succ[v] == kNone || (is_local(act.kind) && !local)) {
         succ[v] = a;
-    }
+        local = is_local(act.kind);
+      }
+    });
   }
-  for (std::uint32_t a : critical) succ[g.activities[a].from] = a;
+  for (std::uint32_t a : critical) succ[g.activity(a).from] = a;
   return succ;
 }
 
-// Calls fn(activity) for every activity of path `index`, root to leaf.
+// Calls fn(id, activity) for every activity of path `index`, root to leaf.
 template <typename Fn>
 void walk_path(const ActivityGraph& g, const NearCriticalPaths& r, std::size_t index, Fn&& fn) {
   std::vector<std::uint32_t> chain;  // deviations, leaf-most first
@@ -100,19 +102,19 @@ void walk_path(const ActivityGraph& g, const NearCriticalPaths& r, std::size_t i
   }
   std::uint32_t v = r.paths[p].deviation;  // the root vertex
   for (std::size_t i = chain.size(); i-- > 0;) {
-    const Activity& dev = g.activities[chain[i]];
+    const Activity dev = g.activity(chain[i]);
     while (v != dev.from) {
-      const std::uint32_t a = r.successor[v];
-      fn(a);
-      v = g.activities[a].to;
+      const Activity a = g.activity(r.successor[v]);
+      fn(r.successor[v], a);
+      v = a.to;
     }
-    fn(chain[i]);
+    fn(chain[i], dev);
     v = dev.to;
   }
   while (r.successor[v] != kNone) {
-    const std::uint32_t a = r.successor[v];
-    fn(a);
-    v = g.activities[a].to;
+    const Activity a = g.activity(r.successor[v]);
+    fn(r.successor[v], a);
+    v = a.to;
   }
 }
 
@@ -123,6 +125,8 @@ class CallpathSums {
     CallpathId top = 0;
     for (const Activity& a : g.activities)
       if (a.callpath < kLaunchCallpath) top = std::max(top, a.callpath + 1);
+    for (std::uint32_t v = 0; v < g.chain_kind.size(); ++v)
+      if (g.has_chain(v) && g.chain_callpath[v] < kLaunchCallpath) top = std::max(top, g.chain_callpath[v] + 1);
     sums_.assign(static_cast<std::size_t>(top) + 2, 0);
     seen_.assign(sums_.size(), false);
   }
@@ -177,7 +181,7 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
 
   BoundedCandidates candidates;
   candidates.set_capacity(target + 1);
-  const std::uint32_t critical_root = critical.empty() ? kNone : g.activities[critical.front()].from;
+  const std::uint32_t critical_root = critical.empty() ? kNone : g.activity(critical.front()).from;
   if (critical_root != kNone) candidates.offer(cpm.latest[critical_root], kNone, critical_root);
   for (std::uint32_t v = 0; v < g.vertex_count; ++v)
     if (g.is_root(v) && v != critical_root && cpm.latest[v] <= r.nc_bound) candidates.offer(cpm.latest[v], kNone, v);
@@ -187,20 +191,24 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
     const Candidate c = candidates.pop();
     const auto index = static_cast<std::uint32_t>(r.paths.size());
     r.paths.push_back(NearCriticalPath{cpm.length - c.cost, {}, c.parent, c.deviation});
-    walk_path(g, r, index, [&](std::uint32_t a) { sums.add(g.activities[a].callpath, g.activities[a].duration); });
+    walk_path(g, r, index, [&](std::uint32_t, const Activity& a) { sums.add(a.callpath, a.duration); });
     r.paths.back().callpaths = sums.take();
     candidates.set_capacity(target - r.paths.size() + 1);
     // Children: a different activity at any vertex of this path's own part.
-    std::uint32_t v = c.parent == kNone ? c.deviation : g.activities[c.deviation].to;
+    std::uint32_t v = c.parent == kNone ? c.deviation : g.activity(c.deviation).to;
     for (;;) {
       const std::uint32_t next = r.successor[v];
-      for (std::uint32_t a : g.outgoing(v)) {
-        if (a == next) continue;
-        const Ticks cost = c.cost + cost_of(g, cpm, a);
+      std::uint32_t next_to = kNone;
+      g.for_each_outgoing(v, [&](std::uint32_t a, const Activity& act) {
+        if (a == next) {
+          next_to = act.to;
+          return;
+        }
+        const Ticks cost = c.cost + cost_of(cpm, act);
         if (cost <= r.nc_bound) candidates.offer(cost, index, a);
-      }
+      });
       if (next == kNone) break;
-      v = g.activities[next].to;
+      v = next_to;
     }
   }
   r.more_available = !candidates.empty();
@@ -210,7 +218,7 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
 std::vector<std::uint32_t> path_activities(const ActivityGraph& g, const NearCriticalPaths& paths,
                                            std::size_t index) {
   std::vector<std::uint32_t> out;
-  walk_path(g, paths, index, [&](std::uint32_t a) { out.push_back(a); });
+  walk_path(g, paths, index, [&](std::uint32_t a, const Activity&) { out.push_back(a); });
   return out;
 }
 

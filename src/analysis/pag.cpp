@@ -64,10 +64,9 @@ class Builder {
     pag_.calls.resize(trace_.rank_count());
   }
 
+  // Explicit activities: launches, messages, rendezvous, collectives (the local ones are chains).
   void reserve_activities() {
-    std::uint64_t n = trace_.rank_count() + 2 * trace_.messages.size() + 2 * trace_.collective_members.size();
-    for (const auto& rt : trace_.ranks) n += rt.events.size();
-    g_.activities.reserve(n);
+    g_.activities.reserve(trace_.rank_count() + 2 * trace_.messages.size() + 2 * trace_.collective_members.size());
   }
 
   // The Enter of the MPI call event i of rank r belongs to: the nearest Enter of an MPI region at
@@ -258,7 +257,7 @@ class Builder {
       if (replaced_by_hub(r, i)) continue;
       const std::uint32_t u = pag_.vertex(r, i), v = u + 1;
       const Ticks d = std::max<Ticks>(0, at(v) - std::max(at(u), release));
-      g_.add_activity({d, u, v, cp, ActivityKind::Mpi});
+      g_.add_chain(u, d, cp, ActivityKind::Mpi);
     }
     for (const Dependency& d : deps_)
       g_.add_activity({std::max<Ticks>(0, at(d.to) - release), d.from, d.to, cp, d.kind});
@@ -291,7 +290,7 @@ class Builder {
       }
       if (i + 1 < n) {
         const std::uint32_t u = pag_.vertex(r, i);
-        g_.add_activity({at(u + 1) - at(u), u, u + 1, cp, ActivityKind::Computation});
+        g_.add_chain(u, at(u + 1) - at(u), cp, ActivityKind::Computation);
       }
     }
   }

@@ -37,7 +37,7 @@ std::string describe(const PathSegment& s) {
 std::vector<PathSegment> path_segments(const Pag& pag, std::span<const std::uint32_t> activities) {
   std::vector<PathSegment> out;
   for (std::uint32_t id : activities) {
-    const Activity& a = pag.graph.activities[id];
+    const Activity a = pag.graph.activity(id);
     const Rank rank = pag.graph.lane_of(a.to);
     if (a.duration == 0 || rank == kNone) continue;
     const double end = pag.seconds(pag.time[a.to]);

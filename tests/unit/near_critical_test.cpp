@@ -6,6 +6,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/error.hpp"
@@ -162,16 +163,16 @@ struct BrutePath {
   Ticks duration = 0;
 };
 
-// Every root-to-leaf path by depth-first search over the activity list (no graph indices used).
+// Every root-to-leaf path by depth-first search over all activity ids (no graph indices used).
 void enumerate(const ActivityGraph& g, std::uint32_t v, BrutePath& cur, std::vector<BrutePath>& out) {
   bool leaf = true;
-  for (std::uint32_t a = 0; a < g.activities.size(); ++a) {
-    if (g.activities[a].from != v) continue;
+  for (std::uint32_t a = 0; a < g.activity_count(); ++a) {
+    if (!g.exists(a) || g.activity(a).from != v) continue;
     leaf = false;
     cur.activities.push_back(a);
-    cur.duration += g.activities[a].duration;
-    enumerate(g, g.activities[a].to, cur, out);
-    cur.duration -= g.activities[a].duration;
+    cur.duration += g.activity(a).duration;
+    enumerate(g, g.activity(a).to, cur, out);
+    cur.duration -= g.activity(a).duration;
     cur.activities.pop_back();
   }
   if (leaf && !cur.activities.empty()) out.push_back(cur);
@@ -179,7 +180,7 @@ void enumerate(const ActivityGraph& g, std::uint32_t v, BrutePath& cur, std::vec
 
 std::vector<BrutePath> all_paths(const ActivityGraph& g) {
   std::vector<bool> has_in(g.vertex_count, false);
-  for (const auto& a : g.activities) has_in[a.to] = true;
+  g.for_each_activity([&](std::uint32_t, const Activity& a) { has_in[a.to] = true; });
   std::vector<BrutePath> out;
   for (std::uint32_t v = 0; v < g.vertex_count; ++v) {
     if (has_in[v]) continue;
@@ -193,19 +194,33 @@ std::vector<BrutePath> all_paths(const ActivityGraph& g) {
 Ticks time_on(const ActivityGraph& g, const std::vector<std::uint32_t>& path, CallpathId cp) {
   Ticks t = 0;
   for (auto a : path)
-    if (g.activities[a].callpath == cp) t += g.activities[a].duration;
+    if (g.activity(a).callpath == cp) t += g.activity(a).duration;
   return t;
 }
 
-ActivityGraph random_dag(std::mt19937& rng) {
+// A random multigraph; with `chains`, about one vertex in two also gets a chain activity v -> v + 1
+// (local, added between the explicit ones). `explicit_chains` adds those as explicit activities
+// instead, at the same moments: the same graph in the generic representation.
+ActivityGraph random_dag(std::mt19937& rng, bool chains = false, bool explicit_chains = false) {
   std::uniform_int_distribution<int> nv(2, 8);
   const int n = nv(rng);
   ActivityGraph g;
   for (int i = 0; i < n; ++i) g.add_vertex(static_cast<std::uint32_t>(rng() % 3));
   std::uniform_int_distribution<int> ne(n - 1, 2 * n + 3);
   const int m = ne(rng);
+  std::vector<bool> chained(n, false);
   for (int i = 0; i < m; ++i) {
     std::uint32_t u = rng() % n, v = rng() % n;
+    if (chains && rng() % 2 == 0 && u + 1 < static_cast<std::uint32_t>(n) && !chained[u]) {
+      chained[u] = true;
+      const Activity c{static_cast<Ticks>(rng() % 6), u, u + 1, static_cast<CallpathId>(rng() % 3),
+                       rng() % 2 ? ActivityKind::Computation : ActivityKind::Mpi};
+      if (explicit_chains)
+        g.add_activity(c);
+      else
+        g.add_chain(u, c.duration, c.callpath, c.kind);
+      continue;
+    }
     if (u == v) continue;
     if (u > v) std::swap(u, v);
     const auto kind = static_cast<ActivityKind>(rng() % 4);
@@ -222,36 +237,36 @@ ActivityGraph random_dag(std::mt19937& rng) {
 TEST_CASE("k longest paths, CPM slacks and MBM equal brute-force enumeration on random multigraphs") {
   std::mt19937 rng(20240611);
   int checked = 0;
-  for (int seed = 0; seed < 400; ++seed) {
-    const ActivityGraph g = random_dag(rng);
+  for (int seed = 0; seed < 800; ++seed) {
+    const ActivityGraph g = random_dag(rng, seed % 2 == 1);  // odd seeds: with chain activities
     const auto brute = all_paths(g);
     if (brute.empty()) continue;
     ++checked;
     INFO("graph " << seed << " with " << g.vertex_count << " vertices, " << g.activities.size()
-                  << " activities, " << brute.size() << " paths");
+                  << " explicit and " << g.chain_count() << " chain activities, " << brute.size() << " paths");
     const Cpm cpm = critical_path_method(g);
     REQUIRE(cpm.length == brute.front().duration);
 
     // CPM: ES(v) = longest prefix to v; TS(a) = d_cp - longest path through a;
     // FS(a) = (ES of a's successors, d_cp at a leaf) - EF(a).
     std::vector<Ticks> es(g.vertex_count, 0);
-    std::vector<Ticks> through(g.activities.size(), -1);
+    std::vector<Ticks> through(g.activity_count(), -1);
     for (const auto& p : brute) {
       Ticks prefix = 0;
       for (auto a : p.activities) {
         through[a] = std::max(through[a], p.duration);
-        prefix += g.activities[a].duration;
-        es[g.activities[a].to] = std::max(es[g.activities[a].to], prefix);
+        prefix += g.activity(a).duration;
+        es[g.activity(a).to] = std::max(es[g.activity(a).to], prefix);
       }
     }
-    for (std::uint32_t a = 0; a < g.activities.size(); ++a) {
+    g.for_each_activity([&](std::uint32_t a, const Activity& act) {
       const ActivityTimes t = activity_times(g, cpm, a);
-      const auto& act = g.activities[a];
       CHECK(t.es == es[act.from]);
       CHECK(t.total_slack == cpm.length - through[a]);
-      bool leaf = std::none_of(g.activities.begin(), g.activities.end(), [&](const auto& x) { return x.from == act.to; });
+      bool leaf = true;
+      g.for_each_activity([&](std::uint32_t, const Activity& x) { leaf = leaf && x.from != act.to; });
       CHECK(t.free_slack == (leaf ? cpm.length : es[act.to]) - (es[act.from] + act.duration));
-    }
+    });
 
     // k longest paths for several k: same durations as the brute-force top k, valid and distinct.
     std::set<std::vector<std::uint32_t>> valid;
@@ -270,7 +285,7 @@ TEST_CASE("k longest paths, CPM slacks and MBM equal brute-force enumeration on 
         CHECK(valid.count(acts) == 1);
         CHECK(seen.insert(acts).second);
         Ticks sum = 0;
-        for (auto a : acts) sum += g.activities[a].duration;
+        for (auto a : acts) sum += g.activity(a).duration;
         CHECK(sum == r.paths[j].duration);
         for (CallpathId cp : {A, B, C}) CHECK(r.paths[j].time_of(cp) == time_on(g, acts, cp));
       }
@@ -318,7 +333,49 @@ TEST_CASE("k longest paths, CPM slacks and MBM equal brute-force enumeration on 
       CHECK(previous == m_all);  // over all paths MBM_k reaches MBM_all
     }
   }
-  CHECK(checked > 300);
+  CHECK(checked > 600);
+}
+
+TEST_CASE("chain activities give every result of the same activities stored explicitly, ties included") {
+  // Small durations make many ties: which of equally long paths comes first, which tight activity
+  // the critical path takes, depend on the order activities were added, which chains keep.
+  const auto described = [](const ActivityGraph& g, const std::vector<std::uint32_t>& ids) {
+    std::vector<std::tuple<std::uint32_t, std::uint32_t, Ticks, CallpathId, ActivityKind>> out;
+    for (std::uint32_t a : ids) {
+      const Activity x = g.activity(a);
+      out.emplace_back(x.from, x.to, x.duration, x.callpath, x.kind);
+    }
+    return out;
+  };
+  int with_chains = 0;
+  for (std::uint32_t seed = 0; seed < 400; ++seed) {
+    std::mt19937 rng_chain(seed), rng_explicit(seed);
+    const ActivityGraph g = random_dag(rng_chain, true);
+    const ActivityGraph e = random_dag(rng_explicit, true, true);
+    INFO("graph " << seed);
+    REQUIRE(e.activities.size() == g.activities.size() + g.chain_count());
+    if (g.chain_count() > 0) ++with_chains;
+    const Cpm cg = critical_path_method(g), ce = critical_path_method(e);
+    CHECK(cg.earliest == ce.earliest);
+    CHECK(cg.latest == ce.latest);
+    CHECK(described(g, critical_path(g, cg)) == described(e, critical_path(e, ce)));
+    NearCriticalQuery q;
+    q.k = 12;
+    const NearCriticalPaths pg = near_critical_paths(g, cg, q), pe = near_critical_paths(e, ce, q);
+    REQUIRE(pg.paths.size() == pe.paths.size());
+    for (std::size_t j = 0; j < pg.paths.size(); ++j) {
+      CHECK(pg.paths[j].duration == pe.paths[j].duration);
+      CHECK(described(g, path_activities(g, pg, j)) == described(e, path_activities(e, pe, j)));
+    }
+    const auto mg = maximum_benefit(g, cg, pg), me = maximum_benefit(e, ce, pe);
+    REQUIRE(mg.size() == me.size());
+    for (std::size_t i = 0; i < mg.size(); ++i) {
+      CHECK(mg[i].callpath == me[i].callpath);
+      CHECK(mg[i].mbm_k == me[i].mbm_k);
+      CHECK(mg[i].mbm_all == me[i].mbm_all);
+    }
+  }
+  CHECK(with_chains > 300);
 }
 
 TEST_CASE("index_graph rejects bad vertex ids and breaks cycles, remote activities first") {
@@ -337,4 +394,31 @@ TEST_CASE("index_graph rejects bad vertex ids and breaks cycles, remote activiti
   REQUIRE(g.activities.size() == 1);
   CHECK(g.activities[0].kind == ActivityKind::Computation);
   CHECK(critical_path_method(g).length == 1);
+
+  // The same with the local activity a chain: the message goes, the chain stays.
+  ActivityGraph c;
+  c.add_vertex(0);
+  c.add_vertex(0);
+  c.add_chain(0, 1, A, ActivityKind::Computation);
+  c.add_activity({0, 1, 0, B, ActivityKind::Message});
+  CHECK(index_graph(c) == 1);
+  CHECK(c.activities.empty());
+  CHECK(c.chain_count() == 1);
+  CHECK(critical_path_method(c).length == 1);
+
+  // 0 =chain=> 1 -local-> 0 : only local activities close the cycle; the first blocked vertex's
+  // incoming one from a blocked vertex (the explicit local) is removed, the chain stays.
+  ActivityGraph l;
+  l.add_vertex(0);
+  l.add_vertex(0);
+  l.add_chain(0, 2, A, ActivityKind::Mpi);
+  l.add_activity({5, 1, 0, B, ActivityKind::Computation});
+  CHECK(index_graph(l) == 1);
+  CHECK(l.activities.empty());
+  CHECK(critical_path_method(l).length == 2);
+
+  // A chain activity must join existing vertices.
+  ActivityGraph out;
+  out.add_vertex(0);
+  CHECK_THROWS_AS(out.add_chain(0, 1, A, ActivityKind::Computation), Error);
 }

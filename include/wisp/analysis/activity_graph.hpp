@@ -2,13 +2,19 @@
 // duration and a label (call path, kind), vertices mark activity boundaries. The program activity
 // graph (pag.hpp) is one; tests build small ones by hand. Durations are integer clock ticks so that
 // ties, slacks and path lengths are exact.
+//
+// Chains: nearly every activity of a PAG joins two consecutive events of one rank (vertex v to
+// v + 1). Those are *chain* activities, kept by columns per vertex with no endpoints and no index
+// entries; only the others (messages, collectives, launches) are stored as Activity records and
+// indexed. Both kinds have ids: explicit activity k is id k, the chain activity leaving v is id
+// explicit_count() + v. Iteration lists a vertex's activities in the order they were added.
 #pragma once
 
 #include <cstdint>
-#include <span>
 #include <string_view>
 #include <vector>
 
+#include "wisp/error.hpp"
 #include "wisp/trace/ids.hpp"
 
 namespace wisp {
@@ -23,6 +29,7 @@ enum class ActivityKind : std::uint8_t {
   Collective,       // synchronisation vertex -> a member's collective end
   Synchronisation,  // a member's collective begin -> synchronisation vertex (zero duration)
   Launch,           // virtual start -> a rank's first event (its launch offset)
+  None,             // no chain activity leaves this vertex
 };
 std::string_view to_string(ActivityKind kind);
 inline bool is_local(ActivityKind k) { return k == ActivityKind::Computation || k == ActivityKind::Mpi; }
@@ -36,34 +43,95 @@ struct Activity {
   std::uint32_t to = 0;
   CallpathId callpath = kNone;
   ActivityKind kind = ActivityKind::Computation;
+  // Set by add_activity(): listed before the chain activity leaving `from` / entering `to`
+  // (that chain activity was added later).
+  bool before_source_chain = false;
+  bool before_target_chain = false;
 };
 
 struct ActivityGraph {
   std::uint32_t vertex_count = 0;
-  std::vector<Activity> activities;
-  std::vector<std::uint32_t> lane;  // per vertex: the rank it belongs to, kNone if none (may be empty)
+  std::vector<Activity> activities;  // the explicit ones
+  std::vector<std::uint32_t> lane;   // per vertex: the rank it belongs to, kNone if none (may be empty)
+  // Chain activities by vertex v (v -> v + 1); kind None where v has none. Empty if no chains.
+  std::vector<Ticks> chain_duration;
+  std::vector<CallpathId> chain_callpath;
+  std::vector<ActivityKind> chain_kind;
 
-  // Derived by index_graph(): activities by source and by target (CSR), a topological order.
+  // Derived by index_graph(): explicit activities by source and by target (CSR), a topological order.
   std::vector<std::uint32_t> out_begin, out;
   std::vector<std::uint32_t> in_begin, in;
   std::vector<std::uint32_t> order;
 
   std::uint32_t add_vertex(std::uint32_t vertex_lane = kNone);
-  // Inline: the PAG adds about one activity per event.
-  std::uint32_t add_activity(const Activity& a) {
+  std::uint32_t add_activity(Activity a) {
+    a.before_source_chain = !has_chain(a.from);
+    a.before_target_chain = a.to == 0 || !has_chain(a.to - 1);
     activities.push_back(a);
     return static_cast<std::uint32_t>(activities.size() - 1);
   }
+  // The chain activity v -> v + 1 (at most one per vertex; inline: the PAG adds about one per event).
+  void add_chain(std::uint32_t v, Ticks duration, CallpathId callpath, ActivityKind kind) {
+    if (v + 1 >= vertex_count) throw Error("activity graph: a chain activity must join two existing vertices");
+    if (chain_kind.size() < vertex_count) {
+      chain_duration.resize(vertex_count, 0);
+      chain_callpath.resize(vertex_count, kNone);
+      chain_kind.resize(vertex_count, ActivityKind::None);
+    }
+    chain_duration[v] = duration;
+    chain_callpath[v] = callpath;
+    chain_kind[v] = kind;
+  }
 
-  std::span<const std::uint32_t> outgoing(std::uint32_t v) const {
-    return {out.data() + out_begin[v], out.data() + out_begin[v + 1]};
+  bool has_chain(std::uint32_t v) const { return v < chain_kind.size() && chain_kind[v] != ActivityKind::None; }
+  std::uint32_t explicit_count() const { return static_cast<std::uint32_t>(activities.size()); }
+  std::uint32_t activity_count() const { return explicit_count() + static_cast<std::uint32_t>(chain_kind.size()); }
+  std::uint64_t chain_count() const;
+  bool exists(std::uint32_t id) const { return id < explicit_count() || has_chain(id - explicit_count()); }
+  Activity chain(std::uint32_t v) const { return {chain_duration[v], v, v + 1, chain_callpath[v], chain_kind[v]}; }
+  Activity activity(std::uint32_t id) const {
+    return id < explicit_count() ? activities[id] : chain(id - explicit_count());
   }
-  std::span<const std::uint32_t> incoming(std::uint32_t v) const {
-    return {in.data() + in_begin[v], in.data() + in_begin[v + 1]};
+
+  // fn(id, activity) for every activity leaving / entering v, in the order they were added.
+  template <typename Fn>
+  void for_each_outgoing(std::uint32_t v, Fn&& fn) const {
+    bool chain_done = !has_chain(v);
+    for (std::uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k) {
+      const Activity& a = activities[out[k]];
+      if (!chain_done && !a.before_source_chain) {
+        fn(explicit_count() + v, chain(v));
+        chain_done = true;
+      }
+      fn(out[k], a);
+    }
+    if (!chain_done) fn(explicit_count() + v, chain(v));
   }
+  template <typename Fn>
+  void for_each_incoming(std::uint32_t v, Fn&& fn) const {
+    bool chain_done = v == 0 || !has_chain(v - 1);
+    for (std::uint32_t k = in_begin[v]; k < in_begin[v + 1]; ++k) {
+      const Activity& a = activities[in[k]];
+      if (!chain_done && !a.before_target_chain) {
+        fn(explicit_count() + v - 1, chain(v - 1));
+        chain_done = true;
+      }
+      fn(in[k], a);
+    }
+    if (!chain_done) fn(explicit_count() + v - 1, chain(v - 1));
+  }
+  // fn(id, activity) for every activity.
+  template <typename Fn>
+  void for_each_activity(Fn&& fn) const {
+    for (std::uint32_t k = 0; k < explicit_count(); ++k) fn(k, activities[k]);
+    for (std::uint32_t v = 0; v < chain_kind.size(); ++v)
+      if (has_chain(v)) fn(explicit_count() + v, chain(v));
+  }
+
   std::uint32_t lane_of(std::uint32_t v) const { return lane.empty() ? kNone : lane[v]; }
-  bool is_root(std::uint32_t v) const { return in_begin[v] == in_begin[v + 1] && out_begin[v] != out_begin[v + 1]; }
-  bool is_leaf(std::uint32_t v) const { return out_begin[v] == out_begin[v + 1]; }
+  bool has_incoming(std::uint32_t v) const { return in_begin[v] != in_begin[v + 1] || (v > 0 && has_chain(v - 1)); }
+  bool is_leaf(std::uint32_t v) const { return out_begin[v] == out_begin[v + 1] && !has_chain(v); }
+  bool is_root(std::uint32_t v) const { return !has_incoming(v) && !is_leaf(v); }
   std::uint64_t memory_bytes() const;
 };
 

@@ -34,11 +34,10 @@ Ticks longest_path(const ActivityGraph& g, Weight&& weight, std::vector<Ticks>& 
   for (std::uint32_t v : g.order) {
     const Ticks e = earliest[v];
     if (e > length) length = e;
-    for (std::uint32_t a : g.outgoing(v)) {
-      const Activity& act = g.activities[a];
+    g.for_each_outgoing(v, [&](std::uint32_t, const Activity& act) {
       const Ticks f = e + weight(act);
       if (f > earliest[act.to]) earliest[act.to] = f;
-    }
+    });
   }
   return length;
 }
