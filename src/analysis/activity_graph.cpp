@@ -117,6 +117,12 @@ void remove_activities(ActivityGraph& g, std::vector<std::uint32_t> ids) {
   }
 }
 
+// The first variant alone: the second variant's own activities go.
+void drop_second_variant(ActivityGraph& g) {
+  std::erase_if(g.activities, [](const Activity& a) { return !(a.variants & kFirstVariant); });
+  g.variants = kFirstVariant;
+}
+
 }  // namespace
 
 std::uint64_t index_graph(ActivityGraph& g) {
@@ -133,6 +139,14 @@ std::uint64_t index_graph(ActivityGraph& g) {
     g.chain_kind.resize(g.vertex_count, ActivityKind::None);
   }
   std::uint64_t removed = 0;
+  if (g.variants & kSecondVariant) {
+    build_csr(g, [](const Activity& a) { return a.from; }, g.out_begin, g.out);
+    build_csr(g, [](const Activity& a) { return a.to; }, g.in_begin, g.in);
+    std::vector<std::uint32_t> pending;
+    g.order = kahn(g, pending);
+    if (g.order.size() == g.vertex_count) return removed;
+    drop_second_variant(g);
+  }
   for (;;) {
     build_csr(g, [](const Activity& a) { return a.from; }, g.out_begin, g.out);
     build_csr(g, [](const Activity& a) { return a.to; }, g.in_begin, g.in);

@@ -5,13 +5,16 @@
 
 namespace wisp {
 
+Ticks ideal_network_clock(const Pag& pag, std::vector<Ticks>& clock) {
+  return longest_path(
+      pag.graph, [](const Activity& a) { return a.kind == ActivityKind::Computation ? a.duration : Ticks{0}; },
+      clock, pag.ideal_variant);
+}
+
 IdealNetworkReplay ideal_network_replay(const Trace& trace, std::uint64_t eager_limit) {
   IdealNetworkReplay out;
   out.pag = build_pag(trace, PagOptions{RendezvousRule::EagerLimit, eager_limit});
-  const Ticks length = longest_path(
-      out.pag.graph,
-      [](const Activity& a) { return a.kind == ActivityKind::Computation ? a.duration : Ticks{0}; }, out.clock);
-  out.runtime = out.pag.seconds(length);
+  out.runtime = out.pag.seconds(ideal_network_clock(out.pag, out.clock));
   return out;
 }
 

@@ -19,6 +19,7 @@ struct Dependency {
   std::uint32_t from;
   std::uint32_t to;
   ActivityKind kind;
+  Variant variants = kBothVariants;
 };
 
 class Builder {
@@ -27,11 +28,20 @@ class Builder {
       : trace_(trace), options_(options), pag_(pag), g_(pag.graph) {}
 
   void run() {
+    if (options_.ideal_eager_limit) {
+      g_.variants = kBothVariants;
+      pag_.ideal_variant = kSecondVariant;
+      pag_.ideal_eager_limit = *options_.ideal_eager_limit;
+    } else if (options_.rendezvous == RendezvousRule::EagerLimit) {
+      pag_.ideal_variant = kFirstVariant;  // the graph is the ideal network's
+      pag_.ideal_eager_limit = options_.eager_limit;
+    }
     add_event_vertices();
     reserve_activities();
     add_collective_vertices();
     for (Rank r = 0; r < trace_.rank_count(); ++r) add_rank_activities(r);
     pag_.anomalies.cycle_activities = index_graph(g_);
+    if (pag_.ideal_variant == kSecondVariant && !(g_.variants & kSecondVariant)) pag_.ideal_variant = 0;
   }
 
  private:
@@ -201,10 +211,14 @@ class Builder {
     const std::uint32_t posted = posted_vertex(m.receiver, trace_.recv_of(m));
     if (posted == kNone) return;
     const Ticks post = at(posted), done = at(completion);
-    const bool depends = options_.rendezvous == RendezvousRule::Observed
-                             ? at(send_start(r, send)) < post && post <= done
-                             : send.bytes > options_.eager_limit && post <= done;
-    if (depends) deps_.push_back({posted, completion, ActivityKind::Rendezvous});
+    const auto depends = [&](RendezvousRule rule, std::uint64_t eager_limit) {
+      return rule == RendezvousRule::Observed ? at(send_start(r, send)) < post && post <= done
+                                              : send.bytes > eager_limit && post <= done;
+    };
+    Variant variants = depends(options_.rendezvous, options_.eager_limit) ? kFirstVariant : 0;
+    if (options_.ideal_eager_limit && depends(RendezvousRule::EagerLimit, *options_.ideal_eager_limit))
+      variants |= kSecondVariant;
+    if (variants != 0) deps_.push_back({posted, completion, ActivityKind::Rendezvous, variants});
   }
 
   void message(const P2P& recv, std::uint32_t completion) {
@@ -247,11 +261,19 @@ class Builder {
            replaced_[r][ev[i + 1].ref] != 0;
   }
 
+  // R of the call in one variant: the latest start of its dependencies there, or its enter.
+  Ticks release_in(Variant variant, std::uint32_t enter) const {
+    Ticks release = at(enter);
+    for (const Dependency& d : deps_)
+      if (d.variants & variant) release = std::max(release, at(d.from));
+    return release;
+  }
+
   void add_call(Rank r, const CallSpan& call) {
     collect_dependencies(r, call);
     const std::uint32_t enter = pag_.vertex(r, call.enter);
-    Ticks release = at(enter);
-    for (const Dependency& d : deps_) release = std::max(release, at(d.from));
+    const Ticks release = release_in(kFirstVariant, enter);
+    const Ticks ideal_release = pag_.ideal_variant == kSecondVariant ? release_in(kSecondVariant, enter) : release;
     const CallpathId cp = trace_.ranks[r].events[call.enter].ref;
     for (EventIndex i = call.enter; i < call.leave; ++i) {
       if (replaced_by_hub(r, i)) continue;
@@ -259,9 +281,13 @@ class Builder {
       const Ticks d = std::max<Ticks>(0, at(v) - std::max(at(u), release));
       g_.add_chain(u, d, cp, ActivityKind::Mpi);
     }
-    for (const Dependency& d : deps_)
-      g_.add_activity({std::max<Ticks>(0, at(d.to) - release), d.from, d.to, cp, d.kind});
-    pag_.calls[r].push_back(PagCall{call.enter, call.leave, release});
+    for (const Dependency& d : deps_) {
+      const Ticks from = d.variants & kFirstVariant ? release : ideal_release;
+      Activity a{std::max<Ticks>(0, at(d.to) - from), d.from, d.to, cp, d.kind};
+      a.variants = d.variants;
+      g_.add_activity(a);
+    }
+    pag_.calls[r].push_back(PagCall{call.enter, call.leave, release, ideal_release});
   }
 
   CallpathId after(CallpathId cp, const Event& e) const {

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "wisp/analysis/ideal_network.hpp"
+#include "wisp/error.hpp"
 
 namespace wisp {
 
@@ -29,19 +30,22 @@ double interpolate(const std::vector<PopTimeline::Point>& p, double t, Field fie
 }
 
 // Breakpoints of one rank: its first event, every MPI call's enter, release and leave, its last event.
-std::vector<PopTimeline::Point> rank_points(const Trace& trace, const IdealNetworkReplay& replay, Rank r) {
+// `clock` is the ideal-network clock of every vertex of `pag`.
+std::vector<PopTimeline::Point> rank_points(const Trace& trace, const Pag& pag, const std::vector<Ticks>& clock,
+                                            Rank r) {
   const RankTrace& rt = trace.ranks[r];
   std::vector<PopTimeline::Point> out;
   if (rt.events.empty()) return out;
-  const auto& calls = replay.pag.calls[r];
+  const auto clock_at = [&](EventIndex e) { return pag.seconds(clock[pag.vertex(r, e)]); };
+  const auto& calls = pag.calls[r];
   out.reserve(3 * calls.size() + 2);
   double useful = 0, previous = rt.events.front().time;
-  out.push_back({previous, 0, replay.clock_at(r, 0)});
+  out.push_back({previous, 0, clock_at(0)});
   for (const PagCall& c : calls) {
     const double enter = rt.events[c.enter].time, leave = rt.events[c.leave].time;
     useful += enter - previous;
-    const double release = std::clamp(replay.pag.seconds(c.release), enter, leave);
-    const double before = replay.clock_at(r, c.enter), after = replay.clock_at(r, c.leave);
+    const double release = std::clamp(pag.seconds(c.ideal_release), enter, leave);
+    const double before = clock_at(c.enter), after = clock_at(c.leave);
     out.push_back({enter, useful, before});
     out.push_back({release, useful, after});
     out.push_back({leave, useful, after});
@@ -49,7 +53,7 @@ std::vector<PopTimeline::Point> rank_points(const Trace& trace, const IdealNetwo
   }
   const auto last = static_cast<EventIndex>(rt.events.size() - 1);
   useful += rt.events[last].time - previous;
-  out.push_back({rt.events[last].time, useful, replay.clock_at(r, last)});
+  out.push_back({rt.events[last].time, useful, clock_at(last)});
   return out;
 }
 
@@ -64,15 +68,20 @@ double PopTimeline::ideal_at(Rank r, double t) const {
 }
 
 PopTimeline pop_timeline(const Trace& trace, std::uint64_t eager_limit) {
-  const IdealNetworkReplay replay = ideal_network_replay(trace, eager_limit);
+  return pop_timeline(trace, build_pag(trace, PagOptions{RendezvousRule::EagerLimit, eager_limit}));
+}
+
+PopTimeline pop_timeline(const Trace& trace, const Pag& pag) {
+  if (pag.ideal_variant == 0) throw Error("POP: the program activity graph holds no ideal-network dependencies");
+  std::vector<Ticks> clock;
   PopTimeline out;
-  out.ideal_runtime = replay.runtime;
+  out.ideal_runtime = pag.seconds(ideal_network_clock(pag, clock));
   out.ranks.resize(trace.rank_count());
   out.mpi_events.resize(trace.rank_count());
   for (Rank r = 0; r < trace.rank_count(); ++r) {
-    out.ranks[r] = rank_points(trace, replay, r);
+    out.ranks[r] = rank_points(trace, pag, clock, r);
     const RankTrace& rt = trace.ranks[r];
-    for (const PagCall& c : replay.pag.calls[r]) {
+    for (const PagCall& c : pag.calls[r]) {
       out.mpi_events[r].push_back(rt.events[c.enter].time);
       out.mpi_events[r].push_back(rt.events[c.leave].time);
     }

@@ -1,10 +1,13 @@
 // One-call POP analysis. See pop_analysis.hpp.
 #include "wisp/analysis/pop_analysis.hpp"
 
+#include "wisp/analysis/pag.hpp"
+
 namespace wisp {
 
-PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options) {
-  const PopTimeline timeline = pop_timeline(trace, options.pop.eager_limit);
+PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options, const Pag* pag) {
+  const bool shared = pag && pag->ideal_variant != 0 && pag->ideal_eager_limit == options.pop.eager_limit;
+  const PopTimeline timeline = shared ? pop_timeline(trace, *pag) : pop_timeline(trace, options.pop.eager_limit);
   PopAnalysis a;
   a.whole = pop_factors(timeline, options.pop);
   a.external_ideal = options.pop.ideal_runtime.has_value();

@@ -72,19 +72,22 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
     const TraceBasedWaits trace_based = trace_based_waits(trace, a.wait_paths.waits);
     a.waits = estimate_waits(trace, &trace_based);
   });
-  // The ideal-network replay needs its own dependency graph (rendezvous by the eager limit, not as
-  // observed); it is built and dropped inside analyze_pop(), before the PAG below, so that the two
-  // graphs are never in memory together.
-  if (options.parts.pop) timed(a, "POP factors and windows (ideal-network clock replay)", [&] {
-    PopAnalysisOptions pop;
-    pop.pop = options.pop;
-    pop.windows = resolve_windows(options.windows, trace.span());
-    a.pop = analyze_pop(trace, pop);
-  });
-  // The PAG and its CPM are built once and serve the near-critical paths and the MBM (what
-  // analyze_pag() does, step by step here for the timings).
-  if (!options.parts.pag) return a;
-  timed(a, "program activity graph", [&] { a.pag.pag = build_pag(trace); });
+  // The PAG serves the near-critical paths and the MBM through its CPM, and POP's ideal-network
+  // clock replay through its second variant (rendezvous by the eager limit, not as observed), so
+  // that only one graph is built (what analyze_pag() does, step by step here for the timings).
+  PopAnalysisOptions pop;
+  pop.pop = options.pop;
+  pop.windows = resolve_windows(options.windows, trace.span());
+  if (!options.parts.pag) {
+    if (options.parts.pop)
+      timed(a, "POP factors and windows (ideal-network clock replay)", [&] { a.pop = analyze_pop(trace, pop); });
+    return a;
+  }
+  PagOptions pag_options;
+  if (options.parts.pop) pag_options.ideal_eager_limit = options.pop.eager_limit;
+  timed(a, "program activity graph", [&] { a.pag.pag = build_pag(trace, pag_options); });
+  if (options.parts.pop)
+    timed(a, "POP factors and windows (ideal-network clock replay)", [&] { a.pop = analyze_pop(trace, pop, &a.pag.pag); });
   timed(a, "critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph); });
   timed(a, "near-critical paths", [&] { a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths); });
   timed(a, "maximum benefit metric", [&] { a.pag.mbm = maximum_benefit(a.pag.pag.graph, a.pag.cpm, a.pag.paths); });

@@ -378,6 +378,34 @@ TEST_CASE("chain activities give every result of the same activities stored expl
   CHECK(with_chains > 300);
 }
 
+TEST_CASE("graph variants: each pass sees the shared activities and its own variant's") {
+  // 0 =chain 2=> 1 =chain 2=> 2, and 0 -> 2 lasting 7 in the second variant only, 0 -> 2 lasting 5
+  // in the first only.
+  ActivityGraph g;
+  g.variants = kBothVariants;
+  for (int i = 0; i < 3; ++i) g.add_vertex(0);
+  g.add_chain(0, 2, A, ActivityKind::Computation);
+  g.add_chain(1, 2, A, ActivityKind::Computation);
+  Activity second{7, 0, 2, B, ActivityKind::Message}, first{5, 0, 2, C, ActivityKind::Message};
+  second.variants = kSecondVariant;
+  first.variants = kFirstVariant;
+  g.add_activity(second);
+  g.add_activity(first);
+  CHECK(index_graph(g) == 0);
+  CHECK(g.variants == kBothVariants);
+  std::vector<Ticks> earliest;
+  CHECK(longest_path(g, [](const Activity& a) { return a.duration; }, earliest) == 5);
+  CHECK(longest_path(g, [](const Activity& a) { return a.duration; }, earliest, kSecondVariant) == 7);
+  int first_count = 0, second_count = 0;
+  g.for_each_activity([&](std::uint32_t, const Activity&) { ++first_count; });
+  g.for_each_activity([&](std::uint32_t, const Activity&) { ++second_count; }, kSecondVariant);
+  CHECK(first_count == 3);
+  CHECK(second_count == 3);
+  const Cpm cpm = critical_path_method(g);
+  CHECK(cpm.length == 5);
+  CHECK(critical_path(g, cpm) == std::vector<std::uint32_t>{1});  // the first variant's message
+}
+
 TEST_CASE("index_graph rejects bad vertex ids and breaks cycles, remote activities first") {
   ActivityGraph bad;
   bad.add_vertex();
@@ -416,6 +444,20 @@ TEST_CASE("index_graph rejects bad vertex ids and breaks cycles, remote activiti
   CHECK(index_graph(l) == 1);
   CHECK(l.activities.empty());
   CHECK(critical_path_method(l).length == 2);
+
+  // A cycle only the second variant's own activities close drops that variant; the first stays.
+  ActivityGraph v;
+  v.variants = kBothVariants;
+  v.add_vertex(0);
+  v.add_vertex(0);
+  v.add_chain(0, 3, A, ActivityKind::Computation);
+  Activity back{0, 1, 0, B, ActivityKind::Rendezvous};
+  back.variants = kSecondVariant;
+  v.add_activity(back);
+  CHECK(index_graph(v) == 0);
+  CHECK(v.variants == kFirstVariant);
+  CHECK(v.activities.empty());
+  CHECK(critical_path_method(v).length == 3);
 
   // A chain activity must join existing vertices.
   ActivityGraph out;

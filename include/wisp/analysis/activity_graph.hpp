@@ -8,6 +8,11 @@
 // entries; only the others (messages, collectives, launches) are stored as Activity records and
 // indexed. Both kinds have ids: explicit activity k is id k, the chain activity leaving v is id
 // explicit_count() + v. Iteration lists a vertex's activities in the order they were added.
+//
+// Variants: one graph can hold two variants of its explicit dependencies that share everything
+// else (the PAG keeps the ideal network's rendezvous beside the observed ones, so that POP's clock
+// replay needs no second graph). Each explicit activity says which variants it belongs to; every
+// pass names the variant it walks (the first one by default). Chains belong to both.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +42,9 @@ inline bool is_local(ActivityKind k) { return k == ActivityKind::Computation || 
 // Call path label of launch activities (they belong to no region).
 inline constexpr CallpathId kLaunchCallpath = kNone - 1;
 
+using Variant = std::uint8_t;
+inline constexpr Variant kFirstVariant = 1, kSecondVariant = 2, kBothVariants = 3;
+
 struct Activity {
   Ticks duration = 0;
   std::uint32_t from = 0;
@@ -47,10 +55,12 @@ struct Activity {
   // (that chain activity was added later).
   bool before_source_chain = false;
   bool before_target_chain = false;
+  Variant variants = kBothVariants;  // the graph variants it belongs to
 };
 
 struct ActivityGraph {
   std::uint32_t vertex_count = 0;
+  Variant variants = kFirstVariant;  // the variants the graph holds (index_graph() may drop the second)
   std::vector<Activity> activities;  // the explicit ones
   std::vector<std::uint32_t> lane;   // per vertex: the rank it belongs to, kNone if none (may be empty)
   // Chain activities by vertex v (v -> v + 1); kind None where v has none. Empty if no chains.
@@ -93,12 +103,13 @@ struct ActivityGraph {
     return id < explicit_count() ? activities[id] : chain(id - explicit_count());
   }
 
-  // fn(id, activity) for every activity leaving / entering v, in the order they were added.
+  // fn(id, activity) for every activity of `variant` leaving / entering v, in the order they were added.
   template <typename Fn>
-  void for_each_outgoing(std::uint32_t v, Fn&& fn) const {
+  void for_each_outgoing(std::uint32_t v, Fn&& fn, Variant variant = kFirstVariant) const {
     bool chain_done = !has_chain(v);
     for (std::uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k) {
       const Activity& a = activities[out[k]];
+      if (!(a.variants & variant)) continue;
       if (!chain_done && !a.before_source_chain) {
         fn(explicit_count() + v, chain(v));
         chain_done = true;
@@ -108,10 +119,11 @@ struct ActivityGraph {
     if (!chain_done) fn(explicit_count() + v, chain(v));
   }
   template <typename Fn>
-  void for_each_incoming(std::uint32_t v, Fn&& fn) const {
+  void for_each_incoming(std::uint32_t v, Fn&& fn, Variant variant = kFirstVariant) const {
     bool chain_done = v == 0 || !has_chain(v - 1);
     for (std::uint32_t k = in_begin[v]; k < in_begin[v + 1]; ++k) {
       const Activity& a = activities[in[k]];
+      if (!(a.variants & variant)) continue;
       if (!chain_done && !a.before_target_chain) {
         fn(explicit_count() + v - 1, chain(v - 1));
         chain_done = true;
@@ -120,24 +132,39 @@ struct ActivityGraph {
     }
     if (!chain_done) fn(explicit_count() + v - 1, chain(v - 1));
   }
-  // fn(id, activity) for every activity.
+  // fn(id, activity) for every activity of `variant`.
   template <typename Fn>
-  void for_each_activity(Fn&& fn) const {
-    for (std::uint32_t k = 0; k < explicit_count(); ++k) fn(k, activities[k]);
+  void for_each_activity(Fn&& fn, Variant variant = kFirstVariant) const {
+    for (std::uint32_t k = 0; k < explicit_count(); ++k)
+      if (activities[k].variants & variant) fn(k, activities[k]);
     for (std::uint32_t v = 0; v < chain_kind.size(); ++v)
       if (has_chain(v)) fn(explicit_count() + v, chain(v));
   }
 
   std::uint32_t lane_of(std::uint32_t v) const { return lane.empty() ? kNone : lane[v]; }
-  bool has_incoming(std::uint32_t v) const { return in_begin[v] != in_begin[v + 1] || (v > 0 && has_chain(v - 1)); }
-  bool is_leaf(std::uint32_t v) const { return out_begin[v] == out_begin[v + 1] && !has_chain(v); }
-  bool is_root(std::uint32_t v) const { return !has_incoming(v) && !is_leaf(v); }
+  bool has_incoming(std::uint32_t v, Variant variant = kFirstVariant) const {
+    if (v > 0 && has_chain(v - 1)) return true;
+    for (std::uint32_t k = in_begin[v]; k < in_begin[v + 1]; ++k)
+      if (activities[in[k]].variants & variant) return true;
+    return false;
+  }
+  bool is_leaf(std::uint32_t v, Variant variant = kFirstVariant) const {
+    if (has_chain(v)) return false;
+    for (std::uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k)
+      if (activities[out[k]].variants & variant) return false;
+    return true;
+  }
+  bool is_root(std::uint32_t v, Variant variant = kFirstVariant) const {
+    return !has_incoming(v, variant) && !is_leaf(v, variant);
+  }
   std::uint64_t memory_bytes() const;
 };
 
-// Builds the CSR indices and a topological order (Kahn, linear time). Activities that close a cycle
-// (only possible between events with equal timestamps in an inconsistent trace) are removed,
-// non-local ones first; returns how many were removed. Throws wisp::Error on a bad vertex id.
+// Builds the CSR indices and a topological order (Kahn, linear time) that serves both variants.
+// Activities that close a cycle (only possible between events with equal timestamps in an
+// inconsistent trace) are removed from the first variant, non-local ones first; returns how many
+// were removed. A cycle that needs the second variant's own activities drops that variant (they are
+// removed, `variants` loses it). Throws wisp::Error on a bad vertex id.
 std::uint64_t index_graph(ActivityGraph& g);
 
 }  // namespace wisp

@@ -28,16 +28,20 @@ ActivityTimes activity_times(const ActivityGraph& g, const Cpm& cpm, std::uint32
 
 // Longest path length with durations given by `weight(activity)`; fills `earliest` per vertex.
 template <typename Weight>
-Ticks longest_path(const ActivityGraph& g, Weight&& weight, std::vector<Ticks>& earliest) {
+Ticks longest_path(const ActivityGraph& g, Weight&& weight, std::vector<Ticks>& earliest,
+                   Variant variant = kFirstVariant) {
   earliest.assign(g.vertex_count, 0);
   Ticks length = 0;
   for (std::uint32_t v : g.order) {
     const Ticks e = earliest[v];
     if (e > length) length = e;
-    g.for_each_outgoing(v, [&](std::uint32_t, const Activity& act) {
-      const Ticks f = e + weight(act);
-      if (f > earliest[act.to]) earliest[act.to] = f;
-    });
+    g.for_each_outgoing(
+        v,
+        [&](std::uint32_t, const Activity& act) {
+          const Ticks f = e + weight(act);
+          if (f > earliest[act.to]) earliest[act.to] = f;
+        },
+        variant);
   }
   return length;
 }

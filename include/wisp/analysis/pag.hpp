@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "wisp/analysis/activity_graph.hpp"
@@ -31,6 +32,9 @@ enum class RendezvousRule : std::uint8_t {
 struct PagOptions {
   RendezvousRule rendezvous = RendezvousRule::Observed;
   std::uint64_t eager_limit = 65536;  // bytes (EagerLimit rule only)
+  // Also the ideal network's dependencies (EagerLimit rule with this limit) as the graph's second
+  // variant, for POP's clock replay on the same graph (ideal_network.hpp).
+  std::optional<std::uint64_t> ideal_eager_limit;
 };
 
 // An outermost MPI call of a rank and its release time R (end of its wait; R = enter if none).
@@ -38,6 +42,7 @@ struct PagCall {
   EventIndex enter = kNone;
   EventIndex leave = kNone;
   Ticks release = 0;
+  Ticks ideal_release = 0;  // R under the ideal network's dependencies (= release if no ideal variant)
 };
 
 struct PagAnomalies {
@@ -56,6 +61,11 @@ struct Pag {
   double ticks_per_second = 1e9;
   Ticks origin = 0;                         // time of the trace's first event
   PagAnomalies anomalies;
+  // The graph variant holding the ideal network's dependencies: kSecondVariant when built with
+  // PagOptions::ideal_eager_limit (0 if index_graph() had to drop it), kFirstVariant when the PAG's
+  // own rule is EagerLimit, 0 otherwise.
+  Variant ideal_variant = 0;
+  std::uint64_t ideal_eager_limit = 0;
 
   std::uint32_t vertex(Rank r, EventIndex e) const { return first_vertex[r] + e; }
   double seconds(Ticks t) const { return static_cast<double>(t) / ticks_per_second; }

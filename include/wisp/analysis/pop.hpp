@@ -17,6 +17,8 @@
 
 namespace wisp {
 
+struct Pag;  // pag.hpp
+
 struct PopFactors {
   double load_balance = 0;
   double serialisation = 0;
@@ -52,7 +54,11 @@ struct PopTimeline {
   double ideal_at(Rank r, double t) const;
 };
 
+// On a PAG of its own (RendezvousRule::EagerLimit).
 PopTimeline pop_timeline(const Trace& trace, std::uint64_t eager_limit = 65536);
+// On `pag`'s ideal variant (Pag::ideal_variant != 0, else wisp::Error), e.g. the analysis PAG built
+// with PagOptions::ideal_eager_limit.
+PopTimeline pop_timeline(const Trace& trace, const Pag& pag);
 
 // Factors over [from, to].
 PopFactors pop_factors(const PopTimeline& timeline, double from, double to);

@@ -26,6 +26,8 @@ struct PopAnalysis {
   std::optional<HybridPopFactors> hybrid;  // traces with OpenMP threads
 };
 
-PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options = {});
+// With `pag` (built with PagOptions::ideal_eager_limit = options.pop.eager_limit and still holding
+// that variant), the ideal-network clock replay runs on it; otherwise on a PAG of its own.
+PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options = {}, const Pag* pag = nullptr);
 
 }  // namespace wisp

@@ -1,0 +1,125 @@
+// One program activity graph for every analysis (issue 17): the analysis PAG built with the ideal
+// network's dependencies as its second variant gives POP's clock replay exactly what a PAG of its
+// own gives, and its first variant gives the near-critical paths and MBM exactly what a PAG without
+// that variant gives. Generated traces with messages above and below several eager limits, and
+// the shared real traces.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <tuple>
+
+#include "generators/generators.hpp"
+#include "helpers.hpp"
+#include "wisp/analysis/mbm.hpp"
+#include "wisp/analysis/pag.hpp"
+#include "wisp/analysis/pop.hpp"
+#include "wisp/analysis/pop_analysis.hpp"
+#include "wisp/io/otf2_reader.hpp"
+
+using namespace wisp;
+
+namespace {
+
+bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+void require_same_timeline(const PopTimeline& a, const PopTimeline& b) {
+  CHECK(a.ideal_runtime == b.ideal_runtime);
+  CHECK(a.start == b.start);
+  CHECK(a.end == b.end);
+  CHECK(a.mpi_events == b.mpi_events);
+  REQUIRE(a.ranks.size() == b.ranks.size());
+  for (std::size_t r = 0; r < a.ranks.size(); ++r) {
+    INFO("rank " << r);
+    REQUIRE(a.ranks[r].size() == b.ranks[r].size());
+    for (std::size_t i = 0; i < a.ranks[r].size(); ++i) {
+      CHECK(a.ranks[r][i].time == b.ranks[r][i].time);
+      CHECK(a.ranks[r][i].useful == b.ranks[r][i].useful);
+      CHECK(a.ranks[r][i].ideal == b.ranks[r][i].ideal);
+    }
+  }
+}
+
+// The activities of a path as values (ids differ between graphs with different variants).
+std::vector<std::tuple<std::uint32_t, std::uint32_t, Ticks, CallpathId, ActivityKind>> described(
+    const ActivityGraph& g, const std::vector<std::uint32_t>& ids) {
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, Ticks, CallpathId, ActivityKind>> out;
+  for (std::uint32_t id : ids) {
+    const Activity a = g.activity(id);
+    out.emplace_back(a.from, a.to, a.duration, a.callpath, a.kind);
+  }
+  return out;
+}
+
+void require_shared_pag_agrees(const Trace& t, std::uint64_t eager_limit) {
+  INFO("eager limit " << eager_limit);
+  PagOptions with_ideal;
+  with_ideal.ideal_eager_limit = eager_limit;
+  const Pag shared = build_pag(t, with_ideal);
+  REQUIRE(shared.ideal_variant == kSecondVariant);
+  require_same_timeline(pop_timeline(t, shared), pop_timeline(t, eager_limit));
+
+  PopAnalysisOptions pop;
+  pop.pop.eager_limit = eager_limit;
+  pop.windows = WindowOptions{t.span() / 7, 0};
+  const PopAnalysis own = analyze_pop(t, pop), on_shared = analyze_pop(t, pop, &shared);
+  CHECK(own.replay_ideal == on_shared.replay_ideal);
+  CHECK(same(own.whole.serialisation, on_shared.whole.serialisation));
+  REQUIRE(own.windows.size() == on_shared.windows.size());
+  for (std::size_t w = 0; w < own.windows.size(); ++w)
+    CHECK(same(own.windows[w].factors.transfer, on_shared.windows[w].factors.transfer));
+
+  const Pag plain = build_pag(t);
+  CHECK(shared.time == plain.time);
+  const Cpm a = critical_path_method(shared.graph), b = critical_path_method(plain.graph);
+  CHECK(a.earliest == b.earliest);
+  CHECK(a.latest == b.latest);
+  NearCriticalQuery q;
+  q.k = 20;
+  const NearCriticalPaths pa = near_critical_paths(shared.graph, a, q), pb = near_critical_paths(plain.graph, b, q);
+  REQUIRE(pa.paths.size() == pb.paths.size());
+  for (std::size_t j = 0; j < pa.paths.size(); ++j) {
+    CHECK(pa.paths[j].duration == pb.paths[j].duration);
+    CHECK(pa.paths[j].callpaths == pb.paths[j].callpaths);
+    CHECK(described(shared.graph, path_activities(shared.graph, pa, j)) ==
+          described(plain.graph, path_activities(plain.graph, pb, j)));
+  }
+  const auto ma = maximum_benefit(shared.graph, a, pa), mb = maximum_benefit(plain.graph, b, pb);
+  REQUIRE(ma.size() == mb.size());
+  for (std::size_t i = 0; i < ma.size(); ++i) {
+    CHECK(ma[i].callpath == mb[i].callpath);
+    CHECK(ma[i].mbm_all == mb[i].mbm_all);
+  }
+  for (Rank r = 0; r < t.rank_count(); ++r)
+    for (std::size_t c = 0; c < plain.calls[r].size(); ++c) CHECK(shared.calls[r][c].release == plain.calls[r][c].release);
+}
+
+}  // namespace
+
+TEST_CASE("the analysis PAG's ideal variant gives POP what a PAG of its own gives, generated traces",
+          "[pag][pop]") {
+  gen::HaloOptions halo;  // 128 KiB halo messages: rendezvous above the smaller limits
+  halo.dims = {4, 3};
+  halo.steps = 12;
+  halo.bytes = 131072;
+  halo.launch_jitter = 1e-3;
+  halo.overload_ranks = {0, 5};
+  halo.overload = 0.4;
+  const Trace h = gen::generate_halo(halo);
+  for (std::uint64_t limit : {std::uint64_t{0}, std::uint64_t{1000}, std::uint64_t{65536}, std::uint64_t{1} << 30})
+    require_shared_pag_agrees(h, limit);
+  require_shared_pag_agrees(gen::generate_wavefront({}), 1000);
+  require_shared_pag_agrees(gen::generate_mpmd({}), 65536);
+  require_shared_pag_agrees(gen::generate_phases({}), 0);
+}
+
+TEST_CASE("the analysis PAG's ideal variant gives POP what a PAG of its own gives, real traces", "[pag][pop]") {
+  for (const char* name : {"apps/sweep3d_50c_6r", "apps/cloverleaf_bm_short_4r", "apps/minife_100c_imb20_4r",
+                           "other-writers/casita-10_scorep_mpi_tags", "scorep-ping-pong"}) {
+    const std::filesystem::path dir = test::shared_trace(name);
+    if (dir.empty()) continue;
+    INFO(name);
+    const Trace t = read_otf2(dir);
+    require_shared_pag_agrees(t, 65536);
+    require_shared_pag_agrees(t, 1000);
+  }
+}
