@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
+#include <thread>
 
 #include "wisp/analysis/metric_catalogue.hpp"
 
@@ -12,14 +14,23 @@ namespace wisp {
 
 namespace {
 
+using Timings = std::vector<std::pair<std::string, double>>;
+
 // Runs `step`, records its wall time and logs it (debug level: `wisp -vv analyze`).
 template <typename Step>
-void timed(TraceAnalysis& a, const char* what, Step&& step) {
+void timed(Timings& timings, const char* what, Step&& step) {
   const auto t0 = std::chrono::steady_clock::now();
   step();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  a.timings.emplace_back(what, seconds);
+  timings.emplace_back(what, seconds);
   spdlog::debug("analyze: {} took {:.3f} s", what, seconds);
+}
+
+// Runs `work` on a thread of its own when `beside` (the caller goes on with other steps), else
+// when get() is called on the result; get() rethrows what it threw.
+template <typename Work>
+std::future<void> start(bool beside, Work&& work) {
+  return std::async(beside ? std::launch::async : std::launch::deferred, std::forward<Work>(work));
 }
 
 WaitKind kind_of(WaitPattern p) {
@@ -63,14 +74,20 @@ TraceBasedWaits trace_based_waits(const Trace& trace, const WaitStates& waits) {
 TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options) {
   TraceAnalysis a;
   a.parts = options.parts;
-  timed(a, "analyzer I (wait states, critical path, imbalance, delay costs)",
-        [&] { a.wait_paths = analyze_wait_paths(trace, options.wait_paths); });
-  timed(a, "metric table", [&] { a.table = metric_table(a.wait_paths); });
-  a.threads = thread_profile(trace);  // empty unless the trace has other threads
-  // The estimate is compared with analyzer I's wait states, not with a second wait-state search.
-  if (options.parts.wait_estimate) timed(a, "minimum-based wait estimate", [&] {
-    const TraceBasedWaits trace_based = trace_based_waits(trace, a.wait_paths.waits);
-    a.waits = estimate_waits(trace, &trace_based);
+  const unsigned cores = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const bool beside = cores > 1 && options.parts.pag;
+  // Analyzer I and the PAG read only the trace: with two cores they are built side by side.
+  Timings first;
+  std::future<void> analyzer_one = start(beside, [&] {
+    timed(first, "analyzer I (wait states, critical path, imbalance, delay costs)",
+          [&] { a.wait_paths = analyze_wait_paths(trace, options.wait_paths); });
+    timed(first, "metric table", [&] { a.table = metric_table(a.wait_paths); });
+    a.threads = thread_profile(trace);  // empty unless the trace has other threads
+    // The estimate is compared with analyzer I's wait states, not with a second wait-state search.
+    if (options.parts.wait_estimate) timed(first, "minimum-based wait estimate", [&] {
+      const TraceBasedWaits trace_based = trace_based_waits(trace, a.wait_paths.waits);
+      a.waits = estimate_waits(trace, &trace_based);
+    });
   });
   // The PAG serves the near-critical paths and the MBM through its CPM, and POP's ideal-network
   // clock replay through its second variant (rendezvous by the eager limit, not as observed), so
@@ -78,19 +95,32 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   PopAnalysisOptions pop;
   pop.pop = options.pop;
   pop.windows = resolve_windows(options.windows, trace.span());
+  Timings graph, pop_timings;
+  if (options.parts.pag) {
+    PagOptions pag_options;
+    if (options.parts.pop) pag_options.ideal_eager_limit = options.pop.eager_limit;
+    timed(graph, "program activity graph", [&] { a.pag.pag = build_pag(trace, pag_options); });
+  }
+  analyzer_one.get();
+  a.timings = first;
   if (!options.parts.pag) {
     if (options.parts.pop)
-      timed(a, "POP factors and windows (ideal-network clock replay)", [&] { a.pop = analyze_pop(trace, pop); });
+      timed(a.timings, "POP factors and windows (ideal-network clock replay)", [&] { a.pop = analyze_pop(trace, pop); });
     return a;
   }
-  PagOptions pag_options;
-  if (options.parts.pop) pag_options.ideal_eager_limit = options.pop.eager_limit;
-  timed(a, "program activity graph", [&] { a.pag.pag = build_pag(trace, pag_options); });
-  if (options.parts.pop)
-    timed(a, "POP factors and windows (ideal-network clock replay)", [&] { a.pop = analyze_pop(trace, pop, &a.pag.pag); });
-  timed(a, "critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph); });
-  timed(a, "near-critical paths", [&] { a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths); });
-  timed(a, "maximum benefit metric", [&] { a.pag.mbm = maximum_benefit(a.pag.pag.graph, a.pag.cpm, a.pag.paths); });
+  // POP's clock replay and the CPM only read the PAG: side by side too.
+  std::future<void> pop_step = start(beside && options.parts.pop, [&] {
+    if (options.parts.pop)
+      timed(pop_timings, "POP factors and windows (ideal-network clock replay)",
+            [&] { a.pop = analyze_pop(trace, pop, &a.pag.pag); });
+  });
+  timed(graph, "critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph); });
+  timed(graph, "near-critical paths", [&] { a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths); });
+  pop_step.get();
+  timed(graph, "maximum benefit metric", [&] { a.pag.mbm = maximum_benefit(a.pag.pag.graph, a.pag.cpm, a.pag.paths); });
+  a.timings.insert(a.timings.end(), graph.begin(), graph.begin() + 1);
+  a.timings.insert(a.timings.end(), pop_timings.begin(), pop_timings.end());
+  a.timings.insert(a.timings.end(), graph.begin() + 1, graph.end());
   return a;
 }
 

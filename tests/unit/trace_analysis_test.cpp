@@ -9,6 +9,7 @@
 #include "generators/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/report/trace_analysis_report.hpp"
 
 using namespace wisp;
 using wisp::test::callpath;
@@ -140,4 +141,24 @@ TEST_CASE("POP windows as wisp analyze chooses them", "[trace_analysis][pop]") {
     CHECK(a.pop.windows[i].min_events >= 3);
     if (i > 0) CHECK(a.pop.windows[i].start == a.pop.windows[i - 1].end);
   }
+}
+
+TEST_CASE("analyze_trace on one thread and on two: the same analysis, step timings aside", "[trace_analysis]") {
+  // Analyzer I beside the PAG build, POP's clock replay beside the CPM and near-critical paths.
+  gen::HaloOptions o;
+  o.dims = {4, 2};
+  o.steps = 30;
+  o.bytes = 131072;
+  o.overload_ranks = {3};
+  o.overload = 0.5;
+  const Trace t = gen::generate_halo(o);
+  TraceAnalysisOptions serial, beside;
+  serial.threads = 1;
+  beside.threads = 2;
+  TraceAnalysis a = analyze_trace(t, serial), b = analyze_trace(t, beside);
+  REQUIRE(a.timings.size() == b.timings.size());
+  for (std::size_t i = 0; i < a.timings.size(); ++i) CHECK(a.timings[i].first == b.timings[i].first);
+  a.timings.clear();
+  b.timings.clear();
+  CHECK(trace_analysis_json(t, "halo", a, true) == trace_analysis_json(t, "halo", b, true));
 }

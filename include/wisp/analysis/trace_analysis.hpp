@@ -49,6 +49,9 @@ struct TraceAnalysisOptions {
   NearCriticalQuery paths;     // --k, --nc
   WindowChoice windows;        // --window, --min-events
   PopOptions pop;              // eager limit of the ideal network; an externally replayed T_ideal
+  // Steps that read the same data run side by side on this many threads (at most two are used):
+  // 0 = one per core, 1 = one step after another. The results do not depend on it.
+  unsigned threads = 0;
 };
 
 struct TraceAnalysis {
