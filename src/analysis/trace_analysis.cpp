@@ -2,6 +2,7 @@
 #include "wisp/analysis/trace_analysis.hpp"
 
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -23,7 +24,9 @@ void timed(Timings& timings, const char* what, Step&& step) {
   step();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   timings.emplace_back(what, seconds);
-  spdlog::debug("analyze: {} took {:.3f} s", what, seconds);
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  spdlog::debug("analyze: {} took {:.3f} s (peak RSS so far {} MB)", what, seconds, usage.ru_maxrss / 1024);
 }
 
 // Runs `work` on a thread of its own when `beside` (the caller goes on with other steps), else
@@ -117,6 +120,11 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   timed(graph, "critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph); });
   timed(graph, "near-critical paths", [&] { a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths); });
   pop_step.get();
+  // The MBM needs the CPM's length and the paths, not their per-vertex tables: freed first, so that
+  // its lanes take their place instead of adding to them.
+  std::vector<Ticks>().swap(a.pag.cpm.earliest);
+  std::vector<Ticks>().swap(a.pag.cpm.latest);
+  std::vector<std::uint32_t>().swap(a.pag.paths.successor);
   timed(graph, "maximum benefit metric", [&] { a.pag.mbm = maximum_benefit(a.pag.pag.graph, a.pag.cpm, a.pag.paths); });
   a.timings.insert(a.timings.end(), graph.begin(), graph.begin() + 1);
   a.timings.insert(a.timings.end(), pop_timings.begin(), pop_timings.end());

@@ -58,7 +58,9 @@ struct TraceAnalysis {
   AnalysisParts parts;          // what was computed
   WaitPathAnalysis wait_paths;  // analyzer I
   MetricTable table;            // its tidy metric table
-  PagAnalysis pag;              // PAG, CPM, near-critical paths, MBM
+  PagAnalysis pag;              // PAG, CPM, near-critical paths, MBM; the CPM's per-vertex times and the
+                                // paths' successor table are freed once the MBM no longer needs them
+                                // (pag.cpm.length stays; analyze_pag() keeps everything)
   WaitEstimate waits;           // minimum-based estimate with analyzer I's wait states as trace_based
   PopAnalysis pop;              // whole run and windows (pop.window_options: how they were made)
   std::vector<ThreadTime> threads;  // hybrid traces: per-thread time in every call path
