@@ -23,12 +23,19 @@ std::string_view to_string(ActivityKind kind) {
   return "?";
 }
 
-std::uint32_t ActivityGraph::add_vertex(std::uint32_t vertex_lane) {
-  if (!lane.empty() || vertex_lane != kNone) {
-    lane.resize(vertex_count, kNone);
-    lane.push_back(vertex_lane);
-  }
-  return vertex_count++;
+std::uint32_t ActivityGraph::add_vertices(std::uint32_t count, std::uint32_t vertex_lane) {
+  if (count > kNone - 1 - vertex_count) throw Error("activity graph: more than 2^32 - 2 vertices");
+  const bool same = lanes.empty() ? vertex_lane == kNone : lanes.back().lane == vertex_lane;
+  if (!same && count > 0) lanes.push_back({vertex_count, vertex_lane});
+  const std::uint32_t first = vertex_count;
+  vertex_count += count;
+  return first;
+}
+
+std::uint32_t ActivityGraph::lane_of(std::uint32_t v) const {
+  const auto after = std::upper_bound(lanes.begin(), lanes.end(), v,
+                                      [](std::uint32_t x, const LaneRun& r) { return x < r.first; });
+  return after == lanes.begin() ? kNone : std::prev(after)->lane;
 }
 
 std::uint64_t ActivityGraph::chain_count() const {
@@ -38,7 +45,7 @@ std::uint64_t ActivityGraph::chain_count() const {
 
 std::uint64_t ActivityGraph::memory_bytes() const {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-  return sizeof(*this) + bytes(activities) + bytes(lane) + bytes(chain_duration) + bytes(chain_callpath) +
+  return sizeof(*this) + bytes(activities) + bytes(lanes) + bytes(chain_duration) + bytes(chain_callpath) +
          bytes(chain_kind) + bytes(out_begin) + bytes(out) + bytes(in_begin) + bytes(in) + bytes(order);
 }
 
@@ -66,19 +73,24 @@ void build_csr(const ActivityGraph& g, Key key, std::vector<std::uint32_t>& begi
 // the passes over the graph in this order (CPM, MBM, the ideal-network clock) read each rank's
 // vertices nearly sequentially. Any topological order gives those passes the same results; the
 // vertices left out on a cycle are the same for every order.
-std::vector<std::uint32_t> kahn(const ActivityGraph& g, std::vector<std::uint32_t>& pending) {
+std::vector<ActivityGraph::OrderRun> kahn(const ActivityGraph& g, std::vector<std::uint32_t>& pending,
+                                          std::uint32_t& ordered) {
   pending.resize(g.vertex_count);
   std::vector<std::uint32_t> ready;
   for (std::uint32_t v = g.vertex_count; v-- > 0;) {
     pending[v] = g.in_begin[v + 1] - g.in_begin[v] + (v > 0 && g.has_chain(v - 1) ? 1 : 0);
     if (pending[v] == 0) ready.push_back(v);
   }
-  std::vector<std::uint32_t> order;
-  order.reserve(g.vertex_count);
+  std::vector<ActivityGraph::OrderRun> order;
+  ordered = 0;
   while (!ready.empty()) {
     const std::uint32_t v = ready.back();
     ready.pop_back();
-    order.push_back(v);
+    if (!order.empty() && order.back().first + order.back().count == v)
+      ++order.back().count;
+    else
+      order.push_back({v, 1});
+    ++ordered;
     for (std::uint32_t k = g.out_begin[v + 1]; k-- > g.out_begin[v];) {
       const std::uint32_t to = g.activities[g.out[k]].to;
       if (--pending[to] == 0) ready.push_back(to);
@@ -126,7 +138,6 @@ void drop_second_variant(ActivityGraph& g) {
 }  // namespace
 
 std::uint64_t index_graph(ActivityGraph& g) {
-  if (!g.lane.empty()) g.lane.resize(g.vertex_count, kNone);
   for (std::size_t i = 0; i < g.activities.size(); ++i) {
     const Activity& a = g.activities[i];
     if (a.from >= g.vertex_count || a.to >= g.vertex_count)
@@ -143,16 +154,21 @@ std::uint64_t index_graph(ActivityGraph& g) {
     build_csr(g, [](const Activity& a) { return a.from; }, g.out_begin, g.out);
     build_csr(g, [](const Activity& a) { return a.to; }, g.in_begin, g.in);
     std::vector<std::uint32_t> pending;
-    g.order = kahn(g, pending);
-    if (g.order.size() == g.vertex_count) return removed;
+    std::uint32_t ordered = 0;
+    g.order = kahn(g, pending, ordered);
+    if (ordered == g.vertex_count) return removed;
     drop_second_variant(g);
   }
   for (;;) {
     build_csr(g, [](const Activity& a) { return a.from; }, g.out_begin, g.out);
     build_csr(g, [](const Activity& a) { return a.to; }, g.in_begin, g.in);
     std::vector<std::uint32_t> pending;
-    g.order = kahn(g, pending);
-    if (g.order.size() == g.vertex_count) return removed;
+    std::uint32_t ordered = 0;
+    g.order = kahn(g, pending, ordered);
+    if (ordered == g.vertex_count) {
+      g.order.shrink_to_fit();
+      return removed;
+    }
     const std::vector<std::uint32_t> drop = cycle_breakers(g, pending);
     remove_activities(g, drop);
     removed += drop.size();

@@ -10,14 +10,13 @@ Cpm critical_path_method(const ActivityGraph& g) {
   Cpm cpm;
   cpm.length = longest_path(g, [](const Activity& a) { return a.duration; }, cpm.earliest);
   cpm.latest.assign(g.vertex_count, cpm.length);
-  for (std::size_t i = g.order.size(); i-- > 0;) {
-    const std::uint32_t v = g.order[i];
+  g.for_each_in_reverse_order([&](std::uint32_t v) {
     Ticks latest = cpm.length;
     g.for_each_outgoing(v, [&](std::uint32_t, const Activity& act) {
       latest = std::min(latest, cpm.latest[act.to] - act.duration);
     });
     cpm.latest[v] = latest;
-  }
+  });
   return cpm;
 }
 

@@ -42,7 +42,7 @@ void mbm_all_lanes(const ActivityGraph& g, const Cpm& cpm, std::span<const Callp
   for (std::size_t j = 0; j < kLanes; ++j) zeroed[j] = callpaths[j < callpaths.size() ? j : 0];
   earliest.assign(g.vertex_count, Lanes{});
   Lanes length{};
-  for (std::uint32_t v : g.order) {
+  g.for_each_in_order([&](std::uint32_t v) {
     const Lanes e = earliest[v];
     for (std::size_t j = 0; j < kLanes; ++j) length[j] = std::max(length[j], e[j]);
     g.for_each_outgoing(v, [&](std::uint32_t, const Activity& act) {
@@ -50,7 +50,7 @@ void mbm_all_lanes(const ActivityGraph& g, const Cpm& cpm, std::span<const Callp
       for (std::size_t j = 0; j < kLanes; ++j)
         f[j] = std::max(f[j], e[j] + (act.callpath == zeroed[j] ? 0 : act.duration));
     });
-  }
+  });
   for (std::size_t j = 0; j < callpaths.size(); ++j) out[j] = cpm.length - length[j];
 }
 

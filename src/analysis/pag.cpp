@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "wisp/error.hpp"
+
 namespace wisp {
 
 std::uint64_t Pag::memory_bytes() const {
@@ -50,21 +54,22 @@ class Builder {
 
   std::uint32_t new_vertex(Ticks t, std::uint32_t lane) {
     pag_.time.push_back(t);
-    g_.lane.push_back(lane);
-    return g_.vertex_count++;
+    return g_.add_vertex(lane);
   }
 
   void add_event_vertices() {
     pag_.ticks_per_second = static_cast<double>(trace_.defs.clock.ticks_per_second);
     std::uint64_t events = 1;
     for (const auto& rt : trace_.ranks) events += rt.events.size();
+    if (events + trace_.collectives.size() >= kNone - 1)
+      throw Error(fmt::format("program activity graph: {} events are more than its 32-bit vertex ids can hold", events));
     pag_.time.reserve(events + trace_.collectives.size());
-    g_.lane.reserve(events + trace_.collectives.size());
     new_vertex(0, kNone);  // the virtual start; its time is set below
     bool any = false;
     for (Rank r = 0; r < trace_.rank_count(); ++r) {
-      pag_.first_vertex.push_back(g_.vertex_count);
-      for (const Event& e : trace_.ranks[r].events) new_vertex(ticks(e.time), r);
+      const auto& events_of_r = trace_.ranks[r].events;
+      pag_.first_vertex.push_back(g_.add_vertices(static_cast<std::uint32_t>(events_of_r.size()), r));
+      for (const Event& e : events_of_r) pag_.time.push_back(ticks(e.time));
       if (trace_.ranks[r].events.empty()) continue;
       const Ticks first = at(pag_.first_vertex[r]);
       pag_.origin = any ? std::min(pag_.origin, first) : first;

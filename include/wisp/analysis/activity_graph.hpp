@@ -62,7 +62,13 @@ struct ActivityGraph {
   std::uint32_t vertex_count = 0;
   Variant variants = kFirstVariant;  // the variants the graph holds (index_graph() may drop the second)
   std::vector<Activity> activities;  // the explicit ones
-  std::vector<std::uint32_t> lane;   // per vertex: the rank it belongs to, kNone if none (may be empty)
+  // Lanes (the rank a vertex belongs to, kNone if none) by runs: a run starts at `first` and lasts
+  // until the next run; vertices before the first run have none. A rank's vertices are one run.
+  struct LaneRun {
+    std::uint32_t first;
+    std::uint32_t lane;
+  };
+  std::vector<LaneRun> lanes;
   // Chain activities by vertex v (v -> v + 1); kind None where v has none. Empty if no chains.
   std::vector<Ticks> chain_duration;
   std::vector<CallpathId> chain_callpath;
@@ -71,9 +77,16 @@ struct ActivityGraph {
   // Derived by index_graph(): explicit activities by source and by target (CSR), a topological order.
   std::vector<std::uint32_t> out_begin, out;
   std::vector<std::uint32_t> in_begin, in;
-  std::vector<std::uint32_t> order;
+  // The topological order as runs of consecutive vertices (a rank's chain, mostly).
+  struct OrderRun {
+    std::uint32_t first;
+    std::uint32_t count;
+  };
+  std::vector<OrderRun> order;
 
-  std::uint32_t add_vertex(std::uint32_t vertex_lane = kNone);
+  std::uint32_t add_vertex(std::uint32_t vertex_lane = kNone) { return add_vertices(1, vertex_lane); }
+  // `count` vertices of one lane; returns the first.
+  std::uint32_t add_vertices(std::uint32_t count, std::uint32_t vertex_lane = kNone);
   std::uint32_t add_activity(Activity a) {
     a.before_source_chain = !has_chain(a.from);
     a.before_target_chain = a.to == 0 || !has_chain(a.to - 1);
@@ -141,7 +154,19 @@ struct ActivityGraph {
       if (has_chain(v)) fn(explicit_count() + v, chain(v));
   }
 
-  std::uint32_t lane_of(std::uint32_t v) const { return lane.empty() ? kNone : lane[v]; }
+  // fn(v) for every vertex in topological order / in its reverse.
+  template <typename Fn>
+  void for_each_in_order(Fn&& fn) const {
+    for (const OrderRun& run : order)
+      for (std::uint32_t v = run.first; v < run.first + run.count; ++v) fn(v);
+  }
+  template <typename Fn>
+  void for_each_in_reverse_order(Fn&& fn) const {
+    for (auto run = order.rbegin(); run != order.rend(); ++run)
+      for (std::uint32_t v = run->first + run->count; v-- > run->first;) fn(v);
+  }
+
+  std::uint32_t lane_of(std::uint32_t v) const;
   bool has_incoming(std::uint32_t v, Variant variant = kFirstVariant) const {
     if (v > 0 && has_chain(v - 1)) return true;
     for (std::uint32_t k = in_begin[v]; k < in_begin[v + 1]; ++k)

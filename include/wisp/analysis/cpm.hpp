@@ -32,7 +32,7 @@ Ticks longest_path(const ActivityGraph& g, Weight&& weight, std::vector<Ticks>& 
                    Variant variant = kFirstVariant) {
   earliest.assign(g.vertex_count, 0);
   Ticks length = 0;
-  for (std::uint32_t v : g.order) {
+  g.for_each_in_order([&](std::uint32_t v) {
     const Ticks e = earliest[v];
     if (e > length) length = e;
     g.for_each_outgoing(
@@ -42,7 +42,7 @@ Ticks longest_path(const ActivityGraph& g, Weight&& weight, std::vector<Ticks>& 
           if (f > earliest[act.to]) earliest[act.to] = f;
         },
         variant);
-  }
+  });
   return length;
 }
 
