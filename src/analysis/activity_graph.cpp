@@ -46,24 +46,24 @@ std::uint64_t ActivityGraph::chain_count() const {
 std::uint64_t ActivityGraph::memory_bytes() const {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return sizeof(*this) + bytes(activities) + bytes(lanes) + bytes(chain_duration) + bytes(chain_callpath) +
-         bytes(chain_kind) + bytes(out_begin) + bytes(out) + bytes(in_begin) + bytes(in) + bytes(order);
+         bytes(chain_kind) + out_rows.memory_bytes() + bytes(out) + in_rows.memory_bytes() + bytes(in) + bytes(order);
 }
 
 namespace {
 
-// Counting sort of activity ids by `key` (source or target vertex) into CSR form. The scatter
-// advances begin[v] as its cursor, which leaves begin[v] = the old begin[v + 1]; one shift restores
-// it (no second array of cursors).
+// Counting sort of activity ids by `key` (source or target vertex) into CSR form, its row ranges
+// kept sparse. The scatter advances begin[v] as its cursor, which leaves begin[v] = the old
+// begin[v + 1]; one shift restores it (no second array of cursors). The dense begins are temporary.
 template <typename Key>
-void build_csr(const ActivityGraph& g, Key key, std::vector<std::uint32_t>& begin,
-               std::vector<std::uint32_t>& items) {
-  begin.assign(g.vertex_count + 1, 0);
+void build_csr(const ActivityGraph& g, Key key, SparseRows& rows, std::vector<std::uint32_t>& items) {
+  std::vector<std::uint32_t> begin(g.vertex_count + 1, 0);
   for (const Activity& a : g.activities) ++begin[key(a) + 1];
   for (std::uint32_t v = 0; v < g.vertex_count; ++v) begin[v + 1] += begin[v];
   items.resize(g.activities.size());
   for (std::uint32_t i = 0; i < g.activities.size(); ++i) items[begin[key(g.activities[i])]++] = i;
   for (std::uint32_t v = g.vertex_count; v > 0; --v) begin[v] = begin[v - 1];
   begin[0] = 0;
+  rows = sparse_rows(begin);
 }
 
 // Kahn's algorithm; returns the vertices it could order (all of them unless there is a cycle).
@@ -78,7 +78,7 @@ std::vector<ActivityGraph::OrderRun> kahn(const ActivityGraph& g, std::vector<st
   pending.resize(g.vertex_count);
   std::vector<std::uint32_t> ready;
   for (std::uint32_t v = g.vertex_count; v-- > 0;) {
-    pending[v] = g.in_begin[v + 1] - g.in_begin[v] + (v > 0 && g.has_chain(v - 1) ? 1 : 0);
+    pending[v] = g.in_rows.size(v) + (v > 0 && g.has_chain(v - 1) ? 1 : 0);
     if (pending[v] == 0) ready.push_back(v);
   }
   std::vector<ActivityGraph::OrderRun> order;
@@ -91,7 +91,8 @@ std::vector<ActivityGraph::OrderRun> kahn(const ActivityGraph& g, std::vector<st
     else
       order.push_back({v, 1});
     ++ordered;
-    for (std::uint32_t k = g.out_begin[v + 1]; k-- > g.out_begin[v];) {
+    const auto [first, end] = g.out_rows.range(v);
+    for (std::uint32_t k = end; k-- > first;) {
       const std::uint32_t to = g.activities[g.out[k]].to;
       if (--pending[to] == 0) ready.push_back(to);
     }
@@ -151,8 +152,8 @@ std::uint64_t index_graph(ActivityGraph& g) {
   }
   std::uint64_t removed = 0;
   if (g.variants & kSecondVariant) {
-    build_csr(g, [](const Activity& a) { return a.from; }, g.out_begin, g.out);
-    build_csr(g, [](const Activity& a) { return a.to; }, g.in_begin, g.in);
+    build_csr(g, [](const Activity& a) { return a.from; }, g.out_rows, g.out);
+    build_csr(g, [](const Activity& a) { return a.to; }, g.in_rows, g.in);
     std::vector<std::uint32_t> pending;
     std::uint32_t ordered = 0;
     g.order = kahn(g, pending, ordered);
@@ -160,8 +161,8 @@ std::uint64_t index_graph(ActivityGraph& g) {
     drop_second_variant(g);
   }
   for (;;) {
-    build_csr(g, [](const Activity& a) { return a.from; }, g.out_begin, g.out);
-    build_csr(g, [](const Activity& a) { return a.to; }, g.in_begin, g.in);
+    build_csr(g, [](const Activity& a) { return a.from; }, g.out_rows, g.out);
+    build_csr(g, [](const Activity& a) { return a.to; }, g.in_rows, g.in);
     std::vector<std::uint32_t> pending;
     std::uint32_t ordered = 0;
     g.order = kahn(g, pending, ordered);

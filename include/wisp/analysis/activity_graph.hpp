@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "wisp/analysis/sparse_rows.hpp"
 #include "wisp/error.hpp"
 #include "wisp/trace/ids.hpp"
 
@@ -75,8 +76,8 @@ struct ActivityGraph {
   std::vector<ActivityKind> chain_kind;
 
   // Derived by index_graph(): explicit activities by source and by target (CSR), a topological order.
-  std::vector<std::uint32_t> out_begin, out;
-  std::vector<std::uint32_t> in_begin, in;
+  SparseRows out_rows, in_rows;  // per vertex: its range in `out` / `in`
+  std::vector<std::uint32_t> out, in;
   // The topological order as runs of consecutive vertices (a rank's chain, mostly).
   struct OrderRun {
     std::uint32_t first;
@@ -120,7 +121,8 @@ struct ActivityGraph {
   template <typename Fn>
   void for_each_outgoing(std::uint32_t v, Fn&& fn, Variant variant = kFirstVariant) const {
     bool chain_done = !has_chain(v);
-    for (std::uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k) {
+    const auto [first, end] = out_rows.range(v);
+    for (std::uint32_t k = first; k < end; ++k) {
       const Activity& a = activities[out[k]];
       if (!(a.variants & variant)) continue;
       if (!chain_done && !a.before_source_chain) {
@@ -134,7 +136,8 @@ struct ActivityGraph {
   template <typename Fn>
   void for_each_incoming(std::uint32_t v, Fn&& fn, Variant variant = kFirstVariant) const {
     bool chain_done = v == 0 || !has_chain(v - 1);
-    for (std::uint32_t k = in_begin[v]; k < in_begin[v + 1]; ++k) {
+    const auto [first, end] = in_rows.range(v);
+    for (std::uint32_t k = first; k < end; ++k) {
       const Activity& a = activities[in[k]];
       if (!(a.variants & variant)) continue;
       if (!chain_done && !a.before_target_chain) {
@@ -169,13 +172,15 @@ struct ActivityGraph {
   std::uint32_t lane_of(std::uint32_t v) const;
   bool has_incoming(std::uint32_t v, Variant variant = kFirstVariant) const {
     if (v > 0 && has_chain(v - 1)) return true;
-    for (std::uint32_t k = in_begin[v]; k < in_begin[v + 1]; ++k)
+    const auto [first, end] = in_rows.range(v);
+    for (std::uint32_t k = first; k < end; ++k)
       if (activities[in[k]].variants & variant) return true;
     return false;
   }
   bool is_leaf(std::uint32_t v, Variant variant = kFirstVariant) const {
     if (has_chain(v)) return false;
-    for (std::uint32_t k = out_begin[v]; k < out_begin[v + 1]; ++k)
+    const auto [first, end] = out_rows.range(v);
+    for (std::uint32_t k = first; k < end; ++k)
       if (activities[out[k]].variants & variant) return false;
     return true;
   }

@@ -1,0 +1,38 @@
+// The row ranges of a CSR index whose rows are mostly empty (a PAG's vertices: about one in ten
+// has a message or collective dependency). A bit per row says whether it has items; only the
+// non-empty rows keep their begin, found by counting the set bits before the row (a 32-bit count
+// per 64 rows plus one popcount). About 0.2 bytes per row instead of 4.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace wisp {
+
+struct SparseRows {
+  std::vector<std::uint64_t> marks;   // bit r % 64 of word r / 64: row r has items
+  std::vector<std::uint32_t> before;  // per word: the non-empty rows before it
+  std::vector<std::uint32_t> begin;   // per non-empty row, its first item; then the item count
+
+  // [first, end) of row r's items.
+  std::pair<std::uint32_t, std::uint32_t> range(std::uint32_t r) const {
+    const std::uint64_t word = marks[r >> 6], bit = std::uint64_t{1} << (r & 63);
+    if (!(word & bit)) return {0, 0};
+    const std::uint32_t i = before[r >> 6] + static_cast<std::uint32_t>(std::popcount(word & (bit - 1)));
+    return {begin[i], begin[i + 1]};
+  }
+  std::uint32_t size(std::uint32_t r) const {
+    const auto [first, end] = range(r);
+    return end - first;
+  }
+  std::uint64_t memory_bytes() const {
+    return marks.capacity() * 8 + before.capacity() * 4 + begin.capacity() * 4;
+  }
+};
+
+// From dense CSR begins (rows + 1 of them, the last = item count).
+SparseRows sparse_rows(const std::vector<std::uint32_t>& dense_begin);
+
+}  // namespace wisp
