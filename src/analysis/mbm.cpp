@@ -1,6 +1,8 @@
 // Maximum Benefit Metric. See mbm.hpp.
 #include "wisp/analysis/mbm.hpp"
 
+#include "wisp/analysis/chain_sweep.hpp"
+
 #include <algorithm>
 #include <array>
 #include <span>
@@ -20,37 +22,39 @@ Ticks mbm_k(const NearCriticalPaths& paths, CallpathId callpath, std::size_t k) 
 }
 
 Ticks mbm_all(const ActivityGraph& g, const Cpm& cpm, CallpathId callpath) {
-  std::vector<Ticks> earliest;
-  const Ticks zeroed = longest_path(
-      g, [callpath](const Activity& a) { return a.callpath == callpath ? 0 : a.duration; }, earliest);
+  std::vector<Ticks> stored;
+  Ticks zeroed = 0;
+  chain_sweep(
+      g, kFirstVariant, stored,
+      [callpath](Ticks& f, Ticks e, const Activity& a) { f = std::max(f, e + (a.callpath == callpath ? 0 : a.duration)); },
+      [&](std::uint32_t, Ticks e) { zeroed = std::max(zeroed, e); });
   return cpm.length - zeroed;
 }
 
 namespace {
 
 // MBM_all of up to kLanes call paths in one pass over the graph: lane j zeroes callpaths[j].
-// One pass reads every activity once for all lanes (the lanes of a vertex share a cache line),
-// which is what the passes cost; memory kLanes · 8 bytes per vertex, in `earliest`, which the
-// passes share (zeroed, not allocated again). All kLanes lanes are computed (unused ones repeat
-// the first call path), so that the inner loops have a fixed length.
+// One pass reads every activity once for all lanes, which is what the passes cost; memory
+// kLanes · 8 bytes per vertex with explicit incoming activities (chain_sweep.hpp), in `stored`,
+// which the passes share. All kLanes lanes are computed (unused ones repeat the first call path),
+// so that the inner loops have a fixed length.
 constexpr std::size_t kLanes = 4;
 using Lanes = std::array<Ticks, kLanes>;
 
 void mbm_all_lanes(const ActivityGraph& g, const Cpm& cpm, std::span<const CallpathId> callpaths,
-                   std::vector<Lanes>& earliest, std::span<Ticks> out) {
+                   std::vector<Lanes>& stored, std::span<Ticks> out) {
   std::array<CallpathId, kLanes> zeroed;
   for (std::size_t j = 0; j < kLanes; ++j) zeroed[j] = callpaths[j < callpaths.size() ? j : 0];
-  earliest.assign(g.vertex_count, Lanes{});
   Lanes length{};
-  g.for_each_in_order([&](std::uint32_t v) {
-    const Lanes e = earliest[v];
-    for (std::size_t j = 0; j < kLanes; ++j) length[j] = std::max(length[j], e[j]);
-    g.for_each_outgoing(v, [&](std::uint32_t, const Activity& act) {
-      Lanes& f = earliest[act.to];
-      for (std::size_t j = 0; j < kLanes; ++j)
-        f[j] = std::max(f[j], e[j] + (act.callpath == zeroed[j] ? 0 : act.duration));
-    });
-  });
+  chain_sweep(
+      g, kFirstVariant, stored,
+      [&](Lanes& f, const Lanes& e, const Activity& act) {
+        for (std::size_t j = 0; j < kLanes; ++j)
+          f[j] = std::max(f[j], e[j] + (act.callpath == zeroed[j] ? 0 : act.duration));
+      },
+      [&](std::uint32_t, const Lanes& e) {
+        for (std::size_t j = 0; j < kLanes; ++j) length[j] = std::max(length[j], e[j]);
+      });
   for (std::size_t j = 0; j < callpaths.size(); ++j) out[j] = cpm.length - length[j];
 }
 
@@ -72,10 +76,10 @@ std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, cons
     rows.push_back(row);
   }
   std::vector<Ticks> all(to_zero.size());
-  std::vector<Lanes> earliest;
+  std::vector<Lanes> stored;
   for (std::size_t i = 0; i < to_zero.size(); i += kLanes) {
     const std::size_t n = std::min(kLanes, to_zero.size() - i);
-    mbm_all_lanes(g, cpm, std::span(to_zero).subspan(i, n), earliest, std::span(all).subspan(i, n));
+    mbm_all_lanes(g, cpm, std::span(to_zero).subspan(i, n), stored, std::span(all).subspan(i, n));
   }
   for (MbmRow& row : rows) {
     const auto it = std::find(to_zero.begin(), to_zero.end(), row.callpath);

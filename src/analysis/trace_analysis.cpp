@@ -111,21 +111,21 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
       timed(a.timings, "POP factors and windows (ideal-network clock replay)", [&] { a.pop = analyze_pop(trace, pop); });
     return a;
   }
-  // POP's clock replay and the CPM only read the PAG: side by side too.
+  timed(graph, "critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph); });
+  timed(graph, "near-critical paths", [&] { a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths); });
+  // The MBM needs the CPM's length and the paths, not their per-vertex tables: freed first, so that
+  // POP's timeline and the MBM's lanes take their place instead of adding to them.
+  std::vector<Ticks>().swap(a.pag.cpm.earliest);
+  std::vector<Ticks>().swap(a.pag.cpm.latest);
+  std::vector<std::uint32_t>().swap(a.pag.paths.successor);
+  // POP's clock replay and the MBM only read the PAG: side by side too.
   std::future<void> pop_step = start(beside && options.parts.pop, [&] {
     if (options.parts.pop)
       timed(pop_timings, "POP factors and windows (ideal-network clock replay)",
             [&] { a.pop = analyze_pop(trace, pop, &a.pag.pag); });
   });
-  timed(graph, "critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph); });
-  timed(graph, "near-critical paths", [&] { a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths); });
-  pop_step.get();
-  // The MBM needs the CPM's length and the paths, not their per-vertex tables: freed first, so that
-  // its lanes take their place instead of adding to them.
-  std::vector<Ticks>().swap(a.pag.cpm.earliest);
-  std::vector<Ticks>().swap(a.pag.cpm.latest);
-  std::vector<std::uint32_t>().swap(a.pag.paths.successor);
   timed(graph, "maximum benefit metric", [&] { a.pag.mbm = maximum_benefit(a.pag.pag.graph, a.pag.cpm, a.pag.paths); });
+  pop_step.get();
   a.timings.insert(a.timings.end(), graph.begin(), graph.begin() + 1);
   a.timings.insert(a.timings.end(), pop_timings.begin(), pop_timings.end());
   a.timings.insert(a.timings.end(), graph.begin() + 1, graph.end());

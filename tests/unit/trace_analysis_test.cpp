@@ -144,7 +144,7 @@ TEST_CASE("POP windows as wisp analyze chooses them", "[trace_analysis][pop]") {
 }
 
 TEST_CASE("analyze_trace on one thread and on two: the same analysis, step timings aside", "[trace_analysis]") {
-  // Analyzer I beside the PAG build, POP's clock replay beside the CPM and near-critical paths.
+  // Analyzer I beside the PAG build, POP's clock replay beside the MBM.
   gen::HaloOptions o;
   o.dims = {4, 2};
   o.steps = 30;

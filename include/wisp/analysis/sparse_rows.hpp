@@ -16,6 +16,15 @@ struct SparseRows {
   std::vector<std::uint32_t> before;  // per word: the non-empty rows before it
   std::vector<std::uint32_t> begin;   // per non-empty row, its first item; then the item count
 
+  static constexpr std::uint32_t kEmpty = 0xffffffff;
+
+  // Row r's place among the non-empty rows, kEmpty if it is empty.
+  std::uint32_t index(std::uint32_t r) const {
+    const std::uint64_t word = marks[r >> 6], bit = std::uint64_t{1} << (r & 63);
+    return word & bit ? before[r >> 6] + static_cast<std::uint32_t>(std::popcount(word & (bit - 1))) : kEmpty;
+  }
+  std::uint32_t nonempty_count() const { return begin.empty() ? 0 : static_cast<std::uint32_t>(begin.size() - 1); }
+
   // [first, end) of row r's items.
   std::pair<std::uint32_t, std::uint32_t> range(std::uint32_t r) const {
     const std::uint64_t word = marks[r >> 6], bit = std::uint64_t{1} << (r & 63);

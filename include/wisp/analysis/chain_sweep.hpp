@@ -1,0 +1,50 @@
+// Forward longest-path sweeps over an indexed activity graph that keep a value only at the vertices
+// with explicit incoming activities (about one in ten in a PAG) instead of at every vertex. Along a
+// chain the value is carried: a vertex whose only predecessor is its chain predecessor comes right
+// after it in index_graph()'s order (Kahn pushes the chain successor last, so it is taken next).
+// For passes that need lengths, not per-vertex times: the MBM's lanes, the ideal-network clock.
+#pragma once
+
+#include <vector>
+
+#include "wisp/analysis/activity_graph.hpp"
+#include "wisp/error.hpp"
+
+namespace wisp {
+
+// relax(Value& target, const Value& from, const Activity& a): target = max(target, from + a's weight);
+// visit(v, const Value& value): the longest path to v (0 at roots), every vertex once, in order.
+// Values start at Value{} (zero), as in longest_path(); weights must not be negative.
+template <typename Value, typename Relax, typename Visit>
+void chain_sweep(const ActivityGraph& g, Variant variant, std::vector<Value>& stored, Relax&& relax, Visit&& visit) {
+  stored.assign(g.in_rows.nonempty_count(), Value{});
+  Value carried{};
+  for (const ActivityGraph::OrderRun& run : g.order) {
+    for (std::uint32_t v = run.first; v < run.first + run.count; ++v) {
+      const std::uint32_t slot = g.in_rows.index(v);
+      Value value{};
+      if (slot != SparseRows::kEmpty) {
+        value = stored[slot];
+      } else if (v > 0 && g.has_chain(v - 1)) {
+        if (v == run.first) throw Error("activity graph: a chain vertex does not follow its predecessor in the order");
+        value = carried;
+      }
+      visit(v, value);
+      g.for_each_outgoing(
+          v,
+          [&](std::uint32_t, const Activity& a) {
+            // Explicit activities always end at a stored vertex; a chain may end at a carried one.
+            const std::uint32_t target = g.in_rows.index(a.to);
+            if (target != SparseRows::kEmpty) {
+              relax(stored[target], value, a);
+            } else {
+              carried = Value{};
+              relax(carried, value, a);
+            }
+          },
+          variant);
+    }
+  }
+}
+
+}  // namespace wisp
