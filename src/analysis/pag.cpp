@@ -46,6 +46,7 @@ class Builder {
     for (Rank r = 0; r < trace_.rank_count(); ++r) add_rank_activities(r);
     pag_.anomalies.cycle_activities = index_graph(g_);
     if (pag_.ideal_variant == kSecondVariant && !(g_.variants & kSecondVariant)) pag_.ideal_variant = 0;
+    if (!options_.vertex_times) std::vector<Ticks>().swap(pag_.time);
   }
 
  private:

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "wisp/error.hpp"
+
 namespace wisp {
 
 namespace {
@@ -35,6 +37,8 @@ std::string describe(const PathSegment& s) {
 }  // namespace
 
 std::vector<PathSegment> path_segments(const Pag& pag, std::span<const std::uint32_t> activities) {
+  if (pag.time.size() != pag.graph.vertex_count)
+    throw Error("PAG paths: the graph was built without its vertex times (PagOptions::vertex_times)");
   std::vector<PathSegment> out;
   for (std::uint32_t id : activities) {
     const Activity a = pag.graph.activity(id);

@@ -12,8 +12,10 @@
 #include "helpers.hpp"
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/pag.hpp"
+#include "wisp/analysis/pag_path.hpp"
 #include "wisp/analysis/pop.hpp"
 #include "wisp/analysis/pop_analysis.hpp"
+#include "wisp/error.hpp"
 #include "wisp/io/otf2_reader.hpp"
 
 using namespace wisp;
@@ -122,4 +124,22 @@ TEST_CASE("the analysis PAG's ideal variant gives POP what a PAG of its own give
     require_shared_pag_agrees(t, 65536);
     require_shared_pag_agrees(t, 1000);
   }
+}
+
+TEST_CASE("a PAG built without its vertex times: the same graph, 8 bytes per vertex less, no segments", "[pag]") {
+  gen::HaloOptions halo;
+  halo.dims = {3, 2};
+  halo.steps = 10;
+  const Trace t = gen::generate_halo(halo);
+  PagOptions lean;
+  lean.vertex_times = false;
+  const Pag a = build_pag(t, lean), b = build_pag(t);
+  CHECK(a.time.empty());
+  CHECK(b.memory_bytes() - a.memory_bytes() >= 8 * std::uint64_t{b.graph.vertex_count});
+  const Cpm ca = critical_path_method(a.graph), cb = critical_path_method(b.graph);
+  CHECK(ca.earliest == cb.earliest);
+  CHECK(ca.latest == cb.latest);
+  CHECK(critical_path(a.graph, ca) == critical_path(b.graph, cb));
+  CHECK_THROWS_AS(pag_critical_path(a, ca), Error);
+  CHECK(pag_critical_path(b, cb).segments.size() > 0);
 }

@@ -35,6 +35,9 @@ struct PagOptions {
   // Also the ideal network's dependencies (EagerLimit rule with this limit) as the graph's second
   // variant, for POP's clock replay on the same graph (ideal_network.hpp).
   std::optional<std::uint64_t> ideal_eager_limit;
+  // Keep Pag::time once the graph is built (path_segments() needs it); without it the PAG is
+  // 8 bytes per event smaller, which is what `wisp analyze` chooses.
+  bool vertex_times = true;
 };
 
 // An outermost MPI call of a rank and its release time R (end of its wait; R = enter if none).
@@ -55,7 +58,8 @@ struct Pag {
   static constexpr std::uint32_t kStart = 0;  // the virtual start vertex (time = origin)
 
   ActivityGraph graph;
-  std::vector<Ticks> time;                  // per vertex: ticks since the trace's time 0
+  std::vector<Ticks> time;                  // per vertex: ticks since the trace's time 0 (empty without
+                                            // PagOptions::vertex_times)
   std::vector<std::uint32_t> first_vertex;  // per rank: the vertex of its event 0
   std::vector<std::vector<PagCall>> calls;  // per rank: outermost MPI calls in event order
   double ticks_per_second = 1e9;
