@@ -43,7 +43,9 @@ class Builder {
     add_event_vertices();
     reserve_activities();
     add_collective_vertices();
+    index_p2p_vertices();
     for (Rank r = 0; r < trace_.rank_count(); ++r) add_rank_activities(r);
+    p2p_vertex_ = {};
     pag_.anomalies.cycle_activities = index_graph(g_);
     if (pag_.ideal_variant == kSecondVariant && !(g_.variants & kSecondVariant)) pag_.ideal_variant = 0;
     if (!options_.vertex_times) std::vector<Ticks>().swap(pag_.time);
@@ -193,32 +195,53 @@ class Builder {
 
   // ---- point-to-point dependencies ----
 
-  std::uint32_t call_vertex(Rank r, EventIndex i) const {
-    const EventIndex call = enclosing_call(r, i);
-    return call == kNone ? kNone : pag_.vertex(r, call);
+  // Per rank, per P2P record: for a send, its start (the Enter of the MPI_Send/MPI_Isend/... call
+  // holding it, else its own event); for a receive, where it was posted (MpiIrecvRequest, or the
+  // Enter of a blocking receive; kNone outside any call). One forward pass over each rank's events
+  // (the MPI call a record is in: the last Enter of an MPI region with no Leave of one since),
+  // instead of a backward scan of another rank's events per message.
+  void index_p2p_vertices() {
+    p2p_vertex_.resize(trace_.rank_count());
+    for (Rank r = 0; r < trace_.rank_count(); ++r) {
+      const RankTrace& rt = trace_.ranks[r];
+      std::vector<std::uint32_t>& out = p2p_vertex_[r];
+      out.assign(rt.p2p.size(), kNone);
+      EventIndex call = kNone;
+      for (EventIndex i = 0; i < rt.events.size(); ++i) {
+        const Event& e = rt.events[i];
+        switch (e.kind) {
+          case EventKind::Enter:
+          case EventKind::Leave:
+            if (is_mpi(trace_.defs.region_of(e.ref).kind)) call = e.kind == EventKind::Enter ? i : kNone;
+            break;
+          case EventKind::MpiSend:
+          case EventKind::MpiIsend:
+          case EventKind::MpiRecv:
+          case EventKind::MpiIrecv: {
+            const P2P& p = rt.p2p[e.ref];
+            if (p.event != i) break;
+            const std::uint32_t in_call = call == kNone ? kNone : pag_.vertex(r, call);
+            if (p.is_send())
+              out[e.ref] = in_call != kNone ? in_call : pag_.vertex(r, i);
+            else
+              out[e.ref] = p.request_event != kNone ? pag_.vertex(r, p.request_event) : in_call;
+            break;
+          }
+          default: break;
+        }
+      }
+    }
   }
 
-  // The vertex at which the receive side of a message was posted: MpiIrecvRequest, or the Enter
-  // of a blocking receive.
-  std::uint32_t posted_vertex(Rank r, const P2P& recv) const {
-    if (recv.request_event != kNone) return pag_.vertex(r, recv.request_event);
-    return call_vertex(r, recv.event);
-  }
-
-  // The start of a send: the Enter of the MPI_Send/MPI_Isend/... call holding its send record.
-  std::uint32_t send_start(Rank r, const P2P& send) const {
-    const std::uint32_t v = call_vertex(r, send.event);
-    return v != kNone ? v : pag_.vertex(r, send.event);
-  }
-
-  void rendezvous(Rank r, const P2P& send, std::uint32_t completion) {
+  void rendezvous(Rank r, std::uint32_t record, std::uint32_t completion) {
+    const P2P& send = trace_.ranks[r].p2p[record];
     if (send.message == kNone) return;
     const Message& m = trace_.messages[send.message];
-    const std::uint32_t posted = posted_vertex(m.receiver, trace_.recv_of(m));
+    const std::uint32_t posted = p2p_vertex_[m.receiver][m.recv];
     if (posted == kNone) return;
     const Ticks post = at(posted), done = at(completion);
     const auto depends = [&](RendezvousRule rule, std::uint64_t eager_limit) {
-      return rule == RendezvousRule::Observed ? at(send_start(r, send)) < post && post <= done
+      return rule == RendezvousRule::Observed ? at(p2p_vertex_[r][record]) < post && post <= done
                                               : send.bytes > eager_limit && post <= done;
     };
     Variant variants = depends(options_.rendezvous, options_.eager_limit) ? kFirstVariant : 0;
@@ -230,7 +253,8 @@ class Builder {
   void message(const P2P& recv, std::uint32_t completion) {
     if (recv.message == kNone) return;
     const Message& m = trace_.messages[recv.message];
-    const std::uint32_t sent = send_start(m.sender, trace_.send_of(m));
+    const std::uint32_t sent = p2p_vertex_[m.sender][m.send];
+    if (sent == kNone) return;  // a send record with no send event: no dependency
     if (at(sent) > at(completion)) {
       ++pag_.anomalies.receive_before_send;  // treated as a local operation (paper 003 §4.0.1)
       return;
@@ -249,8 +273,8 @@ class Builder {
       switch (e.kind) {
         case EventKind::MpiRecv:
         case EventKind::MpiIrecv: message(rt.p2p[e.ref], v); break;
-        case EventKind::MpiIsendComplete: rendezvous(r, rt.p2p[e.ref], v); break;
-        case EventKind::MpiSend: rendezvous(r, rt.p2p[e.ref], pag_.vertex(r, call.leave)); break;
+        case EventKind::MpiIsendComplete: rendezvous(r, e.ref, v); break;
+        case EventKind::MpiSend: rendezvous(r, e.ref, pag_.vertex(r, call.leave)); break;
         case EventKind::MpiCollectiveEnd: {
           const std::uint32_t hub = hub_of_record_[r][e.ref];
           if (hub != kNone) deps_.push_back({hub, v, ActivityKind::Collective});
@@ -334,6 +358,7 @@ class Builder {
   std::vector<std::vector<std::uint32_t>> hub_of_record_;  // per rank, per collective record
   std::vector<std::vector<std::uint8_t>> replaced_;        // the local begin -> end activity is the hub's
   std::vector<Dependency> deps_;
+  std::vector<std::vector<std::uint32_t>> p2p_vertex_;  // index_p2p_vertices()
 };
 
 }  // namespace
