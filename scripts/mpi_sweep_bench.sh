@@ -14,13 +14,8 @@ trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpi=(mpirun --oversubscribe --mca btl self,vader --mca btl_vader_single_copy_mechanism none)
 
-wall() {
-  local t0 t1
-  t0=$(date +%s.%N)
-  "$@" > /dev/null
-  t1=$(date +%s.%N)
-  echo "$t1 - $t0" | bc -l
-}
+# shellcheck source=bench_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
 
 "$wisp" -q generate halo --dims 16x16 --steps "$steps" --work 0.001 -o "$work/trace256"
 cat > "$work/sweep16.yaml" <<YAML

@@ -18,14 +18,8 @@ transforms:
   - rebalance: {region: compute}
 YAML
 
-# Wall seconds of one command.
-wall() {
-  local t0 t1
-  t0=$(date +%s.%N)
-  "$@" > /dev/null
-  t1=$(date +%s.%N)
-  echo "$t1 - $t0" | bc -l
-}
+# shellcheck source=bench_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
 run=(); s1=(); s2=()
