@@ -423,37 +423,34 @@ TEST_CASE("index_graph rejects bad vertex ids and breaks cycles, remote activiti
   CHECK(g.activities[0].kind == ActivityKind::Computation);
   CHECK(critical_path_method(g).length == 1);
 
+  // Two vertices of lane 0, the chain 0 => 1 and `back` (1 -> 0) closing a cycle.
+  const auto chain_cycle = [](Ticks chain, ActivityKind kind, Activity back, Variant variants = kFirstVariant) {
+    ActivityGraph x;
+    x.variants = variants;
+    x.add_vertex(0);
+    x.add_vertex(0);
+    x.add_chain(0, chain, A, kind);
+    x.add_activity(back);
+    return x;
+  };
   // The same with the local activity a chain: the message goes, the chain stays.
-  ActivityGraph c;
-  c.add_vertex(0);
-  c.add_vertex(0);
-  c.add_chain(0, 1, A, ActivityKind::Computation);
-  c.add_activity({0, 1, 0, B, ActivityKind::Message});
+  ActivityGraph c = chain_cycle(1, ActivityKind::Computation, {0, 1, 0, B, ActivityKind::Message});
   CHECK(index_graph(c) == 1);
   CHECK(c.activities.empty());
   CHECK(c.chain_count() == 1);
   CHECK(critical_path_method(c).length == 1);
 
-  // 0 =chain=> 1 -local-> 0 : only local activities close the cycle; the first blocked vertex's
-  // incoming one from a blocked vertex (the explicit local) is removed, the chain stays.
-  ActivityGraph l;
-  l.add_vertex(0);
-  l.add_vertex(0);
-  l.add_chain(0, 2, A, ActivityKind::Mpi);
-  l.add_activity({5, 1, 0, B, ActivityKind::Computation});
+  // Only local activities close the cycle: the first blocked vertex's incoming one from a blocked
+  // vertex (the explicit local) is removed, the chain stays.
+  ActivityGraph l = chain_cycle(2, ActivityKind::Mpi, {5, 1, 0, B, ActivityKind::Computation});
   CHECK(index_graph(l) == 1);
   CHECK(l.activities.empty());
   CHECK(critical_path_method(l).length == 2);
 
   // A cycle only the second variant's own activities close drops that variant; the first stays.
-  ActivityGraph v;
-  v.variants = kBothVariants;
-  v.add_vertex(0);
-  v.add_vertex(0);
-  v.add_chain(0, 3, A, ActivityKind::Computation);
   Activity back{0, 1, 0, B, ActivityKind::Rendezvous};
   back.variants = kSecondVariant;
-  v.add_activity(back);
+  ActivityGraph v = chain_cycle(3, ActivityKind::Computation, back, kBothVariants);
   CHECK(index_graph(v) == 0);
   CHECK(v.variants == kFirstVariant);
   CHECK(v.activities.empty());
