@@ -83,12 +83,15 @@ bool wants(const Scenario& s, const std::string& analysis) {
   return std::find(s.analyses.begin(), s.analyses.end(), analysis) != s.analyses.end();
 }
 
+// The analyses run while the replays do (in their child processes): the measured trace's while the
+// identity replays, the identity's while the scenario replays.
 PointEvaluation evaluate_point(const Scenario& s, const Trace& measured) {
   PointEvaluation e;
-  e.result = run_point(s, measured);
   const bool pag = wants(s, "pag");
+  PointRun run(s, measured);
   e.measured = analyse(s, measured, pag);
-  e.identity = analyse(s, e.result.identity_replay.trace, pag || has_zero_region(s));
+  e.identity = analyse(s, run.identity().trace, pag || has_zero_region(s));
+  e.result = run.finish();
   e.scenario = analyse(s, e.result.scenario_replay.trace, pag);
   e.callpaths = compare(s, measured, e);
   e.zero_versus_mbm = zero_versus_mbm(s, e);

@@ -187,30 +187,6 @@ PointResult point_result(const Scenario& scenario, const Trace& measured, const 
   return r;
 }
 
-// With model-only costs the scenario replay needs nothing from the identity replay: both run at
-// once, each in its own child process.
-PointResult run_both_at_once(const Scenario& scenario, const Trace& measured, const Transformed& t) {
-  IdentityRun id = prepare_identity(scenario, measured);
-  const ScenarioSetup setup = scenario_setup(scenario, t, id);
-  const StartedReplay identity = start_replay(measured, id.platform.platform, id.options);
-  StartedReplay other;
-  try {
-    other = start_replay(t.trace, setup.platform, setup.options);
-  } catch (...) {
-    abandon_replay(identity);
-    throw;
-  }
-  try {
-    id.replay = finish_replay(identity);
-  } catch (...) {
-    abandon_replay(other);
-    throw;
-  }
-  ReplayResult replayed = finish_replay(other);
-  conclude_identity(scenario, measured, id);
-  return point_result(scenario, measured, t, id, setup.description, std::move(replayed));
-}
-
 }  // namespace
 
 IdentityRun run_identity(const Scenario& scenario, const Trace& measured) {
@@ -231,12 +207,48 @@ PointResult run_scenario(const Scenario& scenario, const Trace& measured, const 
                       replay(t.trace, setup.platform, setup.options));
 }
 
-PointResult run_point(const Scenario& scenario, const Trace& measured) {
-  // Transforms are applied (and so checked) before the possibly long identity replay.
-  const Transformed t = apply_transforms(measured, scenario.transforms);
-  if (scenario.replay.costs == "model" && std::thread::hardware_concurrency() > 1)
-    return run_both_at_once(scenario, measured, t);
-  return run_scenario(scenario, measured, t, run_identity(scenario, measured));
+PointResult run_point(const Scenario& scenario, const Trace& measured) { return PointRun(scenario, measured).finish(); }
+
+// Transforms are applied (and so checked) before the possibly long identity replay. With
+// model-only costs the scenario replay needs nothing from the identity replay: both run at once,
+// each in its own child process.
+PointRun::PointRun(const Scenario& scenario, const Trace& measured)
+    : scenario_(scenario), measured_(measured), transformed_(apply_transforms(measured, scenario.transforms)),
+      identity_(prepare_identity(scenario, measured)) {
+  identity_replay_ = start_replay(measured, identity_.platform.platform, identity_.options);
+  if (scenario.replay.costs == "model" && std::thread::hardware_concurrency() > 1) start_scenario();
+}
+
+PointRun::~PointRun() {
+  if (identity_replay_) abandon_replay(*identity_replay_);
+  if (scenario_replay_) abandon_replay(*scenario_replay_);
+}
+
+void PointRun::start_scenario() {
+  ScenarioSetup setup = scenario_setup(scenario_, transformed_, identity_);
+  scenario_platform_ = std::move(setup.platform);
+  scenario_options_ = std::move(setup.options);
+  scenario_description_ = std::move(setup.description);
+  scenario_replay_ = start_replay(transformed_.trace, scenario_platform_, scenario_options_);
+}
+
+const ReplayResult& PointRun::identity() {
+  if (identity_done_) return identity_.replay;
+  const StartedReplay started = *identity_replay_;
+  identity_replay_.reset();  // waited for below, whatever happens: never abandoned after that
+  identity_.replay = finish_replay(started);
+  conclude_identity(scenario_, measured_, identity_);
+  identity_done_ = true;
+  if (!scenario_replay_) start_scenario();
+  return identity_.replay;
+}
+
+PointResult PointRun::finish() {
+  identity();
+  const StartedReplay started = *scenario_replay_;
+  scenario_replay_.reset();
+  ReplayResult replayed = finish_replay(started);
+  return point_result(scenario_, measured_, transformed_, identity_, scenario_description_, std::move(replayed));
 }
 
 }  // namespace wisp

@@ -3,6 +3,9 @@
 // generators' analytic model or analyzer I — values derived independently of the replay — and
 // `wisp run` itself as a subprocess for its output files and every error with its message.
 #include <catch2/catch.hpp>
+#include <sys/wait.h>
+
+#include <cerrno>
 
 #include <nlohmann/json.hpp>
 
@@ -375,4 +378,29 @@ TEST_CASE("scenario hybrid-rebalance-threads: the generator's balanced-threads v
       CHECK(row["after"].get<double>() == Approx(0).margin(1e-9));
     }
   CHECK(found);
+}
+
+TEST_CASE("a point run in stages: the result of run_point, and a dropped point leaves no replay behind") {
+  TempDir dir;
+  for (const char* costs : {"anchored", "model"}) {
+    INFO(costs);
+    const auto file = write_scenario(dir, std::string(costs) + ".yaml",
+                                     std::string("wisp: 1\ntrace: {generate: \"imbalance --ranks 4 --iterations 6\"}\n"
+                                                 "replay: {costs: ") + costs + "}\ntransforms:\n  - rebalance: {region: work}\n");
+    const Scenario s = load_scenario(file);
+    const ScenarioTrace in = load_trace(s);
+    const PointResult whole = run_point(s, in.trace);
+    PointRun staged(s, in.trace);
+    const double identity = staged.identity().trace.end_time();  // the caller works in between
+    const PointResult result = staged.finish();
+    CHECK(identity == whole.identity);
+    CHECK(result.identity == whole.identity);
+    CHECK(result.scenario == whole.scenario);
+    CHECK(result.costs == whole.costs);
+    {
+      PointRun dropped(s, in.trace);  // its identity replay (and, model-only, its scenario's) running
+    }
+    CHECK(::waitpid(-1, nullptr, WNOHANG) == -1);  // every child reaped: none left running or defunct
+    CHECK(errno == ECHILD);
+  }
 }

@@ -78,4 +78,34 @@ PointResult run_scenario(const Scenario& scenario, const Trace& measured, const 
 // Both replays of one point; the transforms are applied once.
 PointResult run_point(const Scenario& scenario, const Trace& measured);
 
+// run_point() in stages, so that the caller can work while the replays run in their child
+// processes (the caller's own threads must have ended before each stage: the replays fork).
+// Construction applies the transforms and starts the identity replay (with model-only costs on
+// several cores the scenario replay too); identity() waits for the identity and starts the scenario
+// replay (trace-anchored costs need the identity's residuals); finish() waits for the scenario.
+// A point dropped before finish() kills the replays still running.
+class PointRun {
+ public:
+  PointRun(const Scenario& scenario, const Trace& measured);
+  ~PointRun();
+  PointRun(const PointRun&) = delete;
+  PointRun& operator=(const PointRun&) = delete;
+
+  const ReplayResult& identity();
+  PointResult finish();
+
+ private:
+  void start_scenario();
+
+  const Scenario& scenario_;
+  const Trace& measured_;
+  Transformed transformed_;
+  IdentityRun identity_;
+  bool identity_done_ = false;
+  std::optional<StartedReplay> identity_replay_, scenario_replay_;
+  Platform scenario_platform_;
+  ReplayOptions scenario_options_;
+  std::string scenario_description_;
+};
+
 }  // namespace wisp
