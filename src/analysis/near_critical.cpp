@@ -166,13 +166,17 @@ class CallpathSums {
 }  // namespace
 
 NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& q) {
+  return near_critical_paths(g, cpm, q, critical_path(g, cpm));
+}
+
+NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& q,
+                                      const std::vector<std::uint32_t>& critical) {
   if (q.k && *q.k == 0) throw Error("near-critical paths: k must be at least 1");
   if (q.nc_percent && !(*q.nc_percent >= 0 && *q.nc_percent <= 100))
     throw Error("near-critical paths: nc % must be between 0 and 100");
   if (!q.k && q.nc_percent && q.limit == 0) throw Error("near-critical paths: the path limit must be at least 1");
   NearCriticalPaths r;
   r.critical_length = cpm.length;
-  const std::vector<std::uint32_t> critical = critical_path(g, cpm);
   r.successor = successors(g, cpm, critical);
   const std::size_t target = q.k ? *q.k : (q.nc_percent ? q.limit : NearCriticalQuery::kDefaultK);
   r.nc_bound = q.nc_percent

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
+#include "wisp/analysis/chain_sweep.hpp"
 #include "wisp/analysis/ideal_network.hpp"
 #include "wisp/error.hpp"
 
@@ -29,14 +31,13 @@ double interpolate(const std::vector<PopTimeline::Point>& p, double t, Field fie
   return span > 0 ? field(a) + (field(b) - field(a)) * (t - a.time) / span : field(b);
 }
 
-// Breakpoints of one rank: its first event, every MPI call's enter, release and leave, its last event.
-// `clock` is the ideal-network clock of every vertex of `pag`.
-std::vector<PopTimeline::Point> rank_points(const Trace& trace, const Pag& pag, const std::vector<Ticks>& clock,
-                                            Rank r) {
+// Breakpoints of one rank: its first event, every MPI call's enter, release and leave, its last
+// event. clock_at(e): the ideal-network clock of the rank's event e [s].
+template <typename ClockAt>
+std::vector<PopTimeline::Point> rank_points(const Trace& trace, const Pag& pag, Rank r, ClockAt&& clock_at) {
   const RankTrace& rt = trace.ranks[r];
   std::vector<PopTimeline::Point> out;
   if (rt.events.empty()) return out;
-  const auto clock_at = [&](EventIndex e) { return pag.seconds(clock[pag.vertex(r, e)]); };
   const auto& calls = pag.calls[r];
   out.reserve(3 * calls.size() + 2);
   double useful = 0, previous = rt.events.front().time;
@@ -57,6 +58,52 @@ std::vector<PopTimeline::Point> rank_points(const Trace& trace, const Pag& pag, 
   return out;
 }
 
+// Fills the ideal clocks of the breakpoints made with a zero clock, from one sweep that keeps
+// values only where explicit activities arrive (chain_sweep.hpp) instead of a clock per vertex;
+// a rank's events are met in their order (its chain), so a cursor per rank finds its calls.
+// Returns the largest clock, or nothing if some rank's breakpoints were not all met in order
+// (possible only if cycle breaking removed a chain activity): then the caller uses a clock per vertex.
+std::optional<Ticks> fill_ideal(const Trace& trace, const Pag& pag, PopTimeline& timeline) {
+  const Rank n = trace.rank_count();
+  std::vector<std::size_t> next_call(n, 0);
+  std::vector<EventIndex> last_seen(n, kNone);
+  bool in_order = true;
+  Ticks length = 0;
+  Rank r = 0;
+  const auto holds = [&](Rank rank, std::uint32_t v) {
+    return rank < n && v >= pag.first_vertex[rank] && v - pag.first_vertex[rank] < trace.ranks[rank].events.size();
+  };
+  std::vector<Ticks> stored;
+  chain_sweep(
+      pag.graph, pag.ideal_variant, stored,
+      [](Ticks& f, Ticks e, const Activity& a) {
+        f = std::max(f, e + (a.kind == ActivityKind::Computation ? a.duration : Ticks{0}));
+      },
+      [&](std::uint32_t v, Ticks value) {
+        length = std::max(length, value);
+        if (!holds(r, v)) r = pag.graph.lane_of(v);
+        if (!holds(r, v)) return;  // the virtual start, a synchronisation vertex
+        const EventIndex e = v - pag.first_vertex[r];
+        if (last_seen[r] != kNone && e <= last_seen[r]) in_order = false;
+        last_seen[r] = e;
+        std::vector<PopTimeline::Point>& points = timeline.ranks[r];
+        const double clock = pag.seconds(value);
+        if (e == 0) points.front().ideal = clock;
+        const auto& calls = pag.calls[r];
+        std::size_t& k = next_call[r];
+        if (k < calls.size() && e == calls[k].enter) {
+          points[1 + 3 * k].ideal = clock;
+        } else if (k < calls.size() && e == calls[k].leave) {
+          points[2 + 3 * k].ideal = points[3 + 3 * k].ideal = clock;
+          ++k;
+        }
+        if (e + 1 == trace.ranks[r].events.size()) points.back().ideal = clock;
+      });
+  for (Rank q = 0; q < n; ++q)
+    if (next_call[q] != pag.calls[q].size()) in_order = false;
+  return in_order ? std::optional<Ticks>(length) : std::nullopt;
+}
+
 }  // namespace
 
 double PopTimeline::useful_at(Rank r, double t) const {
@@ -73,13 +120,19 @@ PopTimeline pop_timeline(const Trace& trace, std::uint64_t eager_limit) {
 
 PopTimeline pop_timeline(const Trace& trace, const Pag& pag) {
   if (pag.ideal_variant == 0) throw Error("POP: the program activity graph holds no ideal-network dependencies");
-  std::vector<Ticks> clock;
   PopTimeline out;
-  out.ideal_runtime = pag.seconds(ideal_network_clock(pag, clock));
   out.ranks.resize(trace.rank_count());
+  for (Rank r = 0; r < trace.rank_count(); ++r) out.ranks[r] = rank_points(trace, pag, r, [](EventIndex) { return 0.0; });
+  if (const std::optional<Ticks> length = fill_ideal(trace, pag, out)) {
+    out.ideal_runtime = pag.seconds(*length);
+  } else {
+    std::vector<Ticks> clock;
+    out.ideal_runtime = pag.seconds(ideal_network_clock(pag, clock));
+    for (Rank r = 0; r < trace.rank_count(); ++r)
+      out.ranks[r] = rank_points(trace, pag, r, [&](EventIndex e) { return pag.seconds(clock[pag.vertex(r, e)]); });
+  }
   out.mpi_events.resize(trace.rank_count());
   for (Rank r = 0; r < trace.rank_count(); ++r) {
-    out.ranks[r] = rank_points(trace, pag, clock, r);
     const RankTrace& rt = trace.ranks[r];
     for (const PagCall& c : pag.calls[r]) {
       out.mpi_events[r].push_back(rt.events[c.enter].time);

@@ -10,6 +10,7 @@
 
 #include "generators/generators.hpp"
 #include "helpers.hpp"
+#include "wisp/analysis/ideal_network.hpp"
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/analysis/pag_path.hpp"
@@ -52,13 +53,35 @@ std::vector<std::tuple<std::uint32_t, std::uint32_t, Ticks, CallpathId, Activity
   return out;
 }
 
+// The timeline's ideal clocks (filled by a sparse sweep) are the per-vertex clock's of the ideal-network
+// replay at every breakpoint: each rank's first and last event, every call's enter and leave.
+void require_dense_clocks(const Trace& t, const PopTimeline& tl, std::uint64_t eager_limit) {
+  const IdealNetworkReplay replay = ideal_network_replay(t, eager_limit);
+  CHECK(tl.ideal_runtime == replay.runtime);
+  for (Rank r = 0; r < t.rank_count(); ++r) {
+    const auto& points = tl.ranks[r];
+    const auto& calls = replay.pag.calls[r];
+    if (t.ranks[r].events.empty()) continue;
+    REQUIRE(points.size() == 3 * calls.size() + 2);
+    CHECK(points.front().ideal == replay.clock_at(r, 0));
+    CHECK(points.back().ideal == replay.clock_at(r, static_cast<EventIndex>(t.ranks[r].events.size() - 1)));
+    for (std::size_t k = 0; k < calls.size(); ++k) {
+      CHECK(points[1 + 3 * k].ideal == replay.clock_at(r, calls[k].enter));
+      CHECK(points[2 + 3 * k].ideal == replay.clock_at(r, calls[k].leave));
+      CHECK(points[3 + 3 * k].ideal == replay.clock_at(r, calls[k].leave));
+    }
+  }
+}
+
 void require_shared_pag_agrees(const Trace& t, std::uint64_t eager_limit) {
   INFO("eager limit " << eager_limit);
   PagOptions with_ideal;
   with_ideal.ideal_eager_limit = eager_limit;
   const Pag shared = build_pag(t, with_ideal);
   REQUIRE(shared.ideal_variant == kSecondVariant);
-  require_same_timeline(pop_timeline(t, shared), pop_timeline(t, eager_limit));
+  const PopTimeline timeline = pop_timeline(t, shared);
+  require_same_timeline(timeline, pop_timeline(t, eager_limit));
+  require_dense_clocks(t, timeline, eager_limit);
 
   PopAnalysisOptions pop;
   pop.pop.eager_limit = eager_limit;

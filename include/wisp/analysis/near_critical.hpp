@@ -41,6 +41,10 @@ struct NearCriticalPaths {
 };
 
 NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& query);
+// The same with critical_path(g, cpm) given: then only cpm.latest and cpm.length are read (the
+// caller may free cpm.earliest first).
+NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& query,
+                                      const std::vector<std::uint32_t>& critical);
 
 // The activities of path `index`, from its root to its leaf.
 std::vector<std::uint32_t> path_activities(const ActivityGraph& g, const NearCriticalPaths& paths,
