@@ -130,6 +130,16 @@ void remove_activities(ActivityGraph& g, std::vector<std::uint32_t> ids) {
   }
 }
 
+// Builds the indices and Kahn's order; true if every vertex is ordered, else `pending` is non-zero
+// for the blocked ones.
+bool order(ActivityGraph& g, std::vector<std::uint32_t>& pending) {
+  build_csr(g, [](const Activity& a) { return a.from; }, g.out_rows, g.out);
+  build_csr(g, [](const Activity& a) { return a.to; }, g.in_rows, g.in);
+  std::uint32_t ordered = 0;
+  g.order = kahn(g, pending, ordered);
+  return ordered == g.vertex_count;
+}
+
 // The first variant alone: the second variant's own activities go.
 void drop_second_variant(ActivityGraph& g) {
   std::erase_if(g.activities, [](const Activity& a) { return !(a.variants & kFirstVariant); });
@@ -150,30 +160,23 @@ std::uint64_t index_graph(ActivityGraph& g) {
     g.chain_callpath.resize(g.vertex_count, kNone);
     g.chain_kind.resize(g.vertex_count, ActivityKind::None);
   }
-  std::uint64_t removed = 0;
-  if (g.variants & kSecondVariant) {
-    build_csr(g, [](const Activity& a) { return a.from; }, g.out_rows, g.out);
-    build_csr(g, [](const Activity& a) { return a.to; }, g.in_rows, g.in);
-    std::vector<std::uint32_t> pending;
-    std::uint32_t ordered = 0;
-    g.order = kahn(g, pending, ordered);
-    if (ordered == g.vertex_count) return removed;
+  // Both variants are ordered at once; a cycle there that the first variant alone may not have
+  // drops the second variant's own activities, then cycles of the first are broken as they come.
+  std::vector<std::uint32_t> pending;
+  bool ordered = order(g, pending);
+  if (!ordered && (g.variants & kSecondVariant)) {
     drop_second_variant(g);
+    ordered = order(g, pending);
   }
-  for (;;) {
-    build_csr(g, [](const Activity& a) { return a.from; }, g.out_rows, g.out);
-    build_csr(g, [](const Activity& a) { return a.to; }, g.in_rows, g.in);
-    std::vector<std::uint32_t> pending;
-    std::uint32_t ordered = 0;
-    g.order = kahn(g, pending, ordered);
-    if (ordered == g.vertex_count) {
-      g.order.shrink_to_fit();
-      return removed;
-    }
+  std::uint64_t removed = 0;
+  while (!ordered) {
     const std::vector<std::uint32_t> drop = cycle_breakers(g, pending);
     remove_activities(g, drop);
     removed += drop.size();
+    ordered = order(g, pending);
   }
+  g.order.shrink_to_fit();
+  return removed;
 }
 
 }  // namespace wisp

@@ -42,10 +42,11 @@ class Builder {
     }
     add_event_vertices();
     reserve_activities();
+    index_calls();
     add_collective_vertices();
-    index_p2p_vertices();
     for (Rank r = 0; r < trace_.rank_count(); ++r) add_rank_activities(r);
     p2p_vertex_ = {};
+    collective_call_ = {};
     pag_.anomalies.cycle_activities = index_graph(g_);
     if (pag_.ideal_variant == kSecondVariant && !(g_.variants & kSecondVariant)) pag_.ideal_variant = 0;
     if (!options_.vertex_times) std::vector<Ticks>().swap(pag_.time);
@@ -85,19 +86,6 @@ class Builder {
   // Explicit activities: launches, messages, rendezvous, collectives (the local ones are chains).
   void reserve_activities() {
     g_.activities.reserve(trace_.rank_count() + 2 * trace_.messages.size() + 2 * trace_.collective_members.size());
-  }
-
-  // The Enter of the MPI call event i of rank r belongs to: the nearest Enter of an MPI region at
-  // or before it, kNone if a Leave of an MPI region comes first (the event is in no MPI call).
-  EventIndex enclosing_call(Rank r, EventIndex i) const {
-    const auto& ev = trace_.ranks[r].events;
-    for (;; --i) {
-      const Event& e = ev[i];
-      const bool boundary = e.kind == EventKind::Enter || e.kind == EventKind::Leave;
-      if (boundary && is_mpi(trace_.defs.region_of(e.ref).kind))
-        return e.kind == EventKind::Enter ? i : kNone;
-      if (i == 0) return kNone;
-    }
   }
 
   // ---- collectives: one synchronisation vertex per instance (per member for Scan/Exscan) ----
@@ -188,24 +176,27 @@ class Builder {
   }
 
   void synchronise(const MemberEvents& m, std::uint32_t hub) {
-    const EventIndex call = enclosing_call(m.rank, m.begin - pag_.first_vertex[m.rank]);
+    const EventIndex call = collective_call_[m.rank][m.record];
     const CallpathId cp = call == kNone ? kNone : trace_.ranks[m.rank].events[call].ref;
     g_.add_activity({0, m.begin, hub, cp, ActivityKind::Synchronisation});
   }
 
   // ---- point-to-point dependencies ----
 
-  // Per rank, per P2P record: for a send, its start (the Enter of the MPI_Send/MPI_Isend/... call
-  // holding it, else its own event); for a receive, where it was posted (MpiIrecvRequest, or the
-  // Enter of a blocking receive; kNone outside any call). One forward pass over each rank's events
-  // (the MPI call a record is in: the last Enter of an MPI region with no Leave of one since),
-  // instead of a backward scan of another rank's events per message.
-  void index_p2p_vertices() {
+  // The MPI call each record is in (the last Enter of an MPI region with no Leave of one since),
+  // from one forward pass over each rank's events instead of a backward scan per record. Per rank,
+  // per P2P record: for a send, its start (the Enter of the MPI_Send/MPI_Isend/... call holding it,
+  // else its own event); for a receive, where it was posted (MpiIrecvRequest, or the Enter of a
+  // blocking receive; kNone outside any call). Per collective record: the Enter of the call its
+  // begin is in (kNone outside any call).
+  void index_calls() {
     p2p_vertex_.resize(trace_.rank_count());
+    collective_call_.resize(trace_.rank_count());
     for (Rank r = 0; r < trace_.rank_count(); ++r) {
       const RankTrace& rt = trace_.ranks[r];
       std::vector<std::uint32_t>& out = p2p_vertex_[r];
       out.assign(rt.p2p.size(), kNone);
+      collective_call_[r].assign(rt.collectives.size(), kNone);
       EventIndex call = kNone;
       for (EventIndex i = 0; i < rt.events.size(); ++i) {
         const Event& e = rt.events[i];
@@ -227,6 +218,9 @@ class Builder {
               out[e.ref] = p.request_event != kNone ? pag_.vertex(r, p.request_event) : in_call;
             break;
           }
+          case EventKind::MpiCollectiveBegin:
+            if (rt.collectives[e.ref].begin == i) collective_call_[r][e.ref] = call;
+            break;
           default: break;
         }
       }
@@ -358,7 +352,8 @@ class Builder {
   std::vector<std::vector<std::uint32_t>> hub_of_record_;  // per rank, per collective record
   std::vector<std::vector<std::uint8_t>> replaced_;        // the local begin -> end activity is the hub's
   std::vector<Dependency> deps_;
-  std::vector<std::vector<std::uint32_t>> p2p_vertex_;  // index_p2p_vertices()
+  std::vector<std::vector<std::uint32_t>> p2p_vertex_;  // index_calls()
+  std::vector<std::vector<EventIndex>> collective_call_;  // index_calls()
 };
 
 }  // namespace

@@ -4,10 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <optional>
 
 #include "wisp/analysis/chain_sweep.hpp"
-#include "wisp/analysis/ideal_network.hpp"
+#include "wisp/analysis/pag.hpp"
 #include "wisp/error.hpp"
 
 namespace wisp {
@@ -32,38 +31,36 @@ double interpolate(const std::vector<PopTimeline::Point>& p, double t, Field fie
 }
 
 // Breakpoints of one rank: its first event, every MPI call's enter, release and leave, its last
-// event. clock_at(e): the ideal-network clock of the rank's event e [s].
-template <typename ClockAt>
-std::vector<PopTimeline::Point> rank_points(const Trace& trace, const Pag& pag, Rank r, ClockAt&& clock_at) {
+// event; their ideal-network clocks are filled in by fill_ideal().
+std::vector<PopTimeline::Point> rank_points(const Trace& trace, const Pag& pag, Rank r) {
   const RankTrace& rt = trace.ranks[r];
   std::vector<PopTimeline::Point> out;
   if (rt.events.empty()) return out;
   const auto& calls = pag.calls[r];
   out.reserve(3 * calls.size() + 2);
   double useful = 0, previous = rt.events.front().time;
-  out.push_back({previous, 0, clock_at(0)});
+  out.push_back({previous, 0, 0});
   for (const PagCall& c : calls) {
     const double enter = rt.events[c.enter].time, leave = rt.events[c.leave].time;
     useful += enter - previous;
     const double release = std::clamp(pag.seconds(c.ideal_release), enter, leave);
-    const double before = clock_at(c.enter), after = clock_at(c.leave);
-    out.push_back({enter, useful, before});
-    out.push_back({release, useful, after});
-    out.push_back({leave, useful, after});
+    out.push_back({enter, useful, 0});
+    out.push_back({release, useful, 0});
+    out.push_back({leave, useful, 0});
     previous = leave;
   }
   const auto last = static_cast<EventIndex>(rt.events.size() - 1);
   useful += rt.events[last].time - previous;
-  out.push_back({rt.events[last].time, useful, clock_at(last)});
+  out.push_back({rt.events[last].time, useful, 0});
   return out;
 }
 
-// Fills the ideal clocks of the breakpoints made with a zero clock, from one sweep that keeps
-// values only where explicit activities arrive (chain_sweep.hpp) instead of a clock per vertex;
-// a rank's events are met in their order (its chain), so a cursor per rank finds its calls.
-// Returns the largest clock, or nothing if some rank's breakpoints were not all met in order
-// (possible only if cycle breaking removed a chain activity): then the caller uses a clock per vertex.
-std::optional<Ticks> fill_ideal(const Trace& trace, const Pag& pag, PopTimeline& timeline) {
+// Fills the ideal clocks of the breakpoints (rank_points), from one sweep that keeps
+// values only where explicit activities arrive (chain_sweep.hpp) instead of a clock per vertex.
+// A rank's events are met in their order, so a cursor per rank finds its calls: its chain links
+// them, and a PAG keeps every chain (cycles always contain a message or collective dependency,
+// which cycle breaking removes first). Returns the largest clock.
+Ticks fill_ideal(const Trace& trace, const Pag& pag, PopTimeline& timeline) {
   const Rank n = trace.rank_count();
   std::vector<std::size_t> next_call(n, 0);
   std::vector<EventIndex> last_seen(n, kNone);
@@ -101,7 +98,8 @@ std::optional<Ticks> fill_ideal(const Trace& trace, const Pag& pag, PopTimeline&
       });
   for (Rank q = 0; q < n; ++q)
     if (next_call[q] != pag.calls[q].size()) in_order = false;
-  return in_order ? std::optional<Ticks>(length) : std::nullopt;
+  if (!in_order) throw Error("POP: the ideal-network sweep did not meet a rank's events in their order");
+  return length;
 }
 
 }  // namespace
@@ -122,15 +120,8 @@ PopTimeline pop_timeline(const Trace& trace, const Pag& pag) {
   if (pag.ideal_variant == 0) throw Error("POP: the program activity graph holds no ideal-network dependencies");
   PopTimeline out;
   out.ranks.resize(trace.rank_count());
-  for (Rank r = 0; r < trace.rank_count(); ++r) out.ranks[r] = rank_points(trace, pag, r, [](EventIndex) { return 0.0; });
-  if (const std::optional<Ticks> length = fill_ideal(trace, pag, out)) {
-    out.ideal_runtime = pag.seconds(*length);
-  } else {
-    std::vector<Ticks> clock;
-    out.ideal_runtime = pag.seconds(ideal_network_clock(pag, clock));
-    for (Rank r = 0; r < trace.rank_count(); ++r)
-      out.ranks[r] = rank_points(trace, pag, r, [&](EventIndex e) { return pag.seconds(clock[pag.vertex(r, e)]); });
-  }
+  for (Rank r = 0; r < trace.rank_count(); ++r) out.ranks[r] = rank_points(trace, pag, r);
+  out.ideal_runtime = pag.seconds(fill_ideal(trace, pag, out));
   out.mpi_events.resize(trace.rank_count());
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     const RankTrace& rt = trace.ranks[r];

@@ -50,4 +50,13 @@ CallpathId callpath(const Trace& t, const std::string& name) {
   return *c;
 }
 
+ActivityValues activity_values(const ActivityGraph& g, const std::vector<std::uint32_t>& ids) {
+  ActivityValues out;
+  for (std::uint32_t id : ids) {
+    const Activity a = g.activity(id);
+    out.emplace_back(a.from, a.to, a.duration, a.callpath, a.kind);
+  }
+  return out;
+}
+
 }  // namespace wisp::test

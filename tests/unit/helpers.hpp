@@ -7,7 +7,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <tuple>
+#include <vector>
 
+#include "wisp/analysis/activity_graph.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp::test {
@@ -39,5 +42,10 @@ CommandResult run_wisp(const std::string& args);
 
 // The call path named `name` in `t` (fails the test if there is none).
 CallpathId callpath(const Trace& t, const std::string& name);
+
+// Activities as values (from, to, duration, call path, kind): ids differ between two graphs that
+// store the same activities differently (chains or records, with or without a second variant).
+using ActivityValues = std::vector<std::tuple<std::uint32_t, std::uint32_t, Ticks, CallpathId, ActivityKind>>;
+ActivityValues activity_values(const ActivityGraph& g, const std::vector<std::uint32_t>& ids);
 
 }  // namespace wisp::test

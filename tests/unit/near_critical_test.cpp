@@ -6,8 +6,8 @@
 #include <map>
 #include <random>
 #include <set>
-#include <tuple>
 
+#include "helpers.hpp"
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/error.hpp"
 
@@ -339,14 +339,6 @@ TEST_CASE("k longest paths, CPM slacks and MBM equal brute-force enumeration on 
 TEST_CASE("chain activities give every result of the same activities stored explicitly, ties included") {
   // Small durations make many ties: which of equally long paths comes first, which tight activity
   // the critical path takes, depend on the order activities were added, which chains keep.
-  const auto described = [](const ActivityGraph& g, const std::vector<std::uint32_t>& ids) {
-    std::vector<std::tuple<std::uint32_t, std::uint32_t, Ticks, CallpathId, ActivityKind>> out;
-    for (std::uint32_t a : ids) {
-      const Activity x = g.activity(a);
-      out.emplace_back(x.from, x.to, x.duration, x.callpath, x.kind);
-    }
-    return out;
-  };
   int with_chains = 0;
   for (std::uint32_t seed = 0; seed < 400; ++seed) {
     std::mt19937 rng_chain(seed), rng_explicit(seed);
@@ -358,14 +350,14 @@ TEST_CASE("chain activities give every result of the same activities stored expl
     const Cpm cg = critical_path_method(g), ce = critical_path_method(e);
     CHECK(cg.earliest == ce.earliest);
     CHECK(cg.latest == ce.latest);
-    CHECK(described(g, critical_path(g, cg)) == described(e, critical_path(e, ce)));
+    CHECK(test::activity_values(g, critical_path(g, cg)) == test::activity_values(e, critical_path(e, ce)));
     NearCriticalQuery q;
     q.k = 12;
     const NearCriticalPaths pg = near_critical_paths(g, cg, q), pe = near_critical_paths(e, ce, q);
     REQUIRE(pg.paths.size() == pe.paths.size());
     for (std::size_t j = 0; j < pg.paths.size(); ++j) {
       CHECK(pg.paths[j].duration == pe.paths[j].duration);
-      CHECK(described(g, path_activities(g, pg, j)) == described(e, path_activities(e, pe, j)));
+      CHECK(test::activity_values(g, path_activities(g, pg, j)) == test::activity_values(e, path_activities(e, pe, j)));
     }
     const auto mg = maximum_benefit(g, cg, pg), me = maximum_benefit(e, ce, pe);
     REQUIRE(mg.size() == me.size());

@@ -6,7 +6,6 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <tuple>
 
 #include "generators/generators.hpp"
 #include "helpers.hpp"
@@ -40,17 +39,6 @@ void require_same_timeline(const PopTimeline& a, const PopTimeline& b) {
       CHECK(a.ranks[r][i].ideal == b.ranks[r][i].ideal);
     }
   }
-}
-
-// The activities of a path as values (ids differ between graphs with different variants).
-std::vector<std::tuple<std::uint32_t, std::uint32_t, Ticks, CallpathId, ActivityKind>> described(
-    const ActivityGraph& g, const std::vector<std::uint32_t>& ids) {
-  std::vector<std::tuple<std::uint32_t, std::uint32_t, Ticks, CallpathId, ActivityKind>> out;
-  for (std::uint32_t id : ids) {
-    const Activity a = g.activity(id);
-    out.emplace_back(a.from, a.to, a.duration, a.callpath, a.kind);
-  }
-  return out;
 }
 
 // The timeline's ideal clocks (filled by a sparse sweep) are the per-vertex clock's of the ideal-network
@@ -105,8 +93,8 @@ void require_shared_pag_agrees(const Trace& t, std::uint64_t eager_limit) {
   for (std::size_t j = 0; j < pa.paths.size(); ++j) {
     CHECK(pa.paths[j].duration == pb.paths[j].duration);
     CHECK(pa.paths[j].callpaths == pb.paths[j].callpaths);
-    CHECK(described(shared.graph, path_activities(shared.graph, pa, j)) ==
-          described(plain.graph, path_activities(plain.graph, pb, j)));
+    CHECK(test::activity_values(shared.graph, path_activities(shared.graph, pa, j)) ==
+          test::activity_values(plain.graph, path_activities(plain.graph, pb, j)));
   }
   const auto ma = maximum_benefit(shared.graph, a, pa), mb = maximum_benefit(plain.graph, b, pb);
   REQUIRE(ma.size() == mb.size());

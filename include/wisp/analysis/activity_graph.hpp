@@ -171,23 +171,25 @@ struct ActivityGraph {
 
   std::uint32_t lane_of(std::uint32_t v) const;
   bool has_incoming(std::uint32_t v, Variant variant = kFirstVariant) const {
-    if (v > 0 && has_chain(v - 1)) return true;
-    const auto [first, end] = in_rows.range(v);
-    for (std::uint32_t k = first; k < end; ++k)
-      if (activities[in[k]].variants & variant) return true;
-    return false;
+    return (v > 0 && has_chain(v - 1)) || any_explicit(in_rows, in, v, variant);
   }
   bool is_leaf(std::uint32_t v, Variant variant = kFirstVariant) const {
-    if (has_chain(v)) return false;
-    const auto [first, end] = out_rows.range(v);
-    for (std::uint32_t k = first; k < end; ++k)
-      if (activities[out[k]].variants & variant) return false;
-    return true;
+    return !has_chain(v) && !any_explicit(out_rows, out, v, variant);
   }
   bool is_root(std::uint32_t v, Variant variant = kFirstVariant) const {
     return !has_incoming(v, variant) && !is_leaf(v, variant);
   }
   std::uint64_t memory_bytes() const;
+
+ private:
+  // Whether row v of an index (out or in) holds an explicit activity of `variant`.
+  bool any_explicit(const SparseRows& rows, const std::vector<std::uint32_t>& items, std::uint32_t v,
+                    Variant variant) const {
+    const auto [first, end] = rows.range(v);
+    for (std::uint32_t k = first; k < end; ++k)
+      if (activities[items[k]].variants & variant) return true;
+    return false;
+  }
 };
 
 // Builds the CSR indices and a topological order (Kahn, linear time) that serves both variants.

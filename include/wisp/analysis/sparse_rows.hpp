@@ -27,10 +27,8 @@ struct SparseRows {
 
   // [first, end) of row r's items.
   std::pair<std::uint32_t, std::uint32_t> range(std::uint32_t r) const {
-    const std::uint64_t word = marks[r >> 6], bit = std::uint64_t{1} << (r & 63);
-    if (!(word & bit)) return {0, 0};
-    const std::uint32_t i = before[r >> 6] + static_cast<std::uint32_t>(std::popcount(word & (bit - 1)));
-    return {begin[i], begin[i + 1]};
+    const std::uint32_t i = index(r);
+    return i == kEmpty ? std::pair<std::uint32_t, std::uint32_t>{0, 0} : std::pair{begin[i], begin[i + 1]};
   }
   std::uint32_t size(std::uint32_t r) const {
     const auto [first, end] = range(r);
