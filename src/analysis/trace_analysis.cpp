@@ -112,13 +112,11 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
       timed(a.timings, "POP factors and windows (ideal-network clock replay)", [&] { a.pop = analyze_pop(trace, pop); });
     return a;
   }
-  timed(graph, "critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph); });
-  timed(graph, "near-critical paths", [&] {
-    const ActivityGraph& g = a.pag.pag.graph;
-    const std::vector<std::uint32_t> critical = critical_path(g, a.pag.cpm);
-    std::vector<Ticks>().swap(a.pag.cpm.earliest);  // the search reads only the latest times
-    a.pag.paths = near_critical_paths(g, a.pag.cpm, options.paths, critical);
-  });
+  // Without earliest times: the search and the MBM read only the latest times and the length.
+  std::vector<std::uint32_t> critical;
+  timed(graph, "critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph, critical); });
+  timed(graph, "near-critical paths",
+        [&] { a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths, critical); });
   // The MBM needs the CPM's length and the paths, not their per-vertex tables: freed first, so that
   // POP's timeline and the MBM's lanes take their place instead of adding to them.
   std::vector<Ticks>().swap(a.pag.cpm.latest);

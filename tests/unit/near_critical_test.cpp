@@ -246,6 +246,13 @@ TEST_CASE("k longest paths, CPM slacks and MBM equal brute-force enumeration on 
                   << " explicit and " << g.chain_count() << " chain activities, " << brute.size() << " paths");
     const Cpm cpm = critical_path_method(g);
     REQUIRE(cpm.length == brute.front().duration);
+    // Without earliest times (wisp analyze): the same latest times and the same critical path.
+    std::vector<std::uint32_t> critical;
+    const Cpm lean = critical_path_method(g, critical);
+    CHECK(lean.earliest.empty());
+    CHECK(lean.length == cpm.length);
+    CHECK(lean.latest == cpm.latest);
+    CHECK(critical == critical_path(g, cpm));
 
     // CPM: ES(v) = longest prefix to v; TS(a) = d_cp - longest path through a;
     // FS(a) = (ES of a's successors, d_cp at a leaf) - EF(a).
