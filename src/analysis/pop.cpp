@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <ranges>
 
 #include "wisp/analysis/chain_sweep.hpp"
 #include "wisp/analysis/pag.hpp"
@@ -17,45 +18,45 @@ constexpr double kUndefined = std::numeric_limits<double>::quiet_NaN();
 
 double ratio(double a, double b) { return b > 0 ? a / b : kUndefined; }
 
-// Value of a timer at t: linear between breakpoints, constant before the first and after the last.
+// Value of a timer of rank r at t: linear between breakpoints, constant before the first and after
+// the last.
 template <typename Field>
-double interpolate(const std::vector<PopTimeline::Point>& p, double t, Field field) {
-  if (p.empty()) return 0;
-  if (t <= p.front().time) return field(p.front());
-  if (t >= p.back().time) return field(p.back());
-  const auto it = std::upper_bound(p.begin(), p.end(), t, [](double x, const auto& q) { return x < q.time; });
-  const auto& b = *it;
-  const auto& a = *(it - 1);
+double interpolate(const PopTimeline& tl, Rank r, double t, Field field) {
+  const std::size_t n = tl.point_count(r);
+  if (n == 0) return 0;
+  const PopTimeline::Point front = tl.point(r, 0), back = tl.point(r, n - 1);
+  if (t <= front.time) return field(front);
+  if (t >= back.time) return field(back);
+  const auto it = std::ranges::upper_bound(std::views::iota(std::size_t{0}, n), t, {},
+                                           [&](std::size_t i) { return tl.point(r, i).time; });
+  const PopTimeline::Point b = tl.point(r, *it), a = tl.point(r, *it - 1);
   const double span = b.time - a.time;
   return span > 0 ? field(a) + (field(b) - field(a)) * (t - a.time) / span : field(b);
 }
 
-// Breakpoints of one rank: its first event, every MPI call's enter, release and leave, its last
-// event; their ideal-network clocks are filled in by fill_ideal().
-std::vector<PopTimeline::Point> rank_points(const Trace& trace, const Pag& pag, Rank r) {
+// Timers of one rank without their ideal clocks, which fill_ideal() fills in.
+PopTimeline::RankTimers rank_timers(const Trace& trace, const Pag& pag, Rank r) {
   const RankTrace& rt = trace.ranks[r];
-  std::vector<PopTimeline::Point> out;
+  PopTimeline::RankTimers out;
   if (rt.events.empty()) return out;
+  out.empty = false;
   const auto& calls = pag.calls[r];
-  out.reserve(3 * calls.size() + 2);
+  out.calls.reserve(calls.size());
   double useful = 0, previous = rt.events.front().time;
-  out.push_back({previous, 0, 0});
+  out.first = {previous, 0, 0};
   for (const PagCall& c : calls) {
     const double enter = rt.events[c.enter].time, leave = rt.events[c.leave].time;
     useful += enter - previous;
     const double release = std::clamp(pag.seconds(c.ideal_release), enter, leave);
-    out.push_back({enter, useful, 0});
-    out.push_back({release, useful, 0});
-    out.push_back({leave, useful, 0});
+    out.calls.push_back({enter, release, leave, useful, 0, 0});
     previous = leave;
   }
-  const auto last = static_cast<EventIndex>(rt.events.size() - 1);
-  useful += rt.events[last].time - previous;
-  out.push_back({rt.events[last].time, useful, 0});
+  useful += rt.events.back().time - previous;
+  out.last = {rt.events.back().time, useful, 0};
   return out;
 }
 
-// Fills the ideal clocks of the breakpoints (rank_points), from one sweep that keeps
+// Fills the ideal clocks of the timers (rank_timers), from one sweep that keeps
 // values only where explicit activities arrive (chain_sweep.hpp) instead of a clock per vertex.
 // A rank's events are met in their order, so a cursor per rank finds its calls: its chain links
 // them, and a PAG keeps every chain (cycles always contain a message or collective dependency,
@@ -83,18 +84,18 @@ Ticks fill_ideal(const Trace& trace, const Pag& pag, PopTimeline& timeline) {
         const EventIndex e = v - pag.first_vertex[r];
         if (last_seen[r] != kNone && e <= last_seen[r]) in_order = false;
         last_seen[r] = e;
-        std::vector<PopTimeline::Point>& points = timeline.ranks[r];
+        PopTimeline::RankTimers& timers = timeline.ranks[r];
         const double clock = pag.seconds(value);
-        if (e == 0) points.front().ideal = clock;
+        if (e == 0) timers.first.ideal = clock;
         const auto& calls = pag.calls[r];
         std::size_t& k = next_call[r];
         if (k < calls.size() && e == calls[k].enter) {
-          points[1 + 3 * k].ideal = clock;
+          timers.calls[k].ideal_enter = clock;
         } else if (k < calls.size() && e == calls[k].leave) {
-          points[2 + 3 * k].ideal = points[3 + 3 * k].ideal = clock;
+          timers.calls[k].ideal_leave = clock;
           ++k;
         }
-        if (e + 1 == trace.ranks[r].events.size()) points.back().ideal = clock;
+        if (e + 1 == trace.ranks[r].events.size()) timers.last.ideal = clock;
       });
   for (Rank q = 0; q < n; ++q)
     if (next_call[q] != pag.calls[q].size()) in_order = false;
@@ -104,12 +105,24 @@ Ticks fill_ideal(const Trace& trace, const Pag& pag, PopTimeline& timeline) {
 
 }  // namespace
 
+PopTimeline::Point PopTimeline::point(Rank r, std::size_t i) const {
+  const RankTimers& timers = ranks[r];
+  if (i == 0) return timers.first;
+  if (i == 3 * timers.calls.size() + 1) return timers.last;
+  const Call& c = timers.calls[(i - 1) / 3];
+  switch ((i - 1) % 3) {
+    case 0: return {c.enter, c.useful, c.ideal_enter};
+    case 1: return {c.release, c.useful, c.ideal_leave};
+    default: return {c.leave, c.useful, c.ideal_leave};
+  }
+}
+
 double PopTimeline::useful_at(Rank r, double t) const {
-  return interpolate(ranks[r], t, [](const Point& q) { return q.useful; });
+  return interpolate(*this, r, t, [](const Point& q) { return q.useful; });
 }
 
 double PopTimeline::ideal_at(Rank r, double t) const {
-  return interpolate(ranks[r], t, [](const Point& q) { return q.ideal; });
+  return interpolate(*this, r, t, [](const Point& q) { return q.ideal; });
 }
 
 PopTimeline pop_timeline(const Trace& trace, std::uint64_t eager_limit) {
@@ -120,16 +133,8 @@ PopTimeline pop_timeline(const Trace& trace, const Pag& pag) {
   if (pag.ideal_variant == 0) throw Error("POP: the program activity graph holds no ideal-network dependencies");
   PopTimeline out;
   out.ranks.resize(trace.rank_count());
-  for (Rank r = 0; r < trace.rank_count(); ++r) out.ranks[r] = rank_points(trace, pag, r);
+  for (Rank r = 0; r < trace.rank_count(); ++r) out.ranks[r] = rank_timers(trace, pag, r);
   out.ideal_runtime = pag.seconds(fill_ideal(trace, pag, out));
-  out.mpi_events.resize(trace.rank_count());
-  for (Rank r = 0; r < trace.rank_count(); ++r) {
-    const RankTrace& rt = trace.ranks[r];
-    for (const PagCall& c : pag.calls[r]) {
-      out.mpi_events[r].push_back(rt.events[c.enter].time);
-      out.mpi_events[r].push_back(rt.events[c.leave].time);
-    }
-  }
   out.start = trace.start_time();
   out.end = trace.end_time();
   return out;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ranges>
 
 #include "wisp/error.hpp"
 
@@ -12,10 +13,12 @@ namespace wisp {
 
 namespace {
 
-// MPI events of a rank in [a, b), or [a, b] for the last window.
-std::uint32_t events_in(const std::vector<double>& times, double a, double b, bool closed) {
-  const auto lo = std::lower_bound(times.begin(), times.end(), a);
-  const auto hi = closed ? std::upper_bound(times.begin(), times.end(), b) : std::lower_bound(times.begin(), times.end(), b);
+// MPI events of rank r in [a, b), or [a, b] for the last window.
+std::uint32_t events_in(const PopTimeline& t, Rank r, double a, double b, bool closed) {
+  const auto times = std::views::iota(std::size_t{0}, t.mpi_event_count(r));
+  const auto time = [&](std::size_t i) { return t.mpi_event_time(r, i); };
+  const auto lo = std::ranges::lower_bound(times, a, {}, time);
+  const auto hi = closed ? std::ranges::upper_bound(times, b, {}, time) : std::ranges::lower_bound(times, b, {}, time);
   return static_cast<std::uint32_t>(hi - lo);
 }
 
@@ -23,9 +26,9 @@ std::uint32_t events_in(const std::vector<double>& times, double a, double b, bo
 std::uint32_t fewest_events(const PopTimeline& t, double a, double b, bool closed) {
   std::uint32_t fewest = 0;
   bool any = false;
-  for (const auto& times : t.mpi_events) {
-    if (times.empty()) continue;
-    const std::uint32_t n = events_in(times, a, b, closed);
+  for (Rank r = 0; r < t.ranks.size(); ++r) {
+    if (t.mpi_event_count(r) == 0) continue;
+    const std::uint32_t n = events_in(t, r, a, b, closed);
     fewest = any ? std::min(fewest, n) : n;
     any = true;
   }

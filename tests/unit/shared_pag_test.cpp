@@ -28,16 +28,17 @@ void require_same_timeline(const PopTimeline& a, const PopTimeline& b) {
   CHECK(a.ideal_runtime == b.ideal_runtime);
   CHECK(a.start == b.start);
   CHECK(a.end == b.end);
-  CHECK(a.mpi_events == b.mpi_events);
   REQUIRE(a.ranks.size() == b.ranks.size());
-  for (std::size_t r = 0; r < a.ranks.size(); ++r) {
+  for (Rank r = 0; r < a.ranks.size(); ++r) {
     INFO("rank " << r);
-    REQUIRE(a.ranks[r].size() == b.ranks[r].size());
-    for (std::size_t i = 0; i < a.ranks[r].size(); ++i) {
-      CHECK(a.ranks[r][i].time == b.ranks[r][i].time);
-      CHECK(a.ranks[r][i].useful == b.ranks[r][i].useful);
-      CHECK(a.ranks[r][i].ideal == b.ranks[r][i].ideal);
+    REQUIRE(a.point_count(r) == b.point_count(r));
+    for (std::size_t i = 0; i < a.point_count(r); ++i) {
+      CHECK(a.point(r, i).time == b.point(r, i).time);
+      CHECK(a.point(r, i).useful == b.point(r, i).useful);
+      CHECK(a.point(r, i).ideal == b.point(r, i).ideal);
     }
+    REQUIRE(a.mpi_event_count(r) == b.mpi_event_count(r));
+    for (std::size_t i = 0; i < a.mpi_event_count(r); ++i) CHECK(a.mpi_event_time(r, i) == b.mpi_event_time(r, i));
   }
 }
 
@@ -47,16 +48,16 @@ void require_dense_clocks(const Trace& t, const PopTimeline& tl, std::uint64_t e
   const IdealNetworkReplay replay = ideal_network_replay(t, eager_limit);
   CHECK(tl.ideal_runtime == replay.runtime);
   for (Rank r = 0; r < t.rank_count(); ++r) {
-    const auto& points = tl.ranks[r];
     const auto& calls = replay.pag.calls[r];
     if (t.ranks[r].events.empty()) continue;
-    REQUIRE(points.size() == 3 * calls.size() + 2);
-    CHECK(points.front().ideal == replay.clock_at(r, 0));
-    CHECK(points.back().ideal == replay.clock_at(r, static_cast<EventIndex>(t.ranks[r].events.size() - 1)));
+    REQUIRE(tl.point_count(r) == 3 * calls.size() + 2);
+    CHECK(tl.point(r, 0).ideal == replay.clock_at(r, 0));
+    CHECK(tl.point(r, tl.point_count(r) - 1).ideal ==
+          replay.clock_at(r, static_cast<EventIndex>(t.ranks[r].events.size() - 1)));
     for (std::size_t k = 0; k < calls.size(); ++k) {
-      CHECK(points[1 + 3 * k].ideal == replay.clock_at(r, calls[k].enter));
-      CHECK(points[2 + 3 * k].ideal == replay.clock_at(r, calls[k].leave));
-      CHECK(points[3 + 3 * k].ideal == replay.clock_at(r, calls[k].leave));
+      CHECK(tl.point(r, 1 + 3 * k).ideal == replay.clock_at(r, calls[k].enter));
+      CHECK(tl.point(r, 2 + 3 * k).ideal == replay.clock_at(r, calls[k].leave));
+      CHECK(tl.point(r, 3 + 3 * k).ideal == replay.clock_at(r, calls[k].leave));
     }
   }
 }

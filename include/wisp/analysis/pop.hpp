@@ -8,6 +8,7 @@
 // carries the whole ideal-clock increase, the transfer part after it none (wait-then-transfer).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -45,10 +46,32 @@ struct PopTimeline {
     double useful = 0;  // useful time of the rank so far
     double ideal = 0;   // ideal-network clock of the rank
   };
-  std::vector<std::vector<Point>> ranks;       // breakpoints; linear in between
-  std::vector<std::vector<double>> mpi_events;  // per rank: enter and leave times of its MPI calls
-  double start = 0, end = 0;                    // first and last event of the trace
-  double ideal_runtime = 0;                     // from the clock replay [s]
+  // A rank's breakpoints are its first event, every MPI call's enter, release and leave, and its
+  // last event. They are kept per call (48 bytes, not three 24-byte points): the three points of a
+  // call share its useful time, and its release and leave share the ideal clock.
+  struct Call {
+    double enter = 0, release = 0, leave = 0;  // [s]
+    double useful = 0;                         // useful time of the rank before the call
+    double ideal_enter = 0, ideal_leave = 0;   // ideal-network clock at the enter, and from the release on
+  };
+  struct RankTimers {
+    Point first, last;        // first and last event (first.useful = 0)
+    std::vector<Call> calls;  // MPI calls in event order
+    bool empty = true;        // a rank without events has no breakpoints
+  };
+  std::vector<RankTimers> ranks;
+  double start = 0, end = 0;  // first and last event of the trace
+  double ideal_runtime = 0;   // from the clock replay [s]
+
+  // Breakpoint i of rank r: 0 the first event, 1 + 3k + {0, 1, 2} call k's enter, release, leave.
+  std::size_t point_count(Rank r) const { return ranks[r].empty ? 0 : 3 * ranks[r].calls.size() + 2; }
+  Point point(Rank r, std::size_t i) const;
+  // A rank's MPI events: the enters and leaves of its calls, in time order (2k enter, 2k + 1 leave).
+  std::size_t mpi_event_count(Rank r) const { return 2 * ranks[r].calls.size(); }
+  double mpi_event_time(Rank r, std::size_t i) const {
+    const Call& c = ranks[r].calls[i / 2];
+    return i % 2 == 0 ? c.enter : c.leave;
+  }
 
   double useful_at(Rank r, double t) const;
   double ideal_at(Rank r, double t) const;
