@@ -10,6 +10,7 @@
 #include "wisp/analysis/near_critical.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -17,6 +18,35 @@
 #include "wisp/error.hpp"
 
 namespace wisp {
+
+void Successors::push(std::uint32_t v, std::uint32_t activity) {
+  if (v != size_) throw Error("near-critical paths: successors must be set in vertex order");
+  if (v % 64 == 0) {
+    chain_.push_back(0);
+    other_.push_back(0);
+    before_.push_back(static_cast<std::uint32_t>(others_.size()));
+  }
+  const std::uint64_t bit = std::uint64_t{1} << (v % 64);
+  if (activity != kNone && activity == first_chain_ + v) {
+    chain_[v / 64] |= bit;
+  } else if (activity != kNone) {
+    other_[v / 64] |= bit;
+    others_.push_back(activity);
+  }
+  ++size_;
+}
+
+std::uint32_t Successors::operator[](std::uint32_t v) const {
+  const std::uint64_t bit = std::uint64_t{1} << (v % 64);
+  if (chain_[v / 64] & bit) return first_chain_ + v;
+  const std::uint64_t word = other_[v / 64];
+  if (!(word & bit)) return kNone;
+  return others_[before_[v / 64] + static_cast<std::uint32_t>(std::popcount(word & (bit - 1)))];
+}
+
+std::uint64_t Successors::memory_bytes() const {
+  return chain_.capacity() * 8 + other_.capacity() * 8 + before_.capacity() * 4 + others_.capacity() * 4;
+}
 
 Ticks NearCriticalPath::time_of(CallpathId cp) const {
   const auto it = std::lower_bound(callpaths.begin(), callpaths.end(), cp,
@@ -74,20 +104,30 @@ Ticks cost_of(const Cpm& cpm, const Activity& act) {
 
 // Zero-cost successor per vertex: the critical path's own activity on it, else the first
 // zero-cost outgoing activity, local ones first.
-std::vector<std::uint32_t> successors(const ActivityGraph& g, const Cpm& cpm,
-                                      const std::vector<std::uint32_t>& critical) {
-  std::vector<std::uint32_t> succ(g.vertex_count, kNone);
+Successors successors(const ActivityGraph& g, const Cpm& cpm, const std::vector<std::uint32_t>& critical) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> on_critical;  // (vertex, its critical activity)
+  for (std::uint32_t a : critical) on_critical.emplace_back(g.activity(a).from, a);
+  std::sort(on_critical.begin(), on_critical.end());
+  std::vector<bool> marked(g.vertex_count, false);
+  for (const auto& [v, a] : on_critical) marked[v] = true;
+  Successors succ(g.explicit_count());
   for (std::uint32_t v = 0; v < g.vertex_count; ++v) {
+    if (marked[v]) {
+      const auto it = std::lower_bound(on_critical.begin(), on_critical.end(), std::pair{v, std::uint32_t{0}});
+      succ.push(v, it->second);
+      continue;
+    }
+    std::uint32_t best = kNone;
     bool local = false;
     g.for_each_outgoing(v, [&](std::uint32_t a, const Activity& act) {
       if (cost_of(cpm, act) != 0) return;
-      if (succ[v] == kNone || (is_local(act.kind) && !local)) {
-        succ[v] = a;
+      if (best == kNone || (is_local(act.kind) && !local)) {
+        best = a;
         local = is_local(act.kind);
       }
     });
+    succ.push(v, best);
   }
-  for (std::uint32_t a : critical) succ[g.activity(a).from] = a;
   return succ;
 }
 

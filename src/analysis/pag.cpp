@@ -47,9 +47,9 @@ class Builder {
     for (Rank r = 0; r < trace_.rank_count(); ++r) add_rank_activities(r);
     p2p_vertex_ = {};
     collective_call_ = {};
+    if (!options_.vertex_times) std::vector<Ticks>().swap(pag_.time);  // not needed by the index
     pag_.anomalies.cycle_activities = index_graph(g_);
     if (pag_.ideal_variant == kSecondVariant && !(g_.variants & kSecondVariant)) pag_.ideal_variant = 0;
-    if (!options_.vertex_times) std::vector<Ticks>().swap(pag_.time);
   }
 
  private:
@@ -325,6 +325,7 @@ class Builder {
     const auto n = static_cast<EventIndex>(rt.events.size());
     if (n == 0) return;
     const std::uint32_t first = pag_.vertex(r, 0);
+    pag_.calls[r].reserve(rt.mpi_calls.size());  // outermost calls: at most that many
     g_.add_activity({at(first) - pag_.origin, Pag::kStart, first, kLaunchCallpath, ActivityKind::Launch});
     CallpathId cp = kNone;
     std::size_t c = 0;

@@ -3,9 +3,11 @@
 
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <future>
 #include <thread>
 
@@ -17,6 +19,14 @@ namespace {
 
 using Timings = std::vector<std::pair<std::string, double>>;
 
+// Resident set size now [MB] (0 if /proc is not there).
+long resident_mb() {
+  std::ifstream statm("/proc/self/statm");
+  long pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * (sysconf(_SC_PAGESIZE) / 1024) / 1024;
+}
+
 // Runs `step`, records its wall time and logs it (debug level: `wisp -vv analyze`).
 template <typename Step>
 void timed(Timings& timings, const char* what, Step&& step) {
@@ -26,7 +36,8 @@ void timed(Timings& timings, const char* what, Step&& step) {
   timings.emplace_back(what, seconds);
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  spdlog::debug("analyze: {} took {:.3f} s (peak RSS so far {} MB)", what, seconds, usage.ru_maxrss / 1024);
+  spdlog::debug("analyze: {} took {:.3f} s (RSS {} MB, peak so far {} MB)", what, seconds, resident_mb(),
+                usage.ru_maxrss / 1024);
 }
 
 // Runs `work` on a thread of its own when `beside` (the caller goes on with other steps), else
@@ -120,7 +131,7 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   // The MBM needs the CPM's length and the paths, not their per-vertex tables: freed first, so that
   // POP's timeline and the MBM's lanes take their place instead of adding to them.
   std::vector<Ticks>().swap(a.pag.cpm.latest);
-  std::vector<std::uint32_t>().swap(a.pag.paths.successor);
+  a.pag.paths.successor = Successors();
   // POP's clock replay and the MBM only read the PAG: side by side too.
   std::future<void> pop_step = start(beside && options.parts.pop, [&] {
     if (options.parts.pop)
@@ -129,6 +140,11 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   });
   timed(graph, "maximum benefit metric", [&] { a.pag.mbm = maximum_benefit(a.pag.pag.graph, a.pag.cpm, a.pag.paths); });
   pop_step.get();
+  if (!options.keep_graph) {  // what stays: seconds(), the anomalies, the variants
+    a.pag.pag.graph = ActivityGraph();
+    a.pag.pag.calls = {};
+    a.pag.pag.first_vertex = {};
+  }
   a.timings.insert(a.timings.end(), graph.begin(), graph.begin() + 1);
   a.timings.insert(a.timings.end(), pop_timings.begin(), pop_timings.end());
   a.timings.insert(a.timings.end(), graph.begin() + 1, graph.end());

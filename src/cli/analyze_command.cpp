@@ -114,6 +114,7 @@ void run(const Options& o) {
     options.pop.ideal_runtime = simulate_ideal_network(trace, options.pop.eager_limit).runtime;
     options.pop.ideal_runtime_source = "SimGrid replay on the ideal platform";
   }
+  options.keep_graph = false;  // the reports need the results only: the timeline takes the graph's place
   const TraceAnalysis analysis = analyze_trace(trace, options);
   const nlohmann::json json = trace_analysis_json(trace, o.trace, analysis, o.detail);
   const std::string text = trace_analysis_text(trace, o.trace, analysis, static_cast<std::size_t>(o.top));

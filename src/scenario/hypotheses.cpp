@@ -334,6 +334,7 @@ TraceAnalysisOptions hypothesis_analysis_options() {
   o.parts.pag = true;
   o.parts.pop = true;
   o.parts.wait_estimate = false;
+  o.keep_graph = false;  // hypotheses read the results only
   return o;
 }
 

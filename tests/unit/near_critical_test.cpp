@@ -460,3 +460,18 @@ TEST_CASE("index_graph rejects bad vertex ids and breaks cycles, remote activiti
   out.add_vertex(0);
   CHECK_THROWS_AS(out.add_chain(0, 1, A, ActivityKind::Computation), Error);
 }
+
+TEST_CASE("successor table: chains as bits, other activities by counting bits, leaves none") {
+  // 200 vertices (several 64-bit words); explicit activity ids below 1000, chain of v = 1000 + v.
+  Successors s(1000);
+  std::vector<std::uint32_t> expect;
+  for (std::uint32_t v = 0; v < 200; ++v) {
+    const std::uint32_t a = v % 7 == 0 ? kNone : v % 5 == 0 ? 3 * v : 1000 + v;
+    s.push(v, a);
+    expect.push_back(a);
+  }
+  REQUIRE(s.size() == 200);
+  for (std::uint32_t v = 0; v < 200; ++v) CHECK(s[v] == expect[v]);
+  CHECK_THROWS_AS(s.push(5, 1005), Error);  // out of order
+  CHECK(s.memory_bytes() < 200 * 4);
+}

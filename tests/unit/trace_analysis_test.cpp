@@ -143,7 +143,8 @@ TEST_CASE("POP windows as wisp analyze chooses them", "[trace_analysis][pop]") {
   }
 }
 
-TEST_CASE("analyze_trace on one thread and on two: the same analysis, step timings aside", "[trace_analysis]") {
+TEST_CASE("analyze_trace on one thread and on two, graph kept or freed: the same analysis, step timings aside",
+          "[trace_analysis]") {
   // Analyzer I beside the PAG build, POP's clock replay beside the MBM.
   gen::HaloOptions o;
   o.dims = {4, 2};
@@ -155,7 +156,11 @@ TEST_CASE("analyze_trace on one thread and on two: the same analysis, step timin
   TraceAnalysisOptions serial, beside;
   serial.threads = 1;
   beside.threads = 2;
+  beside.keep_graph = false;
   TraceAnalysis a = analyze_trace(t, serial), b = analyze_trace(t, beside);
+  CHECK(a.pag.pag.graph.vertex_count > 0);
+  CHECK(b.pag.pag.graph.vertex_count == 0);  // freed: the reports below need only the results
+  CHECK(b.pag.pag.calls.empty());
   REQUIRE(a.timings.size() == b.timings.size());
   for (std::size_t i = 0; i < a.timings.size(); ++i) CHECK(a.timings[i].first == b.timings[i].first);
   a.timings.clear();

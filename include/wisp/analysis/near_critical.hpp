@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -12,6 +13,28 @@
 #include "wisp/analysis/cpm.hpp"
 
 namespace wisp {
+
+// Per vertex, its zero-slack outgoing activity (kNone at a leaf). Nearly always the vertex's own
+// chain, so a bit per vertex says that, and only the others keep an activity id, found by counting
+// set bits (as in sparse_rows.hpp): about 0.5 bytes per vertex instead of 4.
+class Successors {
+ public:
+  Successors() = default;
+  explicit Successors(std::uint32_t first_chain_id) : first_chain_(first_chain_id) {}
+  // Sets vertex v's successor; every vertex from 0 on, in order, once.
+  void push(std::uint32_t v, std::uint32_t activity);
+  std::uint32_t operator[](std::uint32_t v) const;
+  std::uint32_t size() const { return size_; }
+  std::uint64_t memory_bytes() const;
+
+ private:
+  std::uint32_t first_chain_ = 0;  // the chain of vertex v is activity first_chain_ + v
+  std::uint32_t size_ = 0;
+  std::vector<std::uint64_t> chain_;     // bit v: v's successor is its chain
+  std::vector<std::uint64_t> other_;     // bit v: it is another activity, in others_
+  std::vector<std::uint32_t> before_;    // per word of other_: the set bits before it
+  std::vector<std::uint32_t> others_;
+};
 
 struct NearCriticalQuery {
   std::optional<std::size_t> k;        // at most k paths (mode 1; mode 3 with nc_percent)
@@ -32,7 +55,7 @@ struct NearCriticalPath {
 struct NearCriticalPaths {
   Ticks critical_length = 0;             // d_cp
   std::vector<NearCriticalPath> paths;   // paths[0] is critical_path(); non-increasing duration
-  std::vector<std::uint32_t> successor;  // per vertex: its zero-slack outgoing activity (kNone: leaf)
+  Successors successor;                  // per vertex: its zero-slack outgoing activity (kNone: leaf)
   bool more_available = false;           // further paths within the query's nc % exist
   Ticks nc_bound = 0;                    // the largest slack (d_cp - d_j) a path may have
 

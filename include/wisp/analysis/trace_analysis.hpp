@@ -52,6 +52,9 @@ struct TraceAnalysisOptions {
   // Steps that read the same data run side by side on this many threads (at most two are used):
   // 0 = one per core, 1 = one step after another. The results do not depend on it.
   unsigned threads = 0;
+  // Keep the PAG's graph and calls in the result (e.g. for mbm_all() of other call paths later);
+  // without, they are freed once the analyses are done, for reports built after (wisp analyze).
+  bool keep_graph = true;
 };
 
 struct TraceAnalysis {
