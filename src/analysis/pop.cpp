@@ -34,37 +34,22 @@ double interpolate(const PopTimeline& tl, Rank r, double t, Field field) {
   return span > 0 ? field(a) + (field(b) - field(a)) * (t - a.time) / span : field(b);
 }
 
-// Timers of one rank without their ideal clocks, which fill_ideal() fills in.
-PopTimeline::RankTimers rank_timers(const Trace& trace, const Pag& pag, Rank r) {
-  const RankTrace& rt = trace.ranks[r];
-  PopTimeline::RankTimers out;
-  if (rt.events.empty()) return out;
-  out.empty = false;
-  const auto& calls = pag.calls[r];
-  out.calls.reserve(calls.size());
-  double useful = 0, previous = rt.events.front().time;
-  out.first = {previous, 0, 0};
-  for (const PagCall& c : calls) {
-    const double enter = rt.events[c.enter].time, leave = rt.events[c.leave].time;
-    useful += enter - previous;
-    const double release = std::clamp(pag.seconds(c.ideal_release), enter, leave);
-    out.calls.push_back({enter, release, leave, useful, 0, 0});
-    previous = leave;
-  }
-  useful += rt.events.back().time - previous;
-  out.last = {rt.events.back().time, useful, 0};
-  return out;
-}
-
-// Fills the ideal clocks of the timers (rank_timers), from one sweep that keeps
+// The timers of every rank, breakpoint by breakpoint, from one ideal-network sweep that keeps
 // values only where explicit activities arrive (chain_sweep.hpp) instead of a clock per vertex.
 // A rank's events are met in their order, so a cursor per rank finds its calls: its chain links
 // them, and a PAG keeps every chain (cycles always contain a message or collective dependency,
-// which cycle breaking removes first). Returns the largest clock.
-Ticks fill_ideal(const Trace& trace, const Pag& pag, PopTimeline& timeline) {
+// which cycle breaking removes first). Per rank, in order: sink.first(r, point) at its first
+// event, sink.call(r, call) at each call's leave, sink.last(r, point) at its last event.
+// Returns the largest clock.
+template <typename Sink>
+Ticks replay_timers(const Trace& trace, const Pag& pag, Sink& sink) {
   const Rank n = trace.rank_count();
-  std::vector<std::size_t> next_call(n, 0);
-  std::vector<EventIndex> last_seen(n, kNone);
+  struct RankState {
+    std::size_t next_call = 0;
+    EventIndex last_seen = kNone;
+    double useful = 0, previous = 0, ideal_enter = 0;
+  };
+  std::vector<RankState> state(n);
   bool in_order = true;
   Ticks length = 0;
   Rank r = 0;
@@ -82,25 +67,125 @@ Ticks fill_ideal(const Trace& trace, const Pag& pag, PopTimeline& timeline) {
         if (!holds(r, v)) r = pag.graph.lane_of(v);
         if (!holds(r, v)) return;  // the virtual start, a synchronisation vertex
         const EventIndex e = v - pag.first_vertex[r];
-        if (last_seen[r] != kNone && e <= last_seen[r]) in_order = false;
-        last_seen[r] = e;
-        PopTimeline::RankTimers& timers = timeline.ranks[r];
+        RankState& st = state[r];
+        if (st.last_seen != kNone && e <= st.last_seen) in_order = false;
+        st.last_seen = e;
+        const std::vector<Event>& events = trace.ranks[r].events;
         const double clock = pag.seconds(value);
-        if (e == 0) timers.first.ideal = clock;
-        const auto& calls = pag.calls[r];
-        std::size_t& k = next_call[r];
-        if (k < calls.size() && e == calls[k].enter) {
-          timers.calls[k].ideal_enter = clock;
-        } else if (k < calls.size() && e == calls[k].leave) {
-          timers.calls[k].ideal_leave = clock;
-          ++k;
+        if (e == 0) {
+          st.previous = events.front().time;
+          sink.first(r, PopTimeline::Point{st.previous, 0, clock});
         }
-        if (e + 1 == trace.ranks[r].events.size()) timers.last.ideal = clock;
+        const auto& calls = pag.calls[r];
+        if (st.next_call < calls.size() && e == calls[st.next_call].enter) {
+          st.useful += events[e].time - st.previous;
+          st.ideal_enter = clock;
+        } else if (st.next_call < calls.size() && e == calls[st.next_call].leave) {
+          const PagCall& c = calls[st.next_call++];
+          const double enter = events[c.enter].time, leave = events[c.leave].time;
+          const double release = std::clamp(pag.seconds(c.ideal_release), enter, leave);
+          sink.call(r, PopTimeline::Call{enter, release, leave, st.useful, st.ideal_enter, clock});
+          st.previous = leave;
+        }
+        if (e + 1 == events.size()) {
+          st.useful += events.back().time - st.previous;
+          sink.last(r, PopTimeline::Point{events.back().time, st.useful, clock});
+        }
       });
   for (Rank q = 0; q < n; ++q)
-    if (next_call[q] != pag.calls[q].size()) in_order = false;
+    if (state[q].next_call != pag.calls[q].size()) in_order = false;
   if (!in_order) throw Error("POP: the ideal-network sweep did not meet a rank's events in their order");
   return length;
+}
+
+// Keeps every breakpoint: the timeline.
+struct TimelineSink {
+  PopTimeline& timeline;
+  void first(Rank r, const PopTimeline::Point& p) {
+    timeline.ranks[r].empty = false;
+    timeline.ranks[r].first = p;
+  }
+  void call(Rank r, const PopTimeline::Call& c) { timeline.ranks[r].calls.push_back(c); }
+  void last(Rank r, const PopTimeline::Point& p) { timeline.ranks[r].last = p; }
+};
+
+// Keeps the timers at the sample times only: interpolate() as the breakpoints stream by (the
+// value at t is resolved by the first breakpoint later than t, with the one before it).
+class SampleSink {
+ public:
+  explicit SampleSink(PopSamples& s) : s_(s), ranks_(s.rank_count) {}
+  void first(Rank r, const PopTimeline::Point& p) {
+    RankSampler& q = ranks_[r];
+    const std::size_t n = s_.times.size();
+    while (q.next < n && s_.times[q.next] <= p.time) set(r, q.next++, p.useful, p.ideal);
+    q.previous = p;
+  }
+  void call(Rank r, const PopTimeline::Call& c) {
+    feed(r, {c.enter, c.useful, c.ideal_enter});
+    feed(r, {c.release, c.useful, c.ideal_leave});
+    feed(r, {c.leave, c.useful, c.ideal_leave});
+  }
+  void last(Rank r, const PopTimeline::Point& p) {
+    feed(r, p);
+    RankSampler& q = ranks_[r];
+    while (q.next < s_.times.size()) set(r, q.next++, p.useful, p.ideal);  // at or after the last
+  }
+
+ private:
+  struct RankSampler {
+    std::size_t next = 0;  // the first sample time not resolved yet
+    PopTimeline::Point previous;
+  };
+  void set(Rank r, std::size_t i, double useful, double ideal) {
+    s_.useful[r * s_.times.size() + i] = useful;
+    s_.ideal[r * s_.times.size() + i] = ideal;
+  }
+  void feed(Rank r, const PopTimeline::Point& b) {
+    RankSampler& q = ranks_[r];
+    const PopTimeline::Point& a = q.previous;
+    const double span = b.time - a.time;
+    for (; q.next < s_.times.size() && s_.times[q.next] < b.time; ++q.next) {
+      const double t = s_.times[q.next];
+      const auto at = [&](double fa, double fb) { return span > 0 ? fa + (fb - fa) * (t - a.time) / span : fb; };
+      set(r, q.next, at(a.useful, b.useful), at(a.ideal, b.ideal));
+    }
+    q.previous = b;
+  }
+  PopSamples& s_;
+  std::vector<RankSampler> ranks_;
+};
+
+// The factors over [from, to] of any timers with useful_at() and ideal_at().
+template <typename Timers>
+PopFactors factors_between(const Timers& timers, Rank P, double from, double to) {
+  PopFactors f;
+  double sum = 0, ideal_from = 0, ideal_to = 0;
+  for (Rank r = 0; r < P; ++r) {
+    const double u = timers.useful_at(r, to) - timers.useful_at(r, from);
+    sum += u;
+    f.max_useful = std::max(f.max_useful, u);
+    ideal_from = std::max(ideal_from, timers.ideal_at(r, from));
+    ideal_to = std::max(ideal_to, timers.ideal_at(r, to));
+  }
+  f.mean_useful = P > 0 ? sum / P : 0;
+  f.elapsed = to - from;
+  f.ideal = ideal_to - ideal_from;
+  f.load_balance = ratio(f.mean_useful, f.max_useful);
+  f.serialisation = ratio(f.max_useful, f.ideal);
+  f.transfer = ratio(f.ideal, f.elapsed);
+  f.parallel_efficiency = ratio(f.mean_useful, f.elapsed);
+  f.communication_efficiency = ratio(f.max_useful, f.elapsed);
+  return f;
+}
+
+// The whole run's factors; with options.ideal_runtime, T_ideal is that instead of the clock replay's.
+PopFactors whole_run(PopFactors f, const PopOptions& options) {
+  if (options.ideal_runtime) {
+    f.ideal = *options.ideal_runtime;
+    f.serialisation = ratio(f.max_useful, f.ideal);
+    f.transfer = ratio(f.ideal, f.elapsed);
+  }
+  return f;
 }
 
 }  // namespace
@@ -133,43 +218,50 @@ PopTimeline pop_timeline(const Trace& trace, const Pag& pag) {
   if (pag.ideal_variant == 0) throw Error("POP: the program activity graph holds no ideal-network dependencies");
   PopTimeline out;
   out.ranks.resize(trace.rank_count());
-  for (Rank r = 0; r < trace.rank_count(); ++r) out.ranks[r] = rank_timers(trace, pag, r);
-  out.ideal_runtime = pag.seconds(fill_ideal(trace, pag, out));
+  for (Rank r = 0; r < trace.rank_count(); ++r) out.ranks[r].calls.reserve(pag.calls[r].size());
+  TimelineSink sink{out};
+  out.ideal_runtime = pag.seconds(replay_timers(trace, pag, sink));
+  out.start = trace.start_time();
+  out.end = trace.end_time();
+  return out;
+}
+
+std::size_t PopSamples::slot(Rank r, double t) const {
+  const auto it = std::lower_bound(times.begin(), times.end(), t);
+  if (it == times.end() || *it != t) throw Error("POP: the timers were not sampled at that time");
+  return r * times.size() + static_cast<std::size_t>(it - times.begin());
+}
+
+PopSamples pop_samples(const Trace& trace, const Pag& pag, std::vector<double> times) {
+  if (pag.ideal_variant == 0) throw Error("POP: the program activity graph holds no ideal-network dependencies");
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  PopSamples out;
+  out.rank_count = trace.rank_count();
+  out.times = std::move(times);
+  out.useful.assign(out.rank_count * out.times.size(), 0);
+  out.ideal.assign(out.useful.size(), 0);
+  SampleSink sink(out);
+  out.ideal_runtime = pag.seconds(replay_timers(trace, pag, sink));
   out.start = trace.start_time();
   out.end = trace.end_time();
   return out;
 }
 
 PopFactors pop_factors(const PopTimeline& timeline, double from, double to) {
-  PopFactors f;
-  const auto P = static_cast<Rank>(timeline.ranks.size());
-  double sum = 0, ideal_from = 0, ideal_to = 0;
-  for (Rank r = 0; r < P; ++r) {
-    const double u = timeline.useful_at(r, to) - timeline.useful_at(r, from);
-    sum += u;
-    f.max_useful = std::max(f.max_useful, u);
-    ideal_from = std::max(ideal_from, timeline.ideal_at(r, from));
-    ideal_to = std::max(ideal_to, timeline.ideal_at(r, to));
-  }
-  f.mean_useful = P > 0 ? sum / P : 0;
-  f.elapsed = to - from;
-  f.ideal = ideal_to - ideal_from;
-  f.load_balance = ratio(f.mean_useful, f.max_useful);
-  f.serialisation = ratio(f.max_useful, f.ideal);
-  f.transfer = ratio(f.ideal, f.elapsed);
-  f.parallel_efficiency = ratio(f.mean_useful, f.elapsed);
-  f.communication_efficiency = ratio(f.max_useful, f.elapsed);
-  return f;
+  return factors_between(timeline, static_cast<Rank>(timeline.ranks.size()), from, to);
 }
 
 PopFactors pop_factors(const PopTimeline& timeline, const PopOptions& options) {
-  PopFactors f = pop_factors(timeline, timeline.start, timeline.end);
-  if (options.ideal_runtime) {
-    f.ideal = *options.ideal_runtime;
-    f.serialisation = ratio(f.max_useful, f.ideal);
-    f.transfer = ratio(f.ideal, f.elapsed);
-  }
-  return f;
+  return whole_run(pop_factors(timeline, timeline.start, timeline.end), options);
+}
+
+PopFactors pop_factors(const PopSamples& samples, double from, double to) {
+  return factors_between(samples, static_cast<Rank>(samples.rank_count), from, to);
+}
+
+PopFactors pop_factors(const PopSamples& samples, const PopOptions& options) {
+  return whole_run(pop_factors(samples, samples.start, samples.end), options);
 }
 
 }  // namespace wisp

@@ -7,14 +7,28 @@
 #include <cmath>
 #include <ranges>
 
+#include "wisp/analysis/pag.hpp"
 #include "wisp/error.hpp"
 
 namespace wisp {
 
 namespace {
 
+// A rank's MPI events (the enters and leaves of its calls, in time order) read from the trace and
+// the PAG's calls, as PopTimeline::mpi_event_time() gives them.
+struct CallEvents {
+  const Trace& trace;
+  const Pag& pag;
+  std::size_t mpi_event_count(Rank r) const { return 2 * pag.calls[r].size(); }
+  double mpi_event_time(Rank r, std::size_t i) const {
+    const PagCall& c = pag.calls[r][i / 2];
+    return trace.ranks[r].events[i % 2 == 0 ? c.enter : c.leave].time;
+  }
+};
+
 // MPI events of rank r in [a, b), or [a, b] for the last window.
-std::uint32_t events_in(const PopTimeline& t, Rank r, double a, double b, bool closed) {
+template <typename Events>
+std::uint32_t events_in(const Events& t, Rank r, double a, double b, bool closed) {
   const auto times = std::views::iota(std::size_t{0}, t.mpi_event_count(r));
   const auto time = [&](std::size_t i) { return t.mpi_event_time(r, i); };
   const auto lo = std::ranges::lower_bound(times, a, {}, time);
@@ -23,10 +37,11 @@ std::uint32_t events_in(const PopTimeline& t, Rank r, double a, double b, bool c
 }
 
 // Fewest MPI events of a rank that has any (ranks without MPI events cannot take part).
-std::uint32_t fewest_events(const PopTimeline& t, double a, double b, bool closed) {
+template <typename Events>
+std::uint32_t fewest_events(const Events& t, Rank ranks, double a, double b, bool closed) {
   std::uint32_t fewest = 0;
   bool any = false;
-  for (Rank r = 0; r < t.ranks.size(); ++r) {
+  for (Rank r = 0; r < ranks; ++r) {
     if (t.mpi_event_count(r) == 0) continue;
     const std::uint32_t n = events_in(t, r, a, b, closed);
     fewest = any ? std::min(fewest, n) : n;
@@ -35,39 +50,55 @@ std::uint32_t fewest_events(const PopTimeline& t, double a, double b, bool close
   return fewest;
 }
 
-std::vector<double> fixed_borders(const PopTimeline& t, double length) {
+std::vector<double> fixed_borders(double start, double end, double length) {
   if (!(length > 0)) throw Error(fmt::format("POP windows: the window length must be positive (got {})", length));
-  const double span = t.end - t.start;
+  const double span = end - start;
   const double count = std::max(1.0, std::ceil(span / length));
   if (count > 1e7)
     throw Error(fmt::format("POP windows: {} s windows cut the {} s run into more than 10^7 windows", length, span));
   std::vector<double> borders;
-  for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i) borders.push_back(t.start + i * length);
-  borders.push_back(t.end);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i) borders.push_back(start + i * length);
+  borders.push_back(end);
   return borders;
 }
 
-}  // namespace
-
-std::vector<PopWindow> pop_windows(const PopTimeline& t, const WindowOptions& options) {
-  const std::vector<double> borders = fixed_borders(t, options.length);
+template <typename Events>
+std::vector<WindowRange> ranges_of(const Events& t, Rank ranks, double start, double end, const WindowOptions& options) {
+  const std::vector<double> borders = fixed_borders(start, end, options.length);
   const std::size_t last = borders.size() - 1;
   std::vector<std::pair<double, double>> ranges;
   std::size_t from = 0;
   for (std::size_t to = 1; to <= last; ++to) {
     const bool closed = to == last;
-    if (fewest_events(t, borders[from], borders[to], closed) < options.min_events && !closed) continue;
-    if (closed && !ranges.empty() && fewest_events(t, borders[from], borders[to], true) < options.min_events)
+    if (fewest_events(t, ranks, borders[from], borders[to], closed) < options.min_events && !closed) continue;
+    if (closed && !ranges.empty() && fewest_events(t, ranks, borders[from], borders[to], true) < options.min_events)
       ranges.back().second = borders[to];  // a short rest joins the window before it
     else
       ranges.emplace_back(borders[from], borders[to]);
     from = to;
   }
-  std::vector<PopWindow> out;
+  std::vector<WindowRange> out;
   for (std::size_t i = 0; i < ranges.size(); ++i) {
     const auto [a, b] = ranges[i];
-    out.push_back(PopWindow{a, b, pop_factors(t, a, b), fewest_events(t, a, b, i + 1 == ranges.size())});
+    out.push_back(WindowRange{a, b, fewest_events(t, ranks, a, b, i + 1 == ranges.size())});
   }
+  return out;
+}
+
+}  // namespace
+
+std::vector<WindowRange> window_ranges(const PopTimeline& t, const WindowOptions& options) {
+  return ranges_of(t, static_cast<Rank>(t.ranks.size()), t.start, t.end, options);
+}
+
+std::vector<WindowRange> window_ranges(const Trace& trace, const Pag& pag, const WindowOptions& options) {
+  return ranges_of(CallEvents{trace, pag}, trace.rank_count(), trace.start_time(), trace.end_time(), options);
+}
+
+std::vector<PopWindow> pop_windows(const PopTimeline& t, const WindowOptions& options) {
+  std::vector<PopWindow> out;
+  for (const WindowRange& w : window_ranges(t, options))
+    out.push_back(PopWindow{w.start, w.end, pop_factors(t, w.start, w.end), w.min_events});
   return out;
 }
 

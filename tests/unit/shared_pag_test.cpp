@@ -62,6 +62,43 @@ void require_dense_clocks(const Trace& t, const PopTimeline& tl, std::uint64_t e
   }
 }
 
+bool same_factors(const PopFactors& a, const PopFactors& b) {
+  return same(a.load_balance, b.load_balance) && same(a.serialisation, b.serialisation) &&
+         same(a.transfer, b.transfer) && same(a.parallel_efficiency, b.parallel_efficiency) &&
+         same(a.communication_efficiency, b.communication_efficiency) && a.elapsed == b.elapsed &&
+         a.ideal == b.ideal && a.mean_useful == b.mean_useful && a.max_useful == b.max_useful;
+}
+
+// The timers sampled during the sweep (what analyze_pop keeps) are the timeline's, bit for bit:
+// at every breakpoint, between breakpoints, before the first and after the last event; and
+// analyze_pop's factors and windows are pop_factors() and pop_windows() on the timeline.
+void require_samples_agree(const Trace& t, const Pag& pag, const PopTimeline& tl, const PopAnalysisOptions& pop) {
+  std::vector<double> probes{t.start_time() - 1, t.end_time() + 1};
+  for (Rank r = 0; r < t.rank_count(); r += 3)
+    for (std::size_t i = 0; i < tl.point_count(r); ++i) {
+      probes.push_back(tl.point(r, i).time);
+      if (i + 1 < tl.point_count(r)) probes.push_back((tl.point(r, i).time + tl.point(r, i + 1).time) / 2);
+    }
+  const PopSamples samples = pop_samples(t, pag, probes);
+  CHECK(samples.ideal_runtime == tl.ideal_runtime);
+  for (Rank r = 0; r < t.rank_count(); ++r)
+    for (double x : probes) {
+      CHECK(samples.useful_at(r, x) == tl.useful_at(r, x));
+      CHECK(samples.ideal_at(r, x) == tl.ideal_at(r, x));
+    }
+  CHECK_THROWS_AS(samples.useful_at(0, t.end_time() + 2), Error);
+  const PopAnalysis a = analyze_pop(t, pop, &pag);
+  CHECK(same_factors(a.whole, pop_factors(tl, pop.pop)));
+  const std::vector<PopWindow> windows = pop_windows(tl, *pop.windows);
+  REQUIRE(a.windows.size() == windows.size());
+  for (std::size_t w = 0; w < windows.size(); ++w) {
+    CHECK(a.windows[w].start == windows[w].start);
+    CHECK(a.windows[w].end == windows[w].end);
+    CHECK(a.windows[w].min_events == windows[w].min_events);
+    CHECK(same_factors(a.windows[w].factors, windows[w].factors));
+  }
+}
+
 void require_shared_pag_agrees(const Trace& t, std::uint64_t eager_limit) {
   INFO("eager limit " << eager_limit);
   PagOptions with_ideal;
@@ -76,6 +113,7 @@ void require_shared_pag_agrees(const Trace& t, std::uint64_t eager_limit) {
   pop.pop.eager_limit = eager_limit;
   pop.windows = WindowOptions{t.span() / 7, 0};
   const PopAnalysis own = analyze_pop(t, pop), on_shared = analyze_pop(t, pop, &shared);
+  require_samples_agree(t, shared, timeline, pop);
   CHECK(own.replay_ideal == on_shared.replay_ideal);
   CHECK(same(own.whole.serialisation, on_shared.whole.serialisation));
   REQUIRE(own.windows.size() == on_shared.windows.size());

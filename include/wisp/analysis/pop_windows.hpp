@@ -25,4 +25,13 @@ struct PopWindow {
 // Throws wisp::Error for a length that is not positive or that makes more than 10^7 windows.
 std::vector<PopWindow> pop_windows(const PopTimeline& timeline, const WindowOptions& options);
 
+// The windows' borders and fewest MPI events alone (they need the MPI event times, not the
+// timers): from a timeline, or from the trace and the PAG's calls before any timer is replayed.
+struct WindowRange {
+  double start = 0, end = 0;
+  std::uint32_t min_events = 0;
+};
+std::vector<WindowRange> window_ranges(const PopTimeline& timeline, const WindowOptions& options);
+std::vector<WindowRange> window_ranges(const Trace& trace, const Pag& pag, const WindowOptions& options);
+
 }  // namespace wisp
