@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <future>
 #include <span>
 #include <set>
 
@@ -60,7 +61,8 @@ void mbm_all_lanes(const ActivityGraph& g, const Cpm& cpm, std::span<const Callp
 
 }  // namespace
 
-std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, const NearCriticalPaths& paths) {
+std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, const NearCriticalPaths& paths,
+                                    unsigned threads) {
   std::set<CallpathId> seen;
   for (const NearCriticalPath& p : paths.paths)
     for (const auto& [cp, d] : p.callpaths)
@@ -76,11 +78,20 @@ std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, cons
     rows.push_back(row);
   }
   std::vector<Ticks> all(to_zero.size());
-  std::vector<Lanes> stored;
-  for (std::size_t i = 0; i < to_zero.size(); i += kLanes) {
-    const std::size_t n = std::min(kLanes, to_zero.size() - i);
-    mbm_all_lanes(g, cpm, std::span(to_zero).subspan(i, n), stored, std::span(all).subspan(i, n));
-  }
+  const std::size_t passes = (to_zero.size() + kLanes - 1) / kLanes;
+  // Thread t takes passes t, t + workers, ...; each writes its own part of `all`.
+  const auto work = [&](std::size_t t, std::size_t workers) {
+    std::vector<Lanes> stored;
+    for (std::size_t p = t; p < passes; p += workers) {
+      const std::size_t i = p * kLanes, n = std::min(kLanes, to_zero.size() - i);
+      mbm_all_lanes(g, cpm, std::span(to_zero).subspan(i, n), stored, std::span(all).subspan(i, n));
+    }
+  };
+  const std::size_t workers = std::max<std::size_t>(1, std::min<std::size_t>(threads, passes));
+  std::vector<std::future<void>> helpers;
+  for (std::size_t t = 1; t < workers; ++t) helpers.push_back(std::async(std::launch::async, work, t, workers));
+  work(0, workers);
+  for (auto& h : helpers) h.get();
   for (MbmRow& row : rows) {
     const auto it = std::find(to_zero.begin(), to_zero.end(), row.callpath);
     if (it != to_zero.end()) row.mbm_all = all[static_cast<std::size_t>(it - to_zero.begin())];

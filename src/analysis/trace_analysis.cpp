@@ -123,23 +123,26 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
       timed(a.timings, "POP factors and windows (ideal-network clock replay)", [&] { a.pop = analyze_pop(trace, pop); });
     return a;
   }
+  // POP's clock replay reads only the PAG and keeps a few values per rank: beside the CPM and the
+  // near-critical paths, which read only the PAG too.
+  std::future<void> pop_step = start(beside && options.parts.pop, [&] {
+    if (options.parts.pop)
+      timed(pop_timings, "POP factors and windows (ideal-network clock replay)",
+            [&] { a.pop = analyze_pop(trace, pop, &a.pag.pag); });
+  });
   // Without earliest times: the search and the MBM read only the latest times and the length.
   std::vector<std::uint32_t> critical;
   timed(graph, "critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph, critical); });
   timed(graph, "near-critical paths",
         [&] { a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths, critical); });
   // The MBM needs the CPM's length and the paths, not their per-vertex tables: freed first, so that
-  // POP's timeline and the MBM's lanes take their place instead of adding to them.
+  // the MBM's lanes take their place instead of adding to them.
   std::vector<Ticks>().swap(a.pag.cpm.latest);
   a.pag.paths.successor = Successors();
-  // POP's clock replay and the MBM only read the PAG: side by side too.
-  std::future<void> pop_step = start(beside && options.parts.pop, [&] {
-    if (options.parts.pop)
-      timed(pop_timings, "POP factors and windows (ideal-network clock replay)",
-            [&] { a.pop = analyze_pop(trace, pop, &a.pag.pag); });
-  });
-  timed(graph, "maximum benefit metric", [&] { a.pag.mbm = maximum_benefit(a.pag.pag.graph, a.pag.cpm, a.pag.paths); });
   pop_step.get();
+  // Its passes are independent: on every core once POP is done.
+  timed(graph, "maximum benefit metric",
+        [&] { a.pag.mbm = maximum_benefit(a.pag.pag.graph, a.pag.cpm, a.pag.paths, beside ? cores : 1); });
   if (!options.keep_graph) {  // what stays: seconds(), the anomalies, the variants
     a.pag.pag.graph = ActivityGraph();
     a.pag.pag.calls = {};

@@ -23,7 +23,9 @@ Ticks mbm_k(const NearCriticalPaths& paths, CallpathId callpath, std::size_t k);
 Ticks mbm_all(const ActivityGraph& g, const Cpm& cpm, CallpathId callpath);
 
 // One row per call path with time on any of the paths, sorted by critical-path time, then MBM_all
-// (both descending), then call path id.
-std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, const NearCriticalPaths& paths);
+// (both descending), then call path id. The passes over the graph (four call paths each) are
+// independent: with threads > 1 they are shared out among that many threads (same result).
+std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, const NearCriticalPaths& paths,
+                                    unsigned threads = 1);
 
 }  // namespace wisp

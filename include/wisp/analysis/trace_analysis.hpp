@@ -49,8 +49,9 @@ struct TraceAnalysisOptions {
   NearCriticalQuery paths;     // --k, --nc
   WindowChoice windows;        // --window, --min-events
   PopOptions pop;              // eager limit of the ideal network; an externally replayed T_ideal
-  // Steps that read the same data run side by side on this many threads (at most two are used):
-  // 0 = one per core, 1 = one step after another. The results do not depend on it.
+  // Steps that read the same data run side by side (two at a time), and the MBM's passes are
+  // shared out, on this many threads: 0 = one per core, 1 = one step after another. The results
+  // do not depend on it.
   unsigned threads = 0;
   // Keep the PAG's graph and calls in the result (e.g. for mbm_all() of other call paths later);
   // without, they are freed once the analyses are done, for reports built after (wisp analyze).
