@@ -475,3 +475,35 @@ TEST_CASE("successor table: chains as bits, other activities by counting bits, l
   CHECK_THROWS_AS(s.push(5, 1005), Error);  // out of order
   CHECK(s.memory_bytes() < 200 * 4);
 }
+
+TEST_CASE("MBM with its passes on several threads: the rows of one thread") {
+  // Three lanes of 40 vertices, chains and messages over 13 call paths: at least three passes.
+  std::mt19937 rng(99);
+  const std::uint32_t lanes = 3, per = 40;
+  ActivityGraph g;
+  for (std::uint32_t lane = 0; lane < lanes; ++lane) g.add_vertices(per, lane);
+  for (std::uint32_t lane = 0; lane < lanes; ++lane)
+    for (std::uint32_t i = 0; i + 1 < per; ++i)
+      g.add_chain(lane * per + i, static_cast<Ticks>(rng() % 9), static_cast<CallpathId>(rng() % 13),
+                  ActivityKind::Computation);
+  for (int m = 0; m < 40; ++m) {
+    const std::uint32_t a = rng() % lanes, b = rng() % lanes, i = rng() % per, j = rng() % per;
+    if (a == b || i >= j) continue;  // later on another lane: no cycle
+    g.add_activity({static_cast<Ticks>(rng() % 5), a * per + i, b * per + j, static_cast<CallpathId>(rng() % 13),
+                    ActivityKind::Message});
+  }
+  index_graph(g);
+  const Cpm cpm = critical_path_method(g);
+  NearCriticalQuery q;
+  q.k = 200;
+  const NearCriticalPaths paths = near_critical_paths(g, cpm, q);
+  const std::vector<MbmRow> one = maximum_benefit(g, cpm, paths), three = maximum_benefit(g, cpm, paths, 3);
+  REQUIRE(one.size() > 8);
+  REQUIRE(three.size() == one.size());
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    CHECK(three[i].callpath == one[i].callpath);
+    CHECK(three[i].mbm_k == one[i].mbm_k);
+    CHECK(three[i].mbm_all == one[i].mbm_all);
+    CHECK(one[i].mbm_all == mbm_all(g, cpm, one[i].callpath));  // one call path per pass
+  }
+}
