@@ -43,9 +43,38 @@ std::uint64_t ActivityGraph::chain_count() const {
                                                   [](ActivityKind k) { return k != ActivityKind::None; }));
 }
 
+namespace {
+
+auto long_chain_at(const std::vector<std::pair<std::uint32_t, Ticks>>& chains, std::uint32_t v) {
+  return std::lower_bound(chains.begin(), chains.end(), v, [](const auto& c, std::uint32_t x) { return c.first < x; });
+}
+
+}  // namespace
+
+void ActivityGraph::add_long_chain(std::uint32_t v, Ticks duration) {
+  chain_duration[v] = kLongChain;
+  if (long_chains.empty() || long_chains.back().first < v)
+    long_chains.emplace_back(v, duration);  // chains are mostly added in vertex order
+  else
+    long_chains.insert(long_chain_at(long_chains, v), {v, duration});
+}
+
+void ActivityGraph::forget_long_chain(std::uint32_t v) {
+  const auto it = long_chain_at(long_chains, v);
+  if (it != long_chains.end() && it->first == v) long_chains.erase(it);
+  chain_duration[v] = 0;
+}
+
+Ticks ActivityGraph::long_chain(std::uint32_t v) const {
+  const auto it = long_chain_at(long_chains, v);
+  if (it == long_chains.end() || it->first != v) throw Error("activity graph: a long chain activity has no duration");
+  return it->second;
+}
+
 std::uint64_t ActivityGraph::memory_bytes() const {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-  return sizeof(*this) + bytes(activities) + bytes(lanes) + bytes(chain_duration) + bytes(chain_callpath) +
+  return sizeof(*this) + bytes(activities) + bytes(lanes) + bytes(chain_duration) + bytes(long_chains) +
+         bytes(chain_callpath) +
          bytes(chain_kind) + out_rows.memory_bytes() + bytes(out) + in_rows.memory_bytes() + bytes(in) + bytes(order);
 }
 

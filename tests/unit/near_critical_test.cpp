@@ -201,7 +201,8 @@ Ticks time_on(const ActivityGraph& g, const std::vector<std::uint32_t>& path, Ca
 // A random multigraph; with `chains`, about one vertex in two also gets a chain activity v -> v + 1
 // (local, added between the explicit ones). `explicit_chains` adds those as explicit activities
 // instead, at the same moments: the same graph in the generic representation.
-ActivityGraph random_dag(std::mt19937& rng, bool chains = false, bool explicit_chains = false) {
+// Durations are multiples of `scale` (3e9: chains of 6e9 ticks and more are long, kLongChain).
+ActivityGraph random_dag(std::mt19937& rng, bool chains = false, bool explicit_chains = false, Ticks scale = 1) {
   std::uniform_int_distribution<int> nv(2, 8);
   const int n = nv(rng);
   ActivityGraph g;
@@ -213,7 +214,7 @@ ActivityGraph random_dag(std::mt19937& rng, bool chains = false, bool explicit_c
     std::uint32_t u = rng() % n, v = rng() % n;
     if (chains && rng() % 2 == 0 && u + 1 < static_cast<std::uint32_t>(n) && !chained[u]) {
       chained[u] = true;
-      const Activity c{static_cast<Ticks>(rng() % 6), u, u + 1, static_cast<CallpathId>(rng() % 3),
+      const Activity c{static_cast<Ticks>(rng() % 6) * scale, u, u + 1, static_cast<CallpathId>(rng() % 3),
                        rng() % 2 ? ActivityKind::Computation : ActivityKind::Mpi};
       if (explicit_chains)
         g.add_activity(c);
@@ -224,9 +225,9 @@ ActivityGraph random_dag(std::mt19937& rng, bool chains = false, bool explicit_c
     if (u == v) continue;
     if (u > v) std::swap(u, v);
     const auto kind = static_cast<ActivityKind>(rng() % 4);
-    g.add_activity({static_cast<Ticks>(rng() % 6), u, v, static_cast<CallpathId>(rng() % 3), kind});
+    g.add_activity({static_cast<Ticks>(rng() % 6) * scale, u, v, static_cast<CallpathId>(rng() % 3), kind});
     if (rng() % 4 == 0)  // a parallel edge: multigraph
-      g.add_activity({static_cast<Ticks>(rng() % 6), u, v, static_cast<CallpathId>(rng() % 3), kind});
+      g.add_activity({static_cast<Ticks>(rng() % 6) * scale, u, v, static_cast<CallpathId>(rng() % 3), kind});
   }
   index_graph(g);
   return g;
@@ -346,12 +347,17 @@ TEST_CASE("k longest paths, CPM slacks and MBM equal brute-force enumeration on 
 TEST_CASE("chain activities give every result of the same activities stored explicitly, ties included") {
   // Small durations make many ties: which of equally long paths comes first, which tight activity
   // the critical path takes, depend on the order activities were added, which chains keep.
-  int with_chains = 0;
-  for (std::uint32_t seed = 0; seed < 400; ++seed) {
-    std::mt19937 rng_chain(seed), rng_explicit(seed);
-    const ActivityGraph g = random_dag(rng_chain, true);
-    const ActivityGraph e = random_dag(rng_explicit, true, true);
+  // Every other graph has durations of up to 1.5e10 ticks: chains longer than 32 bits hold.
+  int with_chains = 0, with_long = 0;
+  for (std::uint32_t seed = 0; seed < 800; ++seed) {
+    std::mt19937 rng_chain(seed / 2), rng_explicit(seed / 2);
+    const Ticks scale = seed % 2 == 0 ? 1 : 3'000'000'000;
+    const ActivityGraph g = random_dag(rng_chain, true, false, scale);
+    const ActivityGraph e = random_dag(rng_explicit, true, true, scale);
     INFO("graph " << seed);
+    if (!g.long_chains.empty()) ++with_long;
+    for (std::uint32_t v = 0; v < g.vertex_count; ++v)
+      if (g.has_chain(v)) CHECK(g.chain(v).duration % scale == 0);
     REQUIRE(e.activities.size() == g.activities.size() + g.chain_count());
     if (g.chain_count() > 0) ++with_chains;
     const Cpm cg = critical_path_method(g), ce = critical_path_method(e);
@@ -374,7 +380,8 @@ TEST_CASE("chain activities give every result of the same activities stored expl
       CHECK(mg[i].mbm_all == me[i].mbm_all);
     }
   }
-  CHECK(with_chains > 300);
+  CHECK(with_chains > 600);
+  CHECK(with_long > 100);
 }
 
 TEST_CASE("graph variants: each pass sees the shared activities and its own variant's") {
@@ -506,4 +513,26 @@ TEST_CASE("MBM with its passes on several threads: the rows of one thread") {
     CHECK(three[i].mbm_all == one[i].mbm_all);
     CHECK(one[i].mbm_all == mbm_all(g, cpm, one[i].callpath));  // one call path per pass
   }
+}
+
+TEST_CASE("chain durations: 32 bits, the longer ones aside, either kind overwritten") {
+  ActivityGraph g;
+  g.add_vertices(5, 0);
+  const Ticks huge = Ticks{1} << 40;
+  g.add_chain(3, huge, 1, ActivityKind::Computation);
+  g.add_chain(0, 5, 1, ActivityKind::Computation);
+  g.add_chain(1, ActivityGraph::kLongChain, 2, ActivityKind::Mpi);  // the sentinel itself is long
+  g.add_chain(2, huge + 1, 1, ActivityKind::Computation);          // added out of vertex order
+  CHECK(g.long_chains.size() == 3);
+  CHECK(g.chain(0).duration == 5);
+  CHECK(g.chain(1).duration == Ticks{ActivityGraph::kLongChain});
+  CHECK(g.chain(2).duration == huge + 1);
+  CHECK(g.chain(3).duration == huge);
+  g.add_chain(3, 7, 1, ActivityKind::Computation);  // long -> short
+  g.add_chain(0, huge + 2, 1, ActivityKind::Computation);  // short -> long
+  CHECK(g.long_chains.size() == 3);
+  CHECK(g.chain(3).duration == 7);
+  CHECK(g.chain(0).duration == huge + 2);
+  index_graph(g);
+  CHECK(critical_path_method(g).length == (huge + 2) + ActivityGraph::kLongChain + (huge + 1) + 7);
 }

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "wisp/analysis/sparse_rows.hpp"
@@ -71,7 +72,11 @@ struct ActivityGraph {
   };
   std::vector<LaneRun> lanes;
   // Chain activities by vertex v (v -> v + 1); kind None where v has none. Empty if no chains.
-  std::vector<Ticks> chain_duration;
+  // Durations in 32 bits (a PAG's are clock ticks between two events of a rank); the rare one
+  // outside [0, kLongChain) is kLongChain there and kept in `long_chains`, sorted by vertex.
+  static constexpr std::uint32_t kLongChain = 0xffffffff;
+  std::vector<std::uint32_t> chain_duration;
+  std::vector<std::pair<std::uint32_t, Ticks>> long_chains;
   std::vector<CallpathId> chain_callpath;
   std::vector<ActivityKind> chain_kind;
 
@@ -102,9 +107,17 @@ struct ActivityGraph {
       chain_callpath.resize(vertex_count, kNone);
       chain_kind.resize(vertex_count, ActivityKind::None);
     }
-    chain_duration[v] = duration;
+    if (chain_duration[v] == kLongChain) forget_long_chain(v);
+    if (duration >= 0 && duration < Ticks{kLongChain})
+      chain_duration[v] = static_cast<std::uint32_t>(duration);
+    else
+      add_long_chain(v, duration);
     chain_callpath[v] = callpath;
     chain_kind[v] = kind;
+  }
+  Ticks chain_duration_of(std::uint32_t v) const {
+    const std::uint32_t d = chain_duration[v];
+    return d != kLongChain ? Ticks{d} : long_chain(v);
   }
 
   bool has_chain(std::uint32_t v) const { return v < chain_kind.size() && chain_kind[v] != ActivityKind::None; }
@@ -112,7 +125,7 @@ struct ActivityGraph {
   std::uint32_t activity_count() const { return explicit_count() + static_cast<std::uint32_t>(chain_kind.size()); }
   std::uint64_t chain_count() const;
   bool exists(std::uint32_t id) const { return id < explicit_count() || has_chain(id - explicit_count()); }
-  Activity chain(std::uint32_t v) const { return {chain_duration[v], v, v + 1, chain_callpath[v], chain_kind[v]}; }
+  Activity chain(std::uint32_t v) const { return {chain_duration_of(v), v, v + 1, chain_callpath[v], chain_kind[v]}; }
   Activity activity(std::uint32_t id) const {
     return id < explicit_count() ? activities[id] : chain(id - explicit_count());
   }
@@ -180,6 +193,13 @@ struct ActivityGraph {
     return !has_incoming(v, variant) && !is_leaf(v, variant);
   }
   std::uint64_t memory_bytes() const;
+
+ private:
+  void add_long_chain(std::uint32_t v, Ticks duration);
+  void forget_long_chain(std::uint32_t v);
+  Ticks long_chain(std::uint32_t v) const;
+
+ public:
 
  private:
   // Whether row v of an index (out or in) holds an explicit activity of `variant`.
