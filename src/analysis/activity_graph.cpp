@@ -45,36 +45,63 @@ std::uint64_t ActivityGraph::chain_count() const {
 
 namespace {
 
-auto long_chain_at(const std::vector<std::pair<std::uint32_t, Ticks>>& chains, std::uint32_t v) {
-  return std::lower_bound(chains.begin(), chains.end(), v, [](const auto& c, std::uint32_t x) { return c.first < x; });
+// The values of chains that do not fit their column, sorted by vertex.
+template <typename T>
+auto aside_at(std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v) {
+  return std::lower_bound(aside.begin(), aside.end(), v, [](const auto& c, std::uint32_t x) { return c.first < x; });
+}
+
+template <typename T>
+void put_aside(std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v, T value) {
+  if (aside.empty() || aside.back().first < v)
+    aside.emplace_back(v, value);  // chains are mostly added in vertex order
+  else
+    aside.insert(aside_at(aside, v), {v, value});
+}
+
+template <typename T>
+void forget(std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v) {
+  const auto it = aside_at(aside, v);
+  if (it != aside.end() && it->first == v) aside.erase(it);
+}
+
+template <typename T>
+T find_aside(const std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v) {
+  const auto it = std::lower_bound(aside.begin(), aside.end(), v, [](const auto& c, std::uint32_t x) { return c.first < x; });
+  if (it == aside.end() || it->first != v) throw Error("activity graph: a chain activity's value is missing");
+  return it->second;
 }
 
 }  // namespace
 
 void ActivityGraph::add_long_chain(std::uint32_t v, Ticks duration) {
   chain_duration[v] = kLongChain;
-  if (long_chains.empty() || long_chains.back().first < v)
-    long_chains.emplace_back(v, duration);  // chains are mostly added in vertex order
-  else
-    long_chains.insert(long_chain_at(long_chains, v), {v, duration});
+  put_aside(long_chains, v, duration);
 }
 
 void ActivityGraph::forget_long_chain(std::uint32_t v) {
-  const auto it = long_chain_at(long_chains, v);
-  if (it != long_chains.end() && it->first == v) long_chains.erase(it);
+  forget(long_chains, v);
   chain_duration[v] = 0;
 }
 
-Ticks ActivityGraph::long_chain(std::uint32_t v) const {
-  const auto it = long_chain_at(long_chains, v);
-  if (it == long_chains.end() || it->first != v) throw Error("activity graph: a long chain activity has no duration");
-  return it->second;
+Ticks ActivityGraph::long_chain(std::uint32_t v) const { return find_aside(long_chains, v); }
+
+void ActivityGraph::add_wide_callpath(std::uint32_t v, CallpathId callpath) {
+  chain_callpath[v] = kWideCallpath;
+  put_aside(wide_callpaths, v, callpath);
 }
+
+void ActivityGraph::forget_wide_callpath(std::uint32_t v) {
+  forget(wide_callpaths, v);
+  chain_callpath[v] = 0xffff;
+}
+
+CallpathId ActivityGraph::wide_callpath(std::uint32_t v) const { return find_aside(wide_callpaths, v); }
 
 std::uint64_t ActivityGraph::memory_bytes() const {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return sizeof(*this) + bytes(activities) + bytes(lanes) + bytes(chain_duration) + bytes(long_chains) +
-         bytes(chain_callpath) +
+         bytes(chain_callpath) + bytes(wide_callpaths) +
          bytes(chain_kind) + out_rows.memory_bytes() + bytes(out) + in_rows.memory_bytes() + bytes(in) + bytes(order);
 }
 
@@ -186,7 +213,7 @@ std::uint64_t index_graph(ActivityGraph& g) {
   }
   if (!g.chain_kind.empty()) {
     g.chain_duration.resize(g.vertex_count, 0);
-    g.chain_callpath.resize(g.vertex_count, kNone);
+    g.chain_callpath.resize(g.vertex_count, 0xffff);
     g.chain_kind.resize(g.vertex_count, ActivityKind::None);
   }
   // Both variants are ordered at once; a cycle there that the first variant alone may not have

@@ -166,7 +166,7 @@ class CallpathSums {
     for (const Activity& a : g.activities)
       if (a.callpath < kLaunchCallpath) top = std::max(top, a.callpath + 1);
     for (std::uint32_t v = 0; v < g.chain_kind.size(); ++v)
-      if (g.has_chain(v) && g.chain_callpath[v] < kLaunchCallpath) top = std::max(top, g.chain_callpath[v] + 1);
+      if (g.has_chain(v) && g.chain_callpath_of(v) < kLaunchCallpath) top = std::max(top, g.chain_callpath_of(v) + 1);
     sums_.assign(static_cast<std::size_t>(top) + 2, 0);
     seen_.assign(sums_.size(), false);
   }

@@ -311,7 +311,7 @@ class Builder {
       a.variants = d.variants;
       g_.add_activity(a);
     }
-    pag_.calls[r].push_back(PagCall{call.enter, call.leave, release, ideal_release});
+    pag_.calls[r].push_back(PagCall{call.enter, call.leave, ideal_release});
   }
 
   CallpathId after(CallpathId cp, const Event& e) const {

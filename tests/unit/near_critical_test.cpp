@@ -536,3 +536,19 @@ TEST_CASE("chain durations: 32 bits, the longer ones aside, either kind overwrit
   index_graph(g);
   CHECK(critical_path_method(g).length == (huge + 2) + ActivityGraph::kLongChain + (huge + 1) + 7);
 }
+
+TEST_CASE("chain call paths: 16 bits, the wider ones aside, the two sentinels kept") {
+  ActivityGraph g;
+  g.add_vertices(7, 0);
+  const std::vector<CallpathId> ids{70000, 0, kNone, kLaunchCallpath, ActivityGraph::kWideCallpath, 0xfffc};
+  for (std::uint32_t v = 0; v < ids.size(); ++v) g.add_chain(v, 1, ids[v], ActivityKind::Computation);
+  CHECK(g.wide_callpaths.size() == 2);  // 70000 and 0xfffd
+  for (std::uint32_t v = 0; v < ids.size(); ++v) CHECK(g.chain(v).callpath == ids[v]);
+  g.add_chain(0, 1, 5, ActivityKind::Computation);  // wide -> narrow
+  g.add_chain(1, 1, 1u << 30, ActivityKind::Computation);  // narrow -> wide
+  CHECK(g.wide_callpaths.size() == 2);
+  CHECK(g.chain(0).callpath == 5);
+  CHECK(g.chain(1).callpath == 1u << 30);
+  index_graph(g);
+  CHECK(g.chain(4).callpath == ActivityGraph::kWideCallpath);
+}

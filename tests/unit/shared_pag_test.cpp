@@ -141,8 +141,12 @@ void require_shared_pag_agrees(const Trace& t, std::uint64_t eager_limit) {
     CHECK(ma[i].callpath == mb[i].callpath);
     CHECK(ma[i].mbm_all == mb[i].mbm_all);
   }
-  for (Rank r = 0; r < t.rank_count(); ++r)
-    for (std::size_t c = 0; c < plain.calls[r].size(); ++c) CHECK(shared.calls[r][c].release == plain.calls[r][c].release);
+  const Pag own_pag = build_pag(t, PagOptions{RendezvousRule::EagerLimit, eager_limit});
+  for (Rank r = 0; r < t.rank_count(); ++r) {
+    REQUIRE(own_pag.calls[r].size() == shared.calls[r].size());
+    for (std::size_t c = 0; c < own_pag.calls[r].size(); ++c)
+      CHECK(shared.calls[r][c].ideal_release == own_pag.calls[r][c].ideal_release);
+  }
 }
 
 }  // namespace

@@ -77,7 +77,11 @@ struct ActivityGraph {
   static constexpr std::uint32_t kLongChain = 0xffffffff;
   std::vector<std::uint32_t> chain_duration;
   std::vector<std::pair<std::uint32_t, Ticks>> long_chains;
-  std::vector<CallpathId> chain_callpath;
+  // Call paths in 16 bits (kNone and kLaunchCallpath as the two highest); the rare id that does not
+  // fit is kWideCallpath there and kept in `wide_callpaths`, sorted by vertex.
+  static constexpr std::uint16_t kWideCallpath = 0xfffd;
+  std::vector<std::uint16_t> chain_callpath;
+  std::vector<std::pair<std::uint32_t, CallpathId>> wide_callpaths;
   std::vector<ActivityKind> chain_kind;
 
   // Derived by index_graph(): explicit activities by source and by target (CSR), a topological order.
@@ -104,7 +108,7 @@ struct ActivityGraph {
     if (v + 1 >= vertex_count) throw Error("activity graph: a chain activity must join two existing vertices");
     if (chain_kind.size() < vertex_count) {
       chain_duration.resize(vertex_count, 0);
-      chain_callpath.resize(vertex_count, kNone);
+      chain_callpath.resize(vertex_count, 0xffff);
       chain_kind.resize(vertex_count, ActivityKind::None);
     }
     if (chain_duration[v] == kLongChain) forget_long_chain(v);
@@ -112,12 +116,25 @@ struct ActivityGraph {
       chain_duration[v] = static_cast<std::uint32_t>(duration);
     else
       add_long_chain(v, duration);
-    chain_callpath[v] = callpath;
+    if (chain_callpath[v] == kWideCallpath) forget_wide_callpath(v);
+    if (callpath == kNone)
+      chain_callpath[v] = 0xffff;
+    else if (callpath == kLaunchCallpath)
+      chain_callpath[v] = 0xfffe;
+    else if (callpath < kWideCallpath)
+      chain_callpath[v] = static_cast<std::uint16_t>(callpath);
+    else
+      add_wide_callpath(v, callpath);
     chain_kind[v] = kind;
   }
   Ticks chain_duration_of(std::uint32_t v) const {
     const std::uint32_t d = chain_duration[v];
     return d != kLongChain ? Ticks{d} : long_chain(v);
+  }
+  CallpathId chain_callpath_of(std::uint32_t v) const {
+    const std::uint16_t c = chain_callpath[v];
+    if (c < kWideCallpath) return c;
+    return c == 0xffff ? kNone : c == 0xfffe ? kLaunchCallpath : wide_callpath(v);
   }
 
   bool has_chain(std::uint32_t v) const { return v < chain_kind.size() && chain_kind[v] != ActivityKind::None; }
@@ -125,7 +142,7 @@ struct ActivityGraph {
   std::uint32_t activity_count() const { return explicit_count() + static_cast<std::uint32_t>(chain_kind.size()); }
   std::uint64_t chain_count() const;
   bool exists(std::uint32_t id) const { return id < explicit_count() || has_chain(id - explicit_count()); }
-  Activity chain(std::uint32_t v) const { return {chain_duration_of(v), v, v + 1, chain_callpath[v], chain_kind[v]}; }
+  Activity chain(std::uint32_t v) const { return {chain_duration_of(v), v, v + 1, chain_callpath_of(v), chain_kind[v]}; }
   Activity activity(std::uint32_t id) const {
     return id < explicit_count() ? activities[id] : chain(id - explicit_count());
   }
@@ -198,6 +215,9 @@ struct ActivityGraph {
   void add_long_chain(std::uint32_t v, Ticks duration);
   void forget_long_chain(std::uint32_t v);
   Ticks long_chain(std::uint32_t v) const;
+  void add_wide_callpath(std::uint32_t v, CallpathId callpath);
+  void forget_wide_callpath(std::uint32_t v);
+  CallpathId wide_callpath(std::uint32_t v) const;
 
  public:
 

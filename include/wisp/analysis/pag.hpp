@@ -40,12 +40,14 @@ struct PagOptions {
   bool vertex_times = true;
 };
 
-// An outermost MPI call of a rank and its release time R (end of its wait; R = enter if none).
+// An outermost MPI call of a rank and its release time R on the ideal network (end of its wait;
+// R = enter if none), what POP's timers need: under the ideal variant's dependencies if the graph
+// has one, else under the graph's own. (The graph's own R shapes its activities' durations and is
+// not kept: 8 bytes per call.)
 struct PagCall {
   EventIndex enter = kNone;
   EventIndex leave = kNone;
-  Ticks release = 0;
-  Ticks ideal_release = 0;  // R under the ideal network's dependencies (= release if no ideal variant)
+  Ticks ideal_release = 0;
 };
 
 struct PagAnomalies {
