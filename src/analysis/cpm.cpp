@@ -2,6 +2,7 @@
 #include "wisp/analysis/cpm.hpp"
 
 #include "wisp/analysis/chain_sweep.hpp"
+#include "wisp/error.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -92,28 +93,87 @@ std::vector<std::uint32_t> critical_path(const ActivityGraph& g, const Cpm& cpm)
       [&](const Activity& act, std::uint32_t v) { return cpm.earliest[act.from] + act.duration == cpm.earliest[v]; });
 }
 
-// On a critical vertex v (earliest = latest), an incoming activity from u is tight iff u is
-// critical too and latest(u) + d = latest(v): earliest(u) <= latest(u) <= latest(v) - d always.
-Cpm critical_path_method(const ActivityGraph& g, std::vector<std::uint32_t>& critical) {
-  Cpm cpm;
-  std::vector<Ticks>& tail = cpm.latest;  // the longest path to a leaf, then latest = length - tail
-  tail.assign(g.vertex_count, 0);
+namespace {
+
+// The kept vertices of ChainTails (marks and counts; tails not yet known).
+ChainTails kept_vertices(const ActivityGraph& g) {
+  ChainTails t;
+  t.marks.assign((g.vertex_count + 63) / 64, 0);
+  t.before.resize(t.marks.size());
+  std::uint32_t count = 0;
+  for (std::uint32_t v = 0; v < g.vertex_count; ++v) {
+    if (v % 64 == 0) t.before[v / 64] = count;
+    if (!ChainTails::keeps(g, v)) continue;
+    t.marks[v / 64] |= std::uint64_t{1} << (v % 64);
+    ++count;
+  }
+  t.tail.assign(count, 0);
+  return t;
+}
+
+// Tails in reverse topological order. A vertex that is not kept has one activity in, its chain
+// from v - 1, which index_graph() orders right before it: backwards, it is met right before v - 1,
+// so its tail is carried instead of stored.
+Ticks fill_tails(const ActivityGraph& g, ChainTails& t) {
+  Ticks carried = 0, length = 0;
+  std::uint32_t carried_vertex = kNone;
   g.for_each_in_reverse_order([&](std::uint32_t v) {
-    Ticks t = 0;
-    g.for_each_outgoing(v, [&](std::uint32_t, const Activity& act) { t = std::max(t, tail[act.to] + act.duration); });
-    tail[v] = t;
-    cpm.length = std::max(cpm.length, t);
+    Ticks tail = 0;
+    g.for_each_outgoing(v, [&](std::uint32_t, const Activity& act) {
+      Ticks to = 0;
+      if (t.kept(act.to))
+        to = t.tail[t.slot(act.to)];
+      else if (act.to == carried_vertex)
+        to = carried;
+      else
+        throw Error("activity graph: a chain vertex does not follow its predecessor in the order");
+      tail = std::max(tail, to + act.duration);
+    });
+    if (t.kept(v)) t.tail[t.slot(v)] = tail;
+    carried = tail;
+    carried_vertex = v;
+    length = std::max(length, tail);
   });
-  std::vector<bool> zero_slack(g.vertex_count, false);
+  return length;
+}
+
+// Zero total slack (earliest + tail = length) per vertex, from one forward sweep. Inside a chain
+// (between kept vertices a and b) earliest + tail is the same for every vertex, so a run of vertices
+// that are not kept is marked at its last one u: earliest(u) + d(u) + tail(b).
+std::vector<bool> zero_slack(const ActivityGraph& g, const ChainTails& t, Ticks length) {
+  std::vector<bool> zero(g.vertex_count, false);
   std::vector<Ticks> stored;
+  std::uint32_t run_first = 0;
   chain_sweep(
       g, kFirstVariant, stored, [](Ticks& f, Ticks e, const Activity& a) { f = std::max(f, e + a.duration); },
-      [&](std::uint32_t v, Ticks earliest) { zero_slack[v] = earliest + tail[v] == cpm.length; });
-  for (Ticks& t : tail) t = cpm.length - t;
+      [&](std::uint32_t v, Ticks earliest) {
+        if (t.kept(v)) {
+          zero[v] = earliest + t.tail[t.slot(v)] == length;
+          return;
+        }
+        if (t.kept(v - 1)) run_first = v;  // not kept: v - 1 is its chain predecessor, met right before
+        if (!t.kept(v + 1)) return;
+        const bool on = earliest + g.chain_duration_of(v) + t.tail[t.slot(v + 1)] == length;
+        for (std::uint32_t u = run_first; u <= v; ++u) zero[u] = on;
+      });
+  return zero;
+}
+
+}  // namespace
+
+// On a critical vertex v (earliest = latest), an incoming activity from u is tight iff u is
+// critical too and latest(u) + d = latest(v): earliest(u) <= latest(u) <= latest(v) - d always.
+// A vertex that is not kept has one incoming activity, its chain, tight by definition.
+Cpm critical_path_method(const ActivityGraph& g, std::vector<std::uint32_t>& critical) {
+  Cpm cpm;
+  cpm.tails = kept_vertices(g);
+  cpm.length = fill_tails(g, cpm.tails);
+  const std::vector<bool> zero = zero_slack(g, cpm.tails, cpm.length);
   critical = walk_critical(
-      g, [&](std::uint32_t u) { return zero_slack[u] && cpm.latest[u] == cpm.length; },
+      g, [&](std::uint32_t u) { return zero[u] && cpm.latest_at(g, u) == cpm.length; },
       [&](const Activity& act, std::uint32_t v) {
-        return zero_slack[act.from] && cpm.latest[act.from] + act.duration == cpm.latest[v];
+        if (!cpm.tails.kept(v)) return true;
+        return zero[act.from] && cpm.latest_at(g, act.from) + act.duration == cpm.latest_at(g, v);
       });
   return cpm;
 }

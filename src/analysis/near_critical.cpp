@@ -98,8 +98,8 @@ class BoundedCandidates {
   std::uint64_t seq_ = 0;
 };
 
-Ticks cost_of(const Cpm& cpm, const Activity& act) {
-  return cpm.latest[act.to] - act.duration - cpm.latest[act.from];
+Ticks cost_of(const ActivityGraph& g, const Cpm& cpm, const Activity& act) {
+  return cpm.latest_at(g, act.to) - act.duration - cpm.latest_at(g, act.from);
 }
 
 // Zero-cost successor per vertex: the critical path's own activity on it, else the first
@@ -117,10 +117,14 @@ Successors successors(const ActivityGraph& g, const Cpm& cpm, const std::vector<
       succ.push(v, it->second);
       continue;
     }
+    if (!ChainTails::keeps(g, v)) {  // inside a chain: its one activity out, at zero cost
+      succ.push(v, g.explicit_count() + v);
+      continue;
+    }
     std::uint32_t best = kNone;
     bool local = false;
     g.for_each_outgoing(v, [&](std::uint32_t a, const Activity& act) {
-      if (cost_of(cpm, act) != 0) return;
+      if (cost_of(g, cpm, act) != 0) return;
       if (best == kNone || (is_local(act.kind) && !local)) {
         best = a;
         local = is_local(act.kind);
@@ -226,9 +230,10 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
   BoundedCandidates candidates;
   candidates.set_capacity(target + 1);
   const std::uint32_t critical_root = critical.empty() ? kNone : g.activity(critical.front()).from;
-  if (critical_root != kNone) candidates.offer(cpm.latest[critical_root], kNone, critical_root);
+  if (critical_root != kNone) candidates.offer(cpm.latest_at(g, critical_root), kNone, critical_root);
   for (std::uint32_t v = 0; v < g.vertex_count; ++v)
-    if (g.is_root(v) && v != critical_root && cpm.latest[v] <= r.nc_bound) candidates.offer(cpm.latest[v], kNone, v);
+    if (g.is_root(v) && v != critical_root && cpm.latest_at(g, v) <= r.nc_bound)
+      candidates.offer(cpm.latest_at(g, v), kNone, v);
 
   CallpathSums sums(g);
   while (r.paths.size() < target && !candidates.empty()) {
@@ -248,7 +253,7 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
           next_to = act.to;
           return;
         }
-        const Ticks cost = c.cost + cost_of(cpm, act);
+        const Ticks cost = c.cost + cost_of(g, cpm, act);
         if (cost <= r.nc_bound) candidates.offer(cost, index, a);
       });
       if (next == kNone) break;

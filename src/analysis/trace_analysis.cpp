@@ -137,7 +137,7 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
         [&] { a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths, critical); });
   // The MBM needs the CPM's length and the paths, not their per-vertex tables: freed first, so that
   // the MBM's lanes take their place instead of adding to them.
-  std::vector<Ticks>().swap(a.pag.cpm.latest);
+  a.pag.cpm.tails = ChainTails();
   a.pag.paths.successor = Successors();
   pop_step.get();
   // Its passes are independent: on every core once POP is done.

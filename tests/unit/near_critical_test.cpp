@@ -251,9 +251,17 @@ TEST_CASE("k longest paths, CPM slacks and MBM equal brute-force enumeration on 
     std::vector<std::uint32_t> critical;
     const Cpm lean = critical_path_method(g, critical);
     CHECK(lean.earliest.empty());
+    CHECK(lean.latest.empty());
     CHECK(lean.length == cpm.length);
-    CHECK(lean.latest == cpm.latest);
+    for (std::uint32_t v = 0; v < g.vertex_count; ++v) CHECK(lean.latest_at(g, v) == cpm.latest[v]);
     CHECK(critical == critical_path(g, cpm));
+    NearCriticalQuery every;
+    every.k = brute.size() + 1;
+    const NearCriticalPaths dense_paths = near_critical_paths(g, cpm, every),
+                            lean_paths = near_critical_paths(g, lean, every, critical);
+    REQUIRE(lean_paths.paths.size() == dense_paths.paths.size());
+    for (std::size_t j = 0; j < dense_paths.paths.size(); ++j)
+      CHECK(path_activities(g, lean_paths, j) == path_activities(g, dense_paths, j));
 
     // CPM: ES(v) = longest prefix to v; TS(a) = d_cp - longest path through a;
     // FS(a) = (ES of a's successors, d_cp at a leaf) - EF(a).

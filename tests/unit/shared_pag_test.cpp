@@ -62,6 +62,26 @@ void require_dense_clocks(const Trace& t, const PopTimeline& tl, std::uint64_t e
   }
 }
 
+// The CPM that keeps tails only where chains start, end or meet explicit activities (wisp
+// analyze's) gives every latest time, the critical path and the near-critical paths of the dense one.
+void require_lean_cpm_agrees(const ActivityGraph& g, const Cpm& dense) {
+  std::vector<std::uint32_t> critical;
+  const Cpm lean = critical_path_method(g, critical);
+  CHECK(lean.length == dense.length);
+  bool same_latest = true;
+  for (std::uint32_t v = 0; v < g.vertex_count; ++v) same_latest = same_latest && lean.latest_at(g, v) == dense.latest[v];
+  CHECK(same_latest);
+  CHECK(critical == critical_path(g, dense));
+  NearCriticalQuery q;
+  q.k = 30;
+  const NearCriticalPaths pl = near_critical_paths(g, lean, q, critical), pd = near_critical_paths(g, dense, q);
+  REQUIRE(pl.paths.size() == pd.paths.size());
+  for (std::size_t j = 0; j < pd.paths.size(); ++j) {
+    CHECK(pl.paths[j].duration == pd.paths[j].duration);
+    CHECK(path_activities(g, pl, j) == path_activities(g, pd, j));
+  }
+}
+
 bool same_factors(const PopFactors& a, const PopFactors& b) {
   return same(a.load_balance, b.load_balance) && same(a.serialisation, b.serialisation) &&
          same(a.transfer, b.transfer) && same(a.parallel_efficiency, b.parallel_efficiency) &&
@@ -125,6 +145,7 @@ void require_shared_pag_agrees(const Trace& t, std::uint64_t eager_limit) {
   const Cpm a = critical_path_method(shared.graph), b = critical_path_method(plain.graph);
   CHECK(a.earliest == b.earliest);
   CHECK(a.latest == b.latest);
+  require_lean_cpm_agrees(shared.graph, a);
   NearCriticalQuery q;
   q.k = 20;
   const NearCriticalPaths pa = near_critical_paths(shared.graph, a, q), pb = near_critical_paths(plain.graph, b, q);

@@ -3,26 +3,61 @@
 // activity; plus the one critical path wisp reports when several are equally long.
 #pragma once
 
+#include <bit>
+#include <cstdint>
 #include <vector>
 
 #include "wisp/analysis/activity_graph.hpp"
 
 namespace wisp {
 
+// Longest paths to a leaf ("tails") kept only at the vertices where a chain starts or ends or
+// meets an explicit activity (about one in four in a PAG): inside a chain a vertex has one
+// activity in and one out, so its tail is the next kept vertex's plus the chain durations between.
+struct ChainTails {
+  std::vector<std::uint64_t> marks;   // bit v % 64 of word v / 64: v is kept
+  std::vector<std::uint32_t> before;  // per word: the kept vertices before it
+  std::vector<Ticks> tail;            // per kept vertex
+
+  static bool keeps(const ActivityGraph& g, std::uint32_t v) {
+    return !g.has_chain(v) || v == 0 || !g.has_chain(v - 1) || g.in_rows.index(v) != SparseRows::kEmpty ||
+           g.out_rows.index(v) != SparseRows::kEmpty;
+  }
+  bool kept(std::uint32_t v) const { return marks[v >> 6] >> (v & 63) & 1; }
+  std::uint32_t slot(std::uint32_t v) const {
+    const std::uint64_t word = marks[v >> 6];
+    return before[v >> 6] + static_cast<std::uint32_t>(std::popcount(word & ((std::uint64_t{1} << (v & 63)) - 1)));
+  }
+  // Any vertex's tail: O(1) at a kept vertex, else along its chain to the next kept one.
+  Ticks tail_at(const ActivityGraph& g, std::uint32_t v) const {
+    Ticks along = 0;
+    for (; !kept(v); ++v) along += g.chain_duration_of(v);
+    return tail[slot(v)] + along;
+  }
+  bool empty() const { return marks.empty(); }
+};
+
 struct Cpm {
   std::vector<Ticks> earliest;  // per vertex: longest path from a root (roots at 0)
   std::vector<Ticks> latest;    // per vertex: latest time without delaying the end (leaves at length)
   Ticks length = 0;             // d_cp, the length of the longest path
+  ChainTails tails;             // instead of `latest` (critical_path_method(g, critical)): length - tail
+
+  // Either form's latest time of v.
+  Ticks latest_at(const ActivityGraph& g, std::uint32_t v) const {
+    return latest.empty() ? length - tails.tail_at(g, v) : latest[v];
+  }
 };
 
 // Needs index_graph(g). Linear in vertices + activities.
 Cpm critical_path_method(const ActivityGraph& g);
 
-// The same latest times and length with `earliest` left empty, and critical_path(g, cpm) in
-// `critical`: 8 bytes per vertex less at the peak, for callers that then need only the latest
-// times (the near-critical paths, the MBM). The backward pass gives every vertex's tail (longest
-// path to a leaf), the length is the longest tail, and one sparse forward sweep (chain_sweep.hpp)
-// marks the vertices whose earliest time plus tail is the length: those the critical path may use.
+// The same length and latest times (Cpm::latest_at) with `earliest` and `latest` left empty and
+// the tails kept sparse (about 2 bytes per vertex instead of 16), and critical_path(g, cpm) in
+// `critical`, for callers that then need only the latest times (the near-critical paths, the
+// MBM). The backward pass gives the tails (the length is the longest), and one sparse forward sweep
+// (chain_sweep.hpp) marks the vertices whose earliest time plus tail is the length: those the
+// critical path may use.
 Cpm critical_path_method(const ActivityGraph& g, std::vector<std::uint32_t>& critical);
 
 struct ActivityTimes {
