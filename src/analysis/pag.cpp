@@ -44,20 +44,43 @@ class Builder {
     reserve_activities();
     index_calls();
     add_collective_vertices();
-    for (Rank r = 0; r < trace_.rank_count(); ++r) add_rank_activities(r);
+    for (Rank r = 0; r < trace_.rank_count(); ++r) {
+      cache_rank(r);
+      add_rank_activities(r);
+    }
+    cached_rank_ = kNone;
+    rank_ticks_ = {};
     p2p_vertex_ = {};
     collective_call_ = {};
-    if (!options_.vertex_times) std::vector<Ticks>().swap(pag_.time);  // not needed by the index
+    if (options_.vertex_times) keep_vertex_times();
+    hub_time_ = {};
     pag_.anomalies.cycle_activities = index_graph(g_);
     if (pag_.ideal_variant == kSecondVariant && !(g_.variants & kSecondVariant)) pag_.ideal_variant = 0;
   }
 
  private:
   Ticks ticks(double seconds) const { return std::llround(seconds * pag_.ticks_per_second); }
-  Ticks at(std::uint32_t v) const { return pag_.time[v]; }
+  // Vertex times are not stored while building (8 bytes per vertex): an event's comes from the
+  // trace, a synchronisation vertex's from hub_time_. Pag::time is filled at the end if asked for.
+  Ticks event_at(Rank r, EventIndex i) const {
+    return r == cached_rank_ ? rank_ticks_[i] : ticks(trace_.ranks[r].events[i].time);
+  }
+  // The rank being added: its event times once (1/P of the vertex times at a time).
+  void cache_rank(Rank r) {
+    rank_ticks_.clear();
+    for (const Event& e : trace_.ranks[r].events) rank_ticks_.push_back(ticks(e.time));
+    cached_rank_ = r;
+  }
+  Ticks at(std::uint32_t v) const {
+    if (v >= first_hub_) return hub_time_[v - first_hub_];
+    if (v == Pag::kStart) return pag_.origin;
+    const auto next = std::upper_bound(pag_.first_vertex.begin(), pag_.first_vertex.end(), v);
+    const auto r = static_cast<Rank>(next - pag_.first_vertex.begin() - 1);  // the non-empty rank holding v
+    return event_at(r, v - pag_.first_vertex[r]);
+  }
 
   std::uint32_t new_vertex(Ticks t, std::uint32_t lane) {
-    pag_.time.push_back(t);
+    hub_time_.push_back(t);
     return g_.add_vertex(lane);
   }
 
@@ -67,20 +90,26 @@ class Builder {
     for (const auto& rt : trace_.ranks) events += rt.events.size();
     if (events + trace_.collectives.size() >= kNone - 1)
       throw Error(fmt::format("program activity graph: {} events are more than its 32-bit vertex ids can hold", events));
-    pag_.time.reserve(events + trace_.collectives.size());
-    new_vertex(0, kNone);  // the virtual start; its time is set below
+    g_.add_vertex(kNone);  // the virtual start, at the origin
     bool any = false;
     for (Rank r = 0; r < trace_.rank_count(); ++r) {
       const auto& events_of_r = trace_.ranks[r].events;
       pag_.first_vertex.push_back(g_.add_vertices(static_cast<std::uint32_t>(events_of_r.size()), r));
-      for (const Event& e : events_of_r) pag_.time.push_back(ticks(e.time));
       if (trace_.ranks[r].events.empty()) continue;
-      const Ticks first = at(pag_.first_vertex[r]);
+      const Ticks first = event_at(r, 0);
       pag_.origin = any ? std::min(pag_.origin, first) : first;
       any = true;
     }
-    pag_.time[Pag::kStart] = pag_.origin;
+    first_hub_ = g_.vertex_count;
     pag_.calls.resize(trace_.rank_count());
+  }
+
+  void keep_vertex_times() {
+    pag_.time.reserve(g_.vertex_count);
+    pag_.time.push_back(pag_.origin);
+    for (Rank r = 0; r < trace_.rank_count(); ++r)
+      for (const Event& e : trace_.ranks[r].events) pag_.time.push_back(ticks(e.time));
+    pag_.time.insert(pag_.time.end(), hub_time_.begin(), hub_time_.end());
   }
 
   // Explicit activities: launches, messages, rendezvous, collectives (the local ones are chains).
@@ -299,11 +328,13 @@ class Builder {
     const Ticks release = release_in(kFirstVariant, enter);
     const Ticks ideal_release = pag_.ideal_variant == kSecondVariant ? release_in(kSecondVariant, enter) : release;
     const CallpathId cp = trace_.ranks[r].events[call.enter].ref;
+    Ticks next = event_at(r, call.enter);
     for (EventIndex i = call.enter; i < call.leave; ++i) {
+      const Ticks here = next;
+      next = event_at(r, i + 1);
       if (replaced_by_hub(r, i)) continue;
-      const std::uint32_t u = pag_.vertex(r, i), v = u + 1;
-      const Ticks d = std::max<Ticks>(0, at(v) - std::max(at(u), release));
-      g_.add_chain(u, d, cp, ActivityKind::Mpi);
+      const Ticks d = std::max<Ticks>(0, next - std::max(here, release));
+      g_.add_chain(pag_.vertex(r, i), d, cp, ActivityKind::Mpi);
     }
     for (const Dependency& d : deps_) {
       const Ticks from = d.variants & kFirstVariant ? release : ideal_release;
@@ -339,10 +370,7 @@ class Builder {
       } else {
         cp = after(cp, rt.events[i]);
       }
-      if (i + 1 < n) {
-        const std::uint32_t u = pag_.vertex(r, i);
-        g_.add_chain(u, at(u + 1) - at(u), cp, ActivityKind::Computation);
-      }
+      if (i + 1 < n) g_.add_chain(pag_.vertex(r, i), event_at(r, i + 1) - event_at(r, i), cp, ActivityKind::Computation);
     }
   }
 
@@ -353,6 +381,10 @@ class Builder {
   std::vector<std::vector<std::uint32_t>> hub_of_record_;  // per rank, per collective record
   std::vector<std::vector<std::uint8_t>> replaced_;        // the local begin -> end activity is the hub's
   std::vector<Dependency> deps_;
+  std::uint32_t first_hub_ = 0;      // synchronisation vertices from here on
+  std::vector<Ticks> hub_time_;      // their times
+  Rank cached_rank_ = kNone;         // cache_rank()
+  std::vector<Ticks> rank_ticks_;
   std::vector<std::vector<std::uint32_t>> p2p_vertex_;  // index_calls()
   std::vector<std::vector<EventIndex>> collective_call_;  // index_calls()
 };
