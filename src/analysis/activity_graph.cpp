@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 
 #include "wisp/error.hpp"
 
@@ -107,20 +108,41 @@ std::uint64_t ActivityGraph::memory_bytes() const {
 
 namespace {
 
-// Counting sort of activity ids by `key` (source or target vertex) into CSR form, its row ranges
-// kept sparse. The scatter advances begin[v] as its cursor, which leaves begin[v] = the old
-// begin[v + 1]; one shift restores it (no second array of cursors). The dense begins are temporary.
+// Counting sort of activity ids by `key` (source or target vertex) into CSR form with sparse row
+// ranges, built sparse: the rows' marks first, then counts per non-empty row only (no array per
+// vertex). The scatter advances begin[i] as its cursor, which leaves begin[i] = the old begin[i + 1];
+// one shift restores it.
 template <typename Key>
 void build_csr(const ActivityGraph& g, Key key, SparseRows& rows, std::vector<std::uint32_t>& items) {
-  std::vector<std::uint32_t> begin(g.vertex_count + 1, 0);
-  for (const Activity& a : g.activities) ++begin[key(a) + 1];
-  for (std::uint32_t v = 0; v < g.vertex_count; ++v) begin[v + 1] += begin[v];
+  rows = SparseRows();
+  rows.marks.assign((g.vertex_count + 63) / 64, 0);
+  for (const Activity& a : g.activities) rows.marks[key(a) / 64] |= std::uint64_t{1} << (key(a) % 64);
+  rows.before.resize(rows.marks.size());
+  std::uint32_t nonempty = 0;
+  for (std::size_t w = 0; w < rows.marks.size(); ++w) {
+    rows.before[w] = nonempty;
+    nonempty += static_cast<std::uint32_t>(std::popcount(rows.marks[w]));
+  }
+  std::vector<std::uint32_t>& begin = rows.begin;
+  begin.assign(nonempty + 1, 0);
+  for (const Activity& a : g.activities) ++begin[rows.index(key(a)) + 1];
+  for (std::uint32_t i = 0; i < nonempty; ++i) begin[i + 1] += begin[i];
   items.resize(g.activities.size());
-  for (std::uint32_t i = 0; i < g.activities.size(); ++i) items[begin[key(g.activities[i])]++] = i;
-  for (std::uint32_t v = g.vertex_count; v > 0; --v) begin[v] = begin[v - 1];
+  for (std::uint32_t i = 0; i < g.activities.size(); ++i) items[begin[rows.index(key(g.activities[i]))]++] = i;
+  for (std::uint32_t i = nonempty; i > 0; --i) begin[i] = begin[i - 1];
   begin[0] = 0;
-  rows = sparse_rows(begin);
 }
+
+// Kahn's in-degrees, sparse: a vertex waits for its chain predecessor (a bit) and for its explicit
+// incoming activities (a count per vertex that has any).
+struct Pending {
+  std::vector<bool> chain;               // per vertex: its chain predecessor is not ordered yet
+  std::vector<std::uint32_t> incoming;   // per non-empty row of in_rows: explicit ones not ordered yet
+  bool blocked(const ActivityGraph& g, std::uint32_t v) const {
+    const std::uint32_t i = g.in_rows.index(v);
+    return chain[v] || (i != SparseRows::kEmpty && incoming[i] != 0);
+  }
+};
 
 // Kahn's algorithm; returns the vertices it could order (all of them unless there is a cycle).
 // The in-degrees are the incoming CSR's row lengths plus the chain activity. Ready vertices are
@@ -129,13 +151,15 @@ void build_csr(const ActivityGraph& g, Key key, SparseRows& rows, std::vector<st
 // the passes over the graph in this order (CPM, MBM, the ideal-network clock) read each rank's
 // vertices nearly sequentially. Any topological order gives those passes the same results; the
 // vertices left out on a cycle are the same for every order.
-std::vector<ActivityGraph::OrderRun> kahn(const ActivityGraph& g, std::vector<std::uint32_t>& pending,
-                                          std::uint32_t& ordered) {
-  pending.resize(g.vertex_count);
+std::vector<ActivityGraph::OrderRun> kahn(const ActivityGraph& g, Pending& pending, std::uint32_t& ordered) {
+  pending.chain.assign(g.vertex_count, false);
+  pending.incoming.resize(g.in_rows.nonempty_count());
   std::vector<std::uint32_t> ready;
   for (std::uint32_t v = g.vertex_count; v-- > 0;) {
-    pending[v] = g.in_rows.size(v) + (v > 0 && g.has_chain(v - 1) ? 1 : 0);
-    if (pending[v] == 0) ready.push_back(v);
+    pending.chain[v] = v > 0 && g.has_chain(v - 1);
+    const std::uint32_t i = g.in_rows.index(v);
+    if (i != SparseRows::kEmpty) pending.incoming[i] = g.in_rows.begin[i + 1] - g.in_rows.begin[i];
+    if (!pending.blocked(g, v)) ready.push_back(v);
   }
   std::vector<ActivityGraph::OrderRun> order;
   ordered = 0;
@@ -150,22 +174,25 @@ std::vector<ActivityGraph::OrderRun> kahn(const ActivityGraph& g, std::vector<st
     const auto [first, end] = g.out_rows.range(v);
     for (std::uint32_t k = end; k-- > first;) {
       const std::uint32_t to = g.activities[g.out[k]].to;
-      if (--pending[to] == 0) ready.push_back(to);
+      if (--pending.incoming[g.in_rows.index(to)] == 0 && !pending.chain[to]) ready.push_back(to);
     }
-    if (g.has_chain(v) && --pending[v + 1] == 0) ready.push_back(v + 1);
+    if (g.has_chain(v)) {
+      pending.chain[v + 1] = false;
+      if (!pending.blocked(g, v + 1)) ready.push_back(v + 1);
+    }
   }
   return order;
 }
 
 // The activities to remove to break a cycle: the in-activities from still-blocked vertices of the
 // first blocked vertex that has non-local ones (else of the first blocked vertex).
-std::vector<std::uint32_t> cycle_breakers(const ActivityGraph& g, const std::vector<std::uint32_t>& pending) {
+std::vector<std::uint32_t> cycle_breakers(const ActivityGraph& g, const Pending& pending) {
   std::vector<std::uint32_t> fallback;
   for (std::uint32_t v = 0; v < g.vertex_count; ++v) {
-    if (pending[v] == 0) continue;
+    if (!pending.blocked(g, v)) continue;
     std::vector<std::uint32_t> remote, local;
     g.for_each_incoming(v, [&](std::uint32_t id, const Activity& a) {
-      if (pending[a.from] != 0) (is_local(a.kind) ? local : remote).push_back(id);
+      if (pending.blocked(g, a.from)) (is_local(a.kind) ? local : remote).push_back(id);
     });
     if (!remote.empty()) return remote;
     if (fallback.empty()) fallback = local;
@@ -186,9 +213,9 @@ void remove_activities(ActivityGraph& g, std::vector<std::uint32_t> ids) {
   }
 }
 
-// Builds the indices and Kahn's order; true if every vertex is ordered, else `pending` is non-zero
-// for the blocked ones.
-bool order(ActivityGraph& g, std::vector<std::uint32_t>& pending) {
+// Builds the indices and Kahn's order; true if every vertex is ordered, else `pending` tells the
+// blocked ones.
+bool order(ActivityGraph& g, Pending& pending) {
   build_csr(g, [](const Activity& a) { return a.from; }, g.out_rows, g.out);
   build_csr(g, [](const Activity& a) { return a.to; }, g.in_rows, g.in);
   std::uint32_t ordered = 0;
@@ -218,7 +245,7 @@ std::uint64_t index_graph(ActivityGraph& g) {
   }
   // Both variants are ordered at once; a cycle there that the first variant alone may not have
   // drops the second variant's own activities, then cycles of the first are broken as they come.
-  std::vector<std::uint32_t> pending;
+  Pending pending;
   bool ordered = order(g, pending);
   if (!ordered && (g.variants & kSecondVariant)) {
     drop_second_variant(g);

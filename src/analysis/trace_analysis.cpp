@@ -3,6 +3,9 @@
 
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,6 +28,14 @@ long resident_mb() {
   long pages = 0, resident = 0;
   statm >> pages >> resident;
   return resident * (sysconf(_SC_PAGESIZE) / 1024) / 1024;
+}
+
+// Hands the allocator's free pages back to the system, where it can (glibc: freed blocks below its
+// mmap threshold, e.g. the per-rank vectors, otherwise stay resident until reused).
+void return_free_memory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
 }
 
 // Runs `step`, records its wall time and logs it (debug level: `wisp -vv analyze`).
@@ -117,6 +128,7 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
     timed(graph, "program activity graph", [&] { a.pag.pag = build_pag(trace, pag_options); });
   }
   analyzer_one.get();
+  return_free_memory();  // what the build and analyzer I freed: the next steps' tables take its place
   a.timings = first;
   if (!options.parts.pag) {
     if (options.parts.pop)
@@ -140,6 +152,10 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   a.pag.cpm.tails = ChainTails();
   a.pag.paths.successor = Successors();
   pop_step.get();
+  if (!options.keep_graph) {
+    a.pag.pag.calls = {};  // POP's alone: the MBM's lanes take their place
+    return_free_memory();
+  }
   // Its passes are independent: on every core once POP is done.
   timed(graph, "maximum benefit metric",
         [&] { a.pag.mbm = maximum_benefit(a.pag.pag.graph, a.pag.cpm, a.pag.paths, beside ? cores : 1); });
@@ -147,6 +163,7 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
     a.pag.pag.graph = ActivityGraph();
     a.pag.pag.calls = {};
     a.pag.pag.first_vertex = {};
+    return_free_memory();
   }
   a.timings.insert(a.timings.end(), graph.begin(), graph.begin() + 1);
   a.timings.insert(a.timings.end(), pop_timings.begin(), pop_timings.end());

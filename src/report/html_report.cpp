@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <algorithm>
 #include <map>
 
 #include "report/html_assets.hpp"
@@ -129,9 +130,11 @@ std::string fill_template(const std::map<std::string, std::string_view>& parts) 
 }
 
 // `<` only occurs inside JSON strings, where \u003c is the same character: no `</script>` ends the data early.
+// Copies only if there is a `<` (the data of a large trace's report is tens of megabytes).
 std::string script_safe(std::string json) {
+  if (json.find('<') == std::string::npos) return json;
   std::string out;
-  out.reserve(json.size());
+  out.reserve(json.size() + 5 * static_cast<std::size_t>(std::count(json.begin(), json.end(), '<')));
   for (char c : json) {
     if (c == '<') out += "\\u003c";
     else out += c;
