@@ -126,7 +126,9 @@ void run(const Options& o) {
       write_file_atomically(dir.staging() / "analysis.json", json.dump() + "\n");  // compact; the terminal indented
       write_file_atomically(dir.staging() / "analysis.txt", text);
       write_file_atomically(dir.staging() / "pop_windows.csv", pop_windows_csv(analysis.pop.windows));
-      write_file_atomically(dir.staging() / "report.html", analysis_html(o.trace, trace, analysis, timeline));
+      write_file_atomically(dir.staging() / "report.html", [&](std::ostream& out) {
+        write_analysis_html(out, o.trace, trace, analysis, timeline);
+      });
       dir.commit();
     }
   }

@@ -104,10 +104,21 @@ void AtomicDirectory::commit() {
 }
 
 void write_file_atomically(const fs::path& path, const std::string& content) {
+  write_file_atomically(path, [&](std::ostream& out) { out << content; });
+}
+
+void write_file_atomically(const fs::path& path, const std::function<void(std::ostream&)>& write) {
   const fs::path tmp = sibling(path, "tmp");
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << content;
+    try {
+      write(out);
+    } catch (...) {
+      out.close();
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw;
+    }
     out.flush();
     if (!out) {
       std::error_code ec;

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <algorithm>
 #include <map>
+#include <ostream>
+#include <sstream>
 
 #include "report/html_assets.hpp"
 #include "wisp/report/suggest_report.hpp"
@@ -76,7 +78,10 @@ void append_split(std::string& out, const std::vector<RankSplit>& s) {
   out += '}';
 }
 
-std::string timeline_json(const NamedTimeline& named) {
+// The timeline's JSON in pieces (a lane at a time), each handed to `put`: a large trace's data is
+// never one string.
+template <typename Put>
+void write_timeline_json(const NamedTimeline& named, Put&& put) {
   const Timeline& t = *named.timeline;
   nlohmann::json names = nlohmann::json::array(), mpi = nlohmann::json::array();
   for (const TimelineLabel& l : t.labels) {
@@ -89,6 +94,8 @@ std::string timeline_json(const NamedTimeline& named) {
   for (std::size_t i = 0; i < t.lanes.size(); ++i) {
     if (i) out += ',';
     append_lane(out, t.lanes[i]);
+    put(out);
+    out.clear();
   }
   out += "],";
   append_critical_path(out, t.critical_path);
@@ -97,7 +104,7 @@ std::string timeline_json(const NamedTimeline& named) {
   out += ',';
   append_split(out, t.ranks);
   out += '}';
-  return out;
+  put(out);
 }
 
 nlohmann::json pop_json(const std::string& name, const PopFactors& f) {
@@ -110,54 +117,65 @@ nlohmann::json pop_json(const std::string& name, const PopFactors& f) {
           {"elapsed", f.elapsed}};
 }
 
-// The page: template markers {{NAME}} replaced once each, inserted text never scanned again.
-std::string fill_template(const std::map<std::string, std::string_view>& parts) {
-  const std::string_view page = html_assets::template_html();
-  std::string out;
-  out.reserve(page.size() + html_assets::d3_js().size() + parts.at("DATA").size() + 100000);
-  std::size_t at = 0;
-  while (true) {
-    const std::size_t open = page.find("{{", at);
-    const std::size_t close = open == std::string_view::npos ? open : page.find("}}", open);
-    if (close == std::string_view::npos) break;
-    out += page.substr(at, open - at);
-    const auto it = parts.find(std::string(page.substr(open + 2, close - open - 2)));
-    out += it == parts.end() ? page.substr(open, close + 2 - open) : it->second;
-    at = close + 2;
-  }
-  out += page.substr(at);
-  return out;
-}
-
-// `<` only occurs inside JSON strings, where \u003c is the same character: no `</script>` ends the data early.
-// Copies only if there is a `<` (the data of a large trace's report is tens of megabytes).
-std::string script_safe(std::string json) {
-  if (json.find('<') == std::string::npos) return json;
+// `<` only occurs inside JSON strings, where \u003c is the same character: no `</script>` ends the
+// data early. Escapes in place; copies only if there is a `<`.
+void make_script_safe(std::string& json) {
+  if (json.find('<') == std::string::npos) return;
   std::string out;
   out.reserve(json.size() + 5 * static_cast<std::size_t>(std::count(json.begin(), json.end(), '<')));
   for (char c : json) {
     if (c == '<') out += "\\u003c";
     else out += c;
   }
-  return out;
+  json.swap(out);
 }
 
-std::string page(const nlohmann::json& report, const std::vector<NamedTimeline>& timelines) {
-  std::string data = "{\"report\":" + report.dump() + ",\"timelines\":[";
-  for (std::size_t i = 0; i < timelines.size(); ++i) {
-    if (i) data += ',';
-    data += timeline_json(timelines[i]);
-  }
-  data += "]}";
-  data = script_safe(std::move(data));
+// The page, written to `out` as it is made: template markers {{NAME}} replaced once each (inserted
+// text never scanned again), the data (DATA) piece by piece.
+void write_page(std::ostream& out, const nlohmann::json& report, const std::vector<NamedTimeline>& timelines) {
   const std::string title = report.value("title", std::string("wisp report"));
   std::string escaped_title;
   for (char c : title) escaped_title += c == '<' ? std::string("&lt;") : c == '&' ? std::string("&amp;") : std::string(1, c);
-  return fill_template({{"TITLE", escaped_title},
-                        {"CSS", html_assets::report_css()},
-                        {"D3", html_assets::d3_js()},
-                        {"JS", html_assets::report_js()},
-                        {"DATA", data}});
+  const std::map<std::string, std::string_view> parts{{"TITLE", escaped_title},
+                                                      {"CSS", html_assets::report_css()},
+                                                      {"D3", html_assets::d3_js()},
+                                                      {"JS", html_assets::report_js()}};
+  const auto put = [&](std::string& piece) {
+    make_script_safe(piece);
+    out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+  };
+  const auto write_data = [&] {
+    std::string head = "{\"report\":" + report.dump() + ",\"timelines\":[";
+    put(head);
+    for (std::size_t i = 0; i < timelines.size(); ++i) {
+      if (i) out << ',';
+      write_timeline_json(timelines[i], put);
+    }
+    out << "]}";
+  };
+  const std::string_view page = html_assets::template_html();
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t open = page.find("{{", at);
+    const std::size_t close = open == std::string_view::npos ? open : page.find("}}", open);
+    if (close == std::string_view::npos) break;
+    out << page.substr(at, open - at);
+    const std::string name(page.substr(open + 2, close - open - 2));
+    if (name == "DATA") {
+      write_data();
+    } else {
+      const auto it = parts.find(name);
+      out << (it == parts.end() ? page.substr(open, close + 2 - open) : it->second);
+    }
+    at = close + 2;
+  }
+  out << page.substr(at);
+}
+
+std::string page(const nlohmann::json& report, const std::vector<NamedTimeline>& timelines) {
+  std::ostringstream out;
+  write_page(out, report, timelines);
+  return std::move(out).str();
 }
 
 nlohmann::json callpaths_json(const std::vector<CallpathComparison>& rows) {
@@ -224,8 +242,9 @@ std::string suggest_html(const SuggestResult& r) {
   return page(j, {});
 }
 
-std::string analysis_html(const std::string& trace_path, const Trace& trace, const TraceAnalysis& a,
-                          const Timeline& timeline) {
+namespace {
+
+nlohmann::json analysis_report(const std::string& trace_path, const Trace& trace, const TraceAnalysis& a) {
   nlohmann::json j = {{"kind", "analysis"},
                       {"title", "analysis of " + trace_path},
                       {"trace", trace_path},
@@ -235,7 +254,19 @@ std::string analysis_html(const std::string& trace_path, const Trace& trace, con
                       {"critical_path_length", a.wait_paths.critical_path.length}};
   j["pop"] = nlohmann::json::array();
   if (a.parts.pop) j["pop"].push_back(pop_json("measured", a.pop.whole));
-  return page(j, {{"measured", &timeline}});
+  return j;
+}
+
+}  // namespace
+
+std::string analysis_html(const std::string& trace_path, const Trace& trace, const TraceAnalysis& a,
+                          const Timeline& timeline) {
+  return page(analysis_report(trace_path, trace, a), {{"measured", &timeline}});
+}
+
+void write_analysis_html(std::ostream& out, const std::string& trace_path, const Trace& trace,
+                         const TraceAnalysis& a, const Timeline& timeline) {
+  write_page(out, analysis_report(trace_path, trace, a), {{"measured", &timeline}});
 }
 
 }  // namespace wisp

@@ -172,6 +172,23 @@ TEST_CASE("an output written by another run meanwhile is not replaced without --
   for (const auto& e : fs::directory_iterator(dir.path())) CHECK(e.path().filename() == "out");  // no leftovers
 }
 
+TEST_CASE("a file written as it is made: complete, or absent if the writer fails", "[hardening]") {
+  TempDir dir;
+  write_file_atomically(dir / "page.html", [](std::ostream& out) {
+    for (int i = 0; i < 1000; ++i) out << i << ',';
+  });
+  const std::string content = read_file(dir / "page.html").value_or("");
+  CHECK(content.size() == 3890);  // 10 + 90 * 2 + 900 * 3 digits, 1000 commas
+  CHECK(content.rfind("999,") == content.size() - 4);
+  CHECK_THROWS_WITH(write_file_atomically(dir / "half.html",
+                                          [](std::ostream& out) {
+                                            out << "half of it";
+                                            throw Error("the writer failed");
+                                          }),
+                    "the writer failed");
+  for (const auto& e : fs::directory_iterator(dir.path())) CHECK(e.path().filename() == "page.html");  // no leftovers
+}
+
 TEST_CASE("a corrupt anchor that crashes or hangs libotf2 is one clear error", "[hardening]") {
   // Flipped bits of the Score-P ping-pong's anchor: byte 63 bit 7 made libotf2 abort ("double
   // free or corruption"), byte 59 bit 0 made it spin for 10-60 s allocating without bound.

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
+#include <ostream>
 #include <string>
 
 namespace wisp {
@@ -31,5 +33,7 @@ class AtomicDirectory {
 
 // Writes `content` to `path` via a temporary file and rename (complete or absent).
 void write_file_atomically(const std::filesystem::path& path, const std::string& content);
+// The same with the content written by `write` as it is made (if it throws, nothing is left).
+void write_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write);
 
 }  // namespace wisp

@@ -4,6 +4,7 @@
 // and `wisp suggest`'s ranked hypotheses.
 #pragma once
 
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -27,5 +28,8 @@ std::string suggest_html(const SuggestResult& result);
 // `wisp analyze -o`: the measured trace alone.
 std::string analysis_html(const std::string& trace_path, const Trace& trace, const TraceAnalysis& analysis,
                           const Timeline& timeline);
+// The same page written to `out` as it is made (a large trace's data is never held whole).
+void write_analysis_html(std::ostream& out, const std::string& trace_path, const Trace& trace,
+                         const TraceAnalysis& analysis, const Timeline& timeline);
 
 }  // namespace wisp
