@@ -5,8 +5,23 @@
 
 namespace wisp {
 
+namespace {
+
+// The factors of the run and of the windows from any timers (PopTimeline, PopSamples).
+template <typename Timers>
+void fill_factors(PopAnalysis& a, const Timers& timers, const std::vector<WindowRange>& ranges,
+                  const PopAnalysisOptions& options) {
+  a.whole = pop_factors(timers, options.pop);
+  a.replay_ideal = timers.ideal_runtime;
+  for (const WindowRange& w : ranges)
+    a.windows.push_back(PopWindow{w.start, w.end, pop_factors(timers, w.start, w.end), w.min_events});
+}
+
+}  // namespace
+
 // The timers are sampled at the run's and the windows' borders only (pop_samples), so that no
-// timeline is kept: its factors are those of pop_factors() and pop_windows() on pop_timeline().
+// timeline is kept, unless so many windows would take more than the timeline (48 bytes per MPI
+// call): the same factors either way (those of pop_factors() and pop_windows() on pop_timeline()).
 PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options, const Pag* pag) {
   const bool shared = pag && pag->ideal_variant != 0 && pag->ideal_eager_limit == options.pop.eager_limit;
   Pag own;
@@ -19,15 +34,16 @@ PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options, c
     times.push_back(w.start);
     times.push_back(w.end);
   }
-  const PopSamples samples = pop_samples(trace, graph, std::move(times));
+  std::uint64_t calls = 0;
+  for (const auto& rank_calls : graph.calls) calls += rank_calls.size();
   PopAnalysis a;
-  a.whole = pop_factors(samples, options.pop);
+  if (std::uint64_t{trace.rank_count()} * times.size() * 16 <= 48 * calls + (std::uint64_t{1} << 20))
+    fill_factors(a, pop_samples(trace, graph, std::move(times)), ranges, options);
+  else
+    fill_factors(a, pop_timeline(trace, graph), ranges, options);
   a.external_ideal = options.pop.ideal_runtime.has_value();
   if (a.external_ideal) a.ideal_source = options.pop.ideal_runtime_source;
-  a.replay_ideal = samples.ideal_runtime;
   a.window_options = options.windows;
-  for (const WindowRange& w : ranges)
-    a.windows.push_back(PopWindow{w.start, w.end, pop_factors(samples, w.start, w.end), w.min_events});
   a.hybrid = hybrid_pop_factors(trace);
   return a;
 }

@@ -218,3 +218,25 @@ TEST_CASE("a PAG built without its vertex times: the same graph, 8 bytes per ver
   CHECK_THROWS_AS(pag_critical_path(a, ca), Error);
   CHECK(pag_critical_path(b, cb).segments.size() > 0);
 }
+
+TEST_CASE("POP with more windows than the timeline's size: the timeline's factors all the same", "[pag][pop]") {
+  // 12 ranks x 40,002 window borders x 16 bytes outweigh 48 bytes per MPI call: analyze_pop keeps
+  // the timeline instead of the samples; its windows are still pop_windows() on pop_timeline().
+  gen::HaloOptions halo;
+  halo.dims = {4, 3};
+  halo.steps = 5;
+  const Trace t = gen::generate_halo(halo);
+  PopAnalysisOptions pop;
+  pop.windows = WindowOptions{t.span() / 20000, 0};
+  const PopAnalysis a = analyze_pop(t, pop);
+  const PopTimeline tl = pop_timeline(t, pop.pop.eager_limit);
+  const std::vector<PopWindow> windows = pop_windows(tl, *pop.windows);
+  REQUIRE(windows.size() >= 20000);
+  REQUIRE(a.windows.size() == windows.size());
+  bool same_windows = true;
+  for (std::size_t w = 0; w < windows.size(); ++w)
+    same_windows = same_windows && a.windows[w].start == windows[w].start && a.windows[w].end == windows[w].end &&
+                   same_factors(a.windows[w].factors, windows[w].factors);
+  CHECK(same_windows);
+  CHECK(same_factors(a.whole, pop_factors(tl, pop.pop)));
+}
