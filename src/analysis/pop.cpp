@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <ranges>
 
+#include "analysis/bisect.hpp"
 #include "wisp/analysis/chain_sweep.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/error.hpp"
@@ -27,9 +27,8 @@ double interpolate(const PopTimeline& tl, Rank r, double t, Field field) {
   const PopTimeline::Point front = tl.point(r, 0), back = tl.point(r, n - 1);
   if (t <= front.time) return field(front);
   if (t >= back.time) return field(back);
-  const auto it = std::ranges::upper_bound(std::views::iota(std::size_t{0}, n), t, {},
-                                           [&](std::size_t i) { return tl.point(r, i).time; });
-  const PopTimeline::Point b = tl.point(r, *it), a = tl.point(r, *it - 1);
+  const std::size_t i = upper_index(n, t, [&](std::size_t k) { return tl.point(r, k).time; });
+  const PopTimeline::Point b = tl.point(r, i), a = tl.point(r, i - 1);
   const double span = b.time - a.time;
   return span > 0 ? field(a) + (field(b) - field(a)) * (t - a.time) / span : field(b);
 }

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ranges>
 
+#include "analysis/bisect.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/error.hpp"
 
@@ -29,10 +29,10 @@ struct CallEvents {
 // MPI events of rank r in [a, b), or [a, b] for the last window.
 template <typename Events>
 std::uint32_t events_in(const Events& t, Rank r, double a, double b, bool closed) {
-  const auto times = std::views::iota(std::size_t{0}, t.mpi_event_count(r));
+  const std::size_t n = t.mpi_event_count(r);
   const auto time = [&](std::size_t i) { return t.mpi_event_time(r, i); };
-  const auto lo = std::ranges::lower_bound(times, a, {}, time);
-  const auto hi = closed ? std::ranges::upper_bound(times, b, {}, time) : std::ranges::lower_bound(times, b, {}, time);
+  const std::size_t lo = lower_index(n, a, time);
+  const std::size_t hi = closed ? upper_index(n, b, time) : lower_index(n, b, time);
   return static_cast<std::uint32_t>(hi - lo);
 }
 
