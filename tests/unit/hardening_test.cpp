@@ -189,6 +189,20 @@ TEST_CASE("a file written as it is made: complete, or absent if the writer fails
   for (const auto& e : fs::directory_iterator(dir.path())) CHECK(e.path().filename() == "page.html");  // no leftovers
 }
 
+TEST_CASE("fuzz findings: local definitions whose mapping table makes libotf2 malloc 2^64 bytes", "[hardening][fuzz]") {
+  // fuzz_otf2 (CI smoke): a mapping table's size field makes OTF2_IdMap_Create ask malloc for
+  // 0xffffffffffffab80 bytes; malloc says no (AddressSanitizer only with allocator_may_return_null,
+  // as scripts/fuzz.sh sets it) and libotf2 reports it.
+  TempDir dir;
+  REQUIRE(test::run_wisp("generate imbalance --ranks 2 --iterations 3 -o " + (dir / "t").string()).exit_code == 0);
+  fs::copy_file(kRegression / "fuzz-otf2-local-defs-huge-idmap.def", dir / "t" / "traces" / "1.def",
+                fs::copy_options::overwrite_existing);
+  const auto r = test::run_wisp("info " + (dir / "t").string());
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.err, Catch::StartsWith("wisp: error: " + (dir / "t" / "traces.otf2").string() +
+                                      ": corrupt local definitions of location 1"));
+}
+
 TEST_CASE("a corrupt anchor that crashes or hangs libotf2 is one clear error", "[hardening]") {
   // Flipped bits of the Score-P ping-pong's anchor: byte 63 bit 7 made libotf2 abort ("double
   // free or corruption"), byte 59 bit 0 made it spin for 10-60 s allocating without bound.
