@@ -96,16 +96,27 @@ std::vector<std::uint32_t> critical_path(const ActivityGraph& g, const Cpm& cpm)
 namespace {
 
 // The kept vertices of ChainTails (marks and counts; tails not yet known).
+// Word by word: kept = no chain out, or no chain in, or a mark in either index (ChainTails::keeps).
 ChainTails kept_vertices(const ActivityGraph& g) {
   ChainTails t;
-  t.marks.assign((g.vertex_count + 63) / 64, 0);
-  t.before.resize(t.marks.size());
+  const std::size_t words = (g.vertex_count + 63) / 64;
+  t.marks.assign(words, 0);
+  t.before.resize(words);
+  std::uint64_t previous_chains = 0;  // the word before's chain bits
   std::uint32_t count = 0;
-  for (std::uint32_t v = 0; v < g.vertex_count; ++v) {
-    if (v % 64 == 0) t.before[v / 64] = count;
-    if (!ChainTails::keeps(g, v)) continue;
-    t.marks[v / 64] |= std::uint64_t{1} << (v % 64);
-    ++count;
+  for (std::size_t w = 0; w < words; ++w) {
+    std::uint64_t chains = 0;  // bit b: vertex 64w + b has a chain
+    const std::uint32_t first = static_cast<std::uint32_t>(w * 64);
+    const std::uint32_t n = std::min<std::uint32_t>(64, g.vertex_count - first);
+    for (std::uint32_t b = 0; b < n; ++b) chains |= std::uint64_t{g.has_chain(first + b)} << b;
+    const std::uint64_t chain_in = chains << 1 | previous_chains >> 63;  // bit b: vertex - 1 has a chain
+    const std::uint64_t valid = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+    std::uint64_t kept = (~chains | ~chain_in | g.in_rows.marks[w] | g.out_rows.marks[w]) & valid;
+    if (w == 0) kept |= 1;  // vertex 0 has no chain in
+    t.marks[w] = kept;
+    t.before[w] = count;
+    count += static_cast<std::uint32_t>(std::popcount(kept));
+    previous_chains = chains;
   }
   t.tail.assign(count, 0);
   return t;

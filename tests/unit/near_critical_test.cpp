@@ -253,7 +253,10 @@ TEST_CASE("k longest paths, CPM slacks and MBM equal brute-force enumeration on 
     CHECK(lean.earliest.empty());
     CHECK(lean.latest.empty());
     CHECK(lean.length == cpm.length);
-    for (std::uint32_t v = 0; v < g.vertex_count; ++v) CHECK(lean.latest_at(g, v) == cpm.latest[v]);
+    for (std::uint32_t v = 0; v < g.vertex_count; ++v) {
+      CHECK(lean.latest_at(g, v) == cpm.latest[v]);
+      CHECK(lean.tails.kept(v) == ChainTails::keeps(g, v));
+    }
     CHECK(critical == critical_path(g, cpm));
     NearCriticalQuery every;
     every.k = brute.size() + 1;

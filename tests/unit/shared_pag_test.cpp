@@ -68,9 +68,13 @@ void require_lean_cpm_agrees(const ActivityGraph& g, const Cpm& dense) {
   std::vector<std::uint32_t> critical;
   const Cpm lean = critical_path_method(g, critical);
   CHECK(lean.length == dense.length);
-  bool same_latest = true;
-  for (std::uint32_t v = 0; v < g.vertex_count; ++v) same_latest = same_latest && lean.latest_at(g, v) == dense.latest[v];
+  bool same_latest = true, kept_right = true;
+  for (std::uint32_t v = 0; v < g.vertex_count; ++v) {
+    same_latest = same_latest && lean.latest_at(g, v) == dense.latest[v];
+    kept_right = kept_right && lean.tails.kept(v) == ChainTails::keeps(g, v);
+  }
   CHECK(same_latest);
+  CHECK(kept_right);  // the marks built word by word are the rule's
   CHECK(critical == critical_path(g, dense));
   NearCriticalQuery q;
   q.k = 30;
