@@ -44,60 +44,26 @@ std::uint64_t ActivityGraph::chain_count() const {
                                                   [](ActivityKind k) { return k != ActivityKind::None; }));
 }
 
-namespace {
-
-// The values of chains that do not fit their column, sorted by vertex.
 template <typename T>
-auto aside_at(std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v) {
-  return std::lower_bound(aside.begin(), aside.end(), v, [](const auto& c, std::uint32_t x) { return c.first < x; });
+void ActivityGraph::keep_aside(std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v, T value, bool keep) {
+  const auto it = std::lower_bound(aside.begin(), aside.end(), v, [](const auto& c, std::uint32_t x) { return c.first < x; });
+  const bool there = it != aside.end() && it->first == v;
+  if (keep && there) it->second = value;
+  else if (keep) aside.insert(it, {v, value});  // chains are mostly added in vertex order: at the end
+  else if (there) aside.erase(it);
 }
 
 template <typename T>
-void put_aside(std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v, T value) {
-  if (aside.empty() || aside.back().first < v)
-    aside.emplace_back(v, value);  // chains are mostly added in vertex order
-  else
-    aside.insert(aside_at(aside, v), {v, value});
-}
-
-template <typename T>
-void forget(std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v) {
-  const auto it = aside_at(aside, v);
-  if (it != aside.end() && it->first == v) aside.erase(it);
-}
-
-template <typename T>
-T find_aside(const std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v) {
+T ActivityGraph::aside_value(const std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v) {
   const auto it = std::lower_bound(aside.begin(), aside.end(), v, [](const auto& c, std::uint32_t x) { return c.first < x; });
   if (it == aside.end() || it->first != v) throw Error("activity graph: a chain activity's value is missing");
   return it->second;
 }
 
-}  // namespace
-
-void ActivityGraph::add_long_chain(std::uint32_t v, Ticks duration) {
-  chain_duration[v] = kLongChain;
-  put_aside(long_chains, v, duration);
-}
-
-void ActivityGraph::forget_long_chain(std::uint32_t v) {
-  forget(long_chains, v);
-  chain_duration[v] = 0;
-}
-
-Ticks ActivityGraph::long_chain(std::uint32_t v) const { return find_aside(long_chains, v); }
-
-void ActivityGraph::add_wide_callpath(std::uint32_t v, CallpathId callpath) {
-  chain_callpath[v] = kWideCallpath;
-  put_aside(wide_callpaths, v, callpath);
-}
-
-void ActivityGraph::forget_wide_callpath(std::uint32_t v) {
-  forget(wide_callpaths, v);
-  chain_callpath[v] = 0xffff;
-}
-
-CallpathId ActivityGraph::wide_callpath(std::uint32_t v) const { return find_aside(wide_callpaths, v); }
+template void ActivityGraph::keep_aside(std::vector<std::pair<std::uint32_t, Ticks>>&, std::uint32_t, Ticks, bool);
+template void ActivityGraph::keep_aside(std::vector<std::pair<std::uint32_t, CallpathId>>&, std::uint32_t, CallpathId, bool);
+template Ticks ActivityGraph::aside_value(const std::vector<std::pair<std::uint32_t, Ticks>>&, std::uint32_t);
+template CallpathId ActivityGraph::aside_value(const std::vector<std::pair<std::uint32_t, CallpathId>>&, std::uint32_t);
 
 std::uint64_t ActivityGraph::memory_bytes() const {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
@@ -117,12 +83,7 @@ void build_csr(const ActivityGraph& g, Key key, SparseRows& rows, std::vector<st
   rows = SparseRows();
   rows.marks.assign((g.vertex_count + 63) / 64, 0);
   for (const Activity& a : g.activities) rows.marks[key(a) / 64] |= std::uint64_t{1} << (key(a) % 64);
-  rows.before.resize(rows.marks.size());
-  std::uint32_t nonempty = 0;
-  for (std::size_t w = 0; w < rows.marks.size(); ++w) {
-    rows.before[w] = nonempty;
-    nonempty += static_cast<std::uint32_t>(std::popcount(rows.marks[w]));
-  }
+  const std::uint32_t nonempty = count_before(rows.marks, rows.before);
   std::vector<std::uint32_t>& begin = rows.begin;
   begin.assign(nonempty + 1, 0);
   for (const Activity& a : g.activities) ++begin[rows.index(key(a)) + 1];

@@ -101,9 +101,7 @@ ChainTails kept_vertices(const ActivityGraph& g) {
   ChainTails t;
   const std::size_t words = (g.vertex_count + 63) / 64;
   t.marks.assign(words, 0);
-  t.before.resize(words);
   std::uint64_t previous_chains = 0;  // the word before's chain bits
-  std::uint32_t count = 0;
   for (std::size_t w = 0; w < words; ++w) {
     std::uint64_t chains = 0;  // bit b: vertex 64w + b has a chain
     const std::uint32_t first = static_cast<std::uint32_t>(w * 64);
@@ -114,11 +112,9 @@ ChainTails kept_vertices(const ActivityGraph& g) {
     std::uint64_t kept = (~chains | ~chain_in | g.in_rows.marks[w] | g.out_rows.marks[w]) & valid;
     if (w == 0) kept |= 1;  // vertex 0 has no chain in
     t.marks[w] = kept;
-    t.before[w] = count;
-    count += static_cast<std::uint32_t>(std::popcount(kept));
     previous_chains = chains;
   }
-  t.tail.assign(count, 0);
+  t.tail.assign(count_before(t.marks, t.before), 0);
   return t;
 }
 

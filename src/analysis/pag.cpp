@@ -74,8 +74,7 @@ class Builder {
   Ticks at(std::uint32_t v) const {
     if (v >= first_hub_) return hub_time_[v - first_hub_];
     if (v == Pag::kStart) return pag_.origin;
-    const auto next = std::upper_bound(pag_.first_vertex.begin(), pag_.first_vertex.end(), v);
-    const auto r = static_cast<Rank>(next - pag_.first_vertex.begin() - 1);  // the non-empty rank holding v
+    const Rank r = g_.lane_of(v);  // an event vertex's lane is its rank
     return event_at(r, v - pag_.first_vertex[r]);
   }
 

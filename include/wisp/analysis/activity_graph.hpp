@@ -111,30 +111,25 @@ struct ActivityGraph {
       chain_callpath.resize(vertex_count, 0xffff);
       chain_kind.resize(vertex_count, ActivityKind::None);
     }
-    if (chain_duration[v] == kLongChain) forget_long_chain(v);
-    if (duration >= 0 && duration < Ticks{kLongChain})
-      chain_duration[v] = static_cast<std::uint32_t>(duration);
-    else
-      add_long_chain(v, duration);
-    if (chain_callpath[v] == kWideCallpath) forget_wide_callpath(v);
-    if (callpath == kNone)
-      chain_callpath[v] = 0xffff;
-    else if (callpath == kLaunchCallpath)
-      chain_callpath[v] = 0xfffe;
-    else if (callpath < kWideCallpath)
-      chain_callpath[v] = static_cast<std::uint16_t>(callpath);
-    else
-      add_wide_callpath(v, callpath);
+    const bool short_chain = duration >= 0 && duration < Ticks{kLongChain};
+    if (!short_chain || chain_duration[v] == kLongChain) keep_aside(long_chains, v, duration, !short_chain);
+    chain_duration[v] = short_chain ? static_cast<std::uint32_t>(duration) : kLongChain;
+    const bool narrow = callpath < kWideCallpath || callpath == kNone || callpath == kLaunchCallpath;
+    if (!narrow || chain_callpath[v] == kWideCallpath) keep_aside(wide_callpaths, v, callpath, !narrow);
+    chain_callpath[v] = callpath == kNone            ? 0xffff
+                        : callpath == kLaunchCallpath ? 0xfffe
+                        : narrow                      ? static_cast<std::uint16_t>(callpath)
+                                                      : kWideCallpath;
     chain_kind[v] = kind;
   }
   Ticks chain_duration_of(std::uint32_t v) const {
     const std::uint32_t d = chain_duration[v];
-    return d != kLongChain ? Ticks{d} : long_chain(v);
+    return d != kLongChain ? Ticks{d} : aside_value(long_chains, v);
   }
   CallpathId chain_callpath_of(std::uint32_t v) const {
     const std::uint16_t c = chain_callpath[v];
     if (c < kWideCallpath) return c;
-    return c == 0xffff ? kNone : c == 0xfffe ? kLaunchCallpath : wide_callpath(v);
+    return c == 0xffff ? kNone : c == 0xfffe ? kLaunchCallpath : aside_value(wide_callpaths, v);
   }
 
   bool has_chain(std::uint32_t v) const { return v < chain_kind.size() && chain_kind[v] != ActivityKind::None; }
@@ -212,12 +207,11 @@ struct ActivityGraph {
   std::uint64_t memory_bytes() const;
 
  private:
-  void add_long_chain(std::uint32_t v, Ticks duration);
-  void forget_long_chain(std::uint32_t v);
-  Ticks long_chain(std::uint32_t v) const;
-  void add_wide_callpath(std::uint32_t v, CallpathId callpath);
-  void forget_wide_callpath(std::uint32_t v);
-  CallpathId wide_callpath(std::uint32_t v) const;
+  // Vertex v's entry of a column's values kept aside: set to `value` if `keep`, else removed.
+  template <typename T>
+  static void keep_aside(std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v, T value, bool keep);
+  template <typename T>
+  static T aside_value(const std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v);
 
  public:
 

@@ -42,4 +42,8 @@ struct SparseRows {
 // From dense CSR begins (rows + 1 of them, the last = item count).
 SparseRows sparse_rows(const std::vector<std::uint32_t>& dense_begin);
 
+// Sets before[w] to the set bits of marks[0..w) (before has marks' size); returns all set bits.
+// What SparseRows::index() and other bit-per-vertex sets (ChainTails) count with.
+std::uint32_t count_before(const std::vector<std::uint64_t>& marks, std::vector<std::uint32_t>& before);
+
 }  // namespace wisp
