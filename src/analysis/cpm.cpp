@@ -118,51 +118,90 @@ ChainTails kept_vertices(const ActivityGraph& g) {
   return t;
 }
 
-// Tails in reverse topological order. A vertex that is not kept has one activity in, its chain
-// from v - 1, which index_graph() orders right before it: backwards, it is met right before v - 1,
-// so its tail is carried instead of stored.
+// Tails in reverse topological order, run by run. A vertex that is not kept has one activity in
+// and one out, its chains: index_graph() orders it right after v - 1, in the same run, so its tail
+// is carried along the run (the tail of v + 1 plus its chain) instead of stored.
 Ticks fill_tails(const ActivityGraph& g, ChainTails& t) {
-  Ticks carried = 0, length = 0;
-  std::uint32_t carried_vertex = kNone;
-  g.for_each_in_reverse_order([&](std::uint32_t v) {
-    Ticks tail = 0;
-    g.for_each_outgoing(v, [&](std::uint32_t, const Activity& act) {
-      Ticks to = 0;
-      if (t.kept(act.to))
-        to = t.tail[t.slot(act.to)];
-      else if (act.to == carried_vertex)
-        to = carried;
-      else
-        throw Error("activity graph: a chain vertex does not follow its predecessor in the order");
-      tail = std::max(tail, to + act.duration);
-    });
-    if (t.kept(v)) t.tail[t.slot(v)] = tail;
-    carried = tail;
-    carried_vertex = v;
-    length = std::max(length, tail);
-  });
+  Ticks length = 0;
+  for (auto run = g.order.rbegin(); run != g.order.rend(); ++run) {
+    const std::uint32_t last = run->first + run->count - 1;
+    Ticks carried = 0;  // the tail of v + 1 (inside the run)
+    for (std::uint32_t v = last + 1; v-- > run->first;) {
+      if (!t.kept(v)) {
+        if (v == last) {  // v + 1 comes later: it has explicit activities in, so it is kept
+          if (!t.kept(v + 1)) throw Error("activity graph: a chain vertex does not follow its predecessor in the order");
+          carried = t.tail[t.slot(v + 1)];
+        }
+        carried += g.chain_duration_of(v);
+        length = std::max(length, carried);
+        continue;
+      }
+      Ticks tail = 0;
+      g.for_each_outgoing(v, [&](std::uint32_t, const Activity& act) {
+        Ticks to = 0;
+        if (act.to == v + 1 && v != last)
+          to = carried;
+        else if (t.kept(act.to))
+          to = t.tail[t.slot(act.to)];
+        else
+          throw Error("activity graph: a chain vertex does not follow its predecessor in the order");
+        tail = std::max(tail, to + act.duration);
+      });
+      t.tail[t.slot(v)] = tail;
+      carried = tail;
+      length = std::max(length, tail);
+    }
+  }
   return length;
 }
 
-// Zero total slack (earliest + tail = length) per vertex, from one forward sweep. Inside a chain
-// (between kept vertices a and b) earliest + tail is the same for every vertex, so a run of vertices
-// that are not kept is marked at its last one u: earliest(u) + d(u) + tail(b).
+// Zero total slack (earliest + tail = length) per vertex, from one forward sweep run by run (as
+// fill_tails: a vertex that is not kept follows v - 1 in its run, its earliest time is carried).
+// Inside a chain (between kept vertices a and b) earliest + tail is the same for every vertex, so
+// a gap of vertices that are not kept is marked at once when b is met: arrival at b + tail(b).
 std::vector<bool> zero_slack(const ActivityGraph& g, const ChainTails& t, Ticks length) {
+  const auto out_of_order = [] { return Error("activity graph: a chain vertex does not follow its predecessor in the order"); };
   std::vector<bool> zero(g.vertex_count, false);
-  std::vector<Ticks> stored;
-  std::uint32_t run_first = 0;
-  chain_sweep(
-      g, kFirstVariant, stored, [](Ticks& f, Ticks e, const Activity& a) { f = std::max(f, e + a.duration); },
-      [&](std::uint32_t v, Ticks earliest) {
-        if (t.kept(v)) {
-          zero[v] = earliest + t.tail[t.slot(v)] == length;
-          return;
-        }
-        if (t.kept(v - 1)) run_first = v;  // not kept: v - 1 is its chain predecessor, met right before
-        if (!t.kept(v + 1)) return;
-        const bool on = earliest + g.chain_duration_of(v) + t.tail[t.slot(v + 1)] == length;
-        for (std::uint32_t u = run_first; u <= v; ++u) zero[u] = on;
+  std::vector<Ticks> stored(g.in_rows.nonempty_count(), 0);  // at vertices with explicit activities in
+  const auto relax = [](Ticks& to, Ticks value) { to = std::max(to, value); };
+  for (const ActivityGraph::OrderRun& run : g.order) {
+    const std::uint32_t last = run.first + run.count - 1;
+    Ticks carried = 0;  // arrival at v along the chain from v - 1, if v - 1 is in this run
+    std::uint32_t gap = kNone;  // the first of the vertices not kept right before v
+    for (std::uint32_t v = run.first; v <= last; ++v) {
+      if (!t.kept(v)) {
+        if (v == run.first) throw out_of_order();
+        if (gap == kNone) gap = v;
+        carried += g.chain_duration_of(v);
+        continue;
+      }
+      const bool chain_in = v != run.first && g.has_chain(v - 1);
+      Ticks earliest = chain_in ? carried : 0;
+      if (g.in_rows.has_items(v)) earliest = chain_in ? std::max(earliest, stored[g.in_rows.index(v)]) : stored[g.in_rows.index(v)];
+      else if (!chain_in && v > 0 && g.has_chain(v - 1)) throw out_of_order();
+      const Ticks tail = t.tail[t.slot(v)];
+      if (gap != kNone) {
+        const bool on = carried + tail == length;
+        for (std::uint32_t u = gap; u < v; ++u) zero[u] = on;
+        gap = kNone;
+      }
+      zero[v] = earliest + tail == length;
+      g.for_each_outgoing(v, [&](std::uint32_t id, const Activity& a) {
+        if (id >= g.explicit_count() && v != last)
+          carried = earliest + a.duration;  // its chain, to the next vertex of the run
+        else if (g.in_rows.has_items(a.to))
+          relax(stored[g.in_rows.index(a.to)], earliest + a.duration);
+        else
+          throw out_of_order();
       });
+    }
+    if (gap != kNone) {  // the run ends inside a chain: it goes on at last + 1, later
+      if (!g.in_rows.has_items(last + 1)) throw out_of_order();
+      const bool on = carried + t.tail[t.slot(last + 1)] == length;
+      for (std::uint32_t u = gap; u <= last; ++u) zero[u] = on;
+      relax(stored[g.in_rows.index(last + 1)], carried);
+    }
+  }
   return zero;
 }
 

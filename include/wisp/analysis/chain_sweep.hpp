@@ -19,27 +19,38 @@ template <typename Value, typename Relax, typename Visit>
 void chain_sweep(const ActivityGraph& g, Variant variant, std::vector<Value>& stored, Relax&& relax, Visit&& visit) {
   stored.assign(g.in_rows.nonempty_count(), Value{});
   Value carried{};
+  // Along a chain (the value arrives from v - 1): carried, or stored if v + 1 has explicit ones in.
+  const auto relax_chain = [&](std::uint32_t v, const Value& value) {
+    if (g.in_rows.has_items(v + 1)) {
+      relax(stored[g.in_rows.index(v + 1)], value, g.chain(v));
+    } else {
+      carried = Value{};
+      relax(carried, value, g.chain(v));
+    }
+  };
   for (const ActivityGraph::OrderRun& run : g.order) {
     for (std::uint32_t v = run.first; v < run.first + run.count; ++v) {
-      const std::uint32_t slot = g.in_rows.index(v);
       Value value{};
-      if (slot != SparseRows::kEmpty) {
-        value = stored[slot];
+      if (g.in_rows.has_items(v)) {
+        value = stored[g.in_rows.index(v)];
       } else if (v > 0 && g.has_chain(v - 1)) {
         if (v == run.first) throw Error("activity graph: a chain vertex does not follow its predecessor in the order");
         value = carried;
       }
       visit(v, value);
+      if (!g.out_rows.has_items(v)) {  // its chain alone, if any (most vertices)
+        if (g.has_chain(v)) relax_chain(v, value);
+        continue;
+      }
       g.for_each_outgoing(
           v,
           [&](std::uint32_t, const Activity& a) {
             // Explicit activities always end at a stored vertex; a chain may end at a carried one.
-            const std::uint32_t target = g.in_rows.index(a.to);
-            if (target != SparseRows::kEmpty) {
-              relax(stored[target], value, a);
-            } else {
+            if (a.to == v + 1 && !g.in_rows.has_items(a.to)) {
               carried = Value{};
               relax(carried, value, a);
+            } else {
+              relax(stored[g.in_rows.index(a.to)], value, a);
             }
           },
           variant);

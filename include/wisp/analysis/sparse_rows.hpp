@@ -18,6 +18,7 @@ struct SparseRows {
 
   static constexpr std::uint32_t kEmpty = 0xffffffff;
 
+  bool has_items(std::uint32_t r) const { return marks[r >> 6] >> (r & 63) & 1; }
   // Row r's place among the non-empty rows, kEmpty if it is empty.
   std::uint32_t index(std::uint32_t r) const {
     const std::uint64_t word = marks[r >> 6], bit = std::uint64_t{1} << (r & 63);
