@@ -22,6 +22,7 @@ namespace {
 struct Dependency {
   std::uint32_t from;
   std::uint32_t to;
+  Ticks from_time;  // at(from), read once (mostly another rank's event: a cache miss)
   ActivityKind kind;
   Variant variants = kBothVariants;
 };
@@ -51,6 +52,7 @@ class Builder {
     cached_rank_ = kNone;
     rank_ticks_ = {};
     p2p_vertex_ = {};
+    p2p_ticks_ = {};
     collective_call_ = {};
     if (options_.vertex_times) keep_vertex_times();
     hub_time_ = {};
@@ -219,11 +221,14 @@ class Builder {
   // begin is in (kNone outside any call).
   void index_calls() {
     p2p_vertex_.resize(trace_.rank_count());
+    p2p_ticks_.resize(trace_.rank_count());
     collective_call_.resize(trace_.rank_count());
     for (Rank r = 0; r < trace_.rank_count(); ++r) {
       const RankTrace& rt = trace_.ranks[r];
       std::vector<std::uint32_t>& out = p2p_vertex_[r];
       out.assign(rt.p2p.size(), kNone);
+      std::vector<Ticks>& out_ticks = p2p_ticks_[r];
+      out_ticks.assign(rt.p2p.size(), 0);
       collective_call_[r].assign(rt.collectives.size(), kNone);
       EventIndex call = kNone;
       for (EventIndex i = 0; i < rt.events.size(); ++i) {
@@ -239,11 +244,11 @@ class Builder {
           case EventKind::MpiIrecv: {
             const P2P& p = rt.p2p[e.ref];
             if (p.event != i) break;
-            const std::uint32_t in_call = call == kNone ? kNone : pag_.vertex(r, call);
-            if (p.is_send())
-              out[e.ref] = in_call != kNone ? in_call : pag_.vertex(r, i);
-            else
-              out[e.ref] = p.request_event != kNone ? pag_.vertex(r, p.request_event) : in_call;
+            const EventIndex at_event = p.is_send() ? (call != kNone ? call : i)
+                                        : (p.request_event != kNone ? p.request_event : call);
+            if (at_event == kNone) break;
+            out[e.ref] = pag_.vertex(r, at_event);
+            out_ticks[e.ref] = ticks(rt.events[at_event].time);
             break;
           }
           case EventKind::MpiCollectiveBegin:
@@ -261,15 +266,15 @@ class Builder {
     const Message& m = trace_.messages[send.message];
     const std::uint32_t posted = p2p_vertex_[m.receiver][m.recv];
     if (posted == kNone) return;
-    const Ticks post = at(posted), done = at(completion);
+    const Ticks post = p2p_ticks_[m.receiver][m.recv], done = at(completion);
     const auto depends = [&](RendezvousRule rule, std::uint64_t eager_limit) {
-      return rule == RendezvousRule::Observed ? at(p2p_vertex_[r][record]) < post && post <= done
+      return rule == RendezvousRule::Observed ? p2p_ticks_[r][record] < post && post <= done
                                               : send.bytes > eager_limit && post <= done;
     };
     Variant variants = depends(options_.rendezvous, options_.eager_limit) ? kFirstVariant : 0;
     if (options_.ideal_eager_limit && depends(RendezvousRule::EagerLimit, *options_.ideal_eager_limit))
       variants |= kSecondVariant;
-    if (variants != 0) deps_.push_back({posted, completion, ActivityKind::Rendezvous, variants});
+    if (variants != 0) deps_.push_back({posted, completion, post, ActivityKind::Rendezvous, variants});
   }
 
   void message(const P2P& recv, std::uint32_t completion) {
@@ -277,11 +282,12 @@ class Builder {
     const Message& m = trace_.messages[recv.message];
     const std::uint32_t sent = p2p_vertex_[m.sender][m.send];
     if (sent == kNone) return;  // a send record with no send event: no dependency
-    if (at(sent) > at(completion)) {
+    const Ticks sent_at = p2p_ticks_[m.sender][m.send];
+    if (sent_at > at(completion)) {
       ++pag_.anomalies.receive_before_send;  // treated as a local operation (paper 003 §4.0.1)
       return;
     }
-    deps_.push_back({sent, completion, ActivityKind::Message});
+    deps_.push_back({sent, completion, sent_at, ActivityKind::Message});
   }
 
   // ---- per rank ----
@@ -299,7 +305,7 @@ class Builder {
         case EventKind::MpiSend: rendezvous(r, e.ref, pag_.vertex(r, call.leave)); break;
         case EventKind::MpiCollectiveEnd: {
           const std::uint32_t hub = hub_of_record_[r][e.ref];
-          if (hub != kNone) deps_.push_back({hub, v, ActivityKind::Collective});
+          if (hub != kNone) deps_.push_back({hub, v, at(hub), ActivityKind::Collective});
           break;
         }
         default: break;
@@ -317,7 +323,7 @@ class Builder {
   Ticks release_in(Variant variant, std::uint32_t enter) const {
     Ticks release = at(enter);
     for (const Dependency& d : deps_)
-      if (d.variants & variant) release = std::max(release, at(d.from));
+      if (d.variants & variant) release = std::max(release, d.from_time);
     return release;
   }
 
@@ -385,6 +391,7 @@ class Builder {
   Rank cached_rank_ = kNone;         // cache_rank()
   std::vector<Ticks> rank_ticks_;
   std::vector<std::vector<std::uint32_t>> p2p_vertex_;  // index_calls()
+  std::vector<std::vector<Ticks>> p2p_ticks_;           // index_calls(): at(p2p_vertex_), read densely
   std::vector<std::vector<EventIndex>> collective_call_;  // index_calls()
 };
 
