@@ -125,21 +125,27 @@ std::vector<ActivityGraph::OrderRun> kahn(const ActivityGraph& g, Pending& pendi
   std::vector<ActivityGraph::OrderRun> order;
   ordered = 0;
   while (!ready.empty()) {
-    const std::uint32_t v = ready.back();
+    std::uint32_t v = ready.back();
     ready.pop_back();
     if (!order.empty() && order.back().first + order.back().count == v)
       ++order.back().count;
     else
       order.push_back({v, 1});
-    ++ordered;
-    const auto [first, end] = g.out_rows.range(v);
-    for (std::uint32_t k = end; k-- > first;) {
-      const std::uint32_t to = g.activities[g.out[k]].to;
-      if (--pending.incoming[g.in_rows.index(to)] == 0 && !pending.chain[to]) ready.push_back(to);
-    }
-    if (g.has_chain(v)) {
+    // Along v's chain while the next vertex is ready: it would be pushed last and taken next.
+    for (;;) {
+      ++ordered;
+      if (g.out_rows.has_items(v)) {
+        const auto [first, end] = g.out_rows.range(v);
+        for (std::uint32_t k = end; k-- > first;) {
+          const std::uint32_t to = g.activities[g.out[k]].to;
+          if (--pending.incoming[g.in_rows.index(to)] == 0 && !pending.chain[to]) ready.push_back(to);
+        }
+      }
+      if (!g.has_chain(v)) break;
       pending.chain[v + 1] = false;
-      if (!pending.blocked(g, v + 1)) ready.push_back(v + 1);
+      if (pending.blocked(g, v + 1)) break;
+      ++v;
+      ++order.back().count;
     }
   }
   return order;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <future>
 #include <limits>
 #include <set>
 
@@ -19,29 +20,48 @@
 
 namespace wisp {
 
+Successors::Successors(std::uint32_t first_chain_id, std::uint32_t first_vertex)
+    : first_chain_(first_chain_id), first_(first_vertex), size_(first_vertex) {
+  if (first_vertex % 64 != 0) throw Error("near-critical paths: successors must start at a multiple of 64");
+}
+
 void Successors::push(std::uint32_t v, std::uint32_t activity) {
   if (v != size_) throw Error("near-critical paths: successors must be set in vertex order");
-  if (v % 64 == 0) {
+  const std::uint32_t i = v - first_;
+  if (i % 64 == 0) {
     chain_.push_back(0);
     other_.push_back(0);
     before_.push_back(static_cast<std::uint32_t>(others_.size()));
   }
-  const std::uint64_t bit = std::uint64_t{1} << (v % 64);
+  const std::uint64_t bit = std::uint64_t{1} << (i % 64);
   if (activity != kNone && activity == first_chain_ + v) {
-    chain_[v / 64] |= bit;
+    chain_[i / 64] |= bit;
   } else if (activity != kNone) {
-    other_[v / 64] |= bit;
+    other_[i / 64] |= bit;
     others_.push_back(activity);
   }
   ++size_;
 }
 
+void Successors::append(Successors&& later) {
+  if (later.first_ != size_ || (size_ - first_) % 64 != 0 || later.first_chain_ != first_chain_)
+    throw Error("near-critical paths: appended successors must follow on a word boundary");
+  const auto offset = static_cast<std::uint32_t>(others_.size());
+  chain_.insert(chain_.end(), later.chain_.begin(), later.chain_.end());
+  other_.insert(other_.end(), later.other_.begin(), later.other_.end());
+  for (std::uint32_t b : later.before_) before_.push_back(b + offset);
+  others_.insert(others_.end(), later.others_.begin(), later.others_.end());
+  size_ = later.size_;
+  later = Successors();
+}
+
 std::uint32_t Successors::operator[](std::uint32_t v) const {
-  const std::uint64_t bit = std::uint64_t{1} << (v % 64);
-  if (chain_[v / 64] & bit) return first_chain_ + v;
-  const std::uint64_t word = other_[v / 64];
+  const std::uint32_t i = v - first_;
+  const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+  if (chain_[i / 64] & bit) return first_chain_ + v;
+  const std::uint64_t word = other_[i / 64];
   if (!(word & bit)) return kNone;
-  return others_[before_[v / 64] + static_cast<std::uint32_t>(std::popcount(word & (bit - 1)))];
+  return others_[before_[i / 64] + static_cast<std::uint32_t>(std::popcount(word & (bit - 1)))];
 }
 
 std::uint64_t Successors::memory_bytes() const {
@@ -102,16 +122,14 @@ Ticks cost_of(const ActivityGraph& g, const Cpm& cpm, const Activity& act) {
   return cpm.latest_at(g, act.to) - act.duration - cpm.latest_at(g, act.from);
 }
 
-// Zero-cost successor per vertex: the critical path's own activity on it, else the first
-// zero-cost outgoing activity, local ones first.
-Successors successors(const ActivityGraph& g, const Cpm& cpm, const std::vector<std::uint32_t>& critical) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> on_critical;  // (vertex, its critical activity)
-  for (std::uint32_t a : critical) on_critical.emplace_back(g.activity(a).from, a);
-  std::sort(on_critical.begin(), on_critical.end());
-  std::vector<bool> marked(g.vertex_count, false);
-  for (const auto& [v, a] : on_critical) marked[v] = true;
-  Successors succ(g.explicit_count());
-  for (std::uint32_t v = 0; v < g.vertex_count; ++v) {
+// Zero-cost successor of vertices [first, end): the critical path's own activity on it, else the
+// first zero-cost outgoing activity, local ones first. `on_critical`: (vertex, its critical
+// activity), sorted; `marked`: the vertices in it.
+Successors successors_of(const ActivityGraph& g, const Cpm& cpm,
+                         const std::vector<std::pair<std::uint32_t, std::uint32_t>>& on_critical,
+                         const std::vector<bool>& marked, std::uint32_t first, std::uint32_t end) {
+  Successors succ(g.explicit_count(), first);
+  for (std::uint32_t v = first; v < end; ++v) {
     if (marked[v]) {
       const auto it = std::lower_bound(on_critical.begin(), on_critical.end(), std::pair{v, std::uint32_t{0}});
       succ.push(v, it->second);
@@ -132,6 +150,25 @@ Successors successors(const ActivityGraph& g, const Cpm& cpm, const std::vector<
     });
     succ.push(v, best);
   }
+  return succ;
+}
+
+// All vertices' successors, in `threads` parts of whole words of vertices.
+Successors successors(const ActivityGraph& g, const Cpm& cpm, const std::vector<std::uint32_t>& critical,
+                      unsigned threads) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> on_critical;  // (vertex, its critical activity)
+  for (std::uint32_t a : critical) on_critical.emplace_back(g.activity(a).from, a);
+  std::sort(on_critical.begin(), on_critical.end());
+  std::vector<bool> marked(g.vertex_count, false);
+  for (const auto& [v, a] : on_critical) marked[v] = true;
+  const std::uint32_t words = (g.vertex_count + 63) / 64;
+  const std::uint32_t parts = std::max(1u, std::min(threads, words));
+  const auto border = [&](std::uint32_t p) { return std::min(g.vertex_count, words * p / parts * 64); };
+  std::vector<std::future<Successors>> later;
+  for (std::uint32_t p = 1; p < parts; ++p)
+    later.push_back(std::async(std::launch::async, [&, p] { return successors_of(g, cpm, on_critical, marked, border(p), border(p + 1)); }));
+  Successors succ = successors_of(g, cpm, on_critical, marked, 0, border(1));
+  for (auto& part : later) succ.append(part.get());
   return succ;
 }
 
@@ -214,14 +251,14 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
 }
 
 NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& q,
-                                      const std::vector<std::uint32_t>& critical) {
+                                      const std::vector<std::uint32_t>& critical, unsigned threads) {
   if (q.k && *q.k == 0) throw Error("near-critical paths: k must be at least 1");
   if (q.nc_percent && !(*q.nc_percent >= 0 && *q.nc_percent <= 100))
     throw Error("near-critical paths: nc % must be between 0 and 100");
   if (!q.k && q.nc_percent && q.limit == 0) throw Error("near-critical paths: the path limit must be at least 1");
   NearCriticalPaths r;
   r.critical_length = cpm.length;
-  r.successor = successors(g, cpm, critical);
+  r.successor = successors(g, cpm, critical, threads);
   const std::size_t target = q.k ? *q.k : (q.nc_percent ? q.limit : NearCriticalQuery::kDefaultK);
   r.nc_bound = q.nc_percent
                    ? static_cast<Ticks>(std::floor(static_cast<long double>(cpm.length) * *q.nc_percent / 100.0L))

@@ -492,6 +492,16 @@ TEST_CASE("successor table: chains as bits, other activities by counting bits, l
   for (std::uint32_t v = 0; v < 200; ++v) CHECK(s[v] == expect[v]);
   CHECK_THROWS_AS(s.push(5, 1005), Error);  // out of order
   CHECK(s.memory_bytes() < 200 * 4);
+  // Built in three parts on word borders (as on three threads) and appended: the same table.
+  Successors first(1000), second(1000, 64), third(1000, 192);
+  for (std::uint32_t v = 0; v < 200; ++v) (v < 64 ? first : v < 192 ? second : third).push(v, expect[v]);
+  first.append(std::move(second));
+  first.append(std::move(third));
+  REQUIRE(first.size() == 200);
+  for (std::uint32_t v = 0; v < 200; ++v) CHECK(first[v] == expect[v]);
+  CHECK_THROWS_AS(Successors(1000, 10), Error);  // not on a word border
+  Successors gap(1000, 128);
+  CHECK_THROWS_AS(first.append(std::move(gap)), Error);  // does not follow
 }
 
 TEST_CASE("MBM with its passes on several threads: the rows of one thread") {

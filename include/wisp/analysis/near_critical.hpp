@@ -20,16 +20,20 @@ namespace wisp {
 class Successors {
  public:
   Successors() = default;
-  explicit Successors(std::uint32_t first_chain_id) : first_chain_(first_chain_id) {}
-  // Sets vertex v's successor; every vertex from 0 on, in order, once.
+  // For the vertices from `first_vertex` (a multiple of 64) on.
+  explicit Successors(std::uint32_t first_chain_id, std::uint32_t first_vertex = 0);
+  // Sets vertex v's successor; every vertex from the first on, in order, once.
   void push(std::uint32_t v, std::uint32_t activity);
+  // Takes over the successors of the vertices after these (built apart, e.g. on another thread).
+  void append(Successors&& later);
   std::uint32_t operator[](std::uint32_t v) const;
   std::uint32_t size() const { return size_; }
   std::uint64_t memory_bytes() const;
 
  private:
   std::uint32_t first_chain_ = 0;  // the chain of vertex v is activity first_chain_ + v
-  std::uint32_t size_ = 0;
+  std::uint32_t first_ = 0;        // the first vertex
+  std::uint32_t size_ = 0;         // the vertex after the last
   std::vector<std::uint64_t> chain_;     // bit v: v's successor is its chain
   std::vector<std::uint64_t> other_;     // bit v: it is another activity, in others_
   std::vector<std::uint32_t> before_;    // per word of other_: the set bits before it
@@ -66,8 +70,9 @@ struct NearCriticalPaths {
 NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& query);
 // The same with critical_path(g, cpm) given: then only cpm.latest and cpm.length are read (the
 // caller may free cpm.earliest first).
+// `threads` > 1: the successor table is built in parts on that many threads (the search is not).
 NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& query,
-                                      const std::vector<std::uint32_t>& critical);
+                                      const std::vector<std::uint32_t>& critical, unsigned threads = 1);
 
 // The activities of path `index`, from its root to its leaf.
 std::vector<std::uint32_t> path_activities(const ActivityGraph& g, const NearCriticalPaths& paths,
