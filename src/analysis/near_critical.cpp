@@ -15,6 +15,7 @@
 #include <future>
 #include <limits>
 #include <set>
+#include <unordered_map>
 
 #include "wisp/error.hpp"
 
@@ -106,6 +107,10 @@ class BoundedCandidates {
     set_.insert(Candidate{cost, seq_++, parent, deviation});
   }
   bool empty() const { return set_.empty(); }
+  // Whether offer(cost, ...) would keep it.
+  bool accepts(Ticks cost) const {
+    return capacity_ > 0 && (set_.size() < capacity_ || cost < std::prev(set_.end())->cost);
+  }
   Candidate pop() {
     const Candidate c = *set_.begin();
     set_.erase(set_.begin());
@@ -135,7 +140,7 @@ Successors successors_of(const ActivityGraph& g, const Cpm& cpm,
       succ.push(v, it->second);
       continue;
     }
-    if (!ChainTails::keeps(g, v)) {  // inside a chain: its one activity out, at zero cost
+    if (cpm.tails.empty() ? !ChainTails::keeps(g, v) : !cpm.tails.kept(v)) {  // inside a chain: its one activity out, at zero cost
       succ.push(v, g.explicit_count() + v);
       continue;
     }
@@ -172,6 +177,30 @@ Successors successors(const ActivityGraph& g, const Cpm& cpm, const std::vector<
   return succ;
 }
 
+// The activities out of vertices with many (a collective's synchronisation vertex: one per member),
+// by their cost (cost_of), ties in the order listed: a path through such a vertex offers them
+// cheapest first and stops at the first one the candidates cannot keep, instead of computing every
+// cost on every path. Which candidates are kept, and their order, is the same: BoundedCandidates
+// keeps the cheapest by (cost, offer order), and the order among equal costs is kept.
+class CostOrderedOut {
+ public:
+  struct Out {
+    Ticks cost;
+    std::uint32_t activity;
+  };
+  const std::vector<Out>& of(const ActivityGraph& g, const Cpm& cpm, std::uint32_t v) {
+    auto [it, added] = by_vertex_.try_emplace(v);
+    if (added) {
+      g.for_each_outgoing(v, [&](std::uint32_t a, const Activity& act) { it->second.push_back({cost_of(g, cpm, act), a}); });
+      std::stable_sort(it->second.begin(), it->second.end(), [](const Out& x, const Out& y) { return x.cost < y.cost; });
+    }
+    return it->second;
+  }
+
+ private:
+  std::unordered_map<std::uint32_t, std::vector<Out>> by_vertex_;
+};
+
 // Calls fn(id, activity) for every activity of path `index`, root to leaf.
 template <typename Fn>
 void walk_path(const ActivityGraph& g, const NearCriticalPaths& r, std::size_t index, Fn&& fn) {
@@ -192,9 +221,9 @@ void walk_path(const ActivityGraph& g, const NearCriticalPaths& r, std::size_t i
     fn(chain[i], dev);
     v = dev.to;
   }
-  while (r.successor[v] != kNone) {
-    const Activity a = g.activity(r.successor[v]);
-    fn(r.successor[v], a);
+  for (std::uint32_t next = r.successor[v]; next != kNone; next = r.successor[v]) {
+    const Activity a = g.activity(next);
+    fn(next, a);
     v = a.to;
   }
 }
@@ -273,6 +302,7 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
       candidates.offer(cpm.latest_at(g, v), kNone, v);
 
   CallpathSums sums(g);
+  CostOrderedOut cost_ordered;
   while (r.paths.size() < target && !candidates.empty()) {
     const Candidate c = candidates.pop();
     const auto index = static_cast<std::uint32_t>(r.paths.size());
@@ -284,6 +314,21 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
     std::uint32_t v = c.parent == kNone ? c.deviation : g.activity(c.deviation).to;
     for (;;) {
       const std::uint32_t next = r.successor[v];
+      if (next == g.explicit_count() + v && !g.out_rows.has_items(v)) {  // its chain alone: no other way
+        ++v;
+        continue;
+      }
+      if (g.out_rows.size(v) >= q.cost_ordered_from) {
+        for (const CostOrderedOut::Out& o : cost_ordered.of(g, cpm, v)) {
+          if (o.activity == next) continue;
+          const Ticks cost = c.cost + o.cost;
+          if (cost > r.nc_bound || !candidates.accepts(cost)) break;  // nor any after it
+          candidates.offer(cost, index, o.activity);
+        }
+        if (next == kNone) break;
+        v = g.activity(next).to;
+        continue;
+      }
       std::uint32_t next_to = kNone;
       g.for_each_outgoing(v, [&](std::uint32_t a, const Activity& act) {
         if (a == next) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <optional>
 #include <set>
 
 #include "helpers.hpp"
@@ -265,6 +266,25 @@ TEST_CASE("k longest paths, CPM slacks and MBM equal brute-force enumeration on 
     REQUIRE(lean_paths.paths.size() == dense_paths.paths.size());
     for (std::size_t j = 0; j < dense_paths.paths.size(); ++j)
       CHECK(path_activities(g, lean_paths, j) == path_activities(g, dense_paths, j));
+    // Every vertex offering its activities cheapest first (in a PAG: the synchronisation vertices)
+    // finds the same paths in the same order, ties included, for several k and nc %.
+    for (std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{5}, brute.size()}) {
+      for (std::optional<double> nc : {std::optional<double>{}, std::optional<double>{20.0}}) {
+        NearCriticalQuery listed, ordered;
+        listed.k = ordered.k = k;
+        listed.nc_percent = ordered.nc_percent = nc;
+        listed.cost_ordered_from = std::numeric_limits<std::uint32_t>::max();
+        ordered.cost_ordered_from = 1;
+        const NearCriticalPaths a = near_critical_paths(g, lean, listed, critical),
+                                b = near_critical_paths(g, lean, ordered, critical);
+        REQUIRE(a.paths.size() == b.paths.size());
+        CHECK(a.more_available == b.more_available);
+        for (std::size_t j = 0; j < a.paths.size(); ++j) {
+          CHECK(a.paths[j].duration == b.paths[j].duration);
+          CHECK(path_activities(g, a, j) == path_activities(g, b, j));
+        }
+      }
+    }
 
     // CPM: ES(v) = longest prefix to v; TS(a) = d_cp - longest path through a;
     // FS(a) = (ES of a's successors, d_cp at a leaf) - EF(a).

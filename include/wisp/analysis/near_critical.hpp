@@ -45,6 +45,9 @@ struct NearCriticalQuery {
   std::optional<double> nc_percent;    // only paths within nc % of d_cp (mode 2; mode 3 with k)
   std::size_t limit = 10000;           // safety cap when only nc_percent is given
   static constexpr std::size_t kDefaultK = 10;  // used when neither k nor nc_percent is given
+  // Vertices with at least this many activities out (a collective's synchronisation vertex) offer
+  // them to the search cheapest first, their costs computed once: the same paths, less work.
+  std::uint32_t cost_ordered_from = 16;
 };
 
 struct NearCriticalPath {
