@@ -5,6 +5,7 @@
 #include "wisp/error.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 namespace wisp {
@@ -155,11 +156,48 @@ Ticks fill_tails(const ActivityGraph& g, ChainTails& t) {
   return length;
 }
 
-// Zero total slack (earliest + tail = length) per vertex, from one forward sweep run by run (as
-// fill_tails: a vertex that is not kept follows v - 1 in its run, its earliest time is carried).
-// Inside a chain (between kept vertices a and b) earliest + tail is the same for every vertex, so
-// a gap of vertices that are not kept is marked at once when b is met: arrival at b + tail(b).
-std::vector<bool> zero_slack(const ActivityGraph& g, const ChainTails& t, Ticks length) {
+// Zero total slack (earliest + tail = length) per vertex, without earliest times: a vertex has it
+// iff a root whose tail is the length reaches it along activities a = (u -> w) with tail(u) =
+// d(a) + tail(w). Each such step keeps earliest + tail at the length (earliest(w) >= earliest(u) +
+// d(a) and earliest + tail never exceeds it), and a longest path from a root to a zero-slack vertex
+// takes only such steps. So the walk visits the critical paths' union, not the whole graph (in a
+// real trace about one rank's share of it). Inside a chain (a vertex that is not kept) the one
+// activity out always is such a step. Gives up (false) after `budget` vertices.
+bool zero_slack_by_walk(const ActivityGraph& g, const ChainTails& t, Ticks length, std::uint64_t budget,
+                        std::vector<bool>& zero) {
+  zero.assign(g.vertex_count, false);
+  std::vector<std::uint32_t> todo;
+  std::uint64_t visited = 0;
+  const auto reach = [&](std::uint32_t w) {
+    for (; !t.kept(w) && !zero[w]; ++w, ++visited) zero[w] = true;  // along the chain to the next kept vertex
+    if (zero[w]) return;
+    zero[w] = true;
+    ++visited;
+    todo.push_back(w);
+  };
+  for (std::size_t word = 0; word < t.marks.size(); ++word)  // roots have no chain in: they are kept
+    for (std::uint64_t bits = t.marks[word]; bits != 0; bits &= bits - 1) {
+      const auto v = static_cast<std::uint32_t>(word * 64 + std::countr_zero(bits));
+      if (!g.has_incoming(v) && t.tail[t.slot(v)] == length) reach(v);
+    }
+  while (!todo.empty()) {
+    if (visited > budget) return false;
+    const std::uint32_t u = todo.back();  // kept
+    todo.pop_back();
+    const Ticks tail = t.tail[t.slot(u)];
+    g.for_each_outgoing(u, [&](std::uint32_t, const Activity& a) {
+      if (!zero[a.to] && tail == a.duration + t.tail_at(g, a.to)) reach(a.to);
+    });
+  }
+  return true;
+}
+
+// The same marks from one forward sweep run by run (as fill_tails: a vertex that is not kept follows
+// v - 1 in its run, its earliest time is carried). Inside a chain (between kept vertices a and b)
+// earliest + tail is the same for every vertex, so a gap of vertices that are not kept is marked at
+// once when b is met: arrival at b + tail(b). For graphs where most vertices are critical (a
+// perfectly balanced generated run), where the walk would visit them all in no order.
+std::vector<bool> zero_slack_by_sweep(const ActivityGraph& g, const ChainTails& t, Ticks length) {
   const auto out_of_order = [] { return Error("activity graph: a chain vertex does not follow its predecessor in the order"); };
   std::vector<bool> zero(g.vertex_count, false);
   std::vector<Ticks> stored(g.in_rows.nonempty_count(), 0);  // at vertices with explicit activities in
@@ -205,16 +243,23 @@ std::vector<bool> zero_slack(const ActivityGraph& g, const ChainTails& t, Ticks 
   return zero;
 }
 
+std::vector<bool> zero_slack(const ActivityGraph& g, const ChainTails& t, Ticks length, double walk_share) {
+  std::vector<bool> zero;
+  const auto budget = static_cast<std::uint64_t>(walk_share * g.vertex_count);
+  if (zero_slack_by_walk(g, t, length, budget, zero)) return zero;
+  return zero_slack_by_sweep(g, t, length);
+}
+
 }  // namespace
 
 // On a critical vertex v (earliest = latest), an incoming activity from u is tight iff u is
 // critical too and latest(u) + d = latest(v): earliest(u) <= latest(u) <= latest(v) - d always.
 // A vertex that is not kept has one incoming activity, its chain, tight by definition.
-Cpm critical_path_method(const ActivityGraph& g, std::vector<std::uint32_t>& critical) {
+Cpm critical_path_method(const ActivityGraph& g, std::vector<std::uint32_t>& critical, double walk_share) {
   Cpm cpm;
   cpm.tails = kept_vertices(g);
   cpm.length = fill_tails(g, cpm.tails);
-  const std::vector<bool> zero = zero_slack(g, cpm.tails, cpm.length);
+  const std::vector<bool> zero = zero_slack(g, cpm.tails, cpm.length, walk_share);
   critical = walk_critical(
       g, [&](std::uint32_t u) { return zero[u] && cpm.latest_at(g, u) == cpm.length; },
       [&](const Activity& act, std::uint32_t v) {

@@ -55,10 +55,12 @@ Cpm critical_path_method(const ActivityGraph& g);
 // The same length and latest times (Cpm::latest_at) with `earliest` and `latest` left empty and
 // the tails kept sparse (about 2 bytes per vertex instead of 16), and critical_path(g, cpm) in
 // `critical`, for callers that then need only the latest times (the near-critical paths, the
-// MBM). The backward pass gives the tails (the length is the longest), and one sparse forward sweep
-// (chain_sweep.hpp) marks the vertices whose earliest time plus tail is the length: those the
-// critical path may use.
-Cpm critical_path_method(const ActivityGraph& g, std::vector<std::uint32_t>& critical);
+// MBM). The backward pass gives the tails (the length is the longest); then the vertices whose
+// earliest time plus tail is the length, those the critical path may use, are marked by a walk from
+// the roots over the critical paths' union (in a real trace about 1/ranks of the graph), or, once
+// the walk has visited `walk_share` of the vertices (a perfectly balanced run: nearly all are
+// critical), by a forward sweep over all of them. Both give the same marks (tests: 0 and 1).
+Cpm critical_path_method(const ActivityGraph& g, std::vector<std::uint32_t>& critical, double walk_share = 1.0 / 16);
 
 struct ActivityTimes {
   Ticks es = 0, ef = 0;  // early start, early finish = ES + d
