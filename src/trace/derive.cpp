@@ -2,6 +2,8 @@
 #include "wisp/trace/derive.hpp"
 
 #include <algorithm>
+#include <future>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -73,6 +75,14 @@ std::string describe_side(const Trace& t, Rank r, const P2P& p, std::string_view
 }  // namespace
 
 namespace {
+
+// Where two independent parts of a step run: on a thread of their own for a trace of a million
+// events or more (a thread costs more than the step on a small one), else one after the other.
+std::launch side_by_side(const Trace& trace) {
+  std::size_t events = 0;
+  for (const RankTrace& rt : trace.ranks) events += rt.events.size();
+  return events >= 1000000 && std::thread::hardware_concurrency() > 1 ? std::launch::async : std::launch::deferred;
+}
 
 // One side of a message waiting to be paired: its rank, its p2p record and its event time.
 struct Side {
@@ -155,8 +165,12 @@ void match_messages(Trace& trace) {
         const std::uint32_t c = channels.find(ChannelKey{p.comm, p.peer, r, p.tag});
         recv_channel.push_back(c == kNone ? no_channel : c);
       }
-  const Grouped sends = group_by_channel(trace, send_channel, channels.size(), true);
+  // The two groupings read the trace only: side by side on a big trace.
+  std::future<Grouped> grouped_sends = std::async(side_by_side(trace), [&] {
+    return group_by_channel(trace, send_channel, channels.size(), true);
+  });
   const Grouped recvs = group_by_channel(trace, recv_channel, channels.size(), false);
+  const Grouped sends = grouped_sends.get();
 
   // Pair the k-th send with the k-th receive of every channel.
   trace.messages.reserve(std::min(sends.sides.size(), recvs.sides.size()));
@@ -308,9 +322,10 @@ void match_collectives(Trace& trace) {
   add_self_instances(trace);
 }
 
-void find_mpi_calls(Trace& trace) {
-  const auto& defs = trace.defs;
-  for (auto& rt : trace.ranks) {
+namespace {
+
+void find_mpi_calls(const Definitions& defs, RankTrace& rt) {
+  {
     rt.mpi_calls.clear();
     std::vector<EventIndex> open;
     for (EventIndex i = 0; i < rt.events.size(); ++i) {
@@ -329,6 +344,18 @@ void find_mpi_calls(Trace& trace) {
       std::sort(rt.mpi_calls.begin(), rt.mpi_calls.end(),
                 [](const CallSpan& a, const CallSpan& b) { return a.enter < b.enter; });
   }
+}
+
+}  // namespace
+
+// Per rank, independent: on a big trace the ranks in two halves side by side.
+void find_mpi_calls(Trace& trace) {
+  const std::size_t half = trace.ranks.size() / 2;
+  std::future<void> upper = std::async(side_by_side(trace), [&] {
+    for (std::size_t r = half; r < trace.ranks.size(); ++r) find_mpi_calls(trace.defs, trace.ranks[r]);
+  });
+  for (std::size_t r = 0; r < half; ++r) find_mpi_calls(trace.defs, trace.ranks[r]);
+  upper.get();
 }
 
 void derive(Trace& trace) {

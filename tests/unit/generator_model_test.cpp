@@ -323,3 +323,30 @@ TEST_CASE("generators are deterministic per seed") {
   o.seed = 2;
   CHECK(a != times(generate_imbalance(o)));
 }
+
+TEST_CASE("a trace of a million events or more is derived with its steps side by side: the same messages and calls") {
+  // derive() pairs messages and finds the MPI calls on two threads from 10^6 events on: the
+  // counts must be what the halo's structure gives, as on a small trace (one thread).
+  HaloOptions o;
+  o.dims = {4, 4};
+  o.model = easy();
+  const auto calls_per_rank = [&](std::uint32_t steps) {
+    o.steps = steps;
+    return generate_halo(o).ranks[5].mpi_calls.size();
+  };
+  const std::size_t one = calls_per_rank(1), per_step = calls_per_rank(2) - one;
+  o.steps = 1600;
+  const Trace t = generate_halo(o);
+  std::size_t events = 0;
+  for (const RankTrace& rt : t.ranks) events += rt.events.size();
+  REQUIRE(events >= 1000000);
+  CHECK(t.messages.size() == 16u * 4u * 1600u);  // four neighbours per rank and step
+  for (const RankTrace& rt : t.ranks) CHECK(rt.mpi_calls.size() == one + 1599 * per_step);
+  bool paired = true;
+  for (std::uint32_t m = 0; m < t.messages.size(); ++m) {
+    const Message& msg = t.messages[m];
+    paired = paired && t.send_of(msg).message == m && t.recv_of(msg).message == m &&
+             t.send_of(msg).peer == msg.receiver && t.recv_of(msg).peer == msg.sender;
+  }
+  CHECK(paired);
+}
