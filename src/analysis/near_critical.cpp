@@ -189,12 +189,13 @@ class CostOrderedOut {
     std::uint32_t activity;
   };
   const std::vector<Out>& of(const ActivityGraph& g, const Cpm& cpm, std::uint32_t v) {
-    auto [it, added] = by_vertex_.try_emplace(v);
-    if (added) {
-      g.for_each_outgoing(v, [&](std::uint32_t a, const Activity& act) { it->second.push_back({cost_of(g, cpm, act), a}); });
-      std::stable_sort(it->second.begin(), it->second.end(), [](const Out& x, const Out& y) { return x.cost < y.cost; });
+    const auto found = by_vertex_.try_emplace(v);  // no structured binding: clang 14 cannot capture one
+    std::vector<Out>& outs = found.first->second;
+    if (found.second) {
+      g.for_each_outgoing(v, [&](std::uint32_t a, const Activity& act) { outs.push_back({cost_of(g, cpm, act), a}); });
+      std::stable_sort(outs.begin(), outs.end(), [](const Out& x, const Out& y) { return x.cost < y.cost; });
     }
-    return it->second;
+    return outs;
   }
 
  private:
