@@ -54,6 +54,7 @@ class Builder {
     p2p_vertex_ = {};
     p2p_ticks_ = {};
     collective_call_ = {};
+    collective_ticks_ = {};
     if (options_.vertex_times) keep_vertex_times();
     hub_time_ = {};
     pag_.anomalies.cycle_activities = index_graph(g_);
@@ -125,6 +126,8 @@ class Builder {
     std::uint32_t record;
     std::uint32_t begin;  // vertices
     std::uint32_t end;
+    Ticks begin_time;     // at(begin), at(end)
+    Ticks end_time;
   };
 
   void add_collective_vertices() {
@@ -142,7 +145,9 @@ class Builder {
         const CollectiveMember& m = trace_.members(inst)[i];
         const CollectiveRecord& rec = trace_.ranks[m.rank].collectives[m.record];
         if (rec.begin == kNone || rec.end == kNone) break;
-        members.push_back({m.rank, m.record, pag_.vertex(m.rank, rec.begin), pag_.vertex(m.rank, rec.end)});
+        const auto& times = collective_ticks_[m.rank][m.record];
+        members.push_back({m.rank, m.record, pag_.vertex(m.rank, rec.begin), pag_.vertex(m.rank, rec.end),
+                           times.first, times.second});
       }
       if (members.size() != inst.count) continue;
       add_instance(inst, members);
@@ -164,20 +169,20 @@ class Builder {
     const std::size_t n = members.size();
     std::vector<Ticks> release(n, 0);
     std::vector<bool> waits(n, true);
-    Ticks all = at(members[0].begin);
-    for (const auto& m : members) all = std::max(all, at(m.begin));
-    Ticks prefix = at(members[0].begin);
+    Ticks all = members[0].begin_time;
+    for (const auto& m : members) all = std::max(all, m.begin_time);
+    Ticks prefix = members[0].begin_time;
     for (std::size_t i = 0; i < n; ++i) {
-      prefix = std::max(prefix, at(members[i].begin));
+      prefix = std::max(prefix, members[i].begin_time);
       switch (cls) {
-        case CollectiveClass::OneToN: release[i] = at(members[root].begin); break;
+        case CollectiveClass::OneToN: release[i] = members[root].begin_time; break;
         case CollectiveClass::NToOne: release[i] = all; waits[i] = i == root; break;
         case CollectiveClass::Prefix: release[i] = prefix; break;
         default: release[i] = all; break;
       }
     }
     for (std::size_t i = 0; i < n; ++i)
-      if (waits[i] && at(members[i].end) < release[i]) {
+      if (waits[i] && members[i].end_time < release[i]) {
         ++pag_.anomalies.inconsistent_collectives;
         return;
       }
@@ -223,6 +228,7 @@ class Builder {
     p2p_vertex_.resize(trace_.rank_count());
     p2p_ticks_.resize(trace_.rank_count());
     collective_call_.resize(trace_.rank_count());
+    collective_ticks_.resize(trace_.rank_count());
     for (Rank r = 0; r < trace_.rank_count(); ++r) {
       const RankTrace& rt = trace_.ranks[r];
       std::vector<std::uint32_t>& out = p2p_vertex_[r];
@@ -230,6 +236,10 @@ class Builder {
       std::vector<Ticks>& out_ticks = p2p_ticks_[r];
       out_ticks.assign(rt.p2p.size(), 0);
       collective_call_[r].assign(rt.collectives.size(), kNone);
+      collective_ticks_[r].reserve(rt.collectives.size());
+      for (const CollectiveRecord& rec : rt.collectives)  // in time order: read densely, once
+        collective_ticks_[r].emplace_back(rec.begin == kNone ? 0 : ticks(rt.events[rec.begin].time),
+                                          rec.end == kNone ? 0 : ticks(rt.events[rec.end].time));
       EventIndex call = kNone;
       for (EventIndex i = 0; i < rt.events.size(); ++i) {
         const Event& e = rt.events[i];
@@ -393,6 +403,7 @@ class Builder {
   std::vector<std::vector<std::uint32_t>> p2p_vertex_;  // index_calls()
   std::vector<std::vector<Ticks>> p2p_ticks_;           // index_calls(): at(p2p_vertex_), read densely
   std::vector<std::vector<EventIndex>> collective_call_;  // index_calls()
+  std::vector<std::vector<std::pair<Ticks, Ticks>>> collective_ticks_;  // index_calls(): begin, end times
 };
 
 }  // namespace
