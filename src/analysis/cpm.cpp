@@ -1,7 +1,6 @@
 // Critical path method. See cpm.hpp.
 #include "wisp/analysis/cpm.hpp"
 
-#include "wisp/analysis/chain_sweep.hpp"
 #include "wisp/error.hpp"
 
 #include <algorithm>
@@ -119,6 +118,10 @@ ChainTails kept_vertices(const ActivityGraph& g) {
   return t;
 }
 
+// The sweeps below rely on index_graph()'s order: a vertex whose one activity in is its chain
+// comes right after its chain predecessor, in the same run.
+Error out_of_order() { return Error("activity graph: a chain vertex does not follow its predecessor in the order"); }
+
 // Tails in reverse topological order, run by run. A vertex that is not kept has one activity in
 // and one out, its chains: index_graph() orders it right after v - 1, in the same run, so its tail
 // is carried along the run (the tail of v + 1 plus its chain) instead of stored.
@@ -130,7 +133,7 @@ Ticks fill_tails(const ActivityGraph& g, ChainTails& t) {
     for (std::uint32_t v = last + 1; v-- > run->first;) {
       if (!t.kept(v)) {
         if (v == last) {  // v + 1 comes later: it has explicit activities in, so it is kept
-          if (!t.kept(v + 1)) throw Error("activity graph: a chain vertex does not follow its predecessor in the order");
+          if (!t.kept(v + 1)) throw out_of_order();
           carried = t.tail[t.slot(v + 1)];
         }
         carried += g.chain_duration_of(v);
@@ -145,7 +148,7 @@ Ticks fill_tails(const ActivityGraph& g, ChainTails& t) {
         else if (t.kept(act.to))
           to = t.tail[t.slot(act.to)];
         else
-          throw Error("activity graph: a chain vertex does not follow its predecessor in the order");
+          throw out_of_order();
         tail = std::max(tail, to + act.duration);
       });
       t.tail[t.slot(v)] = tail;
@@ -198,7 +201,6 @@ bool zero_slack_by_walk(const ActivityGraph& g, const ChainTails& t, Ticks lengt
 // once when b is met: arrival at b + tail(b). For graphs where most vertices are critical (a
 // perfectly balanced generated run), where the walk would visit them all in no order.
 std::vector<bool> zero_slack_by_sweep(const ActivityGraph& g, const ChainTails& t, Ticks length) {
-  const auto out_of_order = [] { return Error("activity graph: a chain vertex does not follow its predecessor in the order"); };
   std::vector<bool> zero(g.vertex_count, false);
   std::vector<Ticks> stored(g.in_rows.nonempty_count(), 0);  // at vertices with explicit activities in
   const auto relax = [](Ticks& to, Ticks value) { to = std::max(to, value); };
