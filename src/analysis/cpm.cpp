@@ -36,6 +36,28 @@ ActivityTimes activity_times(const ActivityGraph& g, const Cpm& cpm, std::uint32
   return t;
 }
 
+// Word by word: kept = no chain out, or no chain in, or a mark in either index (ChainTails::keeps).
+ChainTails kept_vertices(const ActivityGraph& g) {
+  ChainTails t;
+  const std::size_t words = (g.vertex_count + 63) / 64;
+  t.marks.assign(words, 0);
+  std::uint64_t previous_chains = 0;  // the word before's chain bits
+  for (std::size_t w = 0; w < words; ++w) {
+    std::uint64_t chains = 0;  // bit b: vertex 64w + b has a chain
+    const std::uint32_t first = static_cast<std::uint32_t>(w * 64);
+    const std::uint32_t n = std::min<std::uint32_t>(64, g.vertex_count - first);
+    for (std::uint32_t b = 0; b < n; ++b) chains |= std::uint64_t{g.has_chain(first + b)} << b;
+    const std::uint64_t chain_in = chains << 1 | previous_chains >> 63;  // bit b: vertex - 1 has a chain
+    const std::uint64_t valid = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+    std::uint64_t kept = (~chains | ~chain_in | g.in_rows.marks[w] | g.out_rows.marks[w]) & valid;
+    if (w == 0) kept |= 1;  // vertex 0 has no chain in
+    t.marks[w] = kept;
+    previous_chains = chains;
+  }
+  t.tail.assign(count_before(t.marks, t.before), 0);
+  return t;
+}
+
 namespace {
 
 // Rank of an incoming activity by the tie rule of critical_path(): lower is preferred.
@@ -95,28 +117,6 @@ std::vector<std::uint32_t> critical_path(const ActivityGraph& g, const Cpm& cpm)
 
 namespace {
 
-// The kept vertices of ChainTails (marks and counts; tails not yet known).
-// Word by word: kept = no chain out, or no chain in, or a mark in either index (ChainTails::keeps).
-ChainTails kept_vertices(const ActivityGraph& g) {
-  ChainTails t;
-  const std::size_t words = (g.vertex_count + 63) / 64;
-  t.marks.assign(words, 0);
-  std::uint64_t previous_chains = 0;  // the word before's chain bits
-  for (std::size_t w = 0; w < words; ++w) {
-    std::uint64_t chains = 0;  // bit b: vertex 64w + b has a chain
-    const std::uint32_t first = static_cast<std::uint32_t>(w * 64);
-    const std::uint32_t n = std::min<std::uint32_t>(64, g.vertex_count - first);
-    for (std::uint32_t b = 0; b < n; ++b) chains |= std::uint64_t{g.has_chain(first + b)} << b;
-    const std::uint64_t chain_in = chains << 1 | previous_chains >> 63;  // bit b: vertex - 1 has a chain
-    const std::uint64_t valid = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
-    std::uint64_t kept = (~chains | ~chain_in | g.in_rows.marks[w] | g.out_rows.marks[w]) & valid;
-    if (w == 0) kept |= 1;  // vertex 0 has no chain in
-    t.marks[w] = kept;
-    previous_chains = chains;
-  }
-  t.tail.assign(count_before(t.marks, t.before), 0);
-  return t;
-}
 
 // The sweeps below rely on index_graph()'s order: a vertex whose one activity in is its chain
 // comes right after its chain predecessor, in the same run.

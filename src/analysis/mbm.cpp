@@ -2,6 +2,7 @@
 #include "wisp/analysis/mbm.hpp"
 
 #include "wisp/analysis/chain_sweep.hpp"
+#include "wisp/error.hpp"
 
 #include <algorithm>
 #include <array>
@@ -36,17 +37,46 @@ namespace {
 
 // MBM_all of up to kLanes call paths in one pass over the graph: lane j zeroes callpaths[j].
 // One pass reads every activity once for all lanes, which is what the passes cost; memory
-// kLanes · 8 bytes per vertex with explicit incoming activities (chain_sweep.hpp), in `stored`,
-// which the passes share. All kLanes lanes are computed (unused ones repeat the first call path),
-// so that the inner loops have a fixed length.
+// kLanes · 8 bytes per vertex with explicit incoming activities, in `stored`, which the passes
+// share. All kLanes lanes are computed (unused ones zero no call path), so that the inner loops
+// have a fixed length.
 constexpr std::size_t kLanes = 4;
 using Lanes = std::array<Ticks, kLanes>;
+constexpr CallpathId kUnusedLane = kNone - 2;  // no activity's call path
 
-void mbm_all_lanes(const ActivityGraph& g, const Cpm& cpm, std::span<const CallpathId> callpaths,
-                   std::vector<Lanes>& stored, std::span<Ticks> out) {
-  std::array<CallpathId, kLanes> zeroed;
-  for (std::size_t j = 0; j < kLanes; ++j) zeroed[j] = callpaths[j < callpaths.size() ? j : 0];
-  Lanes length{};
+// An explicit activity as the passes read it, in the out index's order (by source): the records
+// themselves lie in the order they were added, one cache miss each per pass.
+struct OutEdge {
+  std::uint32_t to_slot;  // its target's row in in_rows; SparseRows::kEmpty: not in the first variant
+  CallpathId callpath;
+  Ticks duration;
+};
+
+// What a pass needs besides its call paths, computed once for all passes.
+struct PassInput {
+  const ActivityGraph& g;
+  Ticks critical_length;
+  ChainTails kept;           // marks only: the vertices that are not inside a chain
+  bool non_negative = true;  // every duration >= 0: the longest value ends at a kept vertex
+  std::vector<OutEdge> out;  // per item of g.out (with non_negative only)
+};
+
+PassInput pass_input(const ActivityGraph& g, const Cpm& cpm) {
+  PassInput in{g, cpm.length, kept_vertices(g)};
+  for (const auto& [v, d] : g.long_chains) in.non_negative = in.non_negative && d >= 0;
+  for (const Activity& a : g.activities) in.non_negative = in.non_negative && a.duration >= 0;
+  if (!in.non_negative) return in;
+  in.out.reserve(g.out.size());
+  for (std::uint32_t id : g.out) {
+    const Activity& a = g.activities[id];
+    in.out.push_back({a.variants & kFirstVariant ? g.in_rows.index(a.to) : SparseRows::kEmpty, a.callpath, a.duration});
+  }
+  return in;
+}
+
+// The generic sweep (chain_sweep.hpp): for graphs with negative durations.
+void lanes_by_chain_sweep(const ActivityGraph& g, const std::array<CallpathId, kLanes>& zeroed,
+                          std::vector<Lanes>& stored, Lanes& length) {
   chain_sweep(
       g, kFirstVariant, stored,
       [&](Lanes& f, const Lanes& e, const Activity& act) {
@@ -56,7 +86,109 @@ void mbm_all_lanes(const ActivityGraph& g, const Cpm& cpm, std::span<const Callp
       [&](std::uint32_t, const Lanes& e) {
         for (std::size_t j = 0; j < kLanes; ++j) length[j] = std::max(length[j], e[j]);
       });
-  for (std::size_t j = 0; j < callpaths.size(); ++j) out[j] = cpm.length - length[j];
+}
+
+// The same run by run, as the CPM's sweeps: inside a chain (a vertex that is not kept) every lane
+// adds the chain's duration except the lane that zeroes its call path, so a gap is summed once
+// (its total and, per lane, what that lane leaves out) instead of lane by lane per vertex. With
+// durations >= 0 values only grow along activities: the longest is met at a kept vertex (a leaf).
+void lanes_by_runs(const PassInput& in, const std::array<CallpathId, kLanes>& zeroed, std::vector<Lanes>& stored,
+                   Lanes& length) {
+  const ActivityGraph& g = in.g;
+  const ChainTails& t = in.kept;
+  const auto out_of_order = [] { return Error("activity graph: a chain vertex does not follow its predecessor in the order"); };
+  const auto lane_of = [&](CallpathId cp) {  // kLanes: none
+    std::size_t lane = kLanes;
+    for (std::size_t j = 0; j < kLanes; ++j)
+      if (zeroed[j] == cp) lane = j;
+    return lane;
+  };
+  // Lane of a chain's 16-bit call path; a wide one (kWideCallpath) is looked up.
+  std::array<std::uint8_t, 0x10000> lane_of_chain;
+  lane_of_chain.fill(kLanes);
+  for (std::uint32_t raw = 0; raw < 0x10000; ++raw) {
+    const CallpathId cp = raw == 0xffff ? kNone : raw == 0xfffe ? kLaunchCallpath : raw;
+    if (raw != ActivityGraph::kWideCallpath) lane_of_chain[raw] = static_cast<std::uint8_t>(lane_of(cp));
+  }
+  const auto chain_lane = [&](std::uint32_t v) -> std::size_t {
+    const std::uint16_t raw = g.chain_callpath[v];
+    return raw == ActivityGraph::kWideCallpath ? lane_of(g.chain_callpath_of(v)) : lane_of_chain[raw];
+  };
+  const auto add = [&](Lanes& to, const Lanes& from, Ticks d, std::size_t lane) {
+    for (std::size_t j = 0; j < kLanes; ++j) to[j] = from[j] + d;
+    if (lane < kLanes) to[lane] = from[lane];
+  };
+  const auto relax = [&](Lanes& to, const Lanes& from, Ticks d, std::size_t lane) {
+    Lanes x;
+    add(x, from, d, lane);
+    for (std::size_t j = 0; j < kLanes; ++j) to[j] = std::max(to[j], x[j]);
+  };
+  stored.assign(g.in_rows.nonempty_count(), Lanes{});
+  for (const ActivityGraph::OrderRun& run : g.order) {
+    const std::uint32_t last = run.first + run.count - 1;
+    Lanes carried{};  // arrival at v along the chain from v - 1, if v - 1 is in this run
+    Ticks gap_total = 0;  // a gap of vertices not kept right before v: its durations,
+    std::array<Ticks, kLanes + 1> gap_left_out{};  // and per lane what it leaves out
+    bool in_gap = false;
+    const auto close_gap = [&] {
+      for (std::size_t j = 0; j < kLanes; ++j) carried[j] += gap_total - gap_left_out[j];
+      gap_total = 0;
+      gap_left_out.fill(0);
+      in_gap = false;
+    };
+    for (std::uint32_t v = run.first; v <= last; ++v) {
+      if (!t.kept(v)) {
+        if (v == run.first) throw out_of_order();
+        const Ticks d = g.chain_duration_of(v);
+        gap_total += d;
+        gap_left_out[chain_lane(v)] += d;
+        in_gap = true;
+        continue;
+      }
+      if (in_gap) close_gap();
+      const bool chain_in = v != run.first && g.has_chain(v - 1);
+      Lanes value = chain_in ? carried : Lanes{};
+      if (g.in_rows.has_items(v)) {
+        const Lanes& s = stored[g.in_rows.index(v)];
+        for (std::size_t j = 0; j < kLanes; ++j) value[j] = chain_in ? std::max(value[j], s[j]) : s[j];
+      } else if (!chain_in && v > 0 && g.has_chain(v - 1)) {
+        throw out_of_order();
+      }
+      for (std::size_t j = 0; j < kLanes; ++j) length[j] = std::max(length[j], value[j]);
+      if (g.out_rows.has_items(v)) {  // its explicit activities (the order among them is no matter: max)
+        const std::uint32_t row = g.out_rows.index(v);
+        for (std::uint32_t k = g.out_rows.begin[row]; k < g.out_rows.begin[row + 1]; ++k) {
+          const OutEdge& e = in.out[k];
+          if (e.to_slot != SparseRows::kEmpty) relax(stored[e.to_slot], value, e.duration, lane_of(e.callpath));
+        }
+      }
+      if (!g.has_chain(v)) continue;
+      if (v != last)  // its chain, to the next vertex of the run
+        add(carried, value, g.chain_duration_of(v), chain_lane(v));
+      else if (g.in_rows.has_items(v + 1))
+        relax(stored[g.in_rows.index(v + 1)], value, g.chain_duration_of(v), chain_lane(v));
+      else
+        throw out_of_order();
+    }
+    if (in_gap) {  // the run ends inside a chain: it goes on at last + 1, later
+      if (!g.in_rows.has_items(last + 1)) throw out_of_order();
+      close_gap();
+      Lanes& s = stored[g.in_rows.index(last + 1)];
+      for (std::size_t j = 0; j < kLanes; ++j) s[j] = std::max(s[j], carried[j]);
+    }
+  }
+}
+
+void mbm_all_lanes(const PassInput& in, std::span<const CallpathId> callpaths, std::vector<Lanes>& stored,
+                   std::span<Ticks> out) {
+  std::array<CallpathId, kLanes> zeroed;
+  for (std::size_t j = 0; j < kLanes; ++j) zeroed[j] = j < callpaths.size() ? callpaths[j] : kUnusedLane;
+  Lanes length{};
+  if (in.non_negative)
+    lanes_by_runs(in, zeroed, stored, length);
+  else
+    lanes_by_chain_sweep(in.g, zeroed, stored, length);
+  for (std::size_t j = 0; j < callpaths.size(); ++j) out[j] = in.critical_length - length[j];
 }
 
 }  // namespace
@@ -78,13 +210,14 @@ std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, cons
     rows.push_back(row);
   }
   std::vector<Ticks> all(to_zero.size());
+  const PassInput input = pass_input(g, cpm);
   const std::size_t passes = (to_zero.size() + kLanes - 1) / kLanes;
   // Thread t takes passes t, t + workers, ...; each writes its own part of `all`.
   const auto work = [&](std::size_t t, std::size_t workers) {
     std::vector<Lanes> stored;
     for (std::size_t p = t; p < passes; p += workers) {
       const std::size_t i = p * kLanes, n = std::min(kLanes, to_zero.size() - i);
-      mbm_all_lanes(g, cpm, std::span(to_zero).subspan(i, n), stored, std::span(all).subspan(i, n));
+      mbm_all_lanes(input, std::span(to_zero).subspan(i, n), stored, std::span(all).subspan(i, n));
     }
   };
   const std::size_t workers = std::max<std::size_t>(1, std::min<std::size_t>(threads, passes));

@@ -360,6 +360,9 @@ TEST_CASE("k longest paths, CPM slacks and MBM equal brute-force enumeration on 
     NearCriticalQuery all;
     all.k = brute.size();
     const NearCriticalPaths r = near_critical_paths(g, cpm, all);
+    // maximum_benefit's passes (lanes, gaps inside chains summed once) = the one-call-path sweep.
+    for (const MbmRow& row : maximum_benefit(g, cpm, r))
+      if (row.mbm_k > 0) CHECK(row.mbm_all == mbm_all(g, cpm, row.callpath));
     for (CallpathId cp : {A, B, C}) {
       Ticks expect = std::numeric_limits<Ticks>::max();
       for (const auto& p : brute) expect = std::min(expect, time_on(g, p.activities, cp) + cpm.length - p.duration);

@@ -171,6 +171,8 @@ void require_shared_pag_agrees(const Trace& t, std::uint64_t eager_limit) {
   for (std::size_t i = 0; i < ma.size(); ++i) {
     CHECK(ma[i].callpath == mb[i].callpath);
     CHECK(ma[i].mbm_all == mb[i].mbm_all);
+    // The passes' lanes (four call paths, gaps inside chains summed once) = the one-call-path sweep.
+    if (i < 24 && ma[i].mbm_k > 0) CHECK(ma[i].mbm_all == mbm_all(shared.graph, a, ma[i].callpath));
   }
   const Pag own_pag = build_pag(t, PagOptions{RendezvousRule::EagerLimit, eager_limit});
   for (Rank r = 0; r < t.rank_count(); ++r) {

@@ -37,6 +37,10 @@ struct ChainTails {
   bool empty() const { return marks.empty(); }
 };
 
+// The vertices ChainTails keeps (marks and counts, tails zero): built word by word from the chain
+// bits and the index marks. The others lie inside a chain: one activity in, one out, both chains.
+ChainTails kept_vertices(const ActivityGraph& g);
+
 struct Cpm {
   std::vector<Ticks> earliest;  // per vertex: longest path from a root (roots at 0)
   std::vector<Ticks> latest;    // per vertex: latest time without delaying the end (leaves at length)
