@@ -54,7 +54,7 @@ ChainTails kept_vertices(const ActivityGraph& g) {
     t.marks[w] = kept;
     previous_chains = chains;
   }
-  t.tail.assign(count_before(t.marks, t.before), 0);
+  count_before(t.marks, t.before);
   return t;
 }
 
@@ -260,6 +260,7 @@ std::vector<bool> zero_slack(const ActivityGraph& g, const ChainTails& t, Ticks 
 Cpm critical_path_method(const ActivityGraph& g, std::vector<std::uint32_t>& critical, double walk_share) {
   Cpm cpm;
   cpm.tails = kept_vertices(g);
+  cpm.tails.tail.assign(cpm.tails.kept_count(), 0);
   cpm.length = fill_tails(g, cpm.tails);
   const std::vector<bool> zero = zero_slack(g, cpm.tails, cpm.length, walk_share);
   critical = walk_critical(

@@ -35,9 +35,12 @@ struct ChainTails {
     return tail[slot(v)] + along;
   }
   bool empty() const { return marks.empty(); }
+  std::uint32_t kept_count() const {
+    return marks.empty() ? 0 : before.back() + static_cast<std::uint32_t>(std::popcount(marks.back()));
+  }
 };
 
-// The vertices ChainTails keeps (marks and counts, tails zero): built word by word from the chain
+// The vertices ChainTails keeps (marks and counts; no tails yet): built word by word from the chain
 // bits and the index marks. The others lie inside a chain: one activity in, one out, both chains.
 ChainTails kept_vertices(const ActivityGraph& g);
 
