@@ -1,6 +1,7 @@
 // Critical path method. See cpm.hpp.
 #include "wisp/analysis/cpm.hpp"
 
+#include "wisp/analysis/chain_sweep.hpp"  // chain_out_of_order()
 #include "wisp/error.hpp"
 
 #include <algorithm>
@@ -118,10 +119,6 @@ std::vector<std::uint32_t> critical_path(const ActivityGraph& g, const Cpm& cpm)
 namespace {
 
 
-// The sweeps below rely on index_graph()'s order: a vertex whose one activity in is its chain
-// comes right after its chain predecessor, in the same run.
-Error out_of_order() { return Error("activity graph: a chain vertex does not follow its predecessor in the order"); }
-
 // Tails in reverse topological order, run by run. A vertex that is not kept has one activity in
 // and one out, its chains: index_graph() orders it right after v - 1, in the same run, so its tail
 // is carried along the run (the tail of v + 1 plus its chain) instead of stored.
@@ -133,7 +130,7 @@ Ticks fill_tails(const ActivityGraph& g, ChainTails& t) {
     for (std::uint32_t v = last + 1; v-- > run->first;) {
       if (!t.kept(v)) {
         if (v == last) {  // v + 1 comes later: it has explicit activities in, so it is kept
-          if (!t.kept(v + 1)) throw out_of_order();
+          if (!t.kept(v + 1)) throw chain_out_of_order();
           carried = t.tail[t.slot(v + 1)];
         }
         carried += g.chain_duration_of(v);
@@ -148,7 +145,7 @@ Ticks fill_tails(const ActivityGraph& g, ChainTails& t) {
         else if (t.kept(act.to))
           to = t.tail[t.slot(act.to)];
         else
-          throw out_of_order();
+          throw chain_out_of_order();
         tail = std::max(tail, to + act.duration);
       });
       t.tail[t.slot(v)] = tail;
@@ -210,7 +207,7 @@ std::vector<bool> zero_slack_by_sweep(const ActivityGraph& g, const ChainTails& 
     std::uint32_t gap = kNone;  // the first of the vertices not kept right before v
     for (std::uint32_t v = run.first; v <= last; ++v) {
       if (!t.kept(v)) {
-        if (v == run.first) throw out_of_order();
+        if (v == run.first) throw chain_out_of_order();
         if (gap == kNone) gap = v;
         carried += g.chain_duration_of(v);
         continue;
@@ -218,7 +215,7 @@ std::vector<bool> zero_slack_by_sweep(const ActivityGraph& g, const ChainTails& 
       const bool chain_in = v != run.first && g.has_chain(v - 1);
       Ticks earliest = chain_in ? carried : 0;
       if (g.in_rows.has_items(v)) earliest = chain_in ? std::max(earliest, stored[g.in_rows.index(v)]) : stored[g.in_rows.index(v)];
-      else if (!chain_in && v > 0 && g.has_chain(v - 1)) throw out_of_order();
+      else if (!chain_in && v > 0 && g.has_chain(v - 1)) throw chain_out_of_order();
       const Ticks tail = t.tail[t.slot(v)];
       if (gap != kNone) {
         const bool on = carried + tail == length;
@@ -232,11 +229,11 @@ std::vector<bool> zero_slack_by_sweep(const ActivityGraph& g, const ChainTails& 
         else if (g.in_rows.has_items(a.to))
           relax(stored[g.in_rows.index(a.to)], earliest + a.duration);
         else
-          throw out_of_order();
+          throw chain_out_of_order();
       });
     }
     if (gap != kNone) {  // the run ends inside a chain: it goes on at last + 1, later
-      if (!g.in_rows.has_items(last + 1)) throw out_of_order();
+      if (!g.in_rows.has_items(last + 1)) throw chain_out_of_order();
       const bool on = carried + t.tail[t.slot(last + 1)] == length;
       for (std::uint32_t u = gap; u <= last; ++u) zero[u] = on;
       relax(stored[g.in_rows.index(last + 1)], carried);

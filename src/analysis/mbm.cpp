@@ -2,7 +2,6 @@
 #include "wisp/analysis/mbm.hpp"
 
 #include "wisp/analysis/chain_sweep.hpp"
-#include "wisp/error.hpp"
 
 #include <algorithm>
 #include <array>
@@ -96,7 +95,6 @@ void lanes_by_runs(const PassInput& in, const std::array<CallpathId, kLanes>& ze
                    Lanes& length) {
   const ActivityGraph& g = in.g;
   const ChainTails& t = in.kept;
-  const auto out_of_order = [] { return Error("activity graph: a chain vertex does not follow its predecessor in the order"); };
   const auto lane_of = [&](CallpathId cp) {  // kLanes: none
     std::size_t lane = kLanes;
     for (std::size_t j = 0; j < kLanes; ++j)
@@ -138,7 +136,7 @@ void lanes_by_runs(const PassInput& in, const std::array<CallpathId, kLanes>& ze
     };
     for (std::uint32_t v = run.first; v <= last; ++v) {
       if (!t.kept(v)) {
-        if (v == run.first) throw out_of_order();
+        if (v == run.first) throw chain_out_of_order();
         const Ticks d = g.chain_duration_of(v);
         gap_total += d;
         gap_left_out[chain_lane(v)] += d;
@@ -152,7 +150,7 @@ void lanes_by_runs(const PassInput& in, const std::array<CallpathId, kLanes>& ze
         const Lanes& s = stored[g.in_rows.index(v)];
         for (std::size_t j = 0; j < kLanes; ++j) value[j] = chain_in ? std::max(value[j], s[j]) : s[j];
       } else if (!chain_in && v > 0 && g.has_chain(v - 1)) {
-        throw out_of_order();
+        throw chain_out_of_order();
       }
       for (std::size_t j = 0; j < kLanes; ++j) length[j] = std::max(length[j], value[j]);
       if (g.out_rows.has_items(v)) {  // its explicit activities (the order among them is no matter: max)
@@ -168,10 +166,10 @@ void lanes_by_runs(const PassInput& in, const std::array<CallpathId, kLanes>& ze
       else if (g.in_rows.has_items(v + 1))
         relax(stored[g.in_rows.index(v + 1)], value, g.chain_duration_of(v), chain_lane(v));
       else
-        throw out_of_order();
+        throw chain_out_of_order();
     }
     if (in_gap) {  // the run ends inside a chain: it goes on at last + 1, later
-      if (!g.in_rows.has_items(last + 1)) throw out_of_order();
+      if (!g.in_rows.has_items(last + 1)) throw chain_out_of_order();
       close_gap();
       Lanes& s = stored[g.in_rows.index(last + 1)];
       for (std::size_t j = 0; j < kLanes; ++j) s[j] = std::max(s[j], carried[j]);

@@ -6,6 +6,7 @@
 
 #include <random>
 
+#include "wisp/analysis/cpm.hpp"
 #include "wisp/io/read_file.hpp"
 
 namespace wisp::test {
@@ -57,6 +58,14 @@ ActivityValues activity_values(const ActivityGraph& g, const std::vector<std::ui
     out.emplace_back(a.from, a.to, a.duration, a.callpath, a.kind);
   }
   return out;
+}
+
+void require_zero_slack_ways_agree(const ActivityGraph& g, const std::vector<std::uint32_t>& critical) {
+  for (double walk_share : {0.0, 1.0}) {
+    std::vector<std::uint32_t> by;
+    critical_path_method(g, by, walk_share);
+    CHECK(by == critical);
+  }
 }
 
 }  // namespace wisp::test

@@ -47,5 +47,8 @@ CallpathId callpath(const Trace& t, const std::string& name);
 // store the same activities differently (chains or records, with or without a second variant).
 using ActivityValues = std::vector<std::tuple<std::uint32_t, std::uint32_t, Ticks, CallpathId, ActivityKind>>;
 ActivityValues activity_values(const ActivityGraph& g, const std::vector<std::uint32_t>& ids);
+// critical_path_method(g, ...) with its zero-slack marks by the sweep alone and by the walk alone
+// both give `critical`.
+void require_zero_slack_ways_agree(const ActivityGraph& g, const std::vector<std::uint32_t>& critical);
 
 }  // namespace wisp::test

@@ -259,11 +259,7 @@ TEST_CASE("k longest paths, CPM slacks and MBM equal brute-force enumeration on 
       CHECK(lean.tails.kept(v) == ChainTails::keeps(g, v));
     }
     CHECK(critical == critical_path(g, cpm));
-    for (double walk_share : {0.0, 1.0}) {  // zero-slack marks by the sweep alone, by the walk alone
-      std::vector<std::uint32_t> by;
-      critical_path_method(g, by, walk_share);
-      CHECK(by == critical);
-    }
+    test::require_zero_slack_ways_agree(g, critical);
     NearCriticalQuery every;
     every.k = brute.size() + 1;
     const NearCriticalPaths dense_paths = near_critical_paths(g, cpm, every),

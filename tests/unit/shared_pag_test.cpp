@@ -76,11 +76,7 @@ void require_lean_cpm_agrees(const ActivityGraph& g, const Cpm& dense) {
   CHECK(same_latest);
   CHECK(kept_right);  // the marks built word by word are the rule's
   CHECK(critical == critical_path(g, dense));
-  for (double walk_share : {0.0, 1.0}) {  // zero-slack marks by the sweep alone, by the walk alone
-    std::vector<std::uint32_t> by;
-    critical_path_method(g, by, walk_share);
-    CHECK(by == critical);
-  }
+  test::require_zero_slack_ways_agree(g, critical);
   NearCriticalQuery q;
   q.k = 30;
   // The lean one's successor table built in three parts (as on three threads).

@@ -15,6 +15,12 @@ namespace wisp {
 // relax(Value& target, const Value& from, const Activity& a): target = max(target, from + a's weight);
 // visit(v, const Value& value): the longest path to v (0 at roots), every vertex once, in order.
 // Values start at Value{} (zero), as in longest_path(); weights must not be negative.
+// What the sweeps in order throw when a vertex whose one activity in is its chain does not come
+// right after its chain predecessor (index_graph() orders it so).
+inline Error chain_out_of_order() {
+  return Error("activity graph: a chain vertex does not follow its predecessor in the order");
+}
+
 template <typename Value, typename Relax, typename Visit>
 void chain_sweep(const ActivityGraph& g, Variant variant, std::vector<Value>& stored, Relax&& relax, Visit&& visit) {
   stored.assign(g.in_rows.nonempty_count(), Value{});
@@ -34,7 +40,7 @@ void chain_sweep(const ActivityGraph& g, Variant variant, std::vector<Value>& st
       if (g.in_rows.has_items(v)) {
         value = stored[g.in_rows.index(v)];
       } else if (v > 0 && g.has_chain(v - 1)) {
-        if (v == run.first) throw Error("activity graph: a chain vertex does not follow its predecessor in the order");
+        if (v == run.first) throw chain_out_of_order();
         value = carried;
       }
       visit(v, value);
