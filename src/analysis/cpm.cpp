@@ -138,15 +138,15 @@ Ticks fill_tails(const ActivityGraph& g, ChainTails& t) {
         continue;
       }
       Ticks tail = 0;
-      g.for_each_outgoing(v, [&](std::uint32_t, const Activity& act) {
+      g.for_each_step_out(v, [&](std::uint32_t, std::uint32_t w, Ticks d) {
         Ticks to = 0;
-        if (act.to == v + 1 && v != last)
+        if (w == v + 1 && v != last)
           to = carried;
-        else if (t.kept(act.to))
-          to = t.tail[t.slot(act.to)];
+        else if (t.kept(w))
+          to = t.tail[t.slot(w)];
         else
           throw chain_out_of_order();
-        tail = std::max(tail, to + act.duration);
+        tail = std::max(tail, to + d);
       });
       t.tail[t.slot(v)] = tail;
       carried = tail;
@@ -185,8 +185,8 @@ bool zero_slack_by_walk(const ActivityGraph& g, const ChainTails& t, Ticks lengt
     const std::uint32_t u = todo.back();  // kept
     todo.pop_back();
     const Ticks tail = t.tail[t.slot(u)];
-    g.for_each_outgoing(u, [&](std::uint32_t, const Activity& a) {
-      if (!zero[a.to] && tail == a.duration + t.tail_at(g, a.to)) reach(a.to);
+    g.for_each_step_out(u, [&](std::uint32_t, std::uint32_t w, Ticks d) {
+      if (!zero[w] && tail == d + t.tail_at(g, w)) reach(w);
     });
   }
   return true;
@@ -223,11 +223,11 @@ std::vector<bool> zero_slack_by_sweep(const ActivityGraph& g, const ChainTails& 
         gap = kNone;
       }
       zero[v] = earliest + tail == length;
-      g.for_each_outgoing(v, [&](std::uint32_t id, const Activity& a) {
+      g.for_each_step_out(v, [&](std::uint32_t id, std::uint32_t w, Ticks d) {
         if (id >= g.explicit_count() && v != last)
-          carried = earliest + a.duration;  // its chain, to the next vertex of the run
-        else if (g.in_rows.has_items(a.to))
-          relax(stored[g.in_rows.index(a.to)], earliest + a.duration);
+          carried = earliest + d;  // its chain, to the next vertex of the run
+        else if (g.in_rows.has_items(w))
+          relax(stored[g.in_rows.index(w)], earliest + d);
         else
           throw chain_out_of_order();
       });
