@@ -97,13 +97,24 @@ void build_csr(const ActivityGraph& g, Key key, SparseRows& rows, std::vector<st
 // Kahn's in-degrees, sparse: a vertex waits for its chain predecessor (a bit) and for its explicit
 // incoming activities (a count per vertex that has any).
 struct Pending {
-  std::vector<bool> chain;               // per vertex: its chain predecessor is not ordered yet
+  std::vector<std::uint64_t> chain;      // bit v % 64 of word v / 64: v's chain predecessor is not ordered yet
   std::vector<std::uint32_t> incoming;   // per non-empty row of in_rows: explicit ones not ordered yet
+  bool waits_for_chain(std::uint32_t v) const { return chain[v >> 6] >> (v & 63) & 1; }
+  void chain_done(std::uint32_t v) { chain[v >> 6] &= ~(std::uint64_t{1} << (v & 63)); }
   bool blocked(const ActivityGraph& g, std::uint32_t v) const {
     const std::uint32_t i = g.in_rows.index(v);
-    return chain[v] || (i != SparseRows::kEmpty && incoming[i] != 0);
+    return waits_for_chain(v) || (i != SparseRows::kEmpty && incoming[i] != 0);
   }
 };
+
+// Word w's bits of "v has a chain in" (v - 1 has a chain), v = 64w + b.
+std::uint64_t chain_in_bits(const ActivityGraph& g, std::size_t w) {
+  const auto first = static_cast<std::uint32_t>(w * 64);
+  const std::uint32_t n = std::min<std::uint32_t>(64, g.vertex_count - first);
+  std::uint64_t bits = first > 0 && g.has_chain(first - 1) ? 1 : 0;
+  for (std::uint32_t b = 1; b < n; ++b) bits |= std::uint64_t{g.has_chain(first + b - 1)} << b;
+  return bits;
+}
 
 // Kahn's algorithm; returns the vertices it could order (all of them unless there is a cycle).
 // The in-degrees are the incoming CSR's row lengths plus the chain activity. Ready vertices are
@@ -111,43 +122,58 @@ struct Pending {
 // rank's chain of events as far as it is ready before it turns to another (depth first), so that
 // the passes over the graph in this order (CPM, MBM, the ideal-network clock) read each rank's
 // vertices nearly sequentially. Any topological order gives those passes the same results; the
-// vertices left out on a cycle are the same for every order.
+// vertices left out on a cycle are the same for every order. The first ready vertices (no chain
+// in, no explicit activity in) are found 64 at a time; a chain successor's bit is cleared only if
+// it has explicit activities in (only those are asked again), and for all ordered vertices if a
+// cycle leaves some out (cycle_breakers() asks which are blocked).
 std::vector<ActivityGraph::OrderRun> kahn(const ActivityGraph& g, Pending& pending, std::uint32_t& ordered) {
-  pending.chain.assign(g.vertex_count, false);
-  pending.incoming.resize(g.in_rows.nonempty_count());
-  std::vector<std::uint32_t> ready;
-  for (std::uint32_t v = g.vertex_count; v-- > 0;) {
-    pending.chain[v] = v > 0 && g.has_chain(v - 1);
-    const std::uint32_t i = g.in_rows.index(v);
-    if (i != SparseRows::kEmpty) pending.incoming[i] = g.in_rows.begin[i + 1] - g.in_rows.begin[i];
-    if (!pending.blocked(g, v)) ready.push_back(v);
+  const std::size_t words = (g.vertex_count + 63) / 64;
+  pending.chain.assign(words, 0);
+  const std::uint32_t rows = g.in_rows.nonempty_count();
+  pending.incoming.resize(rows);
+  for (std::uint32_t i = 0; i < rows; ++i) pending.incoming[i] = g.in_rows.begin[i + 1] - g.in_rows.begin[i];
+  std::vector<std::uint32_t> ready;  // taken from the back: the lowest vertex first
+  for (std::size_t w = words; w-- > 0;) {
+    pending.chain[w] = chain_in_bits(g, w);
+    const std::uint32_t n = std::min<std::uint32_t>(64, g.vertex_count - static_cast<std::uint32_t>(w * 64));
+    const std::uint64_t valid = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+    for (std::uint64_t free = ~(pending.chain[w] | g.in_rows.marks[w]) & valid; free != 0;) {
+      const int b = 63 - std::countl_zero(free);
+      ready.push_back(static_cast<std::uint32_t>(w * 64 + b));
+      free &= ~(std::uint64_t{1} << b);
+    }
   }
   std::vector<ActivityGraph::OrderRun> order;
   ordered = 0;
   while (!ready.empty()) {
     std::uint32_t v = ready.back();
     ready.pop_back();
-    if (!order.empty() && order.back().first + order.back().count == v)
-      ++order.back().count;
-    else
-      order.push_back({v, 1});
+    const std::uint32_t first = v;
     // Along v's chain while the next vertex is ready: it would be pushed last and taken next.
     for (;;) {
-      ++ordered;
       if (g.out_rows.has_items(v)) {
-        const auto [first, end] = g.out_rows.range(v);
-        for (std::uint32_t k = end; k-- > first;) {
+        const auto [begin, end] = g.out_rows.range(v);
+        for (std::uint32_t k = end; k-- > begin;) {
           const std::uint32_t to = g.activities[g.out[k]].to;
-          if (--pending.incoming[g.in_rows.index(to)] == 0 && !pending.chain[to]) ready.push_back(to);
+          if (--pending.incoming[g.in_rows.index(to)] == 0 && !pending.waits_for_chain(to)) ready.push_back(to);
         }
       }
       if (!g.has_chain(v)) break;
-      pending.chain[v + 1] = false;
-      if (pending.blocked(g, v + 1)) break;
+      if (g.in_rows.has_items(v + 1)) {
+        pending.chain_done(v + 1);
+        if (pending.incoming[g.in_rows.index(v + 1)] != 0) break;
+      }
       ++v;
-      ++order.back().count;
     }
+    ordered += v - first + 1;
+    if (!order.empty() && order.back().first + order.back().count == first)
+      order.back().count += v - first + 1;
+    else
+      order.push_back({first, v - first + 1});
   }
+  if (ordered != g.vertex_count)  // the bits of the ordered vertices, for cycle_breakers()
+    for (const ActivityGraph::OrderRun& run : order)
+      for (std::uint32_t u = run.first; u < run.first + run.count; ++u) pending.chain_done(u);
   return order;
 }
 
