@@ -127,16 +127,26 @@ Ticks fill_tails(const ActivityGraph& g, ChainTails& t) {
   for (auto run = g.order.rbegin(); run != g.order.rend(); ++run) {
     const std::uint32_t last = run->first + run->count - 1;
     Ticks carried = 0;  // the tail of v + 1 (inside the run)
-    for (std::uint32_t v = last + 1; v-- > run->first;) {
-      if (!t.kept(v)) {
+    for (std::uint32_t v = last;;) {
+      // The vertices not kept down to the previous kept one u: a gap inside a chain.
+      const std::uint32_t u = t.last_kept(run->first, v);
+      const std::uint32_t gap = u == kNone ? run->first : u + 1;
+      if (gap <= v) {
         if (v == last) {  // v + 1 comes later: it has explicit activities in, so it is kept
           if (!t.kept(v + 1)) throw chain_out_of_order();
           carried = t.tail[t.slot(v + 1)];
         }
-        carried += g.chain_duration_of(v);
-        length = std::max(length, carried);
-        continue;
+        if (g.add_chain_durations(gap, v + 1, carried)) {  // durations >= 0: the largest at the gap's start
+          length = std::max(length, carried);
+        } else {
+          for (std::uint32_t x = v + 1; x-- > gap;) {
+            carried += g.chain_duration_of(x);
+            length = std::max(length, carried);
+          }
+        }
       }
+      if (u == kNone) break;
+      v = u;
       Ticks tail = 0;
       g.for_each_step_out(v, [&](std::uint32_t, std::uint32_t w, Ticks d) {
         Ticks to = 0;
@@ -151,6 +161,8 @@ Ticks fill_tails(const ActivityGraph& g, ChainTails& t) {
       t.tail[t.slot(v)] = tail;
       carried = tail;
       length = std::max(length, tail);
+      if (v == run->first) break;
+      --v;
     }
   }
   return length;
@@ -206,10 +218,13 @@ std::vector<bool> zero_slack_by_sweep(const ActivityGraph& g, const ChainTails& 
     Ticks carried = 0;  // arrival at v along the chain from v - 1, if v - 1 is in this run
     std::uint32_t gap = kNone;  // the first of the vertices not kept right before v
     for (std::uint32_t v = run.first; v <= last; ++v) {
-      if (!t.kept(v)) {
+      if (!t.kept(v)) {  // a gap inside a chain, up to the next kept vertex (or the run's end)
         if (v == run.first) throw chain_out_of_order();
-        if (gap == kNone) gap = v;
-        carried += g.chain_duration_of(v);
+        gap = v;
+        const std::uint32_t end = t.first_kept(v, last + 1);
+        if (!g.add_chain_durations(v, end, carried))
+          for (std::uint32_t x = v; x < end; ++x) carried += g.chain_duration_of(x);
+        v = end - 1;
         continue;
       }
       const bool chain_in = v != run.first && g.has_chain(v - 1);
@@ -218,8 +233,7 @@ std::vector<bool> zero_slack_by_sweep(const ActivityGraph& g, const ChainTails& 
       else if (!chain_in && v > 0 && g.has_chain(v - 1)) throw chain_out_of_order();
       const Ticks tail = t.tail[t.slot(v)];
       if (gap != kNone) {
-        const bool on = carried + tail == length;
-        for (std::uint32_t u = gap; u < v; ++u) zero[u] = on;
+        std::fill(zero.begin() + gap, zero.begin() + v, carried + tail == length);
         gap = kNone;
       }
       zero[v] = earliest + tail == length;
@@ -234,8 +248,7 @@ std::vector<bool> zero_slack_by_sweep(const ActivityGraph& g, const ChainTails& 
     }
     if (gap != kNone) {  // the run ends inside a chain: it goes on at last + 1, later
       if (!g.in_rows.has_items(last + 1)) throw chain_out_of_order();
-      const bool on = carried + t.tail[t.slot(last + 1)] == length;
-      for (std::uint32_t u = gap; u <= last; ++u) zero[u] = on;
+      std::fill(zero.begin() + gap, zero.begin() + last + 1, carried + t.tail[t.slot(last + 1)] == length);
       relax(stored[g.in_rows.index(last + 1)], carried);
     }
   }

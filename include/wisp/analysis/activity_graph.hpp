@@ -130,6 +130,19 @@ struct ActivityGraph {
     const std::uint32_t d = chain_duration[v];
     return d != kLongChain ? Ticks{d} : aside_value(long_chains, v);
   }
+  // The durations of the chains leaving vertices [first, end) summed into `sum`; false (sum
+  // untouched) if one of them is kept aside (it may be negative: the caller goes vertex by vertex).
+  bool add_chain_durations(std::uint32_t first, std::uint32_t end, Ticks& sum) const {
+    std::uint64_t total = 0;
+    bool aside = false;
+    for (std::uint32_t v = first; v < end; ++v) {
+      aside |= chain_duration[v] == kLongChain;
+      total += chain_duration[v];
+    }
+    if (aside) return false;
+    sum += static_cast<Ticks>(total);
+    return true;
+  }
   CallpathId chain_callpath_of(std::uint32_t v) const {
     const std::uint16_t c = chain_callpath[v];
     if (c < kWideCallpath) return c;

@@ -34,6 +34,28 @@ struct ChainTails {
     for (; !kept(v); ++v) along += g.chain_duration_of(v);
     return tail[slot(v)] + along;
   }
+  // The last kept vertex in [first, v], kNone if none; the first kept one in [v, end), end if none:
+  // a word of marks at a time, so that the passes cross a chain's inside without a step per vertex.
+  std::uint32_t last_kept(std::uint32_t first, std::uint32_t v) const {
+    std::size_t w = v >> 6;
+    std::uint64_t bits = marks[w] & (~std::uint64_t{0} >> (63 - (v & 63)));
+    while (bits == 0) {
+      if (w == 0 || w * 64 <= first) return kNone;
+      bits = marks[--w];
+    }
+    const auto u = static_cast<std::uint32_t>(w * 64 + 63 - std::countl_zero(bits));
+    return u >= first ? u : kNone;
+  }
+  std::uint32_t first_kept(std::uint32_t v, std::uint32_t end) const {
+    std::size_t w = v >> 6;
+    std::uint64_t bits = marks[w] & (~std::uint64_t{0} << (v & 63));
+    while (bits == 0) {
+      if ((w + 1) * 64 >= end) return end;
+      bits = marks[++w];
+    }
+    const auto u = static_cast<std::uint32_t>(w * 64 + std::countr_zero(bits));
+    return u < end ? u : end;
+  }
   bool empty() const { return marks.empty(); }
   std::uint32_t kept_count() const {
     return marks.empty() ? 0 : before.back() + static_cast<std::uint32_t>(std::popcount(marks.back()));
