@@ -53,16 +53,6 @@ void ActivityGraph::keep_aside(std::vector<std::pair<std::uint32_t, T>>& aside, 
   else if (there) aside.erase(it);
 }
 
-void ActivityGraph::merge_chain_asides(ChainAsides& asides) {
-  const auto merge = [](auto& into, auto& from) {
-    const auto middle = into.insert(into.end(), from.begin(), from.end());
-    std::inplace_merge(into.begin(), middle, into.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    from.clear();
-  };
-  merge(long_chains, asides.long_chains);
-  merge(wide_callpaths, asides.wide_callpaths);
-}
-
 template <typename T>
 T ActivityGraph::aside_value(const std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v) {
   const auto it = std::lower_bound(aside.begin(), aside.end(), v, [](const auto& c, std::uint32_t x) { return c.first < x; });

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <future>
 
 #include <fmt/format.h>
 
@@ -44,10 +43,14 @@ class Builder {
     }
     add_event_vertices();
     reserve_activities();
-    const std::vector<Rank> borders = parts_of_ranks();
-    side_by_side(borders, [&](Rank begin, Rank end, std::size_t) { index_calls(begin, end); });
+    index_calls();
     add_collective_vertices();
-    add_ranks_activities(borders);
+    for (Rank r = 0; r < trace_.rank_count(); ++r) {
+      cache_rank(r);
+      add_rank_activities(r);
+    }
+    cached_rank_ = kNone;
+    rank_ticks_ = {};
     p2p_vertex_ = {};
     p2p_ticks_ = {};
     collective_call_ = {};
@@ -59,64 +62,23 @@ class Builder {
   }
 
  private:
-  // The ranks' activities are added in parts of consecutive ranks, side by side. A part appends its
-  // explicit activities to its own list (the first part: to the graph's), and the lists are joined in
-  // rank order, so that the activities and their ids are those of one pass over the ranks.
-  struct Part {
-    std::uint32_t first_vertex = 0;  // its first rank's
-    std::vector<Activity> own;       // parts after the first
-    std::vector<Activity>* activities = nullptr;
-    std::vector<std::size_t> fixups;  // activities from an earlier part's vertex: flag set when joined
-    ActivityGraph::ChainAsides asides;
-    std::uint64_t receive_before_send = 0;
-    std::vector<Dependency> deps;
-    Rank cached_rank = kNone;  // cache_rank()
-    std::vector<Ticks> rank_ticks;
-  };
-
   Ticks ticks(double seconds) const { return std::llround(seconds * pag_.ticks_per_second); }
   // Vertex times are not stored while building (8 bytes per vertex): an event's comes from the
   // trace, a synchronisation vertex's from hub_time_. Pag::time is filled at the end if asked for.
-  Ticks event_at(Rank r, EventIndex i) const { return ticks(trace_.ranks[r].events[i].time); }
-  Ticks event_at(const Part& part, Rank r, EventIndex i) const {
-    return r == part.cached_rank ? part.rank_ticks[i] : event_at(r, i);
+  Ticks event_at(Rank r, EventIndex i) const {
+    return r == cached_rank_ ? rank_ticks_[i] : ticks(trace_.ranks[r].events[i].time);
   }
   // The rank being added: its event times once (1/P of the vertex times at a time).
-  void cache_rank(Part& part, Rank r) const {
-    part.rank_ticks.clear();
-    for (const Event& e : trace_.ranks[r].events) part.rank_ticks.push_back(ticks(e.time));
-    part.cached_rank = r;
+  void cache_rank(Rank r) {
+    rank_ticks_.clear();
+    for (const Event& e : trace_.ranks[r].events) rank_ticks_.push_back(ticks(e.time));
+    cached_rank_ = r;
   }
-  Ticks at(const Part& part, std::uint32_t v) const {
+  Ticks at(std::uint32_t v) const {
     if (v >= first_hub_) return hub_time_[v - first_hub_];
     if (v == Pag::kStart) return pag_.origin;
     const Rank r = g_.lane_of(v);  // an event vertex's lane is its rank
-    return event_at(part, r, v - pag_.first_vertex[r]);
-  }
-
-  // Borders of the parts: ranks [borders[p], borders[p + 1]), about as many events in each.
-  std::vector<Rank> parts_of_ranks() const {
-    const Rank n = trace_.rank_count();
-    const unsigned parts = std::max(1u, std::min<unsigned>(options_.threads, std::max<Rank>(n, 1)));
-    std::uint64_t total = 0;
-    for (const auto& rt : trace_.ranks) total += rt.events.size();
-    std::vector<Rank> borders{0};
-    std::uint64_t so_far = 0;
-    for (Rank r = 0; r < n; ++r) {
-      so_far += trace_.ranks[r].events.size();
-      if (borders.size() < parts && so_far * parts >= total * borders.size() && r + 1 < n) borders.push_back(r + 1);
-    }
-    borders.push_back(n);
-    return borders;
-  }
-  // work(begin, end, p) for every part p, the first on this thread, the others beside it.
-  template <typename Work>
-  void side_by_side(const std::vector<Rank>& borders, Work&& work) const {
-    std::vector<std::future<void>> others;
-    for (std::size_t p = 1; p + 1 < borders.size(); ++p)
-      others.push_back(std::async(std::launch::async, [&, p] { work(borders[p], borders[p + 1], p); }));
-    work(borders[0], borders[1], 0);
-    for (auto& f : others) f.get();
+    return event_at(r, v - pag_.first_vertex[r]);
   }
 
   std::uint32_t new_vertex(Ticks t, std::uint32_t lane) {
@@ -155,10 +117,6 @@ class Builder {
   // Explicit activities: launches, messages, rendezvous, collectives (the local ones are chains).
   void reserve_activities() {
     g_.activities.reserve(trace_.rank_count() + 2 * trace_.messages.size() + 2 * trace_.collective_members.size());
-    p2p_vertex_.resize(trace_.rank_count());  // filled by index_calls(), per rank
-    p2p_ticks_.resize(trace_.rank_count());
-    collective_call_.resize(trace_.rank_count());
-    collective_ticks_.resize(trace_.rank_count());
   }
 
   // ---- collectives: one synchronisation vertex per instance (per member for Scan/Exscan) ----
@@ -266,8 +224,12 @@ class Builder {
   // else its own event); for a receive, where it was posted (MpiIrecvRequest, or the Enter of a
   // blocking receive; kNone outside any call). Per collective record: the Enter of the call its
   // begin is in (kNone outside any call).
-  void index_calls(Rank begin, Rank end) {
-    for (Rank r = begin; r < end; ++r) {
+  void index_calls() {
+    p2p_vertex_.resize(trace_.rank_count());
+    p2p_ticks_.resize(trace_.rank_count());
+    collective_call_.resize(trace_.rank_count());
+    collective_ticks_.resize(trace_.rank_count());
+    for (Rank r = 0; r < trace_.rank_count(); ++r) {
       const RankTrace& rt = trace_.ranks[r];
       std::vector<std::uint32_t>& out = p2p_vertex_[r];
       out.assign(rt.p2p.size(), kNone);
@@ -308,13 +270,13 @@ class Builder {
     }
   }
 
-  void rendezvous(Part& part, Rank r, std::uint32_t record, std::uint32_t completion) const {
+  void rendezvous(Rank r, std::uint32_t record, std::uint32_t completion) {
     const P2P& send = trace_.ranks[r].p2p[record];
     if (send.message == kNone) return;
     const Message& m = trace_.messages[send.message];
     const std::uint32_t posted = p2p_vertex_[m.receiver][m.recv];
     if (posted == kNone) return;
-    const Ticks post = p2p_ticks_[m.receiver][m.recv], done = at(part, completion);
+    const Ticks post = p2p_ticks_[m.receiver][m.recv], done = at(completion);
     const auto depends = [&](RendezvousRule rule, std::uint64_t eager_limit) {
       return rule == RendezvousRule::Observed ? p2p_ticks_[r][record] < post && post <= done
                                               : send.bytes > eager_limit && post <= done;
@@ -322,95 +284,38 @@ class Builder {
     Variant variants = depends(options_.rendezvous, options_.eager_limit) ? kFirstVariant : 0;
     if (options_.ideal_eager_limit && depends(RendezvousRule::EagerLimit, *options_.ideal_eager_limit))
       variants |= kSecondVariant;
-    if (variants != 0) part.deps.push_back({posted, completion, post, ActivityKind::Rendezvous, variants});
+    if (variants != 0) deps_.push_back({posted, completion, post, ActivityKind::Rendezvous, variants});
   }
 
-  void message(Part& part, const P2P& recv, std::uint32_t completion) const {
+  void message(const P2P& recv, std::uint32_t completion) {
     if (recv.message == kNone) return;
     const Message& m = trace_.messages[recv.message];
     const std::uint32_t sent = p2p_vertex_[m.sender][m.send];
     if (sent == kNone) return;  // a send record with no send event: no dependency
     const Ticks sent_at = p2p_ticks_[m.sender][m.send];
-    if (sent_at > at(part, completion)) {
-      ++part.receive_before_send;  // treated as a local operation (paper 003 §4.0.1)
+    if (sent_at > at(completion)) {
+      ++pag_.anomalies.receive_before_send;  // treated as a local operation (paper 003 §4.0.1)
       return;
     }
-    part.deps.push_back({sent, completion, sent_at, ActivityKind::Message});
+    deps_.push_back({sent, completion, sent_at, ActivityKind::Message});
   }
 
   // ---- per rank ----
 
-  void add_ranks_activities(const std::vector<Rank>& borders) {
-    g_.size_chain_columns();
-    std::vector<Part> parts(borders.size() - 1);
-    for (std::size_t p = 0; p < parts.size(); ++p) {
-      parts[p].first_vertex = pag_.vertex(borders[p], 0);
-      parts[p].activities = p == 0 ? &g_.activities : &parts[p].own;
-      if (p > 0) parts[p].own.reserve(activity_bound(borders[p], borders[p + 1]));
-    }
-    side_by_side(borders, [&](Rank begin, Rank end, std::size_t p) {
-      for (Rank r = begin; r < end; ++r) {
-        cache_rank(parts[p], r);
-        add_rank_activities(parts[p], r);
-      }
-    });
-    // Every part is done: an activity from an earlier part's vertex sees that vertex's chain as it is.
-    for (Part& part : parts) {
-      for (std::size_t i : part.fixups) {
-        Activity& a = (*part.activities)[i];
-        a.before_source_chain = !g_.has_chain(a.from);
-      }
-      pag_.anomalies.receive_before_send += part.receive_before_send;
-      g_.merge_chain_asides(part.asides);
-    }
-    p2p_ticks_ = {};  // before the parts' lists are joined: their place
-    collective_call_ = {};
-    collective_ticks_ = {};
-    for (std::size_t p = 1; p < parts.size(); ++p) {
-      g_.activities.insert(g_.activities.end(), parts[p].own.begin(), parts[p].own.end());
-      parts[p].own = {};
-    }
-  }
-
-  // At most as many explicit activities as the ranks [begin, end) can add: a launch each, a message
-  // or rendezvous per P2P record, a collective dependency per collective record.
-  std::size_t activity_bound(Rank begin, Rank end) const {
-    std::size_t n = 0;
-    for (Rank r = begin; r < end; ++r) n += 1 + trace_.ranks[r].p2p.size() + trace_.ranks[r].collectives.size();
-    return n;
-  }
-
-  // The graph's add_activity(), with the flags one pass over the ranks would give: a vertex of a
-  // later rank or a synchronisation vertex has no chain yet when rank r's activities are added; one
-  // of this part has the chain it has now; one of an earlier part is looked at when all are done.
-  void add_activity(Part& part, Rank r, Activity a) const {
-    const std::uint32_t rank_end = pag_.vertex(r, 0) + static_cast<std::uint32_t>(trace_.ranks[r].events.size());
-    if (a.from >= rank_end) {
-      a.before_source_chain = true;
-    } else if (a.from >= part.first_vertex) {
-      a.before_source_chain = !g_.has_chain(a.from);
-    } else {
-      a.before_source_chain = true;
-      part.fixups.push_back(part.activities->size());
-    }
-    a.before_target_chain = a.to == 0 || !g_.has_chain(a.to - 1);  // a.to is rank r's
-    part.activities->push_back(a);
-  }
-
-  void collect_dependencies(Part& part, Rank r, const CallSpan& call) const {
+  void collect_dependencies(Rank r, const CallSpan& call) {
     const RankTrace& rt = trace_.ranks[r];
-    part.deps.clear();
+    deps_.clear();
     for (EventIndex i = call.enter + 1; i <= call.leave; ++i) {
       const Event& e = rt.events[i];
       const std::uint32_t v = pag_.vertex(r, i);
       switch (e.kind) {
         case EventKind::MpiRecv:
-        case EventKind::MpiIrecv: message(part, rt.p2p[e.ref], v); break;
-        case EventKind::MpiIsendComplete: rendezvous(part, r, e.ref, v); break;
-        case EventKind::MpiSend: rendezvous(part, r, e.ref, pag_.vertex(r, call.leave)); break;
+        case EventKind::MpiIrecv: message(rt.p2p[e.ref], v); break;
+        case EventKind::MpiIsendComplete: rendezvous(r, e.ref, v); break;
+        case EventKind::MpiSend: rendezvous(r, e.ref, pag_.vertex(r, call.leave)); break;
         case EventKind::MpiCollectiveEnd: {
           const std::uint32_t hub = hub_of_record_[r][e.ref];
-          if (hub != kNone) part.deps.push_back({hub, v, at(part, hub), ActivityKind::Collective});
+          if (hub != kNone) deps_.push_back({hub, v, at(hub), ActivityKind::Collective});
           break;
         }
         default: break;
@@ -425,32 +330,32 @@ class Builder {
   }
 
   // R of the call in one variant: the latest start of its dependencies there, or its enter.
-  Ticks release_in(const Part& part, Variant variant, std::uint32_t enter) const {
-    Ticks release = at(part, enter);
-    for (const Dependency& d : part.deps)
+  Ticks release_in(Variant variant, std::uint32_t enter) const {
+    Ticks release = at(enter);
+    for (const Dependency& d : deps_)
       if (d.variants & variant) release = std::max(release, d.from_time);
     return release;
   }
 
-  void add_call(Part& part, Rank r, const CallSpan& call) const {
-    collect_dependencies(part, r, call);
+  void add_call(Rank r, const CallSpan& call) {
+    collect_dependencies(r, call);
     const std::uint32_t enter = pag_.vertex(r, call.enter);
-    const Ticks release = release_in(part, kFirstVariant, enter);
-    const Ticks ideal_release = pag_.ideal_variant == kSecondVariant ? release_in(part, kSecondVariant, enter) : release;
+    const Ticks release = release_in(kFirstVariant, enter);
+    const Ticks ideal_release = pag_.ideal_variant == kSecondVariant ? release_in(kSecondVariant, enter) : release;
     const CallpathId cp = trace_.ranks[r].events[call.enter].ref;
-    Ticks next = event_at(part, r, call.enter);
+    Ticks next = event_at(r, call.enter);
     for (EventIndex i = call.enter; i < call.leave; ++i) {
       const Ticks here = next;
-      next = event_at(part, r, i + 1);
+      next = event_at(r, i + 1);
       if (replaced_by_hub(r, i)) continue;
       const Ticks d = std::max<Ticks>(0, next - std::max(here, release));
-      g_.add_chain(pag_.vertex(r, i), d, cp, ActivityKind::Mpi, part.asides);
+      g_.add_chain(pag_.vertex(r, i), d, cp, ActivityKind::Mpi);
     }
-    for (const Dependency& d : part.deps) {
+    for (const Dependency& d : deps_) {
       const Ticks from = d.variants & kFirstVariant ? release : ideal_release;
-      Activity a{std::max<Ticks>(0, at(part, d.to) - from), d.from, d.to, cp, d.kind};
+      Activity a{std::max<Ticks>(0, at(d.to) - from), d.from, d.to, cp, d.kind};
       a.variants = d.variants;
-      add_activity(part, r, a);
+      g_.add_activity(a);
     }
     pag_.calls[r].push_back(PagCall{call.enter, call.leave, ideal_release});
   }
@@ -461,28 +366,26 @@ class Builder {
     return cp;
   }
 
-  void add_rank_activities(Part& part, Rank r) const {
+  void add_rank_activities(Rank r) {
     const RankTrace& rt = trace_.ranks[r];
     const auto n = static_cast<EventIndex>(rt.events.size());
     if (n == 0) return;
     const std::uint32_t first = pag_.vertex(r, 0);
     pag_.calls[r].reserve(rt.mpi_calls.size());  // outermost calls: at most that many
-    add_activity(part, r, {at(part, first) - pag_.origin, Pag::kStart, first, kLaunchCallpath, ActivityKind::Launch});
+    g_.add_activity({at(first) - pag_.origin, Pag::kStart, first, kLaunchCallpath, ActivityKind::Launch});
     CallpathId cp = kNone;
     std::size_t c = 0;
     for (EventIndex i = 0; i < n; ++i) {
       if (c < rt.mpi_calls.size() && rt.mpi_calls[c].enter == i) {
         const CallSpan call = rt.mpi_calls[c];
-        add_call(part, r, call);
+        add_call(r, call);
         for (EventIndex j = call.enter; j <= call.leave; ++j) cp = after(cp, rt.events[j]);
         i = call.leave;
         while (c < rt.mpi_calls.size() && rt.mpi_calls[c].enter <= call.leave) ++c;  // nested calls
       } else {
         cp = after(cp, rt.events[i]);
       }
-      if (i + 1 < n)
-        g_.add_chain(pag_.vertex(r, i), event_at(part, r, i + 1) - event_at(part, r, i), cp, ActivityKind::Computation,
-                     part.asides);
+      if (i + 1 < n) g_.add_chain(pag_.vertex(r, i), event_at(r, i + 1) - event_at(r, i), cp, ActivityKind::Computation);
     }
   }
 
@@ -492,8 +395,11 @@ class Builder {
   ActivityGraph& g_;
   std::vector<std::vector<std::uint32_t>> hub_of_record_;  // per rank, per collective record
   std::vector<std::vector<std::uint8_t>> replaced_;        // the local begin -> end activity is the hub's
+  std::vector<Dependency> deps_;
   std::uint32_t first_hub_ = 0;      // synchronisation vertices from here on
   std::vector<Ticks> hub_time_;      // their times
+  Rank cached_rank_ = kNone;         // cache_rank()
+  std::vector<Ticks> rank_ticks_;
   std::vector<std::vector<std::uint32_t>> p2p_vertex_;  // index_calls()
   std::vector<std::vector<Ticks>> p2p_ticks_;           // index_calls(): at(p2p_vertex_), read densely
   std::vector<std::vector<EventIndex>> collective_call_;  // index_calls()

@@ -124,7 +124,6 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   if (options.parts.pag) {
     PagOptions pag_options;
     pag_options.vertex_times = false;
-    pag_options.threads = cores;  // beside analyzer I: three threads on two cores share them out
     if (options.parts.pop) pag_options.ideal_eager_limit = options.pop.eager_limit;
     timed(graph, "program activity graph", [&] { a.pag.pag = build_pag(trace, pag_options); });
   }

@@ -105,27 +105,23 @@ struct ActivityGraph {
   }
   // The chain activity v -> v + 1 (at most one per vertex; inline: the PAG adds about one per event).
   void add_chain(std::uint32_t v, Ticks duration, CallpathId callpath, ActivityKind kind) {
-    if (chain_kind.size() < vertex_count) size_chain_columns();
-    put_chain(v, duration, callpath, kind, long_chains, wide_callpaths);
+    if (v + 1 >= vertex_count) throw Error("activity graph: a chain activity must join two existing vertices");
+    if (chain_kind.size() < vertex_count) {
+      chain_duration.resize(vertex_count, 0);
+      chain_callpath.resize(vertex_count, 0xffff);
+      chain_kind.resize(vertex_count, ActivityKind::None);
+    }
+    const bool short_chain = duration >= 0 && duration < Ticks{kLongChain};
+    if (!short_chain || chain_duration[v] == kLongChain) keep_aside(long_chains, v, duration, !short_chain);
+    chain_duration[v] = short_chain ? static_cast<std::uint32_t>(duration) : kLongChain;
+    const bool narrow = callpath < kWideCallpath || callpath == kNone || callpath == kLaunchCallpath;
+    if (!narrow || chain_callpath[v] == kWideCallpath) keep_aside(wide_callpaths, v, callpath, !narrow);
+    chain_callpath[v] = callpath == kNone            ? 0xffff
+                        : callpath == kLaunchCallpath ? 0xfffe
+                        : narrow                      ? static_cast<std::uint16_t>(callpath)
+                                                      : kWideCallpath;
+    chain_kind[v] = kind;
   }
-  // Chains of disjoint vertex ranges added side by side (a builder's threads): the columns sized
-  // first, each thread's rare long durations and wide call paths kept in its own ChainAsides, merged
-  // into the graph's when the threads are done.
-  struct ChainAsides {
-    std::vector<std::pair<std::uint32_t, Ticks>> long_chains;
-    std::vector<std::pair<std::uint32_t, CallpathId>> wide_callpaths;
-  };
-  void size_chain_columns() {
-    chain_duration.resize(vertex_count, 0);
-    chain_callpath.resize(vertex_count, 0xffff);
-    chain_kind.resize(vertex_count, ActivityKind::None);
-  }
-  void add_chain(std::uint32_t v, Ticks duration, CallpathId callpath, ActivityKind kind, ChainAsides& asides) {
-    if (chain_kind.size() < vertex_count) throw Error("activity graph: chains added apart need size_chain_columns() first");
-    put_chain(v, duration, callpath, kind, asides.long_chains, asides.wide_callpaths);
-  }
-  void merge_chain_asides(ChainAsides& asides);
-
   Ticks chain_duration_of(std::uint32_t v) const {
     const std::uint32_t d = chain_duration[v];
     return d != kLongChain ? Ticks{d} : aside_value(long_chains, v);
@@ -241,21 +237,6 @@ struct ActivityGraph {
   std::uint64_t memory_bytes() const;
 
  private:
-  void put_chain(std::uint32_t v, Ticks duration, CallpathId callpath, ActivityKind kind,
-                 std::vector<std::pair<std::uint32_t, Ticks>>& long_aside,
-                 std::vector<std::pair<std::uint32_t, CallpathId>>& wide_aside) {
-    if (v + 1 >= vertex_count) throw Error("activity graph: a chain activity must join two existing vertices");
-    const bool short_chain = duration >= 0 && duration < Ticks{kLongChain};
-    if (!short_chain || chain_duration[v] == kLongChain) keep_aside(long_aside, v, duration, !short_chain);
-    chain_duration[v] = short_chain ? static_cast<std::uint32_t>(duration) : kLongChain;
-    const bool narrow = callpath < kWideCallpath || callpath == kNone || callpath == kLaunchCallpath;
-    if (!narrow || chain_callpath[v] == kWideCallpath) keep_aside(wide_aside, v, callpath, !narrow);
-    chain_callpath[v] = callpath == kNone            ? 0xffff
-                        : callpath == kLaunchCallpath ? 0xfffe
-                        : narrow                      ? static_cast<std::uint16_t>(callpath)
-                                                      : kWideCallpath;
-    chain_kind[v] = kind;
-  }
   // Vertex v's entry of a column's values kept aside: set to `value` if `keep`, else removed.
   template <typename T>
   static void keep_aside(std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v, T value, bool keep);

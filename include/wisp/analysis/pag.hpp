@@ -38,9 +38,6 @@ struct PagOptions {
   // Keep Pag::time once the graph is built (path_segments() needs it); without it the PAG is
   // 8 bytes per event smaller, which is what `wisp analyze` chooses.
   bool vertex_times = true;
-  // The ranks' activities are added in this many parts of the ranks side by side (the graph is the
-  // same for every count: each part's activities keep the order one pass over the ranks gives).
-  unsigned threads = 1;
 };
 
 // An outermost MPI call of a rank and its release time R on the ideal network (end of its wait;
