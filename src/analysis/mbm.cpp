@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <future>
 #include <span>
 #include <set>
@@ -46,7 +47,7 @@ constexpr CallpathId kUnusedLane = kNone - 2;  // no activity's call path
 // An explicit activity as the passes read it, in the out index's order (by source): the records
 // themselves lie in the order they were added, one cache miss each per pass.
 struct OutEdge {
-  std::uint32_t to_slot;  // its target's row in in_rows; SparseRows::kEmpty: not in the first variant
+  std::uint32_t to_slot;  // its target's slot (by_order); SparseRows::kEmpty: not in the first variant
   CallpathId callpath;
   Ticks duration;
 };
@@ -58,17 +59,40 @@ struct PassInput {
   ChainTails kept;           // marks only: the vertices that are not inside a chain
   bool non_negative = true;  // every duration >= 0: the longest value ends at a kept vertex
   std::vector<OutEdge> out;  // per item of g.out (with non_negative only)
+  // Per non-empty row of in_rows: the slot of that vertex's lanes, in the order the passes meet
+  // the vertices (with non_negative only). A pass reads them in sequence and writes near where it
+  // reads (an activity's target comes soon after its source), instead of across the ranks' rows.
+  std::vector<std::uint32_t> by_order;
 };
+
+// by_order: the k-th vertex with explicit activities in that the order meets gets slot k.
+std::vector<std::uint32_t> slots_by_order(const ActivityGraph& g) {
+  std::vector<std::uint32_t> slot(g.in_rows.nonempty_count(), SparseRows::kEmpty);
+  std::uint32_t next = 0;
+  for (const ActivityGraph::OrderRun& run : g.order) {
+    const std::uint32_t end = run.first + run.count;
+    for (std::uint32_t w = run.first >> 6; w <= (end - 1) >> 6; ++w) {
+      std::uint64_t bits = g.in_rows.marks[w];
+      if (w == run.first >> 6) bits &= ~std::uint64_t{0} << (run.first & 63);
+      if (w == (end - 1) >> 6 && (end & 63) != 0) bits &= (std::uint64_t{1} << (end & 63)) - 1;
+      for (; bits != 0; bits &= bits - 1)
+        slot[g.in_rows.index(static_cast<std::uint32_t>(w * 64 + std::countr_zero(bits)))] = next++;
+    }
+  }
+  return slot;
+}
 
 PassInput pass_input(const ActivityGraph& g, const Cpm& cpm) {
   PassInput in{g, cpm.length, kept_vertices(g)};
   for (const auto& [v, d] : g.long_chains) in.non_negative = in.non_negative && d >= 0;
   for (const Activity& a : g.activities) in.non_negative = in.non_negative && a.duration >= 0;
   if (!in.non_negative) return in;
+  in.by_order = slots_by_order(g);
   in.out.reserve(g.out.size());
   for (std::uint32_t id : g.out) {
     const Activity& a = g.activities[id];
-    in.out.push_back({a.variants & kFirstVariant ? g.in_rows.index(a.to) : SparseRows::kEmpty, a.callpath, a.duration});
+    in.out.push_back({a.variants & kFirstVariant ? in.by_order[g.in_rows.index(a.to)] : SparseRows::kEmpty,
+                      a.callpath, a.duration});
   }
   return in;
 }
@@ -122,6 +146,8 @@ void lanes_by_runs(const PassInput& in, const std::array<CallpathId, kLanes>& ze
     for (std::size_t j = 0; j < kLanes; ++j) to[j] = std::max(to[j], x[j]);
   };
   stored.assign(g.in_rows.nonempty_count(), Lanes{});
+  std::uint32_t next_slot = 0;  // the next vertex with explicit activities in has this slot
+  const auto slot = [&](std::uint32_t v) { return in.by_order[g.in_rows.index(v)]; };
   for (const ActivityGraph::OrderRun& run : g.order) {
     const std::uint32_t last = run.first + run.count - 1;
     Lanes carried{};  // arrival at v along the chain from v - 1, if v - 1 is in this run
@@ -147,7 +173,7 @@ void lanes_by_runs(const PassInput& in, const std::array<CallpathId, kLanes>& ze
       const bool chain_in = v != run.first && g.has_chain(v - 1);
       Lanes value = chain_in ? carried : Lanes{};
       if (g.in_rows.has_items(v)) {
-        const Lanes& s = stored[g.in_rows.index(v)];
+        const Lanes& s = stored[next_slot++];
         for (std::size_t j = 0; j < kLanes; ++j) value[j] = chain_in ? std::max(value[j], s[j]) : s[j];
       } else if (!chain_in && v > 0 && g.has_chain(v - 1)) {
         throw chain_out_of_order();
@@ -164,17 +190,18 @@ void lanes_by_runs(const PassInput& in, const std::array<CallpathId, kLanes>& ze
       if (v != last)  // its chain, to the next vertex of the run
         add(carried, value, g.chain_duration_of(v), chain_lane(v));
       else if (g.in_rows.has_items(v + 1))
-        relax(stored[g.in_rows.index(v + 1)], value, g.chain_duration_of(v), chain_lane(v));
+        relax(stored[slot(v + 1)], value, g.chain_duration_of(v), chain_lane(v));
       else
         throw chain_out_of_order();
     }
     if (in_gap) {  // the run ends inside a chain: it goes on at last + 1, later
       if (!g.in_rows.has_items(last + 1)) throw chain_out_of_order();
       close_gap();
-      Lanes& s = stored[g.in_rows.index(last + 1)];
+      Lanes& s = stored[slot(last + 1)];
       for (std::size_t j = 0; j < kLanes; ++j) s[j] = std::max(s[j], carried[j]);
     }
   }
+  if (next_slot != stored.size()) throw Error("MBM: the order met the vertices with activities in out of their slots");
 }
 
 void mbm_all_lanes(const PassInput& in, std::span<const CallpathId> callpaths, std::vector<Lanes>& stored,
