@@ -133,8 +133,14 @@ std::vector<ActivityGraph::OrderRun> kahn(const ActivityGraph& g, Pending& pendi
   pending.incoming.resize(rows);
   for (std::uint32_t i = 0; i < rows; ++i) pending.incoming[i] = g.in_rows.begin[i + 1] - g.in_rows.begin[i];
   std::vector<std::uint32_t> ready;  // taken from the back: the lowest vertex first
+  // Where following a chain must stop and look: bit v set if v has explicit activities out, or no
+  // chain, or v + 1 has explicit activities in. The vertices between are passed a word at a time.
+  std::vector<std::uint64_t> stops(words);
   for (std::size_t w = words; w-- > 0;) {
     pending.chain[w] = chain_in_bits(g, w);
+    const std::uint64_t chains = pending.chain[w] >> 1 | (w + 1 < words ? pending.chain[w + 1] << 63 : 0);
+    const std::uint64_t next_in = g.in_rows.marks[w] >> 1 | (w + 1 < words ? g.in_rows.marks[w + 1] << 63 : 0);
+    stops[w] = g.out_rows.marks[w] | ~chains | next_in;
     const std::uint32_t n = std::min<std::uint32_t>(64, g.vertex_count - static_cast<std::uint32_t>(w * 64));
     const std::uint64_t valid = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
     for (std::uint64_t free = ~(pending.chain[w] | g.in_rows.marks[w]) & valid; free != 0;) {
@@ -151,6 +157,10 @@ std::vector<ActivityGraph::OrderRun> kahn(const ActivityGraph& g, Pending& pendi
     const std::uint32_t first = v;
     // Along v's chain while the next vertex is ready: it would be pushed last and taken next.
     for (;;) {
+      std::size_t w = v >> 6;  // to the next stop: there is one at the chain's end at the latest
+      std::uint64_t bits = stops[w] & (~std::uint64_t{0} << (v & 63));
+      while (bits == 0) bits = stops[++w];
+      v = static_cast<std::uint32_t>(w * 64 + std::countr_zero(bits));
       if (g.out_rows.has_items(v)) {
         const auto [begin, end] = g.out_rows.range(v);
         for (std::uint32_t k = end; k-- > begin;) {
