@@ -74,6 +74,11 @@ class Builder {
     for (const Event& e : trace_.ranks[r].events) rank_ticks_.push_back(ticks(e.time));
     cached_rank_ = r;
   }
+  // A vertex of the rank being added (a call's enter, a completion) without looking its rank up.
+  Ticks own_at(std::uint32_t v) const {
+    const std::uint32_t i = v - pag_.first_vertex[cached_rank_];
+    return i < rank_ticks_.size() ? rank_ticks_[i] : at(v);
+  }
   Ticks at(std::uint32_t v) const {
     if (v >= first_hub_) return hub_time_[v - first_hub_];
     if (v == Pag::kStart) return pag_.origin;
@@ -276,7 +281,7 @@ class Builder {
     const Message& m = trace_.messages[send.message];
     const std::uint32_t posted = p2p_vertex_[m.receiver][m.recv];
     if (posted == kNone) return;
-    const Ticks post = p2p_ticks_[m.receiver][m.recv], done = at(completion);
+    const Ticks post = p2p_ticks_[m.receiver][m.recv], done = own_at(completion);
     const auto depends = [&](RendezvousRule rule, std::uint64_t eager_limit) {
       return rule == RendezvousRule::Observed ? p2p_ticks_[r][record] < post && post <= done
                                               : send.bytes > eager_limit && post <= done;
@@ -293,7 +298,7 @@ class Builder {
     const std::uint32_t sent = p2p_vertex_[m.sender][m.send];
     if (sent == kNone) return;  // a send record with no send event: no dependency
     const Ticks sent_at = p2p_ticks_[m.sender][m.send];
-    if (sent_at > at(completion)) {
+    if (sent_at > own_at(completion)) {
       ++pag_.anomalies.receive_before_send;  // treated as a local operation (paper 003 §4.0.1)
       return;
     }
@@ -331,7 +336,7 @@ class Builder {
 
   // R of the call in one variant: the latest start of its dependencies there, or its enter.
   Ticks release_in(Variant variant, std::uint32_t enter) const {
-    Ticks release = at(enter);
+    Ticks release = own_at(enter);
     for (const Dependency& d : deps_)
       if (d.variants & variant) release = std::max(release, d.from_time);
     return release;
@@ -353,7 +358,7 @@ class Builder {
     }
     for (const Dependency& d : deps_) {
       const Ticks from = d.variants & kFirstVariant ? release : ideal_release;
-      Activity a{std::max<Ticks>(0, at(d.to) - from), d.from, d.to, cp, d.kind};
+      Activity a{std::max<Ticks>(0, own_at(d.to) - from), d.from, d.to, cp, d.kind};
       a.variants = d.variants;
       g_.add_activity(a);
     }
@@ -372,7 +377,7 @@ class Builder {
     if (n == 0) return;
     const std::uint32_t first = pag_.vertex(r, 0);
     pag_.calls[r].reserve(rt.mpi_calls.size());  // outermost calls: at most that many
-    g_.add_activity({at(first) - pag_.origin, Pag::kStart, first, kLaunchCallpath, ActivityKind::Launch});
+    g_.add_activity({own_at(first) - pag_.origin, Pag::kStart, first, kLaunchCallpath, ActivityKind::Launch});
     CallpathId cp = kNone;
     std::size_t c = 0;
     for (EventIndex i = 0; i < n; ++i) {
