@@ -119,10 +119,37 @@ std::vector<std::uint32_t> critical_path(const ActivityGraph& g, const Cpm& cpm)
 namespace {
 
 
+// The first variant's explicit activities as the CPM's passes read them: where each goes and how
+// long it takes, in the out index's order (by source), 16 bytes each. A pass then reads them in
+// sequence along a run instead of one record per activity in the order they were added (by target
+// rank: a cache miss each). The passes keep maxima: a vertex's activities may come in any order.
+struct OutStep {
+  std::uint32_t to;  // kNone: not in the first variant
+  Ticks duration;
+};
+
+std::vector<OutStep> out_steps(const ActivityGraph& g) {
+  std::vector<OutStep> steps(g.out.size());
+  for (std::size_t k = 0; k < g.out.size(); ++k) {
+    const Activity& a = g.activities[g.out[k]];
+    steps[k] = {a.variants & kFirstVariant ? a.to : kNone, a.duration};
+  }
+  return steps;
+}
+
+// fn(to, duration) for every explicit activity of the first variant leaving v.
+template <typename Fn>
+void for_each_step(const ActivityGraph& g, const std::vector<OutStep>& steps, std::uint32_t v, Fn&& fn) {
+  if (!g.out_rows.has_items(v)) return;
+  const std::uint32_t row = g.out_rows.index(v);
+  for (std::uint32_t k = g.out_rows.begin[row]; k < g.out_rows.begin[row + 1]; ++k)
+    if (steps[k].to != kNone) fn(steps[k].to, steps[k].duration);
+}
+
 // Tails in reverse topological order, run by run. A vertex that is not kept has one activity in
 // and one out, its chains: index_graph() orders it right after v - 1, in the same run, so its tail
 // is carried along the run (the tail of v + 1 plus its chain) instead of stored.
-Ticks fill_tails(const ActivityGraph& g, ChainTails& t) {
+Ticks fill_tails(const ActivityGraph& g, const std::vector<OutStep>& steps, ChainTails& t) {
   Ticks length = 0;
   for (auto run = g.order.rbegin(); run != g.order.rend(); ++run) {
     const std::uint32_t last = run->first + run->count - 1;
@@ -148,15 +175,17 @@ Ticks fill_tails(const ActivityGraph& g, ChainTails& t) {
       if (u == kNone) break;
       v = u;
       Ticks tail = 0;
-      g.for_each_step_out(v, [&](std::uint32_t, std::uint32_t w, Ticks d) {
-        Ticks to = 0;
-        if (w == v + 1 && v != last)
-          to = carried;
-        else if (t.kept(w))
-          to = t.tail[t.slot(w)];
+      if (g.has_chain(v)) {
+        if (v != last)
+          tail = std::max(tail, carried + g.chain_duration_of(v));
+        else if (t.kept(v + 1))
+          tail = std::max(tail, t.tail[t.slot(v + 1)] + g.chain_duration_of(v));
         else
           throw chain_out_of_order();
-        tail = std::max(tail, to + d);
+      }
+      for_each_step(g, steps, v, [&](std::uint32_t w, Ticks d) {  // w has explicit activities in: kept
+        if (!t.kept(w)) throw chain_out_of_order();
+        tail = std::max(tail, t.tail[t.slot(w)] + d);
       });
       t.tail[t.slot(v)] = tail;
       carried = tail;
@@ -175,8 +204,8 @@ Ticks fill_tails(const ActivityGraph& g, ChainTails& t) {
 // takes only such steps. So the walk visits the critical paths' union, not the whole graph (in a
 // real trace about one rank's share of it). Inside a chain (a vertex that is not kept) the one
 // activity out always is such a step. Gives up (false) after `budget` vertices.
-bool zero_slack_by_walk(const ActivityGraph& g, const ChainTails& t, Ticks length, std::uint64_t budget,
-                        std::vector<bool>& zero) {
+bool zero_slack_by_walk(const ActivityGraph& g, const std::vector<OutStep>& steps, const ChainTails& t, Ticks length,
+                        std::uint64_t budget, std::vector<bool>& zero) {
   zero.assign(g.vertex_count, false);
   std::vector<std::uint32_t> todo;
   std::uint64_t visited = 0;
@@ -197,9 +226,11 @@ bool zero_slack_by_walk(const ActivityGraph& g, const ChainTails& t, Ticks lengt
     const std::uint32_t u = todo.back();  // kept
     todo.pop_back();
     const Ticks tail = t.tail[t.slot(u)];
-    g.for_each_step_out(u, [&](std::uint32_t, std::uint32_t w, Ticks d) {
+    const auto step = [&](std::uint32_t w, Ticks d) {
       if (!zero[w] && tail == d + t.tail_at(g, w)) reach(w);
-    });
+    };
+    if (g.has_chain(u)) step(u + 1, g.chain_duration_of(u));
+    for_each_step(g, steps, u, step);
   }
   return true;
 }
@@ -209,7 +240,8 @@ bool zero_slack_by_walk(const ActivityGraph& g, const ChainTails& t, Ticks lengt
 // earliest + tail is the same for every vertex, so a gap of vertices that are not kept is marked at
 // once when b is met: arrival at b + tail(b). For graphs where most vertices are critical (a
 // perfectly balanced generated run), where the walk would visit them all in no order.
-std::vector<bool> zero_slack_by_sweep(const ActivityGraph& g, const ChainTails& t, Ticks length) {
+std::vector<bool> zero_slack_by_sweep(const ActivityGraph& g, const std::vector<OutStep>& steps, const ChainTails& t,
+                                      Ticks length) {
   std::vector<bool> zero(g.vertex_count, false);
   std::vector<Ticks> stored(g.in_rows.nonempty_count(), 0);  // at vertices with explicit activities in
   const auto relax = [](Ticks& to, Ticks value) { to = std::max(to, value); };
@@ -237,13 +269,17 @@ std::vector<bool> zero_slack_by_sweep(const ActivityGraph& g, const ChainTails& 
         gap = kNone;
       }
       zero[v] = earliest + tail == length;
-      g.for_each_step_out(v, [&](std::uint32_t id, std::uint32_t w, Ticks d) {
-        if (id >= g.explicit_count() && v != last)
-          carried = earliest + d;  // its chain, to the next vertex of the run
-        else if (g.in_rows.has_items(w))
-          relax(stored[g.in_rows.index(w)], earliest + d);
+      if (g.has_chain(v)) {
+        if (v != last)
+          carried = earliest + g.chain_duration_of(v);  // to the next vertex of the run
+        else if (g.in_rows.has_items(v + 1))
+          relax(stored[g.in_rows.index(v + 1)], earliest + g.chain_duration_of(v));
         else
           throw chain_out_of_order();
+      }
+      for_each_step(g, steps, v, [&](std::uint32_t w, Ticks d) {
+        if (!g.in_rows.has_items(w)) throw chain_out_of_order();
+        relax(stored[g.in_rows.index(w)], earliest + d);
       });
     }
     if (gap != kNone) {  // the run ends inside a chain: it goes on at last + 1, later
@@ -255,11 +291,12 @@ std::vector<bool> zero_slack_by_sweep(const ActivityGraph& g, const ChainTails& 
   return zero;
 }
 
-std::vector<bool> zero_slack(const ActivityGraph& g, const ChainTails& t, Ticks length, double walk_share) {
+std::vector<bool> zero_slack(const ActivityGraph& g, const std::vector<OutStep>& steps, const ChainTails& t,
+                             Ticks length, double walk_share) {
   std::vector<bool> zero;
   const auto budget = static_cast<std::uint64_t>(walk_share * g.vertex_count);
-  if (zero_slack_by_walk(g, t, length, budget, zero)) return zero;
-  return zero_slack_by_sweep(g, t, length);
+  if (zero_slack_by_walk(g, steps, t, length, budget, zero)) return zero;
+  return zero_slack_by_sweep(g, steps, t, length);
 }
 
 }  // namespace
@@ -271,8 +308,12 @@ Cpm critical_path_method(const ActivityGraph& g, std::vector<std::uint32_t>& cri
   Cpm cpm;
   cpm.tails = kept_vertices(g);
   cpm.tails.tail.assign(cpm.tails.kept_count(), 0);
-  cpm.length = fill_tails(g, cpm.tails);
-  const std::vector<bool> zero = zero_slack(g, cpm.tails, cpm.length, walk_share);
+  std::vector<bool> zero;
+  {
+    const std::vector<OutStep> steps = out_steps(g);
+    cpm.length = fill_tails(g, steps, cpm.tails);
+    zero = zero_slack(g, steps, cpm.tails, cpm.length, walk_share);
+  }
   critical = walk_critical(
       g, [&](std::uint32_t u) { return zero[u] && cpm.latest_at(g, u) == cpm.length; },
       [&](const Activity& act, std::uint32_t v) {
