@@ -44,6 +44,22 @@ void Successors::push(std::uint32_t v, std::uint32_t activity) {
   ++size_;
 }
 
+void Successors::push_chains(std::uint32_t v, std::uint32_t end) {
+  if (v != size_) throw Error("near-critical paths: successors must be set in vertex order");
+  while (v < end) {
+    const std::uint32_t i = v - first_;
+    if (i % 64 == 0) {
+      chain_.push_back(0);
+      other_.push_back(0);
+      before_.push_back(static_cast<std::uint32_t>(others_.size()));
+    }
+    const std::uint32_t n = std::min<std::uint32_t>(64 - i % 64, end - v);
+    chain_[i / 64] |= (n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1) << (i % 64);
+    v += n;
+  }
+  size_ = std::max(size_, end);
+}
+
 void Successors::append(Successors&& later) {
   if (later.first_ != size_ || (size_ - first_) % 64 != 0 || later.first_chain_ != first_chain_)
     throw Error("near-critical paths: appended successors must follow on a word boundary");
@@ -134,13 +150,20 @@ Successors successors_of(const ActivityGraph& g, const Cpm& cpm,
                          const std::vector<std::pair<std::uint32_t, std::uint32_t>>& on_critical,
                          const std::vector<bool>& marked, std::uint32_t first, std::uint32_t end) {
   Successors succ(g.explicit_count(), first);
+  const bool sparse = !cpm.tails.empty();
   for (std::uint32_t v = first; v < end; ++v) {
+    if (sparse && !cpm.tails.kept(v)) {  // a chain's inside: each vertex's one activity out, at zero cost
+      const std::uint32_t gap_end = cpm.tails.first_kept(v, end);  // (on the critical path too)
+      succ.push_chains(v, gap_end);
+      v = gap_end - 1;
+      continue;
+    }
     if (marked[v]) {
       const auto it = std::lower_bound(on_critical.begin(), on_critical.end(), std::pair{v, std::uint32_t{0}});
       succ.push(v, it->second);
       continue;
     }
-    if (cpm.tails.empty() ? !ChainTails::keeps(g, v) : !cpm.tails.kept(v)) {  // inside a chain: its one activity out, at zero cost
+    if (!sparse && !ChainTails::keeps(g, v)) {  // inside a chain: its one activity out, at zero cost
       succ.push(v, g.explicit_count() + v);
       continue;
     }

@@ -526,6 +526,21 @@ TEST_CASE("successor table: chains as bits, other activities by counting bits, l
   CHECK_THROWS_AS(Successors(1000, 10), Error);  // not on a word border
   Successors gap(1000, 128);
   CHECK_THROWS_AS(first.append(std::move(gap)), Error);  // does not follow
+  // Runs of chain successors set at once (across word borders, one vertex long, up to a word's
+  // end, a whole word): the same table as vertex by vertex.
+  Successors runs(1000), one(1000);
+  std::uint32_t v = 0;
+  for (std::uint32_t len : {3u, 1u, 60u, 64u, 70u, 2u}) {
+    runs.push(v, 5 * v);
+    one.push(v, 5 * v);
+    ++v;
+    runs.push_chains(v, v + len);
+    for (std::uint32_t u = v; u < v + len; ++u) one.push(u, 1000 + u);
+    v += len;
+  }
+  REQUIRE(runs.size() == one.size());
+  for (std::uint32_t u = 0; u < v; ++u) CHECK(runs[u] == one[u]);
+  CHECK_THROWS_AS(runs.push_chains(v + 1, v + 5), Error);  // out of order
 }
 
 TEST_CASE("MBM with its passes on several threads: the rows of one thread") {

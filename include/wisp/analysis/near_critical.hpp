@@ -24,6 +24,8 @@ class Successors {
   explicit Successors(std::uint32_t first_chain_id, std::uint32_t first_vertex = 0);
   // Sets vertex v's successor; every vertex from the first on, in order, once.
   void push(std::uint32_t v, std::uint32_t activity);
+  // Sets the successor of vertices [v, end) to their own chains (a chain's inside), a word at a time.
+  void push_chains(std::uint32_t v, std::uint32_t end);
   // Takes over the successors of the vertices after these (built apart, e.g. on another thread).
   void append(Successors&& later);
   std::uint32_t operator[](std::uint32_t v) const;
