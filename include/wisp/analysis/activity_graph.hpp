@@ -171,23 +171,6 @@ struct ActivityGraph {
     }
     if (!chain_done) fn(explicit_count() + v, chain(v));
   }
-  // The same as for_each_outgoing, for passes that need only where an activity goes and how long it
-  // takes: fn(id, to, duration); a chain's call path and kind are not read.
-  template <typename Fn>
-  void for_each_step_out(std::uint32_t v, Fn&& fn, Variant variant = kFirstVariant) const {
-    bool chain_done = !has_chain(v);
-    const auto [first, end] = out_rows.range(v);
-    for (std::uint32_t k = first; k < end; ++k) {
-      const Activity& a = activities[out[k]];
-      if (!(a.variants & variant)) continue;
-      if (!chain_done && !a.before_source_chain) {
-        fn(explicit_count() + v, v + 1, chain_duration_of(v));
-        chain_done = true;
-      }
-      fn(out[k], a.to, a.duration);
-    }
-    if (!chain_done) fn(explicit_count() + v, v + 1, chain_duration_of(v));
-  }
   template <typename Fn>
   void for_each_incoming(std::uint32_t v, Fn&& fn, Variant variant = kFirstVariant) const {
     bool chain_done = v == 0 || !has_chain(v - 1);
