@@ -6,7 +6,8 @@
 //   serial   read_otf2 alone with ReadOptions::threads = 1 (the ranks one after another),
 //   cli      the wisp binary: `wisp analyze DIR` (stdout to /dev/null), fork + exec,
 //   before   (with --before PATH) another wisp binary the same way, e.g. a build of main, so that
-//            before/after ratios come from the same alternating rounds,
+//            before/after ratios come from the same alternating rounds (after cli in the first,
+//            third, ... round, before it in the others),
 // each in its own process, its wall time, user + system time and peak RSS (wait4's rusage). The
 // ratios are taken per round (each against the bare read of the same round), the medians printed.
 // With two or more sizes it prints the growth exponents log(t2/t1) / log(n2/n1) from the
@@ -183,14 +184,19 @@ Figures measure(const Setup& o, const fs::path& dir) {
     f.events = static_cast<double>(n);
     const Run lib = o.steps ? library_run(dir) : Run{};
     const Run serial = o.steps ? serial_read_run(dir) : Run{};
+    // Which binary runs right after the library and serial children alternates from round to round,
+    // so that neither always meets the machine as the 2-3 GB children leave it.
+    const bool before_first = !o.before.empty() && k % 2 == 1;
+    const Run early = before_first ? cli_run(o.before, dir) : Run{};
     const Run cli = cli_run(wisp, dir);
+    const Run late = !o.before.empty() && !before_first ? cli_run(o.before, dir) : Run{};
     bare_walls.push_back(bare.wall);
     f.bare_rate.push_back(f.events / bare.wall);
     if (o.steps) parse_library(lib.answer, bare.wall, f);
     if (o.steps) f.read_serial.push_back(std::atof(serial.answer.c_str()) / bare.wall);
     if (o.steps) f.lib_peak.push_back(lib.peak / f.events);
     if (!o.before.empty()) {
-      const Run b = cli_run(o.before, dir);
+      const Run& b = before_first ? early : late;
       f.before.push_back(b.wall / bare.wall);
       f.before_cpu.push_back(b.cpu / bare.cpu);
       f.before_peak.push_back(b.peak / f.events);
