@@ -107,15 +107,6 @@ struct Pending {
   }
 };
 
-// Word w's bits of "v has a chain in" (v - 1 has a chain), v = 64w + b.
-std::uint64_t chain_in_bits(const ActivityGraph& g, std::size_t w) {
-  const auto first = static_cast<std::uint32_t>(w * 64);
-  const std::uint32_t n = std::min<std::uint32_t>(64, g.vertex_count - first);
-  std::uint64_t bits = first > 0 && g.has_chain(first - 1) ? 1 : 0;
-  for (std::uint32_t b = 1; b < n; ++b) bits |= std::uint64_t{g.has_chain(first + b - 1)} << b;
-  return bits;
-}
-
 // Kahn's algorithm; returns the vertices it could order (all of them unless there is a cycle).
 // The in-degrees are the incoming CSR's row lengths plus the chain activity. Ready vertices are
 // taken last in, first out, and a vertex's chain successor is pushed last: the order follows one
@@ -137,8 +128,8 @@ std::vector<ActivityGraph::OrderRun> kahn(const ActivityGraph& g, Pending& pendi
   // chain, or v + 1 has explicit activities in. The vertices between are passed a word at a time.
   std::vector<std::uint64_t> stops(words);
   for (std::size_t w = words; w-- > 0;) {
-    pending.chain[w] = chain_in_bits(g, w);
-    const std::uint64_t chains = pending.chain[w] >> 1 | (w + 1 < words ? pending.chain[w + 1] << 63 : 0);
+    const std::uint64_t chains = g.chain_bits(w);
+    pending.chain[w] = chains << 1 | std::uint64_t{w > 0 && g.has_chain(static_cast<std::uint32_t>(w * 64 - 1))};
     const std::uint64_t next_in = g.in_rows.marks[w] >> 1 | (w + 1 < words ? g.in_rows.marks[w + 1] << 63 : 0);
     stops[w] = g.out_rows.marks[w] | ~chains | next_in;
     const std::uint32_t n = std::min<std::uint32_t>(64, g.vertex_count - static_cast<std::uint32_t>(w * 64));

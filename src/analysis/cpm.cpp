@@ -44,10 +44,8 @@ ChainTails kept_vertices(const ActivityGraph& g) {
   t.marks.assign(words, 0);
   std::uint64_t previous_chains = 0;  // the word before's chain bits
   for (std::size_t w = 0; w < words; ++w) {
-    std::uint64_t chains = 0;  // bit b: vertex 64w + b has a chain
-    const std::uint32_t first = static_cast<std::uint32_t>(w * 64);
-    const std::uint32_t n = std::min<std::uint32_t>(64, g.vertex_count - first);
-    for (std::uint32_t b = 0; b < n; ++b) chains |= std::uint64_t{g.has_chain(first + b)} << b;
+    const std::uint64_t chains = g.chain_bits(w);
+    const std::uint32_t n = std::min<std::uint32_t>(64, g.vertex_count - static_cast<std::uint32_t>(w * 64));
     const std::uint64_t chain_in = chains << 1 | previous_chains >> 63;  // bit b: vertex - 1 has a chain
     const std::uint64_t valid = n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
     std::uint64_t kept = (~chains | ~chain_in | g.in_rows.marks[w] | g.out_rows.marks[w]) & valid;

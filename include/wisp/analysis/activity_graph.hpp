@@ -15,6 +15,7 @@
 // pass names the variant it walks (the first one by default). Chains belong to both.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -146,6 +147,15 @@ struct ActivityGraph {
   }
 
   bool has_chain(std::uint32_t v) const { return v < chain_kind.size() && chain_kind[v] != ActivityKind::None; }
+  // Word w of the chain bits: bit b set if vertex 64w + b has a chain (0 past the last vertex). What
+  // the passes that handle 64 vertices at a time (Kahn's order, the CPM's kept vertices) start from.
+  std::uint64_t chain_bits(std::size_t w) const {
+    const auto first = static_cast<std::uint32_t>(w * 64);
+    const std::uint32_t n = first < vertex_count ? std::min<std::uint32_t>(64, vertex_count - first) : 0;
+    std::uint64_t bits = 0;
+    for (std::uint32_t b = 0; b < n; ++b) bits |= std::uint64_t{has_chain(first + b)} << b;
+    return bits;
+  }
   std::uint32_t explicit_count() const { return static_cast<std::uint32_t>(activities.size()); }
   std::uint32_t activity_count() const { return explicit_count() + static_cast<std::uint32_t>(chain_kind.size()); }
   std::uint64_t chain_count() const;
