@@ -22,10 +22,13 @@
 #include "process_memory.hpp"
 #include "wisp/io/child_process.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
+#include "timing.hpp"
 
 using namespace wisp;
 
 namespace {
+
+using bench::median;
 
 using bench::reset_peak;
 using bench::status_kb;
@@ -66,11 +69,6 @@ Sample sample_in_child(const Trace& trace, std::vector<std::string>& names) {
   for (std::size_t at = 0, next; (next = joined.find('\n', at)) != std::string::npos; at = next + 1)
     names.push_back(joined.substr(at, next - at));
   return s;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 void run(std::uint32_t steps, int reps) {

@@ -38,18 +38,16 @@
 #include "wisp/analysis/trace_analysis.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
+#include "timing.hpp"
 
 using namespace wisp;
 namespace fs = std::filesystem;
 
 namespace {
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+using bench::median;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 // One process run: wall, user + system seconds, system seconds, peak RSS (bytes), and what the
 // child wrote to its pipe.

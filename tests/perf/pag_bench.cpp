@@ -24,21 +24,14 @@
 #include "wisp/analysis/pag.hpp"
 #include "wisp/analysis/pop_windows.hpp"
 #include "wisp/analysis/wait_estimate.hpp"
+#include "timing.hpp"
 
 using namespace wisp;
 
 namespace {
 
-double seconds_of(const std::function<void()>& fn) {
-  const auto t0 = std::chrono::steady_clock::now();
-  fn();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using bench::median;
+using bench::seconds_of;
 
 double median_of(int repeat, const std::function<void()>& fn) {
   std::vector<double> t;

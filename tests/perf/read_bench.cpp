@@ -21,19 +21,17 @@
 #include "generators/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
+#include "timing.hpp"
 
 using namespace wisp;
 namespace fs = std::filesystem;
 
 namespace {
 
+using bench::median;
+
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 // Resident set size in bytes (from /proc/self/statm).

@@ -44,11 +44,14 @@
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/replay.hpp"
+#include "timing.hpp"
 
 using namespace wisp;
 namespace fs = std::filesystem;
 
 namespace {
+
+using bench::median;
 
 struct Args {
   std::vector<std::uint32_t> ranks{16, 256, 1024};
@@ -63,11 +66,6 @@ struct Args {
   bool compare = false;          // alternate replays without and with them
   std::string trace;             // a real trace instead of the halos
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 // A 2-D grid of `ranks` with both sides >= 3 (so SMPI's (src, dst, tag) request keys are unique).
 std::vector<std::uint32_t> grid(std::uint32_t ranks) {
