@@ -38,6 +38,7 @@
 #include "wisp/analysis/trace_analysis.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
+#include "arguments.hpp"
 #include "timing.hpp"
 
 using namespace wisp;
@@ -46,6 +47,7 @@ namespace fs = std::filesystem;
 namespace {
 
 using bench::median;
+using bench::numbers;
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
@@ -289,13 +291,6 @@ void write_halo(const fs::path& dir, const std::vector<std::uint32_t>& dims, std
     write_otf2(gen::generate_halo(o), dir, w);
     return 0;
   });
-}
-
-std::vector<std::uint32_t> numbers(const char* text, char separator) {
-  std::vector<std::uint32_t> out;
-  for (const char* p = text; p && *p; p = std::strchr(p, separator) ? std::strchr(p, separator) + 1 : nullptr)
-    out.push_back(static_cast<std::uint32_t>(std::atol(p)));
-  return out;
 }
 
 }  // namespace

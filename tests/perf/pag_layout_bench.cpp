@@ -19,6 +19,7 @@
 #include "generators/generators.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/io/otf2_reader.hpp"
+#include "arguments.hpp"
 #include "timing.hpp"
 
 using namespace wisp;
@@ -26,6 +27,7 @@ using namespace wisp;
 namespace {
 
 using bench::median;
+using bench::numbers;
 using bench::seconds_of;
 
 // A graph as the pass reads it: out activities by source in CSR form, the chain to the rank's
@@ -125,16 +127,6 @@ std::vector<std::uint32_t> blocks(const Trace& t, const Pag& pag, std::uint32_t 
   return p;
 }
 
-std::vector<std::uint32_t> numbers(const std::string& s) {
-  std::vector<std::uint32_t> out;
-  for (std::size_t at = 0; at < s.size();) {
-    const std::size_t comma = s.find(',', at);
-    out.push_back(static_cast<std::uint32_t>(std::atoi(s.substr(at, comma - at).c_str())));
-    at = comma == std::string::npos ? s.size() : comma + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -147,7 +139,7 @@ int main(int argc, char** argv) {
     if (a == "--steps") steps = static_cast<std::uint32_t>(std::atoi(v.c_str()));
     else if (a == "--repeat") repeat = std::max(1, std::atoi(v.c_str()));
     else if (a == "--trace") trace_path = v;
-    else if (a == "--blocks") block_sizes = numbers(v);
+    else if (a == "--blocks") block_sizes = numbers(v.c_str(), ',');
   }
   Trace trace;
   if (!trace_path.empty()) {
