@@ -145,6 +145,7 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
 
   retire_delivered();
   const double enter = now();
+  if (c.has_enter) entered_call();
   w_.in_call[rank_] = first;
   if (c.has_enter) spend(w_.overhead_of_region[c.region]);
   if (c.init) initialize();
@@ -358,12 +359,46 @@ void RankActor::settle_residual(std::size_t call, EventIndex last, bool unmatche
     if (std::abs(r) < kResidualResolution) r = 0;
     w_.residuals[rank_][call] = r;
   } else if (w_.given_residuals) {
-    r = (*w_.given_residuals)[rank_][call];
+    r = await_partner(call, (*w_.given_residuals)[rank_][call]);
   } else {
     return;
   }
   if (r > 0) spend(r);
   late_ = std::max(0.0, -r);
+}
+
+// Scenario replays with partner waits: every call entered is announced to the ranks waiting for it.
+void RankActor::entered_call() {
+  if (!w_.partner_waits) return;
+  const auto entered = static_cast<std::uint32_t>(next_call_);
+  w_.calls_entered[rank_] = entered;
+  auto& waiters = w_.call_waiters[rank_];
+  std::vector<Rank> wake;
+  for (std::size_t i = 0; i < waiters.size();) {
+    if (waiters[i].first < entered) {
+      wake.push_back(waiters[i].second);
+      waiters[i] = waiters.back();
+      waiters.pop_back();
+    } else {
+      ++i;
+    }
+  }
+  for (Rank r : wake) w_.wakeup[r]->release();  // simcalls: the state is updated first
+}
+
+// A call whose traced end waited for a partner's arrival (residual_causes.cpp) waits for that
+// partner to enter its call in this replay; the rest of the residual is the call's own cost.
+double RankActor::await_partner(std::size_t call, double residual) {
+  if (!w_.partner_waits) return residual;
+  const auto& waits = (*w_.partner_waits)[rank_];
+  while (next_wait_ < waits.size() && waits[next_wait_].call < call) ++next_wait_;
+  if (next_wait_ == waits.size() || waits[next_wait_].call != call) return residual;
+  const PartnerWait& pw = waits[next_wait_];
+  if (w_.calls_entered[pw.partner] <= pw.partner_call) {
+    w_.call_waiters[pw.partner].emplace_back(pw.partner_call, rank_);
+    w_.wakeup[rank_]->acquire();
+  }
+  return std::max(0.0, residual - pw.dependent);
 }
 
 void RankActor::wait_pending() {

@@ -58,6 +58,8 @@ class RankActor {
   void finalize_without_record();
   void wait_pending();
   void settle_residual(std::size_t call, EventIndex last, bool unmatched);
+  void entered_call();
+  double await_partner(std::size_t call, double residual);
   void start_deferred(std::uint32_t channel);
   std::uint64_t receive_and_wait(std::uint32_t channel, bool eager);
   void await_arrival(std::uint32_t channel, std::uint64_t sequence);
@@ -73,6 +75,7 @@ class RankActor {
   // Trace-anchored costs: how much later than traced the last call ended because its model cost
   // exceeded the traced one; the following computation catches it up (see settle_residual).
   double late_ = 0;
+  std::size_t next_wait_ = 0;           // into the rank's partner waits (sorted by call)
   std::vector<OpenRequest> requests_;   // posted and not yet completed
   std::vector<Transfer> pending_;       // to wait for before the current call returns
   // Eager sends not yet retired. SimGrid keeps a detached comm in one global list until it is

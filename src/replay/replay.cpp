@@ -55,6 +55,7 @@ ReplayResult assemble_result(const Trace& trace, replay_impl::SimulatedTimes ans
   if (options.anchor && !options.zero_communication) {
     CallResiduals residuals;
     residuals.by_rank = std::move(answer.residuals);
+    attribute_residuals(trace, residuals);
     result.residuals = std::make_shared<const CallResiduals>(std::move(residuals));
   }
   result.rank_end.assign(result.trace.rank_count(), 0.0);

@@ -109,6 +109,10 @@ ResidualSummary summarize(const Trace& trace, const CallResiduals& residuals) {
       if (has_unmatched_message(rt, call)) ++c.unmatched;
     }
   }
+  for (const auto& waits : residuals.waits) {
+    s.partner_waits += waits.size();
+    for (const PartnerWait& w : waits) s.dependent += w.dependent;
+  }
   return s;
 }
 
@@ -126,6 +130,10 @@ std::string residual_text(const ResidualSummary& s) {
     t += fmt::format("  {} call(s) ended later in the model alone than traced (by {:.6f} s in total: clock "
                      "skew or a model above their cost): they use the model's time\n",
                      all.model_slower, all.excess);
+  if (s.partner_waits > 0)
+    t += fmt::format("  {} call(s) ended only when a partner arrived that the model does not make them wait for: "
+                     "{:.6f} s of their residual is that partner's lateness, re-derived in scenarios\n",
+                     s.partner_waits, s.dependent);
   if (all.unmatched > 0)
     t += fmt::format("  {} call(s) with an unmatched message have no derivable cost: they use the model\n",
                      all.unmatched);

@@ -245,6 +245,13 @@ void setup_residuals(World& w, const Platform& platform, const ReplayOptions& op
   for (Rank r = 0; fits && r < trace.rank_count(); ++r) fits = given[r].size() == trace.ranks[r].mpi_calls.size();
   if (!fits) throw Error("replay: the residuals were derived for a trace with other MPI calls");
   w.given_residuals = &given;
+  const auto& waits = options.residuals->waits;
+  if (std::any_of(waits.begin(), waits.end(), [](const auto& v) { return !v.empty(); })) {
+    if (waits.size() != trace.rank_count()) throw Error("replay: the partner waits were derived for another trace");
+    w.partner_waits = &waits;
+    w.calls_entered.assign(trace.rank_count(), 0);
+    w.call_waiters.resize(trace.rank_count());
+  }
 }
 
 // The world the rank actors share: costs, hosts, message routes and the tables they fill.

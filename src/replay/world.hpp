@@ -80,6 +80,12 @@ struct World {
   std::vector<std::vector<double>> residuals;
   const std::vector<std::vector<double>>* given_residuals = nullptr;
   std::vector<std::vector<double>> typical;  // model-only: the platform's call cost of every call
+  // Scenario replays: calls that wait for a partner's arrival before their kept residual
+  // (CallResiduals::waits); by rank, the number of its MPI calls entered so far, and the ranks
+  // waiting for it to enter a call: (call, waiting rank).
+  const std::vector<std::vector<PartnerWait>>* partner_waits = nullptr;
+  std::vector<std::uint32_t> calls_entered;
+  std::vector<std::vector<std::pair<std::uint32_t, Rank>>> call_waiters;
 
   std::vector<Channel> channels;
   // By sender rank: its eager messages whose receive is over, for it to retire.

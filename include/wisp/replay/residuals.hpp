@@ -21,9 +21,33 @@ namespace wisp {
 //   < 0  the model alone ended the call later than traced, by −value (clock skew, a model above
 //        this instance's cost): the call keeps the model's time and the rank's next computation
 //        is shortened by −value (not below zero). Replays add max(0, value).
+//
+// A residual is kept in a scenario only where the change leaves its cause alone (residual_causes.cpp):
+// the part of a call's residual that ends at a partner's arrival the model does not make the call wait
+// for (a send completing only once its late receiver came, a rooted collective's member held until the
+// last member came) is the partner's lateness, not the call's cost. Scenario replays wait for that
+// partner's simulated arrival instead, then add the rest of the residual (`waits`).
+struct PartnerWait {
+  std::uint32_t call = 0;          // the waiting call: index into RankTrace::mpi_calls
+  Rank partner = kNone;            // the rank whose arrival the call's traced end waited for
+  std::uint32_t partner_call = 0;  // the partner's call (index into its mpi_calls)
+  double dependent = 0;            // seconds of the residual before that arrival: re-derived [s]
+};
+
 struct CallResiduals {
   std::vector<std::vector<double>> by_rank;
+  std::vector<std::vector<PartnerWait>> waits;  // by rank, sorted by call (empty: none attributed)
 };
+
+// Fills `residuals.waits` from the measured trace and the anchored replay's residuals: a call whose
+// model ended at M = traced end E − residual before the latest arrival P of a partner it depends on
+// (its sends' receivers, its receives' senders, its collective's members) and whose traced end is
+// at or after P (M < P ≤ E) waited P − M for that partner.
+void attribute_residuals(const Trace& measured, CallResiduals& residuals);
+
+// The residuals as fixed local cost of their calls (no partner waits): the upper bounding cost
+// hypothesis of the gain interval.
+CallResiduals fixed_residuals(const CallResiduals& residuals);
 
 // How residuals are treated differs by call class; the summary reports each separately.
 enum class CallClass : std::uint8_t { PointToPoint, Collective, Completion, InitFinalize, Other };
@@ -42,6 +66,8 @@ struct ResidualClass {
 
 struct ResidualSummary {
   std::array<ResidualClass, kCallClassCount> by_class{};
+  std::uint64_t partner_waits = 0;  // calls whose residual is partly a partner's lateness
+  double dependent = 0;             // seconds of residual re-derived as waiting for partners
   ResidualClass total() const;
 };
 
