@@ -151,6 +151,21 @@ struct EagerEvidence {
   std::vector<std::uint64_t> waited;
 };
 
+// When the message a Sendrecv receives was sent: its sender's enter (+inf if unknown).
+double own_receive_sent(const Trace& t, Rank rank, const CallSpan& call) {
+  const RankTrace& rt = t.ranks[rank];
+  for (EventIndex k = call.enter; k <= call.leave; ++k) {
+    const Event& e = rt.events[k];
+    if (e.kind != EventKind::MpiRecv) continue;
+    const P2P& p = rt.p2p[e.ref];
+    if (p.message == kNone) return kInf;
+    const Message& m = t.messages[p.message];
+    const CallSpan* send_call = enclosing_call(t.ranks[m.sender], t.send_of(m).event);
+    return send_call ? t.ranks[m.sender].events[send_call->enter].time : kInf;
+  }
+  return -kInf;  // no receive in the call
+}
+
 EagerEvidence late_receiver_sends(const Trace& t) {
   EagerEvidence out;
   for (const Message& m : t.messages) {
@@ -162,7 +177,8 @@ EagerEvidence late_receiver_sends(const Trace& t) {
     const CallSpan* send_call = enclosing_call(srt, sp.event);
     if (!send_call) continue;
     const MpiFunction f = t.defs.region_of(srt.events[send_call->enter].ref).mpi;
-    if (f != MpiFunction::Send && f != MpiFunction::Bsend && f != MpiFunction::Rsend) continue;
+    const bool sendrecv = f == MpiFunction::Sendrecv || f == MpiFunction::SendrecvReplace;
+    if (f != MpiFunction::Send && f != MpiFunction::Bsend && f != MpiFunction::Rsend && !sendrecv) continue;
     double posted;
     if (rrt.events[rp.event].kind == EventKind::MpiRecv) {
       const CallSpan* recv_call = enclosing_call(rrt, rp.event);
@@ -177,6 +193,9 @@ EagerEvidence late_receiver_sends(const Trace& t) {
     const double send_leave = srt.events[send_call->leave].time;
     const double completed = rrt.events[rp.event].time;
     if (posted <= send_enter) continue;  // the receiver was there first: no evidence
+    // A Sendrecv also waits for its own receive: its leave tells about the send only if that
+    // receive's message had been sent before the send's receiver came.
+    if (sendrecv && own_receive_sent(t, m.sender, *send_call) >= posted) continue;
     if (send_leave < posted) {
       out.eager_max = std::max(out.eager_max, sp.bytes);
       ++out.eager_count;
