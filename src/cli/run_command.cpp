@@ -43,6 +43,7 @@ struct Options {
   std::string points;    // a slice of a sweep: "A-B"
   bool resume = false;   // continue the part directory of an earlier run
   std::size_t slurm_array = 0;  // write Slurm job-array scripts of this many tasks instead
+  bool no_interval = false;     // skip the gain interval's hypothesis replays
 };
 
 fs::path output_dir(const Options& o, const Scenario& s) {
@@ -180,8 +181,11 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--slurm-array", o->slurm_array, "sweeps: write Slurm job-array scripts of N tasks and a merge job")
       ->check(CLI::Range(1, 100000));
   cmd->add_flag("--detail", o->detail, "report.json: also the analyses' per-segment lists (critical-path segments)");
+  cmd->add_flag("--no-interval", o->no_interval,
+                 "skip the gain interval (its two cost hypotheses are replayed beside the point: 3 more replays)");
   cmd->callback([o] {
-    const Scenario s = load_scenario(o->scenario);
+    Scenario s = load_scenario(o->scenario);
+    if (o->no_interval) s.replay.interval = false;
     check_sweep_options(s, *o);
     if (o->slurm_array > 0) return write_slurm(s, *o);
     if (!s.sweep.empty() && (launched_by_mpi() || !o->points.empty() || o->resume)) return run_sharded(s, *o);

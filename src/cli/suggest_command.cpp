@@ -31,6 +31,7 @@ struct Options {
   std::size_t top = 3;
   bool json = false;
   bool force = false;
+  bool no_interval = false;
 };
 
 bool is_scenario_file(const fs::path& p) { return p.extension() == ".yaml" || p.extension() == ".yml"; }
@@ -81,9 +82,11 @@ void add_suggest_command(CLI::App& app) {
   cmd->add_option("--platform", o->platform, "calibrated (default) or a SimGrid XML platform file (trace input only)");
   cmd->add_flag("--json", o->json, "print suggest.json instead of the text table");
   cmd->add_flag("--force", o->force, "replace an existing output directory");
+  cmd->add_flag("--no-interval", o->no_interval, "skip each hypothesis' gain interval (3 more replays each)");
   cmd->callback([o] {
     const MpiSession mpi;  // under mpirun/srun: rank 0 analyses and ranks, the others simulate candidates
-    const Scenario base = base_scenario(*o);
+    Scenario base = base_scenario(*o);
+    if (o->no_interval) base.replay.interval = false;
     if (mpi.rank() != 0) return serve_suggest(mpi, load_trace(base));
     AtomicDirectory out(output_dir(*o, base), o->force);  // refuse an existing output before working
     const ScenarioTrace in = load_trace(base);

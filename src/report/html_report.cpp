@@ -3,6 +3,7 @@
 // (nanoseconds, each interval as the gap since the previous one's end and its duration), call-path
 // names once per timeline, so that a trace of a million events stays a few megabytes.
 #include "wisp/report/html_report.hpp"
+#include "wisp/report/gain_interval_report.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -203,6 +204,10 @@ std::string point_html(const Scenario& s, const ScenarioTrace& in, const PointEv
                       {"costs", r.costs},
                       {"runtimes", {{"measured", r.measured}, {"identity", r.identity}, {"scenario", r.scenario}}},
                       {"gain", {{"seconds", r.gain()}, {"percent", r.gain_percent()}}},
+                      {"gain_interval", gain_interval_json(r.interval)},
+                      {"interval", interval_text(r.interval)},
+                      {"kept_residual_share", r.kept_residual_share ? nlohmann::json(*r.kept_residual_share)
+                                                                    : nlohmann::json(nullptr)},
                       {"identity_error", r.identity_error()},
                       {"warnings", r.warnings},
                       {"callpaths", callpaths_json(p.callpaths)}};

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "wisp/report/gain_interval_report.hpp"
 #include "wisp/report/trace_analysis_report.hpp"
 
 namespace wisp {
@@ -21,6 +22,7 @@ nlohmann::json residual_json(const ResidualClass& c) {
 
 nlohmann::json trust_json(const PointResult& r) {
   nlohmann::json j = {{"identity_error", r.identity_error()}, {"costs", r.costs}, {"warnings", r.warnings}};
+  j["kept_residual_share"] = r.kept_residual_share ? nlohmann::json(*r.kept_residual_share) : nlohmann::json(nullptr);
   if (r.residuals) {
     nlohmann::json classes = nlohmann::json::object();
     for (int i = 0; i < kCallClassCount; ++i)
@@ -38,6 +40,9 @@ std::string trust_text(const PointResult& r) {
     if (all.model_slower + all.unmatched) t += fmt::format("; {} call(s) use the model", all.model_slower + all.unmatched);
   }
   t += ")\n";
+  if (r.kept_residual_share)
+    t += fmt::format("critical path {:.1f} % of the scenario's critical path is residual time kept as fixed cost\n",
+                     100 * *r.kept_residual_share);
   for (const std::string& w : r.warnings) t += "warning: " + w + "\n";
   return t;
 }
@@ -120,7 +125,9 @@ std::string sweep_line(std::size_t i, const SweepRow& r) {
   std::string line = fmt::format("  {:>5}", i);
   for (const auto& v : r.values) line += fmt::format("  {:>24}", v);
   if (!r.error.empty()) return line + "  failed: " + r.error;
-  return line + fmt::format("  {:>12.6f}  {:>12.6f}  {:>+12.6f}", r.identity, r.scenario, r.gain());
+  line += fmt::format("  {:>12.6f}  {:>12.6f}  {:>+12.6f}", r.identity, r.scenario, r.gain());
+  if (!std::isnan(r.interval_low)) line += fmt::format("  [{:+.6f}, {:+.6f}]", r.interval_low, r.interval_high);
+  return line;
 }
 
 }  // namespace
@@ -137,7 +144,8 @@ nlohmann::json point_json(const Scenario& s, const ScenarioTrace& in, const Poin
   if (!r.scenario_platform.empty()) j["platform"]["scenario"] = r.scenario_platform;
   j["runtime"] = {{"measured", r.measured}, {"identity", r.identity}, {"scenario", r.scenario},
                   {"identity_error", r.identity_error()}};
-  j["gain"] = {{"seconds", r.gain()}, {"percent", r.gain_percent()}};
+  j["gain"] = {{"seconds", r.gain()}, {"percent", r.gain_percent()}, {"interval", interval_json(r.interval)}};
+  j["gain_interval"] = gain_interval_json(r.interval);
   j["trust"] = trust_json(r);
   j["transforms"] = transforms_json(r);
   if (!p.zero_versus_mbm.empty()) {
@@ -170,24 +178,26 @@ std::string point_text(const Scenario& s, const ScenarioTrace& in, const PointEv
                    seconds(r.identity), seconds(r.scenario));
   t += trust_text(r);
   t += fmt::format("gain          {} ({:.2f} %) = identity - scenario\n", seconds(r.gain()), r.gain_percent());
+  t += "interval      " + interval_text(r.interval) + "\n";
   return t + zero_text(p) + pop_text(s, p) + callpaths_text(p, o.top);
 }
 
 std::string sweep_csv(const Scenario& s, const SweepResult& sweep) {
   std::string out = "point";
   for (const auto& axis : s.sweep) out += "," + axis.key;
-  out += ",measured,identity,scenario,gain_seconds,gain_percent,error\n";
+  out += ",measured,identity,scenario,gain_seconds,gain_percent,gain_low,gain_high,error\n";
   for (std::size_t i = 0; i < sweep.rows.size(); ++i) {
     const SweepRow& r = sweep.rows[i];
     out += std::to_string(i);
     for (const auto& v : r.values) out += "," + v;
     if (r.error.empty()) {
-      out += fmt::format(",{:.9g},{:.9g},{:.9g},{:.9g},{:.6g},\n", r.measured, r.identity, r.scenario, r.gain(),
+      out += fmt::format(",{:.9g},{:.9g},{:.9g},{:.9g},{:.6g},", r.measured, r.identity, r.scenario, r.gain(),
                          r.gain_percent());
+      out += std::isnan(r.interval_low) ? std::string(",,\n") : fmt::format("{:.9g},{:.9g},\n", r.interval_low, r.interval_high);
     } else {
       std::string e = r.error;
       std::replace(e.begin(), e.end(), '"', '\'');
-      out += ",,,,,,\"" + e + "\"\n";
+      out += ",,,,,,,,\"" + e + "\"\n";
     }
   }
   return out;
@@ -210,6 +220,8 @@ nlohmann::json sweep_json(const Scenario& s, const std::string& trace_source, co
     } else {
       p["runtime"] = {{"measured", r.measured}, {"identity", r.identity}, {"scenario", r.scenario}};
       p["gain"] = {{"seconds", r.gain()}, {"percent", r.gain_percent()}};
+      p["gain_interval"] = std::isnan(r.interval_low) ? nlohmann::json(nullptr)
+                                                      : nlohmann::json::array({r.interval_low, r.interval_high});
     }
     j["points"].push_back(p);
   }
@@ -222,7 +234,7 @@ std::string sweep_text(const Scenario& s, const std::string& trace_source, const
   t += fmt::format("trace         {}\n\n", trace_source);
   std::string header = "  point";
   for (const auto& axis : s.sweep) header += fmt::format("  {:>24}", axis.key);
-  t += header + "      identity      scenario          gain\n";
+  t += header + "      identity      scenario          gain  gain interval\n";
   for (std::size_t i = 0; i < sweep.rows.size(); ++i) t += sweep_line(i, sweep.rows[i]) + "\n";
   if (sweep.best)
     t += fmt::format("\nbest point    {} ({}): scenario runtime {}\n", *sweep.best, sweep.rows[*sweep.best].name,

@@ -1,6 +1,7 @@
 // `wisp suggest`'s table as text and JSON. See suggest_report.hpp.
 #include "wisp/report/suggest_report.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -41,6 +42,8 @@ nlohmann::json row_json(const Suggestion& s, const std::string& rank) {
   j["scenario_runtime"] = s.run.scenario;
   j["gain_seconds"] = s.run.gain();
   j["gain_percent"] = s.run.gain_percent();
+  j["gain_interval"] = std::isnan(s.run.interval_low) ? nlohmann::json(nullptr)
+                                                      : nlohmann::json::array({s.run.interval_low, s.run.interval_high});
   j["indicator_minus_gain"] = optional_json(s.overestimate());
   j["indicator_over_gain"] = optional_json(s.ratio());
   return j;
@@ -62,7 +65,10 @@ std::string row_text(const Suggestion& s, const std::string& rank, std::size_t w
   std::string t = fmt::format("{:>6}  {:<{}} {:<30} {:>10}", rank, middle_shortened(h.title, width), width,
                               middle_shortened(h.indicator.name, 30), number(h.indicator.value, "{:.4f}"));
   if (s.failed()) return t + "  failed: " + s.run.error.substr(0, s.run.error.find('\n')) + "\n";
-  return t + fmt::format("  {:>10.4f}  {:>7.2f}  {:>10}  {:>7}  {}\n", s.run.gain(), s.run.gain_percent(),
+  const std::string interval = std::isnan(s.run.interval_low)
+                                   ? std::string("-")
+                                   : fmt::format("[{:.4f}, {:.4f}]", s.run.interval_low, s.run.interval_high);
+  return t + fmt::format("  {:>10.4f}  {:>7.2f}  {:>20}  {:>10}  {:>7}  {}\n", s.run.gain(), s.run.gain_percent(), interval,
                          number(s.overestimate(), "{:+.4f}"), number(s.ratio(), "{:.3f}"), s.file);
 }
 
@@ -99,8 +105,9 @@ std::string suggest_text(const SuggestResult& r) {
   std::string t = header_text(r);
   if (r.suggestions.empty()) return t + "nothing to suggest: " + r.none_reason + "\n";
   const std::size_t width = title_width(r);
-  t += fmt::format("\n{:>6}  {:<{}} {:<30} {:>10}  {:>10}  {:>7}  {:>10}  {:>7}  {}\n", "rank", "hypothesis", width,
-                   "indicator", "value [s]", "gain [s]", "gain %", "ind.-gain", "ind/gain", "scenario file");
+  t += fmt::format("\n{:>6}  {:<{}} {:<30} {:>10}  {:>10}  {:>7}  {:>20}  {:>10}  {:>7}  {}\n", "rank", "hypothesis", width,
+                   "indicator", "value [s]", "gain [s]", "gain %", "gain interval [s]", "ind.-gain", "ind/gain",
+                   "scenario file");
   std::size_t next = 1;
   for (const Suggestion& s : r.suggestions) t += row_text(s, rank_label(s, next), width);
   t += "\ngain = identity - scenario (simulated); ind.-gain > 0: the indicator overestimates the gain.\n"

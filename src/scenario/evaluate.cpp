@@ -7,6 +7,7 @@
 
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/metric_catalogue.hpp"
+#include "wisp/scenario/kept_residuals.hpp"
 
 namespace wisp {
 
@@ -77,6 +78,20 @@ std::vector<ZeroVersusMbm> zero_versus_mbm(const Scenario& s, const PointEvaluat
   return out;
 }
 
+// How far to trust the gain: the critical path's share in kept residuals (anchored costs) and the
+// interval's warnings, after the identity's.
+void add_gain_trust(PointEvaluation& e) {
+  PointResult& r = e.result;
+  const CriticalPath& path = e.scenario.wait_paths.critical_path;
+  if (r.identity_replay.residuals && !r.scenario_replay.trace.ranks.empty())
+    r.kept_residual_share = kept_residual_share(r.scenario_replay.trace, *r.identity_replay.residuals, path.segments,
+                                                path.length);
+  if (r.kept_residual_share)
+    if (std::string w = kept_residual_warning(*r.kept_residual_share); !w.empty()) r.warnings.push_back(std::move(w));
+  if (std::string w = interval_warning(r.interval); !w.empty()) r.warnings.push_back(std::move(w));
+  if (!r.interval.available && !r.interval.note.empty()) r.warnings.push_back(r.interval.note);
+}
+
 }  // namespace
 
 bool wants(const Scenario& s, const std::string& analysis) {
@@ -93,6 +108,7 @@ PointEvaluation evaluate_point(const Scenario& s, const Trace& measured) {
   e.identity = analyse(s, run.identity().trace, pag || has_zero_region(s));
   e.result = run.finish();
   e.scenario = analyse(s, e.result.scenario_replay.trace, pag);
+  add_gain_trust(e);
   e.callpaths = compare(s, measured, e);
   e.zero_versus_mbm = zero_versus_mbm(s, e);
   return e;

@@ -34,7 +34,26 @@ void apply(Platform& p, const PlatformChange& c) {
   p.bandwidth_factor *= c.bandwidth_factor;
 }
 
+// The identity side of the interval's variability. The anchored identity reproduces the measured
+// trace, which every process of a sweep has (an identity sent by another rank of an MPI job has no
+// trace): the measured one, so that the outputs do not depend on where a point ran.
+const Trace& identity_trace(const IdentityRun& identity, const Trace& measured) {
+  return identity.options.anchor || identity.replay.trace.ranks.empty() ? measured : identity.replay.trace;
+}
+
 }  // namespace
+
+Platform minima_platform(Platform p) {
+  p.mpi.call_costs.clear();
+  return p;
+}
+
+ReplayOptions model_only(ReplayOptions o) {
+  o.anchor = false;
+  o.residuals.reset();
+  o.progress_interval = 0;
+  return o;
+}
 
 ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, bool call_costs) {
   ResolvedPlatform r;
@@ -200,11 +219,61 @@ std::string identity_key(const Scenario& s) {
   return YAML::Dump(s.source["platform"]) + "\n--\n" + YAML::Dump(s.source["replay"]);
 }
 
+namespace {
+
+
+
+// The interval of a sweep point: its hypotheses replayed one after the other (the sweep's points
+// already run side by side).
+GainInterval point_interval(const Trace& measured, const Transformed& t, const IdentityRun& identity,
+                            const ScenarioSetup& setup, const ReplayResult& scenario) {
+  const double point = identity.replay.runtime - scenario.runtime;
+  std::vector<std::string> notes;
+  std::optional<double> minima, fixed;
+  try {
+    minima = replay(measured, minima_platform(identity.platform.platform), model_only(identity.options)).runtime -
+             replay(t.trace, minima_platform(setup.platform), model_only(setup.options)).runtime;
+  } catch (const Error& e) {
+    notes.push_back(std::string("minima model: ") + e.what());
+  }
+  try {
+    std::shared_ptr<const CallResiduals> residuals = identity.replay.residuals;
+    double anchored = identity.replay.runtime;
+    if (!residuals) {
+      ReplayOptions a = model_only(identity.options);
+      a.anchor = true;
+      const ReplayResult r = replay(measured, identity.platform.platform, a);
+      residuals = r.residuals;
+      anchored = r.runtime;
+    }
+    if (setup.options.zero_communication) {
+      fixed = point;
+    } else if (residuals) {
+      ReplayOptions f = model_only(setup.options);
+      f.residuals = std::make_shared<const CallResiduals>(fixed_residuals(*residuals));
+      fixed = anchored - replay(t.trace, setup.platform, f).runtime;
+    }
+  } catch (const Error& e) {
+    notes.push_back(std::string("fixed costs: ") + e.what());
+  }
+  GainInterval g = gain_interval(point, fixed, minima, gain_variability(identity_trace(identity, measured), scenario.trace));
+  for (const std::string& n : notes) g.note += (g.note.empty() ? "" : "; ") + n;
+  return g;
+}
+
+}  // namespace
+
 PointResult run_scenario(const Scenario& scenario, const Trace& measured, const Transformed& t,
                          const IdentityRun& identity) {
   const ScenarioSetup setup = scenario_setup(scenario, t, identity);
-  return point_result(scenario, measured, t, identity, setup.description,
-                      replay(t.trace, setup.platform, setup.options));
+  ReplayResult replayed = replay(t.trace, setup.platform, setup.options);
+  GainInterval interval;
+  if (scenario.replay.interval) interval = point_interval(measured, t, identity, setup, replayed);
+  else interval.note = "no gain interval: turned off (--no-interval)";
+  interval.point = identity.replay.runtime - replayed.runtime;
+  PointResult r = point_result(scenario, measured, t, identity, setup.description, std::move(replayed));
+  r.interval = std::move(interval);
+  return r;
 }
 
 PointResult run_point(const Scenario& scenario, const Trace& measured) { return PointRun(scenario, measured).finish(); }
@@ -216,12 +285,47 @@ PointRun::PointRun(const Scenario& scenario, const Trace& measured)
     : scenario_(scenario), measured_(measured), transformed_(apply_transforms(measured, scenario.transforms)),
       identity_(prepare_identity(scenario, measured)) {
   identity_replay_ = start_replay(measured, identity_.platform.platform, identity_.options);
+  if (scenario.replay.interval) {
+    minima_identity_ = start_replay(measured, minima_platform(identity_.platform.platform), model_only(identity_.options));
+    if (!identity_.options.anchor) {
+      ReplayOptions anchored = model_only(identity_.options);
+      anchored.anchor = true;
+      anchored_identity_ = start_replay(measured, identity_.platform.platform, anchored);
+    }
+  }
   if (scenario.replay.costs == "model" && std::thread::hardware_concurrency() > 1) start_scenario();
 }
 
 PointRun::~PointRun() {
-  if (identity_replay_) abandon_replay(*identity_replay_);
-  if (scenario_replay_) abandon_replay(*scenario_replay_);
+  for (auto* r : {&identity_replay_, &scenario_replay_, &minima_identity_, &minima_scenario_, &anchored_identity_,
+                  &fixed_scenario_})
+    if (*r) abandon_replay(**r);
+}
+
+// The scenario replays of the interval's hypotheses, once the scenario's platform is known (and,
+// for fixed costs, the anchored identity's residuals).
+void PointRun::start_hypotheses() {
+  if (!scenario_.replay.interval) return;
+  ReplayOptions minima = model_only(scenario_options_);
+  minima_scenario_ = start_replay(transformed_.trace, minima_platform(scenario_platform_), minima);
+  std::shared_ptr<const CallResiduals> residuals = identity_.replay.residuals;
+  if (anchored_identity_) {
+    const StartedReplay started = *anchored_identity_;
+    anchored_identity_.reset();
+    try {
+      const ReplayResult anchored = finish_replay(started);
+      anchored_runtime_ = anchored.runtime;
+      residuals = anchored.residuals;
+    } catch (const Error& e) {
+      hypothesis_notes_.push_back(std::string("fixed costs: the anchored identity failed: ") + e.what());
+    }
+  } else {
+    anchored_runtime_ = identity_.replay.runtime;
+  }
+  if (!residuals || scenario_options_.zero_communication) return;
+  ReplayOptions fixed = minima;
+  fixed.residuals = std::make_shared<const CallResiduals>(fixed_residuals(*residuals));
+  fixed_scenario_ = start_replay(transformed_.trace, scenario_platform_, fixed);
 }
 
 void PointRun::start_scenario() {
@@ -240,6 +344,7 @@ const ReplayResult& PointRun::identity() {
   conclude_identity(scenario_, measured_, identity_);
   identity_done_ = true;
   if (!scenario_replay_) start_scenario();
+  start_hypotheses();
   return identity_.replay;
 }
 
@@ -248,7 +353,48 @@ PointResult PointRun::finish() {
   const StartedReplay started = *scenario_replay_;
   scenario_replay_.reset();
   ReplayResult replayed = finish_replay(started);
-  return point_result(scenario_, measured_, transformed_, identity_, scenario_description_, std::move(replayed));
+  GainInterval interval = finish_interval(replayed);
+  PointResult r = point_result(scenario_, measured_, transformed_, identity_, scenario_description_, std::move(replayed));
+  r.interval = std::move(interval);
+  return r;
+}
+
+namespace {
+
+// The runtime of a hypothesis' replay, or nothing (and a note) if it failed.
+std::optional<double> runtime_of(std::optional<StartedReplay>& started, const char* what,
+                                 std::vector<std::string>& notes) {
+  if (!started) return std::nullopt;
+  const StartedReplay s = *started;
+  started.reset();
+  try {
+    return finish_replay(s).runtime;
+  } catch (const Error& e) {
+    notes.push_back(fmt::format("{}: {}", what, e.what()));
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+GainInterval PointRun::finish_interval(const ReplayResult& scenario) {
+  const double point = identity_.replay.runtime - scenario.runtime;
+  if (!scenario_.replay.interval) {
+    GainInterval off;
+    off.point = point;
+    off.note = "no gain interval: turned off (--no-interval)";
+    return off;
+  }
+  const std::optional<double> minima_identity = runtime_of(minima_identity_, "minima model identity", hypothesis_notes_);
+  const std::optional<double> minima_scenario = runtime_of(minima_scenario_, "minima model scenario", hypothesis_notes_);
+  const std::optional<double> fixed_scenario = runtime_of(fixed_scenario_, "fixed costs scenario", hypothesis_notes_);
+  std::optional<double> minima, fixed;
+  if (minima_identity && minima_scenario) minima = *minima_identity - *minima_scenario;
+  if (fixed_scenario && anchored_runtime_) fixed = *anchored_runtime_ - *fixed_scenario;
+  if (scenario_options_.zero_communication) fixed = point;  // no residual is kept: (a) is the point
+  GainInterval g = gain_interval(point, fixed, minima, gain_variability(identity_trace(identity_, measured_), scenario.trace));
+  for (const std::string& n : hypothesis_notes_) g.note += (g.note.empty() ? "" : "; ") + n;
+  return g;
 }
 
 }  // namespace wisp

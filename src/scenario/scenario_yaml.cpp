@@ -294,7 +294,12 @@ struct Parser {
   ReplaySpec replay(const YAML::Node& n) const {
     ReplaySpec r;
     r.where = at(n);
-    only_keys(n, {"costs", "eager_threshold", "collectives", "hostfile"}, "replay");
+    only_keys(n, {"costs", "eager_threshold", "collectives", "hostfile", "interval"}, "replay");
+    if (n["interval"]) {
+      if (!n["interval"].IsScalar() || (n["interval"].Scalar() != "true" && n["interval"].Scalar() != "false"))
+        fail(n["interval"], "interval is true or false");
+      r.interval = n["interval"].Scalar() == "true";
+    }
     if (n["costs"]) {
       r.costs = text(n["costs"], "costs");
       if (r.costs != "anchored" && r.costs != "model") fail(n["costs"], "costs is anchored or model");

@@ -1,4 +1,5 @@
 // Sweeps and their worker processes. See sweep.hpp.
+#include <cmath>
 #include "wisp/scenario/sweep.hpp"
 
 #include <fmt/format.h>
@@ -41,7 +42,10 @@ int sweep_worker(const Scenario& point, const Trace& measured, const Transformed
   try {
     const PointResult r = run_scenario(point, measured, transformed, identity);
     if (write_trace) write_otf2_into(r.scenario_replay.trace, dir / "trace", WriteOptions{});
-    std::ofstream(dir / "row") << fmt::format("{:.17g} {:.17g} {:.17g}\n", r.measured, r.identity, r.scenario);
+    const double nan = std::nan("");
+    std::ofstream(dir / "row") << fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g}\n", r.measured, r.identity,
+                                              r.scenario, r.interval.available ? r.interval.low : nan,
+                                              r.interval.available ? r.interval.high : nan);
     return 0;
   } catch (const std::exception& e) {
     std::ofstream(dir / "error") << e.what();
@@ -52,7 +56,10 @@ int sweep_worker(const Scenario& point, const Trace& measured, const Transformed
 // What a finished worker left in its directory.
 void collect(SweepRow& row, const fs::path& dir, const ChildExit& exit) {
   if (const auto text = read_file(dir / "row")) {
-    std::istringstream(*text) >> row.measured >> row.identity >> row.scenario;
+    std::istringstream in(*text);
+    std::string low, high;
+    in >> row.measured >> row.identity >> row.scenario >> low >> high;
+    if (!low.empty() && !high.empty()) row.interval_low = std::strtod(low.c_str(), nullptr), row.interval_high = std::strtod(high.c_str(), nullptr);
   } else if (const auto error = read_file(dir / "error")) {
     row.error = *error;
   } else {
@@ -168,6 +175,8 @@ SweepResult run_sweep(const Scenario& s, const Trace& measured, int jobs, const 
   for (std::size_t i = 0; i < rows.size(); ++i) {
     static_cast<Runtimes&>(result.rows[i]) = rows[i];
     result.rows[i].error = rows[i].error;
+    result.rows[i].interval_low = rows[i].interval_low;
+    result.rows[i].interval_high = rows[i].interval_high;
   }
   result.best = best_point(result.rows);
   if (result.best) {

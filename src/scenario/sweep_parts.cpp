@@ -1,4 +1,5 @@
 // Part directories of a sweep, running a slice locally or over MPI, and merging. See sweep_parts.hpp.
+#include <cmath>
 #include "wisp/scenario/sweep_parts.hpp"
 
 #include <fmt/format.h>
@@ -46,7 +47,9 @@ nlohmann::json manifest_json(const PartManifest& m) {
 
 nlohmann::json row_json(std::size_t point, const SweepRow& r) {
   return {{"point", point}, {"name", r.name}, {"values", r.values}, {"measured", r.measured},
-          {"identity", r.identity}, {"scenario", r.scenario}, {"error", r.error}};
+          {"identity", r.identity}, {"scenario", r.scenario}, {"error", r.error},
+          {"gain_interval", std::isnan(r.interval_low) ? nlohmann::json(nullptr)
+                                                      : nlohmann::json::array({r.interval_low, r.interval_high})}};
 }
 
 SweepRow row_of(const nlohmann::json& j) {
@@ -57,6 +60,10 @@ SweepRow row_of(const nlohmann::json& j) {
   r.identity = j.at("identity").get<double>();
   r.scenario = j.at("scenario").get<double>();
   r.error = j.at("error").get<std::string>();
+  if (j.contains("gain_interval") && j["gain_interval"].is_array() && j["gain_interval"].size() == 2) {
+    r.interval_low = j["gain_interval"][0].get<double>();
+    r.interval_high = j["gain_interval"][1].get<double>();
+  }
   return r;
 }
 

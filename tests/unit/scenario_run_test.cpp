@@ -142,7 +142,7 @@ TEST_CASE("scenario mpmd-move-sweep: a U over the moved fraction with its minimu
   std::ifstream csv(dir / "out" / "sweep.csv");
   std::string header;
   std::getline(csv, header);
-  CHECK(header == "point,transforms[0].fraction,measured,identity,scenario,gain_seconds,gain_percent,error");
+  CHECK(header == "point,transforms[0].fraction,measured,identity,scenario,gain_seconds,gain_percent,gain_low,gain_high,error");
 }
 
 TEST_CASE("scenario halo-bandwidth-sweep: every point equals the model at that latency and bandwidth") {

@@ -11,6 +11,7 @@
 #include "wisp/replay/platform.hpp"
 #include "wisp/replay/replay.hpp"
 #include "wisp/replay/trust.hpp"
+#include "wisp/scenario/gain_interval.hpp"
 #include "wisp/scenario/scenario.hpp"
 #include "wisp/scenario/transform.hpp"
 
@@ -29,6 +30,11 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
 // Replay options from the scenario's replay section (collective algorithms starting from
 // `algorithms`); errors name its place in the file.
 ReplayOptions replay_options(const ReplaySpec& spec, const CollectiveAlgorithms& algorithms = {});
+
+// The gain interval's hypothesis (b): the platform without typical call costs, replays without
+// residuals (the calibrated minima model alone).
+Platform minima_platform(Platform platform);
+ReplayOptions model_only(ReplayOptions options);
 
 // The three runtimes of a point and the estimated gain: identity − scenario, so that the platform
 // model's own error cancels out.
@@ -50,6 +56,10 @@ struct PointResult : Runtimes {
   std::string costs;                         // "trace-anchored" or "model only"
   std::optional<ResidualSummary> residuals;  // trace-anchored costs: what the model left per class
   std::vector<std::string> warnings;         // how far to trust the identity (one line each)
+  GainInterval interval;                     // not available: `note` says why
+  // Trust: the share of the scenario's critical path that runs through residual time kept as
+  // fixed cost of its calls (unset: not computed, e.g. model-only costs or no critical path).
+  std::optional<double> kept_residual_share;
   ReplayResult identity_replay;
   ReplayResult scenario_replay;
 };
@@ -96,6 +106,8 @@ class PointRun {
 
  private:
   void start_scenario();
+  void start_hypotheses();
+  GainInterval finish_interval(const ReplayResult& scenario);
 
   const Scenario& scenario_;
   const Trace& measured_;
@@ -103,6 +115,11 @@ class PointRun {
   IdentityRun identity_;
   bool identity_done_ = false;
   std::optional<StartedReplay> identity_replay_, scenario_replay_;
+  // The gain interval's cost hypotheses: the minima model alone (identity and scenario), fixed
+  // residuals (scenario; its identity is the anchored one, replayed here too for model-only costs).
+  std::optional<StartedReplay> minima_identity_, minima_scenario_, anchored_identity_, fixed_scenario_;
+  std::vector<std::string> hypothesis_notes_;
+  std::optional<double> anchored_runtime_;  // the identity of the fixed-costs hypothesis
   Platform scenario_platform_;
   ReplayOptions scenario_options_;
   std::string scenario_description_;

@@ -84,6 +84,9 @@ struct ReplaySpec {
   std::optional<std::uint64_t> eager_threshold;       // bytes
   std::map<std::string, std::string> collectives;     // operation (or "default") -> algorithm
   std::filesystem::path hostfile;                     // rank -> host mapping (SMPI hostfile); "" = round robin
+  // The gain interval (gain_interval.hpp): two more cost hypotheses replayed beside the point
+  // estimate. `interval: false` (or `--no-interval`) turns it off.
+  bool interval = true;
   Where where;
 };
 

@@ -2,6 +2,7 @@
 // points of the same platform, in up to N worker processes (SimGrid runs one engine per process).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <filesystem>
 #include <functional>
@@ -19,6 +20,7 @@ namespace wisp {
 // One point of a sweep: its axis values and runtimes, or why it failed.
 struct SweepRow : Runtimes {
   std::vector<std::string> values;  // per axis, as written in the scenario
+  double interval_low = std::nan(""), interval_high = std::nan("");  // the gain interval; NaN: none
   std::string name;
   std::string error;                // non-empty if the point failed
 };

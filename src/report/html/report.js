@@ -155,7 +155,7 @@
   function warnings(s, list) {
     if (!list || !list.length) return;
     var w = el(s, "div", undefined, "warnings").attr("id", "warnings");
-    el(w, "strong", "How far to trust the identity:");
+    el(w, "strong", "How far to trust the gain:");
     var ul = el(w, "ul");
     list.forEach(function (line) { el(ul, "li", line); });
   }
@@ -170,10 +170,17 @@
     card(cards, "scenario (simulated)", seconds(r.scenario));
     card(cards, "identity error", percent(100 * report.identity_error),
          Math.abs(report.identity_error) > 0.05 ? "gain-negative" : "", "identity-error");
+    if (report.gain_interval)
+      card(cards, "gain interval", seconds(report.gain_interval[0]) + " … " + seconds(report.gain_interval[1]),
+           report.gain_interval[0] < 0 && report.gain_interval[1] > 0 ? "gain-negative" : "", "gain-interval");
+    if (report.kept_residual_share !== null && report.kept_residual_share !== undefined)
+      card(cards, "critical path in kept residuals", percent(100 * report.kept_residual_share),
+           report.kept_residual_share > 0.1 ? "gain-negative" : "", "kept-residuals");
     warnings(s, report.warnings);
     var ul = el(s, "ul");
     el(ul, "li", "platform: " + report.platform + (report.scenario_platform ? "; scenario: " + report.scenario_platform : ""));
     el(ul, "li", "costs: " + report.costs);
+    if (report.interval) el(ul, "li", "gain interval: " + report.interval);
     report.transforms.forEach(function (t) {
       el(ul, "li", t.description + ": computation " + seconds(t.before) + " → " + seconds(t.after));
     });

@@ -1,0 +1,45 @@
+// How far to trust a gain: the interval around the point estimate. It spans the bounding cost
+// hypotheses — (a) every residual kept as fixed local cost of its call, (b) every residual dropped,
+// costs from the calibrated minima model alone — widened by the run-to-run variability the trace
+// itself shows (a bootstrap over the run's synchronisation intervals). scenarios/README.md explains
+// it to users.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "wisp/trace/trace.hpp"
+
+namespace wisp {
+
+// The gain's spread over the run's synchronisation intervals (the stretches between collectives on
+// the communicator of all ranks, else between the same fractions of every rank's events): the
+// 5th and 95th percentiles of the gain when those intervals are drawn again with replacement.
+struct GainVariability {
+  std::size_t segments = 0;  // 0: not computed (fewer than kMinSegments)
+  double low = 0, high = 0;  // percentiles of the resampled gain [s]
+};
+inline constexpr std::size_t kMinSegments = 8;
+// `identity` and `scenario` hold the same events (the scenario's trace is the transformed identity).
+GainVariability gain_variability(const Trace& identity, const Trace& scenario);
+
+struct GainInterval {
+  bool available = false;
+  double low = 0, high = 0;              // [s]
+  double point = 0;                      // the point estimate [s]
+  std::optional<double> fixed_costs;     // gain under hypothesis (a) [s]
+  std::optional<double> model_only;      // gain under hypothesis (b) [s]
+  GainVariability variability;
+  std::string note;                      // why it is not available, or what it lacks
+};
+
+// Hull of the point and the hypotheses, widened on each side by the variability's deviation from
+// the point estimate.
+GainInterval gain_interval(double point, std::optional<double> fixed_costs, std::optional<double> model_only,
+                           const GainVariability& variability);
+
+// One line (without "warning: ") when the interval straddles zero or is wider than half the gain.
+std::string interval_warning(const GainInterval& interval);
+
+}  // namespace wisp
