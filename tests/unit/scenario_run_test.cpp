@@ -404,3 +404,28 @@ TEST_CASE("a point run in stages: the result of run_point, and a dropped point l
     CHECK(errno == ECHILD);
   }
 }
+
+// The gain interval on a generated trace (its calibrated platform explains nearly all of every call:
+// the hypotheses agree with the point within 0.5 %, almost none of the path is kept residual), its
+// absence with --no-interval, and the key's check.
+TEST_CASE("gain interval: spans the point on a generated trace, null with --no-interval", "[scenario][interval]") {
+  TempDir dir;
+  const json j = cli_json(kScenarios + "halo-rebalance.yaml", dir);
+  const double gain = j["gain"]["seconds"].get<double>();
+  REQUIRE(j["gain_interval"].is_array());
+  CHECK(j["gain_interval"][0].get<double>() <= gain);
+  CHECK(gain <= j["gain_interval"][1].get<double>());
+  CHECK(j["gain"]["interval"]["fixed_costs"].get<double>() == Approx(gain).epsilon(0.005));
+  CHECK(j["gain"]["interval"]["minima_model"].get<double>() == Approx(gain).epsilon(0.005));
+  CHECK(j["trust"]["kept_residual_share"].get<double>() < 0.01);
+  CHECK(j["trust"]["warnings"].dump().find("interval") == std::string::npos);  // narrow: no warning
+  TempDir off;
+  const json k = cli_json(kScenarios + "halo-rebalance.yaml", off, "--no-interval");
+  CHECK(k["gain_interval"].is_null());
+  CHECK(k["gain"]["seconds"].get<double>() == Approx(gain).margin(1e-12));
+  const auto bad = off / "bad.yaml";
+  std::ofstream(bad) << "wisp: 1\ntrace:\n  generate: imbalance --ranks 4 --iterations 10\nreplay:\n  interval: maybe\n";
+  const auto r = run_wisp("-q run -o " + (off / "x").string() + " " + bad.string());
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.err, Catch::Contains("interval is true or false"));
+}
