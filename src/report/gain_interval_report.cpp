@@ -22,7 +22,8 @@ nlohmann::json interval_json(const GainInterval& g) {
                       {"fixed_costs", optional_seconds(g.fixed_costs)},
                       {"minima_model", optional_seconds(g.model_only)}};
   if (g.variability.segments > 0)
-    j["variability"] = {{"segments", g.variability.segments}, {"low", g.variability.low}, {"high", g.variability.high}};
+    j["variability"] = {{"segments", g.variability.segments}, {"low", g.variability.low}, {"high", g.variability.high},
+                        {"launch_skew", g.variability.startup}};
   else
     j["variability"] = nullptr;
   if (!g.note.empty()) j["note"] = g.note;
@@ -36,8 +37,9 @@ std::string interval_text(const GainInterval& g) {
   if (g.fixed_costs) parts += fmt::format("fixed costs {:.6f} s", *g.fixed_costs);
   if (g.model_only) parts += fmt::format("{}minima model {:.6f} s", parts.empty() ? "" : ", ", *g.model_only);
   if (g.variability.segments > 0)
-    parts += fmt::format("{}run-to-run {:+.6f}/{:+.6f} s over {} intervals", parts.empty() ? "" : ", ",
-                         g.variability.low - g.point, g.variability.high - g.point, g.variability.segments);
+    parts += fmt::format("{}run-to-run {:+.6f}/{:+.6f} s over {} intervals, launch skew {:.6f} s included",
+                         parts.empty() ? "" : ", ", g.variability.low - g.point, g.variability.high - g.point,
+                         g.variability.segments, g.variability.startup);
   if (!parts.empty()) t += " (" + parts + ")";
   if (!g.note.empty()) t += "; " + g.note;
   return t;

@@ -3,7 +3,9 @@
 // The variability: a run is a chain of synchronisation intervals, and the gain is the sum of what
 // each interval gains (its length in the identity minus its length in the scenario). Intervals are
 // drawn again among those of their kind (closed by the same collective call path: one iteration's
-// step, not the setup's), a stratified bootstrap. Iteration noise
+// step, not the setup's), a stratified bootstrap; kinds seen fewer than kMinSegments times are
+// one-offs, kept as they are. The start-up cannot be drawn again either, but the trace shows how
+// much it jitters: the ranks' launch skew, added on both sides (launch_skew). Iteration noise
 // the trace shows (a work() that takes 10.2 ms in one iteration and 10.9 in the next, a call that
 // costs 20 µs here and 130 µs there) makes those per-interval gains scatter; drawn again with
 // replacement, their sum scatters as the gain of another run would. A fixed seed keeps the
@@ -82,6 +84,29 @@ std::vector<double> lengths(const Trace& t, const std::vector<Boundary>& ends, c
   return out;
 }
 
+// How far apart the ranks entered MPI_Init (else started): the launch's own jitter. The start-up
+// ends when the last rank is ready, so another run's start-up differs by about as much, a change
+// of the run the scenario does not make and a rerun would.
+double launch_skew(const Trace& t) {
+  double first = 0, last = 0;
+  bool any = false;
+  for (const RankTrace& rt : t.ranks) {
+    if (rt.events.empty()) continue;
+    double start = rt.events.front().time;
+    for (const CallSpan& c : rt.mpi_calls) {
+      const MpiFunction f = t.defs.region_of(rt.events[c.enter].ref).mpi;
+      if (f == MpiFunction::Init || f == MpiFunction::InitThread) {
+        start = rt.events[c.enter].time;
+        break;
+      }
+    }
+    first = any ? std::min(first, start) : start;
+    last = any ? std::max(last, start) : start;
+    any = true;
+  }
+  return last - first;
+}
+
 double percentile(std::vector<double>& v, double q) {
   const auto k = static_cast<std::size_t>(std::clamp(q * static_cast<double>(v.size() - 1), 0.0,
                                                      static_cast<double>(v.size() - 1)));
@@ -110,7 +135,7 @@ GainVariability gain_variability(const Trace& identity, const Trace& scenario) {
   std::mt19937_64 random(20261126);
   std::vector<double> sums(kResamples, 0.0);
   for (const auto& [kind, gains] : strata) {
-    if (gains.size() == 1) {  // a one-off stretch: nothing to draw it from
+    if (gains.size() < kMinSegments) {  // one-off stretches (set-up, the end): nothing to draw them from
       fixed += gains[0];
       continue;
     }
@@ -119,8 +144,9 @@ GainVariability gain_variability(const Trace& identity, const Trace& scenario) {
       for (std::size_t k = 0; k < gains.size(); ++k) sum += gains[pick(random)];
   }
   out.segments = before.size();
-  out.low = fixed + percentile(sums, 0.05);
-  out.high = fixed + percentile(sums, 0.95);
+  out.startup = launch_skew(identity);
+  out.low = fixed + percentile(sums, 0.05) - out.startup;
+  out.high = fixed + percentile(sums, 0.95) + out.startup;
   return out;
 }
 

@@ -1,7 +1,7 @@
 // How far to trust a gain: the interval around the point estimate. It spans the bounding cost
 // hypotheses — (a) every residual kept as fixed local cost of its call, (b) every residual dropped,
 // costs from the calibrated minima model alone — widened by the run-to-run variability the trace
-// itself shows (a bootstrap over the run's synchronisation intervals). scenarios/README.md explains
+// itself shows (a bootstrap over the run's synchronisation intervals, and the launch's jitter). scenarios/README.md explains
 // it to users.
 #pragma once
 
@@ -16,9 +16,12 @@ namespace wisp {
 // The gain's spread over the run's synchronisation intervals (the stretches between collectives on
 // the communicator of all ranks, else between the same fractions of every rank's events): the
 // 5th and 95th percentiles of the gain when those intervals are drawn again with replacement.
+// The start-up (MPI_Init) is one stretch a rerun changes by about the launch's jitter: the ranks'
+// launch skew (how far apart they entered MPI_Init) widens both sides.
 struct GainVariability {
   std::size_t segments = 0;  // 0: not computed (fewer than kMinSegments)
-  double low = 0, high = 0;  // percentiles of the resampled gain [s]
+  double low = 0, high = 0;  // percentiles of the resampled gain, widened by `startup` [s]
+  double startup = 0;        // launch skew [s]
 };
 inline constexpr std::size_t kMinSegments = 8;
 // `identity` and `scenario` hold the same events (the scenario's trace is the transformed identity).
