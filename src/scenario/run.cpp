@@ -221,8 +221,6 @@ std::string identity_key(const Scenario& s) {
 
 namespace {
 
-
-
 // The interval of a sweep point: its hypotheses replayed one after the other (the sweep's points
 // already run side by side).
 GainInterval point_interval(const Trace& measured, const Transformed& t, const IdentityRun& identity,
