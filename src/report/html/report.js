@@ -21,6 +21,7 @@
     if (a < 1) return (s * 1e3).toFixed(3) + " ms";
     return s.toFixed(4) + " s";
   }
+  function interval(g) { return g ? seconds(g[0]) + " … " + seconds(g[1]) : "–"; }
   function percent(p) { return p === null || p === undefined || !isFinite(p) ? "–" : p.toFixed(2) + " %"; }
   function fraction(f) { return f === null || f === undefined ? "–" : percent(100 * f); }
   function el(parent, tag, text, cls) {
@@ -605,7 +606,7 @@
   function sweepTable(best) {
     var table = d3.select("#sweep").append("table").attr("id", "sweep-table");
     var head = table.append("tr");
-    ["point"].concat(report.axes).concat(["identity", "scenario", "gain", "gain %", "error"]).forEach(function (h, i) {
+    ["point"].concat(report.axes).concat(["identity", "scenario", "gain", "gain %", "gain interval", "error"]).forEach(function (h, i) {
       el(head, "th", h, i <= report.axes.length ? "text" : "");
     });
     report.rows.forEach(function (r) {
@@ -613,7 +614,8 @@
       el(tr, "td", r.name, "text");
       r.values.forEach(function (v) { el(tr, "td", v, "text"); });
       el(tr, "td", seconds(r.identity)); el(tr, "td", seconds(r.scenario)); el(tr, "td", seconds(r.gain));
-      el(tr, "td", percent(r.percent)); el(tr, "td", r.error || "", "text");
+      el(tr, "td", percent(r.percent)); el(tr, "td", interval(r.gain_interval));
+      el(tr, "td", r.error || "", "text");
     });
   }
 
@@ -660,9 +662,12 @@
     rows.forEach(function (h, k) { h.order = k; h.value = h.indicator.seconds; });
     var columns = [["rank", "order", true], ["hypothesis", "title", true], ["indicator", "indicator_name", true],
                    ["indicator value", "value"], ["gain", "gain_seconds"], ["gain %", "gain_percent"],
-                   ["indicator − gain", "indicator_minus_gain"], ["indicator / gain", "indicator_over_gain"],
+                   ["gain interval", "gain_low"], ["indicator − gain", "indicator_minus_gain"], ["indicator / gain", "indicator_over_gain"],
                    ["scenario file", "file", true]];
-    rows.forEach(function (h) { h.indicator_name = h.indicator.name; });
+    rows.forEach(function (h) {
+      h.indicator_name = h.indicator.name;
+      h.gain_low = h.gain_interval ? h.gain_interval[0] : null;
+    });
     var table = d3.select("#suggest").append("table").attr("id", "suggest-table");
     var head = table.append("tr"), sortKey = "order", descending = false;
     columns.forEach(function (c) {
@@ -686,10 +691,12 @@
         el(row, "td", h.indicator.name, "text");
         el(row, "td", seconds(h.indicator.seconds));
         if (h.error) {
-          el(row, "td", "failed: " + h.error, "text gain-negative").attr("colspan", 4);
+          el(row, "td", "failed: " + h.error, "text gain-negative").attr("colspan", 5);
         } else {
           el(row, "td", seconds(h.gain_seconds), h.gain_seconds > 0 ? "gain-positive" : h.gain_seconds < 0 ? "gain-negative" : "");
           el(row, "td", percent(h.gain_percent));
+          el(row, "td", interval(h.gain_interval),
+             h.gain_interval && h.gain_interval[0] < 0 && h.gain_interval[1] > 0 ? "gain-negative" : "");
           var over = h.indicator_minus_gain;
           el(row, "td", over === null ? "–" : (over >= 0 ? "+" : "−") + seconds(Math.abs(over)) +
              (over > 0 ? " over" : over < 0 ? " under" : ""));
