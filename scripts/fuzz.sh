@@ -46,8 +46,10 @@ status=0
 for target in scenario platform otf2; do
   log="$findings/$target.log"
   echo "fuzz_$target: ${seconds} s"
+  dict=()  # structure-aware mutations: a dictionary of the format's tokens where there is one
+  [ -f "tests/fuzz/$target.dict" ] && dict=("-dict=tests/fuzz/$target.dict")
   if ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp build-fuzz/tests/fuzz/fuzz_$target "$corpus/$target" -max_total_time="$seconds" \
-       -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$findings/$target-" -print_final_stats=1 > "$log" 2>&1; then
+       "${dict[@]}" -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$findings/$target-" -print_final_stats=1 > "$log" 2>&1; then
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$log" | sed "s/^/  /"
   else
     echo "  FAILED: see $log and $findings/$target-*"; tail -30 "$log"; status=1

@@ -17,6 +17,7 @@
 #include "wisp/io/read_file.hpp"
 #include "wisp/scenario/scenario.hpp"
 #include "wisp/scenario/suggest.hpp"
+#include "yaml_bounds.hpp"
 
 namespace wisp {
 
@@ -62,6 +63,9 @@ struct Parser {
     for (const auto& kv : map) {
       const std::string key = key_of(kv.first);
       if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+      if (key == "<<")
+        fail(kv.first, fmt::format("merge keys (<<) are not supported in {}: write the keys out, or reuse a whole "
+                                   "block with an alias (key: *name)", context));
       const auto close = closest_names(key, allowed, 3);
       fail(kv.first, fmt::format("unknown key '{}' in {}{}", shortened(key), context,
                                  close.empty() ? fmt::format(" (known: {})", fmt::join(allowed, ", "))
@@ -438,6 +442,7 @@ YAML::Node parse_yaml(const std::string& text, const std::string& file) {
     throw Error(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1,
                             e.mark.column + 1, e.msg));
   }
+  check_yaml_bounds(root, file);  // before any walk: the others assume a bounded tree
   refuse_duplicate_keys(root, file);
   return root;
 }
