@@ -15,6 +15,7 @@
 #include "wisp/analysis/trace_analysis.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
+#include "wisp/io/json_text.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/read_file.hpp"
 #include "wisp/report/chrome_trace.hpp"
@@ -123,7 +124,7 @@ void run(const Options& o) {
     if (!o.chrome_trace.empty()) write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &timeline}}));
     if (!o.output.empty()) {
       AtomicDirectory dir(o.output, o.force);
-      write_file_atomically(dir.staging() / "analysis.json", json.dump() + "\n");  // compact; the terminal indented
+      write_file_atomically(dir.staging() / "analysis.json", json_text(json) + "\n");  // compact; the terminal indented
       write_file_atomically(dir.staging() / "analysis.txt", text);
       write_file_atomically(dir.staging() / "pop_windows.csv", pop_windows_csv(analysis.pop.windows));
       write_file_atomically(dir.staging() / "report.html", [&](std::ostream& out) {
@@ -132,7 +133,7 @@ void run(const Options& o) {
       dir.commit();
     }
   }
-  std::printf("%s", o.json ? (json.dump(1) + "\n").c_str() : text.c_str());
+  std::printf("%s", o.json ? (json_text(json, 1) + "\n").c_str() : text.c_str());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "wisp/io/otf2_reader.hpp"
+#include "wisp/io/json_text.hpp"
 #include "wisp/report/trace_info.hpp"
 
 namespace wisp::cli {
@@ -21,7 +22,7 @@ void add_info_command(CLI::App& app) {
   cmd->add_flag("--regions", o->regions, "print the flat profile: exclusive time, visits and paradigm per region");
   cmd->callback([o] {
     const Trace trace = read_otf2(o->trace);
-    if (o->json) std::printf("%s\n", trace_info_json(trace, o->trace).dump(2).c_str());
+    if (o->json) std::printf("%s\n", json_text(trace_info_json(trace, o->trace), 2).c_str());
     else if (o->regions) std::printf("%s", flat_profile_text(trace, o->trace).c_str());
     else std::printf("%s", trace_info_text(trace, o->trace).c_str());
   });

@@ -15,6 +15,7 @@
 #include "wisp/analysis/timeline.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
+#include "wisp/io/json_text.hpp"
 #include "wisp/io/mpi_pool.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/report/chrome_trace.hpp"
@@ -54,10 +55,10 @@ fs::path output_dir(const Options& o, const Scenario& s) {
 
 // report.json is written compact (it is for programs); --json prints it indented.
 void finish(const nlohmann::json& json, const std::string& text, AtomicDirectory& out, bool print_json) {
-  write_file_atomically(out.staging() / "report.json", json.dump() + "\n");
+  write_file_atomically(out.staging() / "report.json", json_text(json) + "\n");
   write_file_atomically(out.staging() / "report.txt", text);
   out.commit();
-  if (print_json) std::printf("%s\n", json.dump(2).c_str());
+  if (print_json) std::printf("%s\n", json_text(json, 2).c_str());
   else std::printf("%s\nwrote %s\n", text.c_str(), out.target().c_str());
 }
 

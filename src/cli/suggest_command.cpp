@@ -11,6 +11,7 @@
 #include "wisp/error.hpp"
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/io/atomic_output.hpp"
+#include "wisp/io/json_text.hpp"
 #include "wisp/io/mpi_pool.hpp"
 #include "wisp/report/html_report.hpp"
 #include "wisp/report/suggest_report.hpp"
@@ -63,7 +64,7 @@ fs::path output_dir(const Options& o, const Scenario& s) {
 void write_output(const SuggestResult& r, AtomicDirectory& out) {
   fs::create_directories(out.staging() / "hypotheses");
   for (const Suggestion& s : r.suggestions) write_file_atomically(out.staging() / s.file, s.yaml);
-  write_file_atomically(out.staging() / "suggest.json", suggest_json(r).dump() + "\n");
+  write_file_atomically(out.staging() / "suggest.json", json_text(suggest_json(r)) + "\n");
   write_file_atomically(out.staging() / "suggest.txt", suggest_text(r));
   write_file_atomically(out.staging() / "report.html", suggest_html(r));
   out.commit();
@@ -97,7 +98,7 @@ void add_suggest_command(CLI::App& app) {
     const SuggestResult r = suggest(base, in, options, out.target(), out.staging());
     if (mpi.size() > 1) mpi_release(mpi);
     write_output(r, out);
-    if (o->json) std::printf("%s\n", suggest_json(r).dump(2).c_str());
+    if (o->json) std::printf("%s\n", json_text(suggest_json(r), 2).c_str());
     else std::printf("%s\nwrote %s\n", suggest_text(r).c_str(), out.target().c_str());
   });
 }

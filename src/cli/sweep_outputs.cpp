@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "wisp/error.hpp"
+#include "wisp/io/json_text.hpp"
 #include "wisp/report/html_report.hpp"
 #include "wisp/report/run_report.hpp"
 #include "wisp/scenario/sweep_parts.hpp"
@@ -88,10 +89,10 @@ void write_sweep_outputs(const Scenario& s, const std::string& source, const Swe
   write_file_atomically(out.staging() / "report.html", sweep_html(s, source, sweep));
   const nlohmann::json json = sweep_json(s, source, sweep);
   const std::string text = sweep_text(s, source, sweep);
-  write_file_atomically(out.staging() / "report.json", json.dump() + "\n");
+  write_file_atomically(out.staging() / "report.json", json_text(json) + "\n");
   write_file_atomically(out.staging() / "report.txt", text);
   out.commit();
-  if (print_json) std::printf("%s\n", json.dump(2).c_str());
+  if (print_json) std::printf("%s\n", json_text(json, 2).c_str());
   else std::printf("%s\nwrote %s\n", text.c_str(), out.target().c_str());
 }
 

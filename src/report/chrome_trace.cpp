@@ -10,11 +10,13 @@
 
 #include <cmath>
 
+#include "wisp/io/json_text.hpp"
+
 namespace wisp {
 
 namespace {
 
-std::string quoted(const std::string& s) { return nlohmann::json(s).dump(); }
+std::string quoted(const std::string& s) { return json_text(nlohmann::json(s)); }
 
 // Seconds as microseconds to the nanosecond: 1.5e-6 -> "1.5", 2e-6 -> "2", -3e-9 -> "-0.003".
 void append_us(std::string& out, double seconds) {

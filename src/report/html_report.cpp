@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "report/html_assets.hpp"
+#include "wisp/io/json_text.hpp"
 #include "wisp/report/suggest_report.hpp"
 
 namespace wisp {
@@ -34,7 +35,7 @@ void append_array(std::string& out, std::string_view key, const std::vector<T>& 
 }
 
 void append_lane(std::string& out, const TimelineLane& lane) {
-  out += fmt::format("{{\"name\":{},\"rank\":{},\"master\":{},", nlohmann::json(lane.name).dump(), lane.rank,
+  out += fmt::format("{{\"name\":{},\"rank\":{},\"master\":{},", json_text(nlohmann::json(lane.name)), lane.rank,
                      lane.master ? 1 : 0);
   append_array(out, "g", lane.start, [&](std::size_t i) { return ns(lane.start[i]) - (i ? ns(lane.end[i - 1]) : 0); });
   out += ',';
@@ -90,7 +91,8 @@ void write_timeline_json(const NamedTimeline& named, Put&& put) {
     mpi.push_back(l.mpi ? 1 : 0);
   }
   std::string out = fmt::format("{{\"name\":{},\"start\":{},\"end\":{},\"names\":{},\"mpi\":{},",
-                                nlohmann::json(named.name).dump(), ns(t.start), ns(t.end), names.dump(), mpi.dump());
+                                json_text(nlohmann::json(named.name)), ns(t.start), ns(t.end), json_text(names),
+                                json_text(mpi));
   out += "\"lanes\":[";
   for (std::size_t i = 0; i < t.lanes.size(); ++i) {
     if (i) out += ',';
@@ -146,7 +148,7 @@ void write_page(std::ostream& out, const nlohmann::json& report, const std::vect
     out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
   };
   const auto write_data = [&] {
-    std::string head = "{\"report\":" + report.dump() + ",\"timelines\":[";
+    std::string head = "{\"report\":" + json_text(report) + ",\"timelines\":[";
     put(head);
     for (std::size_t i = 0; i < timelines.size(); ++i) {
       if (i) out << ',';

@@ -15,6 +15,7 @@
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
 #include "wisp/io/interrupt.hpp"
+#include "wisp/io/json_text.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/io/read_file.hpp"
 #include "wisp/scenario/points_over_mpi.hpp"
@@ -230,7 +231,7 @@ void open_part(const fs::path& dir, const PartManifest& m, bool resume, bool for
     fs::remove_all(dir);
   }
   fs::create_directories(dir / "points");
-  write_file_atomically(dir / "manifest.json", manifest_json(m).dump(1) + "\n");
+  write_file_atomically(dir / "manifest.json", json_text(manifest_json(m), 1) + "\n");
 }
 
 std::map<std::size_t, SweepRow> read_part_rows(const fs::path& dir) {
@@ -252,7 +253,7 @@ std::map<std::size_t, SweepRow> read_part_rows(const fs::path& dir) {
 }
 
 void write_part_row(const fs::path& dir, std::size_t point, const SweepRow& row) {
-  write_file_atomically(row_file(dir, point), row_json(point, row).dump() + "\n");
+  write_file_atomically(row_file(dir, point), json_text(row_json(point, row)) + "\n");
 }
 
 std::size_t run_part(const Scenario& s, const Trace& measured, const fs::path& dir, int jobs, const MpiSession& mpi) {

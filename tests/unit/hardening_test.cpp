@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "generators/generators.hpp"
 #include "helpers.hpp"
@@ -347,4 +348,39 @@ TEST_CASE("scenario YAML: plain aliases users write keep working", "[hardening][
   CHECK(s.platform.change.latency_factor == 2);
   CHECK(s.transforms[2].platform.latency_factor == 2);
   CHECK(s.transforms[1].select.ranks_text == "0-1");
+}
+
+TEST_CASE("fuzz findings: names that are not UTF-8 are written to JSON as U+FFFD", "[hardening][fuzz]") {
+  // tests/fuzz/mutate_run.sh: a byte of the Score-P ping-pong's string definitions set to 0xff made
+  // `wisp run` end in "wisp: internal error: [json.exception.type_error.316] invalid UTF-8 byte"
+  // (exit 3) after both replays, when writing report.html; a trace directory with a Latin-1 name did
+  // the same to every JSON output. JSON now has U+FFFD for each such byte; report.txt keeps them.
+  TempDir dir;
+  const fs::path trace = dir / "t\xfc";  // a Latin-1 directory name
+  REQUIRE(test::run_wisp("-q generate imbalance --ranks 2 --iterations 3 -o '" + trace.string() + "'").exit_code == 0);
+  fs::copy_file(kRegression / "fuzz-run-non-utf8-region-name.def", trace / "traces.def",
+                fs::copy_options::overwrite_existing);  // the same, with region "work" named "w\xe9rk" (Latin-1)
+  std::ofstream(dir / "s.yaml") << "wisp: 1\ntrace: " << trace.filename().string()
+                                << "\ntransforms:\n  - scale: {ranks: \"0\", factor: 0.5}\n";
+  const auto r = test::run_wisp("-q run " + (dir / "s.yaml").string() + " -o " + (dir / "out").string() +
+                                " --chrome-trace " + (dir / "chrome.json").string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string region = "w\xef\xbf\xbdrk";  // U+FFFD for the byte 0xe9
+  for (const char* file : {"out/report.json", "out/report.html", "chrome.json"}) {
+    INFO(file);
+    CHECK(read_file(dir / file).value_or("").find(region) != std::string::npos);
+  }
+  const std::string json = read_file(dir / "out" / "report.json").value_or("");
+  CHECK_NOTHROW(nlohmann::json::parse(json));
+  CHECK(json.find("t\xef\xbf\xbd") != std::string::npos);  // the trace's path
+  CHECK_NOTHROW(nlohmann::json::parse(read_file(dir / "chrome.json").value_or("")));
+  CHECK(read_file(dir / "out" / "report.txt").value_or("").find("w\xe9rk") != std::string::npos);
+  for (const std::string command : {"info --json --regions", "analyze --json"}) {
+    INFO(command);
+    const auto c = test::run_wisp("-q " + command + " '" + trace.string() + "'");
+    CHECK(c.exit_code == 0);
+    CHECK(c.out.find(region) != std::string::npos);
+    CHECK_NOTHROW(nlohmann::json::parse(c.out));
+  }
 }
