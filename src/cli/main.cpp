@@ -20,10 +20,8 @@ void set_up_logging(CLI::App& app, const int& verbose, const bool& quiet) {
   spdlog::set_default_logger(logger);
   spdlog::set_pattern("[wisp] %^%l%$: %v");
   app.parse_complete_callback([&] {
-    spdlog::set_level(quiet ? spdlog::level::warn
-                            : verbose >= 2 ? spdlog::level::debug
-                            : verbose == 1 ? spdlog::level::info
-                                           : spdlog::level::info);
+    // Progress lines (info) show by default; -v adds nothing yet, -vv the debug lines.
+    spdlog::set_level(quiet ? spdlog::level::warn : verbose >= 2 ? spdlog::level::debug : spdlog::level::info);
   });
 }
 

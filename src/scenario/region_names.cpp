@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "wisp/error.hpp"
-#include "wisp/scenario/suggest.hpp"
+#include "wisp/scenario/closest_names.hpp"
 
 namespace wisp {
 

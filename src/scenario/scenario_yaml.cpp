@@ -16,7 +16,7 @@
 #include "wisp/error.hpp"
 #include "wisp/io/read_file.hpp"
 #include "wisp/scenario/scenario.hpp"
-#include "wisp/scenario/suggest.hpp"
+#include "wisp/scenario/closest_names.hpp"
 #include "yaml_bounds.hpp"
 
 namespace wisp {

@@ -8,7 +8,7 @@
 
 #include "wisp/error.hpp"
 #include "wisp/scenario/region_names.hpp"
-#include "wisp/scenario/suggest.hpp"
+#include "wisp/scenario/closest_names.hpp"
 #include "wisp/trace/rank_set.hpp"
 
 namespace wisp {

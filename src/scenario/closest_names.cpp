@@ -1,5 +1,5 @@
-// Closest-name suggestions. See suggest.hpp.
-#include "wisp/scenario/suggest.hpp"
+// "Did you mean ...?": the known names closest to a misspelt one. See closest_names.hpp.
+#include "wisp/scenario/closest_names.hpp"
 
 #include <algorithm>
 #include <cctype>
