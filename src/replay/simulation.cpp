@@ -327,7 +327,8 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
   char name[] = "wisp-replay";
 #ifdef WISP_SANITIZED
   // The context factory is chosen when the engine starts: AddressSanitizer follows thread stacks,
-  // not SimGrid's raw context switches (false reports when actors unwind).
+  // not SimGrid's raw context switches (false reports when actors unwind). The ThreadSanitizer
+  // build defines WISP_SANITIZED too: it sees the actors' hand-overs as the threads' locks.
   char factory[] = "--cfg=contexts/factory:thread";
   int argc = 2;
   char* argv[] = {name, factory, nullptr};
