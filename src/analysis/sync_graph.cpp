@@ -127,7 +127,7 @@ class RankPass {
     const CollectiveRecord& rec = trace_.ranks[r_].collectives[record];
     if (rec.instance == kNone) return;
     const CollectiveSync& sync = waits_.collectives[rec.instance];
-    if (!sync.analysed) return;
+    if (!sync.analyzed) return;
     const std::uint32_t w = waits_.collective_wait[r_][record];
     const bool waiter = w != kNone && is_attributable(waits_.instances[w].kind);
     const bool delayer = sync.delayer == r_ && sync.wait_count > 0;

@@ -175,7 +175,7 @@ class Detector {
       const std::vector<Member> m = members_of(inst);
       if (m.empty()) continue;
       CollectiveSync& sync = out_.collectives[i];
-      sync.analysed = true;
+      sync.analyzed = true;
       sync.first_wait = static_cast<std::uint32_t>(out_.instances.size());
       const CollectiveClass cls = classify(inst.op);
       if (cls == CollectiveClass::OneToN) one_to_n(inst, m, sync, i);
@@ -244,7 +244,7 @@ class Detector {
           emit(WaitState{std::min(m[last].begin, m[k].end) - m[k].begin, m[k].rank, m[k].end_event,
                          m[last].rank, m[last].end_event, m[k].callpath, i, WaitKind::EarlyScan});
     }
-    sync.analysed = false;  // Scan is not a synchronisation point (as in Scalasca)
+    sync.analyzed = false;  // Scan is not a synchronisation point (as in Scalasca)
     sync.wait_count = 0;
   }
 

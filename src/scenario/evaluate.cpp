@@ -19,7 +19,7 @@ bool has_zero_region(const Scenario& s) {
   });
 }
 
-TraceAnalysis analyse(const Scenario& s, const Trace& trace, bool with_pag) {
+TraceAnalysis analyze_for_scenario(const Scenario& s, const Trace& trace, bool with_pag) {
   TraceAnalysisOptions options;
   options.parts = analysis_parts(s.analyses);
   options.parts.pag |= with_pag;
@@ -104,10 +104,10 @@ PointEvaluation evaluate_point(const Scenario& s, const Trace& measured) {
   PointEvaluation e;
   const bool pag = wants(s, "pag");
   PointRun run(s, measured);
-  e.measured = analyse(s, measured, pag);
-  e.identity = analyse(s, run.identity().trace, pag || has_zero_region(s));
+  e.measured = analyze_for_scenario(s, measured, pag);
+  e.identity = analyze_for_scenario(s, run.identity().trace, pag || has_zero_region(s));
   e.result = run.finish();
-  e.scenario = analyse(s, e.result.scenario_replay.trace, pag);
+  e.scenario = analyze_for_scenario(s, e.result.scenario_replay.trace, pag);
   add_gain_trust(e);
   e.callpaths = compare(s, measured, e);
   e.zero_versus_mbm = zero_versus_mbm(s, e);

@@ -56,7 +56,7 @@ struct CollectiveSync {
   double sync_begin = 0;         // begin time the waits wait for (latest begin, or the root's)
   double earliest_end = 0;       // earliest end among the synchronising members
   bool group = false;            // every member synchronises with every other one
-  bool analysed = false;         // false: incomplete, single-member, or inside MPI_Init/Finalize
+  bool analyzed = false;         // false: incomplete, single-member, or inside MPI_Init/Finalize
 };
 
 // MPI_Init or MPI_Finalize across all ranks that called it.
