@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace wisp {
 
 namespace {
@@ -13,7 +15,12 @@ nlohmann::json optional_seconds(const std::optional<double>& v) { return v ? nlo
 
 nlohmann::json gain_interval_json(const GainInterval& g) {
   if (!g.available) return nullptr;
-  return nlohmann::json::array({g.low, g.high});
+  return gain_interval_json(g.low, g.high);
+}
+
+nlohmann::json gain_interval_json(double low, double high) {
+  if (std::isnan(low)) return nullptr;
+  return nlohmann::json::array({low, high});
 }
 
 nlohmann::json interval_json(const GainInterval& g) {

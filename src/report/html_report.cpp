@@ -237,9 +237,7 @@ std::string sweep_html(const Scenario& s, const std::string& trace_source, const
     else
       row.update({{"measured", r.measured}, {"identity", r.identity}, {"scenario", r.scenario},
                   {"gain", r.gain()}, {"percent", r.gain_percent()}, {"identity_error", r.identity_error()},
-                  {"gain_interval", std::isnan(r.interval_low)
-                                        ? nlohmann::json(nullptr)
-                                        : nlohmann::json::array({r.interval_low, r.interval_high})}});
+                  {"gain_interval", gain_interval_json(r.interval_low, r.interval_high)}});
     j["rows"].push_back(row);
   }
   if (sweep.best) j["best"] = *sweep.best;

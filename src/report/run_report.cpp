@@ -220,8 +220,7 @@ nlohmann::json sweep_json(const Scenario& s, const std::string& trace_source, co
     } else {
       p["runtime"] = {{"measured", r.measured}, {"identity", r.identity}, {"scenario", r.scenario}};
       p["gain"] = {{"seconds", r.gain()}, {"percent", r.gain_percent()}};
-      p["gain_interval"] = std::isnan(r.interval_low) ? nlohmann::json(nullptr)
-                                                      : nlohmann::json::array({r.interval_low, r.interval_high});
+      p["gain_interval"] = gain_interval_json(r.interval_low, r.interval_high);
     }
     j["points"].push_back(p);
   }

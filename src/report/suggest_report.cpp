@@ -1,6 +1,8 @@
 // `wisp suggest`'s table as text and JSON. See suggest_report.hpp.
 #include "wisp/report/suggest_report.hpp"
 
+#include "wisp/report/gain_interval_report.hpp"
+
 #include <cmath>
 #include <fmt/format.h>
 
@@ -42,8 +44,7 @@ nlohmann::json row_json(const Suggestion& s, const std::string& rank) {
   j["scenario_runtime"] = s.run.scenario;
   j["gain_seconds"] = s.run.gain();
   j["gain_percent"] = s.run.gain_percent();
-  j["gain_interval"] = std::isnan(s.run.interval_low) ? nlohmann::json(nullptr)
-                                                      : nlohmann::json::array({s.run.interval_low, s.run.interval_high});
+  j["gain_interval"] = gain_interval_json(s.run.interval_low, s.run.interval_high);
   j["indicator_minus_gain"] = optional_json(s.overestimate());
   j["indicator_over_gain"] = optional_json(s.ratio());
   return j;

@@ -36,17 +36,13 @@ struct Share {
 };
 
 std::string row_text(const SweepRow& r) {
-  return fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g}\n", r.measured, r.identity, r.scenario, r.interval_low,
-                     r.interval_high) + r.error;
+  return row_numbers(r) + "\n" + r.error;
 }
 
 SweepRow row_of(const std::string& text) {
   SweepRow r;
   const std::size_t split = text.find('\n');
-  std::istringstream in(text.substr(0, split));
-  std::string low, high;
-  in >> r.measured >> r.identity >> r.scenario >> low >> high;
-  if (!low.empty() && !high.empty()) r.interval_low = std::strtod(low.c_str(), nullptr), r.interval_high = std::strtod(high.c_str(), nullptr);
+  read_row_numbers(text.substr(0, split), r);
   r.error = split == std::string::npos ? "the worker's answer is cut short" : text.substr(split + 1);
   return r;
 }

@@ -55,6 +55,32 @@ ReplayOptions model_only(ReplayOptions o) {
   return o;
 }
 
+namespace {
+
+// The anchored identity of the fixed-costs hypothesis, when the point's identity is model-only.
+ReplayOptions anchored_options(const ReplayOptions& identity) {
+  ReplayOptions a = model_only(identity);
+  a.anchor = true;
+  return a;
+}
+
+// The scenario of the fixed-costs hypothesis: every residual as fixed cost of its call, no partner waits.
+ReplayOptions fixed_costs_options(const ReplayOptions& scenario, const CallResiduals& anchored) {
+  ReplayOptions f = model_only(scenario);
+  f.residuals = std::make_shared<const CallResiduals>(fixed_residuals(anchored));
+  return f;
+}
+
+// The interval from the hypotheses' gains, the variability of the two traces and the failed replays' notes.
+GainInterval interval_of(double point, std::optional<double> fixed, std::optional<double> minima, const Trace& identity,
+                         const Trace& scenario, const std::vector<std::string>& notes) {
+  GainInterval g = gain_interval(point, fixed, minima, gain_variability(identity, scenario));
+  for (const std::string& n : notes) g.note += (g.note.empty() ? "" : "; ") + n;
+  return g;
+}
+
+}  // namespace
+
 ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, bool call_costs) {
   ResolvedPlatform r;
   try {
@@ -238,25 +264,19 @@ GainInterval point_interval(const Trace& measured, const Transformed& t, const I
     std::shared_ptr<const CallResiduals> residuals = identity.replay.residuals;
     double anchored = identity.replay.runtime;
     if (!residuals) {
-      ReplayOptions a = model_only(identity.options);
-      a.anchor = true;
-      const ReplayResult r = replay(measured, identity.platform.platform, a);
+      const ReplayResult r = replay(measured, identity.platform.platform, anchored_options(identity.options));
       residuals = r.residuals;
       anchored = r.runtime;
     }
     if (setup.options.zero_communication) {
       fixed = point;
     } else if (residuals) {
-      ReplayOptions f = model_only(setup.options);
-      f.residuals = std::make_shared<const CallResiduals>(fixed_residuals(*residuals));
-      fixed = anchored - replay(t.trace, setup.platform, f).runtime;
+      fixed = anchored - replay(t.trace, setup.platform, fixed_costs_options(setup.options, *residuals)).runtime;
     }
   } catch (const Error& e) {
     notes.push_back(std::string("fixed costs: ") + e.what());
   }
-  GainInterval g = gain_interval(point, fixed, minima, gain_variability(identity_trace(identity, measured), scenario.trace));
-  for (const std::string& n : notes) g.note += (g.note.empty() ? "" : "; ") + n;
-  return g;
+  return interval_of(point, fixed, minima, identity_trace(identity, measured), scenario.trace, notes);
 }
 
 }  // namespace
@@ -285,11 +305,8 @@ PointRun::PointRun(const Scenario& scenario, const Trace& measured)
   identity_replay_ = start_replay(measured, identity_.platform.platform, identity_.options);
   if (scenario.replay.interval) {
     minima_identity_ = start_replay(measured, minima_platform(identity_.platform.platform), model_only(identity_.options));
-    if (!identity_.options.anchor) {
-      ReplayOptions anchored = model_only(identity_.options);
-      anchored.anchor = true;
-      anchored_identity_ = start_replay(measured, identity_.platform.platform, anchored);
-    }
+    if (!identity_.options.anchor)
+      anchored_identity_ = start_replay(measured, identity_.platform.platform, anchored_options(identity_.options));
   }
   if (scenario.replay.costs == "model" && std::thread::hardware_concurrency() > 1) start_scenario();
 }
@@ -321,9 +338,7 @@ void PointRun::start_hypotheses() {
     anchored_runtime_ = identity_.replay.runtime;
   }
   if (!residuals || scenario_options_.zero_communication) return;
-  ReplayOptions fixed = minima;
-  fixed.residuals = std::make_shared<const CallResiduals>(fixed_residuals(*residuals));
-  fixed_scenario_ = start_replay(transformed_.trace, scenario_platform_, fixed);
+  fixed_scenario_ = start_replay(transformed_.trace, scenario_platform_, fixed_costs_options(scenario_options_, *residuals));
 }
 
 void PointRun::start_scenario() {
@@ -390,9 +405,7 @@ GainInterval PointRun::finish_interval(const ReplayResult& scenario) {
   if (minima_identity && minima_scenario) minima = *minima_identity - *minima_scenario;
   if (fixed_scenario && anchored_runtime_) fixed = *anchored_runtime_ - *fixed_scenario;
   if (scenario_options_.zero_communication) fixed = point;  // no residual is kept: (a) is the point
-  GainInterval g = gain_interval(point, fixed, minima, gain_variability(identity_trace(identity_, measured_), scenario.trace));
-  for (const std::string& n : hypothesis_notes_) g.note += (g.note.empty() ? "" : "; ") + n;
-  return g;
+  return interval_of(point, fixed, minima, identity_trace(identity_, measured_), scenario.trace, hypothesis_notes_);
 }
 
 }  // namespace wisp

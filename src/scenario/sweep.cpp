@@ -42,10 +42,10 @@ int sweep_worker(const Scenario& point, const Trace& measured, const Transformed
   try {
     const PointResult r = run_scenario(point, measured, transformed, identity);
     if (write_trace) write_otf2_into(r.scenario_replay.trace, dir / "trace", WriteOptions{});
-    const double nan = std::nan("");
-    std::ofstream(dir / "row") << fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g}\n", r.measured, r.identity,
-                                              r.scenario, r.interval.available ? r.interval.low : nan,
-                                              r.interval.available ? r.interval.high : nan);
+    SweepRow row;
+    static_cast<Runtimes&>(row) = r;
+    if (r.interval.available) row.interval_low = r.interval.low, row.interval_high = r.interval.high;
+    std::ofstream(dir / "row") << row_numbers(row) << "\n";
     return 0;
   } catch (const std::exception& e) {
     std::ofstream(dir / "error") << e.what();
@@ -56,10 +56,7 @@ int sweep_worker(const Scenario& point, const Trace& measured, const Transformed
 // What a finished worker left in its directory.
 void collect(SweepRow& row, const fs::path& dir, const ChildExit& exit) {
   if (const auto text = read_file(dir / "row")) {
-    std::istringstream in(*text);
-    std::string low, high;
-    in >> row.measured >> row.identity >> row.scenario >> low >> high;
-    if (!low.empty() && !high.empty()) row.interval_low = std::strtod(low.c_str(), nullptr), row.interval_high = std::strtod(high.c_str(), nullptr);
+    read_row_numbers(*text, row);
   } else if (const auto error = read_file(dir / "error")) {
     row.error = *error;
   } else {
@@ -77,6 +74,18 @@ void stop_workers(std::map<pid_t, std::size_t>& running) {
 }
 
 }  // namespace
+
+std::string row_numbers(const SweepRow& r) {
+  return fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g}", r.measured, r.identity, r.scenario, r.interval_low,
+                     r.interval_high);
+}
+
+void read_row_numbers(const std::string& text, SweepRow& r) {
+  std::istringstream in(text);
+  std::string low, high;  // "nan" is text to operator>> of double
+  in >> r.measured >> r.identity >> r.scenario >> low >> high;
+  if (!low.empty() && !high.empty()) r.interval_low = std::strtod(low.c_str(), nullptr), r.interval_high = std::strtod(high.c_str(), nullptr);
+}
 
 std::optional<std::size_t> best_point(const std::vector<SweepRow>& rows) {
   std::optional<std::size_t> best;

@@ -11,6 +11,7 @@
 namespace wisp {
 
 nlohmann::json gain_interval_json(const GainInterval& interval);  // [low, high] or null
+nlohmann::json gain_interval_json(double low, double high);       // a sweep row's: null if low is NaN
 nlohmann::json interval_json(const GainInterval& interval);       // the hypotheses, variability, note
 std::string interval_text(const GainInterval& interval);          // one line, no newline
 

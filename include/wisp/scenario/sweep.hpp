@@ -25,6 +25,10 @@ struct SweepRow : Runtimes {
   std::string error;                // non-empty if the point failed
 };
 
+// A row's numbers as the workers send them: "measured identity scenario low high" (NaN: no interval).
+std::string row_numbers(const SweepRow& row);
+void read_row_numbers(const std::string& text, SweepRow& row);  // what is missing stays as it was
+
 struct SweepResult {
   std::vector<SweepRow> rows;       // in point order
   std::optional<std::size_t> best;  // the point with the shortest scenario runtime
