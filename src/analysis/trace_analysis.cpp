@@ -101,14 +101,14 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   a.parts = options.parts;
   const unsigned cores = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   const bool beside = cores > 1 && options.parts.pag;
-  // Analyzer I and the PAG read only the trace: with two cores they are built side by side.
+  // The wait-path analysis and the PAG read only the trace: with two cores they are built side by side.
   Timings first;
   std::future<void> analyzer_one = start(beside, [&] {
-    timed(first, "analyzer I (wait states, critical path, imbalance, delay costs)",
+    timed(first, "the wait-path analysis (wait states, critical path, imbalance, delay costs)",
           [&] { a.wait_paths = analyze_wait_paths(trace, options.wait_paths); });
     timed(first, "metric table", [&] { a.table = metric_table(a.wait_paths); });
     a.threads = thread_profile(trace);  // empty unless the trace has other threads
-    // The estimate is compared with analyzer I's wait states, not with a second wait-state search.
+    // The estimate is compared with the wait-path analysis's wait states, not with a second wait-state search.
     if (options.parts.wait_estimate) timed(first, "minimum-based wait estimate", [&] {
       const TraceBasedWaits trace_based = trace_based_waits(trace, a.wait_paths.waits);
       a.waits = estimate_waits(trace, &trace_based);
@@ -128,7 +128,7 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
     timed(graph, "program activity graph", [&] { a.pag.pag = build_pag(trace, pag_options); });
   }
   analyzer_one.get();
-  return_free_memory();  // what the build and analyzer I freed: the next steps' tables take its place
+  return_free_memory();  // what the build and the wait-path analysis freed: the next steps' tables take its place
   a.timings = first;
   if (!options.parts.pag) {
     if (options.parts.pop)

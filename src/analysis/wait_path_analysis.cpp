@@ -1,4 +1,4 @@
-// Analyzer I: runs the analyses in dependency order. See wait_path_analysis.hpp.
+// The wait-path analysis: runs the analyses in dependency order. See wait_path_analysis.hpp.
 #include "wisp/analysis/wait_path_analysis.hpp"
 
 #include "wisp/analysis/call_index.hpp"

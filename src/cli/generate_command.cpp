@@ -1,11 +1,11 @@
 // `wisp generate KIND [options] -o DIR`: synthetic traces whose timing follows the analytic
-// model of examples/generators/model.hpp (ground truth for tests and demos).
+// model of include/wisp/generate/model.hpp (ground truth for tests and demos).
 #include <spdlog/spdlog.h>
 
 #include <memory>
 
 #include "commands.hpp"
-#include "generators/command_line.hpp"
+#include "wisp/generate/command_line.hpp"
 #include "wisp/io/otf2_writer.hpp"
 
 namespace wisp::cli {

@@ -10,7 +10,7 @@
 
 #include "commands.hpp"
 #include "wisp/error.hpp"
-#include "wisp/io/interrupt.hpp"
+#include "wisp/process/interrupt.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include "wisp/error.hpp"
-#include "wisp/io/child_process.hpp"
+#include "wisp/process/child_process.hpp"
 
 namespace wisp::io {
 

@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "wisp/error.hpp"
-#include "wisp/io/interrupt.hpp"
+#include "wisp/process/interrupt.hpp"
 
 namespace wisp {
 

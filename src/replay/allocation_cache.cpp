@@ -4,7 +4,7 @@
 // size) misses and most of them take malloc's slow paths. Once enabled, freed blocks of up to
 // 1 KiB stay on per-class free lists and are reused; they are never given back (the process ends
 // with the simulation). Disabled, these are malloc and free. The library never replaces the global
-// operator new: an executable that wants the cache links src/cli/global_allocator.cpp.
+// operator new: an executable that wants the cache links src/replay/global_allocator.cpp.
 #include "allocation_cache.hpp"
 
 #include <malloc.h>

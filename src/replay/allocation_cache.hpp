@@ -1,6 +1,6 @@
 // Reuse of freed small blocks in the replay's simulation process: a cache in front of malloc
 // (src/replay/allocation_cache.cpp). The replay enables it in its forked child; it acts only in
-// executables that route the global operator new/delete to it (src/cli/global_allocator.cpp) —
+// executables that route the global operator new/delete to it (src/replay/global_allocator.cpp) —
 // the library itself never replaces them.
 #pragma once
 

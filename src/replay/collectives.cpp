@@ -189,7 +189,7 @@ void Collective::run() {
   }
 }
 
-// The model's rules (examples/generators/model.hpp): wait as the operation's class says, then
+// The model's rules (include/wisp/generate/model.hpp): wait as the operation's class says, then
 // ceil(log2 n) transfers of b bytes, each taking L + b/B on a contention-free network.
 void Collective::analytic() {
   SyncPoint& s = w_.sync(call_.key, n_, has_root_ ? root_ : kNone);

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "simulation_answer.hpp"
-#include "wisp/io/child_process.hpp"
+#include "wisp/process/child_process.hpp"
 #include "wisp/replay/retime.hpp"
 
 namespace wisp {

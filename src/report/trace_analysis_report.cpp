@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/report/analysis_report.hpp"
 #include "wisp/report/pag_report.hpp"
 #include "wisp/report/pop_report.hpp"
@@ -57,6 +58,14 @@ std::string trace_analysis_text(const Trace& trace, const std::string& source, c
   if (a.parts.pag) out += "\n" + near_critical_text(trace, a.pag, top) + "\n" + mbm_text(trace, a.pag, top);
   if (a.parts.wait_estimate) out += "\n" + wait_estimate_text(trace, a.waits);
   if (a.parts.pop) out += "\n" + pop_text(a.pop, top);
+  return out;
+}
+
+std::string metric_catalogue_text() {
+  std::string out = fmt::format("{:<32} {:<26} {:<6} {:<14} {}\n", "metric", "parent", "unit", "analysis", "description");
+  for (const MetricInfo& m : metric_catalogue())
+    out += fmt::format("{:<32} {:<26} {:<6} {:<14} {}\n", m.name, m.parent.empty() ? "-" : m.parent, m.unit,
+                       analysis_key(m.analysis), m.description);
   return out;
 }
 

@@ -1,7 +1,7 @@
 // A scenario's trace. See trace_source.hpp.
 #include "wisp/scenario/trace_source.hpp"
 
-#include "generators/command_line.hpp"
+#include "wisp/generate/command_line.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/otf2_reader.hpp"
 

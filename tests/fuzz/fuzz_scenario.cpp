@@ -6,7 +6,7 @@
 #include <string>
 
 #include "wisp/error.hpp"
-#include "wisp/scenario/run.hpp"
+#include "wisp/scenario/point_replays.hpp"
 #include "wisp/scenario/scenario.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,4 +1,4 @@
-// Benchmark of Analyzer I (profile, wait states, critical path with imbalance indicators, delay
+// Benchmark of The wait-path analysis (profile, wait states, critical path with imbalance indicators, delay
 // costs: wisp::analyze) on generated traces built in memory. Reports events/s (median of the
 // repetitions) and the memory the analysis needs on top of the trace: the peak RSS during
 // analyze_wait_paths() minus the RSS before it (after returning freed heap to the system), and the peak of
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "process_memory.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
 

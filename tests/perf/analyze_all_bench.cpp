@@ -1,4 +1,4 @@
-// Benchmark of everything `wisp analyze` computes (wisp::analyze_trace: analyzer I, the
+// Benchmark of everything `wisp analyze` computes (wisp::analyze_trace: the wait-path analysis, the
 // minimum-based wait estimate, the POP factors with adaptive windows, the PAG with CPM,
 // k = 10 near-critical paths and MBM) on halo traces built in memory: median wall time of the
 // repetitions per step and in total, events/s, and the peak RSS on top of the trace in bytes per
@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "process_memory.hpp"
-#include "wisp/io/child_process.hpp"
+#include "wisp/process/child_process.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
 #include "timing.hpp"
 

@@ -1,4 +1,4 @@
-// Benchmark of analyzer II (not a test): PAG build + CPM throughput in events/s and bytes/event,
+// Benchmark of the activity-graph analysis (not a test): PAG build + CPM throughput in events/s and bytes/event,
 // the k = 1000 near-critical-path search and MBM on a PAG of more than a million activities, the
 // peak RSS of the search at k = 10, 100, 1000 (each in a forked child whose peak is reset first),
 // and the POP timeline and windows. Every timing is the median of --repeat runs.
@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "process_memory.hpp"
-#include "wisp/io/child_process.hpp"
+#include "wisp/process/child_process.hpp"
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/analysis/pop_windows.hpp"

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "arguments.hpp"

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "bare_read.hpp"
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "timing.hpp"

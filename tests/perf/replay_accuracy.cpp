@@ -16,7 +16,7 @@
 #include <numeric>
 #include <vector>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/analysis/call_index.hpp"
 #include "wisp/analysis/wait_states.hpp"
 #include "wisp/io/otf2_reader.hpp"

@@ -40,7 +40,7 @@
 #include <string>
 #include <vector>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/replay.hpp"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "wisp/io/otf2_reader.hpp"
-#include "wisp/scenario/run.hpp"
+#include "wisp/scenario/point_replays.hpp"
 #include "wisp/scenario/scenario.hpp"
 
 namespace wisp::oracle {

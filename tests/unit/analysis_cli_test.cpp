@@ -1,5 +1,5 @@
 // `wisp analyze` end to end: text tables, the JSON schema, -o DIR, partition files (good and
-// bad), and bad input, on an MPMD trace written as OTF2 by the generator; analyzer II's options
+// bad), and bad input, on an MPMD trace written as OTF2 by the generator; the activity-graph analysis's options
 // (--k, --nc, --window, --min-events, --ideal-network) and sections ("pag", "mbm",
 // "wait_estimate", "pop") on the static imbalance benchmark, against the model's values.
 #include <catch2/catch.hpp>
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/io/read_file.hpp"
@@ -144,7 +144,7 @@ TEST_CASE("wisp analyze --partitions: user partitions and clear errors", "[analy
   CHECK(no_trace.err.find("wisp: error:") == 0);
 }
 
-TEST_CASE("wisp analyze: analyzer II sections with the issue's keys, values from the model", "[analysis][cli][pag][pop]") {
+TEST_CASE("wisp analyze: the activity-graph analysis sections with the issue's keys, values from the model", "[analysis][cli][pag][pop]") {
   test::TempDir tmp;
   const std::string trace = write_imbalance(tmp);
   const gen::ImbalanceOptions o = imbalance_options();
@@ -266,7 +266,7 @@ TEST_CASE("wisp analyze: --nc, fixed and merged windows, pop_windows.csv, SimGri
   CHECK(sim["pop"]["transfer"].get<double>() == Approx(N * (o.work + e) / T).epsilon(1e-8));
 }
 
-TEST_CASE("wisp analyze: bad analyzer II option values are one clear line", "[analysis][cli]") {
+TEST_CASE("wisp analyze: bad the activity-graph analysis option values are one clear line", "[analysis][cli]") {
   test::TempDir tmp;
   const std::string trace = write_imbalance(tmp);
   const struct { const char* args; const char* error; } bad[] = {

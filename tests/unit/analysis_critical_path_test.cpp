@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
 

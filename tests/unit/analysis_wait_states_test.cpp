@@ -5,7 +5,7 @@
 // imbalance generator, whose barrier waits follow from its analytic model.
 #include <catch2/catch.hpp>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
 

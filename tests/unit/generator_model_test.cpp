@@ -1,11 +1,11 @@
-// The generators' analytic model (examples/generators/model.hpp) checked on small instances
+// The generators' analytic model (include/wisp/generate/model.hpp) checked on small instances
 // whose event times are worked out by hand from the stated rules. Parameters are chosen so the
 // arithmetic is easy: L = 1 us, o = 1 us, B = 1 GB/s, E = 1000 bytes, MPI_Init 1 ms.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 
 using namespace wisp;
 using namespace wisp::gen;

@@ -1,7 +1,7 @@
 // Hand-built traces. See hand_trace.hpp.
 #include "hand_trace.hpp"
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
 #include "wisp/error.hpp"
@@ -18,7 +18,7 @@
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/read_file.hpp"
 #include "wisp/replay/replay.hpp"
-#include "wisp/scenario/run.hpp"
+#include "wisp/scenario/point_replays.hpp"
 #include "wisp/scenario/scenario.hpp"
 
 using namespace wisp;

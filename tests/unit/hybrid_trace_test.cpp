@@ -9,7 +9,7 @@
 #include <map>
 #include <sstream>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
 #include "wisp/analysis/pop_hybrid.hpp"

@@ -23,7 +23,7 @@
 
 #include <algorithm>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
 #include "helpers.hpp"
 #include "wisp/io/otf2_reader.hpp"

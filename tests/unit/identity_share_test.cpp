@@ -5,7 +5,7 @@
 
 #include "helpers.hpp"
 #include "wisp/error.hpp"
-#include "wisp/scenario/identity_share.hpp"
+#include "wisp/driver/identity_share.hpp"
 #include "wisp/scenario/trace_source.hpp"
 
 using namespace wisp;

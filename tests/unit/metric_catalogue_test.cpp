@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/analysis/trace_analysis.hpp"

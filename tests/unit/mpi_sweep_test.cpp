@@ -11,14 +11,14 @@
 #include <fstream>
 #include <vector>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
-#include "wisp/io/mpi_pool.hpp"
+#include "wisp/driver/mpi_pool.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/io/read_file.hpp"
 #include "wisp/replay/platform.hpp"
-#include "wisp/scenario/sweep_parts.hpp"
+#include "wisp/driver/sweep_parts.hpp"
 
 namespace {
 

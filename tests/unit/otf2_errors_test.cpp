@@ -6,7 +6,7 @@
 
 #include <fstream>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/otf2_reader.hpp"

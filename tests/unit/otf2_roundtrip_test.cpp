@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/otf2_reader.hpp"

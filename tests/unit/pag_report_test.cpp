@@ -6,7 +6,7 @@
 
 #include <sstream>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
 #include "wisp/report/pag_report.hpp"
 #include "wisp/report/pop_report.hpp"

@@ -1,5 +1,5 @@
 // The program activity graph of generated traces: its longest path has the length and the segments
-// the analytic model (examples/generators/model.hpp) gives by hand, wait time is excluded, and the
+// the analytic model (include/wisp/generate/model.hpp) gives by hand, wait time is excluded, and the
 // MBM invariants hold on every generator.
 #include <catch2/catch.hpp>
 
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/pag.hpp"
@@ -483,7 +483,7 @@ TEST_CASE("PAG of the Score-P ping-pong trace: the longest path is the run") {
   }
 }
 
-TEST_CASE("analyzer II on degenerate and anomalous traces: no crash, anomalies counted") {
+TEST_CASE("the activity-graph analysis on degenerate and anomalous traces: no crash, anomalies counted") {
   SECTION("a trace without events") {
     Definitions d;
     d.ranks.resize(2);

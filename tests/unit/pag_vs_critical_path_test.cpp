@@ -1,14 +1,14 @@
-// The longest path of the program activity graph (analyzer II) against the critical path of the
-// backward replay (analyzer I) on every generator: the same segments (rank, call path, start,
+// The longest path of the program activity graph (the activity-graph analysis) against the critical path of the
+// backward replay (the wait-path analysis) on every generator: the same segments (rank, call path, start,
 // end) over the extent both define alike, and lengths that differ exactly by the extents each
 // convention adds, derived from the trace's own events.
 //
-// Extents: analyzer I follows Scalasca, its path runs from the Enter of MPI_Init on the rank it
+// Extents: the wait-path analysis follows Scalasca, its path runs from the Enter of MPI_Init on the rank it
 // starts on to the Enter of MPI_Finalize on the rank that entered it last, and the whole of MPI_Init
 // is on it (MPI_Init has no wait-state pattern). The PAG's longest path is the whole run, from the
 // trace's first event to its last, with the waiting time of *every* MPI call excluded, MPI_Init's
 // included: when ranks start at different times it goes through the launch of the rank that began
-// MPI_Init last, where analyzer I stays on its rank's MPI_Init. So the paths are compared from the
+// MPI_Init last, where the wait-path analysis stays on its rank's MPI_Init. So the paths are compared from the
 // latest MPI_Init begin to the latest MPI_Finalize enter (init_to_finalize() clips the PAG path
 // there); from the Enter of MPI_Init when every rank enters it at the same time.
 #include <catch2/catch.hpp>
@@ -16,7 +16,7 @@
 #include <algorithm>
 #include <string>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/analysis/pag_path.hpp"
@@ -73,7 +73,7 @@ void check_same_path(const Trace& t) {
   const double end = t.end_time();
   const double start = t.start_time();
 
-  // Extents: analyzer I [Init enter of its first rank, latest Finalize enter]; PAG the whole run.
+  // Extents: the wait-path analysis [Init enter of its first rank, latest Finalize enter]; PAG the whole run.
   const std::size_t n = a1.critical_path.segments.size();
   CHECK(a1.critical_path.segments.front().start == Approx(init_enter).margin(kNs));
   CHECK(a1.critical_path.segments.back().end == Approx(finalize_latest).margin(kNs));
@@ -88,13 +88,13 @@ void check_same_path(const Trace& t) {
   const std::string difference = critical_path_difference(pag_common, a1_common, kNs);
   INFO("PAG path:");
   for (const auto& s : pag_common) INFO("  rank " << s.rank << " " << name(t, s.callpath) << " [" << s.start << ", " << s.end << "]");
-  INFO("analyzer I path:");
+  INFO("the wait-path analysis path:");
   for (const auto& s : a1_common) INFO("  rank " << s.rank << " " << name(t, s.callpath) << " [" << s.start << ", " << s.end << "]");
   CHECK(pag_common.size() >= 3);
   CHECK(difference == "");
   CHECK(total(pag_common) == Approx(finalize_latest - init_latest).margin(n * kNs));
   if (init_latest == init_enter) {
-    // Every rank began MPI_Init together: the paths agree from analyzer I's very first segment.
+    // Every rank began MPI_Init together: the paths agree from the wait-path analysis's very first segment.
     CHECK(critical_path_difference(pag_common, a1.critical_path.segments, kNs) == "");
   } else {
     // Before the latest MPI_Init begin the PAG path is the launch of the rank that started last.
@@ -111,7 +111,7 @@ void check_same_path(const Trace& t) {
 
 }  // namespace
 
-TEST_CASE("PAG longest path = analyzer I critical path: imbalance, all modes", "[pag][criticalpath]") {
+TEST_CASE("PAG longest path = the wait-path analysis's critical path: imbalance, all modes", "[pag][criticalpath]") {
   for (const char* mode : {"balanced", "static", "dynamic", "mixed"}) {
     INFO("mode " << mode);
     gen::ImbalanceOptions o;
@@ -122,7 +122,7 @@ TEST_CASE("PAG longest path = analyzer I critical path: imbalance, all modes", "
   }
 }
 
-TEST_CASE("PAG longest path = analyzer I critical path: wavefront, mpmd, halo, phases", "[pag][criticalpath]") {
+TEST_CASE("PAG longest path = the wait-path analysis's critical path: wavefront, mpmd, halo, phases", "[pag][criticalpath]") {
   SECTION("wavefront 3x2 with slow border ranks") {
     check_same_path(test::small_wavefront_with_slow_border());
   }

@@ -7,7 +7,7 @@
 #include <atomic>
 #include <thread>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "io/parallel_ranks.hpp"
 #include "wisp/error.hpp"

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
 #include "wisp/analysis/ideal_network.hpp"
 #include "wisp/analysis/pop_windows.hpp"

@@ -1,5 +1,5 @@
 // The simulation process's allocation cache (src/replay/allocation_cache.cpp, routed to by the
-// global operator new of src/cli/global_allocator.cpp, linked into this test too): freed small blocks
+// global operator new of src/replay/global_allocator.cpp, linked into this test too): freed small blocks
 // come back for requests of their size class, always large enough, whether the delete tells the
 // size or not. Enabling is for good, so each check runs in a forked child.
 #include <malloc.h>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "replay/allocation_cache.hpp"
-#include "wisp/io/child_process.hpp"
+#include "wisp/process/child_process.hpp"
 
 namespace {
 

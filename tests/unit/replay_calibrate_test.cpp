@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "generators/model.hpp"
+#include "wisp/generate/model.hpp"
 #include "helpers.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/replay/calibrate.hpp"

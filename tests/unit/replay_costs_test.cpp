@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/replay/replay.hpp"
 
 using namespace wisp;

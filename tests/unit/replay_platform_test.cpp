@@ -3,7 +3,7 @@
 
 #include <fstream>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
 #include "wisp/error.hpp"

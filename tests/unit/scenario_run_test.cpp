@@ -1,6 +1,6 @@
 // Every ready scenario in scenarios/ evaluated through the library (load_scenario, load_trace,
 // evaluate_point / run_sweep, the report's JSON), with the key figures checked against the
-// generators' analytic model or analyzer I — values derived independently of the replay — and
+// generators' analytic model or the wait-path analysis — values derived independently of the replay — and
 // `wisp run` itself as a subprocess for its output files and every error with its message.
 #include <catch2/catch.hpp>
 #include <sys/wait.h>
@@ -13,14 +13,14 @@
 
 #include <fstream>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/report/run_report.hpp"
 #include "wisp/scenario/evaluate.hpp"
-#include "wisp/scenario/sweep.hpp"
+#include "wisp/driver/sweep_run.hpp"
 #include "wisp/scenario/trace_source.hpp"
 #include "wisp/trace/builder.hpp"
 
@@ -63,7 +63,7 @@ double metric(const json& callpaths, const std::string& metric, const std::strin
   return 0;
 }
 
-// Critical-path imbalance of `work` on the generated trace (analyzer I).
+// Critical-path imbalance of `work` on the generated trace (the wait-path analysis).
 double work_imbalance(const Trace& t) {
   const WaitPathAnalysis a = analyze_wait_paths(t);
   const MetricTable table = metric_table(a);
@@ -94,7 +94,7 @@ transforms:
     CHECK(balanced == Approx(0.001001 + 320 * 0.050006 + 0.000006).epsilon(1e-12));
     CHECK(j["runtime"]["scenario"].get<double>() == Approx(balanced).epsilon(0.01));
     CHECK(j["runtime"]["measured"].get<double>() == Approx(1.25 * balanced).epsilon(1e-6));
-    // The gain matches work()'s critical-path imbalance (analyzer I on the measured trace).
+    // The gain matches work()'s critical-path imbalance (the wait-path analysis on the measured trace).
     const double imbalance = work_imbalance(gen::generate_imbalance(o));
     CHECK(imbalance == Approx(0.25 * balanced).epsilon(0.05));
     CHECK(j["gain"]["seconds"].get<double>() == Approx(imbalance).epsilon(0.05));

@@ -4,7 +4,7 @@
 
 #include <numeric>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/error.hpp"
 #include "wisp/scenario/scenario.hpp"

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/analysis/ideal_network.hpp"
 #include "wisp/analysis/mbm.hpp"

@@ -9,14 +9,14 @@
 
 #include <fstream>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/replay/platform.hpp"
 #include "wisp/scenario/evaluate.hpp"
 #include "wisp/scenario/scenario_writer.hpp"
-#include "wisp/scenario/suggest_run.hpp"
+#include "wisp/driver/suggest_run.hpp"
 
 using namespace wisp;
 using wisp::test::run_wisp;

@@ -1,12 +1,12 @@
 // analyze_trace(), everything `wisp analyze` computes: the minimum-based wait estimate is set
-// against analyzer I's wait states per call path and rank and as wait ratios (paper 002 Fig. 3),
+// against the wait-path analysis's wait states per call path and rank and as wait ratios (paper 002 Fig. 3),
 // with the values derived from the halo generator's model; the POP windows the options choose.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <vector>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
 #include "wisp/report/trace_analysis_report.hpp"
@@ -25,7 +25,7 @@ const WaitEstimateRow& row_of(const WaitEstimate& w, CallpathId cp, Rank r) {
 
 }  // namespace
 
-TEST_CASE("wait estimate vs analyzer I's wait states on the halo generator, by the model", "[trace_analysis][waits]") {
+TEST_CASE("wait estimate vs the wait-path analysis's wait states on the halo generator, by the model", "[trace_analysis][waits]") {
   gen::HaloOptions o;  // 4x4 periodic, eager 16 KiB messages, rank 5 computes 1.5 w
   o.steps = 10;
   o.overload_ranks = {5};
@@ -145,7 +145,7 @@ TEST_CASE("POP windows as wisp analyze chooses them", "[trace_analysis][pop]") {
 
 TEST_CASE("analyze_trace on one thread and on two, graph kept or freed: the same analysis, step timings aside",
           "[trace_analysis]") {
-  // Analyzer I beside the PAG build, POP's clock replay beside the MBM.
+  // The wait-path analysis beside the PAG build, POP's clock replay beside the MBM.
   gen::HaloOptions o;
   o.dims = {4, 2};
   o.steps = 30;

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "generators/generators.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/analysis/wait_estimate.hpp"
 #include "wisp/trace/builder.hpp"
 

@@ -1,4 +1,4 @@
-// Everything analyzer II derives from the program activity graph, in one call: the PAG, its CPM,
+// Everything the activity-graph analysis derives from the program activity graph, in one call: the PAG, its CPM,
 // the near-critical paths of a query and the MBM rows. What `wisp analyze --k/--nc` runs.
 #pragma once
 

@@ -1,6 +1,6 @@
 // A path of the program activity graph in trace terms: ordered segments (rank, call path, start,
 // end) and the time per (call path, rank). This is what the longest PAG path is compared with when
-// it is checked against the critical path of the backward-replay analysis (analyzer I).
+// it is checked against the critical path of the backward-replay analysis (the wait-path analysis).
 #pragma once
 
 #include <map>

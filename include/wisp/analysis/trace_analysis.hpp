@@ -1,6 +1,6 @@
-// Everything `wisp analyze` computes, in one call: analyzer I (wait states, critical path,
-// imbalance, delay costs) and analyzer II (program activity graph with near-critical paths and
-// MBM, the minimum-based wait estimate set against analyzer I's wait states, POP factors of the
+// Everything `wisp analyze` computes, in one call: the wait-path analysis (wait states, critical path,
+// imbalance, delay costs) and the activity-graph analysis (program activity graph with near-critical paths and
+// MBM, the minimum-based wait estimate set against the wait-path analysis's wait states, POP factors of the
 // whole run and over time windows). Each shared structure is built once and handed on. The one
 // entry point for a full analysis outside the analysis layer.
 #pragma once
@@ -34,7 +34,7 @@ struct WindowChoice {
 // The windows of a run of `elapsed` seconds; nullopt if the run has no duration.
 std::optional<WindowOptions> resolve_windows(const WindowChoice& choice, double elapsed);
 
-// Which parts to compute beyond analyzer I (which always runs: the others build on it).
+// Which parts to compute beyond the wait-path analysis (which always runs: the others build on it).
 struct AnalysisParts {
   bool pag = true;            // program activity graph, near-critical paths, MBM
   bool wait_estimate = true;  // minimum-based wait estimate
@@ -60,12 +60,12 @@ struct TraceAnalysisOptions {
 
 struct TraceAnalysis {
   AnalysisParts parts;          // what was computed
-  WaitPathAnalysis wait_paths;  // analyzer I
+  WaitPathAnalysis wait_paths;  // the wait-path analysis
   MetricTable table;            // its tidy metric table
   PagAnalysis pag;              // PAG, CPM, near-critical paths, MBM; the CPM's per-vertex times and the
                                 // paths' successor table are freed once the MBM no longer needs them
                                 // (pag.cpm.length stays; analyze_pag() keeps everything)
-  WaitEstimate waits;           // minimum-based estimate with analyzer I's wait states as trace_based
+  WaitEstimate waits;           // minimum-based estimate with the wait-path analysis's wait states as trace_based
   PopAnalysis pop;              // whole run and windows (pop.window_options: how they were made)
   std::vector<ThreadTime> threads;  // hybrid traces: per-thread time in every call path
   std::vector<std::pair<std::string, double>> timings;  // wall seconds per step, in order
@@ -73,7 +73,7 @@ struct TraceAnalysis {
 
 TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options = {});
 
-// Analyzer I's waiting time per (call path, rank) in the pattern the minimum-based estimate
+// The wait-path analysis's waiting time per (call path, rank) in the pattern the minimum-based estimate
 // compares with (paper 002 Fig. 3): Late Sender for MPI_Recv / MPI_Wait / MPI_Waitall, Wait at N x N
 // for the N x N collectives, Wait at Barrier for MPI_Barrier. Only call paths of those functions.
 TraceBasedWaits trace_based_waits(const Trace& trace, const WaitStates& waits);

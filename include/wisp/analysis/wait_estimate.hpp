@@ -52,7 +52,7 @@ struct WaitEstimate {
 };
 
 // Trace-based waiting time per (call path, rank) in seconds, e.g. Late Sender and Wait at N x N of
-// the backward/forward replay analysis (analyzer I). Rows without an entry report none.
+// the backward/forward replay analysis (the wait-path analysis). Rows without an entry report none.
 using TraceBasedWaits = std::map<std::pair<CallpathId, Rank>, double>;
 
 WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_based = nullptr);

@@ -1,4 +1,4 @@
-// Analyzer I in one call: profile, wait states and the paths that follow them (critical path with
+// The wait-path analysis in one call: profile, wait states and the paths that follow them (critical path with
 // imbalance and performance-impact indicators, delay costs). A pure function of the trace (and
 // options); the call index and synchronisation graph are built once and shared. Outside the
 // analysis layer, run it through analyze_trace() (trace_analysis.hpp).

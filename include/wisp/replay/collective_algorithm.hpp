@@ -1,6 +1,6 @@
 // How the replay decomposes each collective operation into point-to-point messages, chosen per
 // collective family ("allreduce=ring,bcast=binomial"), plus the "analytic" algorithm that
-// reproduces the generators' model rules exactly (see examples/generators/model.hpp).
+// reproduces the generators' model rules exactly (see include/wisp/generate/model.hpp).
 #pragma once
 
 #include <array>

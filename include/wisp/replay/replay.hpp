@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "wisp/error.hpp"
-#include "wisp/io/child_process.hpp"
+#include "wisp/process/child_process.hpp"
 #include "wisp/replay/collective_algorithm.hpp"
 #include "wisp/replay/platform.hpp"
 #include "wisp/replay/residuals.hpp"

@@ -12,7 +12,7 @@
 #include "wisp/analysis/trace_analysis.hpp"
 #include "wisp/scenario/evaluate.hpp"
 #include "wisp/scenario/scenario.hpp"
-#include "wisp/scenario/suggest_run.hpp"
+#include "wisp/scenario/suggestion.hpp"
 #include "wisp/scenario/sweep.hpp"
 #include "wisp/scenario/trace_source.hpp"
 

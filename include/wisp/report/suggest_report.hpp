@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "wisp/scenario/suggest_run.hpp"
+#include "wisp/scenario/suggestion.hpp"
 
 namespace wisp {
 

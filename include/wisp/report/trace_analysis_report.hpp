@@ -1,6 +1,6 @@
-// What `wisp analyze` prints and writes for the analyses of trace_analysis.hpp: analyzer I's
+// What `wisp analyze` prints and writes for the analyses of trace_analysis.hpp: the wait-path analysis's
 // document (analysis_report.hpp) with the sections "pag", "mbm", "wait_estimate" and "pop" next
-// to "metrics"; as text, analyzer I's tables followed by the near-critical paths, the MBM next to
+// to "metrics"; as text, the wait-path analysis's tables followed by the near-critical paths, the MBM next to
 // the critical-path share, the wait ratios (estimated vs trace-based) and the POP factors.
 #pragma once
 
@@ -21,5 +21,8 @@ nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source
 // `top` rows per table (call paths, paths, windows).
 std::string trace_analysis_text(const Trace& trace, const std::string& source, const TraceAnalysis& analysis,
                                 std::size_t top = 8);
+
+// The metric catalogue as a table: name, parent, unit, analysis, description (--list-metrics).
+std::string metric_catalogue_text();
 
 }  // namespace wisp

@@ -1,4 +1,4 @@
-// Everything one scenario point yields, computed below the report: both replays (run.hpp), the
+// Everything one scenario point yields, computed below the report: both replays (point_replays.hpp), the
 // analyses the scenario asks for on the measured, identity and scenario traces, the per-call-path
 // comparison of their metrics, and, for `zero` transforms, MBM_all next to the simulated gain.
 #pragma once
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "wisp/analysis/trace_analysis.hpp"
-#include "wisp/scenario/run.hpp"
+#include "wisp/scenario/point_replays.hpp"
 #include "wisp/scenario/scenario.hpp"
 
 namespace wisp {

@@ -47,7 +47,7 @@ struct Hypotheses {
   std::string none_reason;  // why there is nothing to suggest, when `list` is empty
 };
 
-// The analyses generate_hypotheses() reads: analyzer I, the PAG (MBM_all), POP (T_ideal).
+// The analyses generate_hypotheses() reads: the wait-path analysis, the PAG (MBM_all), POP (T_ideal).
 TraceAnalysisOptions hypothesis_analysis_options();
 
 // Candidates, deduplicated by their transforms (a second indicator goes to `also`):

@@ -1,0 +1,18 @@
+// `wisp simulate`'s text: the platform and replay options it used, then measured against simulated
+// end per rank, the identity error and the residuals (traced MPI time the model does not explain).
+#pragma once
+
+#include <string>
+
+#include "wisp/replay/calibrate.hpp"
+#include "wisp/replay/replay.hpp"
+#include "wisp/trace/trace.hpp"
+
+namespace wisp {
+
+// "platform", "collectives" and "costs" lines: the platform file, else the calibration.
+std::string simulation_setup_text(const std::string& platform_file, const Calibration* calibration,
+                                  const ReplayOptions& options);
+std::string simulation_comparison_text(const Trace& measured, const ReplayResult& result);
+
+}  // namespace wisp

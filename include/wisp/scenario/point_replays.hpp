@@ -1,0 +1,131 @@
+// Running one scenario point: resolve the platform (calibrated, file or generated) and the
+// replay options, apply the transforms, replay the unmodified trace (identity) and the
+// transformed one on the same platform. Gains are identity − scenario, so that the platform
+// model's own error cancels out (DESIGN.md, principle 3).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "wisp/replay/calibrate.hpp"
+#include "wisp/replay/platform.hpp"
+#include "wisp/replay/replay.hpp"
+#include "wisp/replay/trust.hpp"
+#include "wisp/scenario/gain_interval.hpp"
+#include "wisp/scenario/scenario.hpp"
+#include "wisp/scenario/transform.hpp"
+
+namespace wisp {
+
+struct ResolvedPlatform {
+  Platform platform;
+  std::string description;         // one line for the report
+  std::vector<std::string> notes;  // calibration fall-backs and degenerate fits
+  CollectiveAlgorithms algorithms;  // calibrated: the ones the trace allows; else the defaults
+  std::optional<Calibration> calibration;  // calibrated: the fit (latency, bandwidth, evidence)
+};
+
+// The identity platform of a scenario (or of `wisp simulate`), built for `trace`: calibration reads
+// the trace (with `call_costs`, model-only, it also fits the typical call costs). Errors name
+// spec.where (a file place, or a command line as where.file with line 0).
+ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, bool call_costs = false);
+// Replay options from the scenario's replay section (collective algorithms starting from
+// `algorithms`); errors name its place in the file.
+ReplayOptions replay_options(const ReplaySpec& spec, const CollectiveAlgorithms& algorithms = {});
+
+// The gain interval's hypothesis (b): the platform without typical call costs, replays without
+// residuals (the calibrated minima model alone).
+Platform minima_platform(Platform platform);
+ReplayOptions model_only(ReplayOptions options);
+
+// The three runtimes of a point and the estimated gain: identity − scenario, so that the platform
+// model's own error cancels out.
+struct Runtimes {
+  double measured = 0;  // runtime of the input trace [s]
+  double identity = 0;  // simulated runtime of the unmodified trace [s]
+  double scenario = 0;  // simulated runtime of the transformed trace [s]
+
+  double gain() const { return identity - scenario; }
+  double gain_percent() const { return identity > 0 ? 100.0 * gain() / identity : 0.0; }
+  double identity_error() const { return wisp::identity_error(measured, identity); }
+};
+
+struct PointResult : Runtimes {
+  std::string name;
+  std::string platform;            // description of the identity platform
+  std::string scenario_platform;   // description of the scenario's, if different
+  std::vector<TransformEffect> effects;
+  std::string costs;                         // "trace-anchored" or "model only"
+  std::optional<ResidualSummary> residuals;  // trace-anchored costs: what the model left per class
+  std::vector<std::string> warnings;         // how far to trust the identity (one line each)
+  GainInterval interval;                     // not available: `note` says why
+  // Trust: the share of the scenario's critical path that runs through residual time kept as
+  // fixed cost of its calls (unset: not computed, e.g. model-only costs or no critical path).
+  std::optional<double> kept_residual_share;
+  ReplayResult identity_replay;
+  ReplayResult scenario_replay;
+};
+
+// The unmodified trace replayed on the scenario's platform: shared by every sweep point with the
+// same platform and replay options.
+struct IdentityRun {
+  ResolvedPlatform platform;
+  ReplayOptions options;
+  ReplayResult replay;
+  std::optional<ResidualSummary> residuals;  // anchored identity: what the model left per class
+  std::vector<std::string> warnings;         // calibration notes and the identity-error warning
+};
+IdentityRun run_identity(const Scenario& scenario, const Trace& measured);
+// The identity run up to its replay: its platform (calibrated on `measured` unless given) and
+// replay options. Deterministic: a rank of an MPI job that is sent another rank's replay makes
+// the same (identity_share.hpp).
+IdentityRun identity_setup(const Scenario& scenario, const Trace& measured);
+// Text that is equal for two scenarios exactly when their identity runs are the same.
+std::string identity_key(const Scenario& scenario);
+
+// Replays the transformed trace (apply_transforms of `measured`) next to a given identity run
+// (throws wisp::Error, ReplayDeadlock).
+PointResult run_scenario(const Scenario& scenario, const Trace& measured, const Transformed& transformed,
+                         const IdentityRun& identity);
+// Both replays of one point; the transforms are applied once.
+PointResult run_point(const Scenario& scenario, const Trace& measured);
+
+// run_point() in stages, so that the caller can work while the replays run in their child
+// processes (the caller's own threads must have ended before each stage: the replays fork).
+// Construction applies the transforms and starts the identity replay (with model-only costs on
+// several cores the scenario replay too); identity() waits for the identity and starts the scenario
+// replay (trace-anchored costs need the identity's residuals); finish() waits for the scenario.
+// A point dropped before finish() kills the replays still running.
+class PointRun {
+ public:
+  PointRun(const Scenario& scenario, const Trace& measured);
+  ~PointRun();
+  PointRun(const PointRun&) = delete;
+  PointRun& operator=(const PointRun&) = delete;
+
+  const ReplayResult& identity();
+  PointResult finish();
+
+ private:
+  void start_scenario();
+  void start_hypotheses();
+  GainInterval finish_interval(const ReplayResult& scenario);
+
+  const Scenario& scenario_;
+  const Trace& measured_;
+  Transformed transformed_;
+  IdentityRun identity_;
+  bool identity_done_ = false;
+  std::optional<StartedReplay> identity_replay_, scenario_replay_;
+  // The gain interval's cost hypotheses: the minima model alone (identity and scenario), fixed
+  // residuals (scenario; its identity is the anchored one, replayed here too for model-only costs).
+  std::optional<StartedReplay> minima_identity_, minima_scenario_, anchored_identity_, fixed_scenario_;
+  std::vector<std::string> hypothesis_notes_;
+  std::optional<double> anchored_runtime_;  // the identity of the fixed-costs hypothesis
+  Platform scenario_platform_;
+  ReplayOptions scenario_options_;
+  std::string scenario_description_;
+};
+
+}  // namespace wisp

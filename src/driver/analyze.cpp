@@ -1,0 +1,100 @@
+// `wisp analyze`. See analyze.hpp.
+#include "wisp/driver/analyze.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "wisp/analysis/timeline.hpp"
+#include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/error.hpp"
+#include "wisp/io/atomic_output.hpp"
+#include "wisp/io/json_text.hpp"
+#include "wisp/io/otf2_reader.hpp"
+#include "wisp/io/read_file.hpp"
+#include "wisp/replay/ideal_platform.hpp"
+#include "wisp/report/chrome_trace.hpp"
+#include "wisp/report/html_report.hpp"
+#include "wisp/report/pop_report.hpp"
+#include "wisp/report/trace_analysis_report.hpp"
+
+namespace wisp::driver {
+
+namespace {
+
+std::string read_text(const std::filesystem::path& path) {
+  auto text = read_file(path);
+  if (!text) throw Error("cannot read partitions file '" + path.string() + "'");
+  return std::move(*text);
+}
+
+// The analyses' options, checked before the trace is read.
+TraceAnalysisOptions analysis_options(const AnalyzeOptions& o) {
+  TraceAnalysisOptions options;
+  if (o.top < 0) throw Error(fmt::format("--top {}: the number of rows must not be negative", o.top));
+  if (o.k) {
+    // The search takes time O(k · activities): the same cap as for an --nc query alone.
+    const auto most = static_cast<long long>(options.paths.limit);
+    if (*o.k < 1 || *o.k > most)
+      throw Error(fmt::format("--k {}: the number of near-critical paths must be between 1 and {}", *o.k, most));
+    options.paths.k = static_cast<std::size_t>(*o.k);
+  }
+  if (o.nc) {
+    if (!(*o.nc >= 0 && *o.nc <= 100))
+      throw Error(fmt::format("--nc {}: the near-critical percentage must be between 0 and 100", *o.nc));
+    options.paths.nc_percent = *o.nc;
+  }
+  if (o.window) {
+    if (!(*o.window > 0) || !std::isfinite(*o.window))
+      throw Error(fmt::format("--window {}: the window length must be a positive number of seconds", *o.window));
+    options.windows.length = *o.window;
+  }
+  if (o.min_events) {
+    if (*o.min_events < 0 || *o.min_events > 1000000)
+      throw Error(fmt::format("--min-events {}: the number of MPI events must be between 0 and 1000000", *o.min_events));
+    options.windows.min_events = static_cast<std::uint32_t>(*o.min_events);
+  }
+  if (o.eager_limit < 0) throw Error(fmt::format("--eager-limit {}: the limit must not be negative", o.eager_limit));
+  options.pop.eager_limit = static_cast<std::uint64_t>(o.eager_limit);
+  options.wait_paths.delay_rules = o.delay_rules == "paper" ? DelayRules::Paper : DelayRules::Scalasca;
+  options.keep_graph = false;  // the reports need the results only: the timeline takes the graph's place
+  return options;
+}
+
+// analysis.json (compact; the terminal gets it indented), analysis.txt, pop_windows.csv, report.html.
+void write_directory(const AnalyzeOptions& o, const Trace& trace, const TraceAnalysis& analysis,
+                     const nlohmann::json& json, const std::string& text, const Timeline& timeline) {
+  AtomicDirectory dir(o.output, o.force);
+  write_file_atomically(dir.staging() / "analysis.json", json_text(json) + "\n");
+  write_file_atomically(dir.staging() / "analysis.txt", text);
+  write_file_atomically(dir.staging() / "pop_windows.csv", pop_windows_csv(analysis.pop.windows));
+  write_file_atomically(dir.staging() / "report.html", [&](std::ostream& out) {
+    write_analysis_html(out, o.trace.string(), trace, analysis, timeline);
+  });
+  dir.commit();
+}
+
+}  // namespace
+
+Written analyze(const AnalyzeOptions& o) {
+  TraceAnalysisOptions options = analysis_options(o);
+  const std::string source = o.trace.string();
+  const Trace trace = read_otf2(o.trace);
+  if (!o.partitions.empty())
+    options.wait_paths.partitions = parse_partitions(read_text(o.partitions), o.partitions.string(), trace.rank_count());
+  if (o.ideal_network == "simgrid") {
+    options.pop.ideal_runtime = simulate_ideal_network(trace, options.pop.eager_limit).runtime;
+    options.pop.ideal_runtime_source = "SimGrid replay on the ideal platform";
+  }
+  const TraceAnalysis analysis = analyze_trace(trace, options);
+  Written w{trace_analysis_json(trace, source, analysis, o.detail),
+            trace_analysis_text(trace, source, analysis, static_cast<std::size_t>(o.top)), {}, {}, {}};
+  if (!o.output.empty() || !o.chrome_trace.empty()) {
+    const Timeline timeline = build_timeline(trace, analysis.wait_paths);
+    if (!o.chrome_trace.empty()) write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &timeline}}));
+    if (!o.output.empty()) write_directory(o, trace, analysis, w.json, w.text, timeline);
+  }
+  return w;
+}
+
+}  // namespace wisp::driver

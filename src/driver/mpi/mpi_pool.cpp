@@ -1,0 +1,173 @@
+// The MPI work pool: every MPI call of wisp is in this file. See mpi_pool.hpp. Messages are
+// strings (MPI_CHAR): an item to compute with its attachment ("ITEM\nATTACHMENT"), a result
+// ("ITEM\nANSWER") or stop. Waiting is MPI_Iprobe with short sleeps, so that idle ranks leave
+// the cores to the replays' processes.
+// The C API only (Open MPI and MPICH would otherwise pull in their C++ bindings).
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <limits>
+#include <map>
+#include <string>
+#include <thread>
+
+#include "wisp/error.hpp"
+#include "wisp/driver/mpi_pool.hpp"
+
+namespace wisp {
+
+namespace {
+
+constexpr int kTagResult = 2;
+constexpr int kTagWork = 3;
+constexpr int kTagStop = 4;
+
+struct Message {
+  int source = 0;
+  int tag = 0;
+  std::string text;
+};
+
+// An MPI call's failure as one line (the session sets MPI_ERRORS_RETURN).
+void check(int code, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  throw Error(std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
+}
+
+void send(const std::string& text, int to, int tag) {
+  if (text.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw Error("MPI_Send: a message of " + std::to_string(text.size()) + " bytes is more than one send can carry");
+  check(MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, to, tag, MPI_COMM_WORLD), "MPI_Send");
+}
+
+Message receive(int from) {
+  MPI_Status status;
+  int flag = 0;
+  for (auto pause = std::chrono::microseconds(20);; pause = std::min(pause * 2, std::chrono::microseconds(2000))) {
+    check(MPI_Iprobe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &status), "MPI_Iprobe");
+    if (flag) break;
+    std::this_thread::sleep_for(pause);
+  }
+  int count = 0;
+  MPI_Get_count(&status, MPI_CHAR, &count);
+  Message m{status.MPI_SOURCE, status.MPI_TAG, std::string(static_cast<std::size_t>(count), '\0')};
+  check(MPI_Recv(m.text.data(), count, MPI_CHAR, m.source, m.tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+  return m;
+}
+
+std::vector<std::size_t> values_of(const std::map<int, std::size_t>& running) {
+  std::vector<std::size_t> out;
+  for (const auto& [rank, item] : running) out.push_back(item);
+  return out;
+}
+
+// Rank 0's view of one batch: the items not handed out yet, who computes what, who waits.
+struct Batch {
+  std::vector<std::size_t> pending;
+  std::map<int, std::size_t> running;  // rank -> item
+  std::vector<int> idle;
+};
+
+// An MPI failure on rank 0: the work in flight is lost (work.lost throws).
+template <typename Step>
+auto guarded(const Batch& b, const PoolWork& work, Step&& step) {
+  try {
+    return step();
+  } catch (const Error& e) {
+    work.lost(values_of(b.running), e.what());
+    throw;
+  }
+}
+
+// Hands the first ready items to the idle workers.
+void hand_out(Batch& b, const PoolWork& work) {
+  while (!b.idle.empty()) {
+    const auto it = std::find_if(b.pending.begin(), b.pending.end(),
+                                 [&](std::size_t item) { return !work.ready || work.ready(item); });
+    if (it == b.pending.end()) return;
+    const int rank = b.idle.back();
+    const std::size_t item = *it;
+    b.idle.pop_back();
+    b.pending.erase(it);
+    b.running[rank] = item;
+    const std::string attachment = work.attach ? work.attach(item, rank) : std::string();
+    guarded(b, work, [&] { send(std::to_string(item) + "\n" + attachment, rank, kTagWork); });
+  }
+}
+
+// The worker's answer to its item, to `finished`; the worker is idle again.
+void take_answer(Batch& b, const PoolWork& work, const Message& m) {
+  const std::size_t split = m.text.find('\n');
+  const std::size_t item = std::stoull(m.text.substr(0, split));
+  b.running.erase(m.source);
+  b.idle.push_back(m.source);
+  work.finished(item, m.source, m.text.substr(split + 1));
+}
+
+}  // namespace
+
+void mpi_schedule(const MpiSession& session, const std::vector<std::size_t>& items, const PoolWork& work) {
+  if (!session.active() || session.size() < 2 || session.rank() != 0)
+    throw Error("mpi_schedule: needs rank 0 of an MPI job of at least 2 ranks");
+  Batch b{items, {}, {}};
+  for (int r = session.size() - 1; r >= 1; --r) b.idle.push_back(r);  // rank 1 first
+  for (;;) {
+    hand_out(b, work);
+    if (work.unfinished) work.unfinished(values_of(b.running));
+    if (b.running.empty()) {
+      if (b.pending.empty()) return;
+      throw Error("mpi_schedule: items are left whose inputs never came");
+    }
+    const Message m = guarded(b, work, [] { return receive(MPI_ANY_SOURCE); });
+    if (m.tag == kTagResult) take_answer(b, work, m);
+  }
+}
+
+void mpi_release(const MpiSession& session) {
+  for (int r = 1; r < session.size(); ++r) send("", r, kTagStop);
+}
+
+void mpi_serve(const MpiSession& session, const PoolWork& work) {
+  for (;;) {
+    const Message m = receive(0);
+    if (m.tag == kTagStop) return;
+    const std::size_t split = m.text.find('\n');
+    const std::string item = m.text.substr(0, split);
+    send(item + "\n" + work.compute(std::stoull(item), m.text.substr(split + 1)), 0, kTagResult);
+  }
+}
+
+bool built_with_mpi() { return true; }
+
+MpiSession::MpiSession() {
+  if (!launched_by_mpi()) return;
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) MPI_Init(nullptr, nullptr);
+  active_ = true;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+MpiSession::~MpiSession() {
+  if (!active_) return;
+  if (std::uncaught_exceptions() > 0 && size_ > 1) return;  // the launcher ends the job
+  MPI_Finalize();
+}
+
+void mpi_pool(const MpiSession& session, const std::vector<std::size_t>& items, const PoolWork& work) {
+  if (!session.active() || session.size() < 2) throw Error("mpi_pool: needs an MPI job of at least 2 ranks");
+  if (session.rank() != 0) return mpi_serve(session, work);
+  mpi_schedule(session, items, work);
+  mpi_release(session);
+}
+
+}  // namespace wisp

@@ -1,0 +1,154 @@
+// `wisp run`. See run.hpp.
+#include "wisp/driver/run.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <optional>
+
+#include "wisp/analysis/timeline.hpp"
+#include "wisp/driver/mpi_pool.hpp"
+#include "wisp/driver/slurm_array.hpp"
+#include "wisp/driver/sweep_outputs.hpp"
+#include "wisp/driver/sweep_parts.hpp"
+#include "wisp/driver/sweep_run.hpp"
+#include "wisp/error.hpp"
+#include "wisp/io/atomic_output.hpp"
+#include "wisp/io/json_text.hpp"
+#include "wisp/io/otf2_writer.hpp"
+#include "wisp/report/chrome_trace.hpp"
+#include "wisp/report/html_report.hpp"
+#include "wisp/report/run_report.hpp"
+#include "wisp/scenario/evaluate.hpp"
+#include "wisp/scenario/trace_source.hpp"
+
+namespace wisp::driver {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path output_dir(const RunOptions& o, const Scenario& s) {
+  if (!o.output.empty()) return o.output;
+  if (!s.output.empty()) return s.output;
+  return fs::path("wisp-" + s.name);
+}
+
+// report.html and, if asked, the Chrome trace: the timelines of the three traces.
+void write_views(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p, AtomicDirectory& out,
+                 const fs::path& chrome_trace) {
+  const Timeline measured = build_timeline(in.trace, p.measured.wait_paths);
+  const Timeline identity = build_timeline(p.result.identity_replay.trace, p.identity.wait_paths);
+  const Timeline scenario = build_timeline(p.result.scenario_replay.trace, p.scenario.wait_paths);
+  write_file_atomically(out.staging() / "report.html",
+                        point_html(s, in, p, {{"identity", &identity}, {"scenario", &scenario}, {"measured", &measured}}));
+  if (!chrome_trace.empty())
+    write_file_atomically(chrome_trace,
+                          chrome_trace_json({{"measured", &measured}, {"identity", &identity}, {"scenario", &scenario}}));
+}
+
+// The simulated identity and scenario traces side by side, so that Vampir shows both.
+void write_traces(const Scenario& s, const PointResult& r, const fs::path& dir) {
+  WriteOptions w;
+  w.creator = "wisp run";
+  w.description = "scenario " + s.name + " simulated by wisp";
+  write_otf2_into(r.scenario_replay.trace, dir / "scenario-trace", w);
+  w.description = "identity of scenario " + s.name + " (the unchanged trace) simulated by wisp";
+  write_otf2_into(r.identity_replay.trace, dir / "identity-trace", w);
+}
+
+// report.json is written compact (it is for programs); the command line prints it indented.
+Written finish(const nlohmann::json& json, const std::string& text, AtomicDirectory& out) {
+  write_file_atomically(out.staging() / "report.json", json_text(json) + "\n");
+  write_file_atomically(out.staging() / "report.txt", text);
+  out.commit();
+  return Written{json, text, "\nwrote " + out.target().string() + "\n", {}, {}};
+}
+
+Written run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& out, const RunOptions& o) {
+  PointEvaluation p;
+  try {
+    p = evaluate_point(s, in.trace);
+  } catch (const ReplayDeadlock& e) {
+    throw Error(fmt::format("{}: trace {}: {}", s.file.string(), in.source, e.what()));
+  }
+  write_traces(s, p.result, out.staging());
+  write_views(s, in, p, out, o.chrome_trace);
+  const RunReportOptions report{o.detail, o.top};
+  return finish(point_json(s, in, p, report), point_text(s, in, p, report), out);
+}
+
+// A sweep over MPI ranks or in slices: rank 0 keeps every finished point in a part directory (the
+// output itself with --points, else DIR.partial, merged into DIR at the end and removed).
+Written run_sharded(const Scenario& s, const RunOptions& o) {
+  const MpiSession mpi;
+  const bool root = mpi.rank() == 0;
+  const bool slice_only = !o.points.empty();
+  const fs::path target = output_dir(o, s);
+  const fs::path part = slice_only ? target : fs::path(target.string() + ".partial");
+  std::optional<AtomicDirectory> out;
+  if (root && !slice_only) out.emplace(target, o.force);  // refuse an existing output before working
+  const ScenarioTrace in = load_trace(s);
+  if (root) {
+    const std::size_t total = sweep_points(s).size();
+    const PointSlice slice = slice_only ? parse_point_slice(o.points, total, "--points") : PointSlice{0, total};
+    open_part(part, part_manifest(s, in.source, slice), o.resume, o.force);
+  }
+  const std::size_t computed = run_part(s, in.trace, part, o.jobs, mpi);
+  if (!root) return {};
+  if (slice_only) return Written{{}, {}, fmt::format("wrote {} ({} points computed)\n", part.string(), computed), {}, {}};
+  const MergedSweep merged = merge_parts({part});
+  write_best_traces(s, in.trace, merged.result, out->staging());
+  Written w = write_sweep_outputs(s, in.source, merged.result, *out);
+  fs::remove_all(part);
+  return w;
+}
+
+// `--slurm-array N`: the scripts only; nothing runs here.
+Written write_slurm(const Scenario& s, const RunOptions& o) {
+  AtomicDirectory out(output_dir(o, s), o.force);
+  const SlurmArray a{fs::canonical("/proc/self/exe"), fs::absolute(s.file).lexically_normal(),
+                     fs::absolute(out.target()).lexically_normal(), s.name, sweep_points(s).size(), o.slurm_array};
+  write_slurm_scripts(a, out);
+  return Written{{}, {}, fmt::format("wrote {}: bash {}/submit.sh queues {} array tasks and the merge into {}/result\n",
+                                     out.target().string(), a.dir.string(), split_points(a.points, a.tasks).size(),
+                                     a.dir.string()), {}, {}};
+}
+
+// Under mpirun a single point runs on rank 0 only.
+Written run_point_once(const Scenario& s, const RunOptions& o) {
+  const MpiSession mpi;
+  if (mpi.rank() != 0) return {};
+  if (mpi.size() > 1) spdlog::warn("{}: a single point runs on rank 0 only; the other ranks have nothing to do", s.name);
+  AtomicDirectory out(output_dir(o, s), o.force);
+  return run_single(s, load_trace(s), out, o);
+}
+
+void check_sweep_options(const Scenario& s, const RunOptions& o) {
+  if (!o.chrome_trace.empty() && !s.sweep.empty())
+    throw Error(fmt::format("--chrome-trace {}: {} is a sweep, which keeps no timelines; run one point of it",
+                            o.chrome_trace.string(), s.file.string()));
+  if (s.sweep.empty() && (!o.points.empty() || o.resume || o.slurm_array > 0))
+    throw Error(fmt::format("{}: --points, --resume and --slurm-array are for sweeps; this scenario has no sweep axes",
+                            s.file.string()));
+  if (o.slurm_array > 0 && (!o.points.empty() || o.resume))
+    throw Error("--slurm-array writes the scripts of the whole sweep: it takes no --points or --resume");
+}
+
+}  // namespace
+
+Written run(const RunOptions& o) {
+  Scenario s = load_scenario(o.scenario);
+  if (o.no_interval) s.replay.interval = false;
+  check_sweep_options(s, o);
+  if (o.slurm_array > 0) return write_slurm(s, o);
+  if (!s.sweep.empty() && (launched_by_mpi() || !o.points.empty() || o.resume)) return run_sharded(s, o);
+  if (launched_by_mpi()) return run_point_once(s, o);
+  AtomicDirectory out(output_dir(o, s), o.force);  // refuse an existing output before working
+  const ScenarioTrace in = load_trace(s);
+  if (s.sweep.empty()) return run_single(s, in, out, o);
+  const SweepResult sweep = run_sweep(s, in.trace, o.jobs, out.staging());
+  return write_sweep_outputs(s, in.source, sweep, out);
+}
+
+}  // namespace wisp::driver

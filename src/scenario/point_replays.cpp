@@ -1,0 +1,412 @@
+// One scenario point: platform, replay options, transforms, identity and scenario replays.
+// See point_replays.hpp.
+#include "wisp/scenario/point_replays.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <thread>
+
+#include "wisp/error.hpp"
+#include "wisp/replay/calibrate.hpp"
+#include "wisp/replay/collective_algorithm.hpp"
+#include "wisp/replay/trust.hpp"
+
+namespace wisp {
+
+namespace {
+
+std::string describe(const Platform& p) {
+  if (!p.file.empty()) return "file " + p.file.string();
+  return fmt::format("{} crossbar of {} hosts: latency {:.3g} s, bandwidth {:.4g} bytes/s",
+                     p.contention ? "" : "contention-free", p.hosts, p.latency, p.bandwidth);
+}
+
+std::string factors(const Platform& p) {
+  if (p.speed_factor == 1 && p.latency_factor == 1 && p.bandwidth_factor == 1) return "";
+  return fmt::format("; speed x{}, latency x{}, bandwidth x{}", p.speed_factor, p.latency_factor,
+                     p.bandwidth_factor);
+}
+
+void apply(Platform& p, const PlatformChange& c) {
+  p.speed_factor *= c.speed_factor;
+  p.latency_factor *= c.latency_factor;
+  p.bandwidth_factor *= c.bandwidth_factor;
+}
+
+// The identity side of the interval's variability. The anchored identity reproduces the measured
+// trace, which every process of a sweep has (an identity sent by another rank of an MPI job has no
+// trace): the measured one, so that the outputs do not depend on where a point ran.
+const Trace& identity_trace(const IdentityRun& identity, const Trace& measured) {
+  return identity.options.anchor || identity.replay.trace.ranks.empty() ? measured : identity.replay.trace;
+}
+
+}  // namespace
+
+Platform minima_platform(Platform p) {
+  p.mpi.call_costs.clear();
+  return p;
+}
+
+ReplayOptions model_only(ReplayOptions o) {
+  o.anchor = false;
+  o.residuals.reset();
+  o.progress_interval = 0;
+  return o;
+}
+
+namespace {
+
+// The anchored identity of the fixed-costs hypothesis, when the point's identity is model-only.
+ReplayOptions anchored_options(const ReplayOptions& identity) {
+  ReplayOptions a = model_only(identity);
+  a.anchor = true;
+  return a;
+}
+
+// The scenario of the fixed-costs hypothesis: every residual as fixed cost of its call, no partner waits.
+ReplayOptions fixed_costs_options(const ReplayOptions& scenario, const CallResiduals& anchored) {
+  ReplayOptions f = model_only(scenario);
+  f.residuals = std::make_shared<const CallResiduals>(fixed_residuals(anchored));
+  return f;
+}
+
+// The interval from the hypotheses' gains, the variability of the two traces and the failed replays' notes.
+GainInterval interval_of(double point, std::optional<double> fixed, std::optional<double> minima, const Trace& identity,
+                         const Trace& scenario, const std::vector<std::string>& notes) {
+  GainInterval g = gain_interval(point, fixed, minima, gain_variability(identity, scenario));
+  for (const std::string& n : notes) g.note += (g.note.empty() ? "" : "; ") + n;
+  return g;
+}
+
+}  // namespace
+
+ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, bool call_costs) {
+  ResolvedPlatform r;
+  try {
+    switch (spec.kind) {
+      case PlatformSpec::Kind::Calibrated: {
+        Calibration c = calibrate(trace);
+        if (call_costs) calibrate_call_costs(trace, c);
+        r.platform = c.platform;
+        r.notes = c.notes;
+        r.algorithms = c.algorithms;
+        r.calibration = c;
+        r.description = fmt::format("calibrated from the trace: latency {:.3f} us, bandwidth {:.3f} GB/s, "
+                                    "call overhead {:.3f} us, eager threshold {} bytes",
+                                    c.latency * 1e6, c.bandwidth / 1e9, c.base_overhead * 1e6,
+                                    c.eager_threshold) +
+                        (call_costs ? ", typical call costs per rank, function and size class" : "");
+        break;
+      }
+      case PlatformSpec::Kind::File:
+        r.platform = load_platform(spec.file);
+        r.description = "file " + spec.file.string();
+        break;
+      case PlatformSpec::Kind::Generated: {
+        Platform& p = r.platform;
+        p.topology = topology_from_name(spec.topology);
+        p.topology_parameters = spec.parameters;
+        p.hosts = spec.hosts;
+        p.speed = spec.speed;
+        p.latency = spec.latency;
+        p.bandwidth = spec.bandwidth;
+        p.contention = spec.contention;
+        p.mpi.default_overhead = spec.overhead;
+        p.mpi.eager_threshold = spec.eager_threshold;
+        r.description = fmt::format("generated {}{}{}: {} hosts, speed {:.4g} flop/s, latency {:.3g} s, "
+                                    "bandwidth {:.4g} bytes/s, overhead {:.3g} s, eager threshold {} bytes",
+                                    spec.contention ? "" : "contention-free ", spec.topology,
+                                    spec.parameters.empty() ? "" : " " + spec.parameters,
+                                    spec.hosts == 0 ? trace.rank_count() : spec.hosts, spec.speed,
+                                    spec.latency, spec.bandwidth, spec.overhead, spec.eager_threshold);
+        break;
+      }
+    }
+  } catch (const ReplayDeadlock&) {
+    throw;
+  } catch (const Error& e) {
+    throw Error(spec.where.str() + ": platform: " + e.what());
+  }
+  apply(r.platform, spec.change);
+  r.description += factors(r.platform);
+  return r;
+}
+
+ReplayOptions replay_options(const ReplaySpec& spec, const CollectiveAlgorithms& algorithms) {
+  ReplayOptions o;
+  o.algorithms = algorithms;
+  o.anchor = spec.costs == "anchored";
+  o.eager_threshold = spec.eager_threshold;
+  if (!spec.collectives.empty()) {
+    std::string text;  // the default first, so that named collectives win
+    for (const auto& [op, algorithm] : spec.collectives)
+      if (op == "all" || op == "default") text += (text.empty() ? "" : ",") + algorithm;
+    for (const auto& [op, algorithm] : spec.collectives)
+      if (op != "all" && op != "default") text += (text.empty() ? "" : ",") + op + "=" + algorithm;
+    try {
+      o.algorithms = parse_collective_algorithms(text, algorithms);
+    } catch (const Error& e) {
+      throw Error(spec.where.str() + ": replay collectives: " + e.what());
+    }
+  }
+  if (!spec.hostfile.empty()) {
+    try {
+      o.hosts = read_hostfile(spec.hostfile);
+    } catch (const Error& e) {
+      throw Error(spec.where.str() + ": replay: " + e.what());
+    }
+  }
+  return o;
+}
+
+IdentityRun identity_setup(const Scenario& scenario, const Trace& measured) {
+  IdentityRun id;
+  id.platform = resolve_platform(scenario.platform, measured, scenario.replay.costs == "model");
+  id.options = replay_options(scenario.replay, id.platform.algorithms);
+  return id;
+}
+
+namespace {
+
+// The identity run up to its replay, said in the log.
+IdentityRun prepare_identity(const Scenario& scenario, const Trace& measured) {
+  IdentityRun id = identity_setup(scenario, measured);
+  spdlog::info("{}: replaying the unmodified trace ({} ranks, {} events)", scenario.name,
+               measured.rank_count(), measured.event_count());
+  return id;
+}
+
+// The identity run after its replay: the residual summary and the warnings.
+void conclude_identity(const Scenario& scenario, const Trace& measured, IdentityRun& id) {
+  if (id.replay.residuals) id.residuals = summarize(measured, *id.replay.residuals);
+  for (const std::string& note : id.platform.notes) id.warnings.push_back("calibration: " + note);
+  const double error = identity_error(measured.end_time(), id.replay.runtime);
+  if (std::string w = identity_warning(error, id.residuals ? &*id.residuals : nullptr); !w.empty())
+    id.warnings.push_back(std::move(w));
+  if (std::string w = hybrid_warning(measured); !w.empty()) id.warnings.push_back(std::move(w));
+  for (const std::string& w : id.warnings) spdlog::warn("identity replay: {}", w);  // shared by every point
+}
+
+// The scenario replay's platform and options (from the identity's platform and options, and its
+// residuals: with trace-anchored costs the scenario replay needs the identity replayed first).
+struct ScenarioSetup {
+  Platform platform;
+  ReplayOptions options;
+  std::string description;  // of the platform, if it differs from the identity's
+};
+
+ScenarioSetup scenario_setup(const Scenario& scenario, const Transformed& t, const IdentityRun& identity) {
+  ScenarioSetup s;
+  s.platform = identity.platform.platform;
+  if (!t.platform.file.empty()) {
+    s.platform = load_platform(t.platform.file);
+    s.description = "file " + t.platform.file.string();
+  }
+  apply(s.platform, t.platform);
+  if (!t.platform.file.empty() || t.platform.speed_factor != 1 || t.platform.latency_factor != 1 ||
+      t.platform.bandwidth_factor != 1)
+    s.description = (s.description.empty() ? identity.platform.description : s.description) + factors(s.platform);
+  s.options = identity.options;
+  s.options.zero_communication = t.zero_communication;
+  s.options.anchor = false;
+  s.options.residuals = identity.replay.residuals;
+  spdlog::info("{}: replaying the scenario", scenario.name);
+  return s;
+}
+
+PointResult point_result(const Scenario& scenario, const Trace& measured, const Transformed& t,
+                         const IdentityRun& identity, std::string scenario_platform, ReplayResult replayed) {
+  PointResult r;
+  r.name = scenario.name;
+  r.measured = measured.end_time();
+  r.platform = identity.platform.description;
+  r.scenario_platform = std::move(scenario_platform);
+  r.effects = t.effects;
+  r.identity_replay = identity.replay;
+  r.costs = identity.options.anchor ? "trace-anchored" : "model only";
+  r.residuals = identity.residuals;
+  r.warnings = identity.warnings;
+  r.scenario_replay = std::move(replayed);
+  r.identity = identity.replay.runtime;  // its trace's end (an identity sent by another rank has no trace)
+  r.scenario = r.scenario_replay.trace.end_time();
+  return r;
+}
+
+}  // namespace
+
+IdentityRun run_identity(const Scenario& scenario, const Trace& measured) {
+  IdentityRun id = prepare_identity(scenario, measured);
+  id.replay = replay(measured, id.platform.platform, id.options);
+  conclude_identity(scenario, measured, id);
+  return id;
+}
+
+std::string identity_key(const Scenario& s) {
+  return YAML::Dump(s.source["platform"]) + "\n--\n" + YAML::Dump(s.source["replay"]);
+}
+
+namespace {
+
+// The interval of a sweep point: its hypotheses replayed one after the other (the sweep's points
+// already run side by side).
+GainInterval point_interval(const Trace& measured, const Transformed& t, const IdentityRun& identity,
+                            const ScenarioSetup& setup, const ReplayResult& scenario) {
+  const double point = identity.replay.runtime - scenario.runtime;
+  std::vector<std::string> notes;
+  std::optional<double> minima, fixed;
+  try {
+    minima = replay(measured, minima_platform(identity.platform.platform), model_only(identity.options)).runtime -
+             replay(t.trace, minima_platform(setup.platform), model_only(setup.options)).runtime;
+  } catch (const Error& e) {
+    notes.push_back(std::string("minima model: ") + e.what());
+  }
+  try {
+    std::shared_ptr<const CallResiduals> residuals = identity.replay.residuals;
+    double anchored = identity.replay.runtime;
+    if (!residuals) {
+      const ReplayResult r = replay(measured, identity.platform.platform, anchored_options(identity.options));
+      residuals = r.residuals;
+      anchored = r.runtime;
+    }
+    if (setup.options.zero_communication) {
+      fixed = point;
+    } else if (residuals) {
+      fixed = anchored - replay(t.trace, setup.platform, fixed_costs_options(setup.options, *residuals)).runtime;
+    }
+  } catch (const Error& e) {
+    notes.push_back(std::string("fixed costs: ") + e.what());
+  }
+  return interval_of(point, fixed, minima, identity_trace(identity, measured), scenario.trace, notes);
+}
+
+}  // namespace
+
+PointResult run_scenario(const Scenario& scenario, const Trace& measured, const Transformed& t,
+                         const IdentityRun& identity) {
+  const ScenarioSetup setup = scenario_setup(scenario, t, identity);
+  ReplayResult replayed = replay(t.trace, setup.platform, setup.options);
+  GainInterval interval;
+  if (scenario.replay.interval) interval = point_interval(measured, t, identity, setup, replayed);
+  else interval.note = "no gain interval: turned off (--no-interval)";
+  interval.point = identity.replay.runtime - replayed.runtime;
+  PointResult r = point_result(scenario, measured, t, identity, setup.description, std::move(replayed));
+  r.interval = std::move(interval);
+  return r;
+}
+
+PointResult run_point(const Scenario& scenario, const Trace& measured) { return PointRun(scenario, measured).finish(); }
+
+// Transforms are applied (and so checked) before the possibly long identity replay. With
+// model-only costs the scenario replay needs nothing from the identity replay: both run at once,
+// each in its own child process.
+PointRun::PointRun(const Scenario& scenario, const Trace& measured)
+    : scenario_(scenario), measured_(measured), transformed_(apply_transforms(measured, scenario.transforms)),
+      identity_(prepare_identity(scenario, measured)) {
+  identity_replay_ = start_replay(measured, identity_.platform.platform, identity_.options);
+  if (scenario.replay.interval) {
+    minima_identity_ = start_replay(measured, minima_platform(identity_.platform.platform), model_only(identity_.options));
+    if (!identity_.options.anchor)
+      anchored_identity_ = start_replay(measured, identity_.platform.platform, anchored_options(identity_.options));
+  }
+  if (scenario.replay.costs == "model" && std::thread::hardware_concurrency() > 1) start_scenario();
+}
+
+PointRun::~PointRun() {
+  for (auto* r : {&identity_replay_, &scenario_replay_, &minima_identity_, &minima_scenario_, &anchored_identity_,
+                  &fixed_scenario_})
+    if (*r) abandon_replay(**r);
+}
+
+// The scenario replays of the interval's hypotheses, once the scenario's platform is known (and,
+// for fixed costs, the anchored identity's residuals).
+void PointRun::start_hypotheses() {
+  if (!scenario_.replay.interval) return;
+  ReplayOptions minima = model_only(scenario_options_);
+  minima_scenario_ = start_replay(transformed_.trace, minima_platform(scenario_platform_), minima);
+  std::shared_ptr<const CallResiduals> residuals = identity_.replay.residuals;
+  if (anchored_identity_) {
+    const StartedReplay started = *anchored_identity_;
+    anchored_identity_.reset();
+    try {
+      const ReplayResult anchored = finish_replay(started);
+      anchored_runtime_ = anchored.runtime;
+      residuals = anchored.residuals;
+    } catch (const Error& e) {
+      hypothesis_notes_.push_back(std::string("fixed costs: the anchored identity failed: ") + e.what());
+    }
+  } else {
+    anchored_runtime_ = identity_.replay.runtime;
+  }
+  if (!residuals || scenario_options_.zero_communication) return;
+  fixed_scenario_ = start_replay(transformed_.trace, scenario_platform_, fixed_costs_options(scenario_options_, *residuals));
+}
+
+void PointRun::start_scenario() {
+  ScenarioSetup setup = scenario_setup(scenario_, transformed_, identity_);
+  scenario_platform_ = std::move(setup.platform);
+  scenario_options_ = std::move(setup.options);
+  scenario_description_ = std::move(setup.description);
+  scenario_replay_ = start_replay(transformed_.trace, scenario_platform_, scenario_options_);
+}
+
+const ReplayResult& PointRun::identity() {
+  if (identity_done_) return identity_.replay;
+  const StartedReplay started = *identity_replay_;
+  identity_replay_.reset();  // waited for below, whatever happens: never abandoned after that
+  identity_.replay = finish_replay(started);
+  conclude_identity(scenario_, measured_, identity_);
+  identity_done_ = true;
+  if (!scenario_replay_) start_scenario();
+  start_hypotheses();
+  return identity_.replay;
+}
+
+PointResult PointRun::finish() {
+  identity();
+  const StartedReplay started = *scenario_replay_;
+  scenario_replay_.reset();
+  ReplayResult replayed = finish_replay(started);
+  GainInterval interval = finish_interval(replayed);
+  PointResult r = point_result(scenario_, measured_, transformed_, identity_, scenario_description_, std::move(replayed));
+  r.interval = std::move(interval);
+  return r;
+}
+
+namespace {
+
+// The runtime of a hypothesis' replay, or nothing (and a note) if it failed.
+std::optional<double> runtime_of(std::optional<StartedReplay>& started, const char* what,
+                                 std::vector<std::string>& notes) {
+  if (!started) return std::nullopt;
+  const StartedReplay s = *started;
+  started.reset();
+  try {
+    return finish_replay(s).runtime;
+  } catch (const Error& e) {
+    notes.push_back(fmt::format("{}: {}", what, e.what()));
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+GainInterval PointRun::finish_interval(const ReplayResult& scenario) {
+  const double point = identity_.replay.runtime - scenario.runtime;
+  if (!scenario_.replay.interval) {
+    GainInterval off;
+    off.point = point;
+    off.note = "no gain interval: turned off (--no-interval)";
+    return off;
+  }
+  const std::optional<double> minima_identity = runtime_of(minima_identity_, "minima model identity", hypothesis_notes_);
+  const std::optional<double> minima_scenario = runtime_of(minima_scenario_, "minima model scenario", hypothesis_notes_);
+  const std::optional<double> fixed_scenario = runtime_of(fixed_scenario_, "fixed costs scenario", hypothesis_notes_);
+  std::optional<double> minima, fixed;
+  if (minima_identity && minima_scenario) minima = *minima_identity - *minima_scenario;
+  if (fixed_scenario && anchored_runtime_) fixed = *anchored_runtime_ - *fixed_scenario;
+  if (scenario_options_.zero_communication) fixed = point;  // no residual is kept: (a) is the point
+  return interval_of(point, fixed, minima, identity_trace(identity_, measured_), scenario.trace, hypothesis_notes_);
+}
+
+}  // namespace wisp

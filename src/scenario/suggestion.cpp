@@ -1,0 +1,18 @@
+// A suggestion's indicator against its simulated gain. See suggestion.hpp.
+#include "wisp/scenario/suggestion.hpp"
+
+#include <cmath>
+
+namespace wisp {
+
+std::optional<double> Suggestion::overestimate() const {
+  if (failed() || !hypothesis.indicator.value) return std::nullopt;
+  return *hypothesis.indicator.value - run.gain();
+}
+
+std::optional<double> Suggestion::ratio() const {
+  if (failed() || !hypothesis.indicator.value || std::abs(run.gain_percent()) < 0.01) return std::nullopt;
+  return *hypothesis.indicator.value / run.gain();
+}
+
+}  // namespace wisp
