@@ -159,85 +159,46 @@ OTF2_CallbackCode on_program_end(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, v
   return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                           OTF2_AttributeList* a, OTF2_RegionRef ref) {
+// Enter and Leave: the region's wisp id; a reference the definitions do not have stops the read.
+template <auto Method>
+OTF2_CallbackCode on_region(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
+                            OTF2_RegionRef ref) {
   auto& r = record(user, a);
   const RegionId id = region(r, ref);
   if (id == kNone) return OTF2_CALLBACK_INTERRUPT;
-  r.rank->enter(seconds(r, t), id);
+  (r.rank->*Method)(seconds(r, t), id);
   return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                           OTF2_AttributeList* a, OTF2_RegionRef ref) {
+// The point-to-point records, one OTF2 callback each (OTF2 calls them through C function pointers
+// of the record's signature): each calls the RankBuilder method of its record, with the peer
+// resolved to its global rank and communicator.
+template <auto Method>
+OTF2_CallbackCode on_message(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
+                             uint32_t peer_local, OTF2_CommRef comm_ref, uint32_t tag, uint64_t bytes) {
   auto& r = record(user, a);
-  const RegionId id = region(r, ref);
-  if (id == kNone) return OTF2_CALLBACK_INTERRUPT;
-  r.rank->leave(seconds(r, t), id);
+  if (const auto peer = peer_of(r, comm_ref, peer_local))
+    (r.rank->*Method)(seconds(r, t), peer->rank, peer->comm, static_cast<std::int32_t>(tag), bytes);
   return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode on_send(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                          OTF2_AttributeList* a, uint32_t receiver, OTF2_CommRef comm_ref,
-                          uint32_t tag, uint64_t bytes) {
+// Isend and Irecv: a message with its request.
+template <auto Method>
+OTF2_CallbackCode on_request_message(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
+                                     OTF2_AttributeList* a, uint32_t peer_local, OTF2_CommRef comm_ref,
+                                     uint32_t tag, uint64_t bytes, uint64_t request) {
   auto& r = record(user, a);
-  if (const auto peer = peer_of(r, comm_ref, receiver))
-    r.rank->send(seconds(r, t), peer->rank, peer->comm, static_cast<std::int32_t>(tag), bytes);
+  if (const auto peer = peer_of(r, comm_ref, peer_local))
+    (r.rank->*Method)(seconds(r, t), peer->rank, peer->comm, static_cast<std::int32_t>(tag), bytes, request);
   return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode on_isend(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                           OTF2_AttributeList* a, uint32_t receiver, OTF2_CommRef comm_ref,
-                           uint32_t tag, uint64_t bytes, uint64_t request) {
+// IsendComplete, IrecvRequest, RequestTest, RequestCancelled: a request alone.
+template <auto Method>
+OTF2_CallbackCode on_request(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
+                             uint64_t request) {
   auto& r = record(user, a);
-  if (const auto peer = peer_of(r, comm_ref, receiver))
-    r.rank->isend(seconds(r, t), peer->rank, peer->comm, static_cast<std::int32_t>(tag), bytes, request);
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-OTF2_CallbackCode on_isend_complete(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                    OTF2_AttributeList* a, uint64_t request) {
-  auto& r = record(user, a);
-  r.rank->isend_complete(seconds(r, t), request);
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-OTF2_CallbackCode on_irecv_request(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                   OTF2_AttributeList* a, uint64_t request) {
-  auto& r = record(user, a);
-  r.rank->irecv_request(seconds(r, t), request);
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-OTF2_CallbackCode on_irecv(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                           OTF2_AttributeList* a, uint32_t sender, OTF2_CommRef comm_ref,
-                           uint32_t tag, uint64_t bytes, uint64_t request) {
-  auto& r = record(user, a);
-  if (const auto peer = peer_of(r, comm_ref, sender))
-    r.rank->irecv(seconds(r, t), peer->rank, peer->comm, static_cast<std::int32_t>(tag), bytes, request);
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-OTF2_CallbackCode on_recv(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                          OTF2_AttributeList* a, uint32_t sender, OTF2_CommRef comm_ref,
-                          uint32_t tag, uint64_t bytes) {
-  auto& r = record(user, a);
-  if (const auto peer = peer_of(r, comm_ref, sender))
-    r.rank->recv(seconds(r, t), peer->rank, peer->comm, static_cast<std::int32_t>(tag), bytes);
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-OTF2_CallbackCode on_request_test(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                  OTF2_AttributeList* a, uint64_t request) {
-  auto& r = record(user, a);
-  r.rank->request_test(seconds(r, t), request);
-  return OTF2_CALLBACK_SUCCESS;
-}
-
-OTF2_CallbackCode on_request_cancelled(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                       OTF2_AttributeList* a, uint64_t request) {
-  auto& r = record(user, a);
-  r.rank->request_cancelled(seconds(r, t), request);
+  (r.rank->*Method)(seconds(r, t), request);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -282,16 +243,16 @@ OTF2_EvtReaderCallbacks* make_event_callbacks() {
   OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
   OTF2_EvtReaderCallbacks_SetProgramBeginCallback(cb, on_program_begin);
   OTF2_EvtReaderCallbacks_SetProgramEndCallback(cb, on_program_end);
-  OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
-  OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
-  OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
-  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
-  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_complete);
-  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_request);
-  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
-  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
-  OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(cb, on_request_test);
-  OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request_cancelled);
+  OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_region<&RankBuilder::enter>);
+  OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_region<&RankBuilder::leave>);
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_message<&RankBuilder::send>);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_request_message<&RankBuilder::isend>);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_request<&RankBuilder::isend_complete>);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_request<&RankBuilder::irecv_request>);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_request_message<&RankBuilder::irecv>);
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_message<&RankBuilder::recv>);
+  OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(cb, on_request<&RankBuilder::request_test>);
+  OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request<&RankBuilder::request_cancelled>);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_collective_begin);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_collective_end);
   OTF2_EvtReaderCallbacks_SetCommCreateCallback(cb, on_comm_create);
