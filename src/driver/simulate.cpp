@@ -25,7 +25,6 @@ namespace {
 // The platform as a scenario's would be resolved: the file, else calibrated from the trace.
 ResolvedPlatform platform_of(const SimulateOptions& o, const Trace& trace) {
   PlatformSpec spec;
-  spec.where.file = "wisp simulate";
   if (!o.platform.empty()) {
     spec.kind = PlatformSpec::Kind::File;
     spec.file = o.platform;
@@ -39,7 +38,6 @@ ResolvedPlatform platform_of(const SimulateOptions& o, const Trace& trace) {
 
 ReplayOptions replay_options_of(const SimulateOptions& o, const CollectiveAlgorithms& algorithms) {
   ReplaySpec spec;
-  spec.where.file = "wisp simulate";
   spec.costs = o.costs;
   spec.eager_threshold = o.eager;
   spec.hostfile = o.hostfile;

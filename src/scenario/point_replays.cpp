@@ -28,6 +28,12 @@ std::string factors(const Platform& p) {
                      p.bandwidth_factor);
 }
 
+// The place of an error in a scenario file ("FILE:LINE:COL: platform: "); none for a spec made
+// from a command line (`wisp simulate`), whose errors name their file themselves.
+std::string in(const Where& where, const char* section) {
+  return where.file.empty() ? std::string() : where.str() + ": " + section + ": ";
+}
+
 void apply(Platform& p, const PlatformChange& c) {
   p.speed_factor *= c.speed_factor;
   p.latency_factor *= c.latency_factor;
@@ -126,7 +132,7 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
   } catch (const ReplayDeadlock&) {
     throw;
   } catch (const Error& e) {
-    throw Error(spec.where.str() + ": platform: " + e.what());
+    throw Error(in(spec.where, "platform") + e.what());
   }
   apply(r.platform, spec.change);
   r.description += factors(r.platform);
@@ -147,14 +153,14 @@ ReplayOptions replay_options(const ReplaySpec& spec, const CollectiveAlgorithms&
     try {
       o.algorithms = parse_collective_algorithms(text, algorithms);
     } catch (const Error& e) {
-      throw Error(spec.where.str() + ": replay collectives: " + e.what());
+      throw Error(in(spec.where, "replay collectives") + e.what());
     }
   }
   if (!spec.hostfile.empty()) {
     try {
       o.hosts = read_hostfile(spec.hostfile);
     } catch (const Error& e) {
-      throw Error(spec.where.str() + ": replay: " + e.what());
+      throw Error(in(spec.where, "replay") + e.what());
     }
   }
   return o;

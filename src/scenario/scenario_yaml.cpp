@@ -23,7 +23,7 @@ namespace wisp {
 
 namespace fs = std::filesystem;
 
-std::string Where::str() const { return line == 0 ? file : fmt::format("{}:{}:{}", file, line, column); }
+std::string Where::str() const { return fmt::format("{}:{}:{}", file, line, column); }
 
 std::string to_string(TransformKind kind) {
   switch (kind) {

@@ -28,7 +28,7 @@ struct ResolvedPlatform {
 
 // The identity platform of a scenario (or of `wisp simulate`), built for `trace`: calibration reads
 // the trace (with `call_costs`, model-only, it also fits the typical call costs). Errors name
-// spec.where (a file place, or a command line as where.file with line 0).
+// spec.where (none if it is empty: a spec made from a command line).
 ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, bool call_costs = false);
 // Replay options from the scenario's replay section (collective algorithms starting from
 // `algorithms`); errors name its place in the file.

@@ -22,7 +22,7 @@ struct Where {
   std::string file;
   int line = 0;    // 1-based
   int column = 0;  // 1-based
-  std::string str() const;  // "FILE:LINE:COL", or FILE alone when line is 0 (a command line)
+  std::string str() const;  // "FILE:LINE:COL"
 };
 
 // Which region visits a transform acts on. Empty fields select everything.
