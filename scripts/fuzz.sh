@@ -35,7 +35,7 @@ if [ -x build/wisp ]; then
   build/wisp -q generate imbalance --ranks 2 --iterations 3 -o build-fuzz/seed-trace --force
   seed_archive build-fuzz/seed-trace generated
 fi
-for t in ../shared/traces/scorep-ping-pong ../shared/traces/other-writers/casita-10_scorep_mpi_tags; do
+for t in tests/data/scorep-ping-pong tests/data/other-writers/casita-10_scorep_mpi_tags; do
   [ -d "$t" ] && seed_archive "$t" "$(basename "$t")"
 done
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every single-bit flip of one file of an OTF2 archive, each read by `wisp info` (the adversarial
-# check of issue 12): counts of clean errors (exit 1), accepted inputs (exit 0), crashes (signal)
+# check): counts of clean errors (exit 1), accepted inputs (exit 0), crashes (signal)
 # and hangs (over 20 s), and the slowest run.
-#   bash tests/fuzz/bitflip.sh ARCHIVE_DIR FILE [WISP]    e.g. ../shared/traces/scorep-ping-pong traces.otf2
+#   bash tests/fuzz/bitflip.sh ARCHIVE_DIR FILE [WISP]    e.g. tests/data/scorep-ping-pong traces.otf2
 set -uo pipefail
 archive="$1"; file="$2"; wisp="${3:-build/wisp}"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT

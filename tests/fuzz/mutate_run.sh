@@ -13,7 +13,7 @@
 # Crashing, hanging and "other" inputs are kept in FINDINGS/<archive>-s<SEED>-<i>-<kind>/ (the
 # mutated archive `a/`, scenario.yaml, stderr, the mutations), ready for `wisp run scenario.yaml`.
 #   bash tests/fuzz/mutate_run.sh ARCHIVE_DIR N SEED [WISP] [FINDINGS]
-#   e.g. bash tests/fuzz/mutate_run.sh ../shared/traces/scorep-ping-pong 1000 1 build/wisp
+#   e.g. bash tests/fuzz/mutate_run.sh tests/data/scorep-ping-pong 1000 1 build/wisp
 # FINDINGS defaults to $WISP_FUZZ_FINDINGS, else build/fuzz-findings. MUTATE_ONLY=i runs only
 # execution i of that SEED (to reproduce one input, e.g. the slowest).
 set -uo pipefail

@@ -1,5 +1,5 @@
 // Conformance with Scalasca 2.6 on a real Score-P trace: every value Scalasca reports for
-// ../shared/traces/scorep-ping-pong (scorep-ping-pong.scalasca.tsv: metric, call path under the
+// tests/data/scorep-ping-pong (scorep-ping-pong.scalasca.tsv: metric, call path under the
 // program root "ping-pong.otf2", rank, value) must match wisp's within 1 % or 1 µs, and wisp must
 // report no non-zero value for those metrics that Scalasca does not (delay costs by Scalasca's
 // rules, the default; the paper's rules are checked where they differ).
@@ -49,9 +49,8 @@ std::map<Key, double> read_reference(const std::filesystem::path& tsv) {
 }  // namespace
 
 TEST_CASE("Scalasca conformance on the Score-P ping-pong trace", "[analysis][scalasca]") {
-  const auto dir = test::shared_trace("scorep-ping-pong");
-  const auto tsv = test::shared_trace("scorep-ping-pong.scalasca.tsv");
-  if (dir.empty() || tsv.empty()) return;
+  const auto dir = test::real_trace("scorep-ping-pong");
+  const auto tsv = test::real_trace("scorep-ping-pong.scalasca.tsv");
   const Trace t = read_otf2(dir);
   const WaitPathAnalysis a = analyze_wait_paths(t);
   const MetricTable table = metric_table(a);
@@ -90,9 +89,8 @@ TEST_CASE("Scalasca conformance on the Score-P ping-pong trace", "[analysis][sca
 // (< 0), so rank 1's whole Late Receiver wait is booked on rank 0's MPI_Send (Scalasca cuts more
 // than the call out of the next interval and books 14.8 µs less).
 TEST_CASE("the paper's delay rules on the Score-P ping-pong trace", "[analysis][scalasca]") {
-  const auto dir = test::shared_trace("scorep-ping-pong");
-  const auto tsv = test::shared_trace("scorep-ping-pong.scalasca.tsv");
-  if (dir.empty() || tsv.empty()) return;
+  const auto dir = test::real_trace("scorep-ping-pong");
+  const auto tsv = test::real_trace("scorep-ping-pong.scalasca.tsv");
   const Trace t = read_otf2(dir);
   WaitPathOptions o;
   o.delay_rules = DelayRules::Paper;
@@ -110,14 +108,13 @@ TEST_CASE("the paper's delay rules on the Score-P ping-pong trace", "[analysis][
   CHECK(a.delays.short_sum + a.delays.long_sum == Approx(a.delays.total_wait));
 }
 
-// Every trace in ../shared/traces with a Scalasca 2.6 dump: every metric wisp shares with Scalasca
+// Every trace in tests/data with a Scalasca 2.6 dump: every metric wisp shares with Scalasca
 // within 1 % L1 (Σ over call path and rank of |wisp − Scalasca| / Σ |Scalasca|).
 TEST_CASE("Scalasca conformance on the real application and what-if traces", "[analysis][scalasca]") {
   for (const char* name : {"apps/sweep3d_50c_6r", "apps/cloverleaf_bm_short_4r", "apps/minife_100c_imb20_4r",
                            "whatif/imb8_barrier/balanced", "whatif/imb8_barrier/static",
                            "whatif/imb8_barrier/dynamic", "whatif/imb8_barrier/mixed"}) {
-    const auto dir = test::shared_trace(name);
-    if (dir.empty()) continue;
+    const auto dir = test::real_trace(name);
     const Trace t = read_otf2(dir);
     const auto errors = test::compare_metrics(test::read_scalasca_dump(dir / "scalasca.tsv.gz"),
                                               test::wisp_values(t, metric_table(analyze_wait_paths(t))));

@@ -123,7 +123,7 @@ std::set<std::string> anchors_of(const fs::path& markdown) {
   return anchors;
 }
 
-// The target relative to the repository's root (lexically), e.g. "../shared/DESIGN.md".
+// The target relative to the repository's root (lexically), e.g. "src/README.md".
 std::string relative_to_root(const fs::path& target) {
   return target.lexically_normal().lexically_relative(kRoot.lexically_normal()).generic_string();
 }
@@ -141,12 +141,7 @@ TEST_CASE("every relative link in the Markdown docs points to a file that exists
       const fs::path target = (md.parent_path() / path).lexically_normal();
       const std::string in_repo = relative_to_root(target);
       INFO(relative_to_root(md) << ":" << link.line << ": link to " << link.target);
-      if (in_repo.rfind("..", 0) == 0) {
-        // Outside the repository only the shared design notes and papers may be linked (they sit
-        // next to the repository in the project's work space and may be absent elsewhere).
-        CHECK((in_repo == "../shared" || in_repo.rfind("../shared/", 0) == 0));
-        continue;
-      }
+      CHECK(in_repo.rfind("..", 0) != 0);  // nothing outside the repository: a clone has only it
       CHECK(fs::exists(target));
       ++checked;
     }

@@ -24,12 +24,10 @@ TempDir::~TempDir() {
   fs::remove_all(path_, ec);
 }
 
-fs::path shared_trace(const std::string& name) {
-  const fs::path p = fs::path(WISP_SHARED_DIR) / "traces" / name;
-  if (!fs::exists(p)) {
-    WARN("SKIPPED: " << p.string() << " is absent (the shared real traces are not in this checkout)");
-    return {};
-  }
+fs::path real_trace(const std::string& name) {
+  const fs::path p = fs::path(WISP_SOURCE_DIR) / "tests" / "data" / name;
+  INFO("real trace " << p.string() << " (tests/data/README.md)");
+  REQUIRE(fs::exists(p));
   return p;
 }
 

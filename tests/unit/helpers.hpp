@@ -29,8 +29,9 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-// ../shared/traces/<name>, or an empty path after printing a clear SKIPPED note.
-std::filesystem::path shared_trace(const std::string& name);
+// tests/data/<name>: a real trace (or Scalasca result) copied with its origin (tests/data/README.md).
+// A missing one fails the test: the data is part of the repository.
+std::filesystem::path real_trace(const std::string& name);
 
 struct CommandResult {
   int exit_code = 0;

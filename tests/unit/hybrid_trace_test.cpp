@@ -1,4 +1,4 @@
-// Hybrid MPI+OpenMP+CUDA traces written by Score-P 1.3/1.4 (../shared/traces/other-writers/casita-2_*):
+// Hybrid MPI+OpenMP+CUDA traces written by Score-P 1.3/1.4 (tests/data/other-writers/casita-2_*):
 // every location is read — the ranks' master threads into the model, their OpenMP threads and CUDA
 // streams counted — and the counts agree with OTF2's own otf2-print record by record; every MPI
 // message is matched; the master threads replay to the measured runtime.
@@ -88,15 +88,12 @@ ReplayResult anchored_identity(const Trace& measured) {
 TEST_CASE("hybrid traces: every location read and counted as otf2-print counts it, every message matched",
           "[otf2][hybrid][real]") {
   for (const char* name : {"other-writers/casita-2_cuda_simple", "other-writers/casita-2_jacobi_blame_cpu_015"}) {
-    const auto dir = test::shared_trace(name);
-    if (dir.empty()) continue;
+    const auto dir = test::real_trace(name);
     INFO(name);
     const Trace t = read_otf2(dir);
     const auto printed = otf2_print(dir / "traces.otf2");
-    if (!printed) {
-      WARN("SKIPPED: otf2-print (Debian package otf2-tools) is not available");
-      return;
-    }
+    INFO("otf2-print is the Debian package otf2-tools (bash scripts/setup.sh installs it)");
+    REQUIRE(printed);
     REQUIRE(t.rank_count() == 2);
     CHECK(t.defs.paradigms == std::vector<std::string>{"OpenMP", "MPI", "CUDA"});
     std::uint64_t sends = 0;
@@ -125,8 +122,7 @@ TEST_CASE("hybrid traces: every location read and counted as otf2-print counts i
 
 TEST_CASE("hybrid traces: the anchored identity of the master threads is the measured run", "[replay][hybrid][real]") {
   for (const char* name : {"other-writers/casita-2_cuda_simple", "other-writers/casita-2_jacobi_blame_cpu_015"}) {
-    const auto dir = test::shared_trace(name);
-    if (dir.empty()) continue;
+    const auto dir = test::real_trace(name);
     INFO(name);
     const Trace measured = read_otf2(dir);
     const ReplayResult id = anchored_identity(measured);
@@ -217,8 +213,7 @@ TEST_CASE("thread records round trip: fork/join, teams, locks and tasks with the
 }
 
 TEST_CASE("hybrid traces: the identity replay keeps every thread's regions where they were", "[replay][hybrid][real]") {
-  const auto dir = test::shared_trace("other-writers/casita-2_cuda_simple");
-  if (dir.empty()) return;
+  const auto dir = test::real_trace("other-writers/casita-2_cuda_simple");
   const Trace measured = read_otf2(dir);
   const ReplayResult id = anchored_identity(measured);
   double worst = 0;
@@ -238,18 +233,15 @@ TEST_CASE("hybrid traces: the identity replay keeps every thread's regions where
 // The written identity keeps every thread record: otf2-print counts the same records per location
 // in it as in the measured trace, each within 2 us of its measured time, in its own rank's team.
 TEST_CASE("hybrid traces: the written identity keeps fork/join, team and lock records", "[otf2][hybrid][real]") {
-  const auto dir = test::shared_trace("other-writers/casita-2_jacobi_blame_cpu_015");
-  if (dir.empty()) return;
+  const auto dir = test::real_trace("other-writers/casita-2_jacobi_blame_cpu_015");
   const Trace measured = read_otf2(dir);
   const ReplayResult id = anchored_identity(measured);
   test::TempDir out;
   write_otf2(id.trace, out / "id");
   const auto before = otf2_print(dir / "traces.otf2");
   const auto after = otf2_print(out / "id" / "traces.otf2");
-  if (!before || !after) {
-    WARN("SKIPPED: otf2-print (Debian package otf2-tools) is not available");
-    return;
-  }
+  INFO("otf2-print is the Debian package otf2-tools (bash scripts/setup.sh installs it)");
+  REQUIRE((before && after));
   std::uint64_t records = 0;
   for (const auto& [location, counts] : *before) {
     INFO("location " << location);

@@ -134,8 +134,7 @@ TEST_CASE("ideal network: SimGrid replay on the ideal platform = clock replay, e
 
 TEST_CASE("ideal network on the Score-P ping-pong trace: SimGrid within the launch skew and local MPI calls",
           "[pop][ideal][replay]") {
-  const auto dir = test::shared_trace("scorep-ping-pong");
-  if (dir.empty()) return;
+  const auto dir = test::real_trace("scorep-ping-pong");
   const Trace t = read_otf2(dir);
   const double clock = analyze_pop(t).replay_ideal;
   const SimulatedIdealNetwork simgrid = simulate_ideal_network(t);

@@ -55,7 +55,7 @@ void write_one_rank_world(OTF2_GlobalDefWriter* d, OTF2_StringRef name) {
 
 // A hand-written archive: `threads` CPU threads in one process (thread 0 the MPI rank), with or
 // without MPI groups; optionally thread 1 calls MPI_Send, the last thread belongs to a second
-// process without an MPI rank, and a string definition with id `bad_string_id` (a corrupt id: issue 12).
+// process without an MPI rank, and a string definition with id `bad_string_id` (a corrupt id).
 void write_raw_archive(const fs::path& dir, int threads, bool with_mpi, std::uint64_t bad_string_id = 0,
                        bool mpi_on_thread = false, bool last_elsewhere = false) {
   OTF2_Archive* a = open_archive(dir);
@@ -268,7 +268,7 @@ void write_mapped_archive(const fs::path& dir) {
 }  // namespace
 
 TEST_CASE("a missing or empty local definitions file is an error, not dropped MPI records") {
-  // Issue 12: without traces/N.def the rank's MPI records were skipped as "MPI record on a
+  // Without traces/N.def the rank's MPI records were skipped as "MPI record on a
   // non-MPI communicator" and `analyze` reported a ping-pong with 0 matched messages.
   TempDir dir;
   write_mapped_archive(dir / "t");

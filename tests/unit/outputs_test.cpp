@@ -1,4 +1,4 @@
-// Issue 15 (outputs): compact report.json without critical-path segments unless --detail,
+// Outputs: compact report.json without critical-path segments unless --detail,
 // report.txt's top rows without all-zero rows, the identity's simulated trace beside the
 // scenario's, the flat profile of `wisp info --regions`, short region names in scenarios,
 // -v/-q on either side of the verb, platform files through an XML parser, and communicator
@@ -206,8 +206,7 @@ TEST_CASE("flat profile: exclusive time, visits and the busiest rank per region,
 }
 
 TEST_CASE("wisp info --regions on the real miniFE trace: the short names, most time first", "[outputs][info]") {
-  const auto trace = test::shared_trace("apps/minife_100c_imb20_4r");
-  if (trace.empty()) return;
+  const auto trace = test::real_trace("apps/minife_100c_imb20_4r");
   const auto r = run_wisp("info --regions " + trace.string());
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("matvec_std = void miniFE::matvec_std<MatrixType, VectorType>:...") != std::string::npos);
@@ -271,8 +270,7 @@ TEST_CASE("a scenario's region: exact name, glob, short form, short name, unique
 }
 
 TEST_CASE("a scenario selects miniFE's matvec_std by its short name, cg_solve by its short name", "[outputs][scenario]") {
-  const auto trace = test::shared_trace("apps/minife_100c_imb20_4r");
-  if (trace.empty()) return;
+  const auto trace = test::real_trace("apps/minife_100c_imb20_4r");
   const Trace t = read_otf2(trace);
   const std::vector<bool> m = resolve_region(t.defs, "matvec");
   REQUIRE(std::count(m.begin(), m.end(), true) == 1);
@@ -306,8 +304,7 @@ TEST_CASE("platform files are XML: comments, CDATA and entities", "[outputs][rep
 }
 
 TEST_CASE("the OTF2 writer keeps the communicators' CREATE_DESTROY_EVENTS flags", "[outputs][io]") {
-  const auto trace = test::shared_trace("apps/sweep3d_50c_6r");
-  if (trace.empty()) return;
+  const auto trace = test::real_trace("apps/sweep3d_50c_6r");
   TempDir dir;
   write_otf2(read_otf2(trace), dir / "out", WriteOptions{});
   const std::string original = shell("otf2-print -G " + (trace / "traces.otf2").string());

@@ -443,8 +443,7 @@ TEST_CASE("PAG edges: messages, rendezvous, collectives, and a receive before it
 }
 
 TEST_CASE("PAG of the Score-P ping-pong trace: the longest path is the run") {
-  const auto dir = test::shared_trace("scorep-ping-pong");
-  if (dir.empty()) return;
+  const auto dir = test::real_trace("scorep-ping-pong");
   const Trace t = read_otf2(dir);
   const Pag pag = build_pag(t);
   const Cpm cpm = critical_path_method(pag.graph);
@@ -457,7 +456,7 @@ TEST_CASE("PAG of the Score-P ping-pong trace: the longest path is the run") {
   // the same time per call path and rank.
   const auto cp = init_to_finalize(t, pag_critical_path(pag, cpm).segments);
   auto profile = path_profile(cp);
-  const auto reference = test::shared_trace("scorep-ping-pong.scalasca.tsv");
+  const auto reference = test::real_trace("scorep-ping-pong.scalasca.tsv");
   std::ifstream in(reference);
   std::string line;
   int compared = 0;

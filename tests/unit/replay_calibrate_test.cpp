@@ -76,8 +76,7 @@ TEST_CASE("calibration recovers the model's latency, bandwidth, overheads and ea
 }
 
 TEST_CASE("identity replay of the real Score-P ping-pong on its calibrated platform", "[replay][calibrate][scorep]") {
-  const auto path = test::shared_trace("scorep-ping-pong");
-  if (path.empty()) return;
+  const auto path = test::real_trace("scorep-ping-pong");
   const Trace measured = read_otf2(path);
   const Calibration c = calibrate(measured);
   // Blocking sends of 64 KiB and more waited for their late receivers; none left early.

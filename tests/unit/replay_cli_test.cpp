@@ -133,8 +133,7 @@ TEST_CASE("wisp simulate: trace-anchored by default, --costs model, the identity
   CHECK_THAT(bad.err, Catch::Contains("--costs"));
 
   // A real oversubscribed run: model only misses its runtime by more than 5 % and says so in one line.
-  const auto sweep = test::shared_trace("apps/cloverleaf_bm_short_4r");
-  if (sweep.empty()) return;
+  const auto sweep = test::real_trace("apps/cloverleaf_bm_short_4r");
   const auto off = run_wisp("simulate " + q(sweep) + " -o " + q(dir / "s") + " --costs model");
   REQUIRE(off.exit_code == 0);
   CHECK_THAT(off.err, Catch::Contains("[wisp] warning: the identity replay is -") &&

@@ -1,7 +1,7 @@
 // Trace-anchored costs (residuals.hpp): hand-computed residuals on tiny traces, generators that
 // stay exact, platform and compute changes acting through the model, a trace whose receive ends
 // before its send (the model is used, counted, no negative time), and the identity replay of every
-// real trace in ../shared/traces against its measured runtime and wait states.
+// real trace in tests/data against its measured runtime and wait states.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -260,8 +260,7 @@ TEST_CASE("anchored identity of every real trace: runtime and wait states of the
                          "other-writers/casita-2_jacobi_blame_cpu_015", "other-writers/casita-2_cuda_simple",
                          "scorep-ping-pong", "scorep-ping-pong-papi"};
   for (const char* name : names) {
-    const auto dir = shared_trace(name);
-    if (dir.empty()) continue;
+    const auto dir = real_trace(name);
     const Trace measured = read_otf2(dir);
     const Calibration c = calibrate(measured);
     ReplayOptions o = anchored();
@@ -283,14 +282,13 @@ TEST_CASE("anchored identity of every real trace: runtime and wait states of the
 
 // The what-if oracle: `rebalance work` on the imbalanced runs predicts the measured balanced run.
 TEST_CASE("rebalance work on the real imbalance benchmark predicts its measured balanced run", "[replay][costs][real]") {
-  const auto balanced_dir = shared_trace("whatif/imb8_barrier/balanced");
-  if (balanced_dir.empty()) return;
+  const auto balanced_dir = real_trace("whatif/imb8_barrier/balanced");
   const double balanced = read_otf2(balanced_dir).end_time();
   Transform rebalance;
   rebalance.kind = TransformKind::Rebalance;
   rebalance.select.region = "work";
   for (const char* mode : {"static", "dynamic", "mixed"}) {
-    const Trace measured = read_otf2(shared_trace(std::string("whatif/imb8_barrier/") + mode));
+    const Trace measured = read_otf2(real_trace(std::string("whatif/imb8_barrier/") + mode));
     const Calibration c = calibrate(measured);
     ReplayOptions o = anchored();
     o.algorithms = c.algorithms;

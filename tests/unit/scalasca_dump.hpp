@@ -1,4 +1,4 @@
-// Scalasca 2.6 result dumps (../shared/traces/.../scalasca.tsv.gz: metric, cnode id, call path
+// Scalasca 2.6 result dumps (tests/data/.../scalasca.tsv.gz: metric, cnode id, call path
 // under the program-name root, rank, thread, value; call-path exclusive) and the L1 error of
 // wisp's values against them. Shared by the conformance test and tests/perf/scalasca_conformance.
 #pragma once

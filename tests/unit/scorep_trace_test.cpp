@@ -1,4 +1,4 @@
-// The real Score-P archives in ../shared/traces, checked against what otf2-print (OTF2's own
+// The real Score-P archives in tests/data, checked against what otf2-print (OTF2's own
 // tool) prints for them: event counts per kind and rank, every message's pairing, the clock
 // conversion of every timestamp. Skipped with a clear note when the shared traces are absent.
 #include <catch2/catch.hpp>
@@ -50,8 +50,7 @@ const std::map<std::string, EventKind> kKinds = {
 }  // namespace
 
 TEST_CASE("Score-P ping-pong: counts, clock and matches agree with otf2-print") {
-  const auto dir = test::shared_trace("scorep-ping-pong");
-  if (dir.empty()) return;
+  const auto dir = test::real_trace("scorep-ping-pong");
   const Trace t = read_otf2(dir);
   const auto printed = otf2_print(dir / "traces.otf2");
   REQUIRE(printed.size() == 120);
@@ -111,8 +110,7 @@ TEST_CASE("Score-P ping-pong: counts, clock and matches agree with otf2-print") 
 }
 
 TEST_CASE("Score-P ping-pong with PAPI: the 84 METRIC records are skipped and counted") {
-  const auto dir = test::shared_trace("scorep-ping-pong-papi");
-  if (dir.empty()) return;
+  const auto dir = test::real_trace("scorep-ping-pong-papi");
   const Trace t = read_otf2(dir);
   CHECK(t.skipped_records.at("Metric") == 84);
   CHECK(t.event_count() == 2 * 102 - 84);
@@ -142,8 +140,7 @@ std::vector<std::string> printed_definitions(const std::filesystem::path& anchor
 }  // namespace
 
 TEST_CASE("Cartesian topologies: the simulated ping-pong prints the same CART_* definitions as Score-P's") {
-  const auto dir = test::shared_trace("scorep-ping-pong");
-  if (dir.empty()) return;
+  const auto dir = test::real_trace("scorep-ping-pong");
   const Trace t = read_otf2(dir);
   // Score-P's "Process x Thread" topology on its measurement-system communicator of CPU locations.
   REQUIRE(t.defs.cart_dimensions.size() == 2);
@@ -177,8 +174,7 @@ TEST_CASE("Cartesian topologies: the simulated ping-pong prints the same CART_* 
 }
 
 TEST_CASE("Cartesian topologies: Sweep3D's 6 ranks written back print the same CART_* definitions") {
-  const auto dir = test::shared_trace("apps/sweep3d_50c_6r");
-  if (dir.empty()) return;
+  const auto dir = test::real_trace("apps/sweep3d_50c_6r");
   test::TempDir tmp;
   write_otf2(read_otf2(dir), tmp / "out");
   const auto before = printed_definitions(dir / "traces.otf2", "CART_");

@@ -173,8 +173,7 @@ TEST_CASE("suggest on wavefront: balancing sweep gains most, as the model says",
 // The measured question: static, dynamic and mixed balanced by hand give the `balanced` run, whose
 // span RESULTS.txt gives; wisp's gain for balancing work must be within 10 % of the measured gain.
 TEST_CASE("suggest on the real imb8_barrier traces: balancing work, within 10 % of the measured gain", "[suggest][real]") {
-  const fs::path root = wisp::test::shared_trace("whatif/imb8_barrier");
-  if (root.empty()) return;
+  const fs::path root = wisp::test::real_trace("whatif/imb8_barrier");
   const double balanced = 1.370846476;
   const std::vector<std::pair<std::string, double>> modes{{"static", 1.620107518}, {"dynamic", 1.611552546}, {"mixed", 1.628090837}};
   for (const auto& [mode, span] : modes) {

@@ -1,5 +1,5 @@
 // The real what-if oracles (tests/data/whatif): wisp's predicted gain against the measured run of
-// the fix, with trace-anchored costs (the default). Limits (issue 29): never the wrong sign; the
+// the fix, with trace-anchored costs (the default). Limits: never the wrong sign; the
 // point estimate within 25 % of the measured gain on the 8-rank-on-2-core runs (their contention
 // floor is 17-20 %) and within 10 % on the barrier step, or else the measured gain inside the gain
 // interval with the interval's warning; miniFE's predicted balanced span within 10 % of the
