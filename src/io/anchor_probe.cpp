@@ -17,8 +17,8 @@ namespace wisp::io {
 
 namespace {
 
-// At most 2 GiB more address space than the process has now: a corrupt length field made
-// libotf2 calloc 30 GB. (Not under AddressSanitizer, which reserves terabytes of address space.)
+// At most 2 GiB more address space than the process has now: a corrupt length field can make
+// libotf2 calloc tens of GB. (Not under AddressSanitizer, which reserves terabytes of address space.)
 void limit_memory() {
 #ifndef WISP_SANITIZED
   long pages = 0;

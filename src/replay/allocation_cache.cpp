@@ -1,5 +1,5 @@
 // A cache of freed small blocks in front of malloc for the replay's simulation process. SimGrid
-// allocates and frees some 27 small objects per simulated message (activities, actions, route
+// allocates and frees dozens of small objects per simulated message (activities, actions, route
 // vectors, simcall lists), in bursts of one per rank, so glibc's per-thread cache (7 blocks per
 // size) misses and most of them take malloc's slow paths. Once enabled, freed blocks of up to
 // 1 KiB stay on per-class free lists and are reused; they are never given back (the process ends

@@ -2,11 +2,10 @@
 // The anchored identity replays each call with the model and holds it to its traced end E; the model
 // ended it at M = E − residual. If the call depends on a partner that arrived at P with M < P ≤ E
 // (the model let it finish before the partner came, the trace did not), the residual's part P − M is
-// waiting for that partner: a scenario that moves the partner moves it. Measured on the real ring
-// oracle (whatif/imb8_ring/static): rank 7's MPI_Sendrecv sends 8 KiB to rank 0, the slow rank, and
-// Open MPI's shared-memory transport sent it by rendezvous; the model's eager send left at once and
-// the 2.8 ms per call that rank 7 waited for rank 0 became residual. Kept as fixed cost, it survived
-// the rebalancing and predicted a loss (gain −0.033 s against +0.2145 s measured).
+// waiting for that partner: a scenario that moves the partner moves it. Example (the ring oracle,
+// tests/data/whatif/imb8_ring): a rank's MPI_Sendrecv to the slow rank went by rendezvous while the
+// model's eager send left at once, so its wait for the slow rank became residual; kept as fixed
+// cost, it would survive the rebalancing that removes the lateness.
 #include <algorithm>
 
 #include "wisp/replay/residuals.hpp"

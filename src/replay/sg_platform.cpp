@@ -31,10 +31,9 @@ void configure_engine(const std::vector<std::string>& settings) {
   sg::Engine::set_config("network/TCP-gamma:0");
   sg::Engine::set_config("network/crosstraffic:0");
   // SimGrid 3.32's defaults, pinned because simulated times depend on them: Full updates (network
-  // or CPU) and a coarser surf/precision move event times by up to a few us on the real traces and
-  // on 3000-rank halos (issue 17; src/replay/README.md, "SimGrid settings"). Nothing measured beat
-  // them without changing times: Full network updates save 5-7 % of the instructions at 1024-4096
-  // ranks, maxmin/precision and network/solver nothing, parallel contexts crash (shared World).
+  // or CPU) and a coarser surf/precision move event times. None of the alternatives gained speed
+  // without changing times (tests/perf/README.md, "SimGrid settings"); parallel contexts crash
+  // (the actors share one World).
   sg::Engine::set_config("network/optim:Lazy");
   sg::Engine::set_config("cpu/optim:Lazy");
   sg::Engine::set_config("surf/precision:1e-9");

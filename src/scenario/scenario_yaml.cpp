@@ -82,7 +82,7 @@ struct Parser {
     }
   }
   // Every number is finite and at most kLargest: beyond that, simulated times lose their
-  // precision or overflow (factors of 1e15 gave gains of +87 %).
+  // precision or overflow.
   static constexpr double kLargest = 1e9;
   double number(const YAML::Node& n, const std::string& what) const {
     const double v = any_number(n, what);

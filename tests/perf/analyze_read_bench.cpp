@@ -1,4 +1,4 @@
-// Benchmark of issue 17, "analyses at the speed of reading": every figure of `wisp analyze` as a
+// Benchmark: "analyses at the speed of reading": every figure of `wisp analyze` as a
 // ratio to the bare OTF2 read of the same archive, measured in the same run. Per trace size it
 // writes a halo archive (or takes --trace DIR) and runs, alternating, `repeat` rounds of
 //   bare     a local-reader loop over the archive that only counts records (the anchor),
@@ -16,7 +16,7 @@
 //   analyze_read_bench [--wisp PATH] [--before PATH] [--dims 8x8] [--steps 3720,18600] [--repeat 3]
 //                      [--dir D] [--trace DIR] [--keep] [--no-steps]
 // --no-steps leaves out the library and serial runs (read and per-step ratios).
-// Archives are written to D/steps-N (default D = /tmp/wisp-analyze-read-bench) and removed at the
+// Archives are written to D/steps-N (default D = the temporary directory's wisp-analyze-read-bench) and removed at the
 // end unless --keep.
 #include <otf2/otf2.h>
 #include <sys/resource.h>
@@ -299,7 +299,7 @@ int main(int argc, char** argv) {
   Setup o;
   o.wisp = (fs::path(argv[0]).parent_path().parent_path() / "wisp").string();
   std::vector<std::uint32_t> dims{8, 8}, steps{3720, 18600};
-  fs::path base = "/tmp/wisp-analyze-read-bench", trace;
+  fs::path base = fs::temp_directory_path() / "wisp-analyze-read-bench", trace;
   bool keep = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];

@@ -2,7 +2,7 @@
 // dense backward longest-path pass (a tail per vertex; explicit activities as 16-byte copies by
 // source; the chain to the next event of the rank) over the same graph, its vertices numbered
 // rank by rank (as build_pag() does), in time-ordered blocks of a rank's events, and in Kahn's
-// order (the order the passes meet them). Issue 17 / src/analysis/README.md, "Against the bare read".
+// order (the order the passes meet them). tests/perf/README.md.
 //
 //   pag_layout_bench [--steps N | --trace ARCHIVE] [--blocks 64,256,1024] [--repeat R]
 //

@@ -1,4 +1,4 @@
-// Benchmark: OTF2 reading speed and memory of the trace model (issue 2).
+// Benchmark: OTF2 reading speed and memory of the trace model.
 // Generates a `halo` trace (default 8x8 ranks, 3800 steps: ~10.2 M events), writes it as OTF2,
 // then times, `repeat` times each, (a) a bare OTF2 local-reader loop that only counts events and
 // (b) wisp's read_otf2 into the model (including the derived matching and spans). Prints the

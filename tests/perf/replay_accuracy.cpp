@@ -1,13 +1,13 @@
-// Accuracy figures of the replay (not a test; run by hand, figures go into src/replay/README.md):
+// Accuracy figures of the replay (not a test; run by hand, figures go into tests/perf/README.md):
 //  1. every generator replayed on its model's platform with the analytic collectives: largest
 //     event deviation and runtime deviation;
 //  2. identity replay of a real Score-P trace on its calibrated platform: runtime error and the
 //     error of every message's transfer time;
-//  3. every real trace of ../shared/traces in both cost modes (trace-anchored, model only):
+//  3. every real trace of a traces directory in both cost modes (trace-anchored, model only):
 //     identity runtime error and wait-state L1 error against the measured trace;
 //  4. the what-if oracle: `rebalance work` on whatif/imb8_barrier/{static,dynamic,mixed} against
 //     the measured balanced run (span and gain), in both cost modes.
-// Usage: replay_accuracy [SHARED_TRACES_DIR]   (default ../shared/traces)
+// Usage: replay_accuracy [TRACES_DIR]   (default tests/data)
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -256,7 +256,7 @@ void whatif(const std::filesystem::path& shared) {
 
 int main(int argc, char** argv) {
   try {
-    const std::filesystem::path shared = argc > 1 ? argv[1] : "../shared/traces";
+    const std::filesystem::path shared = argc > 1 ? argv[1] : "tests/data";
     model();
     if (!std::filesystem::exists(shared)) {
       std::printf("%s is absent: the real-trace figures are skipped\n", shared.c_str());

@@ -2,7 +2,7 @@
 // measured gain, the gain interval and whether it holds the measured gain; then the interval's
 // coverage and median width relative to the measured gain. Not a test (whatif_oracle_test checks
 // the limits); the figures go into tests/perf/README.md.
-// Usage: replay_whatif_accuracy [ORACLE_DIR]   (default tests/data/whatif; ../shared/traces/whatif too)
+// Usage: replay_whatif_accuracy [ORACLE_DIR]   (default tests/data/whatif)
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 

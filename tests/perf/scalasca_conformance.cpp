@@ -1,8 +1,8 @@
-// Conformance figures against Scalasca 2.6 (not a test; run by hand, figures go into src/analysis/README.md):
-// for every trace in ../shared/traces with a Scalasca dump (scalasca.tsv.gz: metric, cnode id,
+// Conformance figures against Scalasca 2.6 (not a test; run by hand, figures go into tests/perf/README.md):
+// for every trace of a traces directory (tests/data, or more) with a Scalasca dump (scalasca.tsv.gz: metric, cnode id,
 // call path under the program-name root, rank, thread, value; call-path exclusive), the L1 error
 // Σ|wisp − Scalasca| / Σ|Scalasca| over (call path, rank) of every metric both report.
-// Usage: scalasca_conformance [SHARED_TRACES_DIR] [--metric NAME]   (default ../shared/traces)
+// Usage: scalasca_conformance [TRACES_DIR] [--metric NAME]   (default tests/data)
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -46,7 +46,7 @@ void compare(const std::string& name, const fs::path& dir, const std::string& on
 }  // namespace
 
 int main(int argc, char** argv) {
-  fs::path shared = "../shared/traces";
+  fs::path shared = "tests/data";
   std::string only;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
