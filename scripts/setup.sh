@@ -29,20 +29,22 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
+# The demo builds the wisp executable only; the tests build every target (tests, benchmarks,
+# examples) with warnings as errors.
 build() {
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
-  cmake --build build -j "$(nproc)"
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${@:2}"
+  cmake --build build -j "$(nproc)" ${1:+--target "$1"}
 }
 
 case "${1:-}" in
   demo)
     install_missing
-    build
+    build wisp_cli
     ./build/wisp run scenarios/halo-rebalance.yaml -o "${WISP_DEMO_DIR:-build/demo}" --force
     ;;
   test)
     install_missing "${TEST_PACKAGES[@]}"
-    build
+    build "" -DWISP_WERROR=ON
     ctest --test-dir build --output-on-failure -j "$(nproc)"
     bash scripts/fuzz.sh smoke "${WISP_FUZZ_SECONDS:-20}"
     ;;

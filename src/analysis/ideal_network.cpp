@@ -13,7 +13,10 @@ Ticks ideal_network_clock(const Pag& pag, std::vector<Ticks>& clock) {
 
 IdealNetworkReplay ideal_network_replay(const Trace& trace, std::uint64_t eager_limit) {
   IdealNetworkReplay out;
-  out.pag = build_pag(trace, PagOptions{RendezvousRule::EagerLimit, eager_limit});
+  PagOptions options;
+  options.rendezvous = RendezvousRule::EagerLimit;
+  options.eager_limit = eager_limit;
+  out.pag = build_pag(trace, options);
   out.runtime = out.pag.seconds(ideal_network_clock(out.pag, out.clock));
   return out;
 }

@@ -83,7 +83,7 @@ std::vector<std::uint32_t> slots_by_order(const ActivityGraph& g) {
 }
 
 PassInput pass_input(const ActivityGraph& g, const Cpm& cpm) {
-  PassInput in{g, cpm.length, kept_vertices(g)};
+  PassInput in{g, cpm.length, kept_vertices(g), true, {}, {}};
   for (const auto& [v, d] : g.long_chains) in.non_negative = in.non_negative && d >= 0;
   for (const Activity& a : g.activities) in.non_negative = in.non_negative && a.duration >= 0;
   if (!in.non_negative) return in;

@@ -19,7 +19,10 @@ namespace fs = std::filesystem;
 namespace {
 fs::path sibling(const fs::path& target, const char* what) {
   const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  return parent / ("." + target.filename().string() + "." + what + "-" + std::to_string(getpid()));
+  std::string name = ".";  // appended piece by piece: GCC 12 warns falsely on "literal" + std::string&&
+  name += target.filename().string();
+  name += std::string(".") + what + "-" + std::to_string(getpid());
+  return parent / name;
 }
 
 // Staging directories of runs that were killed (kill -9, power loss): `.NAME.partial-PID` whose

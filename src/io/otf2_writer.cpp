@@ -329,11 +329,11 @@ void write_communicators(OTF2_GlobalDefWriter* w, const Definitions& d, const st
                                   members.data());
   for (CommId c = 0; c < d.comms.size(); ++c) {
     const auto& comm = d.comms[c];
-    std::vector<std::uint64_t> ranks(comm.members.begin(), comm.members.end());
+    std::vector<std::uint64_t> comm_ranks(comm.members.begin(), comm.members.end());
     OTF2_GlobalDefWriter_WriteGroup(w, 1 + c, empty,
                                     comm.self ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
                                     OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                    static_cast<uint32_t>(ranks.size()), ranks.data());
+                                    static_cast<uint32_t>(comm_ranks.size()), comm_ranks.data());
   }
   for (CommId c = 0; c < d.comms.size(); ++c) {
     const auto& comm = d.comms[c];

@@ -11,7 +11,9 @@ namespace wisp::replay_impl {
 // `channels`, so no reference into it is held across them.
 sg::Mailbox* World::mailbox(std::uint32_t channel, bool eager) {
   if (sg::Mailbox* box = eager ? channels[channel].eager : channels[channel].rendezvous) return box;
-  sg::Mailbox* box = sg::Mailbox::by_name((eager ? "e" : "r") + std::to_string(channel));
+  std::string name(1, eager ? 'e' : 'r');  // not "literal" + std::string&&: GCC 12 warns falsely on it
+  name += std::to_string(channel);
+  sg::Mailbox* box = sg::Mailbox::by_name(name);
   if (eager) box->set_receiver(actors[channels[channel].receiver]);
   (eager ? channels[channel].eager : channels[channel].rendezvous) = box;
   return box;

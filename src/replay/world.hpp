@@ -57,7 +57,7 @@ struct SyncPoint {
 };
 
 struct World {
-  World(const Trace& trace, const ReplayOptions& options) : trace(trace), options(options) {}
+  World(const Trace& replayed, const ReplayOptions& replay_options) : trace(replayed), options(replay_options) {}
 
   const Trace& trace;
   const ReplayOptions& options;

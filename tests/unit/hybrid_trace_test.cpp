@@ -269,6 +269,17 @@ TEST_CASE("hybrid traces: the written identity keeps fork/join, team and lock re
 
 namespace {
 
+// The visits of one region, every other field of the selection left empty.
+Selection region_selection(const std::string& region) {
+  Selection s;
+  s.region = region;
+  return s;
+}
+
+}  // namespace
+
+namespace {
+
 // One rank whose master runs a parallel region 0..10 s (entered at `master_enter`; its own work
 // until 4 s, then the implicit barrier) with two OpenMP threads entering at 1 ms and working until
 // 10 s and 7.001 s; main ends at 12 s.
@@ -297,12 +308,12 @@ Trace parallel_team(double master_enter = 0) {
 
 TEST_CASE("rebalance across threads: each team meets at its barrier when the mean work is done", "[scenario][hybrid]") {
   const Trace t = parallel_team();
-  const std::vector<TeamWork> teams = team_work(t, select_visits(t, Selection{"!$omp parallel @a.c:1"}));
+  const std::vector<TeamWork> teams = team_work(t, select_visits(t, region_selection("!$omp parallel @a.c:1")));
   REQUIRE(teams.size() == 1);
   CHECK(teams[0].threads == 3);
   // Threads may stamp their enter a little before the master's: still the same team.
   const Trace early = parallel_team(0.002);
-  CHECK(team_work(early, select_visits(early, Selection{"!$omp parallel @a.c:1"}))[0].threads == 3);
+  CHECK(team_work(early, select_visits(early, region_selection("!$omp parallel @a.c:1")))[0].threads == 3);
   CHECK(teams[0].max == Approx(9.999));
   CHECK(teams[0].mean == Approx((4 + 9.999 + 7) / 3));
   const Scenario s = parse_scenario("wisp: 1\ntrace: t\ntransforms:\n  - rebalance: {region: \"!$omp parallel @a.c:1\", across: threads}\n",
@@ -354,7 +365,7 @@ TEST_CASE("the hybrid generator: every thread works as the model says, the maste
   const gen::HybridOptions o = small_hybrid();
   const Trace t = gen::generate_hybrid(o);
   REQUIRE(t.defs.ranks[1].others.size() == 2);
-  const auto visits = select_visits(t, Selection{"!$omp parallel @hybrid.c:10"});
+  const auto visits = select_visits(t, region_selection("!$omp parallel @hybrid.c:10"));
   REQUIRE(visits.size() == 10);
   for (const TeamWork& team : team_work(t, visits)) CHECK(team.threads == 3);
   const std::vector<TeamWork> teams = team_work(t, visits);

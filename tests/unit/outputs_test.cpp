@@ -155,8 +155,8 @@ TEST_CASE("wisp run: zero transforms selecting one call path twice print its MBM
   const std::string text = read_file(dir / "out" / "report.txt").value_or("");
   CHECK(count_of(text, "zero in simulation vs the program activity graph") == 1);
   CHECK(count_of(text, "zero main/compute: simulated gain") == 1);
-  const auto json = nlohmann::json::parse(read_file(dir / "out" / "report.json").value_or("{}"));
-  CHECK(json["zero_versus_mbm"].size() == 1);
+  const auto report = json::parse(read_file(dir / "out" / "report.json").value_or("{}"));
+  CHECK(report["zero_versus_mbm"].size() == 1);
 }
 
 TEST_CASE("options -v and -q before or after the sub-command", "[outputs][cli]") {
