@@ -13,10 +13,7 @@ Ticks ideal_network_clock(const Pag& pag, std::vector<Ticks>& clock) {
 
 IdealNetworkReplay ideal_network_replay(const Trace& trace, std::uint64_t eager_limit) {
   IdealNetworkReplay out;
-  PagOptions options;
-  options.rendezvous = RendezvousRule::EagerLimit;
-  options.eager_limit = eager_limit;
-  out.pag = build_pag(trace, options);
+  out.pag = build_pag(trace, eager_limit_options(eager_limit));
   out.runtime = out.pag.seconds(ideal_network_clock(out.pag, out.clock));
   return out;
 }

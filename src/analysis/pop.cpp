@@ -210,7 +210,7 @@ double PopTimeline::ideal_at(Rank r, double t) const {
 }
 
 PopTimeline pop_timeline(const Trace& trace, std::uint64_t eager_limit) {
-  return pop_timeline(trace, build_pag(trace, PagOptions{RendezvousRule::EagerLimit, eager_limit}));
+  return pop_timeline(trace, build_pag(trace, eager_limit_options(eager_limit)));
 }
 
 PopTimeline pop_timeline(const Trace& trace, const Pag& pag) {

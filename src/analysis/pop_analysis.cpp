@@ -25,7 +25,7 @@ void fill_factors(PopAnalysis& a, const Timers& timers, const std::vector<Window
 PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options, const Pag* pag) {
   const bool shared = pag && pag->ideal_variant != 0 && pag->ideal_eager_limit == options.pop.eager_limit;
   Pag own;
-  if (!shared) own = build_pag(trace, PagOptions{RendezvousRule::EagerLimit, options.pop.eager_limit});
+  if (!shared) own = build_pag(trace, eager_limit_options(options.pop.eager_limit));
   const Pag& graph = shared ? *pag : own;
   const std::vector<WindowRange> ranges =
       options.windows ? window_ranges(trace, graph, *options.windows) : std::vector<WindowRange>{};

@@ -155,7 +155,8 @@ struct Worker {
 std::string make_identity(Worker& w, const Scenario& point) {
   try {
     IdentityRun id = run_identity(point, w.measured);
-    std::string bytes = "K" + encode_identity(id);
+    std::string bytes = "K";  // appended: GCC 12 warns falsely (-Wrestrict) on "K" + std::string&&
+    bytes += encode_identity(id);
     w.identities.emplace(identity_key(point), std::move(id));
     return bytes;
   } catch (const std::exception& e) {

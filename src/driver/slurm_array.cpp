@@ -47,7 +47,7 @@ std::string array_script(const SlurmArray& a) {
 std::string merge_script(const SlurmArray& a) {
   std::string parts;
   for (std::size_t k = 0; k < split_points(a.points, a.tasks).size(); ++k)
-    parts += " " + quoted(a.dir / "parts" / std::to_string(k));
+    (parts += ' ') += quoted(a.dir / "parts" / std::to_string(k));
   return fmt::format(
       "#!/bin/bash\n"
       "# wisp sweep {name}: merges the array's parts into result/ (report.json, report.txt, sweep.csv,\n"

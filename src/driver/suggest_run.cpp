@@ -61,7 +61,7 @@ void simulate(std::vector<Suggestion>& batch, const ScenarioTrace& in, const Sug
   if (o.mpi && o.mpi->size() > 1) return simulate_over_mpi(batch, in, *o.mpi, identities);
   std::vector<Scenario> points;
   for (const Suggestion& s : batch) points.push_back(s.scenario);
-  const std::vector<SweepRow> rows = run_points(points, in.trace, PointsOptions{o.jobs, false, true}, work, identities);
+  const std::vector<SweepRow> rows = run_points(points, in.trace, PointsOptions{o.jobs, false, true, {}}, work, identities);
   for (std::size_t i = 0; i < batch.size(); ++i) batch[i].run = rows[i];
 }
 

@@ -136,7 +136,7 @@ SweepResult run_sweep(const Scenario& s, const Trace& measured, int jobs, const 
   SweepResult result{all.rows, {}};
   spdlog::info("{}: {} sweep points, {} at a time", s.name, points.size(), jobs);
   IdentityRuns identities;
-  std::vector<SweepRow> rows = run_points(points, measured, PointsOptions{jobs, true, false}, out, identities);
+  std::vector<SweepRow> rows = run_points(points, measured, PointsOptions{jobs, true, false, {}}, out, identities);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     static_cast<Runtimes&>(result.rows[i]) = rows[i];
     result.rows[i].error = rows[i].error;

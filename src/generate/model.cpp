@@ -119,7 +119,7 @@ Model::Model(std::uint32_t ranks, std::string program_name) {
   for (Rank r = 0; r < ranks; ++r) world.members.push_back(r);
   defs_.world = defs_.add_comm(std::move(world));
   defs_.add_comm(Communicator{"MPI_COMM_SELF", {}, true, kNone});
-  for (Rank r = 0; r < ranks; ++r) programs_.push_back(RankProgram(this, r));
+  for (Rank r = 0; r < ranks; ++r) programs_.push_back(RankProgram(this));
   launch_.assign(ranks, 0.0);
 }
 

@@ -19,9 +19,9 @@ namespace fs = std::filesystem;
 namespace {
 fs::path sibling(const fs::path& target, const char* what) {
   const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string name = ".";  // appended piece by piece: GCC 12 warns falsely on "literal" + std::string&&
-  name += target.filename().string();
-  name += std::string(".") + what + "-" + std::to_string(getpid());
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string&&.
+  std::string name = ".";
+  ((((name += target.filename().string()) += '.') += what) += '-') += std::to_string(getpid());
   return parent / name;
 }
 
@@ -29,7 +29,8 @@ fs::path sibling(const fs::path& target, const char* what) {
 // process is gone. Removed before a new run writes the same target.
 void remove_stale_staging(const fs::path& target) {
   const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  const std::string prefix = "." + target.filename().string() + ".partial-";
+  std::string prefix = ".";  // appended: see sibling()
+  (prefix += target.filename().string()) += ".partial-";
   std::error_code ec;
   for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();

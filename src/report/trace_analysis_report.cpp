@@ -54,10 +54,14 @@ nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source
 std::string trace_analysis_text(const Trace& trace, const std::string& source, const TraceAnalysis& a,
                                 std::size_t top) {
   std::string out = analysis_text(trace, source, a.wait_paths, a.table, top);
-  if (!a.threads.empty()) out += "\n" + threads_text(trace, a.threads, top);
-  if (a.parts.pag) out += "\n" + near_critical_text(trace, a.pag, top) + "\n" + mbm_text(trace, a.pag, top);
-  if (a.parts.wait_estimate) out += "\n" + wait_estimate_text(trace, a.waits);
-  if (a.parts.pop) out += "\n" + pop_text(a.pop, top);
+  const auto section = [&out](const std::string& text) { (out += '\n') += text; };
+  if (!a.threads.empty()) section(threads_text(trace, a.threads, top));
+  if (a.parts.pag) {
+    section(near_critical_text(trace, a.pag, top));
+    section(mbm_text(trace, a.pag, top));
+  }
+  if (a.parts.wait_estimate) section(wait_estimate_text(trace, a.waits));
+  if (a.parts.pop) section(pop_text(a.pop, top));
   return out;
 }
 

@@ -16,12 +16,6 @@ namespace wisp {
 
 namespace {
 
-std::string describe(const Platform& p) {
-  if (!p.file.empty()) return "file " + p.file.string();
-  return fmt::format("{} crossbar of {} hosts: latency {:.3g} s, bandwidth {:.4g} bytes/s",
-                     p.contention ? "" : "contention-free", p.hosts, p.latency, p.bandwidth);
-}
-
 std::string factors(const Platform& p) {
   if (p.speed_factor == 1 && p.latency_factor == 1 && p.bandwidth_factor == 1) return "";
   return fmt::format("; speed x{}, latency x{}, bandwidth x{}", p.speed_factor, p.latency_factor,

@@ -1,4 +1,6 @@
 // End-to-end: wisp calibrate and wisp simulate on generated traces.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -13,7 +15,7 @@ using namespace wisp;
 using namespace wisp::test;
 
 namespace {
-std::string q(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+std::string q(const std::filesystem::path& p) { return fmt::format("'{}'", p.string()); }
 }  // namespace
 
 TEST_CASE("wisp simulate writes the simulated trace and compares runtimes", "[replay][cli]") {

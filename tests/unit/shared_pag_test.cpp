@@ -170,10 +170,7 @@ void require_shared_pag_agrees(const Trace& t, std::uint64_t eager_limit) {
     // The passes' lanes (four call paths, gaps inside chains summed once) = the one-call-path sweep.
     if (i < 24 && ma[i].mbm_k > 0) CHECK(ma[i].mbm_all == mbm_all(shared.graph, a, ma[i].callpath));
   }
-  PagOptions own_options;
-  own_options.rendezvous = RendezvousRule::EagerLimit;
-  own_options.eager_limit = eager_limit;
-  const Pag own_pag = build_pag(t, own_options);
+  const Pag own_pag = build_pag(t, eager_limit_options(eager_limit));
   for (Rank r = 0; r < t.rank_count(); ++r) {
     REQUIRE(own_pag.calls[r].size() == shared.calls[r].size());
     for (std::size_t c = 0; c < own_pag.calls[r].size(); ++c)

@@ -39,6 +39,14 @@ struct PagOptions {
   // 8 bytes per event smaller, which is what `wisp analyze` chooses.
   bool vertex_times = true;
 };
+// The EagerLimit rule with this limit, every other option as its default.
+inline PagOptions eager_limit_options(std::uint64_t eager_limit) {
+  PagOptions o;
+  o.rendezvous = RendezvousRule::EagerLimit;
+  o.eager_limit = eager_limit;
+  return o;
+}
+
 
 // An outermost MPI call of a rank and its release time R on the ideal network (end of its wait;
 // R = enter if none), what POP's timers need: under the ideal variant's dependencies if the graph

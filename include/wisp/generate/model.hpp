@@ -87,11 +87,10 @@ class RankProgram {
     std::uint32_t first = 0;       // request id (Isend/Irecv) or first index into wait_lists_
     std::uint32_t count = 0;       // Waitall: number of requests
   };
-  RankProgram(Model* model, Rank rank) : model_(model), rank_(rank) {}
+  explicit RankProgram(Model* model) : model_(model) {}
   RegionId mpi_region(std::string_view name);
 
   Model* model_;
-  Rank rank_;
   std::vector<Op> ops_;
   std::vector<std::uint32_t> wait_lists_;
   std::uint32_t requests_ = 0;
