@@ -31,8 +31,7 @@ int main(int argc, char** argv) {
   // 2. Analyse: critical path and POP factors (wait states, delay costs, MBM are in `a` too).
   const wisp::TraceAnalysis a = wisp::analyze_trace(trace);
   std::printf("analysis     critical path %.6f s, load balance %.1f %%, parallel efficiency %.1f %%\n",
-              a.wait_paths.critical_path.length, 100 * a.pop.whole.load_balance,
-              100 * a.pop.whole.parallel_efficiency);
+              a.wait_paths.critical_path.length, 100 * a.pop.whole.load_balance, 100 * a.pop.whole.parallel_efficiency);
 
   // 3. Simulate: the unmodified trace on a platform calibrated from it.
   const wisp::Calibration c = wisp::calibrate(trace);

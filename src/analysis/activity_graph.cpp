@@ -12,14 +12,22 @@ namespace wisp {
 
 std::string_view to_string(ActivityKind kind) {
   switch (kind) {
-    case ActivityKind::Computation: return "computation";
-    case ActivityKind::Mpi: return "mpi";
-    case ActivityKind::Message: return "message";
-    case ActivityKind::Rendezvous: return "rendezvous";
-    case ActivityKind::Collective: return "collective";
-    case ActivityKind::Synchronisation: return "synchronisation";
-    case ActivityKind::Launch: return "launch";
-    case ActivityKind::None: return "none";
+    case ActivityKind::Computation:
+      return "computation";
+    case ActivityKind::Mpi:
+      return "mpi";
+    case ActivityKind::Message:
+      return "message";
+    case ActivityKind::Rendezvous:
+      return "rendezvous";
+    case ActivityKind::Collective:
+      return "collective";
+    case ActivityKind::Synchronisation:
+      return "synchronisation";
+    case ActivityKind::Launch:
+      return "launch";
+    case ActivityKind::None:
+      return "none";
   }
   return "?";
 }
@@ -34,42 +42,48 @@ std::uint32_t ActivityGraph::add_vertices(std::uint32_t count, std::uint32_t ver
 }
 
 std::uint32_t ActivityGraph::lane_of(std::uint32_t v) const {
-  const auto after = std::upper_bound(lanes.begin(), lanes.end(), v,
-                                      [](std::uint32_t x, const LaneRun& r) { return x < r.first; });
+  const auto after =
+      std::upper_bound(lanes.begin(), lanes.end(), v, [](std::uint32_t x, const LaneRun& r) { return x < r.first; });
   return after == lanes.begin() ? kNone : std::prev(after)->lane;
 }
 
 std::uint64_t ActivityGraph::chain_count() const {
-  return static_cast<std::uint64_t>(std::count_if(chain_kind.begin(), chain_kind.end(),
-                                                  [](ActivityKind k) { return k != ActivityKind::None; }));
+  return static_cast<std::uint64_t>(
+      std::count_if(chain_kind.begin(), chain_kind.end(), [](ActivityKind k) { return k != ActivityKind::None; }));
 }
 
 template <typename T>
 void ActivityGraph::keep_aside(std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v, T value, bool keep) {
-  const auto it = std::lower_bound(aside.begin(), aside.end(), v, [](const auto& c, std::uint32_t x) { return c.first < x; });
+  const auto it =
+      std::lower_bound(aside.begin(), aside.end(), v, [](const auto& c, std::uint32_t x) { return c.first < x; });
   const bool there = it != aside.end() && it->first == v;
-  if (keep && there) it->second = value;
-  else if (keep) aside.insert(it, {v, value});  // chains are mostly added in vertex order: at the end
-  else if (there) aside.erase(it);
+  if (keep && there)
+    it->second = value;
+  else if (keep)
+    aside.insert(it, {v, value});  // chains are mostly added in vertex order: at the end
+  else if (there)
+    aside.erase(it);
 }
 
 template <typename T>
 T ActivityGraph::aside_value(const std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v) {
-  const auto it = std::lower_bound(aside.begin(), aside.end(), v, [](const auto& c, std::uint32_t x) { return c.first < x; });
+  const auto it =
+      std::lower_bound(aside.begin(), aside.end(), v, [](const auto& c, std::uint32_t x) { return c.first < x; });
   if (it == aside.end() || it->first != v) throw Error("activity graph: a chain activity's value is missing");
   return it->second;
 }
 
 template void ActivityGraph::keep_aside(std::vector<std::pair<std::uint32_t, Ticks>>&, std::uint32_t, Ticks, bool);
-template void ActivityGraph::keep_aside(std::vector<std::pair<std::uint32_t, CallpathId>>&, std::uint32_t, CallpathId, bool);
+template void ActivityGraph::keep_aside(std::vector<std::pair<std::uint32_t, CallpathId>>&, std::uint32_t, CallpathId,
+                                        bool);
 template Ticks ActivityGraph::aside_value(const std::vector<std::pair<std::uint32_t, Ticks>>&, std::uint32_t);
 template CallpathId ActivityGraph::aside_value(const std::vector<std::pair<std::uint32_t, CallpathId>>&, std::uint32_t);
 
 std::uint64_t ActivityGraph::memory_bytes() const {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return sizeof(*this) + bytes(activities) + bytes(lanes) + bytes(chain_duration) + bytes(long_chains) +
-         bytes(chain_callpath) + bytes(wide_callpaths) +
-         bytes(chain_kind) + out_rows.memory_bytes() + bytes(out) + in_rows.memory_bytes() + bytes(in) + bytes(order);
+         bytes(chain_callpath) + bytes(wide_callpaths) + bytes(chain_kind) + out_rows.memory_bytes() + bytes(out) +
+         in_rows.memory_bytes() + bytes(in) + bytes(order);
 }
 
 namespace {
@@ -97,8 +111,8 @@ void build_csr(const ActivityGraph& g, Key key, SparseRows& rows, std::vector<st
 // Kahn's in-degrees, sparse: a vertex waits for its chain predecessor (a bit) and for its explicit
 // incoming activities (a count per vertex that has any).
 struct Pending {
-  std::vector<std::uint64_t> chain;      // bit v % 64 of word v / 64: v's chain predecessor is not ordered yet
-  std::vector<std::uint32_t> incoming;   // per non-empty row of in_rows: explicit ones not ordered yet
+  std::vector<std::uint64_t> chain;     // bit v % 64 of word v / 64: v's chain predecessor is not ordered yet
+  std::vector<std::uint32_t> incoming;  // per non-empty row of in_rows: explicit ones not ordered yet
   bool waits_for_chain(std::uint32_t v) const { return chain[v >> 6] >> (v & 63) & 1; }
   void chain_done(std::uint32_t v) { chain[v >> 6] &= ~(std::uint64_t{1} << (v & 63)); }
   bool blocked(const ActivityGraph& g, std::uint32_t v) const {
@@ -210,8 +224,10 @@ void remove_activities(ActivityGraph& g, std::vector<std::uint32_t> ids) {
 // Builds the indices and Kahn's order; true if every vertex is ordered, else `pending` tells the
 // blocked ones.
 bool order(ActivityGraph& g, Pending& pending) {
-  build_csr(g, [](const Activity& a) { return a.from; }, g.out_rows, g.out);
-  build_csr(g, [](const Activity& a) { return a.to; }, g.in_rows, g.in);
+  build_csr(
+      g, [](const Activity& a) { return a.from; }, g.out_rows, g.out);
+  build_csr(
+      g, [](const Activity& a) { return a.to; }, g.in_rows, g.in);
   std::uint32_t ordered = 0;
   g.order = kahn(g, pending, ordered);
   return ordered == g.vertex_count;
@@ -229,8 +245,8 @@ std::uint64_t index_graph(ActivityGraph& g) {
   for (std::size_t i = 0; i < g.activities.size(); ++i) {
     const Activity& a = g.activities[i];
     if (a.from >= g.vertex_count || a.to >= g.vertex_count)
-      throw Error(fmt::format("activity graph: activity {} joins vertex {} and {}, but there are only {} vertices",
-                              i, a.from, a.to, g.vertex_count));
+      throw Error(fmt::format("activity graph: activity {} joins vertex {} and {}, but there are only {} vertices", i,
+                              a.from, a.to, g.vertex_count));
   }
   if (!g.chain_kind.empty()) {
     g.chain_duration.resize(g.vertex_count, 0);

@@ -13,8 +13,10 @@ std::size_t lower_index(std::size_t n, double x, Key&& key) {
   std::size_t lo = 0, hi = n;
   while (lo < hi) {
     const std::size_t mid = lo + (hi - lo) / 2;
-    if (key(mid) < x) lo = mid + 1;
-    else hi = mid;
+    if (key(mid) < x)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -25,8 +27,10 @@ std::size_t upper_index(std::size_t n, double x, Key&& key) {
   std::size_t lo = 0, hi = n;
   while (lo < hi) {
     const std::size_t mid = lo + (hi - lo) / 2;
-    if (!(x < key(mid))) lo = mid + 1;
-    else hi = mid;
+    if (!(x < key(mid)))
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }

@@ -61,16 +61,15 @@ CallTimes call_times(const Trace& trace, Rank r, std::uint32_t call) {
 }
 
 bool is_blocking_send(MpiFunction f) {
-  return f == MpiFunction::Send || f == MpiFunction::Bsend || f == MpiFunction::Ssend ||
-         f == MpiFunction::Rsend || f == MpiFunction::Sendrecv || f == MpiFunction::SendrecvReplace;
+  return f == MpiFunction::Send || f == MpiFunction::Bsend || f == MpiFunction::Ssend || f == MpiFunction::Rsend ||
+         f == MpiFunction::Sendrecv || f == MpiFunction::SendrecvReplace;
 }
 bool is_wait_single(MpiFunction f) { return f == MpiFunction::Wait; }
 bool is_wait_multi(MpiFunction f) {
   return f == MpiFunction::Waitall || f == MpiFunction::Waitany || f == MpiFunction::Waitsome;
 }
 bool is_test(MpiFunction f) {
-  return f == MpiFunction::Test || f == MpiFunction::Testall || f == MpiFunction::Testany ||
-         f == MpiFunction::Testsome;
+  return f == MpiFunction::Test || f == MpiFunction::Testall || f == MpiFunction::Testany || f == MpiFunction::Testsome;
 }
 
 }  // namespace wisp

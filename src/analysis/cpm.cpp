@@ -12,13 +12,13 @@ namespace wisp {
 
 Cpm critical_path_method(const ActivityGraph& g) {
   Cpm cpm;
-  cpm.length = longest_path(g, [](const Activity& a) { return a.duration; }, cpm.earliest);
+  cpm.length = longest_path(
+      g, [](const Activity& a) { return a.duration; }, cpm.earliest);
   cpm.latest.assign(g.vertex_count, cpm.length);
   g.for_each_in_reverse_order([&](std::uint32_t v) {
     Ticks latest = cpm.length;
-    g.for_each_outgoing(v, [&](std::uint32_t, const Activity& act) {
-      latest = std::min(latest, cpm.latest[act.to] - act.duration);
-    });
+    g.for_each_outgoing(
+        v, [&](std::uint32_t, const Activity& act) { latest = std::min(latest, cpm.latest[act.to] - act.duration); });
     cpm.latest[v] = latest;
   });
   return cpm;
@@ -61,9 +61,9 @@ namespace {
 
 // Rank of an incoming activity by the tie rule of critical_path(): lower is preferred.
 struct Preference {
-  int local;           // 0: local activity
-  int same_lane;       // 0: from the lane the path is on
-  std::uint32_t lane;  // lower lane first (kNone last)
+  int local;               // 0: local activity
+  int same_lane;           // 0: from the lane the path is on
+  std::uint32_t lane;      // lower lane first (kNone last)
   std::uint32_t position;  // among the vertex's incoming activities
   auto operator<=>(const Preference&) const = default;
 };
@@ -89,8 +89,7 @@ std::vector<std::uint32_t> walk_critical(const ActivityGraph& g, EndsLast&& ends
       ++position;
       if (!tight(act, v)) return;
       const std::uint32_t from_lane = g.lane_of(act.from);
-      const Preference p{is_local(act.kind) ? 0 : 1, from_lane == lane && lane != kNone ? 0 : 1,
-                         from_lane, position};
+      const Preference p{is_local(act.kind) ? 0 : 1, from_lane == lane && lane != kNone ? 0 : 1, from_lane, position};
       if (best == kNone || p < best_pref) {
         best = a;
         best_from = act.from;
@@ -115,7 +114,6 @@ std::vector<std::uint32_t> critical_path(const ActivityGraph& g, const Cpm& cpm)
 }
 
 namespace {
-
 
 // The first variant's explicit activities as the CPM's passes read them: where each goes and how
 // long it takes, in the out index's order (by source), 16 bytes each. A pass then reads them in
@@ -245,7 +243,7 @@ std::vector<bool> zero_slack_by_sweep(const ActivityGraph& g, const std::vector<
   const auto relax = [](Ticks& to, Ticks value) { to = std::max(to, value); };
   for (const ActivityGraph::OrderRun& run : g.order) {
     const std::uint32_t last = run.first + run.count - 1;
-    Ticks carried = 0;  // arrival at v along the chain from v - 1, if v - 1 is in this run
+    Ticks carried = 0;          // arrival at v along the chain from v - 1, if v - 1 is in this run
     std::uint32_t gap = kNone;  // the first of the vertices not kept right before v
     for (std::uint32_t v = run.first; v <= last; ++v) {
       if (!t.kept(v)) {  // a gap inside a chain, up to the next kept vertex (or the run's end)
@@ -259,8 +257,10 @@ std::vector<bool> zero_slack_by_sweep(const ActivityGraph& g, const std::vector<
       }
       const bool chain_in = v != run.first && g.has_chain(v - 1);
       Ticks earliest = chain_in ? carried : 0;
-      if (g.in_rows.has_items(v)) earliest = chain_in ? std::max(earliest, stored[g.in_rows.index(v)]) : stored[g.in_rows.index(v)];
-      else if (!chain_in && v > 0 && g.has_chain(v - 1)) throw chain_out_of_order();
+      if (g.in_rows.has_items(v))
+        earliest = chain_in ? std::max(earliest, stored[g.in_rows.index(v)]) : stored[g.in_rows.index(v)];
+      else if (!chain_in && v > 0 && g.has_chain(v - 1))
+        throw chain_out_of_order();
       const Ticks tail = t.tail[t.slot(v)];
       if (gap != kNone) {
         std::fill(zero.begin() + gap, zero.begin() + v, carried + tail == length);

@@ -14,8 +14,7 @@ class PathWalk {
   PathWalk(const Trace& t, const WaitStates& w, const SyncGraph& g, CriticalPath& out)
       : trace_(t), waits_(w), graph_(g), out_(out) {
     frontier_.resize(t.rank_count());
-    for (Rank r = 0; r < t.rank_count(); ++r)
-      frontier_[r] = static_cast<std::uint32_t>(g.ranks[r].points.size());
+    for (Rank r = 0; r < t.rank_count(); ++r) frontier_[r] = static_cast<std::uint32_t>(g.ranks[r].points.size());
   }
 
   void run() {
@@ -29,8 +28,7 @@ class PathWalk {
       const std::uint32_t from = previous_wait(r);
       const auto& points = graph_.ranks[r].points;
       const bool has_from = from != kNone;
-      walk(r, has_from ? points[from].stamp : first_stamp(r), end_stamp,
-           has_from ? points[from].wait : 0.0);
+      walk(r, has_from ? points[from].stamp : first_stamp(r), end_stamp, has_from ? points[from].wait : 0.0);
       if (!has_from || points[from].init) break;
       frontier_[r] = from;
       const WaitState& ws = waits_.instances[points[from].waiter_of];

@@ -22,8 +22,8 @@ constexpr int K = kDelayCategoryCount;
 struct IntervalTimes {
   SlotTimes times;
   double sum = 0;
-  double waiting = 0;                                    // Ws: waiting time in the interval
-  std::vector<std::pair<std::uint32_t, double>> waits;   // (point, wait) of the waits in it
+  double waiting = 0;                                   // Ws: waiting time in the interval
+  std::vector<std::pair<std::uint32_t, double>> waits;  // (point, wait) of the waits in it
 
   explicit IntervalTimes(std::uint32_t slots) : times(slots) {}
 

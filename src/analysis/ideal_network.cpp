@@ -7,8 +7,8 @@ namespace wisp {
 
 Ticks ideal_network_clock(const Pag& pag, std::vector<Ticks>& clock) {
   return longest_path(
-      pag.graph, [](const Activity& a) { return a.kind == ActivityKind::Computation ? a.duration : Ticks{0}; },
-      clock, pag.ideal_variant);
+      pag.graph, [](const Activity& a) { return a.kind == ActivityKind::Computation ? a.duration : Ticks{0}; }, clock,
+      pag.ideal_variant);
 }
 
 IdealNetworkReplay ideal_network_replay(const Trace& trace, std::uint64_t eager_limit) {

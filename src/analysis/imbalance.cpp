@@ -43,9 +43,8 @@ std::vector<double> non_waiting_time(const Profile& profile, const WaitStates& w
   return raw;
 }
 
-void critical_path_imbalance(const Definitions& defs, const CallpathMatrix& cp,
-                             const std::vector<double>& on_path, const std::vector<double>& raw_non_waiting,
-                             CallpathMatrix& out) {
+void critical_path_imbalance(const Definitions& defs, const CallpathMatrix& cp, const std::vector<double>& on_path,
+                             const std::vector<double>& raw_non_waiting, CallpathMatrix& out) {
   const std::vector<double> cp_incl = inclusive(defs, on_path);
   const std::vector<double> nw_incl = inclusive(defs, raw_non_waiting);
   for (std::uint32_t s = 0; s < cp.slots; ++s) {
@@ -56,9 +55,9 @@ void critical_path_imbalance(const Definitions& defs, const CallpathMatrix& cp,
 }
 
 // Σp α_p δ_p(c) per call path (all, and the inter-partition part); h_p per rank.
-void imbalance_costs(const CriticalPath& path, const std::vector<double>& on_path,
-                     const Profile& profile, const Partitions& partitions, ImbalanceIndicators& out,
-                     std::vector<double>& cost, std::vector<double>& inter) {
+void imbalance_costs(const CriticalPath& path, const std::vector<double>& on_path, const Profile& profile,
+                     const Partitions& partitions, ImbalanceIndicators& out, std::vector<double>& cost,
+                     std::vector<double>& inter) {
   const std::uint32_t S = path.profile.slots, P = path.profile.ranks;
   const std::vector<char> executed = executed_in_partition(profile, partitions);
   cost.assign(S, 0.0);
@@ -109,8 +108,8 @@ std::vector<double> implicit_partition_costs(const std::vector<double>& on_path,
 }
 
 // Costs onto the ranks on the path by their share of d_cp(c); activity and impact metrics.
-void distribute(const CallpathMatrix& cp, const std::vector<double>& on_path,
-                const std::vector<double>& cost, const std::vector<double>& inter, ImbalanceIndicators& out) {
+void distribute(const CallpathMatrix& cp, const std::vector<double>& on_path, const std::vector<double>& cost,
+                const std::vector<double>& inter, ImbalanceIndicators& out) {
   for (std::uint32_t s = 0; s < cp.slots; ++s)
     for (Rank r = 0; r < cp.ranks; ++r) {
       const double l = out.non_waiting.at(s, r);
@@ -132,15 +131,13 @@ void distribute(const CallpathMatrix& cp, const std::vector<double>& on_path,
 
 }  // namespace
 
-ImbalanceIndicators compute_imbalance(const Trace& trace, const Profile& profile,
-                                      const WaitStates& waits, const CriticalPath& path,
-                                      const Partitions* partitions) {
+ImbalanceIndicators compute_imbalance(const Trace& trace, const Profile& profile, const WaitStates& waits,
+                                      const CriticalPath& path, const Partitions* partitions) {
   const CallpathMatrix& cp = path.profile;
   ImbalanceIndicators out;
   for (CallpathMatrix* m : {&out.non_waiting, &out.critical_path_imbalance, &out.critical_path_activities,
                             &out.non_critical_path_activities, &out.critical_imbalance_impact,
-                            &out.intra_partition_imbalance, &out.inter_partition_imbalance,
-                            &out.performance_impact})
+                            &out.intra_partition_imbalance, &out.inter_partition_imbalance, &out.performance_impact})
     *m = CallpathMatrix(cp.slots, cp.ranks);
   std::vector<double> on_path(cp.slots, 0.0);  // d_cp per call path
   for (std::uint32_t s = 0; s < cp.slots; ++s) on_path[s] = cp.total(s);

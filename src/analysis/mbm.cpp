@@ -7,8 +7,8 @@
 #include <array>
 #include <bit>
 #include <future>
-#include <span>
 #include <set>
+#include <span>
 
 namespace wisp {
 
@@ -28,7 +28,9 @@ Ticks mbm_all(const ActivityGraph& g, const Cpm& cpm, CallpathId callpath) {
   Ticks zeroed = 0;
   chain_sweep(
       g, kFirstVariant, stored,
-      [callpath](Ticks& f, Ticks e, const Activity& a) { f = std::max(f, e + (a.callpath == callpath ? 0 : a.duration)); },
+      [callpath](Ticks& f, Ticks e, const Activity& a) {
+        f = std::max(f, e + (a.callpath == callpath ? 0 : a.duration));
+      },
       [&](std::uint32_t, Ticks e) { zeroed = std::max(zeroed, e); });
   return cpm.length - zeroed;
 }
@@ -91,8 +93,8 @@ PassInput pass_input(const ActivityGraph& g, const Cpm& cpm) {
   in.out.reserve(g.out.size());
   for (std::uint32_t id : g.out) {
     const Activity& a = g.activities[id];
-    in.out.push_back({a.variants & kFirstVariant ? in.by_order[g.in_rows.index(a.to)] : SparseRows::kEmpty,
-                      a.callpath, a.duration});
+    in.out.push_back(
+        {a.variants & kFirstVariant ? in.by_order[g.in_rows.index(a.to)] : SparseRows::kEmpty, a.callpath, a.duration});
   }
   return in;
 }
@@ -150,8 +152,8 @@ void lanes_by_runs(const PassInput& in, const std::array<CallpathId, kLanes>& ze
   const auto slot = [&](std::uint32_t v) { return in.by_order[g.in_rows.index(v)]; };
   for (const ActivityGraph::OrderRun& run : g.order) {
     const std::uint32_t last = run.first + run.count - 1;
-    Lanes carried{};  // arrival at v along the chain from v - 1, if v - 1 is in this run
-    Ticks gap_total = 0;  // a gap of vertices not kept right before v: its durations,
+    Lanes carried{};                               // arrival at v along the chain from v - 1, if v - 1 is in this run
+    Ticks gap_total = 0;                           // a gap of vertices not kept right before v: its durations,
     std::array<Ticks, kLanes + 1> gap_left_out{};  // and per lane what it leaves out
     bool in_gap = false;
     const auto close_gap = [&] {

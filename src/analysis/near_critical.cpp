@@ -86,15 +86,14 @@ std::uint64_t Successors::memory_bytes() const {
 }
 
 Ticks NearCriticalPath::time_of(CallpathId cp) const {
-  const auto it = std::lower_bound(callpaths.begin(), callpaths.end(), cp,
-                                   [](const auto& e, CallpathId c) { return e.first < c; });
+  const auto it =
+      std::lower_bound(callpaths.begin(), callpaths.end(), cp, [](const auto& e, CallpathId c) { return e.first < c; });
   return it != callpaths.end() && it->first == cp ? it->second : 0;
 }
 
 double NearCriticalPaths::last_nc_percent() const {
   if (paths.empty() || critical_length <= 0) return 0;
-  return 100.0 * static_cast<double>(critical_length - paths.back().duration) /
-         static_cast<double>(critical_length);
+  return 100.0 * static_cast<double>(critical_length - paths.back().duration) / static_cast<double>(critical_length);
 }
 
 namespace {
@@ -194,7 +193,8 @@ Successors successors(const ActivityGraph& g, const Cpm& cpm, const std::vector<
   const auto border = [&](std::uint32_t p) { return std::min(g.vertex_count, words * p / parts * 64); };
   std::vector<std::future<Successors>> later;
   for (std::uint32_t p = 1; p < parts; ++p)
-    later.push_back(std::async(std::launch::async, [&, p] { return successors_of(g, cpm, on_critical, marked, border(p), border(p + 1)); }));
+    later.push_back(std::async(
+        std::launch::async, [&, p] { return successors_of(g, cpm, on_critical, marked, border(p), border(p + 1)); }));
   Successors succ = successors_of(g, cpm, on_critical, marked, 0, border(1));
   for (auto& part : later) succ.append(part.get());
   return succ;
@@ -370,8 +370,7 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
   return r;
 }
 
-std::vector<std::uint32_t> path_activities(const ActivityGraph& g, const NearCriticalPaths& paths,
-                                           std::size_t index) {
+std::vector<std::uint32_t> path_activities(const ActivityGraph& g, const NearCriticalPaths& paths, std::size_t index) {
   std::vector<std::uint32_t> out;
   walk_path(g, paths, index, [&](std::uint32_t a, const Activity&) { out.push_back(a); });
   return out;

@@ -23,7 +23,10 @@ void barrier_waits(const Trace& t, Rank r, OpenMpWaits& out) {
     if (events[i].kind != EventKind::Enter && events[i].kind != EventKind::Leave) continue;
     const Region& region = t.defs.region_of(events[i].ref);
     if (!is_openmp_barrier(region)) continue;
-    if (events[i].kind == EventKind::Enter) { open.push_back(i); continue; }
+    if (events[i].kind == EventKind::Enter) {
+      open.push_back(i);
+      continue;
+    }
     if (open.empty()) continue;
     const std::size_t enter = open.back();
     open.pop_back();

@@ -96,7 +96,8 @@ class Builder {
     std::uint64_t events = 1;
     for (const auto& rt : trace_.ranks) events += rt.events.size();
     if (events + trace_.collectives.size() >= kNone - 1)
-      throw Error(fmt::format("program activity graph: {} events are more than its 32-bit vertex ids can hold", events));
+      throw Error(
+          fmt::format("program activity graph: {} events are more than its 32-bit vertex ids can hold", events));
     g_.add_vertex(kNone);  // the virtual start, at the origin
     bool any = false;
     for (Rank r = 0; r < trace_.rank_count(); ++r) {
@@ -131,7 +132,7 @@ class Builder {
     std::uint32_t record;
     std::uint32_t begin;  // vertices
     std::uint32_t end;
-    Ticks begin_time;     // at(begin), at(end)
+    Ticks begin_time;  // at(begin), at(end)
     Ticks end_time;
   };
 
@@ -151,8 +152,8 @@ class Builder {
         const CollectiveRecord& rec = trace_.ranks[m.rank].collectives[m.record];
         if (rec.begin == kNone || rec.end == kNone) break;
         const auto& times = collective_ticks_[m.rank][m.record];
-        members.push_back({m.rank, m.record, pag_.vertex(m.rank, rec.begin), pag_.vertex(m.rank, rec.end),
-                           times.first, times.second});
+        members.push_back({m.rank, m.record, pag_.vertex(m.rank, rec.begin), pag_.vertex(m.rank, rec.end), times.first,
+                           times.second});
       }
       if (members.size() != inst.count) continue;
       add_instance(inst, members);
@@ -180,10 +181,19 @@ class Builder {
     for (std::size_t i = 0; i < n; ++i) {
       prefix = std::max(prefix, members[i].begin_time);
       switch (cls) {
-        case CollectiveClass::OneToN: release[i] = members[root].begin_time; break;
-        case CollectiveClass::NToOne: release[i] = all; waits[i] = i == root; break;
-        case CollectiveClass::Prefix: release[i] = prefix; break;
-        default: release[i] = all; break;
+        case CollectiveClass::OneToN:
+          release[i] = members[root].begin_time;
+          break;
+        case CollectiveClass::NToOne:
+          release[i] = all;
+          waits[i] = i == root;
+          break;
+        case CollectiveClass::Prefix:
+          release[i] = prefix;
+          break;
+        default:
+          release[i] = all;
+          break;
       }
     }
     for (std::size_t i = 0; i < n; ++i)
@@ -259,8 +269,8 @@ class Builder {
           case EventKind::MpiIrecv: {
             const P2P& p = rt.p2p[e.ref];
             if (p.event != i) break;
-            const EventIndex at_event = p.is_send() ? (call != kNone ? call : i)
-                                        : (p.request_event != kNone ? p.request_event : call);
+            const EventIndex at_event =
+                p.is_send() ? (call != kNone ? call : i) : (p.request_event != kNone ? p.request_event : call);
             if (at_event == kNone) break;
             out[e.ref] = pag_.vertex(r, at_event);
             out_ticks[e.ref] = ticks(rt.events[at_event].time);
@@ -269,7 +279,8 @@ class Builder {
           case EventKind::MpiCollectiveBegin:
             if (rt.collectives[e.ref].begin == i) collective_call_[r][e.ref] = call;
             break;
-          default: break;
+          default:
+            break;
         }
       }
     }
@@ -315,15 +326,22 @@ class Builder {
       const std::uint32_t v = pag_.vertex(r, i);
       switch (e.kind) {
         case EventKind::MpiRecv:
-        case EventKind::MpiIrecv: message(rt.p2p[e.ref], v); break;
-        case EventKind::MpiIsendComplete: rendezvous(r, e.ref, v); break;
-        case EventKind::MpiSend: rendezvous(r, e.ref, pag_.vertex(r, call.leave)); break;
+        case EventKind::MpiIrecv:
+          message(rt.p2p[e.ref], v);
+          break;
+        case EventKind::MpiIsendComplete:
+          rendezvous(r, e.ref, v);
+          break;
+        case EventKind::MpiSend:
+          rendezvous(r, e.ref, pag_.vertex(r, call.leave));
+          break;
         case EventKind::MpiCollectiveEnd: {
           const std::uint32_t hub = hub_of_record_[r][e.ref];
           if (hub != kNone) deps_.push_back({hub, v, at(hub), ActivityKind::Collective});
           break;
         }
-        default: break;
+        default:
+          break;
       }
     }
   }
@@ -390,7 +408,8 @@ class Builder {
       } else {
         cp = after(cp, rt.events[i]);
       }
-      if (i + 1 < n) g_.add_chain(pag_.vertex(r, i), event_at(r, i + 1) - event_at(r, i), cp, ActivityKind::Computation);
+      if (i + 1 < n)
+        g_.add_chain(pag_.vertex(r, i), event_at(r, i + 1) - event_at(r, i), cp, ActivityKind::Computation);
     }
   }
 
@@ -401,13 +420,13 @@ class Builder {
   std::vector<std::vector<std::uint32_t>> hub_of_record_;  // per rank, per collective record
   std::vector<std::vector<std::uint8_t>> replaced_;        // the local begin -> end activity is the hub's
   std::vector<Dependency> deps_;
-  std::uint32_t first_hub_ = 0;      // synchronisation vertices from here on
-  std::vector<Ticks> hub_time_;      // their times
-  Rank cached_rank_ = kNone;         // cache_rank()
+  std::uint32_t first_hub_ = 0;  // synchronisation vertices from here on
+  std::vector<Ticks> hub_time_;  // their times
+  Rank cached_rank_ = kNone;     // cache_rank()
   std::vector<Ticks> rank_ticks_;
-  std::vector<std::vector<std::uint32_t>> p2p_vertex_;  // index_calls()
-  std::vector<std::vector<Ticks>> p2p_ticks_;           // index_calls(): at(p2p_vertex_), read densely
-  std::vector<std::vector<EventIndex>> collective_call_;  // index_calls()
+  std::vector<std::vector<std::uint32_t>> p2p_vertex_;                  // index_calls()
+  std::vector<std::vector<Ticks>> p2p_ticks_;                           // index_calls(): at(p2p_vertex_), read densely
+  std::vector<std::vector<EventIndex>> collective_call_;                // index_calls()
   std::vector<std::vector<std::pair<Ticks, Ticks>>> collective_ticks_;  // index_calls(): begin, end times
 };
 

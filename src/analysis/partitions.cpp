@@ -20,8 +20,7 @@ Partitions derive_partitions(const Trace& trace, const Profile& profile) {
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     std::vector<CallpathId> key;
     for (CallpathId cp = 0; cp < defs.callpaths.size(); ++cp)
-      if (defs.region_of(cp).kind == RegionKind::User && profile.visits.at(slot_of(cp), r) > 0)
-        key.push_back(cp);
+      if (defs.region_of(cp).kind == RegionKind::User && profile.visits.at(slot_of(cp), r) > 0) key.push_back(cp);
     auto [it, fresh] = index.try_emplace(std::move(key), static_cast<std::uint32_t>(members.size()));
     if (fresh) members.emplace_back();
     members[it->second].push_back(r);
@@ -72,8 +71,8 @@ Partitions parse_partitions(std::string_view text, const std::string& source, st
     const auto id = static_cast<std::uint32_t>(p.names.size());
     for (Rank r : ranks) {
       if (p.of_rank[r] != kNone)
-        throw Error(fmt::format("{}: rank {} is already in partition '{}' (line {})", where, r,
-                                p.names[p.of_rank[r]], line_of[r]));
+        throw Error(fmt::format("{}: rank {} is already in partition '{}' (line {})", where, r, p.names[p.of_rank[r]],
+                                line_of[r]));
       p.of_rank[r] = id;
       line_of[r] = line_no;
     }
@@ -83,8 +82,10 @@ Partitions parse_partitions(std::string_view text, const std::string& source, st
   for (Rank r = 0; r < rank_count; ++r)
     if (p.of_rank[r] == kNone) missing.push_back(r);
   if (!missing.empty())
-    throw Error(fmt::format("{}: ranks {} are in no partition (the trace has {} ranks; list every "
-                            "rank exactly once)", source, format_rank_set(missing), rank_count));
+    throw Error(
+        fmt::format("{}: ranks {} are in no partition (the trace has {} ranks; list every "
+                    "rank exactly once)",
+                    source, format_rank_set(missing), rank_count));
   return p;
 }
 

@@ -195,9 +195,12 @@ PopTimeline::Point PopTimeline::point(Rank r, std::size_t i) const {
   if (i == 3 * timers.calls.size() + 1) return timers.last;
   const Call& c = timers.calls[(i - 1) / 3];
   switch ((i - 1) % 3) {
-    case 0: return {c.enter, c.useful, c.ideal_enter};
-    case 1: return {c.release, c.useful, c.ideal_leave};
-    default: return {c.leave, c.useful, c.ideal_leave};
+    case 0:
+      return {c.enter, c.useful, c.ideal_enter};
+    case 1:
+      return {c.release, c.useful, c.ideal_leave};
+    default:
+      return {c.leave, c.useful, c.ideal_leave};
   }
 }
 

@@ -63,7 +63,8 @@ std::vector<double> fixed_borders(double start, double end, double length) {
 }
 
 template <typename Events>
-std::vector<WindowRange> ranges_of(const Events& t, Rank ranks, double start, double end, const WindowOptions& options) {
+std::vector<WindowRange> ranges_of(const Events& t, Rank ranks, double start, double end,
+                                   const WindowOptions& options) {
   const std::vector<double> borders = fixed_borders(start, end, options.length);
   const std::size_t last = borders.size() - 1;
   std::vector<std::pair<double, double>> ranges;

@@ -37,8 +37,10 @@ class RankPass {
       const Event& e = rt.events[i];
       point_ = SyncPoint{};
       roles_.clear();
-      if (i == init_leave || i == finalize_leave) init_finalize(i, i == init_leave);
-      else if (e.kind == EventKind::MpiCollectiveEnd) collective(e.ref);
+      if (i == init_leave || i == finalize_leave)
+        init_finalize(i, i == init_leave);
+      else if (e.kind == EventKind::MpiCollectiveEnd)
+        collective(e.ref);
       else if (e.kind != EventKind::Enter && e.kind != EventKind::Leave && e.kind != EventKind::ProgramBegin &&
                e.kind != EventKind::ProgramEnd && e.kind != EventKind::MpiCollectiveBegin &&
                e.kind != EventKind::CommCreate && e.kind != EventKind::CommDestroy)
@@ -135,8 +137,7 @@ class RankPass {
     const std::uint32_t call = calls_.ranks[r_].collective[record];
     const double end = trace_.ranks[r_].events[rec.end].time;
     has_point_ = true;
-    const double completion =
-        std::max(0.0, end - std::max(sync.earliest_end, std::min(sync.sync_begin, end)));
+    const double completion = std::max(0.0, end - std::max(sync.earliest_end, std::min(sync.sync_begin, end)));
     point_.prune = leave_of(r_, call) - enter_of(r_, call) - completion;
     point_.prune_scalasca = point_.prune;
     if (sync.group) group_comm_ = rec.comm;
@@ -167,8 +168,7 @@ class RankPass {
     const RankCalls& rc = calls_.ranks[r_];
     const std::uint32_t call = init ? rc.init : rc.finalize;
     const double leave = trace_.ranks[r_].events[i].time;
-    const double completion =
-        std::max(0.0, leave - std::max(s.earliest_leave, std::min(s.latest_enter, leave)));
+    const double completion = std::max(0.0, leave - std::max(s.earliest_leave, std::min(s.latest_enter, leave)));
     has_point_ = true;
     point_.prune = leave - enter_of(r_, call) - completion;
     point_.prune_scalasca = point_.prune;
@@ -214,10 +214,12 @@ class RankPass {
       last_pair_[role.peer] = idx;
     }
     if (group_comm_ != kNone) {
-      auto it = std::find_if(comm_last_.begin(), comm_last_.end(),
-                             [&](const auto& p) { return p.first == group_comm_; });
-      if (it == comm_last_.end()) comm_last_.emplace_back(group_comm_, idx);
-      else it->second = idx;
+      auto it =
+          std::find_if(comm_last_.begin(), comm_last_.end(), [&](const auto& p) { return p.first == group_comm_; });
+      if (it == comm_last_.end())
+        comm_last_.emplace_back(group_comm_, idx);
+      else
+        it->second = idx;
       group_comm_ = kNone;
     }
   }

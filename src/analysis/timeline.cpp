@@ -63,8 +63,10 @@ TimelineLane other_lane(const Trace& trace, Rank r, std::size_t k, std::uint32_t
   double since = 0;
   for (const LocationEvent& e : trace.ranks[r].others[k]) {
     if (!stack.empty() && e.time > since) add_interval(lane, since, e.time, first_region_label + stack.back());
-    if (e.enter) stack.push_back(e.region);
-    else if (!stack.empty()) stack.pop_back();
+    if (e.enter)
+      stack.push_back(e.region);
+    else if (!stack.empty())
+      stack.pop_back();
     since = e.time;
   }
   return lane;
@@ -100,7 +102,8 @@ RankSplit split_of(const TimelineLane& lane, const std::vector<TimelineLabel>& l
   RankSplit split;
   for (std::size_t i = 0; i < lane.start.size(); ++i) {
     const double d = lane.end[i] - lane.start[i];
-    if (!labels[lane.label[i]].mpi) split.computation += d;
+    if (!labels[lane.label[i]].mpi)
+      split.computation += d;
     else {
       split.waiting += lane.wait[i];
       split.mpi += d - lane.wait[i];
@@ -116,10 +119,11 @@ std::vector<TimelineMessage> messages_of(const Trace& trace) {
     const P2P& s = trace.send_of(m);
     const P2P& v = trace.recv_of(m);
     if (s.event == kNone || v.event == kNone) continue;
-    out.push_back({m.sender, m.receiver, trace.event(m.sender, s.event).time, trace.event(m.receiver, v.event).time,
-                   s.bytes});
+    out.push_back(
+        {m.sender, m.receiver, trace.event(m.sender, s.event).time, trace.event(m.receiver, v.event).time, s.bytes});
   }
-  std::stable_sort(out.begin(), out.end(), [](const TimelineMessage& a, const TimelineMessage& b) { return a.send < b.send; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const TimelineMessage& a, const TimelineMessage& b) { return a.send < b.send; });
   return out;
 }
 

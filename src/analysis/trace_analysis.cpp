@@ -60,9 +60,12 @@ std::future<void> start(bool beside, Work&& work) {
 
 WaitKind kind_of(WaitPattern p) {
   switch (p) {
-    case WaitPattern::LateSender: return WaitKind::LateSender;
-    case WaitPattern::WaitAtNxN: return WaitKind::WaitNxN;
-    case WaitPattern::WaitAtBarrier: return WaitKind::WaitBarrier;
+    case WaitPattern::LateSender:
+      return WaitKind::LateSender;
+    case WaitPattern::WaitAtNxN:
+      return WaitKind::WaitNxN;
+    case WaitPattern::WaitAtBarrier:
+      return WaitKind::WaitBarrier;
   }
   return WaitKind::LateSender;
 }
@@ -109,10 +112,11 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
     timed(first, "metric table", [&] { a.table = metric_table(a.wait_paths); });
     a.threads = thread_profile(trace);  // empty unless the trace has other threads
     // The estimate is compared with the wait-path analysis's wait states, not with a second wait-state search.
-    if (options.parts.wait_estimate) timed(first, "minimum-based wait estimate", [&] {
-      const TraceBasedWaits trace_based = trace_based_waits(trace, a.wait_paths.waits);
-      a.waits = estimate_waits(trace, &trace_based);
-    });
+    if (options.parts.wait_estimate)
+      timed(first, "minimum-based wait estimate", [&] {
+        const TraceBasedWaits trace_based = trace_based_waits(trace, a.wait_paths.waits);
+        a.waits = estimate_waits(trace, &trace_based);
+      });
   });
   // The PAG serves the near-critical paths and the MBM through its CPM, and POP's ideal-network
   // clock replay through its second variant (rendezvous by the eager limit, not as observed), so
@@ -132,7 +136,8 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   a.timings = first;
   if (!options.parts.pag) {
     if (options.parts.pop)
-      timed(a.timings, "POP factors and windows (ideal-network clock replay)", [&] { a.pop = analyze_pop(trace, pop); });
+      timed(a.timings, "POP factors and windows (ideal-network clock replay)",
+            [&] { a.pop = analyze_pop(trace, pop); });
     return a;
   }
   // POP's clock replay reads only the PAG and keeps a few values per rank: beside the CPM and the
@@ -145,8 +150,9 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   // Without earliest times: the search and the MBM read only the latest times and the length.
   std::vector<std::uint32_t> critical;
   timed(graph, "critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph, critical); });
-  timed(graph, "near-critical paths",
-        [&] { a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths, critical, beside ? cores : 1); });
+  timed(graph, "near-critical paths", [&] {
+    a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths, critical, beside ? cores : 1);
+  });
   // The MBM needs the CPM's length and the paths, not their per-vertex tables: freed first, so that
   // the MBM's lanes take their place instead of adding to them.
   a.pag.cpm.tails = ChainTails();

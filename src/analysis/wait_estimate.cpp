@@ -9,9 +9,12 @@ namespace wisp {
 
 std::string_view to_string(WaitPattern p) {
   switch (p) {
-    case WaitPattern::LateSender: return "Late Sender";
-    case WaitPattern::WaitAtNxN: return "Wait at N x N";
-    case WaitPattern::WaitAtBarrier: return "Wait at Barrier";
+    case WaitPattern::LateSender:
+      return "Late Sender";
+    case WaitPattern::WaitAtNxN:
+      return "Wait at N x N";
+    case WaitPattern::WaitAtBarrier:
+      return "Wait at Barrier";
   }
   return "?";
 }
@@ -20,7 +23,8 @@ std::optional<WaitPattern> wait_pattern_of(MpiFunction f) {
   switch (f) {
     case MpiFunction::Recv:
     case MpiFunction::Wait:
-    case MpiFunction::Waitall: return WaitPattern::LateSender;
+    case MpiFunction::Waitall:
+      return WaitPattern::LateSender;
     case MpiFunction::Allreduce:
     case MpiFunction::Allgather:
     case MpiFunction::Allgatherv:
@@ -28,9 +32,12 @@ std::optional<WaitPattern> wait_pattern_of(MpiFunction f) {
     case MpiFunction::Alltoallv:
     case MpiFunction::Alltoallw:
     case MpiFunction::ReduceScatter:
-    case MpiFunction::ReduceScatterBlock: return WaitPattern::WaitAtNxN;
-    case MpiFunction::Barrier: return WaitPattern::WaitAtBarrier;
-    default: return std::nullopt;
+    case MpiFunction::ReduceScatterBlock:
+      return WaitPattern::WaitAtNxN;
+    case MpiFunction::Barrier:
+      return WaitPattern::WaitAtBarrier;
+    default:
+      return std::nullopt;
   }
 }
 

@@ -19,8 +19,8 @@ WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& o
     a.delays = analyze_delays(trace, a.waits, graph, options.delay_rules);
   }
   a.partitions = options.partitions ? *options.partitions : derive_partitions(trace, a.profile);
-  a.imbalance = compute_imbalance(trace, a.profile, a.waits, a.critical_path,
-                                  options.partitions ? &a.partitions : nullptr);
+  a.imbalance =
+      compute_imbalance(trace, a.profile, a.waits, a.critical_path, options.partitions ? &a.partitions : nullptr);
   return a;
 }
 

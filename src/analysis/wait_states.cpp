@@ -70,8 +70,9 @@ class Detector {
       const CallTimes sc = call_times(trace_, msg.sender, send_call);
       const double idle = std::min(sc.enter, rc.leave) - rc.enter;
       if (!(idle > 0)) continue;
-      WaitState w{idle, msg.receiver, trace_.recv_of(msg).event, msg.sender,
-                  trace_.send_of(msg).event, rc.callpath, m, WaitKind::LateSender};
+      WaitState w{
+          idle, msg.receiver,        trace_.recv_of(msg).event, msg.sender, trace_.send_of(msg).event, rc.callpath,
+          m,    WaitKind::LateSender};
       if (is_wait_multi(rc.function)) {
         Candidate& c = multi[{msg.receiver, recv_call}];
         if (idle > c.seconds) c = Candidate{idle, w};
@@ -109,8 +110,13 @@ class Detector {
       const CallTimes req = call_times(trace_, msg.receiver, req_call);
       const double idle = cmp.leave <= req.enter ? 0.0 : req.enter - cmp.enter;
       if (!(idle > 0)) continue;
-      WaitState w{idle, msg.sender, blocking_send ? sp.event : sp.request_event, msg.receiver,
-                  blocking_recv ? rp.event : rp.request_event, cmp.callpath, m,
+      WaitState w{idle,
+                  msg.sender,
+                  blocking_send ? sp.event : sp.request_event,
+                  msg.receiver,
+                  blocking_recv ? rp.event : rp.request_event,
+                  cmp.callpath,
+                  m,
                   WaitKind::LateReceiver};
       if (w.event == kNone || w.delayer_event == kNone) continue;
       if (several) {
@@ -146,18 +152,17 @@ class Detector {
       if (call == kNone || call == rc.init || call == rc.finalize) return {};
       const CollectiveRecord& rec = trace_.ranks[m[k].rank].collectives[m[k].record];
       const RankTrace& rt = trace_.ranks[m[k].rank];
-      out.push_back(Member{m[k].rank, m[k].record, rt.events[rec.begin].time,
-                           rt.events[rec.end].time, rt.events[rt.mpi_calls[call].enter].ref, rec.end});
+      out.push_back(Member{m[k].rank, m[k].record, rt.events[rec.begin].time, rt.events[rec.end].time,
+                           rt.events[rt.mpi_calls[call].enter].ref, rec.end});
     }
     return out;
   }
 
-  void wait_on(CollectiveSync& sync, const Member& waiter, const Member& delayer, double idle,
-               WaitKind kind, std::uint32_t instance) {
+  void wait_on(CollectiveSync& sync, const Member& waiter, const Member& delayer, double idle, WaitKind kind,
+               std::uint32_t instance) {
     if (!(idle > 0)) return;
-    out_.collective_wait[waiter.rank][waiter.record] =
-        emit(WaitState{idle, waiter.rank, waiter.end_event, delayer.rank, delayer.end_event,
-                       waiter.callpath, instance, kind});
+    out_.collective_wait[waiter.rank][waiter.record] = emit(WaitState{
+        idle, waiter.rank, waiter.end_event, delayer.rank, delayer.end_event, waiter.callpath, instance, kind});
     ++sync.wait_count;
   }
 
@@ -178,10 +183,14 @@ class Detector {
       sync.analyzed = true;
       sync.first_wait = static_cast<std::uint32_t>(out_.instances.size());
       const CollectiveClass cls = classify(inst.op);
-      if (cls == CollectiveClass::OneToN) one_to_n(inst, m, sync, i);
-      else if (cls == CollectiveClass::NToOne) n_to_one(inst, m, sync, i);
-      else if (cls == CollectiveClass::Prefix) prefix(m, sync, i);
-      else all_to_all(cls == CollectiveClass::Barrier ? WaitKind::WaitBarrier : WaitKind::WaitNxN, m, sync, i);
+      if (cls == CollectiveClass::OneToN)
+        one_to_n(inst, m, sync, i);
+      else if (cls == CollectiveClass::NToOne)
+        n_to_one(inst, m, sync, i);
+      else if (cls == CollectiveClass::Prefix)
+        prefix(m, sync, i);
+      else
+        all_to_all(cls == CollectiveClass::Barrier ? WaitKind::WaitBarrier : WaitKind::WaitNxN, m, sync, i);
     }
   }
 
@@ -198,8 +207,7 @@ class Detector {
   }
 
   // 1→N: members entering before the root wait for it.
-  void one_to_n(const CollectiveInstance& inst, const std::vector<Member>& m, CollectiveSync& sync,
-                std::uint32_t i) {
+  void one_to_n(const CollectiveInstance& inst, const std::vector<Member>& m, CollectiveSync& sync, std::uint32_t i) {
     std::size_t root = m.size();
     for (std::size_t k = 0; k < m.size(); ++k)
       if (m[k].rank == inst.root) root = k;
@@ -210,14 +218,12 @@ class Detector {
     for (std::size_t k = 0; k < m.size(); ++k) {
       if (k == root || !(m[k].begin < sync.sync_begin)) continue;
       sync.earliest_end = std::min(sync.earliest_end, m[k].end);
-      wait_on(sync, m[k], m[root], std::min(sync.sync_begin, m[k].end) - m[k].begin,
-              WaitKind::LateBroadcast, i);
+      wait_on(sync, m[k], m[root], std::min(sync.sync_begin, m[k].end) - m[k].begin, WaitKind::LateBroadcast, i);
     }
   }
 
   // N→1: the root waits for the latest sender.
-  void n_to_one(const CollectiveInstance& inst, const std::vector<Member>& m, CollectiveSync& sync,
-                std::uint32_t i) {
+  void n_to_one(const CollectiveInstance& inst, const std::vector<Member>& m, CollectiveSync& sync, std::uint32_t i) {
     std::size_t root = m.size();
     for (std::size_t k = 0; k < m.size(); ++k)
       if (m[k].rank == inst.root) root = k;
@@ -227,8 +233,7 @@ class Detector {
     sync.sync_begin = m[last].begin;
     sync.earliest_end = std::min(m[root].end, m[last].end);
     if (last != root)
-      wait_on(sync, m[root], m[last], std::min(sync.sync_begin, m[root].end) - m[root].begin,
-              WaitKind::EarlyReduce, i);
+      wait_on(sync, m[root], m[last], std::min(sync.sync_begin, m[root].end) - m[root].begin, WaitKind::EarlyReduce, i);
   }
 
   // Scan/Exscan: member k waits for the latest of members 0..k (reported, not followed).
@@ -241,8 +246,8 @@ class Detector {
       }
       if (!(m[last].begin > m[k].begin)) continue;
       out_.collective_wait[m[k].rank][m[k].record] =
-          emit(WaitState{std::min(m[last].begin, m[k].end) - m[k].begin, m[k].rank, m[k].end_event,
-                         m[last].rank, m[last].end_event, m[k].callpath, i, WaitKind::EarlyScan});
+          emit(WaitState{std::min(m[last].begin, m[k].end) - m[k].begin, m[k].rank, m[k].end_event, m[last].rank,
+                         m[last].end_event, m[k].callpath, i, WaitKind::EarlyScan});
     }
     sync.analyzed = false;  // Scan is not a synchronisation point (as in Scalasca)
     sync.wait_count = 0;
@@ -272,16 +277,15 @@ class Detector {
     out_.finalize = init_finalize(true);
     const InitFinalizeSync& f = out_.finalize;
     if (!f.present) return;
-    const EventIndex latest_leave =
-        trace_.ranks[f.latest].mpi_calls[calls_.ranks[f.latest].finalize].leave;
+    const EventIndex latest_leave = trace_.ranks[f.latest].mpi_calls[calls_.ranks[f.latest].finalize].leave;
     for (Rank r = 0; r < trace_.rank_count(); ++r) {
       const std::uint32_t call = calls_.ranks[r].finalize;
       if (call == kNone || r == f.latest) continue;
       const CallTimes c = call_times(trace_, r, call);
       const double idle = std::min(f.latest_enter, c.leave) - c.enter;
       if (idle > 0)
-        emit(WaitState{idle, r, trace_.ranks[r].mpi_calls[call].leave, f.latest, latest_leave,
-                       c.callpath, kNone, WaitKind::FinalizeWait});
+        emit(WaitState{idle, r, trace_.ranks[r].mpi_calls[call].leave, f.latest, latest_leave, c.callpath, kNone,
+                       WaitKind::FinalizeWait});
     }
   }
 

@@ -39,7 +39,8 @@ void add_analyze_command(CLI::App& app) {
       "analyze",
       "wait states, critical path, delay costs, near-critical paths and MBM, wait estimate, POP factors of a trace");
   cmd->add_option("trace", a.trace, "OTF2 anchor file or the directory holding it (required unless --list-metrics)");
-  cmd->add_flag("--list-metrics", o->list_metrics, "print the metric catalogue (name, parent, unit, analysis, description)");
+  cmd->add_flag("--list-metrics", o->list_metrics,
+                "print the metric catalogue (name, parent, unit, analysis, description)");
   cmd->add_option("--partitions", a.partitions,
                   "partition file: lines 'name: ranks' (default: derived from user call paths)");
   cmd->add_option("--delay-rules", a.delay_rules,
@@ -49,16 +50,18 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_flag("--detail", a.detail, "JSON: also the per-segment lists (critical-path segments)");
   cmd->add_option("-o,--output", a.output,
                   "also write analysis.json, analysis.txt, pop_windows.csv and report.html into this directory");
-  cmd->add_option("--chrome-trace", a.chrome_trace, "also write the trace's timeline to FILE (Chrome/Perfetto trace JSON)");
+  cmd->add_option("--chrome-trace", a.chrome_trace,
+                  "also write the trace's timeline to FILE (Chrome/Perfetto trace JSON)");
   cmd->add_flag("--force", a.force, "replace an existing output directory");
   cmd->add_option("--top", a.top, "rows per table in the text output")->capture_default_str();
   o->k_given = cmd->add_option("--k", o->k, "near-critical paths: the K longest (default 10 unless --nc is given)");
-  o->nc_given = cmd->add_option("--nc", o->nc, "near-critical paths within PERCENT % of the critical path (with --k: at most K)");
-  o->window_given = cmd->add_option("--window", o->window,
-                                    "POP windows of SECONDS (fixed; merged if --min-events is given; default: adaptive)");
-  o->min_events_given = cmd->add_option(
-      "--min-events", o->min_events,
-      "merge POP windows until every rank has N MPI events in each (default 3 for the adaptive windows; 0: no merging)");
+  o->nc_given =
+      cmd->add_option("--nc", o->nc, "near-critical paths within PERCENT % of the critical path (with --k: at most K)");
+  o->window_given = cmd->add_option(
+      "--window", o->window, "POP windows of SECONDS (fixed; merged if --min-events is given; default: adaptive)");
+  o->min_events_given = cmd->add_option("--min-events", o->min_events,
+                                        "merge POP windows until every rank has N MPI events in each (default 3 for "
+                                        "the adaptive windows; 0: no merging)");
   cmd->add_option("--ideal-network", a.ideal_network,
                   "ideal-network runtime of the POP factors: clock (replay of the trace's dependencies) or simgrid "
                   "(SimGrid replay on an ideal platform)")

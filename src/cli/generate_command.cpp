@@ -23,8 +23,8 @@ void write(const Trace& trace, const Output& out, const CLI::App& cmd) {
   w.creator = "wisp generate";
   w.description = "wisp generate " + cmd.get_name() + "\n" + cmd.config_to_str(false, false);
   write_otf2(trace, out.dir, w);
-  spdlog::info("wrote {} events of {} ranks to {} (runtime {:.6f} s)", trace.event_count(),
-               trace.rank_count(), out.dir, trace.end_time());
+  spdlog::info("wrote {} events of {} ranks to {} (runtime {:.6f} s)", trace.event_count(), trace.rank_count(), out.dir,
+               trace.end_time());
 }
 
 }  // namespace

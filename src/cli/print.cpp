@@ -11,8 +11,10 @@ namespace wisp::cli {
 
 void print(const driver::Written& w, bool json, int indent) {
   const bool as_json = json && !w.json.is_null();
-  if (as_json) std::printf("%s\n", json_text(w.json, indent).c_str());
-  else std::printf("%s", w.text.c_str());
+  if (as_json)
+    std::printf("%s\n", json_text(w.json, indent).c_str());
+  else
+    std::printf("%s", w.text.c_str());
   std::fflush(stdout);  // the warnings on stderr follow what they are about
   for (const std::string& warning : w.warnings) spdlog::warn("{}", warning);
   if (!as_json) std::printf("%s", w.after.c_str());

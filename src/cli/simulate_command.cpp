@@ -16,10 +16,10 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_flag("--force", o->force, "replace an existing output directory");
   cmd->add_option("--platform", o->platform, "SimGrid platform XML (default: calibrated from the trace)");
   cmd->add_option("--eager", o->eager, "largest message sent eagerly [bytes] (default: the platform's)");
-  cmd->add_option("--coll-algo", o->coll_algo,
-                  "collective algorithms, e.g. analytic or allreduce=ring,bcast=binomial");
+  cmd->add_option("--coll-algo", o->coll_algo, "collective algorithms, e.g. analytic or allreduce=ring,bcast=binomial");
   cmd->add_option("--hostfile", o->hostfile, "rank→host mapping: one host (or host:N) per line");
-  cmd->add_option("--costs", o->costs, "anchored: every MPI call keeps its traced cost (default); model: "
+  cmd->add_option("--costs", o->costs,
+                  "anchored: every MPI call keeps its traced cost (default); model: "
                   "the platform's costs only")
       ->check(CLI::IsMember({"anchored", "model"}));
   cmd->add_option("--chrome-trace", o->chrome_trace,

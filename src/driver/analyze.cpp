@@ -51,7 +51,8 @@ TraceAnalysisOptions analysis_options(const AnalyzeOptions& o) {
   }
   if (o.min_events) {
     if (*o.min_events < 0 || *o.min_events > 1000000)
-      throw Error(fmt::format("--min-events {}: the number of MPI events must be between 0 and 1000000", *o.min_events));
+      throw Error(
+          fmt::format("--min-events {}: the number of MPI events must be between 0 and 1000000", *o.min_events));
     options.windows.min_events = static_cast<std::uint32_t>(*o.min_events);
   }
   if (o.eager_limit < 0) throw Error(fmt::format("--eager-limit {}: the limit must not be negative", o.eager_limit));
@@ -81,14 +82,18 @@ Written analyze(const AnalyzeOptions& o) {
   const std::string source = o.trace.string();
   const Trace trace = read_otf2(o.trace);
   if (!o.partitions.empty())
-    options.wait_paths.partitions = parse_partitions(read_text(o.partitions), o.partitions.string(), trace.rank_count());
+    options.wait_paths.partitions =
+        parse_partitions(read_text(o.partitions), o.partitions.string(), trace.rank_count());
   if (o.ideal_network == "simgrid") {
     options.pop.ideal_runtime = simulate_ideal_network(trace, options.pop.eager_limit).runtime;
     options.pop.ideal_runtime_source = "SimGrid replay on the ideal platform";
   }
   const TraceAnalysis analysis = analyze_trace(trace, options);
   Written w{trace_analysis_json(trace, source, analysis, o.detail),
-            trace_analysis_text(trace, source, analysis, static_cast<std::size_t>(o.top)), {}, {}, {}};
+            trace_analysis_text(trace, source, analysis, static_cast<std::size_t>(o.top)),
+            {},
+            {},
+            {}};
   if (!o.output.empty() || !o.chrome_trace.empty()) {
     const Timeline timeline = build_timeline(trace, analysis.wait_paths);
     if (!o.chrome_trace.empty()) write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &timeline}}));

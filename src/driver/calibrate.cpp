@@ -19,7 +19,8 @@ Written calibrate(const CalibrateOptions& o) {
   calibrate_call_costs(trace, c);
   for (const std::string& note : c.notes) spdlog::warn("calibration: {}", note);
   write_file_atomically(o.output, platform_xml(c.platform));
-  return Written{{}, calibration_text(c), fmt::format("wrote {} ({} hosts)\n", o.output.string(), c.platform.hosts), {}, {}};
+  return Written{
+      {}, calibration_text(c), fmt::format("wrote {} ({} hosts)\n", o.output.string(), c.platform.hosts), {}, {}};
 }
 
 }  // namespace wisp::driver

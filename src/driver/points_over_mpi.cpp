@@ -15,8 +15,8 @@
 #include <set>
 #include <sstream>
 
-#include "wisp/error.hpp"
 #include "wisp/driver/identity_share.hpp"
+#include "wisp/error.hpp"
 
 namespace wisp {
 
@@ -35,9 +35,7 @@ struct Share {
   std::set<int> holders;
 };
 
-std::string row_text(const SweepRow& r) {
-  return row_numbers(r) + "\n" + r.error;
-}
+std::string row_text(const SweepRow& r) { return row_numbers(r) + "\n" + r.error; }
 
 SweepRow row_of(const std::string& text) {
   SweepRow r;
@@ -120,11 +118,15 @@ PoolWork rank0_pool(const MpiPoints& work, Shares& s) {
     if (item < kIdentity) return work.on_row(item, row_of(answer));
     Share& share = s.by_key.at(s.keys.at(item - kIdentity));
     share.done = true;
-    if (answer.empty() || answer[0] != 'K') share.error = answer.empty() ? "the identity run failed" : answer.substr(1);
-    else share.bytes = answer.substr(1), share.holders.insert(rank);
+    if (answer.empty() || answer[0] != 'K')
+      share.error = answer.empty() ? "the identity run failed" : answer.substr(1);
+    else
+      share.bytes = answer.substr(1), share.holders.insert(rank);
   };
   pool.unfinished = [&](const std::vector<std::size_t>& running) { work.unfinished(points_of(running, s)); };
-  pool.lost = [&](const std::vector<std::size_t>& running, const std::string& why) { work.lost(points_of(running, s), why); };
+  pool.lost = [&](const std::vector<std::size_t>& running, const std::string& why) {
+    work.lost(points_of(running, s), why);
+  };
   return pool;
 }
 

@@ -40,11 +40,12 @@ void write_views(const Scenario& s, const ScenarioTrace& in, const PointEvaluati
   const Timeline measured = build_timeline(in.trace, p.measured.wait_paths);
   const Timeline identity = build_timeline(p.result.identity_replay.trace, p.identity.wait_paths);
   const Timeline scenario = build_timeline(p.result.scenario_replay.trace, p.scenario.wait_paths);
-  write_file_atomically(out.staging() / "report.html",
-                        point_html(s, in, p, {{"identity", &identity}, {"scenario", &scenario}, {"measured", &measured}}));
+  write_file_atomically(
+      out.staging() / "report.html",
+      point_html(s, in, p, {{"identity", &identity}, {"scenario", &scenario}, {"measured", &measured}}));
   if (!chrome_trace.empty())
-    write_file_atomically(chrome_trace,
-                          chrome_trace_json({{"measured", &measured}, {"identity", &identity}, {"scenario", &scenario}}));
+    write_file_atomically(
+        chrome_trace, chrome_trace_json({{"measured", &measured}, {"identity", &identity}, {"scenario", &scenario}}));
 }
 
 // The simulated identity and scenario traces side by side, so that Vampir shows both.
@@ -96,7 +97,8 @@ Written run_sharded(const Scenario& s, const RunOptions& o) {
   }
   const std::size_t computed = run_part(s, in.trace, part, o.jobs, mpi);
   if (!root) return {};
-  if (slice_only) return Written{{}, {}, fmt::format("wrote {} ({} points computed)\n", part.string(), computed), {}, {}};
+  if (slice_only)
+    return Written{{}, {}, fmt::format("wrote {} ({} points computed)\n", part.string(), computed), {}, {}};
   const MergedSweep merged = merge_parts({part});
   write_best_traces(s, in.trace, merged.result, out->staging());
   Written w = write_sweep_outputs(s, in.source, merged.result, *out);
@@ -107,19 +109,28 @@ Written run_sharded(const Scenario& s, const RunOptions& o) {
 // `--slurm-array N`: the scripts only; nothing runs here.
 Written write_slurm(const Scenario& s, const RunOptions& o) {
   AtomicDirectory out(output_dir(o, s), o.force);
-  const SlurmArray a{fs::canonical("/proc/self/exe"), fs::absolute(s.file).lexically_normal(),
-                     fs::absolute(out.target()).lexically_normal(), s.name, sweep_points(s).size(), o.slurm_array};
+  const SlurmArray a{fs::canonical("/proc/self/exe"),
+                     fs::absolute(s.file).lexically_normal(),
+                     fs::absolute(out.target()).lexically_normal(),
+                     s.name,
+                     sweep_points(s).size(),
+                     o.slurm_array};
   write_slurm_scripts(a, out);
-  return Written{{}, {}, fmt::format("wrote {}: bash {}/submit.sh queues {} array tasks and the merge into {}/result\n",
-                                     out.target().string(), a.dir.string(), split_points(a.points, a.tasks).size(),
-                                     a.dir.string()), {}, {}};
+  return Written{
+      {},
+      {},
+      fmt::format("wrote {}: bash {}/submit.sh queues {} array tasks and the merge into {}/result\n",
+                  out.target().string(), a.dir.string(), split_points(a.points, a.tasks).size(), a.dir.string()),
+      {},
+      {}};
 }
 
 // Under mpirun a single point runs on rank 0 only.
 Written run_point_once(const Scenario& s, const RunOptions& o) {
   const MpiSession mpi;
   if (mpi.rank() != 0) return {};
-  if (mpi.size() > 1) spdlog::warn("{}: a single point runs on rank 0 only; the other ranks have nothing to do", s.name);
+  if (mpi.size() > 1)
+    spdlog::warn("{}: a single point runs on rank 0 only; the other ranks have nothing to do", s.name);
   AtomicDirectory out(output_dir(o, s), o.force);
   return run_single(s, load_trace(s), out, o);
 }

@@ -63,12 +63,14 @@ void check_writable(const std::filesystem::path& file) {
 
 std::vector<std::string> trust_warnings(const Trace& trace, const ReplayResult& result) {
   double measured = 0;
-  for (const auto& rank : trace.ranks) measured = std::max(measured, rank.events.empty() ? 0.0 : rank.events.back().time);
+  for (const auto& rank : trace.ranks)
+    measured = std::max(measured, rank.events.empty() ? 0.0 : rank.events.back().time);
   std::optional<ResidualSummary> residuals;
   if (result.residuals) residuals = summarize(trace, *result.residuals);
   std::vector<std::string> out;
-  for (const std::string& w : {identity_warning(identity_error(measured, result.runtime), residuals ? &*residuals : nullptr),
-                               hybrid_warning(trace)})
+  for (const std::string& w :
+       {identity_warning(identity_error(measured, result.runtime), residuals ? &*residuals : nullptr),
+        hybrid_warning(trace)})
     if (!w.empty()) out.push_back(w);
   return out;
 }
@@ -93,16 +95,17 @@ Written simulate(const SimulateOptions& o) {
   w.description = "simulated replay of " + o.trace.string();
   write_otf2(result.trace, o.output, w);
   Written out;
-  out.text = simulation_setup_text(o.platform.string(), platform.calibration ? &*platform.calibration : nullptr, options) +
-             simulation_comparison_text(trace, result);
+  out.text =
+      simulation_setup_text(o.platform.string(), platform.calibration ? &*platform.calibration : nullptr, options) +
+      simulation_comparison_text(trace, result);
   out.warnings = trust_warnings(trace, result);
   if (!o.chrome_trace.empty()) {
     write_file_atomically(o.chrome_trace, chrome);
     out.after += "wrote " + o.chrome_trace.string() + "\n";
   }
   const ReplayStatistics& s = result.statistics;
-  spdlog::info("replayed {} events ({} MPI operations, {} messages) in {:.3f} s of simulation",
-               s.events, s.mpi_operations, s.messages, s.simulation_seconds);
+  spdlog::info("replayed {} events ({} MPI operations, {} messages) in {:.3f} s of simulation", s.events,
+               s.mpi_operations, s.messages, s.simulation_seconds);
   out.after += "wrote " + o.output.string() + "\n";
   return out;
 }

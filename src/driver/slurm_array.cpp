@@ -40,8 +40,8 @@ std::string array_script(const SlurmArray& a) {
       "exec {wisp} -q run {scenario} --points \"${{SLICES[$SLURM_ARRAY_TASK_ID]}}\" --resume \\\n"
       "  --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\" -o {dir}/parts/\"$SLURM_ARRAY_TASK_ID\"\n",
       fmt::arg("name", a.name), fmt::arg("points", a.points), fmt::arg("tasks", tasks), fmt::arg("last", tasks - 1),
-      fmt::arg("dir", quoted(a.dir)), fmt::arg("raw", a.dir.string()), fmt::arg("slices", slices), fmt::arg("wisp", quoted(a.wisp)),
-      fmt::arg("scenario", quoted(a.scenario)));
+      fmt::arg("dir", quoted(a.dir)), fmt::arg("raw", a.dir.string()), fmt::arg("slices", slices),
+      fmt::arg("wisp", quoted(a.wisp)), fmt::arg("scenario", quoted(a.scenario)));
 }
 
 std::string merge_script(const SlurmArray& a) {
@@ -79,9 +79,9 @@ std::string submit_script(const SlurmArray& a) {
 void write_slurm_scripts(const SlurmArray& a, AtomicDirectory& out) {
   fs::create_directories(out.staging() / "logs");
   fs::create_directories(out.staging() / "parts");
-  for (const auto& [file, text] : {std::pair{"sweep-array.sbatch", array_script(a)},
-                                   std::pair{"sweep-merge.sbatch", merge_script(a)},
-                                   std::pair{"submit.sh", submit_script(a)}}) {
+  for (const auto& [file, text] :
+       {std::pair{"sweep-array.sbatch", array_script(a)}, std::pair{"sweep-merge.sbatch", merge_script(a)},
+        std::pair{"submit.sh", submit_script(a)}}) {
     write_file_atomically(out.staging() / file, text);
     ::chmod((out.staging() / file).c_str(), 0755);
   }

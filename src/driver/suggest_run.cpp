@@ -8,8 +8,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "wisp/error.hpp"
 #include "wisp/driver/points_over_mpi.hpp"
+#include "wisp/error.hpp"
 #include "wisp/scenario/scenario_writer.hpp"
 
 namespace wisp {
@@ -61,7 +61,8 @@ void simulate(std::vector<Suggestion>& batch, const ScenarioTrace& in, const Sug
   if (o.mpi && o.mpi->size() > 1) return simulate_over_mpi(batch, in, *o.mpi, identities);
   std::vector<Scenario> points;
   for (const Suggestion& s : batch) points.push_back(s.scenario);
-  const std::vector<SweepRow> rows = run_points(points, in.trace, PointsOptions{o.jobs, false, true, {}}, work, identities);
+  const std::vector<SweepRow> rows =
+      run_points(points, in.trace, PointsOptions{o.jobs, false, true, {}}, work, identities);
   for (std::size_t i = 0; i < batch.size(); ++i) batch[i].run = rows[i];
 }
 
@@ -79,9 +80,12 @@ std::optional<Hypothesis> best_pair(const std::vector<Suggestion>& done) {
 
 int section(const Suggestion& s) {
   switch (s.hypothesis.role) {
-    case HypothesisRole::Ranked: return 0;
-    case HypothesisRole::Combined: return 1;
-    case HypothesisRole::Bound: return 2;
+    case HypothesisRole::Ranked:
+      return 0;
+    case HypothesisRole::Combined:
+      return 1;
+    case HypothesisRole::Bound:
+      return 2;
   }
   return 3;
 }
@@ -109,9 +113,11 @@ void write_files(std::vector<Suggestion>& all, const fs::path& target) {
     std::vector<std::string> comments{fmt::format("wisp suggest: {} ({})", h.title, to_string(h.role)),
                                       "why: " + h.reason, "proposed by " + indicator_text(h.indicator)};
     for (const Indicator& also : h.also) comments.push_back("also proposed by " + indicator_text(also));
-    if (s.failed()) comments.push_back("simulation failed: " + s.run.error);
-    else comments.push_back(fmt::format("simulated gain {:.6g} s ({:.2f} %); rerun: wisp run {}", s.run.gain(),
-                                        s.run.gain_percent(), s.file));
+    if (s.failed())
+      comments.push_back("simulation failed: " + s.run.error);
+    else
+      comments.push_back(fmt::format("simulated gain {:.6g} s ({:.2f} %); rerun: wisp run {}", s.run.gain(),
+                                     s.run.gain_percent(), s.file));
     for (std::string& c : comments) std::replace(c.begin(), c.end(), '\n', ' ');
     s.yaml = scenario_yaml(s.scenario, comments);
   }
@@ -160,7 +166,8 @@ SuggestResult suggest(const Scenario& base, const ScenarioTrace& in, const Sugge
   r.trace = in.source;
   r.measured = in.trace.end_time();
   auto t0 = std::chrono::steady_clock::now();
-  spdlog::info("suggest: analysing the measured trace ({} ranks, {} events)", in.trace.rank_count(), in.trace.event_count());
+  spdlog::info("suggest: analysing the measured trace ({} ranks, {} events)", in.trace.rank_count(),
+               in.trace.event_count());
   const TraceAnalysis analysis = analyze_trace(in.trace, hypothesis_analysis_options());
   Hypotheses hypotheses = generate_hypotheses(in.trace, analysis, o.hypotheses);
   if (!base.transforms.empty()) hypotheses.list.insert(hypotheses.list.begin(), given(base));

@@ -19,7 +19,8 @@ namespace {
 std::string failed_points(const SweepResult& sweep, const fs::path& dir) {
   const std::size_t failed = sweep.failed();
   if (failed == 0) return "";
-  const auto first = std::find_if(sweep.rows.begin(), sweep.rows.end(), [](const SweepRow& r) { return !r.error.empty(); });
+  const auto first =
+      std::find_if(sweep.rows.begin(), sweep.rows.end(), [](const SweepRow& r) { return !r.error.empty(); });
   return fmt::format("{} of {} sweep points failed (see {}/sweep.csv); first: {}", failed, sweep.rows.size(),
                      dir.string(), first->error);
 }

@@ -1,24 +1,24 @@
 // Part directories of a sweep, running a slice locally or over MPI, and merging. See sweep_parts.hpp.
-#include <cmath>
 #include "wisp/driver/sweep_parts.hpp"
+#include <cmath>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
 
+#include "wisp/driver/points_over_mpi.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
-#include "wisp/process/interrupt.hpp"
 #include "wisp/io/json_text.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/io/read_file.hpp"
-#include "wisp/driver/points_over_mpi.hpp"
+#include "wisp/process/interrupt.hpp"
 #include "wisp/scenario/point_replays.hpp"
 
 namespace wisp {
@@ -41,16 +41,26 @@ std::string digest_of(const std::string& text) {
 }
 
 nlohmann::json manifest_json(const PartManifest& m) {
-  return {{"format", "wisp sweep part 1"}, {"scenario", m.scenario}, {"scenario_path", m.scenario_path},
-          {"name", m.name}, {"digest", m.digest}, {"trace", m.trace}, {"points", m.total},
+  return {{"format", "wisp sweep part 1"},
+          {"scenario", m.scenario},
+          {"scenario_path", m.scenario_path},
+          {"name", m.name},
+          {"digest", m.digest},
+          {"trace", m.trace},
+          {"points", m.total},
           {"slice", {m.slice.begin, m.slice.end}}};
 }
 
 nlohmann::json row_json(std::size_t point, const SweepRow& r) {
-  return {{"point", point}, {"name", r.name}, {"values", r.values}, {"measured", r.measured},
-          {"identity", r.identity}, {"scenario", r.scenario}, {"error", r.error},
+  return {{"point", point},
+          {"name", r.name},
+          {"values", r.values},
+          {"measured", r.measured},
+          {"identity", r.identity},
+          {"scenario", r.scenario},
+          {"error", r.error},
           {"gain_interval", std::isnan(r.interval_low) ? nlohmann::json(nullptr)
-                                                      : nlohmann::json::array({r.interval_low, r.interval_high})}};
+                                                       : nlohmann::json::array({r.interval_low, r.interval_high})}};
 }
 
 SweepRow row_of(const nlohmann::json& j) {
@@ -93,10 +103,10 @@ std::vector<std::size_t> missing_points(const fs::path& dir, const PointSlice& s
 std::string lost_message(const std::vector<std::size_t>& running, const fs::path& dir) {
   std::vector<std::size_t> sorted = running;
   std::sort(sorted.begin(), sorted.end());
-  return fmt::format("the MPI job ended (a rank died or was stopped) while {} {} {} running; the finished points "
-                     "are kept in {}: rerun the same command with --resume to compute the rest",
-                     sorted.size() == 1 ? "point" : "points", point_list(sorted), sorted.size() == 1 ? "was" : "were",
-                     dir.string());
+  return fmt::format(
+      "the MPI job ended (a rank died or was stopped) while {} {} {} running; the finished points "
+      "are kept in {}: rerun the same command with --resume to compute the rest",
+      sorted.size() == 1 ? "point" : "points", point_list(sorted), sorted.size() == 1 ? "was" : "were", dir.string());
 }
 
 // Test hook: a worker rank that gets point WISP_TEST_KILL_WORKER_AT_POINT kills itself (SIGKILL),
@@ -122,11 +132,14 @@ std::size_t run_over_mpi(const SweepPoints& all, const Trace& measured, const fs
     row.name = all.rows.at(i).name;
     row.values = all.rows.at(i).values;
     write_part_row(dir, i, row);
-    spdlog::info("{}: point {} done ({}/{}){}", row.name, i, ++done, missing.size(), row.error.empty() ? "" : " (failed)");
+    spdlog::info("{}: point {} done ({}/{}){}", row.name, i, ++done, missing.size(),
+                 row.error.empty() ? "" : " (failed)");
   };
   work.unfinished = [&](const std::vector<std::size_t>& running) {
-    if (running.empty()) interrupt::clear_message();
-    else interrupt::set_message("wisp: error: " + lost_message(running, dir));
+    if (running.empty())
+      interrupt::clear_message();
+    else
+      interrupt::set_message("wisp: error: " + lost_message(running, dir));
   };
   work.lost = [&](const std::vector<std::size_t>& running, const std::string& why) {
     interrupt::clear_message();
@@ -168,7 +181,8 @@ PointSlice parse_point_slice(const std::string& text, std::size_t total, const s
   const std::size_t last = dash == std::string::npos ? first : parse_index(text.substr(dash + 1), where);
   if (last < first) throw Error(fmt::format("{}: '{}': the range is reversed", where, text));
   if (last >= total)
-    throw Error(fmt::format("{}: '{}': the sweep has {} points (0-{})", where, text, total, total == 0 ? 0 : total - 1));
+    throw Error(
+        fmt::format("{}: '{}': the sweep has {} points (0-{})", where, text, total, total == 0 ? 0 : total - 1));
   return {first, last + 1};
 }
 
@@ -184,8 +198,8 @@ std::string point_list(const std::vector<std::size_t>& points) {
   for (std::size_t k = 0; k < points.size();) {
     std::size_t j = k;
     while (j + 1 < points.size() && points[j + 1] == points[j] + 1) ++j;
-    out += (out.empty() ? "" : ", ") +
-           (j == k ? std::to_string(points[k]) : fmt::format("{}-{}", points[k], points[j]));
+    out +=
+        (out.empty() ? "" : ", ") + (j == k ? std::to_string(points[k]) : fmt::format("{}-{}", points[k], points[j]));
     k = j + 1;
   }
   return out;
@@ -194,8 +208,13 @@ std::string point_list(const std::vector<std::size_t>& points) {
 PartManifest part_manifest(const Scenario& s, const std::string& trace_source, const PointSlice& slice) {
   const auto text = read_file(s.file);
   if (!text) throw Error(fmt::format("{}: cannot read the scenario file", s.file.string()));
-  return {s.file.string(), fs::absolute(s.file).lexically_normal().string(), s.name, digest_of(*text), trace_source,
-          sweep_points(s).size(), slice};
+  return {s.file.string(),
+          fs::absolute(s.file).lexically_normal().string(),
+          s.name,
+          digest_of(*text),
+          trace_source,
+          sweep_points(s).size(),
+          slice};
 }
 
 PartManifest read_part_manifest(const fs::path& dir) {
@@ -226,8 +245,10 @@ void open_part(const fs::path& dir, const PartManifest& m, bool resume, bool for
   }
   if (fs::exists(dir) && !fs::is_empty(dir)) {
     if (!force)
-      throw Error(fmt::format("{}: exists (the points of an unfinished or earlier run): --resume continues it, "
-                              "--force starts over", dir.string()));
+      throw Error(
+          fmt::format("{}: exists (the points of an unfinished or earlier run): --resume continues it, "
+                      "--force starts over",
+                      dir.string()));
     fs::remove_all(dir);
   }
   fs::create_directories(dir / "points");
@@ -263,8 +284,7 @@ std::size_t run_part(const Scenario& s, const Trace& measured, const fs::path& d
     const PartManifest m = read_part_manifest(dir);
     missing = missing_points(dir, m.slice);
     spdlog::info("{}: points {}: {} to compute, {} kept from before, {} at a time", s.name, slice_text(m.slice),
-                 missing.size(), m.slice.end - m.slice.begin - missing.size(),
-                 mpi.size() > 1 ? mpi.size() - 1 : jobs);
+                 missing.size(), m.slice.end - m.slice.begin - missing.size(), mpi.size() > 1 ? mpi.size() - 1 : jobs);
   }
   if (mpi.size() > 1) return run_over_mpi(all, measured, dir, missing, mpi);
   return run_locally(all, measured, dir, missing, jobs);
@@ -283,8 +303,10 @@ MergedSweep merge_parts(const std::vector<fs::path>& parts) {
   }
   std::vector<std::size_t> missing;
   for (std::size_t i = 0; i < out.manifest.total; ++i)
-    if (rows.count(i)) out.result.rows.push_back(rows.at(i));
-    else missing.push_back(i);
+    if (rows.count(i))
+      out.result.rows.push_back(rows.at(i));
+    else
+      missing.push_back(i);
   if (!missing.empty())
     throw Error(fmt::format("{}: points {} of {} are missing: run their slices (or rerun with --resume)",
                             parts.size() == 1 ? parts[0].string() : "wisp merge", point_list(missing),

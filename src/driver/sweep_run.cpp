@@ -47,7 +47,8 @@ void collect(SweepRow& row, const fs::path& dir, const ChildExit& exit) {
   } else if (const auto error = read_file(dir / "error")) {
     row.error = *error;
   } else {
-    row.error = exit.killed ? fmt::format("worker killed by signal {}", exit.signal) : "worker failed without a message";
+    row.error =
+        exit.killed ? fmt::format("worker killed by signal {}", exit.signal) : "worker failed without a message";
   }
 }
 
@@ -108,9 +109,8 @@ std::vector<SweepRow> run_points(const std::vector<Scenario>& points, const Trac
       }
       fs::create_directories(point_dir(out, i));
       const IdentityRun& identity = identities.at(identity_key(points[i]));
-      const pid_t pid = start_child([&] {
-        return sweep_worker(points[i], measured, *transformed, identity, point_dir(out, i), o.write_traces);
-      });
+      const pid_t pid = start_child(
+          [&] { return sweep_worker(points[i], measured, *transformed, identity, point_dir(out, i), o.write_traces); });
       if (pid < 0) {
         stop_workers(running);
         throw Error("cannot start a worker process");
@@ -125,7 +125,8 @@ std::vector<SweepRow> run_points(const std::vector<Scenario>& points, const Trac
     collect(rows[i], point_dir(out, i), exit);
     if (!o.write_traces) fs::remove_all(point_dir(out, i));
     if (o.on_row) o.on_row(i, rows[i]);
-    spdlog::info("{}: point {}/{} done{}", points[i].name, ++done, points.size(), rows[i].error.empty() ? "" : " (failed)");
+    spdlog::info("{}: point {}/{} done{}", points[i].name, ++done, points.size(),
+                 rows[i].error.empty() ? "" : " (failed)");
   }
   return rows;
 }

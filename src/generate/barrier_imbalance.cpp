@@ -56,8 +56,10 @@ Trace generate_imbalance(const ImbalanceOptions& o) {
     RankProgram& prog = m.rank(r);
     for (std::uint32_t k = 0; k < N; ++k) {
       double d = w;
-      if (o.mode == "static") d = w + e * (2.0 * r / (P - 1) - 1.0);
-      else if (!balanced) d = hot[k] == r ? w + e : w - under;
+      if (o.mode == "static")
+        d = w + e * (2.0 * r / (P - 1) - 1.0);
+      else if (!balanced)
+        d = hot[k] == r ? w + e : w - under;
       prog.work(work, d);
       prog.barrier(m.world());
     }

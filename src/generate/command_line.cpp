@@ -4,8 +4,8 @@
 #include <memory>
 #include <sstream>
 
-#include "wisp/generate/generators.hpp"
 #include "wisp/error.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/trace/rank_set.hpp"
 
 namespace wisp::gen {
@@ -20,11 +20,15 @@ const CLI::Validator kNotNegative(
     "NON-NEGATIVE");
 
 void add_common(CLI::App* cmd, CommonOptions& c) {
-  cmd->add_option("--seed", c.seed, "random seed (output is deterministic per seed)")->check(kNotNegative)->capture_default_str();
+  cmd->add_option("--seed", c.seed, "random seed (output is deterministic per seed)")
+      ->check(kNotNegative)
+      ->capture_default_str();
   cmd->add_option("--latency", c.model.latency, "model latency L [s]")->capture_default_str();
   cmd->add_option("--bandwidth", c.model.bandwidth, "model bandwidth B [bytes/s]")->capture_default_str();
   cmd->add_option("--overhead", c.model.overhead, "model per-MPI-call overhead o [s]")->capture_default_str();
-  cmd->add_option("--eager-limit", c.model.eager_limit, "largest eager message [bytes]")->check(kNotNegative)->capture_default_str();
+  cmd->add_option("--eager-limit", c.model.eager_limit, "largest eager message [bytes]")
+      ->check(kNotNegative)
+      ->capture_default_str();
   cmd->add_option("--init-time", c.model.init_time, "MPI_Init cost after the last rank [s]")->capture_default_str();
   cmd->add_option("--launch-jitter", c.launch_jitter, "rank launch times spread [s]")->capture_default_str();
 }
@@ -47,8 +51,7 @@ std::vector<std::uint32_t> parse_dims(const std::string& text) {
 }
 
 template <typename Options>
-CLI::App* kind(CLI::App* parent, const char* name, const char* help,
-               std::function<void(CLI::App*, Options&)> options,
+CLI::App* kind(CLI::App* parent, const char* name, const char* help, std::function<void(CLI::App*, Options&)> options,
                std::function<Trace(Options&)> make, const GeneratedSink& sink) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = parent->add_subcommand(name, help);
@@ -89,7 +92,8 @@ void add_wavefront(CLI::App* generate, const GeneratedSink& sink) {
       [wave_extra](WavefrontOptions& o) {
         if (!wave_extra->empty()) o.extra_ranks = parse_rank_set(*wave_extra, o.px * o.py);
         return generate_wavefront(o);
-      }, sink);
+      },
+      sink);
 }
 
 void add_mpmd(CLI::App* generate, const GeneratedSink& sink) {
@@ -130,7 +134,8 @@ void add_halo(CLI::App* generate, const GeneratedSink& sink) {
         for (auto d : o.dims) P *= d;
         if (!halo_hot->empty()) o.overload_ranks = parse_rank_set(*halo_hot, P);
         return generate_halo(o);
-      }, sink);
+      },
+      sink);
 }
 
 void add_phases(CLI::App* generate, const GeneratedSink& sink) {
@@ -141,8 +146,12 @@ void add_phases(CLI::App* generate, const GeneratedSink& sink) {
         c->add_option("--iterations", o.iterations, "iterations per phase")->capture_default_str();
         c->add_option("--work", o.work, "relax() per iteration [s]")->capture_default_str();
         c->add_option("--imbalance", o.imbalance, "extra work of the upper half in phase 2")->capture_default_str();
-        c->add_option("--small-bytes", o.small_bytes, "exchange size in phases 1-2")->check(kNotNegative)->capture_default_str();
-        c->add_option("--big-bytes", o.big_bytes, "exchange size in phase 4")->check(kNotNegative)->capture_default_str();
+        c->add_option("--small-bytes", o.small_bytes, "exchange size in phases 1-2")
+            ->check(kNotNegative)
+            ->capture_default_str();
+        c->add_option("--big-bytes", o.big_bytes, "exchange size in phase 4")
+            ->check(kNotNegative)
+            ->capture_default_str();
       },
       [](PhasesOptions& o) { return generate_phases(o); }, sink);
 }
@@ -155,7 +164,8 @@ void add_hybrid(CLI::App* generate, const GeneratedSink& sink) {
         c->add_option("--threads", o.threads, "threads per rank, the master included")->capture_default_str();
         c->add_option("--iterations", o.iterations, "iterations")->capture_default_str();
         c->add_option("--work", o.work, "work per thread and iteration [s]")->capture_default_str();
-        c->add_option("--thread-imbalance", o.thread_imbalance, "extra work of each rank's last thread")->capture_default_str();
+        c->add_option("--thread-imbalance", o.thread_imbalance, "extra work of each rank's last thread")
+            ->capture_default_str();
         c->add_option("--rank-imbalance", o.rank_imbalance, "extra work of rank 0's threads")->capture_default_str();
         c->add_flag("--balanced-threads", o.balanced_threads, "every thread works its team's mean");
       },
@@ -178,7 +188,10 @@ Trace generate_from_command_line(const std::string& command_line) {
   app.require_subcommand(1);
   Trace result;
   bool made = false;
-  add_generator_commands(app, [&](Trace t, const CLI::App&) { result = std::move(t); made = true; });
+  add_generator_commands(app, [&](Trace t, const CLI::App&) {
+    result = std::move(t);
+    made = true;
+  });
   try {
     app.parse(command_line, false);
   } catch (const CLI::ParseError& e) {

@@ -6,8 +6,7 @@
 namespace wisp::gen {
 
 std::string halo_compute_name(bool cxx) {
-  return cxx ? "void Stencil<double, 3>::compute(std::vector<double, std::allocator<double> >&, int)"
-             : "compute";
+  return cxx ? "void Stencil<double, 3>::compute(std::vector<double, std::allocator<double> >&, int)" : "compute";
 }
 std::string halo_boundary_name(bool cxx) {
   return cxx ? "Halo::operator()(Field const&, std::pair<int, int>) const" : "boundary";

@@ -40,9 +40,10 @@ void add_threads(const HybridOptions& o, Trace& t) {
     for (const Event& e : t.ranks[r].events) {
       if (e.kind != EventKind::Enter || t.defs.callpaths[e.ref].region != par) continue;
       for (std::uint32_t k = 1; k < o.threads; ++k)
-        t.ranks[r].others[k - 1].insert(t.ranks[r].others[k - 1].end(),
-                                        {{e.time, par, true}, {e.time + work[k], bar, true},
-                                         {e.time + longest, bar, false}, {e.time + longest, par, false}});
+        t.ranks[r].others[k - 1].insert(t.ranks[r].others[k - 1].end(), {{e.time, par, true},
+                                                                         {e.time + work[k], bar, true},
+                                                                         {e.time + longest, bar, false},
+                                                                         {e.time + longest, par, false}});
     }
     for (std::uint32_t k = 1; k < o.threads; ++k) {
       const std::uint64_t records = t.ranks[r].others[k - 1].size();

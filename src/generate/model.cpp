@@ -70,24 +70,42 @@ void RankProgram::waitall(const std::vector<Request>& requests) {
 namespace {
 CollectiveOp op_of(MpiFunction f) {
   switch (f) {
-    case MpiFunction::Barrier: return CollectiveOp::Barrier;
-    case MpiFunction::Bcast: return CollectiveOp::Bcast;
-    case MpiFunction::Gather: return CollectiveOp::Gather;
-    case MpiFunction::Gatherv: return CollectiveOp::Gatherv;
-    case MpiFunction::Scatter: return CollectiveOp::Scatter;
-    case MpiFunction::Scatterv: return CollectiveOp::Scatterv;
-    case MpiFunction::Allgather: return CollectiveOp::Allgather;
-    case MpiFunction::Allgatherv: return CollectiveOp::Allgatherv;
-    case MpiFunction::Alltoall: return CollectiveOp::Alltoall;
-    case MpiFunction::Alltoallv: return CollectiveOp::Alltoallv;
-    case MpiFunction::Alltoallw: return CollectiveOp::Alltoallw;
-    case MpiFunction::Allreduce: return CollectiveOp::Allreduce;
-    case MpiFunction::Reduce: return CollectiveOp::Reduce;
-    case MpiFunction::ReduceScatter: return CollectiveOp::ReduceScatter;
-    case MpiFunction::ReduceScatterBlock: return CollectiveOp::ReduceScatterBlock;
-    case MpiFunction::Scan: return CollectiveOp::Scan;
-    case MpiFunction::Exscan: return CollectiveOp::Exscan;
-    default: throw Error(fmt::format("model: {} is not a collective", to_string(f)));
+    case MpiFunction::Barrier:
+      return CollectiveOp::Barrier;
+    case MpiFunction::Bcast:
+      return CollectiveOp::Bcast;
+    case MpiFunction::Gather:
+      return CollectiveOp::Gather;
+    case MpiFunction::Gatherv:
+      return CollectiveOp::Gatherv;
+    case MpiFunction::Scatter:
+      return CollectiveOp::Scatter;
+    case MpiFunction::Scatterv:
+      return CollectiveOp::Scatterv;
+    case MpiFunction::Allgather:
+      return CollectiveOp::Allgather;
+    case MpiFunction::Allgatherv:
+      return CollectiveOp::Allgatherv;
+    case MpiFunction::Alltoall:
+      return CollectiveOp::Alltoall;
+    case MpiFunction::Alltoallv:
+      return CollectiveOp::Alltoallv;
+    case MpiFunction::Alltoallw:
+      return CollectiveOp::Alltoallw;
+    case MpiFunction::Allreduce:
+      return CollectiveOp::Allreduce;
+    case MpiFunction::Reduce:
+      return CollectiveOp::Reduce;
+    case MpiFunction::ReduceScatter:
+      return CollectiveOp::ReduceScatter;
+    case MpiFunction::ReduceScatterBlock:
+      return CollectiveOp::ReduceScatterBlock;
+    case MpiFunction::Scan:
+      return CollectiveOp::Scan;
+    case MpiFunction::Exscan:
+      return CollectiveOp::Exscan;
+    default:
+      throw Error(fmt::format("model: {} is not a collective", to_string(f)));
   }
 }
 }  // namespace
@@ -172,7 +190,7 @@ struct Engine {
   std::vector<std::vector<Op>> ops;
   std::vector<Msg> msgs;
   std::map<std::tuple<CommId, Rank, Rank, std::int32_t>, Channel> channels;
-  std::vector<std::vector<Instance>> instances;  // per comm
+  std::vector<std::vector<Instance>> instances;   // per comm
   std::vector<std::vector<std::uint32_t>> local;  // per comm: global -> local rank
   std::vector<RankState> state;
   RegionId init_region, finalize_region, main_region;
@@ -284,9 +302,15 @@ struct Engine {
     while (s.pc < program.size()) {
       const Op& op = program[s.pc];
       switch (op.kind) {
-        case OpKind::Enter: b.enter(snap(s.t), op.region); break;
-        case OpKind::Leave: b.leave(snap(s.t), op.region); break;
-        case OpKind::Compute: s.t += op.seconds; break;
+        case OpKind::Enter:
+          b.enter(snap(s.t), op.region);
+          break;
+        case OpKind::Leave:
+          b.leave(snap(s.t), op.region);
+          break;
+        case OpKind::Compute:
+          s.t += op.seconds;
+          break;
         case OpKind::Send: {
           if (!s.posted) {
             b.enter(snap(s.t), op.region);
@@ -349,8 +373,10 @@ struct Engine {
           for (std::uint32_t k = 0; k < op.count; ++k) {
             const std::uint32_t id = list[op.first + k];
             const Op& origin = *s.requests[id].op;
-            if (origin.kind == OpKind::Isend) b.isend_complete(snap(s.t), id);
-            else b.irecv(snap(s.t), origin.peer, origin.comm, origin.tag, origin.bytes, id);
+            if (origin.kind == OpKind::Isend)
+              b.isend_complete(snap(s.t), id);
+            else
+              b.irecv(snap(s.t), origin.peer, origin.comm, origin.tag, origin.bytes, id);
           }
           b.leave(snap(s.t), op.region);
           break;
@@ -411,8 +437,7 @@ struct Engine {
           builder.rank(r).program_end(snap(state[r].t));
         }
       }
-      if (!progress && remaining > 0)
-        throw Error("model: the generated programs deadlock (" + blocked_ranks() + ")");
+      if (!progress && remaining > 0) throw Error("model: the generated programs deadlock (" + blocked_ranks() + ")");
     }
   }
 };
@@ -428,8 +453,7 @@ Trace Model::run(const ModelParams& params) {
   engine.local.resize(defs_.comms.size());
   for (CommId c = 0; c < defs_.comms.size(); ++c) {
     engine.local[c].assign(P, kNone);
-    for (std::uint32_t l = 0; l < defs_.comms[c].members.size(); ++l)
-      engine.local[c][defs_.comms[c].members[l]] = l;
+    for (std::uint32_t l = 0; l < defs_.comms[c].members.size(); ++l) engine.local[c][defs_.comms[c].members[l]] = l;
   }
   engine.state.resize(P);
   engine.ops.resize(P);

@@ -27,7 +27,7 @@ void limit_memory() {
     std::fclose(f);
   }
   const rlim_t limit = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + (rlim_t{2} << 30);
-  const struct rlimit r{limit, limit};
+  const struct rlimit r { limit, limit };
   ::setrlimit(RLIMIT_AS, &r);
 #endif
 }
@@ -56,11 +56,13 @@ void probe_anchor(const std::filesystem::path& anchor, double deadline_seconds) 
   if (pid < 0) return;  // cannot isolate: the reader goes on unprotected
   const ChildExit end = wait_for_child(pid, deadline_seconds);
   if (end.timed_out)
-    throw Error(fmt::format("{}: corrupt OTF2 anchor file: the OTF2 library did not finish reading it "
-                            "within {:g} s", anchor.string(), deadline_seconds));
+    throw Error(
+        fmt::format("{}: corrupt OTF2 anchor file: the OTF2 library did not finish reading it "
+                    "within {:g} s",
+                    anchor.string(), deadline_seconds));
   if (end.killed)
-    throw Error(fmt::format("{}: corrupt OTF2 anchor file: the OTF2 library crashed reading it ({})",
-                            anchor.string(), strsignal(end.signal)));
+    throw Error(fmt::format("{}: corrupt OTF2 anchor file: the OTF2 library crashed reading it ({})", anchor.string(),
+                            strsignal(end.signal)));
   // An anchor the library could not load in the child is never loaded here: it may have needed
   // unbounded memory (the child's limit) or failed in a way that repeats.
   if (end.exited && end.code != 0)

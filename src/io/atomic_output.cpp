@@ -52,12 +52,12 @@ bool exists_nonempty(const fs::path& p) {
 }
 }  // namespace
 
-AtomicDirectory::AtomicDirectory(fs::path target, bool force)
-    : target_(std::move(target)), force_(force) {
+AtomicDirectory::AtomicDirectory(fs::path target, bool force) : target_(std::move(target)), force_(force) {
   if (target_.filename().empty()) target_ = target_.parent_path();  // "out/" -> "out"
   if (!force_ && exists_nonempty(target_))
-    throw Error(target_.string() + ": output directory exists and is not empty (use --force to "
-                                   "replace it)");
+    throw Error(target_.string() +
+                ": output directory exists and is not empty (use --force to "
+                "replace it)");
   std::error_code ec;
   const fs::path parent = target_.has_parent_path() ? target_.parent_path() : fs::path(".");
   for (fs::path p = parent; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
@@ -92,8 +92,9 @@ void AtomicDirectory::commit() {
   fs::path old;
   // Checked again: another run may have written the target since this one started.
   if (!force_ && exists_nonempty(target_))
-    throw Error(target_.string() + ": output directory was written by another run meanwhile (use --force "
-                                   "to replace it)");
+    throw Error(target_.string() +
+                ": output directory was written by another run meanwhile (use --force "
+                "to replace it)");
   if (fs::exists(target_, ec)) {
     old = sibling(target_, "old");
     fs::remove_all(old, ec);

@@ -8,7 +8,9 @@ namespace wisp::io {
 
 namespace {
 
-bool exists(const LocationRef& l, const RankLocationIds& ids) { return l.rank < ids.size() && l.index < ids[l.rank].size(); }
+bool exists(const LocationRef& l, const RankLocationIds& ids) {
+  return l.rank < ids.size() && l.index < ids[l.rank].size();
+}
 
 bool writable(const LocationComm& c, const RankLocationIds& ids) {
   return std::all_of(c.members.begin(), c.members.end(), [&](const LocationRef& l) { return exists(l, ids); });
@@ -17,8 +19,8 @@ bool writable(const LocationComm& c, const RankLocationIds& ids) {
 // Per paradigm one COMM_LOCATIONS group of the communicators' locations, then per communicator its
 // COMM_GROUP (indices into that group) and the communicator. comm_id[k]: the id of location_comms[k]
 // (OTF2_UNDEFINED_COMM when it cannot be written).
-std::vector<OTF2_CommRef> write_location_comms(OTF2_GlobalDefWriter* w, const Definitions& defs, const RankLocationIds& ids,
-                                               CartesianIds first,
+std::vector<OTF2_CommRef> write_location_comms(OTF2_GlobalDefWriter* w, const Definitions& defs,
+                                               const RankLocationIds& ids, CartesianIds first,
                                                const std::function<OTF2_StringRef(const std::string&)>& str) {
   std::map<std::uint8_t, std::vector<std::uint64_t>> locations;
   std::map<std::uint8_t, std::string> names;
@@ -41,7 +43,8 @@ std::vector<OTF2_CommRef> write_location_comms(OTF2_GlobalDefWriter* w, const De
     const auto& list = locations[c.paradigm];
     std::vector<std::uint64_t> members;
     for (const LocationRef& l : c.members)
-      members.push_back(static_cast<std::uint64_t>(std::find(list.begin(), list.end(), ids[l.rank][l.index]) - list.begin()));
+      members.push_back(
+          static_cast<std::uint64_t>(std::find(list.begin(), list.end(), ids[l.rank][l.index]) - list.begin()));
     OTF2_GlobalDefWriter_WriteGroup(w, group, str(c.group_name), OTF2_GROUP_TYPE_COMM_GROUP, c.paradigm,
                                     OTF2_GROUP_FLAG_NONE, static_cast<uint32_t>(members.size()), members.data());
     OTF2_GlobalDefWriter_WriteComm(w, comm, str(c.name), group++, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
@@ -52,14 +55,17 @@ std::vector<OTF2_CommRef> write_location_comms(OTF2_GlobalDefWriter* w, const De
 
 // The topology's communicator id and size, or OTF2_UNDEFINED_COMM.
 std::pair<OTF2_CommRef, std::size_t> comm_of(const CartTopology& t, const Definitions& defs,
-                                             const std::vector<OTF2_CommRef>& location_comm_id, std::size_t rank_count) {
+                                             const std::vector<OTF2_CommRef>& location_comm_id,
+                                             std::size_t rank_count) {
   if (t.on_locations)
-    return t.comm < location_comm_id.size() ? std::make_pair(location_comm_id[t.comm], defs.location_comms[t.comm].members.size())
-                                            : std::make_pair(OTF2_UNDEFINED_COMM, std::size_t{0});
+    return t.comm < location_comm_id.size()
+               ? std::make_pair(location_comm_id[t.comm], defs.location_comms[t.comm].members.size())
+               : std::make_pair(OTF2_UNDEFINED_COMM, std::size_t{0});
   if (t.comm >= defs.comms.size()) return {OTF2_UNDEFINED_COMM, 0};
   const Communicator& c = defs.comms[t.comm];
   const bool fits = std::all_of(c.members.begin(), c.members.end(), [&](Rank r) { return r < rank_count; });
-  return fits ? std::make_pair(static_cast<OTF2_CommRef>(t.comm), std::size_t{c.size()}) : std::make_pair(OTF2_UNDEFINED_COMM, std::size_t{0});
+  return fits ? std::make_pair(static_cast<OTF2_CommRef>(t.comm), std::size_t{c.size()})
+              : std::make_pair(OTF2_UNDEFINED_COMM, std::size_t{0});
 }
 
 }  // namespace

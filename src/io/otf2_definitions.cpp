@@ -102,8 +102,8 @@ T* slot(void* user, std::vector<T>& v, std::uint64_t id, const char* kind) {
   ++r.records;
   if (id >= v.size()) {
     if (id > kIdSlack + 16 * r.records) {
-      r.error = fmt::format("{} definition id {} is out of range after {} definition records (corrupt file?)",
-                            kind, id, r.records);
+      r.error = fmt::format("{} definition id {} is out of range after {} definition records (corrupt file?)", kind, id,
+                            r.records);
       return nullptr;
     }
     v.resize(id + 1);
@@ -112,10 +112,11 @@ T* slot(void* user, std::vector<T>& v, std::uint64_t id, const char* kind) {
 }
 
 // Strings precede the records that use them (OTF2 writes them first).
-std::string text_of(const RawDefinitions& r, OTF2_StringRef s) { return s < r.strings.size() ? r.strings[s] : std::string(); }
+std::string text_of(const RawDefinitions& r, OTF2_StringRef s) {
+  return s < r.strings.size() ? r.strings[s] : std::string();
+}
 
-OTF2_CallbackCode on_clock(void* u, uint64_t resolution, uint64_t offset, uint64_t length,
-                           uint64_t) {
+OTF2_CallbackCode on_clock(void* u, uint64_t resolution, uint64_t offset, uint64_t length, uint64_t) {
   raw(u).clock = Clock{resolution, offset, length};
   raw(u).have_clock = true;
   return OTF2_CALLBACK_SUCCESS;
@@ -126,30 +127,27 @@ OTF2_CallbackCode on_string(void* u, OTF2_StringRef self, const char* s) {
   *x = s ? s : "";
   return OTF2_CALLBACK_SUCCESS;
 }
-OTF2_CallbackCode on_node(void* u, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
-                          OTF2_StringRef, OTF2_SystemTreeNodeRef) {
+OTF2_CallbackCode on_node(void* u, OTF2_SystemTreeNodeRef self, OTF2_StringRef name, OTF2_StringRef,
+                          OTF2_SystemTreeNodeRef) {
   auto* x = slot(u, raw(u).node_name, self, "system tree node");
   if (!x) return OTF2_CALLBACK_INTERRUPT;
   *x = name;
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_location_group(void* u, OTF2_LocationGroupRef self, OTF2_StringRef name,
-                                    OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef node,
-                                    OTF2_LocationGroupRef) {
+                                    OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef node, OTF2_LocationGroupRef) {
   auto* x = slot(u, raw(u).location_groups, self, "location group");
   if (!x) return OTF2_CALLBACK_INTERRUPT;
   *x = RawLocationGroup{name, type, node};
   return OTF2_CALLBACK_SUCCESS;
 }
-OTF2_CallbackCode on_location(void* u, OTF2_LocationRef self, OTF2_StringRef name,
-                              OTF2_LocationType type, uint64_t events,
-                              OTF2_LocationGroupRef group) {
+OTF2_CallbackCode on_location(void* u, OTF2_LocationRef self, OTF2_StringRef name, OTF2_LocationType type,
+                              uint64_t events, OTF2_LocationGroupRef group) {
   raw(u).locations.push_back(RawLocation{self, name, type, events, group});
   return OTF2_CALLBACK_SUCCESS;
 }
-OTF2_CallbackCode on_region(void* u, OTF2_RegionRef self, OTF2_StringRef name,
-                            OTF2_StringRef canonical, OTF2_StringRef, OTF2_RegionRole role,
-                            OTF2_Paradigm paradigm, OTF2_RegionFlag, OTF2_StringRef file,
+OTF2_CallbackCode on_region(void* u, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef canonical, OTF2_StringRef,
+                            OTF2_RegionRole role, OTF2_Paradigm paradigm, OTF2_RegionFlag, OTF2_StringRef file,
                             uint32_t begin, uint32_t end) {
   auto* x = slot(u, raw(u).regions, self, "region");
   if (!x) return OTF2_CALLBACK_INTERRUPT;
@@ -157,22 +155,21 @@ OTF2_CallbackCode on_region(void* u, OTF2_RegionRef self, OTF2_StringRef name,
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_group(void* u, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type,
-                           OTF2_Paradigm paradigm, OTF2_GroupFlag, uint32_t n,
-                           const uint64_t* members) {
+                           OTF2_Paradigm paradigm, OTF2_GroupFlag, uint32_t n, const uint64_t* members) {
   auto* x = slot(u, raw(u).groups, self, "group");
   if (!x) return OTF2_CALLBACK_INTERRUPT;
   *x = RawGroup{name, type, paradigm, std::vector<std::uint64_t>(members, members + n), true};
   return OTF2_CALLBACK_SUCCESS;
 }
-OTF2_CallbackCode on_comm(void* u, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group,
-                          OTF2_CommRef parent, OTF2_CommFlag flags) {
+OTF2_CallbackCode on_comm(void* u, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group, OTF2_CommRef parent,
+                          OTF2_CommFlag flags) {
   auto* x = slot(u, raw(u).comms, self, "communicator");
   if (!x) return OTF2_CALLBACK_INTERRUPT;
   *x = RawComm{name, group, parent, true, flags};
   return OTF2_CALLBACK_SUCCESS;
 }
-OTF2_CallbackCode on_inter_comm(void* u, OTF2_CommRef, OTF2_StringRef, OTF2_GroupRef,
-                                OTF2_GroupRef, OTF2_CommRef, OTF2_CommFlag) {
+OTF2_CallbackCode on_inter_comm(void* u, OTF2_CommRef, OTF2_StringRef, OTF2_GroupRef, OTF2_GroupRef, OTF2_CommRef,
+                                OTF2_CommFlag) {
   ++raw(u).inter_comms;
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -201,8 +198,7 @@ OTF2_CallbackCode on_cart_coordinate(void* u, OTF2_CartTopologyRef topology, uin
   return OTF2_CALLBACK_SUCCESS;
 }
 
-RawDefinitions read_raw(OTF2_Reader* reader, const std::string& where,
-                        const Otf2ErrorScope& scope) {
+RawDefinitions read_raw(OTF2_Reader* reader, const std::string& where, const Otf2ErrorScope& scope) {
   RawDefinitions r;
   OTF2_GlobalDefReader* defs = OTF2_Reader_GetGlobalDefReader(reader);
   if (!defs) check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": cannot open global definitions", scope);
@@ -261,8 +257,8 @@ void attach_other_locations(const RawDefinitions& r, ArchiveDefinitions& out,
       continue;
     }
     if (rank == rank_of_group.end()) {  // an anomaly: counted and reported, its events not read
-      out.stray_locations.push_back(fmt::format("{} '{}' (location {})", thread ? "thread" : "stream",
-                                                text(r, loc.name), loc.id));
+      out.stray_locations.push_back(
+          fmt::format("{} '{}' (location {})", thread ? "thread" : "stream", text(r, loc.name), loc.id));
       continue;
     }
     ThreadLocation t;
@@ -274,16 +270,15 @@ void attach_other_locations(const RawDefinitions& r, ArchiveDefinitions& out,
   }
 }
 
-void convert_ranks(const RawDefinitions& r, const RawGroup& world_locations,
-                   const std::string& where, ArchiveDefinitions& out) {
+void convert_ranks(const RawDefinitions& r, const RawGroup& world_locations, const std::string& where,
+                   ArchiveDefinitions& out) {
   std::unordered_map<std::uint64_t, const RawLocation*> by_id;
   for (const auto& loc : r.locations) by_id[loc.id] = &loc;
   std::unordered_map<OTF2_LocationGroupRef, Rank> rank_of_group;
   for (std::uint64_t id : world_locations.members) {
     const auto it = by_id.find(id);
     if (it == by_id.end())
-      throw Error(fmt::format("{}: MPI rank {} refers to undefined location {}", where,
-                              out.defs.ranks.size(), id));
+      throw Error(fmt::format("{}: MPI rank {} refers to undefined location {}", where, out.defs.ranks.size(), id));
     const RawLocation& loc = *it->second;
     Location l;
     l.name = text(r, loc.name);
@@ -294,7 +289,8 @@ void convert_ranks(const RawDefinitions& r, const RawGroup& world_locations,
       if (g.node < r.node_name.size()) l.node = text(r, r.node_name[g.node]);
     }
     if (loc.type != OTF2_LOCATION_TYPE_CPU_THREAD)
-      throw Error(fmt::format("{}: MPI rank {} is location '{}', not a CPU thread", where, out.defs.ranks.size(), l.name));
+      throw Error(
+          fmt::format("{}: MPI rank {} is location '{}', not a CPU thread", where, out.defs.ranks.size(), l.name));
     if (!rank_of_group.emplace(loc.group, static_cast<Rank>(out.defs.ranks.size())).second)
       throw Error(fmt::format("{}: MPI ranks {} and {} share the location group '{}'", where,
                               rank_of_group.at(loc.group), out.defs.ranks.size(), l.group_name));
@@ -322,8 +318,7 @@ void convert_comms(const RawDefinitions& r, const std::string& where, ArchiveDef
     } else if (g.type == OTF2_GROUP_TYPE_COMM_GROUP) {
       for (std::uint64_t m : g.members) {
         if (m >= rank_count)
-          throw Error(fmt::format("{}: communicator '{}' lists rank {} of {}", where, comm.name, m,
-                                  rank_count));
+          throw Error(fmt::format("{}: communicator '{}' lists rank {} of {}", where, comm.name, m, rank_count));
         comm.members.push_back(static_cast<Rank>(m));
       }
     } else {
@@ -341,8 +336,7 @@ void convert_comms(const RawDefinitions& r, const std::string& where, ArchiveDef
     if (comms[c].name == "MPI_COMM_WORLD") out.defs.world = c;
   for (CommId c = 0; c < comms.size() && out.defs.world == kNone; ++c)
     if (!comms[c].self && comms[c].members.size() == rank_count) out.defs.world = c;
-  if (out.defs.world == kNone)
-    throw Error(where + ": no communicator spans all ranks (MPI_COMM_WORLD is missing)");
+  if (out.defs.world == kNone) throw Error(where + ": no communicator spans all ranks (MPI_COMM_WORLD is missing)");
   if (r.inter_comms) out.skipped["InterComm definition"] = r.inter_comms;
 }
 
@@ -373,7 +367,8 @@ void convert_teams(const RawDefinitions& r, ArchiveDefinitions& out) {
     team.paradigm = static_cast<std::uint8_t>(g.paradigm);
     bool one_rank = locations != nullptr;
     for (std::uint64_t m : g.members) {
-      const auto it = locations && m < locations->members.size() ? member_of.find(locations->members[m]) : member_of.end();
+      const auto it =
+          locations && m < locations->members.size() ? member_of.find(locations->members[m]) : member_of.end();
       if (it == member_of.end() || (team.rank != kNone && it->second.first != team.rank)) {
         one_rank = false;
         break;
@@ -436,7 +431,8 @@ std::optional<LocationComm> location_comm(const RawDefinitions& r, const RawComm
   for (const RawGroup& l : r.groups)
     if (l.defined && l.type == OTF2_GROUP_TYPE_COMM_LOCATIONS && l.paradigm == g.paradigm) locations = &l;
   if (!locations) return std::nullopt;
-  LocationComm comm{text(r, rc.name), text(r, g.name), text(r, locations->name), static_cast<std::uint8_t>(g.paradigm), {}};
+  LocationComm comm{
+      text(r, rc.name), text(r, g.name), text(r, locations->name), static_cast<std::uint8_t>(g.paradigm), {}};
   for (std::uint64_t m : g.members) {
     const auto it = m < locations->members.size() ? at.find(locations->members[m]) : at.end();
     if (it == at.end()) return std::nullopt;
@@ -446,8 +442,9 @@ std::optional<LocationComm> location_comm(const RawDefinitions& r, const RawComm
 }
 
 // A topology's communicator in the model: an MPI communicator, or a LocationComm added once.
-std::optional<std::pair<bool, std::uint32_t>> topology_comm(const RawDefinitions& r, OTF2_CommRef c, ArchiveDefinitions& out,
-                                                           std::unordered_map<OTF2_CommRef, std::uint32_t>& kept) {
+std::optional<std::pair<bool, std::uint32_t>> topology_comm(const RawDefinitions& r, OTF2_CommRef c,
+                                                            ArchiveDefinitions& out,
+                                                            std::unordered_map<OTF2_CommRef, std::uint32_t>& kept) {
   if (c < out.comm.size() && out.comm[c] != kNone) return std::make_pair(false, out.comm[c]);
   if (const auto it = kept.find(c); it != kept.end()) return std::make_pair(true, it->second);
   if (c >= r.comms.size() || !r.comms[c].defined) return std::nullopt;
@@ -468,9 +465,9 @@ void convert_cartesian(const RawDefinitions& r, ArchiveDefinitions& out) {
   for (std::size_t t = 0; t < r.cart_topologies.size(); ++t) {
     const RawCartTopology& raw_topology = r.cart_topologies[t];
     if (!raw_topology.defined) continue;
-    const bool dimensions_known = std::all_of(raw_topology.dimensions.begin(), raw_topology.dimensions.end(), [&](auto d) {
-      return d < r.cart_dimension_defined.size() && r.cart_dimension_defined[d];
-    });
+    const bool dimensions_known =
+        std::all_of(raw_topology.dimensions.begin(), raw_topology.dimensions.end(),
+                    [&](auto d) { return d < r.cart_dimension_defined.size() && r.cart_dimension_defined[d]; });
     const auto comm = dimensions_known ? topology_comm(r, raw_topology.comm, out, kept) : std::nullopt;
     if (!comm) {
       ++out.skipped["CartTopology definition (unknown communicator or dimension)"];
@@ -493,16 +490,26 @@ void convert_cartesian(const RawDefinitions& r, ArchiveDefinitions& out) {
 
 std::string_view paradigm_name(OTF2_Paradigm p) {
   switch (p) {
-    case OTF2_PARADIGM_MPI: return "MPI";
-    case OTF2_PARADIGM_OPENMP: return "OpenMP";
-    case OTF2_PARADIGM_PTHREAD: return "pthreads";
-    case OTF2_PARADIGM_CUDA: return "CUDA";
-    case OTF2_PARADIGM_OPENCL: return "OpenCL";
-    case OTF2_PARADIGM_OPENACC: return "OpenACC";
-    case OTF2_PARADIGM_HIP: return "HIP";
-    case OTF2_PARADIGM_SHMEM: return "SHMEM";
-    case OTF2_PARADIGM_KOKKOS: return "Kokkos";
-    default: return "";  // user code, compiler instrumentation, the measurement system, ...
+    case OTF2_PARADIGM_MPI:
+      return "MPI";
+    case OTF2_PARADIGM_OPENMP:
+      return "OpenMP";
+    case OTF2_PARADIGM_PTHREAD:
+      return "pthreads";
+    case OTF2_PARADIGM_CUDA:
+      return "CUDA";
+    case OTF2_PARADIGM_OPENCL:
+      return "OpenCL";
+    case OTF2_PARADIGM_OPENACC:
+      return "OpenACC";
+    case OTF2_PARADIGM_HIP:
+      return "HIP";
+    case OTF2_PARADIGM_SHMEM:
+      return "SHMEM";
+    case OTF2_PARADIGM_KOKKOS:
+      return "Kokkos";
+    default:
+      return "";  // user code, compiler instrumentation, the measurement system, ...
   }
 }
 
@@ -522,8 +529,7 @@ std::vector<std::string> paradigms_of(const RawDefinitions& r) {
 
 }  // namespace
 
-ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::string& where,
-                                           const Otf2ErrorScope& scope) {
+ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::string& where, const Otf2ErrorScope& scope) {
   RawDefinitions r = read_raw(reader, where, scope);
   if (!r.have_clock) throw Error(where + ": the definitions lack the ClockProperties record");
   if (r.clock.ticks_per_second == 0) throw Error(where + ": clock resolution is 0 ticks/s");

@@ -29,7 +29,6 @@ struct ArchiveDefinitions {
 };
 
 // Reads and converts the global definitions; `where` names the archive in error messages.
-ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::string& where,
-                                           const Otf2ErrorScope& scope);
+ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::string& where, const Otf2ErrorScope& scope);
 
 }  // namespace wisp::io

@@ -16,8 +16,8 @@ Otf2ErrorScope::Otf2ErrorScope() {
 
 Otf2ErrorScope::~Otf2ErrorScope() { OTF2_Error_RegisterCallback(previous_, nullptr); }
 
-OTF2_ErrorCode Otf2ErrorScope::on_error(void* self, const char*, uint64_t, const char*,
-                                        OTF2_ErrorCode code, const char* format, va_list args) {
+OTF2_ErrorCode Otf2ErrorScope::on_error(void* self, const char*, uint64_t, const char*, OTF2_ErrorCode code,
+                                        const char* format, va_list args) {
   // OTF2's description of the code ("No space left on device", "Invalid or inconsistent record
   // data"); its internal detail ("This is no chunk header!") would only confuse a user.
   auto* scope = static_cast<Otf2ErrorScope*>(self);
@@ -27,8 +27,10 @@ OTF2_ErrorCode Otf2ErrorScope::on_error(void* self, const char*, uint64_t, const
   const std::lock_guard lock(scope->mutex_);
   const auto me = std::this_thread::get_id();
   auto it = std::find_if(scope->first_.begin(), scope->first_.end(), [&](const auto& f) { return f.first == me; });
-  if (it == scope->first_.end()) scope->first_.emplace_back(me, OTF2_Error_GetDescription(code));
-  else if (it->second.empty()) it->second = OTF2_Error_GetDescription(code);
+  if (it == scope->first_.end())
+    scope->first_.emplace_back(me, OTF2_Error_GetDescription(code));
+  else if (it->second.empty())
+    it->second = OTF2_Error_GetDescription(code);
   return code;
 }
 

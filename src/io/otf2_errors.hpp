@@ -25,8 +25,8 @@ class Otf2ErrorScope {
   std::string first_message() const;
 
  private:
-  static OTF2_ErrorCode on_error(void* self, const char* file, uint64_t line, const char* function,
-                                 OTF2_ErrorCode code, const char* format, va_list args);
+  static OTF2_ErrorCode on_error(void* self, const char* file, uint64_t line, const char* function, OTF2_ErrorCode code,
+                                 const char* format, va_list args);
   OTF2_ErrorCallback previous_;
   mutable std::mutex mutex_;
   std::vector<std::pair<std::thread::id, std::string>> first_;  // per thread, the opener's first

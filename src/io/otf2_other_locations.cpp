@@ -69,9 +69,9 @@ OTF2_EvtReaderCallbacks* make_callbacks() {
 
 void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const ArchiveDefinitions& archive, Rank r,
               ThreadLocation& location, const std::string& where, const Otf2ErrorScope& scope, OtherLocations& out) {
-  const std::string context = fmt::format("{}: rank {}, {} '{}' (location {})", where, r,
-                                          location.kind == LocationKind::CpuThread ? "thread" : "stream",
-                                          location.name, location.otf2_id);
+  const std::string context =
+      fmt::format("{}: rank {}, {} '{}' (location {})", where, r,
+                  location.kind == LocationKind::CpuThread ? "thread" : "stream", location.name, location.otf2_id);
   OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, location.otf2_id);
   if (!events) check_otf2(OTF2_ERROR_FILE_INTERACTION, context + ": no event file", scope);
   std::vector<LocationEvent>& kept = out.events[r].emplace_back();
@@ -80,13 +80,15 @@ void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const Arc
   uint64_t read = 0;
   const OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader, events, &read);
   if (status == OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
-    throw Error(fmt::format("{}: {}: MPI calls from threads other than the master (MPI_THREAD_MULTIPLE) "
-                            "are not modelled", context, ctx.first_mpi));
+    throw Error(
+        fmt::format("{}: {}: MPI calls from threads other than the master (MPI_THREAD_MULTIPLE) "
+                    "are not modelled",
+                    context, ctx.first_mpi));
   check_otf2(status, context + ": corrupt or truncated event file", scope);
   OTF2_Reader_CloseEvtReader(reader, events);
   if (read < location.declared_events)
-    throw Error(fmt::format("{}: event file is truncated: {} of {} declared events", context, read,
-                            location.declared_events));
+    throw Error(
+        fmt::format("{}: event file is truncated: {} of {} declared events", context, read, location.declared_events));
   location.records = read;
   out.unknown_team += ctx.threads.unknown_team;
 }

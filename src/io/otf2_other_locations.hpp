@@ -22,9 +22,9 @@ std::vector<std::uint64_t> locations_to_read(const ArchiveDefinitions& archive);
 // (an Enter of an MPI region or an MPI record) on one of them is refused with one line naming the
 // rank, the location and the call: MPI_THREAD_MULTIPLE programs are not modelled.
 struct OtherLocations {
-  std::vector<OtherLocationEvents> events;                            // [rank][location]
+  std::vector<OtherLocationEvents> events;                             // [rank][location]
   std::vector<std::vector<std::vector<ThreadRecord>>> thread_records;  // [rank][location]
-  std::uint64_t unknown_team = 0;  // thread records naming no thread team: skipped
+  std::uint64_t unknown_team = 0;                                      // thread records naming no thread team: skipped
 };
 // Returns the kept events and thread records of every rank's other locations.
 OtherLocations read_other_locations(OTF2_Reader* reader, ArchiveDefinitions& archive, const std::string& where,

@@ -47,8 +47,7 @@ fs::path resolve_anchor(const fs::path& path) {
   fs::path found;
   for (const auto& entry : fs::directory_iterator(path, ec)) {
     if (entry.path().extension() != ".otf2") continue;
-    if (!found.empty())
-      throw Error(path.string() + ": holds several OTF2 anchor files; name one of them");
+    if (!found.empty()) throw Error(path.string() + ": holds several OTF2 anchor files; name one of them");
     found = entry.path();
   }
   if (found.empty()) throw Error(path.string() + ": no OTF2 anchor file (*.otf2) in this directory");
@@ -59,13 +58,34 @@ namespace {
 
 // Records wisp does not model, counted by kind (index into kSkippedNames).
 enum Skipped : int {
-  kBufferFlush, kMeasurementOnOff, kMetric, kParameter, kOpenMP, kThread, kRma, kIo,
-  kCallingContext, kNonBlockingCollective, kUnknownRecord, kAttributes, kUnknownComm, kSkippedCount
+  kBufferFlush,
+  kMeasurementOnOff,
+  kMetric,
+  kParameter,
+  kOpenMP,
+  kThread,
+  kRma,
+  kIo,
+  kCallingContext,
+  kNonBlockingCollective,
+  kUnknownRecord,
+  kAttributes,
+  kUnknownComm,
+  kSkippedCount
 };
-constexpr std::array<const char*, kSkippedCount> kSkippedNames{
-    "BufferFlush", "MeasurementOnOff", "Metric", "Parameter*", "Omp*", "Thread*", "Rma*", "Io*",
-    "CallingContext*", "NonBlockingCollective*", "unknown record", "records with attributes",
-    "MPI record on a non-MPI communicator"};
+constexpr std::array<const char*, kSkippedCount> kSkippedNames{"BufferFlush",
+                                                               "MeasurementOnOff",
+                                                               "Metric",
+                                                               "Parameter*",
+                                                               "Omp*",
+                                                               "Thread*",
+                                                               "Rma*",
+                                                               "Io*",
+                                                               "CallingContext*",
+                                                               "NonBlockingCollective*",
+                                                               "unknown record",
+                                                               "records with attributes",
+                                                               "MPI record on a non-MPI communicator"};
 
 struct LocationReader {
   RankBuilder* rank;
@@ -121,8 +141,7 @@ std::optional<Peer> peer_of(LocationReader& r, OTF2_CommRef comm_ref, uint32_t l
 }
 
 template <int Kind, typename... Rest>
-OTF2_CallbackCode skip(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* user,
-                       OTF2_AttributeList*, Rest...) {
+OTF2_CallbackCode skip(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* user, OTF2_AttributeList*, Rest...) {
   ++ctx(user).skipped[Kind];
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -130,30 +149,27 @@ OTF2_CallbackCode skip(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* user,
 // Installs skip<Kind> with the argument list the setter's callback type demands.
 template <int Kind, typename... Rest>
 void skip_with(OTF2_ErrorCode (*setter)(OTF2_EvtReaderCallbacks*,
-                                        OTF2_CallbackCode (*)(OTF2_LocationRef, OTF2_TimeStamp,
-                                                              uint64_t, void*,
+                                        OTF2_CallbackCode (*)(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void*,
                                                               OTF2_AttributeList*, Rest...)),
                OTF2_EvtReaderCallbacks* cb) {
   setter(cb, &skip<Kind, Rest...>);
 }
 
-OTF2_CallbackCode on_unknown(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* user,
-                             OTF2_AttributeList*) {
+OTF2_CallbackCode on_unknown(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* user, OTF2_AttributeList*) {
   ++ctx(user).skipped[kUnknownRecord];
   return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode on_program_begin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                   OTF2_AttributeList* a, OTF2_StringRef name, uint32_t,
-                                   const OTF2_StringRef*) {
+OTF2_CallbackCode on_program_begin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
+                                   OTF2_StringRef name, uint32_t, const OTF2_StringRef*) {
   auto& r = record(user, a);
   if (name < r.archive->strings.size()) r.program_name = r.archive->strings[name];
   r.rank->program_begin(seconds(r, t));
   return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode on_program_end(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                 OTF2_AttributeList* a, int64_t) {
+OTF2_CallbackCode on_program_end(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
+                                 int64_t) {
   auto& r = record(user, a);
   r.rank->program_end(seconds(r, t));
   return OTF2_CALLBACK_SUCCESS;
@@ -184,9 +200,9 @@ OTF2_CallbackCode on_message(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void*
 
 // Isend and Irecv: a message with its request.
 template <auto Method>
-OTF2_CallbackCode on_request_message(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                     OTF2_AttributeList* a, uint32_t peer_local, OTF2_CommRef comm_ref,
-                                     uint32_t tag, uint64_t bytes, uint64_t request) {
+OTF2_CallbackCode on_request_message(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
+                                     uint32_t peer_local, OTF2_CommRef comm_ref, uint32_t tag, uint64_t bytes,
+                                     uint64_t request) {
   auto& r = record(user, a);
   if (const auto peer = peer_of(r, comm_ref, peer_local))
     (r.rank->*Method)(seconds(r, t), peer->rank, peer->comm, static_cast<std::int32_t>(tag), bytes, request);
@@ -202,37 +218,35 @@ OTF2_CallbackCode on_request(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void*
   return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode on_collective_begin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                      OTF2_AttributeList* a) {
+OTF2_CallbackCode on_collective_begin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a) {
   auto& r = record(user, a);
   r.rank->collective_begin(seconds(r, t));
   return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                    OTF2_AttributeList* a, OTF2_CollectiveOp op,
-                                    OTF2_CommRef comm_ref, uint32_t root, uint64_t sent,
+OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
+                                    OTF2_CollectiveOp op, OTF2_CommRef comm_ref, uint32_t root, uint64_t sent,
                                     uint64_t received) {
   auto& r = record(user, a);
   const CommId comm = communicator(r, comm_ref);
   Rank global_root = kNone;
   if (comm != kNone && root != OTF2_UNDEFINED_UINT32 && root < OTF2_COLLECTIVE_ROOT_THIS_GROUP)
     global_root = global_rank(r.archive->defs.comms[comm], root, r.rank->rank());
-  const auto wisp_op = op < kCollectiveOpCount ? static_cast<CollectiveOp>(op)
-                                               : CollectiveOp::DestroyHandleAndDeallocate;
+  const auto wisp_op =
+      op < kCollectiveOpCount ? static_cast<CollectiveOp>(op) : CollectiveOp::DestroyHandleAndDeallocate;
   r.rank->collective_end(seconds(r, t), wisp_op, comm, global_root, sent, received);
   return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode on_comm_create(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                 OTF2_AttributeList* a, OTF2_CommRef comm_ref) {
+OTF2_CallbackCode on_comm_create(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
+                                 OTF2_CommRef comm_ref) {
   auto& r = record(user, a);
   if (const CommId comm = communicator(r, comm_ref); comm != kNone) r.rank->comm_create(seconds(r, t), comm);
   return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode on_comm_destroy(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
-                                  OTF2_AttributeList* a, OTF2_CommRef comm_ref) {
+OTF2_CallbackCode on_comm_destroy(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
+                                  OTF2_CommRef comm_ref) {
   auto& r = record(user, a);
   if (const CommId comm = communicator(r, comm_ref); comm != kNone) r.rank->comm_destroy(seconds(r, t), comm);
   return OTF2_CALLBACK_SUCCESS;
@@ -325,8 +339,8 @@ struct ReaderHandle {
   }
 };
 
-void read_local_definitions(OTF2_Reader* reader, const ArchiveDefinitions& archive,
-                            const std::string& where, const Otf2ErrorScope& scope) {
+void read_local_definitions(OTF2_Reader* reader, const ArchiveDefinitions& archive, const std::string& where,
+                            const Otf2ErrorScope& scope) {
   // Local definitions hold the mapping tables and clock offsets the event readers apply.
   io::check_otf2(OTF2_Reader_OpenDefFiles(reader), where + ": cannot open local definitions", scope);
   for (std::uint64_t location : io::locations_to_read(archive)) {
@@ -400,9 +414,11 @@ void read_rank_events(const EventReading& in, Rank r, RankBuilder& rank, RankRea
   // Score-P's MPI records name communicators through the rank's local mapping tables; records on
   // a communicator that maps to nothing MPI mean those tables are missing, empty or truncated.
   if (ctx.skipped[kUnknownComm] > 0)
-    throw Error(fmt::format("{}: {} MPI records refer to communicators that are not defined as MPI "
-                            "communicators: the rank's local definitions (traces/{}.def) are missing, "
-                            "empty or truncated", context, ctx.skipped[kUnknownComm], archive.rank_location[r]));
+    throw Error(
+        fmt::format("{}: {} MPI records refer to communicators that are not defined as MPI "
+                    "communicators: the rank's local definitions (traces/{}.def) are missing, "
+                    "empty or truncated",
+                    context, ctx.skipped[kUnknownComm], archive.rank_location[r]));
   out.skipped = ctx.skipped;
   out.skipped[kThread] += ctx.threads.unknown_team;
   out.program = std::move(ctx.program_name);
@@ -465,7 +481,8 @@ void add_other_locations(Trace& trace, const ArchiveDefinitions& archive, io::Ot
 }
 
 // The global definitions and the anchor's creator ("Score-P 8.1").
-ArchiveDefinitions read_archive_definitions(OTF2_Reader* reader, const std::string& where, const Otf2ErrorScope& scope) {
+ArchiveDefinitions read_archive_definitions(OTF2_Reader* reader, const std::string& where,
+                                            const Otf2ErrorScope& scope) {
   char* creator = nullptr;
   if (OTF2_Reader_GetCreator(reader, &creator) != OTF2_SUCCESS)
     io::check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": not an OTF2 anchor file", scope);
@@ -481,8 +498,7 @@ ArchiveDefinitions open_archive(ReaderHandle& handle, const fs::path& anchor, co
                                 const Otf2ErrorScope& scope) {
   handle.reader = OTF2_Reader_Open(anchor.c_str());
   if (!handle.reader) io::check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": not an OTF2 anchor file", scope);
-  io::check_otf2(OTF2_Reader_SetSerialCollectiveCallbacks(handle.reader),
-                 where + ": not an OTF2 anchor file", scope);
+  io::check_otf2(OTF2_Reader_SetSerialCollectiveCallbacks(handle.reader), where + ": not an OTF2 anchor file", scope);
   ArchiveDefinitions archive = read_archive_definitions(handle.reader, where, scope);
   for (std::uint64_t location : io::locations_to_read(archive))
     io::check_otf2(OTF2_Reader_SelectLocation(handle.reader, location), where, scope);
@@ -516,8 +532,7 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   ReaderHandle handle{nullptr};
   ArchiveDefinitions archive = open_archive(handle, anchor, where, scope);
   const unsigned threads = reading_threads(options, archive.rank_location.size());
-  if (threads > 1)
-    io::check_otf2(OTF2_Pthread_Reader_SetLockingCallbacks(handle.reader, nullptr), where, scope);
+  if (threads > 1) io::check_otf2(OTF2_Pthread_Reader_SetLockingCallbacks(handle.reader, nullptr), where, scope);
   TraceBuilder builder(archive.defs, threads > 1 ? RankAppend::Concurrent : RankAppend::Shared);
   const CallbacksHandle callbacks;
   io::check_otf2(OTF2_Reader_OpenEvtFiles(handle.reader), where + ": cannot open event files", scope);

@@ -23,7 +23,9 @@ struct ThreadRecordSink {
 namespace thread_records {
 
 template <class Context>
-ThreadRecordSink& sink(void* user) { return static_cast<Context*>(user)->threads; }
+ThreadRecordSink& sink(void* user) {
+  return static_cast<Context*>(user)->threads;
+}
 
 template <class Context>
 OTF2_CallbackCode add(void* user, OTF2_TimeStamp t, ThreadRecord r) {
@@ -65,8 +67,8 @@ OTF2_CallbackCode lock(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user,
   return add<Context>(user, t, {0, order, id, kNone, paradigm, Kind});
 }
 template <class Context, ThreadRecordKind Kind>
-OTF2_CallbackCode task(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*,
-                       OTF2_CommRef comm, uint32_t creator, uint32_t generation) {
+OTF2_CallbackCode task(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*, OTF2_CommRef comm,
+                       uint32_t creator, uint32_t generation) {
   return add_in_team<Context>(user, t, comm, {0, generation, creator, kNone, 0, Kind});
 }
 

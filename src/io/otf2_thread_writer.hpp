@@ -17,7 +17,7 @@ using RankLocationIds = std::vector<std::vector<OTF2_LocationRef>>;
 // COMM_GROUP (group id first_group + ...) and a communicator first_comm + team index. Returns the
 // next free group id.
 OTF2_GroupRef write_thread_teams(OTF2_GlobalDefWriter* w, const Definitions& defs, const RankLocationIds& ids,
-                        OTF2_GroupRef first_group, OTF2_CommRef first_comm, OTF2_StringRef empty);
+                                 OTF2_GroupRef first_group, OTF2_CommRef first_comm, OTF2_StringRef empty);
 
 OTF2_ErrorCode write_thread_record(OTF2_EvtWriter* w, const ThreadRecord& r, OTF2_TimeStamp t, OTF2_CommRef first_comm);
 

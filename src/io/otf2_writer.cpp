@@ -30,19 +30,30 @@ OTF2_FlushCallbacks flush_callbacks{pre_flush, post_flush};
 OTF2_RegionRole role_of(const Region& r) {
   if (r.otf2_role != 0) return r.otf2_role;
   switch (r.kind) {
-    case RegionKind::MpiPointToPoint: return OTF2_REGION_ROLE_POINT2POINT;
+    case RegionKind::MpiPointToPoint:
+      return OTF2_REGION_ROLE_POINT2POINT;
     case RegionKind::MpiCollective:
       switch (r.mpi) {
-        case MpiFunction::Barrier: return OTF2_REGION_ROLE_BARRIER;
-        case MpiFunction::Bcast: case MpiFunction::Scatter: case MpiFunction::Scatterv:
+        case MpiFunction::Barrier:
+          return OTF2_REGION_ROLE_BARRIER;
+        case MpiFunction::Bcast:
+        case MpiFunction::Scatter:
+        case MpiFunction::Scatterv:
           return OTF2_REGION_ROLE_COLL_ONE2ALL;
-        case MpiFunction::Reduce: case MpiFunction::Gather: case MpiFunction::Gatherv:
+        case MpiFunction::Reduce:
+        case MpiFunction::Gather:
+        case MpiFunction::Gatherv:
           return OTF2_REGION_ROLE_COLL_ALL2ONE;
-        case MpiFunction::Scan: case MpiFunction::Exscan: return OTF2_REGION_ROLE_COLL_OTHER;
-        default: return OTF2_REGION_ROLE_COLL_ALL2ALL;
+        case MpiFunction::Scan:
+        case MpiFunction::Exscan:
+          return OTF2_REGION_ROLE_COLL_OTHER;
+        default:
+          return OTF2_REGION_ROLE_COLL_ALL2ALL;
       }
-    case RegionKind::Measurement: return OTF2_REGION_ROLE_ARTIFICIAL;
-    default: return OTF2_REGION_ROLE_FUNCTION;
+    case RegionKind::Measurement:
+      return OTF2_REGION_ROLE_ARTIFICIAL;
+    default:
+      return OTF2_REGION_ROLE_FUNCTION;
   }
 }
 
@@ -67,8 +78,7 @@ class StringTable {
   }
   void write(OTF2_GlobalDefWriter* w) {
     sealed_ = true;
-    for (OTF2_StringRef i = 0; i < order_.size(); ++i)
-      OTF2_GlobalDefWriter_WriteString(w, i, order_[i]->c_str());
+    for (OTF2_StringRef i = 0; i < order_.size(); ++i) OTF2_GlobalDefWriter_WriteString(w, i, order_[i]->c_str());
   }
 
  private:
@@ -130,43 +140,54 @@ struct EventWriter {
     const auto& rt = trace.ranks[rank];
     const OTF2_TimeStamp t = trace.defs.clock.to_ticks(e.time);
     switch (e.kind) {
-      case EventKind::ProgramBegin: return OTF2_EvtWriter_ProgramBegin(w, nullptr, t, program, 0, nullptr);
-      case EventKind::ProgramEnd: return OTF2_EvtWriter_ProgramEnd(w, nullptr, t, 0);
-      case EventKind::Enter: return OTF2_EvtWriter_Enter(w, nullptr, t, trace.defs.callpaths[e.ref].region);
-      case EventKind::Leave: return OTF2_EvtWriter_Leave(w, nullptr, t, trace.defs.callpaths[e.ref].region);
+      case EventKind::ProgramBegin:
+        return OTF2_EvtWriter_ProgramBegin(w, nullptr, t, program, 0, nullptr);
+      case EventKind::ProgramEnd:
+        return OTF2_EvtWriter_ProgramEnd(w, nullptr, t, 0);
+      case EventKind::Enter:
+        return OTF2_EvtWriter_Enter(w, nullptr, t, trace.defs.callpaths[e.ref].region);
+      case EventKind::Leave:
+        return OTF2_EvtWriter_Leave(w, nullptr, t, trace.defs.callpaths[e.ref].region);
       case EventKind::MpiSend: {
         const P2P& p = rt.p2p[e.ref];
-        return OTF2_EvtWriter_MpiSend(w, nullptr, t, local(p.comm, p.peer), p.comm,
-                                      static_cast<uint32_t>(p.tag), p.bytes);
+        return OTF2_EvtWriter_MpiSend(w, nullptr, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag),
+                                      p.bytes);
       }
       case EventKind::MpiIsend: {
         const P2P& p = rt.p2p[e.ref];
-        return OTF2_EvtWriter_MpiIsend(w, nullptr, t, local(p.comm, p.peer), p.comm,
-                                       static_cast<uint32_t>(p.tag), p.bytes, p.request);
+        return OTF2_EvtWriter_MpiIsend(w, nullptr, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag),
+                                       p.bytes, p.request);
       }
-      case EventKind::MpiIsendComplete: return OTF2_EvtWriter_MpiIsendComplete(w, nullptr, t, rt.p2p[e.ref].request);
-      case EventKind::MpiIrecvRequest: return OTF2_EvtWriter_MpiIrecvRequest(w, nullptr, t, rt.p2p[e.ref].request);
+      case EventKind::MpiIsendComplete:
+        return OTF2_EvtWriter_MpiIsendComplete(w, nullptr, t, rt.p2p[e.ref].request);
+      case EventKind::MpiIrecvRequest:
+        return OTF2_EvtWriter_MpiIrecvRequest(w, nullptr, t, rt.p2p[e.ref].request);
       case EventKind::MpiIrecv: {
         const P2P& p = rt.p2p[e.ref];
-        return OTF2_EvtWriter_MpiIrecv(w, nullptr, t, local(p.comm, p.peer), p.comm,
-                                       static_cast<uint32_t>(p.tag), p.bytes, p.request);
+        return OTF2_EvtWriter_MpiIrecv(w, nullptr, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag),
+                                       p.bytes, p.request);
       }
       case EventKind::MpiRecv: {
         const P2P& p = rt.p2p[e.ref];
-        return OTF2_EvtWriter_MpiRecv(w, nullptr, t, local(p.comm, p.peer), p.comm,
-                                      static_cast<uint32_t>(p.tag), p.bytes);
+        return OTF2_EvtWriter_MpiRecv(w, nullptr, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag),
+                                      p.bytes);
       }
-      case EventKind::MpiRequestTest: return OTF2_EvtWriter_MpiRequestTest(w, nullptr, t, rt.p2p[e.ref].request);
-      case EventKind::MpiRequestCancelled: return OTF2_EvtWriter_MpiRequestCancelled(w, nullptr, t, rt.p2p[e.ref].request);
-      case EventKind::MpiCollectiveBegin: return OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, t);
+      case EventKind::MpiRequestTest:
+        return OTF2_EvtWriter_MpiRequestTest(w, nullptr, t, rt.p2p[e.ref].request);
+      case EventKind::MpiRequestCancelled:
+        return OTF2_EvtWriter_MpiRequestCancelled(w, nullptr, t, rt.p2p[e.ref].request);
+      case EventKind::MpiCollectiveBegin:
+        return OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, t);
       case EventKind::MpiCollectiveEnd: {
         const CollectiveRecord& c = rt.collectives[e.ref];
         if (c.comm == kNone) return OTF2_SUCCESS;  // half record of a truncated trace
-        return OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, t, static_cast<OTF2_CollectiveOp>(c.op),
-                                               c.comm, local(c.comm, c.root), c.sent, c.received);
+        return OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, t, static_cast<OTF2_CollectiveOp>(c.op), c.comm,
+                                               local(c.comm, c.root), c.sent, c.received);
       }
-      case EventKind::CommCreate: return OTF2_EvtWriter_CommCreate(w, nullptr, t, e.ref);
-      case EventKind::CommDestroy: return OTF2_EvtWriter_CommDestroy(w, nullptr, t, e.ref);
+      case EventKind::CommCreate:
+        return OTF2_EvtWriter_CommCreate(w, nullptr, t, e.ref);
+      case EventKind::CommDestroy:
+        return OTF2_EvtWriter_CommDestroy(w, nullptr, t, e.ref);
     }
     return OTF2_SUCCESS;
   }
@@ -187,11 +208,13 @@ void write_merged(OTF2_EvtWriter* w, const Trace& trace, const Events& events, c
   std::size_t k = 0;
   for (const auto& e : events) {
     for (; k < records.size() && records[k].time < e.time; ++k)
-      check_otf2(io::write_thread_record(w, records[k], trace.defs.clock.to_ticks(records[k].time), first_team), context, scope);
+      check_otf2(io::write_thread_record(w, records[k], trace.defs.clock.to_ticks(records[k].time), first_team),
+                 context, scope);
     check_otf2(write_one(e), context, scope);
   }
   for (; k < records.size(); ++k)
-    check_otf2(io::write_thread_record(w, records[k], trace.defs.clock.to_ticks(records[k].time), first_team), context, scope);
+    check_otf2(io::write_thread_record(w, records[k], trace.defs.clock.to_ticks(records[k].time), first_team), context,
+               scope);
 }
 
 // The kept events of a rank's other thread or stream: its region enters and leaves, thread records.
@@ -201,24 +224,27 @@ void write_other_location(OTF2_Archive* archive, const Trace& trace, Rank r, std
   OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, id);
   if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, context, scope);
   static const std::vector<LocationEvent> none;
-  write_merged(w, trace, k < trace.ranks[r].others.size() ? trace.ranks[r].others[k] : none,
-               thread_records(trace, r, k + 1), [&](const LocationEvent& e) {
-                 const OTF2_TimeStamp t = trace.defs.clock.to_ticks(e.time);
-                 return e.enter ? OTF2_EvtWriter_Enter(w, nullptr, t, e.region) : OTF2_EvtWriter_Leave(w, nullptr, t, e.region);
-               }, context, scope);
+  write_merged(
+      w, trace, k < trace.ranks[r].others.size() ? trace.ranks[r].others[k] : none, thread_records(trace, r, k + 1),
+      [&](const LocationEvent& e) {
+        const OTF2_TimeStamp t = trace.defs.clock.to_ticks(e.time);
+        return e.enter ? OTF2_EvtWriter_Enter(w, nullptr, t, e.region) : OTF2_EvtWriter_Leave(w, nullptr, t, e.region);
+      },
+      context, scope);
   check_otf2(OTF2_Archive_CloseEvtWriter(archive, w), context, scope);
 }
 
-void write_events(OTF2_Archive* archive, const Trace& trace, const LocationIds& ids,
-                  OTF2_StringRef program, const std::string& where, const Otf2ErrorScope& scope) {
+void write_events(OTF2_Archive* archive, const Trace& trace, const LocationIds& ids, OTF2_StringRef program,
+                  const std::string& where, const Otf2ErrorScope& scope) {
   const auto locals = local_ranks(trace);
   check_otf2(OTF2_Archive_OpenEvtFiles(archive), where + ": cannot create event files", scope);
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, ids.ranks[r]);
     if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, fmt::format("{}: rank {}", where, r), scope);
     const EventWriter writer{trace, locals, r, w, program};
-    write_merged(w, trace, trace.ranks[r].events, thread_records(trace, r, 0),
-                 [&](const Event& e) { return writer.write(e); }, fmt::format("{}: writing rank {}", where, r), scope);
+    write_merged(
+        w, trace, trace.ranks[r].events, thread_records(trace, r, 0), [&](const Event& e) { return writer.write(e); },
+        fmt::format("{}: writing rank {}", where, r), scope);
     check_otf2(OTF2_Archive_CloseEvtWriter(archive, w), fmt::format("{}: rank {}", where, r), scope);
     for (std::size_t k = 0; k < trace.defs.ranks[r].others.size(); ++k)
       write_other_location(archive, trace, r, k, ids.others[r][k], where, scope);
@@ -276,8 +302,8 @@ void intern_strings(const Trace& trace, const SystemTree& tree, StringTable& str
 }
 
 // Clock, paradigm, system tree, one location group (process) and one location per rank.
-void write_locations(OTF2_GlobalDefWriter* w, const Trace& trace, const SystemTree& tree,
-                     const LocationIds& ids, StringTable& str) {
+void write_locations(OTF2_GlobalDefWriter* w, const Trace& trace, const SystemTree& tree, const LocationIds& ids,
+                     StringTable& str) {
   const Definitions& d = trace.defs;
   const Clock& clock = d.clock;
   const std::uint64_t length = clock.to_ticks(trace.end_time()) - clock.global_offset;
@@ -286,13 +312,13 @@ void write_locations(OTF2_GlobalDefWriter* w, const Trace& trace, const SystemTr
   OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_MPI, str("MPI"), OTF2_PARADIGM_CLASS_PROCESS);
   OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, str("wisp"), str("machine"), OTF2_UNDEFINED_SYSTEM_TREE_NODE);
   for (std::size_t n = 0; n < tree.nodes.size(); ++n)
-    OTF2_GlobalDefWriter_WriteSystemTreeNode(w, static_cast<OTF2_SystemTreeNodeRef>(n + 1),
-                                             str(tree.nodes[n]), str("node"), 0);
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(w, static_cast<OTF2_SystemTreeNodeRef>(n + 1), str(tree.nodes[n]),
+                                             str("node"), 0);
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     const auto& loc = d.ranks[r];
     const std::string group = loc.group_name.empty() ? fmt::format("MPI Rank {}", r) : loc.group_name;
-    OTF2_GlobalDefWriter_WriteLocationGroup(w, r, str(group), OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                            tree.node_of[r], OTF2_UNDEFINED_LOCATION_GROUP);
+    OTF2_GlobalDefWriter_WriteLocationGroup(w, r, str(group), OTF2_LOCATION_GROUP_TYPE_PROCESS, tree.node_of[r],
+                                            OTF2_UNDEFINED_LOCATION_GROUP);
   }
   for (Rank r = 0; r < trace.rank_count(); ++r)
     OTF2_GlobalDefWriter_WriteLocation(w, ids.ranks[r], str(d.ranks[r].name), OTF2_LOCATION_TYPE_CPU_THREAD,
@@ -300,21 +326,20 @@ void write_locations(OTF2_GlobalDefWriter* w, const Trace& trace, const SystemTr
   for (Rank r = 0; r < trace.rank_count(); ++r)
     for (std::size_t k = 0; k < d.ranks[r].others.size(); ++k) {
       const ThreadLocation& other = d.ranks[r].others[k];
-      OTF2_GlobalDefWriter_WriteLocation(w, ids.others[r][k], str(other.name),
-                                         other.kind == LocationKind::CpuThread ? OTF2_LOCATION_TYPE_CPU_THREAD
-                                                                                : OTF2_LOCATION_TYPE_ACCELERATOR_STREAM,
-                                         (trace.ranks[r].others.size() > k ? trace.ranks[r].others[k].size() : 0) +
-                                             thread_records(trace, r, k + 1).size(),
-                                         r);
+      OTF2_GlobalDefWriter_WriteLocation(
+          w, ids.others[r][k], str(other.name),
+          other.kind == LocationKind::CpuThread ? OTF2_LOCATION_TYPE_CPU_THREAD : OTF2_LOCATION_TYPE_ACCELERATOR_STREAM,
+          (trace.ranks[r].others.size() > k ? trace.ranks[r].others[k].size() : 0) +
+              thread_records(trace, r, k + 1).size(),
+          r);
     }
 }
 
 void write_regions(OTF2_GlobalDefWriter* w, const Definitions& d, StringTable& str) {
   for (RegionId i = 0; i < d.regions.size(); ++i) {
     const Region& r = d.regions[i];
-    OTF2_GlobalDefWriter_WriteRegion(w, i, str(r.name), str(r.canonical_name), str(""), role_of(r),
-                                     paradigm_of(r), OTF2_REGION_FLAG_NONE,
-                                     r.file.empty() ? OTF2_UNDEFINED_STRING : str(r.file),
+    OTF2_GlobalDefWriter_WriteRegion(w, i, str(r.name), str(r.canonical_name), str(""), role_of(r), paradigm_of(r),
+                                     OTF2_REGION_FLAG_NONE, r.file.empty() ? OTF2_UNDEFINED_STRING : str(r.file),
                                      r.begin_line, r.end_line);
   }
 }
@@ -324,28 +349,24 @@ void write_communicators(OTF2_GlobalDefWriter* w, const Definitions& d, const st
                          StringTable& str) {
   const OTF2_StringRef empty = str("");
   std::vector<std::uint64_t> members(ranks.begin(), ranks.end());
-  OTF2_GlobalDefWriter_WriteGroup(w, 0, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                                  OTF2_GROUP_FLAG_NONE, static_cast<uint32_t>(members.size()),
-                                  members.data());
+  OTF2_GlobalDefWriter_WriteGroup(w, 0, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                  static_cast<uint32_t>(members.size()), members.data());
   for (CommId c = 0; c < d.comms.size(); ++c) {
     const auto& comm = d.comms[c];
     std::vector<std::uint64_t> comm_ranks(comm.members.begin(), comm.members.end());
-    OTF2_GlobalDefWriter_WriteGroup(w, 1 + c, empty,
-                                    comm.self ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
-                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                    static_cast<uint32_t>(comm_ranks.size()), comm_ranks.data());
+    OTF2_GlobalDefWriter_WriteGroup(w, 1 + c, empty, comm.self ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
+                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, static_cast<uint32_t>(comm_ranks.size()),
+                                    comm_ranks.data());
   }
   for (CommId c = 0; c < d.comms.size(); ++c) {
     const auto& comm = d.comms[c];
-    OTF2_GlobalDefWriter_WriteComm(w, c, str(comm.name), 1 + c,
-                                   comm.parent == kNone ? OTF2_UNDEFINED_COMM : comm.parent,
-                                   comm.create_destroy_events ? OTF2_COMM_FLAG_CREATE_DESTROY_EVENTS
-                                                              : OTF2_COMM_FLAG_NONE);
+    OTF2_GlobalDefWriter_WriteComm(
+        w, c, str(comm.name), 1 + c, comm.parent == kNone ? OTF2_UNDEFINED_COMM : comm.parent,
+        comm.create_destroy_events ? OTF2_COMM_FLAG_CREATE_DESTROY_EVENTS : OTF2_COMM_FLAG_NONE);
   }
 }
 
-void write_definitions(OTF2_Archive* archive, const Trace& trace,
-                       const LocationIds& ids, StringTable& str,
+void write_definitions(OTF2_Archive* archive, const Trace& trace, const LocationIds& ids, StringTable& str,
                        const std::string& where, const Otf2ErrorScope& scope) {
   OTF2_GlobalDefWriter* w = OTF2_Archive_GetGlobalDefWriter(archive);
   if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": cannot create global definitions", scope);
@@ -360,8 +381,9 @@ void write_definitions(OTF2_Archive* archive, const Trace& trace,
     all[r].push_back(ids.ranks[r]);
     all[r].insert(all[r].end(), ids.others[r].begin(), ids.others[r].end());
   }
-  const OTF2_GroupRef next_group = io::write_thread_teams(w, trace.defs, all, static_cast<OTF2_GroupRef>(1 + trace.defs.comms.size()),
-                                                         static_cast<OTF2_CommRef>(trace.defs.comms.size()), str(""));
+  const OTF2_GroupRef next_group =
+      io::write_thread_teams(w, trace.defs, all, static_cast<OTF2_GroupRef>(1 + trace.defs.comms.size()),
+                             static_cast<OTF2_CommRef>(trace.defs.comms.size()), str(""));
   io::write_cartesian(w, trace.defs, all,
                       {next_group, static_cast<OTF2_CommRef>(trace.defs.comms.size() + trace.defs.thread_teams.size())},
                       [&](const std::string& s) { return str(s); });
@@ -374,12 +396,14 @@ void write_otf2_into(const Trace& trace, const std::filesystem::path& dir, const
   const std::string where = dir.string();
   if (trace.defs.world == kNone) throw Error(where + ": the trace has no MPI_COMM_WORLD to write");
   Otf2ErrorScope scope;
-  OTF2_Archive* archive = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
-                                            4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  OTF2_Archive* archive = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+                                            OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!archive) check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": cannot create OTF2 archive", scope);
   struct Closer {
     OTF2_Archive* a;
-    ~Closer() { if (a) OTF2_Archive_Close(a); }
+    ~Closer() {
+      if (a) OTF2_Archive_Close(a);
+    }
   } closer{archive};
   check_otf2(OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, nullptr), where, scope);
   check_otf2(OTF2_Archive_SetSerialCollectiveCallbacks(archive), where, scope);

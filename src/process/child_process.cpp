@@ -56,8 +56,7 @@ pid_t start_child(const std::function<int()>& body) {
     int code = 1;
     try {
       code = body();
-    } catch (...) {
-    }
+    } catch (...) {}
     std::fflush(nullptr);
     ::_exit(code);
   }
@@ -68,8 +67,7 @@ pid_t start_child(const std::function<int()>& body) {
 ChildExit wait_for_child(pid_t pid) {
   int status = 0;
   pid_t done = 0;
-  while ((done = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
-  }
+  while ((done = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {}
   interrupt::remove_child(pid);
   ChildExit out = decode(done, status);
   out.pid = pid;
@@ -100,8 +98,7 @@ ChildExit wait_for_child(pid_t pid, double deadline_seconds) {
 ChildExit wait_for_any_child() {
   int status = 0;
   pid_t done = 0;
-  while ((done = ::waitpid(-1, &status, 0)) < 0 && errno == EINTR) {
-  }
+  while ((done = ::waitpid(-1, &status, 0)) < 0 && errno == EINTR) {}
   if (done > 0) interrupt::remove_child(done);
   return decode(done, status);
 }

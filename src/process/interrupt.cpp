@@ -56,15 +56,16 @@ void remove_tree(const char* path) {
   }
   if (pid > 0) {
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   }
 }
 
 void on_signal(int sig) {
-  if (has_message) say(message);
-  else say(sig == SIGINT ? "wisp: interrupted (SIGINT): stopping the simulations and removing unfinished output\n"
-                    : "wisp: terminated (SIGTERM): stopping the simulations and removing unfinished output\n");
+  if (has_message)
+    say(message);
+  else
+    say(sig == SIGINT ? "wisp: interrupted (SIGINT): stopping the simulations and removing unfinished output\n"
+                      : "wisp: terminated (SIGTERM): stopping the simulations and removing unfinished output\n");
   for (int i = 0; i < child_count; ++i) ::kill(children[i], SIGKILL);
   for (int i = 0; i < child_count; ++i) ::waitpid(children[i], nullptr, 0);
   for (int i = 0; i < staging_count; ++i) remove_tree(staging[i]);

@@ -46,14 +46,19 @@ Kind kind_of(const Region& region, bool communicates) {
     case MpiFunction::Send:
     case MpiFunction::Bsend:
     case MpiFunction::Rsend:
-    case MpiFunction::Ssend: return Kind::Send;
+    case MpiFunction::Ssend:
+      return Kind::Send;
     case MpiFunction::Recv:
     case MpiFunction::Sendrecv:
-    case MpiFunction::SendrecvReplace: return Kind::Receive;
+    case MpiFunction::SendrecvReplace:
+      return Kind::Receive;
     case MpiFunction::Init:
-    case MpiFunction::InitThread: return Kind::Init;
-    case MpiFunction::Finalize: return Kind::Collective;
-    default: break;
+    case MpiFunction::InitThread:
+      return Kind::Init;
+    case MpiFunction::Finalize:
+      return Kind::Collective;
+    default:
+      break;
   }
   if (region.kind == RegionKind::MpiCollective) return Kind::Collective;
   if (region.kind == RegionKind::MpiOther && !communicates) return Kind::Local;
@@ -70,7 +75,8 @@ struct CollectiveEnters {
 };
 
 CollectiveEnters collective_enters(const Trace& t) {
-  CollectiveEnters out{std::vector<double>(t.collectives.size(), -kInf), std::vector<double>(t.collectives.size(), -kInf)};
+  CollectiveEnters out{std::vector<double>(t.collectives.size(), -kInf),
+                       std::vector<double>(t.collectives.size(), -kInf)};
   for (Rank r = 0; r < t.rank_count(); ++r)
     for (const CollectiveRecord& c : t.ranks[r].collectives) {
       const CallSpan* call = c.begin == kNone ? nullptr : enclosing_call(t.ranks[r], c.begin);
@@ -89,10 +95,14 @@ double collective_wait_end(const Trace& t, const CollectiveEnters& enters, Rank 
   if (!instance.complete || instance.count < 2) return -kInf;
   switch (classify(c.op)) {
     case CollectiveClass::Barrier:
-    case CollectiveClass::NxN: return enters.latest[c.instance];
-    case CollectiveClass::OneToN: return r == c.root ? -kInf : enters.root[c.instance];
-    case CollectiveClass::NToOne: return r == c.root ? enters.latest[c.instance] : -kInf;
-    default: return -kInf;
+    case CollectiveClass::NxN:
+      return enters.latest[c.instance];
+    case CollectiveClass::OneToN:
+      return r == c.root ? -kInf : enters.root[c.instance];
+    case CollectiveClass::NToOne:
+      return r == c.root ? enters.latest[c.instance] : -kInf;
+    default:
+      return -kInf;
   }
 }
 
@@ -236,8 +246,10 @@ std::uint64_t eager_threshold(const Trace& t, std::string& evidence) {
     return rendezvous_min > 0 ? rendezvous_min - 1 : 0;
   }
   if (eager_count > 0) {
-    evidence = fmt::format("{} blocking send(s) up to {} bytes left before their receiver arrived; no rendezvous "
-                           "evidence above, so at least 65536{}", eager_count, eager_max, overruled_text);
+    evidence = fmt::format(
+        "{} blocking send(s) up to {} bytes left before their receiver arrived; no rendezvous "
+        "evidence above, so at least 65536{}",
+        eager_count, eager_max, overruled_text);
     return std::max<std::uint64_t>(eager_max, 65536);
   }
   evidence = "no blocking send met a late receiver: default 65536";
@@ -361,8 +373,8 @@ std::map<std::pair<Rank, std::uint32_t>, Minimum> waiting_receiver_minima(const 
     if (!send_call || !recv_call) continue;
     const RegionId send_region = t.defs.callpaths[srt.events[send_call->enter].ref].region;
     if (t.defs.regions[send_region].mpi == MpiFunction::Ssend) continue;
-    const double posted = rp.request_event != kNone ? rrt.events[rp.request_event].time
-                                                    : rrt.events[recv_call->enter].time;
+    const double posted =
+        rp.request_event != kNone ? rrt.events[rp.request_event].time : rrt.events[recv_call->enter].time;
     const double start = srt.events[send_call->enter].time;
     if (posted > start) continue;  // the receiver came later: the arrival is not observed
     const auto o = overhead.find(send_region);
@@ -382,13 +394,16 @@ std::map<std::pair<Rank, std::uint32_t>, Minimum> waiting_receiver_minima(const 
 void note_degenerate_fits(Calibration& c, const std::vector<Rank>& zero_latency,
                           const std::vector<std::string>& clamped) {
   if (c.latency == 0)
-    c.notes.push_back("latency fitted to 0 (the receive fit's intercept is not above the receive overhead): "
-                      "messages cost size/bandwidth only");
+    c.notes.push_back(
+        "latency fitted to 0 (the receive fit's intercept is not above the receive overhead): "
+        "messages cost size/bandwidth only");
   if (!zero_latency.empty())
     c.notes.push_back(fmt::format("receiver link latency fitted to 0 on rank(s) {}", fmt::join(zero_latency, ", ")));
   if (!clamped.empty())
-    c.notes.push_back(fmt::format("size factors clamped to [1/64, 64] (the linear fit does not describe these "
-                                  "classes): {}", fmt::join(clamped, ", ")));
+    c.notes.push_back(
+        fmt::format("size factors clamped to [1/64, 64] (the linear fit does not describe these "
+                    "classes): {}",
+                    fmt::join(clamped, ", ")));
 }
 
 // What the steps of calibrate() share, filled in step order.
@@ -439,7 +454,8 @@ LinearFit fit_network(Calibration& c, Fitting& f, const std::vector<Region>& reg
     for (RegionId r = 0; r < regions.size() && !(net.ok && net.slope > 0); ++r)
       if (regions[r].mpi == MpiFunction::Send || regions[r].mpi == MpiFunction::Ssend)
         net = robust_fit(rendezvous_points(f.global, r, kNone, f.eager));
-    if (net.ok && net.slope > 0) c.notes.push_back("fewer than two rendezvous MPI_Recv classes: network fitted on sends");
+    if (net.ok && net.slope > 0)
+      c.notes.push_back("fewer than two rendezvous MPI_Recv classes: network fitted on sends");
   }
   if (!net.ok || net.slope <= 0) {
     net = LinearFit{1e-6 + c.base_overhead, 1e-10, true};
@@ -461,15 +477,19 @@ double receive_overhead(const Fitting& f, double base) {
 double call_overhead(const Fitting& f, const std::vector<Region>& regions, RegionId region) {
   double o = kInf;
   switch (kind_of_region(f.samples, region)) {
-    case Kind::Init: return 0;  // the replay takes MPI_Init's cost from the trace itself
-    case Kind::Receive: return f.recv_overhead;
+    case Kind::Init:
+      return 0;  // the replay takes MPI_Init's cost from the trace itself
+    case Kind::Receive:
+      return f.recv_overhead;
     case Kind::Send: {
       const bool synchronous = regions[region].mpi == MpiFunction::Ssend;
       double eager = kInf, rendezvous = kInf;
       for (const auto& [key, m] : f.global) {
         if (std::get<0>(key) != region) continue;
-        if (m.bytes <= f.eager && !synchronous) eager = std::min(eager, m.duration);
-        else rendezvous = std::min(rendezvous, m.duration - f.latency - static_cast<double>(m.bytes) * f.beta);
+        if (m.bytes <= f.eager && !synchronous)
+          eager = std::min(eager, m.duration);
+        else
+          rendezvous = std::min(rendezvous, m.duration - f.latency - static_cast<double>(m.bytes) * f.beta);
       }
       return eager < kInf ? eager : std::max(0.0, rendezvous);
     }
@@ -499,17 +519,20 @@ void add_fitted_points(Calibration& c, Fitting& f, const std::vector<Region>& re
   auto fitted = [&](RegionId region, const Minimum& m, double o) {
     const double transfer = f.latency + static_cast<double>(m.bytes) * f.beta;
     switch (kind_of_region(f.samples, region)) {
-      case Kind::Receive: return m.bytes > f.eager ? o + transfer : -1.0;
+      case Kind::Receive:
+        return m.bytes > f.eager ? o + transfer : -1.0;
       case Kind::Send:
         return m.bytes <= f.eager && regions[region].mpi != MpiFunction::Ssend ? o : o + transfer;
-      case Kind::Collective: return o + ceil_log2(m.comm_size) * transfer;
-      default: return o;
+      case Kind::Collective:
+        return o + ceil_log2(m.comm_size) * transfer;
+      default:
+        return o;
     }
   };
   for (const auto& [key, m] : f.global) {
     const RegionId region = std::get<0>(key);
-    c.points.push_back(CalibrationPoint{regions[region].name, kNone, std::get<2>(key), m.bytes, m.count,
-                                        m.duration, fitted(region, m, f.overhead[region])});
+    c.points.push_back(CalibrationPoint{regions[region].name, kNone, std::get<2>(key), m.bytes, m.count, m.duration,
+                                        fitted(region, m, f.overhead[region])});
   }
 }
 
@@ -547,8 +570,9 @@ void fit_receiver(Calibration& c, const Fitting& f, const std::string& recv_name
   };
   for (const auto& [key, m] : f.local) {
     if (std::get<0>(key) != f.recv_region || std::get<1>(key) != r) continue;
-    const bool used = m.bytes > f.eager && std::find(dropped.begin(), dropped.end(),
-                                                     std::make_pair(static_cast<double>(m.bytes), m.duration)) == dropped.end();
+    const bool used =
+        m.bytes > f.eager && std::find(dropped.begin(), dropped.end(),
+                                       std::make_pair(static_cast<double>(m.bytes), m.duration)) == dropped.end();
     c.points.push_back(CalibrationPoint{recv_name, r, std::get<2>(key), m.bytes, m.count, m.duration,
                                         used ? f.recv_overhead + rf.latency + m.bytes * fit.slope : -1.0});
     if (used) set_factor(std::get<2>(key), static_cast<double>(m.bytes), m.duration - f.recv_overhead);
@@ -641,8 +665,8 @@ std::string receiver_links_text(const Calibration& c) {
 
 std::string class_minima_text(const Calibration& c) {
   std::string out = "class minima and fit residuals\n";
-  out += fmt::format("  {:<20} {:>5} {:>5} {:>10} {:>6} {:>14} {:>14} {:>9}\n", "function", "rank", "class",
-                     "bytes", "calls", "measured", "fitted", "residual");
+  out += fmt::format("  {:<20} {:>5} {:>5} {:>10} {:>6} {:>14} {:>14} {:>9}\n", "function", "rank", "class", "bytes",
+                     "calls", "measured", "fitted", "residual");
   double worst = 0;
   for (const CalibrationPoint& p : c.points) {
     std::string fitted = "-", residual = "-";
@@ -662,7 +686,8 @@ std::string class_minima_text(const Calibration& c) {
 
 std::string call_costs_text(const Calibration& c) {
   if (c.call_costs.empty()) return {};
-  std::string out = "typical call costs beyond the network model (mean trace-anchored residual; spread of single calls)\n";
+  std::string out =
+      "typical call costs beyond the network model (mean trace-anchored residual; spread of single calls)\n";
   out += fmt::format("  {:<20} {:>5} {:>5} {:>7} {:>12} {:>12} {:>12} {:>12}\n", "function", "rank", "class", "calls",
                      "cost (mean)", "median", "p90", "max");
   for (const CallCost& cc : c.call_costs)
@@ -675,8 +700,9 @@ std::string call_costs_text(const Calibration& c) {
 
 std::string calibration_text(const Calibration& c) {
   std::string out;
-  out += "calibration: fastest instance per MPI function and log2 size class taken as wait-free "
-         "(paper 002), t = o + L + s/B\n";
+  out +=
+      "calibration: fastest instance per MPI function and log2 size class taken as wait-free "
+      "(paper 002), t = o + L + s/B\n";
   out += fmt::format("  latency L        {}\n", us(c.latency));
   out += fmt::format("  bandwidth B      {} ({:.6g} bytes/s)\n", rate(c.bandwidth), c.bandwidth);
   out += fmt::format("  eager threshold  {} bytes: {}\n", c.eager_threshold, c.eager_evidence);

@@ -33,7 +33,8 @@ void calibrate_call_costs(const Trace& trace, Calibration& c) {
     for (std::size_t i = 0; i < rt.mpi_calls.size(); ++i) {
       const CallSpan& call = rt.mpi_calls[i];
       const RegionId region = trace.defs.callpaths[rt.events[call.enter].ref].region;
-      if (trace.defs.regions[region].mpi == MpiFunction::Init || trace.defs.regions[region].mpi == MpiFunction::InitThread)
+      if (trace.defs.regions[region].mpi == MpiFunction::Init ||
+          trace.defs.regions[region].mpi == MpiFunction::InitThread)
         continue;  // MPI_Init keeps its traced cost in every mode
       classes[{region, r, size_class(call_bytes(trace, r, call))}].push_back(
           std::max(0.0, anchored.residuals->by_rank[r][i]));
@@ -46,8 +47,14 @@ void calibrate_call_costs(const Trace& trace, Calibration& c) {
     std::sort(values.begin(), values.end());
     double sum = 0;
     for (double v : values) sum += v;
-    CallCost cc{trace.defs.regions[region].name, rank, k, values.size(), sum / static_cast<double>(values.size()),
-                quantile(values, 0.5), quantile(values, 0.9), values.back()};
+    CallCost cc{trace.defs.regions[region].name,
+                rank,
+                k,
+                values.size(),
+                sum / static_cast<double>(values.size()),
+                quantile(values, 0.5),
+                quantile(values, 0.9),
+                values.back()};
     if (cc.max == 0) continue;  // the network model explains every call of the class
     c.platform.mpi.call_costs[fmt::format("node-{}", rank)][cc.function][k] = cc.mean;
     c.call_costs.push_back(cc);

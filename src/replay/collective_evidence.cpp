@@ -71,9 +71,10 @@ CollectiveAlgorithms calibrate_collectives(const Trace& trace, std::vector<std::
   for (int f = 0; f < kCollectiveFamilyCount; ++f) {
     if (contradicted[f] == 0) continue;
     a.by_family[f] = CollectiveAlgorithm::Linear;
-    evidence.push_back(fmt::format("{}: linear, as {} of {} instances show a member leaving before the member a "
-                                   "binomial tree makes it wait for had entered", to_string(static_cast<CollectiveFamily>(f)),
-                                   contradicted[f], seen[f]));
+    evidence.push_back(
+        fmt::format("{}: linear, as {} of {} instances show a member leaving before the member a "
+                    "binomial tree makes it wait for had entered",
+                    to_string(static_cast<CollectiveFamily>(f)), contradicted[f], seen[f]));
   }
   return a;
 }

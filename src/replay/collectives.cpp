@@ -18,16 +18,17 @@ bool is_variable(CollectiveOp op) {
     case CollectiveOp::Allgatherv:
     case CollectiveOp::Alltoallv:
     case CollectiveOp::Alltoallw:
-    case CollectiveOp::ReduceScatter: return true;
-    default: return false;
+    case CollectiveOp::ReduceScatter:
+      return true;
+    default:
+      return false;
   }
 }
 
 class Collective {
  public:
   Collective(RankActor& self, const CollectiveCall& call)
-      : self_(self), w_(self.world()), call_(call), comm_(w_.trace.defs.comms[call.comm]),
-        n_(comm_.size()) {
+      : self_(self), w_(self.world()), call_(call), comm_(w_.trace.defs.comms[call.comm]), n_(comm_.size()) {
     const auto& local = w_.local_rank_of(call.comm);
     me_ = local[self.rank()];
     if (call.root != kNone && call.root < local.size() && local[call.root] != kNone) {
@@ -87,7 +88,10 @@ class Collective {
     for (RankActor::Transfer& t : batch_) self_.wait(t);
     batch_.clear();
   }
-  void send(std::uint32_t to, std::uint64_t bytes) { post_send(to, bytes); wait(); }
+  void send(std::uint32_t to, std::uint64_t bytes) {
+    post_send(to, bytes);
+    wait();
+  }
   // A receive waited for at once costs one simcall instead of two; posting it after the send
   // changes nothing, as no simulated time passes in between.
   void receive(std::uint32_t from, std::uint64_t bytes) {
@@ -158,8 +162,10 @@ void Collective::run() {
       return bcast_binomial(b_);
     case CollectiveFamily::Reduce:
       return a == A::Linear ? reduce_linear(b_) : reduce_binomial(b_);
-    case CollectiveFamily::Gather: return a == A::Linear ? gather_linear() : gather_binomial();
-    case CollectiveFamily::Scatter: return a == A::Linear ? scatter_linear() : scatter_binomial();
+    case CollectiveFamily::Gather:
+      return a == A::Linear ? gather_linear() : gather_binomial();
+    case CollectiveFamily::Scatter:
+      return a == A::Linear ? scatter_linear() : scatter_binomial();
     case CollectiveFamily::Allreduce:
       if (a == A::Ring) return allreduce_ring();
       if (a == A::Binomial) {
@@ -176,7 +182,8 @@ void Collective::run() {
         return bcast_binomial(blocks(0, n_));
       }
       return allgather_ring();
-    case CollectiveFamily::Alltoall: return a == A::Linear ? alltoall_linear() : alltoall_pairwise();
+    case CollectiveFamily::Alltoall:
+      return a == A::Linear ? alltoall_linear() : alltoall_pairwise();
     case CollectiveFamily::ReduceScatter:
       if (a == A::Binomial) {
         with_root(0);
@@ -202,8 +209,12 @@ void Collective::analytic() {
     case CollectiveClass::NToOne:
       if (has_root_ && me_ == root_) wait_for_all(w_, s, me);
       break;
-    case CollectiveClass::Prefix: wait_for_prefix(w_, s, me_, me); break;
-    default: wait_for_all(w_, s, me); break;
+    case CollectiveClass::Prefix:
+      wait_for_prefix(w_, s, me_, me);
+      break;
+    default:
+      wait_for_all(w_, s, me);
+      break;
   }
   leave(w_, call_.key);
   const std::uint64_t bytes = w_.options.zero_communication ? 0 : b_;
@@ -306,7 +317,8 @@ void Collective::allreduce_recursive_doubling() {
   const std::uint32_t rem = n_ - pof2;
   std::uint32_t newrank = kNone;
   if (me_ < 2 * rem) {
-    if (me_ % 2 == 0) send(me_ + 1, b_);
+    if (me_ % 2 == 0)
+      send(me_ + 1, b_);
     else {
       receive(me_ - 1, b_);
       newrank = me_ / 2;
@@ -322,8 +334,10 @@ void Collective::allreduce_recursive_doubling() {
     }
   }
   if (me_ < 2 * rem) {
-    if (me_ % 2 == 1) send(me_ - 1, b_);
-    else receive(me_ + 1, b_);
+    if (me_ % 2 == 1)
+      send(me_ - 1, b_);
+    else
+      receive(me_ + 1, b_);
   }
 }
 
@@ -391,8 +405,6 @@ void Collective::scan_recursive_doubling() {
 
 }  // namespace
 
-void run_collective(RankActor& self, const CollectiveCall& call) {
-  Collective(self, call).run();
-}
+void run_collective(RankActor& self, const CollectiveCall& call) { Collective(self, call).run(); }
 
 }  // namespace wisp::replay_impl

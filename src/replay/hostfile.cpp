@@ -29,8 +29,8 @@ std::vector<std::string> read_hostfile(const std::filesystem::path& file) {
       count = std::strtoull(n.c_str(), &end, 10);
       if (n.empty() || *end != '\0' || count == 0 || count > 1000000) {
         std::fclose(f);
-        throw Error(fmt::format("hostfile {} line {}: '{}' is not like name or name:N (N >= 1)",
-                                file.string(), line, text));
+        throw Error(
+            fmt::format("hostfile {} line {}: '{}' is not like name or name:N (N >= 1)", file.string(), line, text));
       }
       text.resize(colon);
     }

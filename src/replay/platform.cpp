@@ -23,10 +23,14 @@ double MpiCosts::overhead(const std::string& function) const {
 
 std::string_view to_string(Topology t) {
   switch (t) {
-    case Topology::Crossbar: return "crossbar";
-    case Topology::FatTree: return "fat-tree";
-    case Topology::Torus: return "torus";
-    case Topology::Dragonfly: return "dragonfly";
+    case Topology::Crossbar:
+      return "crossbar";
+    case Topology::FatTree:
+      return "fat-tree";
+    case Topology::Torus:
+      return "torus";
+    case Topology::Dragonfly:
+      return "dragonfly";
   }
   return "?";
 }
@@ -52,8 +56,10 @@ double parse_number(const std::string& text, const std::filesystem::path& file, 
   const double v = std::strtod(text.c_str(), &end);
   // Finite and at most 1e21 (a speed in flop/s); seconds and bytes are bounded where they are used.
   if (text.empty() || end != text.c_str() + text.size() || errno != 0 || !(v >= 0) || !(v <= 1e21))
-    throw Error(fmt::format("platform {} line {}: property {} has value '{}', expected a finite "
-                            "non-negative number (seconds or bytes)", file.string(), line, id, text));
+    throw Error(
+        fmt::format("platform {} line {}: property {} has value '{}', expected a finite "
+                    "non-negative number (seconds or bytes)",
+                    file.string(), line, id, text));
   return v;
 }
 
@@ -69,9 +75,10 @@ std::map<std::uint32_t, double> parse_factors(const std::string& text, const std
     char* end = nullptr;
     const unsigned long k = colon == std::string::npos ? 0 : std::strtoul(item.c_str(), &end, 10);
     if (colon == std::string::npos || end != item.c_str() + colon || k > 64)
-      throw Error(fmt::format("platform {} line {}: property {} item '{}' is not like 17:{} "
-                              "(size class 0-64, {})", file.string(), line, id, item, seconds ? "2e-6" : "1.25",
-                              seconds ? "seconds" : "factor"));
+      throw Error(
+          fmt::format("platform {} line {}: property {} item '{}' is not like 17:{} "
+                      "(size class 0-64, {})",
+                      file.string(), line, id, item, seconds ? "2e-6" : "1.25", seconds ? "seconds" : "factor"));
     const double f = parse_number(item.substr(colon + 1), file, line, id);
     if (seconds ? !(f >= 0) : !(f > 0))
       throw Error(fmt::format("platform {} line {}: property {} has a {}", file.string(), line, id,
@@ -84,8 +91,7 @@ std::map<std::uint32_t, double> parse_factors(const std::string& text, const std
 }  // namespace
 
 Platform load_platform(const std::filesystem::path& file) {
-  if (!std::filesystem::is_regular_file(file))
-    throw Error(fmt::format("platform {}: no such file", file.string()));
+  if (!std::filesystem::is_regular_file(file)) throw Error(fmt::format("platform {}: no such file", file.string()));
   Platform p;
   p.file = file;
   const std::vector<replay_impl::XmlElement> elements = replay_impl::platform_elements(read_text(file), file);
@@ -99,8 +105,10 @@ Platform load_platform(const std::filesystem::path& file) {
     if (id == "wisp:eager-threshold") {
       const double bytes = parse_number(value, file, line, id);
       if (bytes > 1e15)
-        throw Error(fmt::format("platform {} line {}: property {} = {} bytes is larger than any message "
-                                "(at most 1e15)", file.string(), line, id, value));
+        throw Error(
+            fmt::format("platform {} line {}: property {} = {} bytes is larger than any message "
+                        "(at most 1e15)",
+                        file.string(), line, id, value));
       p.mpi.eager_threshold = static_cast<std::uint64_t>(bytes);
     } else if (id == "wisp:overhead") {
       p.mpi.default_overhead = parse_number(value, file, line, id);
@@ -114,16 +122,18 @@ Platform load_platform(const std::filesystem::path& file) {
     } else if (id == "wisp:reference-speed") {
       p.reference_speed = parse_number(value, file, line, id);
     } else {
-      throw Error(fmt::format("platform {} line {}: unknown property '{}' (expected "
-                              "wisp:eager-threshold, wisp:overhead, wisp:overhead:MPI_<name>, "
-                              "wisp:size-factors:<host>, wisp:call-costs:<host>:MPI_<name> or wisp:reference-speed)", file.string(), line, id));
+      throw Error(
+          fmt::format("platform {} line {}: unknown property '{}' (expected "
+                      "wisp:eager-threshold, wisp:overhead, wisp:overhead:MPI_<name>, "
+                      "wisp:size-factors:<host>, wisp:call-costs:<host>:MPI_<name> or wisp:reference-speed)",
+                      file.string(), line, id));
     }
   }
   return p;
 }
 
-Platform contention_free_crossbar(std::uint32_t hosts, double latency, double bandwidth,
-                                  double overhead, std::uint64_t eager_threshold, double speed) {
+Platform contention_free_crossbar(std::uint32_t hosts, double latency, double bandwidth, double overhead,
+                                  std::uint64_t eager_threshold, double speed) {
   Platform p;
   p.topology = Topology::Crossbar;
   p.hosts = hosts;
@@ -171,10 +181,14 @@ std::string platform_xml(const Platform& p) {
     HostLink l{p.latency / 2, p.latency / 2, p.bandwidth, p.bandwidth};
     if (h < p.host_links.size()) l = p.host_links[h];
     out += fmt::format("    <host id=\"node-{}\" speed=\"{:.9g}f\" core=\"{}\"/>\n", h, p.speed, p.cores);
-    out += fmt::format("    <link id=\"node-{}_up\" bandwidth=\"{:.9g}Bps\" latency=\"{:.9g}s\" "
-                       "sharing_policy=\"{}\"/>\n", h, l.up_bandwidth, l.up_latency, sharing);
-    out += fmt::format("    <link id=\"node-{}_down\" bandwidth=\"{:.9g}Bps\" latency=\"{:.9g}s\" "
-                       "sharing_policy=\"{}\"/>\n", h, l.down_bandwidth, l.down_latency, sharing);
+    out += fmt::format(
+        "    <link id=\"node-{}_up\" bandwidth=\"{:.9g}Bps\" latency=\"{:.9g}s\" "
+        "sharing_policy=\"{}\"/>\n",
+        h, l.up_bandwidth, l.up_latency, sharing);
+    out += fmt::format(
+        "    <link id=\"node-{}_down\" bandwidth=\"{:.9g}Bps\" latency=\"{:.9g}s\" "
+        "sharing_policy=\"{}\"/>\n",
+        h, l.down_bandwidth, l.down_latency, sharing);
     out += fmt::format("    <host_link id=\"node-{}\" up=\"node-{}_up\" down=\"node-{}_down\"/>\n", h, h, h);
   }
   out += "  </zone>\n</platform>\n";

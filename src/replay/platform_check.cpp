@@ -31,12 +31,14 @@ void quantity(const Place& at, const std::string& element, const std::string& na
   char* end = nullptr;
   const double v = std::strtod(value.c_str(), &end);
   const char* unit = end;
-  const bool unit_ok = std::all_of(unit, value.c_str() + value.size(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
+  const bool unit_ok = std::all_of(unit, value.c_str() + value.size(),
+                                   [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
   if (value.empty() || end == value.c_str() || !unit_ok || !std::isfinite(v) || v < 0 || (!zero_allowed && v == 0))
     at.fail(fmt::format("<{}> {}=\"{}\" must be a finite {} number with a unit (e.g. {})", element, name, value,
                         zero_allowed ? "non-negative" : "positive",
-                        name == "speed" ? "1Gf" : name == "bandwidth" || name == "bb_bw" || name == "bw" ? "12.5GBps"
-                                                                                                           : "0.5us"));
+                        name == "speed"                                          ? "1Gf"
+                        : name == "bandwidth" || name == "bb_bw" || name == "bw" ? "12.5GBps"
+                                                                                 : "0.5us"));
 }
 
 // "0-99,200-299": the number of hosts a cluster radical makes.
@@ -62,9 +64,9 @@ void radical(const Place& at, const std::string& value) {
 }  // namespace
 
 void check_platform_xml(const std::vector<XmlElement>& elements, const std::filesystem::path& file) {
-  static const std::set<std::string> routings = {"Full",      "Floyd",     "Dijkstra",       "DijkstraCache",
-                                                 "None",      "Vivaldi",   "Cluster",        "ClusterFatTree",
-                                                 "ClusterTorus", "ClusterDragonfly", "Star", "Wifi"};
+  static const std::set<std::string> routings = {
+      "Full",    "Floyd",          "Dijkstra",     "DijkstraCache",    "None", "Vivaldi",
+      "Cluster", "ClusterFatTree", "ClusterTorus", "ClusterDragonfly", "Star", "Wifi"};
   static const std::set<std::string> checked = {"host", "cluster", "link", "zone", "AS", "backbone", "peer", "cabinet"};
   for (const XmlElement& element : elements) {
     if (!checked.count(element.tag)) continue;
@@ -80,8 +82,10 @@ void check_platform_xml(const std::vector<XmlElement>& elements, const std::file
     check("lat", true);
     check("bb_lat", true);
     if (const auto r = element.attribute("routing"); r && !routings.count(*r))
-      at.fail(fmt::format("<{}> routing=\"{}\" is not a SimGrid routing (Full, Floyd, Dijkstra, "
-                          "DijkstraCache, None, Vivaldi, Cluster, ...)", element.tag, *r));
+      at.fail(
+          fmt::format("<{}> routing=\"{}\" is not a SimGrid routing (Full, Floyd, Dijkstra, "
+                      "DijkstraCache, None, Vivaldi, Cluster, ...)",
+                      element.tag, *r));
     if (const auto r = element.attribute("radical")) radical(at, *r);
   }
 }

@@ -41,8 +41,8 @@ std::vector<XmlElement> platform_elements(const std::string& text, const std::fi
   if (parsed.status == pugi::status_no_document_element)
     throw Error(fmt::format("platform {}: not a SimGrid platform (no <platform> element)", file.string()));
   if (!parsed)
-    throw Error(fmt::format("platform {} line {}: not well-formed XML: {}", file.string(),
-                            line_of(text, parsed.offset), parsed.description()));
+    throw Error(fmt::format("platform {} line {}: not well-formed XML: {}", file.string(), line_of(text, parsed.offset),
+                            parsed.description()));
   const pugi::xml_node root = doc.document_element();
   if (std::string_view(root.name()) != "platform")
     throw Error(fmt::format("platform {}: not a SimGrid platform (no <platform> element)", file.string()));

@@ -15,9 +15,7 @@ double now() { return sg::Engine::get_clock(); }
 // Residuals smaller than SimGrid's time precision are rounding, not cost.
 constexpr double kResidualResolution = 1e-9;
 
-bool is_communication(EventKind k) {
-  return k >= EventKind::MpiSend && k <= EventKind::MpiCollectiveEnd;
-}
+bool is_communication(EventKind k) { return k >= EventKind::MpiSend && k <= EventKind::MpiCollectiveEnd; }
 
 // Records that happen when the call starts (Score-P writes them on entry); all others happen
 // when the call's communication is over.
@@ -66,14 +64,18 @@ void RankActor::compute(double seconds) {
     flops = duration * host()->get_speed();
     if (flops <= 0) return;
   }
-  if (w_.exclusive_host[rank_] && duration >= 1e-8) sg::this_actor::sleep_for(duration);
-  else sg::this_actor::execute(flops);
+  if (w_.exclusive_host[rank_] && duration >= 1e-8)
+    sg::this_actor::sleep_for(duration);
+  else
+    sg::this_actor::execute(flops);
 }
 
 // A per-call overhead: local time that CPU speeds do not scale.
 void RankActor::spend(double seconds) {
-  if (seconds >= 1e-8) sg::this_actor::sleep_for(seconds);
-  else if (seconds > 0) sg::this_actor::execute(seconds * host()->get_speed());
+  if (seconds >= 1e-8)
+    sg::this_actor::sleep_for(seconds);
+  else if (seconds > 0)
+    sg::this_actor::execute(seconds * host()->get_speed());
 }
 
 bool RankActor::starts_call(EventIndex i, EventIndex& last) {
@@ -121,12 +123,12 @@ CallShape shape_of(const RankTrace& rt, const Definitions& defs, EventIndex firs
     const EventKind kind = events[k].kind;
     c.communicates |= is_communication(kind);
     c.unmatched |= (kind == EventKind::MpiSend || kind == EventKind::MpiIsend || kind == EventKind::MpiRecv ||
-                    kind == EventKind::MpiIrecv) && rt.p2p[events[k].ref].message == kNone;
+                    kind == EventKind::MpiIrecv) &&
+                   rt.p2p[events[k].ref].message == kNone;
     c.has_collective |= kind == EventKind::MpiCollectiveEnd;
     c.completes |= kind == EventKind::MpiIsendComplete || kind == EventKind::MpiIrecv;
-    c.operations += kind == EventKind::MpiSend || kind == EventKind::MpiIsend ||
-                    kind == EventKind::MpiRecv || kind == EventKind::MpiIrecvRequest ||
-                    kind == EventKind::MpiCollectiveEnd;
+    c.operations += kind == EventKind::MpiSend || kind == EventKind::MpiIsend || kind == EventKind::MpiRecv ||
+                    kind == EventKind::MpiIrecvRequest || kind == EventKind::MpiCollectiveEnd;
   }
   return c;
 }
@@ -163,20 +165,33 @@ void RankActor::post_operations(EventIndex first, EventIndex last, bool init) {
   for (EventIndex k = first; k <= last; ++k) {
     const Event& e = rt_.events[k];
     switch (e.kind) {
-      case EventKind::MpiSend: post_send(e.ref, true); break;
-      case EventKind::MpiIsend: post_send(e.ref, false); break;
-      case EventKind::MpiRecv: post_receive(e.ref, true); break;
-      case EventKind::MpiIrecvRequest: post_receive(e.ref, false); break;
+      case EventKind::MpiSend:
+        post_send(e.ref, true);
+        break;
+      case EventKind::MpiIsend:
+        post_send(e.ref, false);
+        break;
+      case EventKind::MpiRecv:
+        post_receive(e.ref, true);
+        break;
+      case EventKind::MpiIrecvRequest:
+        post_receive(e.ref, false);
+        break;
       case EventKind::MpiIsendComplete:
-      case EventKind::MpiIrecv: complete(e.ref); break;
-      case EventKind::MpiRequestCancelled: cancel(e.ref); break;
+      case EventKind::MpiIrecv:
+        complete(e.ref);
+        break;
+      case EventKind::MpiRequestCancelled:
+        cancel(e.ref);
+        break;
       case EventKind::MpiCollectiveEnd: {
         const CollectiveRecord& c = rt_.collectives[e.ref];
         if (init || c.instance == kNone || c.comm == kNone) break;  // Init: synchronised before
         run_collective(*this, CollectiveCall{c.op, c.comm, c.root, c.sent, c.received, c.instance, c.instance});
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
 }
@@ -310,16 +325,20 @@ void RankActor::post_send(std::uint32_t record, bool blocking) {
   const std::uint64_t bytes = w_.options.zero_communication ? 0 : rt_.p2p[record].bytes;
   Transfer t = send(route >> 1, route & 1, bytes);
   if (!t.comm) return;  // eager: the request is complete
-  if (blocking) pending_.push_back(std::move(t));
-  else requests_.push_back(OpenRequest{record, std::move(t)});
+  if (blocking)
+    pending_.push_back(std::move(t));
+  else
+    requests_.push_back(OpenRequest{record, std::move(t)});
 }
 
 void RankActor::post_receive(std::uint32_t record, bool blocking) {
   const std::uint32_t route = w_.p2p_route[rank_][record];
   if (route == kNone) return;
   Transfer t = route & 1 ? deferred_receive(route >> 1) : receive(route >> 1, false);
-  if (blocking) pending_.push_back(std::move(t));
-  else requests_.push_back(OpenRequest{record, std::move(t)});
+  if (blocking)
+    pending_.push_back(std::move(t));
+  else
+    requests_.push_back(OpenRequest{record, std::move(t)});
 }
 
 void RankActor::complete(std::uint32_t record) {
@@ -408,7 +427,7 @@ void RankActor::wait_pending() {
 
 void RankActor::initialize() {
   SyncPoint& s = w_.sync(kInitSyncKey, w_.trace.rank_count(), kNone);  // indexed by rank
-  s.size = w_.init_ranks;                                               // complete when all came
+  s.size = w_.init_ranks;                                              // complete when all came
   arrive(w_, s, rank_);
   wait_for_all(w_, s, rank_);
   leave(w_, kInitSyncKey);

@@ -71,13 +71,13 @@ class RankActor {
   Rank rank_;
   const RankTrace& rt_;
   std::vector<double>& times_;
-  std::size_t next_call_ = 0;           // index into rt_.mpi_calls
+  std::size_t next_call_ = 0;  // index into rt_.mpi_calls
   // Trace-anchored costs: how much later than traced the last call ended because its model cost
   // exceeded the traced one; the following computation catches it up (see settle_residual).
   double late_ = 0;
-  std::size_t next_wait_ = 0;           // into the rank's partner waits (sorted by call)
-  std::vector<OpenRequest> requests_;   // posted and not yet completed
-  std::vector<Transfer> pending_;       // to wait for before the current call returns
+  std::size_t next_wait_ = 0;          // into the rank's partner waits (sorted by call)
+  std::vector<OpenRequest> requests_;  // posted and not yet completed
+  std::vector<Transfer> pending_;      // to wait for before the current call returns
   // Eager sends not yet retired. SimGrid keeps a detached comm in one global list until it is
   // over and removes it with a scan of that list, twice per message; a comm the sender keeps and
   // waits for once its receive is done costs one scan of this rank's short list instead.
@@ -87,7 +87,7 @@ class RankActor {
     sg::CommPtr comm;
   };
   std::vector<EagerSend> eager_sends_;
-  void* sink_ = nullptr;                // where received payloads land (ignored)
+  void* sink_ = nullptr;  // where received payloads land (ignored)
 };
 
 // Replays the collective operation of record `record` of `self` (collectives.cpp). `key` is the

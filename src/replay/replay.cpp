@@ -27,8 +27,9 @@ void check(const Platform& p, const ReplayOptions& o, const Trace& trace) {
     throw Error("replay: speed and bandwidth factors must be positive, the latency factor not negative");
   if (p.file.empty()) {
     if (!positive(p.speed) || !positive(p.bandwidth) || !(p.latency >= 0) || p.cores == 0)
-      throw Error("replay: the generated platform needs a positive speed, bandwidth and core count "
-                  "and a non-negative latency");
+      throw Error(
+          "replay: the generated platform needs a positive speed, bandwidth and core count "
+          "and a non-negative latency");
     if (p.topology != Topology::Crossbar && p.topology_parameters.empty())
       throw Error(fmt::format("replay: a {} platform needs topology parameters", to_string(p.topology)));
   }
@@ -40,7 +41,8 @@ void check(const Platform& p, const ReplayOptions& o, const Trace& trace) {
                             kLongestSimulation));
   for (const auto& [name, v] : p.mpi.overheads)
     if (!seconds(v))
-      throw Error(fmt::format("replay: the overhead of {} ({} s) is not between 0 and {:g} s", name, v, kLongestSimulation));
+      throw Error(
+          fmt::format("replay: the overhead of {} ({} s) is not between 0 and {:g} s", name, v, kLongestSimulation));
   if (o.anchor && o.residuals)
     throw Error("replay: an anchored replay derives residuals; it cannot also be given them");
   if (trace.defs.comms.size() >= (1u << 20) || trace.rank_count() >= (1u << 22))
@@ -84,8 +86,10 @@ StartedReplay start_replay(const Trace& trace, const Platform& platform, const R
 ReplayResult finish_replay(const StartedReplay& started) {
   const ChildAnswer child = collect_answer(started.child);
   if (child.exit.killed)
-    throw Error(fmt::format("replay: the simulation process was killed by signal {} ({}); SimGrid's "
-                            "messages above say why", child.exit.signal, strsignal(child.exit.signal)));
+    throw Error(
+        fmt::format("replay: the simulation process was killed by signal {} ({}); SimGrid's "
+                    "messages above say why",
+                    child.exit.signal, strsignal(child.exit.signal)));
   return assemble_result(*started.trace, replay_impl::read_answer(child.data), started.options);
 }
 

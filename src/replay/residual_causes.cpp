@@ -80,9 +80,14 @@ Arrival latest_partner(const Trace& t, Rank rank, const CallSpan& call) {
       case EventKind::MpiSend:           // blocking: completes in this call
       case EventKind::MpiIsendComplete:  // a Wait/Test completing an Isend
       case EventKind::MpiRecv:
-      case EventKind::MpiIrecv: keep_latest(latest, p2p_partner(t, rt.p2p[e.ref])); break;
-      case EventKind::MpiCollectiveEnd: keep_latest(latest, last_member(t, rank, rt.collectives[e.ref])); break;
-      default: break;
+      case EventKind::MpiIrecv:
+        keep_latest(latest, p2p_partner(t, rt.p2p[e.ref]));
+        break;
+      case EventKind::MpiCollectiveEnd:
+        keep_latest(latest, last_member(t, rank, rt.collectives[e.ref]));
+        break;
+      default:
+        break;
     }
   }
   return latest;

@@ -9,11 +9,16 @@ namespace wisp {
 
 std::string_view to_string(CallClass c) {
   switch (c) {
-    case CallClass::PointToPoint: return "point-to-point";
-    case CallClass::Collective: return "collectives";
-    case CallClass::Completion: return "Wait/Test";
-    case CallClass::InitFinalize: return "Init/Finalize";
-    case CallClass::Other: return "other";
+    case CallClass::PointToPoint:
+      return "point-to-point";
+    case CallClass::Collective:
+      return "collectives";
+    case CallClass::Completion:
+      return "Wait/Test";
+    case CallClass::InitFinalize:
+      return "Init/Finalize";
+    case CallClass::Other:
+      return "other";
   }
   return "?";
 }
@@ -24,7 +29,8 @@ CallClass call_class(const Trace& trace, Rank rank, const CallSpan& call) {
   switch (region.mpi) {
     case MpiFunction::Init:
     case MpiFunction::InitThread:
-    case MpiFunction::Finalize: return CallClass::InitFinalize;
+    case MpiFunction::Finalize:
+      return CallClass::InitFinalize;
     case MpiFunction::Wait:
     case MpiFunction::Waitall:
     case MpiFunction::Waitany:
@@ -32,8 +38,10 @@ CallClass call_class(const Trace& trace, Rank rank, const CallSpan& call) {
     case MpiFunction::Test:
     case MpiFunction::Testall:
     case MpiFunction::Testany:
-    case MpiFunction::Testsome: return CallClass::Completion;
-    default: break;
+    case MpiFunction::Testsome:
+      return CallClass::Completion;
+    default:
+      break;
   }
   if (region.kind == RegionKind::MpiCollective) return CallClass::Collective;
   if (region.kind == RegionKind::MpiPointToPoint) return CallClass::PointToPoint;
@@ -50,7 +58,8 @@ std::uint64_t call_bytes(const Trace& trace, Rank rank, const CallSpan& call) {
     } else if (e.kind == EventKind::MpiCollectiveEnd) {
       const CollectiveRecord& c = rt.collectives[e.ref];
       if (c.comm < trace.defs.comms.size())
-        bytes = std::max(bytes, collective_buffer(c.op, c.sent, c.received, trace.defs.comms[c.comm].size(), c.root == rank));
+        bytes = std::max(bytes,
+                         collective_buffer(c.op, c.sent, c.received, trace.defs.comms[c.comm].size(), c.root == rank));
     }
   }
   return bytes;
@@ -64,7 +73,8 @@ bool has_unmatched_message(const RankTrace& rt, const CallSpan& call) {
   for (EventIndex k = call.enter; k <= call.leave; ++k) {
     const EventKind kind = rt.events[k].kind;
     if ((kind == EventKind::MpiSend || kind == EventKind::MpiIsend || kind == EventKind::MpiRecv ||
-         kind == EventKind::MpiIrecv) && rt.p2p[rt.events[k].ref].message == kNone)
+         kind == EventKind::MpiIrecv) &&
+        rt.p2p[rt.events[k].ref].message == kNone)
       return true;
   }
   return false;
@@ -127,13 +137,15 @@ std::string residual_text(const ResidualSummary& s) {
   }
   const ResidualClass all = s.total();
   if (all.model_slower > 0)
-    t += fmt::format("  {} call(s) ended later in the model alone than traced (by {:.6f} s in total: clock "
-                     "skew or a model above their cost): they use the model's time\n",
-                     all.model_slower, all.excess);
+    t += fmt::format(
+        "  {} call(s) ended later in the model alone than traced (by {:.6f} s in total: clock "
+        "skew or a model above their cost): they use the model's time\n",
+        all.model_slower, all.excess);
   if (s.partner_waits > 0)
-    t += fmt::format("  {} call(s) ended only when a partner arrived that the model does not make them wait for: "
-                     "{:.6f} s of their residual is that partner's lateness, re-derived in scenarios\n",
-                     s.partner_waits, s.dependent);
+    t += fmt::format(
+        "  {} call(s) ended only when a partner arrived that the model does not make them wait for: "
+        "{:.6f} s of their residual is that partner's lateness, re-derived in scenarios\n",
+        s.partner_waits, s.dependent);
   if (all.unmatched > 0)
     t += fmt::format("  {} call(s) with an unmatched message have no derivable cost: they use the model\n",
                      all.unmatched);

@@ -12,10 +12,18 @@ namespace {
 
 void append(RankBuilder& b, const Trace& in, const RankTrace& rt, const Event& e, double t) {
   switch (e.kind) {
-    case EventKind::ProgramBegin: b.program_begin(t); break;
-    case EventKind::ProgramEnd: b.program_end(t); break;
-    case EventKind::Enter: b.enter(t, in.defs.callpaths[e.ref].region); break;
-    case EventKind::Leave: b.leave(t, in.defs.callpaths[e.ref].region); break;
+    case EventKind::ProgramBegin:
+      b.program_begin(t);
+      break;
+    case EventKind::ProgramEnd:
+      b.program_end(t);
+      break;
+    case EventKind::Enter:
+      b.enter(t, in.defs.callpaths[e.ref].region);
+      break;
+    case EventKind::Leave:
+      b.leave(t, in.defs.callpaths[e.ref].region);
+      break;
     case EventKind::MpiSend: {
       const P2P& p = rt.p2p[e.ref];
       b.send(t, p.peer, p.comm, p.tag, p.bytes);
@@ -26,8 +34,12 @@ void append(RankBuilder& b, const Trace& in, const RankTrace& rt, const Event& e
       b.isend(t, p.peer, p.comm, p.tag, p.bytes, p.request);
       break;
     }
-    case EventKind::MpiIsendComplete: b.isend_complete(t, rt.p2p[e.ref].request); break;
-    case EventKind::MpiIrecvRequest: b.irecv_request(t, rt.p2p[e.ref].request); break;
+    case EventKind::MpiIsendComplete:
+      b.isend_complete(t, rt.p2p[e.ref].request);
+      break;
+    case EventKind::MpiIrecvRequest:
+      b.irecv_request(t, rt.p2p[e.ref].request);
+      break;
     case EventKind::MpiIrecv: {
       const P2P& p = rt.p2p[e.ref];
       b.irecv(t, p.peer, p.comm, p.tag, p.bytes, p.request);
@@ -38,16 +50,26 @@ void append(RankBuilder& b, const Trace& in, const RankTrace& rt, const Event& e
       b.recv(t, p.peer, p.comm, p.tag, p.bytes);
       break;
     }
-    case EventKind::MpiRequestTest: b.request_test(t, rt.p2p[e.ref].request); break;
-    case EventKind::MpiRequestCancelled: b.request_cancelled(t, rt.p2p[e.ref].request); break;
-    case EventKind::MpiCollectiveBegin: b.collective_begin(t); break;
+    case EventKind::MpiRequestTest:
+      b.request_test(t, rt.p2p[e.ref].request);
+      break;
+    case EventKind::MpiRequestCancelled:
+      b.request_cancelled(t, rt.p2p[e.ref].request);
+      break;
+    case EventKind::MpiCollectiveBegin:
+      b.collective_begin(t);
+      break;
     case EventKind::MpiCollectiveEnd: {
       const CollectiveRecord& c = rt.collectives[e.ref];
       b.collective_end(t, c.op, c.comm, c.root, c.sent, c.received);
       break;
     }
-    case EventKind::CommCreate: b.comm_create(t, e.ref); break;
-    case EventKind::CommDestroy: b.comm_destroy(t, e.ref); break;
+    case EventKind::CommCreate:
+      b.comm_create(t, e.ref);
+      break;
+    case EventKind::CommDestroy:
+      b.comm_destroy(t, e.ref);
+      break;
   }
 }
 

@@ -96,8 +96,7 @@ std::vector<unsigned long> numbers(const std::string& text, char sep, const char
   return out;
 }
 
-std::vector<std::string> groups(const std::string& text, std::size_t expected, const char* what,
-                                const char* example) {
+std::vector<std::string> groups(const std::string& text, std::size_t expected, const char* what, const char* example) {
   std::vector<std::string> out;
   std::stringstream in(text);
   std::string part;
@@ -119,9 +118,13 @@ void build_crossbar(const Platform& p, std::uint32_t hosts) {
     const std::string name = fmt::format("node-{}", h);
     sg::Host* host = zone->create_host(name, p.speed)->set_core_count(static_cast<int>(p.cores))->seal();
     sg::Link* up = zone->create_link(name + "_up", l.up_bandwidth)
-                       ->set_latency(l.up_latency)->set_sharing_policy(policy(p))->seal();
+                       ->set_latency(l.up_latency)
+                       ->set_sharing_policy(policy(p))
+                       ->seal();
     sg::Link* down = zone->create_link(name + "_down", l.down_bandwidth)
-                         ->set_latency(l.down_latency)->set_sharing_policy(policy(p))->seal();
+                         ->set_latency(l.down_latency)
+                         ->set_sharing_policy(policy(p))
+                         ->seal();
     zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {sg::LinkInRoute(up)}, false);
     zone->add_route(nullptr, host->get_netpoint(), nullptr, nullptr, {sg::LinkInRoute(down)}, false);
   }
@@ -131,11 +134,10 @@ void build_crossbar(const Platform& p, std::uint32_t hosts) {
 sg::ClusterCallbacks host_maker(const Platform& p) {
   const double speed = p.speed;
   const int cores = static_cast<int>(p.cores);
-  return sg::ClusterCallbacks(
-      [speed, cores](sg::NetZone* zone, const std::vector<unsigned long>&, unsigned long id) {
-        sg::Host* h = zone->create_host(fmt::format("node-{}", id), speed)->set_core_count(cores)->seal();
-        return std::make_pair(h->get_netpoint(), static_cast<simgrid::kernel::routing::NetPoint*>(nullptr));
-      });
+  return sg::ClusterCallbacks([speed, cores](sg::NetZone* zone, const std::vector<unsigned long>&, unsigned long id) {
+    sg::Host* h = zone->create_host(fmt::format("node-{}", id), speed)->set_core_count(cores)->seal();
+    return std::make_pair(h->get_netpoint(), static_cast<simgrid::kernel::routing::NetPoint*>(nullptr));
+  });
 }
 
 void build_cluster(const Platform& p) {
@@ -143,21 +145,17 @@ void build_cluster(const Platform& p) {
   sg::NetZone* zone = nullptr;
   switch (p.topology) {
     case Topology::Torus:
-      zone = sg::create_torus_zone("wisp-torus", nullptr, numbers(t, ',', "torus"), host_maker(p),
-                                   p.bandwidth, p.latency, policy(p));
+      zone = sg::create_torus_zone("wisp-torus", nullptr, numbers(t, ',', "torus"), host_maker(p), p.bandwidth,
+                                   p.latency, policy(p));
       break;
     case Topology::FatTree: {
       const auto g = groups(t, 4, "fat-tree", "2;4,4;1,2;1,2");
       const auto levels = numbers(g[0], ',', "fat-tree");
-      auto as_uint = [](const std::vector<unsigned long>& v) {
-        return std::vector<unsigned int>(v.begin(), v.end());
-      };
-      const sg::FatTreeParams params(static_cast<unsigned>(levels.at(0)),
-                                     as_uint(numbers(g[1], ',', "fat-tree")),
-                                     as_uint(numbers(g[2], ',', "fat-tree")),
-                                     as_uint(numbers(g[3], ',', "fat-tree")));
-      zone = sg::create_fatTree_zone("wisp-fat-tree", nullptr, params, host_maker(p), p.bandwidth,
-                                     p.latency, policy(p));
+      auto as_uint = [](const std::vector<unsigned long>& v) { return std::vector<unsigned int>(v.begin(), v.end()); };
+      const sg::FatTreeParams params(static_cast<unsigned>(levels.at(0)), as_uint(numbers(g[1], ',', "fat-tree")),
+                                     as_uint(numbers(g[2], ',', "fat-tree")), as_uint(numbers(g[3], ',', "fat-tree")));
+      zone =
+          sg::create_fatTree_zone("wisp-fat-tree", nullptr, params, host_maker(p), p.bandwidth, p.latency, policy(p));
       break;
     }
     case Topology::Dragonfly: {
@@ -169,19 +167,19 @@ void build_cluster(const Platform& p) {
       };
       const sg::DragonflyParams params(pair(g[0]), pair(g[1]), pair(g[2]),
                                        static_cast<unsigned>(numbers(g[3], ',', "dragonfly").at(0)));
-      zone = sg::create_dragonfly_zone("wisp-dragonfly", nullptr, params, host_maker(p), p.bandwidth,
-                                       p.latency, policy(p));
+      zone = sg::create_dragonfly_zone("wisp-dragonfly", nullptr, params, host_maker(p), p.bandwidth, p.latency,
+                                       policy(p));
       break;
     }
-    case Topology::Crossbar: break;
+    case Topology::Crossbar:
+      break;
   }
   if (zone) zone->seal();
 }
 
 }  // namespace
 
-std::vector<sg::Host*> build_platform(sg::Engine& engine, const Platform& p, std::uint32_t ranks,
-                                      bool zero_latency) {
+std::vector<sg::Host*> build_platform(sg::Engine& engine, const Platform& p, std::uint32_t ranks, bool zero_latency) {
   if (!p.file.empty()) {
     engine.load_platform(p.file.string());
   } else if (p.topology == Topology::Crossbar) {

@@ -18,8 +18,8 @@ void configure_engine(const std::vector<std::string>& settings);
 
 // Builds the platform; `ranks` sizes a crossbar without an explicit host count. With
 // `zero_latency` every link latency becomes 0 (ReplayOptions::zero_communication).
-std::vector<simgrid::s4u::Host*> build_platform(simgrid::s4u::Engine& engine, const Platform& p,
-                                                std::uint32_t ranks, bool zero_latency);
+std::vector<simgrid::s4u::Host*> build_platform(simgrid::s4u::Engine& engine, const Platform& p, std::uint32_t ranks,
+                                                bool zero_latency);
 
 // "node-2" < "node-10": digit runs compare as numbers.
 bool natural_less(const std::string& a, const std::string& b);

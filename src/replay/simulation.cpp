@@ -19,9 +19,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 struct ChannelKey {
   CommId comm;
@@ -119,7 +117,8 @@ void init_costs(World& w, const ReplayOptions& options) {
     }
   }
   for (Rank r = 0; r < trace.rank_count(); ++r) {
-    if (options.init_time) w.init_cost[r] = *options.init_time;
+    if (options.init_time)
+      w.init_cost[r] = *options.init_time;
     else if (region[r] != kNone)
       w.init_cost[r] = std::max(0.0, leave[r] - last_enter - w.overhead_of_region[region[r]]);
   }
@@ -128,8 +127,7 @@ void init_costs(World& w, const ReplayOptions& options) {
 std::string describe_p2p(const Trace& t, Rank r, std::uint32_t rec, bool receive) {
   const P2P& p = t.ranks[r].p2p[rec];
   const std::string comm = p.comm < t.defs.comms.size() ? t.defs.comms[p.comm].name : "?";
-  if (receive)
-    return fmt::format("message from rank {} tag {} on {} ({} bytes)", p.peer, p.tag, comm, p.bytes);
+  if (receive) return fmt::format("message from rank {} tag {} on {} ({} bytes)", p.peer, p.tag, comm, p.bytes);
   return fmt::format("rank {} to receive a message tag {} on {} ({} bytes)", p.peer, p.tag, comm, p.bytes);
 }
 
@@ -146,8 +144,8 @@ BlockedRank describe_blocked(const Trace& t, Rank r, EventIndex first) {
   } else {
     b.call = std::string(to_string(rt.events[first].kind));
   }
-  const MpiFunction f = rt.events[first].kind == EventKind::Enter ? t.defs.region_of(rt.events[first].ref).mpi
-                                                                   : MpiFunction::None;
+  const MpiFunction f =
+      rt.events[first].kind == EventKind::Enter ? t.defs.region_of(rt.events[first].ref).mpi : MpiFunction::None;
   if (f == MpiFunction::Init || f == MpiFunction::InitThread) {
     b.waiting_for = "every rank to enter MPI_Init";
     return b;
@@ -157,17 +155,24 @@ BlockedRank describe_blocked(const Trace& t, Rank r, EventIndex first) {
     const Event& e = rt.events[k];
     switch (e.kind) {
       case EventKind::MpiRecv:
-      case EventKind::MpiIrecv: parts.push_back(describe_p2p(t, r, e.ref, true)); break;
-      case EventKind::MpiSend: parts.push_back(describe_p2p(t, r, e.ref, false)); break;
-      case EventKind::MpiIsendComplete: parts.push_back(describe_p2p(t, r, e.ref, false)); break;
+      case EventKind::MpiIrecv:
+        parts.push_back(describe_p2p(t, r, e.ref, true));
+        break;
+      case EventKind::MpiSend:
+        parts.push_back(describe_p2p(t, r, e.ref, false));
+        break;
+      case EventKind::MpiIsendComplete:
+        parts.push_back(describe_p2p(t, r, e.ref, false));
+        break;
       case EventKind::MpiCollectiveEnd: {
         const CollectiveRecord& c = rt.collectives[e.ref];
         const std::string comm = c.comm < t.defs.comms.size() ? t.defs.comms[c.comm].name : "?";
-        parts.push_back(fmt::format("the other members of {} ({} on {}, {} ranks)", comm,
-                                    to_string(c.op), comm, c.comm < t.defs.comms.size() ? t.defs.comms[c.comm].size() : 0));
+        parts.push_back(fmt::format("the other members of {} ({} on {}, {} ranks)", comm, to_string(c.op), comm,
+                                    c.comm < t.defs.comms.size() ? t.defs.comms[c.comm].size() : 0));
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   if (f == MpiFunction::Finalize && parts.empty()) parts.push_back("every rank to reach MPI_Finalize");
@@ -310,14 +315,15 @@ void watch_deadlock(const World& w, SimulationOutcome& out) {
 void report_progress(const World& w, Clock::time_point started) {
   if (w.options.progress_interval <= 0) return;
   const std::uint64_t total_events = w.trace.event_count();
-  sg::Engine::on_time_advance_cb([&w, started, total_events, last_report = Clock::now(),
-                                  advances = std::uint64_t{0}](double) mutable {
-    if (++advances % 1024 != 0 || seconds_since(last_report) < w.options.progress_interval) return;
-    last_report = Clock::now();
-    spdlog::info("replay: {:.0f}% of {} events, simulated time {:.6f} s, {:.0f} s elapsed",
-                 100.0 * static_cast<double>(w.stats.events) / static_cast<double>(std::max<std::uint64_t>(total_events, 1)),
-                 total_events, sg::Engine::get_clock(), seconds_since(started));
-  });
+  sg::Engine::on_time_advance_cb(
+      [&w, started, total_events, last_report = Clock::now(), advances = std::uint64_t{0}](double) mutable {
+        if (++advances % 1024 != 0 || seconds_since(last_report) < w.options.progress_interval) return;
+        last_report = Clock::now();
+        spdlog::info(
+            "replay: {:.0f}% of {} events, simulated time {:.6f} s, {:.0f} s elapsed",
+            100.0 * static_cast<double>(w.stats.events) / static_cast<double>(std::max<std::uint64_t>(total_events, 1)),
+            total_events, sg::Engine::get_clock(), seconds_since(started));
+      });
 }
 
 }  // namespace
@@ -338,8 +344,7 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
 #endif
   sg::Engine engine(&argc, argv);
   configure_engine(options.simgrid_config);
-  const std::vector<sg::Host*> hosts =
-      build_platform(engine, platform, trace.rank_count(), options.zero_communication);
+  const std::vector<sg::Host*> hosts = build_platform(engine, platform, trace.rank_count(), options.zero_communication);
   World w(trace, options);
   build_world(w, platform, hosts);
   const std::vector<std::unique_ptr<RankActor>> ranks = start_actors(w);

@@ -9,7 +9,7 @@
 namespace wisp::replay_impl {
 
 struct SimulationOutcome {
-  std::vector<std::vector<double>> times;  // by rank, by event
+  std::vector<std::vector<double>> times;      // by rank, by event
   std::vector<std::vector<double>> residuals;  // anchored replays: by rank, by MPI call
   bool deadlock = false;
   double deadlock_time = 0;

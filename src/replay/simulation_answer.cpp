@@ -22,7 +22,10 @@ enum class Status : std::uint32_t { Ok = 0, Deadlock = 1, Failed = 2 };
 class Writer {
  public:
   explicit Writer(int fd) : fd_(fd) {}
-  template <typename T> void value(const T& v) { bytes(&v, sizeof v); }
+  template <typename T>
+  void value(const T& v) {
+    bytes(&v, sizeof v);
+  }
   void text(const std::string& s) {
     value<std::uint64_t>(s.size());
     bytes(s.data(), s.size());
@@ -52,7 +55,8 @@ class Writer {
 class Reader {
  public:
   explicit Reader(const std::string& data) : data_(data) {}
-  template <typename T> T value() {
+  template <typename T>
+  T value() {
     T v;
     need(sizeof v);
     std::memcpy(&v, data_.data() + pos_, sizeof v);
@@ -148,9 +152,10 @@ void write_deadlock(Writer& w, const SimulationOutcome& out) {
 void check_length(const std::vector<std::vector<double>>& times) {
   for (const auto& t : times)
     if (!t.empty() && !(t.back() <= kLongestSimulation))  // NaN too
-      throw Error(fmt::format("replay: the simulated run would last {:g} s, beyond the {:g} s SimGrid's clock "
-                              "resolves; a factor or a time in the scenario or platform is too large",
-                              t.back(), kLongestSimulation));
+      throw Error(
+          fmt::format("replay: the simulated run would last {:g} s, beyond the {:g} s SimGrid's clock "
+                      "resolves; a factor or a time in the scenario or platform is too large",
+                      t.back(), kLongestSimulation));
 }
 
 }  // namespace

@@ -16,25 +16,29 @@ std::string hybrid_warning(const Trace& trace) {
   for (const Location& rank : trace.defs.ranks)
     for (const ThreadLocation& l : rank.others) (l.kind == LocationKind::CpuThread ? threads : streams) += 1;
   if (threads + streams == 0) return "";
-  return fmt::format("hybrid trace: the master threads are replayed (a parallel region is their computation); the "
-                     "ranks' {} other threads and {} accelerator streams keep their regions, moved along their "
-                     "master's timeline; transforms act on the masters (rebalance across: threads shortens a "
-                     "parallel region by its team's max - mean work)",
-                     threads, streams);
+  return fmt::format(
+      "hybrid trace: the master threads are replayed (a parallel region is their computation); the "
+      "ranks' {} other threads and {} accelerator streams keep their regions, moved along their "
+      "master's timeline; transforms act on the masters (rebalance across: threads shortens a "
+      "parallel region by its team's max - mean work)",
+      threads, streams);
 }
 
 std::string identity_warning(double error, const ResidualSummary* residuals) {
   if (!(std::abs(error) > kLowTrustError)) return "";
   if (!residuals)
-    return fmt::format("the identity replay is {:+.1f} % off the measured run: the platform model does not "
-                       "explain the traced MPI costs (software, scheduling, contention, noise), so gains carry errors "
-                       "of this order; use trace-anchored costs (--costs anchored, replay.costs: anchored) unless "
-                       "you study another machine", 100 * error);
+    return fmt::format(
+        "the identity replay is {:+.1f} % off the measured run: the platform model does not "
+        "explain the traced MPI costs (software, scheduling, contention, noise), so gains carry errors "
+        "of this order; use trace-anchored costs (--costs anchored, replay.costs: anchored) unless "
+        "you study another machine",
+        100 * error);
   const ResidualClass all = residuals->total();
-  return fmt::format("the identity replay is {:+.1f} % off the measured run although every MPI call keeps "
-                     "its traced cost: {} call(s) use the model ({} ended later in the model alone, {} with unmatched "
-                     "messages; see wisp info), so gains carry errors of this order", 100 * error,
-                     all.model_slower + all.unmatched, all.model_slower, all.unmatched);
+  return fmt::format(
+      "the identity replay is {:+.1f} % off the measured run although every MPI call keeps "
+      "its traced cost: {} call(s) use the model ({} ended later in the model alone, {} with unmatched "
+      "messages; see wisp info), so gains carry errors of this order",
+      100 * error, all.model_slower + all.unmatched, all.model_slower, all.unmatched);
 }
 
 }  // namespace wisp

@@ -51,10 +51,9 @@ std::uint32_t World::collective_channel(CommId comm, Rank source, Rank destinati
     }
     return slot;
   }
-  const std::uint64_t key = (static_cast<std::uint64_t>(comm) << 44) |
-                            (static_cast<std::uint64_t>(source) << 22) | destination;
-  const auto [it, inserted] =
-      collective_channels.try_emplace(key, static_cast<std::uint32_t>(channels.size()));
+  const std::uint64_t key =
+      (static_cast<std::uint64_t>(comm) << 44) | (static_cast<std::uint64_t>(source) << 22) | destination;
+  const auto [it, inserted] = collective_channels.try_emplace(key, static_cast<std::uint32_t>(channels.size()));
   if (inserted) channels.push_back(Channel{source, destination});
   return it->second;
 }

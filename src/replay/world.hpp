@@ -62,10 +62,10 @@ struct World {
   const Trace& trace;
   const ReplayOptions& options;
   std::uint64_t eager_threshold = 65536;
-  double flops_per_second = 1e9;            // reference speed / speed factor
-  std::vector<double> overhead_of_region;   // by RegionId [s]
-  std::vector<double> init_cost;            // by rank [s]
-  std::uint32_t init_ranks = 0;             // ranks whose trace has an MPI_Init
+  double flops_per_second = 1e9;           // reference speed / speed factor
+  std::vector<double> overhead_of_region;  // by RegionId [s]
+  std::vector<double> init_cost;           // by rank [s]
+  std::uint32_t init_ranks = 0;            // ranks whose trace has an MPI_Init
   std::vector<sg::Host*> host_of_rank;
   // By rank: true if it has a core of its own (no more ranks on its host than cores), so that its
   // computation can be a sleep of the same length instead of a CPU execution (cheaper to solve).
@@ -74,8 +74,8 @@ struct World {
   // none; see Platform::size_factors).
   std::vector<std::vector<double>> size_factor;
   std::vector<sg::ActorPtr> actors;
-  std::vector<sg::SemaphorePtr> wakeup;     // by rank
-  std::vector<std::vector<double>> times;   // by rank, by event: simulated time
+  std::vector<sg::SemaphorePtr> wakeup;    // by rank
+  std::vector<std::vector<double>> times;  // by rank, by event: simulated time
   // Trace-anchored costs: derived (options.anchor) or given (options.residuals), by rank and call.
   std::vector<std::vector<double>> residuals;
   const std::vector<std::vector<double>>* given_residuals = nullptr;

@@ -46,12 +46,9 @@ nlohmann::json analysis_json(const Trace& trace, const std::string& source, cons
                         {"segment_count", a.critical_path.segments.size()}};
   if (detail) j["critical_path"]["segments"] = segments_json(trace, a.critical_path.segments);
   const DelayCosts& d = a.delays;
-  j["delay_accounting"] = {{"rules", to_string(d.rules)},
-                           {"total_wait", d.total_wait},
-                           {"short_term", d.short_sum},
-                           {"long_term", d.long_sum},
-                           {"unattributed", d.unattributed},
-                           {"unattributed_waits", d.unattributed_waits},
+  j["delay_accounting"] = {{"rules", to_string(d.rules)},     {"total_wait", d.total_wait},
+                           {"short_term", d.short_sum},       {"long_term", d.long_sum},
+                           {"unattributed", d.unattributed},  {"unattributed_waits", d.unattributed_waits},
                            {"cycles_broken", d.cycles_broken}};
   nlohmann::json parts = nlohmann::json::array();
   for (std::uint32_t p = 0; p < a.partitions.names.size(); ++p) {
@@ -99,14 +96,14 @@ std::string name_of(const Trace& trace, CallpathId cp) {
   return cp == kNone ? std::string("(program)") : trace.defs.callpath_name(cp);
 }
 
-void metric_block(std::string& out, const Trace& trace, const MetricTable& table,
-                  std::string_view metric, std::size_t top) {
+void metric_block(std::string& out, const Trace& trace, const MetricTable& table, std::string_view metric,
+                  std::size_t top) {
   const std::vector<Row> rows = rows_of(table, metric);
   if (rows.empty()) return;
   out += fmt::format("  {}\n", metric);
   for (std::size_t i = 0; i < rows.size() && i < top; ++i)
-    out += fmt::format("    {:>12.6f} s  max {:>12.6f} s on rank {:<5} {}\n", rows[i].total,
-                       rows[i].max, rows[i].max_rank, name_of(trace, rows[i].callpath));
+    out += fmt::format("    {:>12.6f} s  max {:>12.6f} s on rank {:<5} {}\n", rows[i].total, rows[i].max,
+                       rows[i].max_rank, name_of(trace, rows[i].callpath));
   if (rows.size() > top) out += fmt::format("    ... {} more call paths\n", rows.size() - top);
 }
 
@@ -114,8 +111,8 @@ void metric_block(std::string& out, const Trace& trace, const MetricTable& table
 
 std::string analysis_text(const Trace& trace, const std::string& source, const WaitPathAnalysis& a,
                           const MetricTable& table, std::size_t top) {
-  std::string out = fmt::format("{}: {} ranks, {} events, runtime {:.6f} s\n", source,
-                                trace.rank_count(), trace.event_count(), trace.span());
+  std::string out = fmt::format("{}: {} ranks, {} events, runtime {:.6f} s\n", source, trace.rank_count(),
+                                trace.event_count(), trace.span());
 
   out += "\nWait states (waiting time summed over ranks; the rank waiting most)\n";
   std::size_t before = out.size();
@@ -125,11 +122,10 @@ std::string analysis_text(const Trace& trace, const std::string& source, const W
   if (out.size() == before) out += "  none\n";
 
   const CriticalPath& cp = a.critical_path;
-  out += fmt::format("\nCritical path: {:.6f} s, {} segments, backward replay from rank {}{}\n",
-                     cp.length, cp.segments.size(), cp.end_rank,
-                     cp.stopped_early ? " (stopped early: inconsistent trace)" : "");
-  out += fmt::format("  {:>12} {:>12} {:>14} {:>12} {:>12}  {}\n", "critical_path", "imbalance",
-                     "perf_impact", "intra", "inter", "call path");
+  out += fmt::format("\nCritical path: {:.6f} s, {} segments, backward replay from rank {}{}\n", cp.length,
+                     cp.segments.size(), cp.end_rank, cp.stopped_early ? " (stopped early: inconsistent trace)" : "");
+  out += fmt::format("  {:>12} {:>12} {:>14} {:>12} {:>12}  {}\n", "critical_path", "imbalance", "perf_impact", "intra",
+                     "inter", "call path");
   const std::vector<Row> rows = rows_of(table, metric::kCriticalPath);
   for (std::size_t i = 0; i < rows.size() && i < top; ++i) {
     const CallpathId c = rows[i].callpath;
@@ -144,10 +140,11 @@ std::string analysis_text(const Trace& trace, const std::string& source, const W
   out += "\n";
 
   const DelayCosts& d = a.delays;
-  out += fmt::format("\nDelay costs ({} rules): {:.6f} s attributable waiting = {:.6f} short-term + {:.6f} "
-                     "long-term + {:.6f} unattributed (nothing to blame in {} wait states, or dropped by a "
-                     "clipped scale)\n",
-                     to_string(d.rules), d.total_wait, d.short_sum, d.long_sum, d.unattributed, d.unattributed_waits);
+  out += fmt::format(
+      "\nDelay costs ({} rules): {:.6f} s attributable waiting = {:.6f} short-term + {:.6f} "
+      "long-term + {:.6f} unattributed (nothing to blame in {} wait states, or dropped by a "
+      "clipped scale)\n",
+      to_string(d.rules), d.total_wait, d.short_sum, d.long_sum, d.unattributed, d.unattributed_waits);
   before = out.size();
   for (int k = 0; k < kDelayCategoryCount; ++k) {
     metric_block(out, trace, table, short_term_metric(WaitKind(k)), top);

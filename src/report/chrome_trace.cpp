@@ -37,15 +37,17 @@ void append_us(std::string& out, double seconds) {
 }
 
 void metadata(std::string& out, int pid, const std::string& name, const std::vector<TimelineLane>& lanes) {
-  fmt::format_to(std::back_inserter(out),
-                 "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{},\"tid\":0,\"args\":{{\"name\":{}}}}},\n"
-                 "{{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":{},\"tid\":0,\"args\":{{\"sort_index\":{}}}}},\n",
-                 pid, quoted(name), pid, pid);
+  fmt::format_to(
+      std::back_inserter(out),
+      "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{},\"tid\":0,\"args\":{{\"name\":{}}}}},\n"
+      "{{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":{},\"tid\":0,\"args\":{{\"sort_index\":{}}}}},\n",
+      pid, quoted(name), pid, pid);
   for (std::size_t k = 0; k < lanes.size(); ++k)
-    fmt::format_to(std::back_inserter(out),
-                   "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":{}}}}},\n"
-                   "{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{\"sort_index\":{}}}}},\n",
-                   pid, k, quoted(lanes[k].name), pid, k, k);
+    fmt::format_to(
+        std::back_inserter(out),
+        "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":{}}}}},\n"
+        "{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{\"sort_index\":{}}}}},\n",
+        pid, k, quoted(lanes[k].name), pid, k, k);
 }
 
 // Timelines with the same labels (the simulated ones keep the measured trace's call paths) share
@@ -83,7 +85,8 @@ void stack_frames(std::string& out, const std::vector<NamedTimeline>& timelines,
     for (std::size_t i = 0; i < labels.size(); ++i) {
       fmt::format_to(std::back_inserter(out), "{}\n\"{}\":{{\"name\":{},\"category\":\"{}\"", first ? "" : ",",
                      base[p] + i, quoted(labels[i].region), labels[i].mpi ? "mpi" : "computation");
-      if (labels[i].parent < labels.size()) fmt::format_to(std::back_inserter(out), ",\"parent\":\"{}\"", base[p] + labels[i].parent);
+      if (labels[i].parent < labels.size())
+        fmt::format_to(std::back_inserter(out), ",\"parent\":\"{}\"", base[p] + labels[i].parent);
       out += '}';
       first = false;
     }
@@ -91,7 +94,8 @@ void stack_frames(std::string& out, const std::vector<NamedTimeline>& timelines,
   out += "},\n";
 }
 
-void intervals(std::string& out, int pid, const Timeline& t, std::size_t frame_base, const std::vector<std::string>& regions) {
+void intervals(std::string& out, int pid, const Timeline& t, std::size_t frame_base,
+               const std::vector<std::string>& regions) {
   for (std::size_t k = 0; k < t.lanes.size(); ++k) {
     const TimelineLane& lane = t.lanes[k];
     for (std::size_t i = 0; i < lane.start.size(); ++i) {
@@ -123,7 +127,8 @@ void flows(std::string& out, int pid, const Timeline& t, std::uint64_t& id) {
     if (t.lanes[k].master && t.lanes[k].rank < lane_of.size()) lane_of[t.lanes[k].rank] = k;
   for (const TimelineMessage& m : t.messages) {
     ++id;
-    fmt::format_to(std::back_inserter(out), "{{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":{},\"ts\":", id);
+    fmt::format_to(std::back_inserter(out),
+                   "{{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":{},\"ts\":", id);
     append_us(out, m.send);
     fmt::format_to(std::back_inserter(out),
                    ",\"pid\":{},\"tid\":{},\"args\":{{\"bytes\":{}}}}},\n"

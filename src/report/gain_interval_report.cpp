@@ -9,7 +9,9 @@ namespace wisp {
 
 namespace {
 
-nlohmann::json optional_seconds(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+nlohmann::json optional_seconds(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
 
 }  // namespace
 
@@ -29,7 +31,9 @@ nlohmann::json interval_json(const GainInterval& g) {
                       {"fixed_costs", optional_seconds(g.fixed_costs)},
                       {"minima_model", optional_seconds(g.model_only)}};
   if (g.variability.segments > 0)
-    j["variability"] = {{"segments", g.variability.segments}, {"low", g.variability.low}, {"high", g.variability.high},
+    j["variability"] = {{"segments", g.variability.segments},
+                        {"low", g.variability.low},
+                        {"high", g.variability.high},
                         {"launch_skew", g.variability.startup}};
   else
     j["variability"] = nullptr;

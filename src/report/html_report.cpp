@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -43,8 +43,10 @@ void append_lane(std::string& out, const TimelineLane& lane) {
   out += ',';
   append_array(out, "l", lane.label, [&](std::size_t i) { return lane.label[i]; });
   out += ',';
-  if (lane.master) append_array(out, "w", lane.wait, [&](std::size_t i) { return ns(lane.wait[i]); });
-  else out += "\"w\":[]";
+  if (lane.master)
+    append_array(out, "w", lane.wait, [&](std::size_t i) { return ns(lane.wait[i]); });
+  else
+    out += "\"w\":[]";
   out += '}';
 }
 
@@ -90,9 +92,9 @@ void write_timeline_json(const NamedTimeline& named, Put&& put) {
     names.push_back(l.name);
     mpi.push_back(l.mpi ? 1 : 0);
   }
-  std::string out = fmt::format("{{\"name\":{},\"start\":{},\"end\":{},\"names\":{},\"mpi\":{},",
-                                json_text(nlohmann::json(named.name)), ns(t.start), ns(t.end), json_text(names),
-                                json_text(mpi));
+  std::string out =
+      fmt::format("{{\"name\":{},\"start\":{},\"end\":{},\"names\":{},\"mpi\":{},",
+                  json_text(nlohmann::json(named.name)), ns(t.start), ns(t.end), json_text(names), json_text(mpi));
   out += "\"lanes\":[";
   for (std::size_t i = 0; i < t.lanes.size(); ++i) {
     if (i) out += ',';
@@ -127,8 +129,10 @@ void make_script_safe(std::string& json) {
   std::string out;
   out.reserve(json.size() + 5 * static_cast<std::size_t>(std::count(json.begin(), json.end(), '<')));
   for (char c : json) {
-    if (c == '<') out += "\\u003c";
-    else out += c;
+    if (c == '<')
+      out += "\\u003c";
+    else
+      out += c;
   }
   json.swap(out);
 }
@@ -138,7 +142,8 @@ void make_script_safe(std::string& json) {
 void write_page(std::ostream& out, const nlohmann::json& report, const std::vector<NamedTimeline>& timelines) {
   const std::string title = report.value("title", std::string("wisp report"));
   std::string escaped_title;
-  for (char c : title) escaped_title += c == '<' ? std::string("&lt;") : c == '&' ? std::string("&amp;") : std::string(1, c);
+  for (char c : title)
+    escaped_title += c == '<' ? std::string("&lt;") : c == '&' ? std::string("&amp;") : std::string(1, c);
   const std::map<std::string, std::string_view> parts{{"TITLE", escaped_title},
                                                       {"CSS", html_assets::report_css()},
                                                       {"D3", html_assets::d3_js()},
@@ -184,8 +189,11 @@ std::string page(const nlohmann::json& report, const std::vector<NamedTimeline>&
 nlohmann::json callpaths_json(const std::vector<CallpathComparison>& rows) {
   nlohmann::json out = nlohmann::json::array();
   for (const CallpathComparison& c : rows)
-    out.push_back({{"metric", c.metric}, {"callpath", c.callpath.empty() ? "(program)" : c.callpath},
-                   {"measured", c.measured}, {"before", c.before}, {"after", c.after}});
+    out.push_back({{"metric", c.metric},
+                   {"callpath", c.callpath.empty() ? "(program)" : c.callpath},
+                   {"measured", c.measured},
+                   {"before", c.before},
+                   {"after", c.after}});
   return out;
 }
 
@@ -194,28 +202,29 @@ nlohmann::json callpaths_json(const std::vector<CallpathComparison>& rows) {
 std::string point_html(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p,
                        const std::vector<NamedTimeline>& timelines) {
   const PointResult& r = p.result;
-  nlohmann::json j = {{"kind", "point"},
-                      {"title", s.name},
-                      {"description", s.description},
-                      {"file", s.file.string()},
-                      {"trace", in.source},
-                      {"ranks", in.trace.rank_count()},
-                      {"events", in.trace.event_count()},
-                      {"platform", r.platform},
-                      {"scenario_platform", r.scenario_platform},
-                      {"costs", r.costs},
-                      {"runtimes", {{"measured", r.measured}, {"identity", r.identity}, {"scenario", r.scenario}}},
-                      {"gain", {{"seconds", r.gain()}, {"percent", r.gain_percent()}}},
-                      {"gain_interval", gain_interval_json(r.interval)},
-                      {"interval", interval_text(r.interval)},
-                      {"kept_residual_share", r.kept_residual_share ? nlohmann::json(*r.kept_residual_share)
-                                                                    : nlohmann::json(nullptr)},
-                      {"identity_error", r.identity_error()},
-                      {"warnings", r.warnings},
-                      {"callpaths", callpaths_json(p.callpaths)}};
+  nlohmann::json j = {
+      {"kind", "point"},
+      {"title", s.name},
+      {"description", s.description},
+      {"file", s.file.string()},
+      {"trace", in.source},
+      {"ranks", in.trace.rank_count()},
+      {"events", in.trace.event_count()},
+      {"platform", r.platform},
+      {"scenario_platform", r.scenario_platform},
+      {"costs", r.costs},
+      {"runtimes", {{"measured", r.measured}, {"identity", r.identity}, {"scenario", r.scenario}}},
+      {"gain", {{"seconds", r.gain()}, {"percent", r.gain_percent()}}},
+      {"gain_interval", gain_interval_json(r.interval)},
+      {"interval", interval_text(r.interval)},
+      {"kept_residual_share", r.kept_residual_share ? nlohmann::json(*r.kept_residual_share) : nlohmann::json(nullptr)},
+      {"identity_error", r.identity_error()},
+      {"warnings", r.warnings},
+      {"callpaths", callpaths_json(p.callpaths)}};
   j["transforms"] = nlohmann::json::array();
   for (const TransformEffect& e : r.effects)
-    j["transforms"].push_back({{"description", e.description}, {"visits", e.visits}, {"before", e.before}, {"after", e.after}});
+    j["transforms"].push_back(
+        {{"description", e.description}, {"visits", e.visits}, {"before", e.before}, {"after", e.after}});
   j["pop"] = nlohmann::json::array();
   if (p.identity.parts.pop) {
     j["pop"].push_back(pop_json("measured", p.measured.pop.whole));
@@ -226,17 +235,25 @@ std::string point_html(const Scenario& s, const ScenarioTrace& in, const PointEv
 }
 
 std::string sweep_html(const Scenario& s, const std::string& trace_source, const SweepResult& sweep) {
-  nlohmann::json j = {{"kind", "sweep"}, {"title", s.name}, {"description", s.description},
-                      {"file", s.file.string()}, {"trace", trace_source}};
+  nlohmann::json j = {{"kind", "sweep"},
+                      {"title", s.name},
+                      {"description", s.description},
+                      {"file", s.file.string()},
+                      {"trace", trace_source}};
   j["axes"] = nlohmann::json::array();
   for (const SweepAxis& a : s.sweep) j["axes"].push_back(a.key);
   j["rows"] = nlohmann::json::array();
   for (const SweepRow& r : sweep.rows) {
     nlohmann::json row = {{"name", r.name}, {"values", r.values}};
-    if (!r.error.empty()) row["error"] = r.error;
+    if (!r.error.empty())
+      row["error"] = r.error;
     else
-      row.update({{"measured", r.measured}, {"identity", r.identity}, {"scenario", r.scenario},
-                  {"gain", r.gain()}, {"percent", r.gain_percent()}, {"identity_error", r.identity_error()},
+      row.update({{"measured", r.measured},
+                  {"identity", r.identity},
+                  {"scenario", r.scenario},
+                  {"gain", r.gain()},
+                  {"percent", r.gain_percent()},
+                  {"identity_error", r.identity_error()},
                   {"gain_interval", gain_interval_json(r.interval_low, r.interval_high)}});
     j["rows"].push_back(row);
   }
@@ -272,8 +289,8 @@ std::string analysis_html(const std::string& trace_path, const Trace& trace, con
   return page(analysis_report(trace_path, trace, a), {{"measured", &timeline}});
 }
 
-void write_analysis_html(std::ostream& out, const std::string& trace_path, const Trace& trace,
-                         const TraceAnalysis& a, const Timeline& timeline) {
+void write_analysis_html(std::ostream& out, const std::string& trace_path, const Trace& trace, const TraceAnalysis& a,
+                         const Timeline& timeline) {
   write_page(out, analysis_report(trace_path, trace, a), {{"measured", &timeline}});
 }
 

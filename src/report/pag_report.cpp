@@ -56,10 +56,10 @@ nlohmann::json mbm_json(const Trace& trace, const PagAnalysis& a) {
 
 std::string near_critical_text(const Trace& trace, const PagAnalysis& a, std::size_t max_paths) {
   const Ticks d_cp = a.paths.critical_length;
-  std::string out = fmt::format(
-      "Near-critical paths (paper 001): {} path(s), critical path {:.6f} s, the last within {:.2f} %{}\n",
-      a.paths.paths.size(), a.pag.seconds(d_cp), a.paths.last_nc_percent(),
-      a.paths.more_available ? " (more available)" : "");
+  std::string out =
+      fmt::format("Near-critical paths (paper 001): {} path(s), critical path {:.6f} s, the last within {:.2f} %{}\n",
+                  a.paths.paths.size(), a.pag.seconds(d_cp), a.paths.last_nc_percent(),
+                  a.paths.more_available ? " (more available)" : "");
   out += fmt::format("  {:>5}  {:>14}  {:>8}  {}\n", "#", "duration [s]", "nc %", "largest call paths on the path [s]");
   const std::size_t shown = std::min(max_paths, a.paths.paths.size());
   for (std::size_t j = 0; j < shown; ++j) {
@@ -80,17 +80,17 @@ std::string near_critical_text(const Trace& trace, const PagAnalysis& a, std::si
 
 std::string mbm_text(const Trace& trace, const PagAnalysis& a, std::size_t top) {
   const Ticks d_cp = a.paths.critical_length;
-  std::string out = fmt::format(
-      "Maximum Benefit Metric (paper 001 §5): d_cp = {:.6f} s, MBM_k over k = {} path(s)\n",
-      a.pag.seconds(d_cp), a.paths.paths.size());
+  std::string out = fmt::format("Maximum Benefit Metric (paper 001 §5): d_cp = {:.6f} s, MBM_k over k = {} path(s)\n",
+                                a.pag.seconds(d_cp), a.paths.paths.size());
   out += fmt::format("  {:>12} {:>8}  {:>12} {:>8}  {:>12} {:>8}  {}\n", "critical [s]", "%", "MBM_k [s]", "%",
                      "MBM_all [s]", "%", "call path");
   const std::size_t shown = std::min(top, a.mbm.size());
   for (std::size_t i = 0; i < shown; ++i) {
     const MbmRow& r = a.mbm[i];
-    out += fmt::format("  {:>12.6f} {:>7.2f}%  {:>12.6f} {:>7.2f}%  {:>12.6f} {:>7.2f}%  {}\n", a.pag.seconds(r.critical_path),
-                       percent(r.critical_path, d_cp), a.pag.seconds(r.mbm_k), percent(r.mbm_k, d_cp),
-                       a.pag.seconds(r.mbm_all), percent(r.mbm_all, d_cp), activity_callpath_name(trace.defs, r.callpath));
+    out += fmt::format("  {:>12.6f} {:>7.2f}%  {:>12.6f} {:>7.2f}%  {:>12.6f} {:>7.2f}%  {}\n",
+                       a.pag.seconds(r.critical_path), percent(r.critical_path, d_cp), a.pag.seconds(r.mbm_k),
+                       percent(r.mbm_k, d_cp), a.pag.seconds(r.mbm_all), percent(r.mbm_all, d_cp),
+                       activity_callpath_name(trace.defs, r.callpath));
   }
   if (shown < a.mbm.size()) out += fmt::format("  ... {} more call paths\n", a.mbm.size() - shown);
   return out;

@@ -84,8 +84,7 @@ std::string pop_text(const PopAnalysis& a, std::size_t top) {
   out += fmt::format("    communication efficiency {}\n", percent(f.communication_efficiency));
   out += fmt::format("      serialisation          {}\n", percent(f.serialisation));
   out += fmt::format("      transfer               {}\n", percent(f.transfer));
-  if (a.external_ideal)
-    out += fmt::format("  (the clock replay's ideal network: {:.6f} s)\n", a.replay_ideal);
+  if (a.external_ideal) out += fmt::format("  (the clock replay's ideal network: {:.6f} s)\n", a.replay_ideal);
   if (const auto& h = a.hybrid) {
     out += fmt::format("  hybrid ({} threads): hybrid parallel efficiency {}\n", h->threads,
                        percent(h->hybrid_parallel_efficiency));

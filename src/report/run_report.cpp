@@ -16,8 +16,12 @@ namespace {
 std::string seconds(double s) { return fmt::format("{:.6f} s", s); }
 
 nlohmann::json residual_json(const ResidualClass& c) {
-  return {{"calls", c.calls}, {"traced", c.traced}, {"residual", c.residual},
-          {"model_slower", c.model_slower}, {"model_slower_seconds", c.excess}, {"unmatched", c.unmatched}};
+  return {{"calls", c.calls},
+          {"traced", c.traced},
+          {"residual", c.residual},
+          {"model_slower", c.model_slower},
+          {"model_slower_seconds", c.excess},
+          {"unmatched", c.unmatched}};
 }
 
 nlohmann::json trust_json(const PointResult& r) {
@@ -26,7 +30,8 @@ nlohmann::json trust_json(const PointResult& r) {
   if (r.residuals) {
     nlohmann::json classes = nlohmann::json::object();
     for (int i = 0; i < kCallClassCount; ++i)
-      if (r.residuals->by_class[i].calls) classes[std::string(to_string(static_cast<CallClass>(i)))] = residual_json(r.residuals->by_class[i]);
+      if (r.residuals->by_class[i].calls)
+        classes[std::string(to_string(static_cast<CallClass>(i)))] = residual_json(r.residuals->by_class[i]);
     j["residuals"] = {{"total", residual_json(r.residuals->total())}, {"by_class", classes}};
   }
   return j;
@@ -37,7 +42,8 @@ std::string trust_text(const PointResult& r) {
   if (r.residuals) {
     const ResidualClass all = r.residuals->total();
     t += fmt::format("; residuals {:.6f} s of {:.6f} s traced MPI time", all.residual, all.traced);
-    if (all.model_slower + all.unmatched) t += fmt::format("; {} call(s) use the model", all.model_slower + all.unmatched);
+    if (all.model_slower + all.unmatched)
+      t += fmt::format("; {} call(s) use the model", all.model_slower + all.unmatched);
   }
   t += ")\n";
   if (r.kept_residual_share)
@@ -47,11 +53,12 @@ std::string trust_text(const PointResult& r) {
   return t;
 }
 
-
 nlohmann::json transforms_json(const PointResult& r) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& e : r.effects)
-    out.push_back({{"description", e.description}, {"visits", e.visits}, {"computation_before", e.before},
+    out.push_back({{"description", e.description},
+                   {"visits", e.visits},
+                   {"computation_before", e.before},
                    {"computation_after", e.after}});
   return out;
 }
@@ -81,10 +88,11 @@ std::string pop_text(const Scenario& s, const PointEvaluation& p) {
   if (!wants(s, "pop")) return "";
   const PopFactors& a = p.identity.pop.whole;
   const PopFactors& b = p.scenario.pop.whole;
-  return fmt::format("\nPOP           identity -> scenario: load balance {:.3f} -> {:.3f}, serialisation "
-                     "{:.3f} -> {:.3f}, transfer {:.3f} -> {:.3f}, parallel efficiency {:.3f} -> {:.3f}\n",
-                     a.load_balance, b.load_balance, a.serialisation, b.serialisation, a.transfer, b.transfer,
-                     a.parallel_efficiency, b.parallel_efficiency);
+  return fmt::format(
+      "\nPOP           identity -> scenario: load balance {:.3f} -> {:.3f}, serialisation "
+      "{:.3f} -> {:.3f}, transfer {:.3f} -> {:.3f}, parallel efficiency {:.3f} -> {:.3f}\n",
+      a.load_balance, b.load_balance, a.serialisation, b.serialisation, a.transfer, b.transfer, a.parallel_efficiency,
+      b.parallel_efficiency);
 }
 
 // A row prints as 0.000000 in all three columns: left out of the text (it stays in the JSON).
@@ -117,7 +125,9 @@ std::string callpaths_text(const PointEvaluation& p, std::size_t top) {
     }
     if (beyond) t += fmt::format("    ... {} more call path{} (--top, report.json)\n", beyond, beyond == 1 ? "" : "s");
   }
-  if (zero) t += fmt::format("  {} row{} zero in all three columns omitted (report.json has them)\n", zero, zero == 1 ? "" : "s");
+  if (zero)
+    t += fmt::format("  {} row{} zero in all three columns omitted (report.json has them)\n", zero,
+                     zero == 1 ? "" : "s");
   return t;
 }
 
@@ -142,7 +152,9 @@ nlohmann::json point_json(const Scenario& s, const ScenarioTrace& in, const Poin
   j["trace"] = {{"source", in.source}, {"ranks", in.trace.rank_count()}, {"events", in.trace.event_count()}};
   j["platform"] = {{"identity", r.platform}};
   if (!r.scenario_platform.empty()) j["platform"]["scenario"] = r.scenario_platform;
-  j["runtime"] = {{"measured", r.measured}, {"identity", r.identity}, {"scenario", r.scenario},
+  j["runtime"] = {{"measured", r.measured},
+                  {"identity", r.identity},
+                  {"scenario", r.scenario},
                   {"identity_error", r.identity_error()}};
   j["gain"] = {{"seconds", r.gain()}, {"percent", r.gain_percent()}, {"interval", interval_json(r.interval)}};
   j["gain_interval"] = gain_interval_json(r.interval);
@@ -151,12 +163,17 @@ nlohmann::json point_json(const Scenario& s, const ScenarioTrace& in, const Poin
   if (!p.zero_versus_mbm.empty()) {
     j["zero_versus_mbm"] = nlohmann::json::array();
     for (const ZeroVersusMbm& z : p.zero_versus_mbm)
-      j["zero_versus_mbm"].push_back({{"callpath", z.callpath}, {"mbm_all", z.mbm_all}, {"simulated_gain", z.simulated_gain}});
+      j["zero_versus_mbm"].push_back(
+          {{"callpath", z.callpath}, {"mbm_all", z.mbm_all}, {"simulated_gain", z.simulated_gain}});
   }
   j["callpaths"] = nlohmann::json::array();
   for (const CallpathComparison& row : p.callpaths)
-    j["callpaths"].push_back({{"metric", row.metric}, {"callpath", row.callpath}, {"measured", row.measured},
-                              {"before", row.before}, {"after", row.after}, {"change", row.change()}});
+    j["callpaths"].push_back({{"metric", row.metric},
+                              {"callpath", row.callpath},
+                              {"measured", row.measured},
+                              {"before", row.before},
+                              {"after", row.after},
+                              {"change", row.change()}});
   j["analyses"] = {{"measured", trace_analysis_json(in.trace, in.source, p.measured, o.detail)},
                    {"identity", trace_analysis_json(r.identity_replay.trace, "identity replay", p.identity, o.detail)},
                    {"scenario", trace_analysis_json(r.scenario_replay.trace, "scenario replay", p.scenario, o.detail)}};
@@ -170,7 +187,8 @@ std::string point_text(const Scenario& s, const ScenarioTrace& in, const PointEv
   const PointResult& r = p.result;
   std::string t = fmt::format("scenario      {} ({})\n", s.name, s.file.string());
   if (!s.description.empty()) t += fmt::format("              {}\n", s.description);
-  t += fmt::format("trace         {} ({} ranks, {} events)\n", in.source, in.trace.rank_count(), in.trace.event_count());
+  t +=
+      fmt::format("trace         {} ({} ranks, {} events)\n", in.source, in.trace.rank_count(), in.trace.event_count());
   t += fmt::format("platform      {}\n", r.platform);
   if (!r.scenario_platform.empty()) t += fmt::format("  scenario    {}\n", r.scenario_platform);
   t += transforms_text(r);
@@ -193,7 +211,8 @@ std::string sweep_csv(const Scenario& s, const SweepResult& sweep) {
     if (r.error.empty()) {
       out += fmt::format(",{:.9g},{:.9g},{:.9g},{:.9g},{:.6g},", r.measured, r.identity, r.scenario, r.gain(),
                          r.gain_percent());
-      out += std::isnan(r.interval_low) ? std::string(",,\n") : fmt::format("{:.9g},{:.9g},\n", r.interval_low, r.interval_high);
+      out += std::isnan(r.interval_low) ? std::string(",,\n")
+                                        : fmt::format("{:.9g},{:.9g},\n", r.interval_low, r.interval_high);
     } else {
       std::string e = r.error;
       std::replace(e.begin(), e.end(), '"', '\'');

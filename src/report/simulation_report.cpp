@@ -22,9 +22,11 @@ std::string percent(double measured, double simulated) {
 std::string simulation_setup_text(const std::string& platform_file, const Calibration* c, const ReplayOptions& o) {
   std::string out;
   if (c)
-    out += fmt::format("platform     calibrated from the trace: L {:.3f} us, B {:.4g} GB/s, eager threshold {} bytes "
-                       "{}(see wisp calibrate)\n", c->latency * 1e6, c->bandwidth / 1e9, c->eager_threshold,
-                       c->call_costs.empty() ? "" : "typical call costs per rank, function and size class ");
+    out += fmt::format(
+        "platform     calibrated from the trace: L {:.3f} us, B {:.4g} GB/s, eager threshold {} bytes "
+        "{}(see wisp calibrate)\n",
+        c->latency * 1e6, c->bandwidth / 1e9, c->eager_threshold,
+        c->call_costs.empty() ? "" : "typical call costs per rank, function and size class ");
   else
     out += fmt::format("platform     {}\n", platform_file);
   out += fmt::format("collectives  {}\n", format_collective_algorithms(o.algorithms));
@@ -49,7 +51,8 @@ std::string simulation_comparison_text(const Trace& trace, const ReplayResult& r
   out += fmt::format("identity error {:+.2f} % (simulated vs measured runtime)\n",
                      100 * identity_error(measured_total, result.runtime));
   if (result.residuals)
-    out += "residuals (traced MPI time the model does not explain)\n" + residual_text(summarize(trace, *result.residuals));
+    out +=
+        "residuals (traced MPI time the model does not explain)\n" + residual_text(summarize(trace, *result.residuals));
   return out;
 }
 

@@ -3,8 +3,8 @@
 
 #include "wisp/report/gain_interval_report.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 
 #include <algorithm>
 
@@ -19,9 +19,12 @@ namespace {
 std::string rank_label(const Suggestion& s, std::size_t& next) {
   if (s.failed()) return "failed";
   switch (s.hypothesis.role) {
-    case HypothesisRole::Ranked: return std::to_string(next++);
-    case HypothesisRole::Combined: return "comb.";
-    case HypothesisRole::Bound: return "bound";
+    case HypothesisRole::Ranked:
+      return std::to_string(next++);
+    case HypothesisRole::Combined:
+      return "comb.";
+    case HypothesisRole::Bound:
+      return "bound";
   }
   return "?";
 }
@@ -34,8 +37,13 @@ nlohmann::json row_json(const Suggestion& s, const std::string& rank) {
   const Hypothesis& h = s.hypothesis;
   nlohmann::json also = nlohmann::json::array();
   for (const Indicator& i : h.also) also.push_back(indicator_json(i));
-  nlohmann::json j = {{"rank", rank}, {"role", to_string(h.role)}, {"name", h.name}, {"title", h.title},
-                      {"file", s.file}, {"reason", h.reason}, {"indicator", indicator_json(h.indicator)},
+  nlohmann::json j = {{"rank", rank},
+                      {"role", to_string(h.role)},
+                      {"name", h.name},
+                      {"title", h.title},
+                      {"file", s.file},
+                      {"reason", h.reason},
+                      {"indicator", indicator_json(h.indicator)},
                       {"also", also}};
   if (s.failed()) {
     j["error"] = s.run.error;
@@ -69,8 +77,8 @@ std::string row_text(const Suggestion& s, const std::string& rank, std::size_t w
   const std::string interval = std::isnan(s.run.interval_low)
                                    ? std::string("-")
                                    : fmt::format("[{:.4f}, {:.4f}]", s.run.interval_low, s.run.interval_high);
-  return t + fmt::format("  {:>10.4f}  {:>7.2f}  {:>20}  {:>10}  {:>7}  {}\n", s.run.gain(), s.run.gain_percent(), interval,
-                         number(s.overestimate(), "{:+.4f}"), number(s.ratio(), "{:.3f}"), s.file);
+  return t + fmt::format("  {:>10.4f}  {:>7.2f}  {:>20}  {:>10}  {:>7}  {}\n", s.run.gain(), s.run.gain_percent(),
+                         interval, number(s.overestimate(), "{:+.4f}"), number(s.ratio(), "{:.3f}"), s.file);
 }
 
 std::string header_text(const SuggestResult& r) {
@@ -91,13 +99,14 @@ nlohmann::json suggest_json(const SuggestResult& r) {
   for (const Suggestion& s : r.suggestions) rows.push_back(row_json(s, rank_label(s, next)));
   nlohmann::json timings = nlohmann::json::object();
   for (const auto& [step, seconds] : r.timings) timings[step] = seconds;
-  nlohmann::json j = {{"trace", r.trace},
-                      {"platform", r.platform},
-                      {"costs", r.costs},
-                      {"runtime", {{"measured", r.measured}, {"identity", r.identity}, {"identity_error", r.identity_error()}}},
-                      {"warnings", r.warnings},
-                      {"hypotheses", rows},
-                      {"timings", timings}};
+  nlohmann::json j = {
+      {"trace", r.trace},
+      {"platform", r.platform},
+      {"costs", r.costs},
+      {"runtime", {{"measured", r.measured}, {"identity", r.identity}, {"identity_error", r.identity_error()}}},
+      {"warnings", r.warnings},
+      {"hypotheses", rows},
+      {"timings", timings}};
   if (!r.none_reason.empty()) j["nothing_to_suggest"] = r.none_reason;
   return j;
 }
@@ -106,8 +115,8 @@ std::string suggest_text(const SuggestResult& r) {
   std::string t = header_text(r);
   if (r.suggestions.empty()) return t + "nothing to suggest: " + r.none_reason + "\n";
   const std::size_t width = title_width(r);
-  t += fmt::format("\n{:>6}  {:<{}} {:<30} {:>10}  {:>10}  {:>7}  {:>20}  {:>10}  {:>7}  {}\n", "rank", "hypothesis", width,
-                   "indicator", "value [s]", "gain [s]", "gain %", "gain interval [s]", "ind.-gain", "ind/gain",
+  t += fmt::format("\n{:>6}  {:<{}} {:<30} {:>10}  {:>10}  {:>7}  {:>20}  {:>10}  {:>7}  {}\n", "rank", "hypothesis",
+                   width, "indicator", "value [s]", "gain [s]", "gain %", "gain interval [s]", "ind.-gain", "ind/gain",
                    "scenario file");
   std::size_t next = 1;
   for (const Suggestion& s : r.suggestions) t += row_text(s, rank_label(s, next), width);

@@ -18,8 +18,10 @@ namespace {
 nlohmann::json threads_json(const Trace& trace, const std::vector<ThreadTime>& rows) {
   nlohmann::json out = nlohmann::json::array();
   for (const ThreadTime& t : rows)
-    out.push_back({{"rank", t.rank}, {"location", trace.defs.ranks[t.rank].others[t.location].name},
-                   {"callpath", t.callpath}, {"time", t.seconds}});
+    out.push_back({{"rank", t.rank},
+                   {"location", trace.defs.ranks[t.rank].others[t.location].name},
+                   {"callpath", t.callpath},
+                   {"time", t.seconds}});
   return out;
 }
 
@@ -27,7 +29,8 @@ nlohmann::json threads_json(const Trace& trace, const std::vector<ThreadTime>& r
 std::string threads_text(const Trace& trace, const std::vector<ThreadTime>& rows, std::size_t top) {
   std::vector<const ThreadTime*> sorted;
   for (const ThreadTime& t : rows) sorted.push_back(&t);
-  std::stable_sort(sorted.begin(), sorted.end(), [](const ThreadTime* a, const ThreadTime* b) { return a->seconds > b->seconds; });
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const ThreadTime* a, const ThreadTime* b) { return a->seconds > b->seconds; });
   std::string out = "Other threads and streams (hybrid): exclusive time per call path\n";
   for (std::size_t i = 0; i < sorted.size() && i < top; ++i)
     out += fmt::format("  {:>12.6f} s  rank {} {:<16} {}\n", sorted[i]->seconds, sorted[i]->rank,
@@ -38,8 +41,7 @@ std::string threads_text(const Trace& trace, const std::vector<ThreadTime>& rows
 
 }  // namespace
 
-nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source, const TraceAnalysis& a,
-                                   bool detail) {
+nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source, const TraceAnalysis& a, bool detail) {
   nlohmann::json j = analysis_json(trace, source, a.wait_paths, a.table, detail);
   if (!a.threads.empty()) j["threads"] = threads_json(trace, a.threads);
   if (a.parts.pag) {
@@ -66,7 +68,8 @@ std::string trace_analysis_text(const Trace& trace, const std::string& source, c
 }
 
 std::string metric_catalogue_text() {
-  std::string out = fmt::format("{:<32} {:<26} {:<6} {:<14} {}\n", "metric", "parent", "unit", "analysis", "description");
+  std::string out =
+      fmt::format("{:<32} {:<26} {:<6} {:<14} {}\n", "metric", "parent", "unit", "analysis", "description");
   for (const MetricInfo& m : metric_catalogue())
     out += fmt::format("{:<32} {:<26} {:<6} {:<14} {}\n", m.name, m.parent.empty() ? "-" : m.parent, m.unit,
                        analysis_key(m.analysis), m.description);

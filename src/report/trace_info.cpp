@@ -69,12 +69,13 @@ std::string range(std::uint32_t lo, std::uint32_t hi) {
 std::string ranks_text(const Trace& t) {
   const OtherLocations o = other_locations(t);
   if (o.threads + o.streams == 0) return fmt::format("{}", t.rank_count());
-  return fmt::format("{} (per rank: master thread + {} other thread{} + {} accelerator stream{}; of their {} records "
-                     "the regions and thread records follow the master's timeline, the rest is counted: analyses "
-                     "and replay use the "
-                     "master threads)",
-                     t.rank_count(), range(o.min_threads, o.max_threads), o.max_threads == 1 ? "" : "s",
-                     range(o.min_streams, o.max_streams), o.max_streams == 1 ? "" : "s", o.records);
+  return fmt::format(
+      "{} (per rank: master thread + {} other thread{} + {} accelerator stream{}; of their {} records "
+      "the regions and thread records follow the master's timeline, the rest is counted: analyses "
+      "and replay use the "
+      "master threads)",
+      t.rank_count(), range(o.min_threads, o.max_threads), o.max_threads == 1 ? "" : "s",
+      range(o.min_streams, o.max_streams), o.max_streams == 1 ? "" : "s", o.records);
 }
 
 // Thread records kept, by kind, over every location (masters included), in OTF2's names.
@@ -124,16 +125,26 @@ std::string paradigm_of(const Region& r) {
   if (is_mpi(r.kind)) return "MPI";
   if (r.kind == RegionKind::Measurement) return "measurement";
   switch (r.otf2_paradigm) {
-    case 2: return "compiler";
-    case 3: return "OpenMP";
-    case 5: return "CUDA";
-    case 7: return "pthreads";
-    case 13: return "SHMEM";
-    case 18: return "OpenACC";
-    case 19: return "OpenCL";
-    case 23: return "HIP";
-    case 24: return "Kokkos";
-    default: return "user";
+    case 2:
+      return "compiler";
+    case 3:
+      return "OpenMP";
+    case 5:
+      return "CUDA";
+    case 7:
+      return "pthreads";
+    case 13:
+      return "SHMEM";
+    case 18:
+      return "OpenACC";
+    case 19:
+      return "OpenCL";
+    case 23:
+      return "HIP";
+    case 24:
+      return "Kokkos";
+    default:
+      return "user";
   }
 }
 
@@ -146,24 +157,31 @@ nlohmann::json flat_profile_json(const Trace& t) {
   nlohmann::json rows = nlohmann::json::array();
   for (const RegionProfileRow& row : p.rows) {
     const Region& r = t.defs.regions[row.region];
-    rows.push_back({{"region", r.name}, {"short_name", short_name(r.name)}, {"paradigm", paradigm_of(r)},
-                    {"visits", row.visits}, {"exclusive_time", row.time}, {"max_rank_time", row.max_time},
-                    {"max_rank", row.max_rank}, {"share", share(row.time, p.total)}});
+    rows.push_back({{"region", r.name},
+                    {"short_name", short_name(r.name)},
+                    {"paradigm", paradigm_of(r)},
+                    {"visits", row.visits},
+                    {"exclusive_time", row.time},
+                    {"max_rank_time", row.max_time},
+                    {"max_rank", row.max_rank},
+                    {"share", share(row.time, p.total)}});
   }
   return {{"time", "exclusive"}, {"total", p.total}, {"rows", std::move(rows)}};
 }
 
 std::string flat_profile_text(const Trace& t, const std::string& source) {
   const FlatProfile p = flat_profile(t);
-  std::string out = fmt::format("{}: flat profile, exclusive time (a region's own time, without the regions it calls) "
-                                "of the {} ranks' master threads, {:.6f} s in all\n",
-                                source, t.rank_count(), p.total);
+  std::string out = fmt::format(
+      "{}: flat profile, exclusive time (a region's own time, without the regions it calls) "
+      "of the {} ranks' master threads, {:.6f} s in all\n",
+      source, t.rank_count(), p.total);
   out += fmt::format("  {:>14} {:>7} {:>14} {:>6} {:>10}  {:<11} {}\n", "exclusive [s]", "share", "max rank [s]",
                      "rank", "visits", "paradigm", "region (short name = full name)");
   for (const RegionProfileRow& row : p.rows) {
     const Region& r = t.defs.regions[row.region];
     const std::string shorter = short_name(r.name);
-    const std::string name = shorter == r.name ? r.name : fmt::format("{} = {}", shorter, middle_shortened(r.name, 100));
+    const std::string name =
+        shorter == r.name ? r.name : fmt::format("{} = {}", shorter, middle_shortened(r.name, 100));
     out += fmt::format("  {:>14.6f} {:>6.2f}% {:>14.6f} {:>6} {:>10}  {:<11} {}\n", row.time,
                        100 * share(row.time, p.total), row.max_time, row.max_rank, row.visits, paradigm_of(r), name);
   }
@@ -181,17 +199,20 @@ nlohmann::json trace_info_json(const Trace& t, const std::string& source) {
   j["thread_records"] = thread_record_counts(t);
   j["thread_teams"] = t.defs.thread_teams.size();
   const OtherLocations o = other_locations(t);
-  j["locations"] = {{"masters", t.rank_count()}, {"threads", o.threads}, {"streams", o.streams},
-                    {"records", o.records}, {"per_rank", nlohmann::json::array()}};
+  j["locations"] = {{"masters", t.rank_count()},
+                    {"threads", o.threads},
+                    {"streams", o.streams},
+                    {"records", o.records},
+                    {"per_rank", nlohmann::json::array()}};
   for (const Location& rank : t.defs.ranks) {
     nlohmann::json others = nlohmann::json::array();
     for (const ThreadLocation& l : rank.others)
-      others.push_back({{"name", l.name}, {"kind", l.kind == LocationKind::CpuThread ? "thread" : "accelerator stream"},
+      others.push_back({{"name", l.name},
+                        {"kind", l.kind == LocationKind::CpuThread ? "thread" : "accelerator stream"},
                         {"records", l.records}});
     j["locations"]["per_rank"].push_back({{"master", rank.name}, {"others", others}});
   }
-  j["clock"] = {{"ticks_per_second", t.defs.clock.ticks_per_second},
-                {"global_offset", t.defs.clock.global_offset}};
+  j["clock"] = {{"ticks_per_second", t.defs.clock.ticks_per_second}, {"global_offset", t.defs.clock.global_offset}};
   j["start"] = c.start;
   j["end"] = c.end;
   j["duration"] = c.end - c.start;
@@ -209,8 +230,10 @@ nlohmann::json trace_info_json(const Trace& t, const std::string& source) {
   j["anomalies"] = nlohmann::json::array();
   for (int k = 0; k < kAnomalyKindCount; ++k) {
     const auto& a = t.anomalies[static_cast<AnomalyKind>(k)];
-    if (a.count) j["anomalies"].push_back({{"kind", std::string(to_string(static_cast<AnomalyKind>(k)))},
-                                          {"count", a.count}, {"examples", a.examples}});
+    if (a.count)
+      j["anomalies"].push_back({{"kind", std::string(to_string(static_cast<AnomalyKind>(k)))},
+                                {"count", a.count},
+                                {"examples", a.examples}});
   }
   j["skipped_records"] = nlohmann::json::object();
   for (const auto& [what, n] : t.skipped_records) j["skipped_records"][what] = n;

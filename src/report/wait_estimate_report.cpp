@@ -23,7 +23,8 @@ nlohmann::json wait_estimate_json(const Trace& trace, const WaitEstimate& estima
 
 std::string wait_estimate_text(const Trace& trace, const WaitEstimate& estimate, double threshold) {
   std::string out = fmt::format(
-      "Minimum-based wait-state estimate (paper 002): wait ratios of at least {:.2f} % of the allocation time {:.6f} s\n",
+      "Minimum-based wait-state estimate (paper 002): wait ratios of at least {:.2f} % of the allocation time {:.6f} "
+      "s\n",
       100 * threshold, estimate.allocation_time);
   out += fmt::format("  {:<16} {:>10} {:>12}  {}\n", "pattern", "estimated", "trace-based", "call path");
   const std::vector<WaitRatio> ratios = wait_ratios(estimate, threshold);

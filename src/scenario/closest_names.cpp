@@ -46,8 +46,7 @@ std::vector<std::string> closest_names(std::string_view name, const std::vector<
       d = std::min<std::size_t>(d, 1);
     if (d <= limit) scored.emplace_back(d, k);
   }
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> out;
   for (const auto& [d, k] : scored) {
     if (out.size() == count) break;

@@ -14,9 +14,8 @@ namespace wisp {
 namespace {
 
 bool has_zero_region(const Scenario& s) {
-  return std::any_of(s.transforms.begin(), s.transforms.end(), [](const Transform& t) {
-    return t.kind == TransformKind::Zero && !t.communication;
-  });
+  return std::any_of(s.transforms.begin(), s.transforms.end(),
+                     [](const Transform& t) { return t.kind == TransformKind::Zero && !t.communication; });
 }
 
 TraceAnalysis analyze_for_scenario(const Scenario& s, const Trace& trace, bool with_pag) {
@@ -74,7 +73,8 @@ std::vector<ZeroVersusMbm> zero_versus_mbm(const Scenario& s, const PointEvaluat
   const Trace& identity = e.result.identity_replay.trace;
   const PagAnalysis& pag = e.identity.pag;
   for (CallpathId cp : zeroed_callpaths(s, e))
-    out.push_back({identity.defs.callpath_name(cp), pag.pag.seconds(mbm_all(pag.pag.graph, pag.cpm, cp)), e.result.gain()});
+    out.push_back(
+        {identity.defs.callpath_name(cp), pag.pag.seconds(mbm_all(pag.pag.graph, pag.cpm, cp)), e.result.gain()});
   return out;
 }
 
@@ -84,8 +84,8 @@ void add_gain_trust(PointEvaluation& e) {
   PointResult& r = e.result;
   const CriticalPath& path = e.scenario.wait_paths.critical_path;
   if (r.identity_replay.residuals && !r.scenario_replay.trace.ranks.empty())
-    r.kept_residual_share = kept_residual_share(r.scenario_replay.trace, *r.identity_replay.residuals, path.segments,
-                                                path.length);
+    r.kept_residual_share =
+        kept_residual_share(r.scenario_replay.trace, *r.identity_replay.residuals, path.segments, path.length);
   if (r.kept_residual_share)
     if (std::string w = kept_residual_warning(*r.kept_residual_share); !w.empty()) r.warnings.push_back(std::move(w));
   if (std::string w = interval_warning(r.interval); !w.empty()) r.warnings.push_back(std::move(w));

@@ -108,8 +108,8 @@ double launch_skew(const Trace& t) {
 }
 
 double percentile(std::vector<double>& v, double q) {
-  const auto k = static_cast<std::size_t>(std::clamp(q * static_cast<double>(v.size() - 1), 0.0,
-                                                     static_cast<double>(v.size() - 1)));
+  const auto k = static_cast<std::size_t>(
+      std::clamp(q * static_cast<double>(v.size() - 1), 0.0, static_cast<double>(v.size() - 1)));
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
   return v[k];
 }
@@ -183,11 +183,15 @@ GainInterval gain_interval(double point, std::optional<double> fixed_costs, std:
 std::string interval_warning(const GainInterval& g) {
   if (!g.available) return "";
   if (g.low < 0 && g.high > 0)
-    return fmt::format("the gain interval [{:.6f}, {:.6f}] s straddles zero: the change may not pay off at all; "
-                       "the cost hypotheses or the run's own noise can reverse it", g.low, g.high);
+    return fmt::format(
+        "the gain interval [{:.6f}, {:.6f}] s straddles zero: the change may not pay off at all; "
+        "the cost hypotheses or the run's own noise can reverse it",
+        g.low, g.high);
   if (g.high - g.low > 0.5 * std::abs(g.point))
-    return fmt::format("the gain interval [{:.6f}, {:.6f}] s is wider than half the gain: take the point estimate "
-                       "as an order of magnitude and look at which hypothesis drives it", g.low, g.high);
+    return fmt::format(
+        "the gain interval [{:.6f}, {:.6f}] s is wider than half the gain: take the point estimate "
+        "as an order of magnitude and look at which hypothesis drives it",
+        g.low, g.high);
   return "";
 }
 

@@ -26,8 +26,10 @@ std::string file_stem(const std::string& text) {
   std::string out;
   for (const char c : text) {
     const bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
-    if (keep) out += c;
-    else if (!out.empty() && out.back() != '-') out += '-';
+    if (keep)
+      out += c;
+    else if (!out.empty() && out.back() != '-')
+      out += '-';
   }
   while (!out.empty() && out.back() == '-') out.pop_back();
   return out.substr(0, 48);
@@ -66,8 +68,10 @@ Selection select_callpath(const Definitions& defs, CallpathId cp) {
   const auto same = std::count_if(defs.callpaths.begin(), defs.callpaths.end(),
                                   [&](const Callpath& c) { return c.region == region; });
   Selection s;
-  if (same == 1) s.region = defs.regions[region].name;
-  else s.callpath = defs.callpath_name(cp);
+  if (same == 1)
+    s.region = defs.regions[region].name;
+  else
+    s.callpath = defs.callpath_name(cp);
   return s;
 }
 std::string label(const Selection& s) { return s.region.empty() ? s.callpath : s.region; }
@@ -162,7 +166,8 @@ void add_bounds(std::vector<Hypothesis>& list, const Trace& trace, const TraceAn
     h.transforms.back().select = select_callpath(trace.defs, cp);
     h.name = "zero-" + file_stem(label(h.transforms.back().select));
     h.title = fmt::format("zero {} (upper bound)", label(h.transforms.back().select));
-    h.reason = fmt::format("mbm_all of {} is {:.6g} s: the most the run gains by optimising it", trace.defs.callpath_name(cp), value);
+    h.reason = fmt::format("mbm_all of {} is {:.6g} s: the most the run gains by optimising it",
+                           trace.defs.callpath_name(cp), value);
     h.indicator = {"mbm_all", value};
     h.touches = {trace.defs.callpath_name(cp)};
     add(list, h);
@@ -206,7 +211,7 @@ void add_communication(std::vector<Hypothesis>& list, const TraceAnalysis& a, do
 struct PartitionLoad {
   std::uint32_t partition = 0;
   CallpathId callpath = kNone;
-  double work = 0;   // non-waiting seconds of that call path over the partition's ranks
+  double work = 0;  // non-waiting seconds of that call path over the partition's ranks
   double ranks = 0;
   double load() const { return ranks > 0 ? work / ranks : 0; }
 };
@@ -252,10 +257,11 @@ void add_moves(std::vector<Hypothesis>& list, const Trace& trace, const TraceAna
     Hypothesis h;
     h.name = fmt::format("move-{}-to-{}-{:.3f}", file_stem(label(from)), file_stem(label(to)), f);
     h.title = fmt::format("move {:.4g} of {} to {}", f, label(from), label(to));
-    h.reason = fmt::format("partition {} ({} ranks) has {:.6g} s of {} per rank, partition {} ({} ranks) {:.6g} s of {}; "
-                           "they balance at fraction {:.4f} (searched in steps of {})",
-                           a.wait_paths.partitions.names[A.partition], A.ranks, A.load(), label(from),
-                           a.wait_paths.partitions.names[B.partition], B.ranks, B.load(), label(to), best, o.move_step);
+    h.reason = fmt::format(
+        "partition {} ({} ranks) has {:.6g} s of {} per rank, partition {} ({} ranks) {:.6g} s of {}; "
+        "they balance at fraction {:.4f} (searched in steps of {})",
+        a.wait_paths.partitions.names[A.partition], A.ranks, A.load(), label(from),
+        a.wait_paths.partitions.names[B.partition], B.ranks, B.load(), label(to), best, o.move_step);
     h.indicator = {"partition balance (W_A/P_A - max of the loads after the move)", predicted(f)};
     h.transforms.emplace_back();
     h.transforms.back().kind = TransformKind::Move;
@@ -295,8 +301,7 @@ void add_thread_balance(std::vector<Hypothesis>& list, const Trace& trace, const
       double worst = 0;
       for (const auto& [r, v] : excess) worst = std::max(worst, v);
       if (worst > min) rows.emplace_back(cp, worst);
-    } catch (const Error&) {
-    }
+    } catch (const Error&) {}
   }
   std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
   if (rows.size() > o.top) rows.resize(o.top);
@@ -315,16 +320,20 @@ void add_thread_balance(std::vector<Hypothesis>& list, const Trace& trace, const
 }
 
 bool nested(const std::string& a, const std::string& b) {
-  return a == b || a == "*" || b == "*" || (b.size() > a.size() && b.compare(0, a.size(), a) == 0 && b[a.size()] == '/');
+  return a == b || a == "*" || b == "*" ||
+         (b.size() > a.size() && b.compare(0, a.size(), a) == 0 && b[a.size()] == '/');
 }
 
 }  // namespace
 
 std::string to_string(HypothesisRole role) {
   switch (role) {
-    case HypothesisRole::Ranked: return "ranked";
-    case HypothesisRole::Bound: return "bound";
-    case HypothesisRole::Combined: return "combined";
+    case HypothesisRole::Ranked:
+      return "ranked";
+    case HypothesisRole::Bound:
+      return "bound";
+    case HypothesisRole::Combined:
+      return "combined";
   }
   return "?";
 }
@@ -346,7 +355,8 @@ Hypotheses generate_hypotheses(const Trace& trace, const TraceAnalysis& a, const
   }
   const double min = o.min_share * trace.end_time();
   const WaitPathAnalysis& w = a.wait_paths;
-  add_rebalances(out.list, trace, top_callpaths(trace.defs, w.imbalance.critical_path_imbalance, o.top, min, user_callpath),
+  add_rebalances(out.list, trace,
+                 top_callpaths(trace.defs, w.imbalance.critical_path_imbalance, o.top, min, user_callpath),
                  "critical_path_imbalance", "the critical path spends that much more in it than the average rank");
   add_rebalances(out.list, trace, top_callpaths(trace.defs, delay_costs(trace, w.delays), o.top, min, user_callpath),
                  "delay_* (short- + long-term)", "its delays caused that much waiting elsewhere");
@@ -355,9 +365,10 @@ Hypotheses generate_hypotheses(const Trace& trace, const TraceAnalysis& a, const
   add_communication(out.list, a, min);
   add_bounds(out.list, trace, a, o, min);
   if (out.list.empty())
-    out.none_reason = fmt::format("no call path has critical-path imbalance, delay costs or mbm_all above {:.3g} s "
-                                  "({:.2g} % of the run) and the run loses no time to communication",
-                                  min, 100 * o.min_share);
+    out.none_reason = fmt::format(
+        "no call path has critical-path imbalance, delay costs or mbm_all above {:.3g} s "
+        "({:.2g} % of the run) and the run loses no time to communication",
+        min, 100 * o.min_share);
   return out;
 }
 

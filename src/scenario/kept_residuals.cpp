@@ -36,7 +36,8 @@ std::vector<Span> kept_spans(const Trace& t, const CallResiduals& residuals, Ran
 double overlap(const std::vector<Span>& spans, double start, double end) {
   auto it = std::lower_bound(spans.begin(), spans.end(), start, [](const Span& s, double x) { return s.end <= x; });
   double sum = 0;
-  for (; it != spans.end() && it->start < end; ++it) sum += std::max(0.0, std::min(end, it->end) - std::max(start, it->start));
+  for (; it != spans.end() && it->start < end; ++it)
+    sum += std::max(0.0, std::min(end, it->end) - std::max(start, it->start));
   return sum;
 }
 
@@ -58,9 +59,11 @@ std::optional<double> kept_residual_share(const Trace& scenario, const CallResid
 
 std::string kept_residual_warning(double share) {
   if (share <= kKeptResidualWarning) return "";
-  return fmt::format("{:.0f} % of the scenario's critical path is residual time kept as fixed cost of its calls "
-                     "(software, scheduling, noise the model does not explain): the gain rests on costs the scenario "
-                     "cannot move; compare with the minima-model bound of the gain interval", 100 * share);
+  return fmt::format(
+      "{:.0f} % of the scenario's critical path is residual time kept as fixed cost of its calls "
+      "(software, scheduling, noise the model does not explain): the gain rests on costs the scenario "
+      "cannot move; compare with the minima-model bound of the gain interval",
+      100 * share);
 }
 
 }  // namespace wisp

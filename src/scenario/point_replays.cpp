@@ -18,8 +18,7 @@ namespace {
 
 std::string factors(const Platform& p) {
   if (p.speed_factor == 1 && p.latency_factor == 1 && p.bandwidth_factor == 1) return "";
-  return fmt::format("; speed x{}, latency x{}, bandwidth x{}", p.speed_factor, p.latency_factor,
-                     p.bandwidth_factor);
+  return fmt::format("; speed x{}, latency x{}, bandwidth x{}", p.speed_factor, p.latency_factor, p.bandwidth_factor);
 }
 
 // The place of an error in a scenario file ("FILE:LINE:COL: platform: "); none for a spec made
@@ -92,10 +91,10 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
         r.notes = c.notes;
         r.algorithms = c.algorithms;
         r.calibration = c;
-        r.description = fmt::format("calibrated from the trace: latency {:.3f} us, bandwidth {:.3f} GB/s, "
-                                    "call overhead {:.3f} us, eager threshold {} bytes",
-                                    c.latency * 1e6, c.bandwidth / 1e9, c.base_overhead * 1e6,
-                                    c.eager_threshold) +
+        r.description = fmt::format(
+                            "calibrated from the trace: latency {:.3f} us, bandwidth {:.3f} GB/s, "
+                            "call overhead {:.3f} us, eager threshold {} bytes",
+                            c.latency * 1e6, c.bandwidth / 1e9, c.base_overhead * 1e6, c.eager_threshold) +
                         (call_costs ? ", typical call costs per rank, function and size class" : "");
         break;
       }
@@ -114,12 +113,12 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
         p.contention = spec.contention;
         p.mpi.default_overhead = spec.overhead;
         p.mpi.eager_threshold = spec.eager_threshold;
-        r.description = fmt::format("generated {}{}{}: {} hosts, speed {:.4g} flop/s, latency {:.3g} s, "
-                                    "bandwidth {:.4g} bytes/s, overhead {:.3g} s, eager threshold {} bytes",
-                                    spec.contention ? "" : "contention-free ", spec.topology,
-                                    spec.parameters.empty() ? "" : " " + spec.parameters,
-                                    spec.hosts == 0 ? trace.rank_count() : spec.hosts, spec.speed,
-                                    spec.latency, spec.bandwidth, spec.overhead, spec.eager_threshold);
+        r.description = fmt::format(
+            "generated {}{}{}: {} hosts, speed {:.4g} flop/s, latency {:.3g} s, "
+            "bandwidth {:.4g} bytes/s, overhead {:.3g} s, eager threshold {} bytes",
+            spec.contention ? "" : "contention-free ", spec.topology,
+            spec.parameters.empty() ? "" : " " + spec.parameters, spec.hosts == 0 ? trace.rank_count() : spec.hosts,
+            spec.speed, spec.latency, spec.bandwidth, spec.overhead, spec.eager_threshold);
         break;
       }
     }
@@ -172,8 +171,8 @@ namespace {
 // The identity run up to its replay, said in the log.
 IdentityRun prepare_identity(const Scenario& scenario, const Trace& measured) {
   IdentityRun id = identity_setup(scenario, measured);
-  spdlog::info("{}: replaying the unmodified trace ({} ranks, {} events)", scenario.name,
-               measured.rank_count(), measured.event_count());
+  spdlog::info("{}: replaying the unmodified trace ({} ranks, {} events)", scenario.name, measured.rank_count(),
+               measured.event_count());
   return id;
 }
 
@@ -287,8 +286,10 @@ PointResult run_scenario(const Scenario& scenario, const Trace& measured, const 
   const ScenarioSetup setup = scenario_setup(scenario, t, identity);
   ReplayResult replayed = replay(t.trace, setup.platform, setup.options);
   GainInterval interval;
-  if (scenario.replay.interval) interval = point_interval(measured, t, identity, setup, replayed);
-  else interval.note = "no gain interval: turned off (--no-interval)";
+  if (scenario.replay.interval)
+    interval = point_interval(measured, t, identity, setup, replayed);
+  else
+    interval.note = "no gain interval: turned off (--no-interval)";
   interval.point = identity.replay.runtime - replayed.runtime;
   PointResult r = point_result(scenario, measured, t, identity, setup.description, std::move(replayed));
   r.interval = std::move(interval);
@@ -301,11 +302,14 @@ PointResult run_point(const Scenario& scenario, const Trace& measured) { return 
 // model-only costs the scenario replay needs nothing from the identity replay: both run at once,
 // each in its own child process.
 PointRun::PointRun(const Scenario& scenario, const Trace& measured)
-    : scenario_(scenario), measured_(measured), transformed_(apply_transforms(measured, scenario.transforms)),
+    : scenario_(scenario),
+      measured_(measured),
+      transformed_(apply_transforms(measured, scenario.transforms)),
       identity_(prepare_identity(scenario, measured)) {
   identity_replay_ = start_replay(measured, identity_.platform.platform, identity_.options);
   if (scenario.replay.interval) {
-    minima_identity_ = start_replay(measured, minima_platform(identity_.platform.platform), model_only(identity_.options));
+    minima_identity_ =
+        start_replay(measured, minima_platform(identity_.platform.platform), model_only(identity_.options));
     if (!identity_.options.anchor)
       anchored_identity_ = start_replay(measured, identity_.platform.platform, anchored_options(identity_.options));
   }
@@ -339,7 +343,8 @@ void PointRun::start_hypotheses() {
     anchored_runtime_ = identity_.replay.runtime;
   }
   if (!residuals || scenario_options_.zero_communication) return;
-  fixed_scenario_ = start_replay(transformed_.trace, scenario_platform_, fixed_costs_options(scenario_options_, *residuals));
+  fixed_scenario_ =
+      start_replay(transformed_.trace, scenario_platform_, fixed_costs_options(scenario_options_, *residuals));
 }
 
 void PointRun::start_scenario() {
@@ -368,7 +373,8 @@ PointResult PointRun::finish() {
   scenario_replay_.reset();
   ReplayResult replayed = finish_replay(started);
   GainInterval interval = finish_interval(replayed);
-  PointResult r = point_result(scenario_, measured_, transformed_, identity_, scenario_description_, std::move(replayed));
+  PointResult r =
+      point_result(scenario_, measured_, transformed_, identity_, scenario_description_, std::move(replayed));
   r.interval = std::move(interval);
   return r;
 }
@@ -399,8 +405,10 @@ GainInterval PointRun::finish_interval(const ReplayResult& scenario) {
     off.note = "no gain interval: turned off (--no-interval)";
     return off;
   }
-  const std::optional<double> minima_identity = runtime_of(minima_identity_, "minima model identity", hypothesis_notes_);
-  const std::optional<double> minima_scenario = runtime_of(minima_scenario_, "minima model scenario", hypothesis_notes_);
+  const std::optional<double> minima_identity =
+      runtime_of(minima_identity_, "minima model identity", hypothesis_notes_);
+  const std::optional<double> minima_scenario =
+      runtime_of(minima_scenario_, "minima model scenario", hypothesis_notes_);
   const std::optional<double> fixed_scenario = runtime_of(fixed_scenario_, "fixed costs scenario", hypothesis_notes_);
   std::optional<double> minima, fixed;
   if (minima_identity && minima_scenario) minima = *minima_identity - *minima_scenario;

@@ -28,8 +28,10 @@ std::size_t parameters_start(std::string_view n) {
   for (std::size_t i = 0; i < n.size(); ++i) {
     if (n.compare(i, 8, "operator") == 0 && depth == 0) {  // operator(), operator<, ...: not brackets
       std::size_t j = i + 8;
-      if (n.compare(j, 2, "()") == 0) j += 2;
-      else while (j < n.size() && std::string_view("<>=!+-*/%^&|~[]").find(n[j]) != std::string_view::npos) ++j;
+      if (n.compare(j, 2, "()") == 0)
+        j += 2;
+      else
+        while (j < n.size() && std::string_view("<>=!+-*/%^&|~[]").find(n[j]) != std::string_view::npos) ++j;
       i = j - 1;
       continue;
     }
@@ -85,7 +87,8 @@ struct Named {
 std::string candidates(const Definitions& defs, const std::vector<const Named*>& found) {
   std::string out;
   for (std::size_t i = 0; i < found.size() && i < 5; ++i)
-    out += fmt::format("{}{} = '{}'", i ? "; " : "", found[i]->qualified, middle_shortened(defs.regions[found[i]->id].name, 60));
+    out += fmt::format("{}{} = '{}'", i ? "; " : "", found[i]->qualified,
+                       middle_shortened(defs.regions[found[i]->id].name, 60));
   if (found.size() > 5) out += fmt::format("; and {} more", found.size() - 5);
   return out;
 }
@@ -146,8 +149,10 @@ std::vector<bool> resolve_region(const Definitions& defs, const std::string& wan
       return match;
     }
     if (found.size() > 1)
-      throw Error(fmt::format("region '{}' is ambiguous: {} regions have this {}: {} (write more of the name, or "
-                              "the full name)", shortened(wanted), found.size(), what[k], candidates(defs, found)));
+      throw Error(
+          fmt::format("region '{}' is ambiguous: {} regions have this {}: {} (write more of the name, or "
+                      "the full name)",
+                      shortened(wanted), found.size(), what[k], candidates(defs, found)));
   }
   std::vector<std::string> user;  // suggestions: user regions, compared by short name
   for (const Named& n : named)

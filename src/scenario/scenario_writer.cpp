@@ -51,8 +51,10 @@ void emit_transform_options(YAML::Emitter& e, const Transform& t) {
       e << YAML::Key << "seconds" << YAML::Value << number(t.seconds);
       break;
     case TransformKind::Zero:
-      if (t.communication) e << YAML::Key << "communication" << YAML::Value << true;
-      else emit_selection(e, t.select);
+      if (t.communication)
+        e << YAML::Key << "communication" << YAML::Value << true;
+      else
+        emit_selection(e, t.select);
       break;
     case TransformKind::Move:
       e << YAML::Key << "from" << YAML::Value << YAML::BeginMap;
@@ -81,8 +83,8 @@ void emit_platform(YAML::Emitter& e, const PlatformSpec& p) {
       << YAML::Key << "latency" << YAML::Value << number(p.latency) << YAML::Key << "bandwidth" << YAML::Value
       << number(p.bandwidth) << YAML::Key << "topology" << YAML::Value << p.topology;
     if (!p.parameters.empty()) e << YAML::Key << "parameters" << YAML::Value << YAML::DoubleQuoted << p.parameters;
-    e << YAML::Key << "overhead" << YAML::Value << number(p.overhead) << YAML::Key << "eager_threshold"
-      << YAML::Value << p.eager_threshold << YAML::Key << "contention" << YAML::Value << p.contention;
+    e << YAML::Key << "overhead" << YAML::Value << number(p.overhead) << YAML::Key << "eager_threshold" << YAML::Value
+      << p.eager_threshold << YAML::Key << "contention" << YAML::Value << p.contention;
   }
   emit_factors(e, p.change);
   e << YAML::EndMap;
@@ -103,9 +105,11 @@ void emit_replay(YAML::Emitter& e, const ReplaySpec& r) {
 
 void emit_trace(YAML::Emitter& e, const TraceSource& t) {
   e << YAML::Key << "trace" << YAML::Value;
-  if (t.generate.empty()) e << absolute_path(t.path);
-  else e << YAML::Flow << YAML::BeginMap << YAML::Key << "generate" << YAML::Value << YAML::DoubleQuoted
-         << t.generate << YAML::EndMap;
+  if (t.generate.empty())
+    e << absolute_path(t.path);
+  else
+    e << YAML::Flow << YAML::BeginMap << YAML::Key << "generate" << YAML::Value << YAML::DoubleQuoted << t.generate
+      << YAML::EndMap;
 }
 
 }  // namespace
@@ -123,8 +127,7 @@ std::string scenario_yaml(const Scenario& s, const std::vector<std::string>& com
     for (const Transform& t : s.transforms) emit_transform(e, t);
     e << YAML::EndSeq;
   }
-  if (s.analyses != analysis_keys())
-    e << YAML::Key << "analyses" << YAML::Value << YAML::Flow << s.analyses;
+  if (s.analyses != analysis_keys()) e << YAML::Key << "analyses" << YAML::Value << YAML::Flow << s.analyses;
   e << YAML::EndMap;
   std::string text;
   for (const std::string& c : comments) text += "# " + c + "\n";

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include <algorithm>
-#include <limits>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -15,8 +15,8 @@
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/read_file.hpp"
-#include "wisp/scenario/scenario.hpp"
 #include "wisp/scenario/closest_names.hpp"
+#include "wisp/scenario/scenario.hpp"
 #include "yaml_bounds.hpp"
 
 namespace wisp {
@@ -27,12 +27,18 @@ std::string Where::str() const { return fmt::format("{}:{}:{}", file, line, colu
 
 std::string to_string(TransformKind kind) {
   switch (kind) {
-    case TransformKind::Rebalance: return "rebalance";
-    case TransformKind::Scale: return "scale";
-    case TransformKind::Set: return "set";
-    case TransformKind::Zero: return "zero";
-    case TransformKind::Move: return "move";
-    case TransformKind::Platform: return "platform";
+    case TransformKind::Rebalance:
+      return "rebalance";
+    case TransformKind::Scale:
+      return "scale";
+    case TransformKind::Set:
+      return "set";
+    case TransformKind::Zero:
+      return "zero";
+    case TransformKind::Move:
+      return "move";
+    case TransformKind::Platform:
+      return "platform";
   }
   return "?";
 }
@@ -40,16 +46,14 @@ std::string to_string(TransformKind kind) {
 namespace {
 
 struct Parser {
-  std::string file;     // as given, for messages
-  fs::path directory;   // relative paths are anchored here
+  std::string file;    // as given, for messages
+  fs::path directory;  // relative paths are anchored here
 
   Where at(const YAML::Node& n) const {
     const YAML::Mark m = n.Mark();
     return Where{file, m.line + 1, m.column + 1};
   }
-  [[noreturn]] void fail(const YAML::Node& n, const std::string& what) const {
-    throw Error(at(n).str() + ": " + what);
-  }
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& what) const { throw Error(at(n).str() + ": " + what); }
 
   // A mapping key as text; keys that are lists or maps (YAML's `? [a]: 1`) are refused.
   std::string key_of(const YAML::Node& key) const {
@@ -57,15 +61,15 @@ struct Parser {
     return key.Scalar();
   }
 
-  void only_keys(const YAML::Node& map, const std::vector<std::string>& allowed,
-                 const std::string& context) const {
+  void only_keys(const YAML::Node& map, const std::vector<std::string>& allowed, const std::string& context) const {
     if (!map.IsMap()) fail(map, context + " must be a mapping (key: value)");
     for (const auto& kv : map) {
       const std::string key = key_of(kv.first);
       if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
       if (key == "<<")
         fail(kv.first, fmt::format("merge keys (<<) are not supported in {}: write the keys out, or reuse a whole "
-                                   "block with an alias (key: *name)", context));
+                                   "block with an alias (key: *name)",
+                                   context));
       const auto close = closest_names(key, allowed, 3);
       fail(kv.first, fmt::format("unknown key '{}' in {}{}", shortened(key), context,
                                  close.empty() ? fmt::format(" (known: {})", fmt::join(allowed, ", "))
@@ -181,8 +185,9 @@ struct Parser {
 
   Transform transform(const YAML::Node& item) const {
     if (!item.IsMap() || item.size() != 1)
-      fail(item, "a transform is one of rebalance, scale, set, zero, move, platform with its "
-                 "options, e.g. '- scale: {region: work, factor: 0.5}'");
+      fail(item,
+           "a transform is one of rebalance, scale, set, zero, move, platform with its "
+           "options, e.g. '- scale: {region: work, factor: 0.5}'");
     const auto kv = *item.begin();
     const std::string kind = key_of(kv.first);
     const YAML::Node p = kv.second;
@@ -261,14 +266,14 @@ struct Parser {
   PlatformSpec platform(const YAML::Node& n) const {
     PlatformSpec s;
     s.where = at(n);
-    only_keys(n, {"file", "hosts", "speed", "latency", "bandwidth", "topology", "parameters",
-                  "overhead", "eager_threshold", "contention", "speed_factor", "latency_factor",
-                  "bandwidth_factor"}, "platform");
+    only_keys(n,
+              {"file", "hosts", "speed", "latency", "bandwidth", "topology", "parameters", "overhead",
+               "eager_threshold", "contention", "speed_factor", "latency_factor", "bandwidth_factor"},
+              "platform");
     s.change = platform_change(n);
     s.change.file.clear();
-    const bool generated = n["hosts"] || n["speed"] || n["latency"] || n["bandwidth"] ||
-                           n["topology"] || n["parameters"] || n["overhead"] ||
-                           n["eager_threshold"] || n["contention"];
+    const bool generated = n["hosts"] || n["speed"] || n["latency"] || n["bandwidth"] || n["topology"] ||
+                           n["parameters"] || n["overhead"] || n["eager_threshold"] || n["contention"];
     if (n["file"] && generated) fail(n, "platform: give either a file or generated parameters, not both");
     if (n["file"]) {
       s.kind = PlatformSpec::Kind::File;
@@ -311,7 +316,8 @@ struct Parser {
     if (n["eager_threshold"])
       r.eager_threshold = static_cast<std::uint64_t>(non_negative(n["eager_threshold"], "eager_threshold"));
     if (n["collectives"]) {
-      if (!n["collectives"].IsMap()) fail(n["collectives"], "collectives maps operations to algorithms, e.g. {allreduce: ring}");
+      if (!n["collectives"].IsMap())
+        fail(n["collectives"], "collectives maps operations to algorithms, e.g. {allreduce: ring}");
       for (const auto& kv : n["collectives"]) r.collectives[key_of(kv.first)] = text(kv.second, "algorithm");
     }
     if (n["hostfile"]) r.hostfile = path(n["hostfile"], "hostfile");
@@ -346,13 +352,14 @@ struct Parser {
     if (ts && ts.IsSequence())
       for (std::size_t i = 0; i < ts.size(); ++i) {
         YAML::Node item = ts[i];
-        if (item.IsMap() && item.size() == 1 && item.begin()->first.IsScalar() &&
-            item.begin()->second.IsScalar()) {
+        if (item.IsMap() && item.size() == 1 && item.begin()->first.IsScalar() && item.begin()->second.IsScalar()) {
           const std::string kind = item.begin()->first.Scalar();
           const std::string value = item.begin()->second.Scalar();
           YAML::Node m(YAML::NodeType::Map);
-          if (kind == "zero" && value == "communication") m["communication"] = true;
-          else m["region"] = value;  // "- rebalance: work"
+          if (kind == "zero" && value == "communication")
+            m["communication"] = true;
+          else
+            m["region"] = value;  // "- rebalance: work"
           item[kind] = m;
         }
       }
@@ -361,13 +368,15 @@ struct Parser {
   Scenario scenario(YAML::Node root) const {
     if (!root || root.IsNull()) throw Error(file + ":1:1: the scenario is empty (start with 'wisp: 1')");
     if (!root.IsMap()) fail(root, "a scenario is a mapping of keys (wisp, trace, transforms, ...)");
-    only_keys(root, {"wisp", "name", "description", "trace", "platform", "replay", "transforms",
-                     "sweep", "analyses", "output"}, "the scenario");
+    only_keys(
+        root,
+        {"wisp", "name", "description", "trace", "platform", "replay", "transforms", "sweep", "analyses", "output"},
+        "the scenario");
     if (!root["wisp"]) fail(root, "missing required key 'wisp' (the schema version: write 'wisp: 1')");
     if (!root["wisp"].IsScalar() || root["wisp"].Scalar() != "1")
-      fail(root["wisp"], fmt::format("wisp: {} is not a schema version this wisp reads (it reads wisp: 1)",
-                                     root["wisp"].IsScalar() ? shortened(root["wisp"].Scalar())
-                                                             : std::string("a list or map")));
+      fail(root["wisp"],
+           fmt::format("wisp: {} is not a schema version this wisp reads (it reads wisp: 1)",
+                       root["wisp"].IsScalar() ? shortened(root["wisp"].Scalar()) : std::string("a list or map")));
     if (!root["trace"]) fail(root, "missing required key 'trace' (an OTF2 trace, or {generate: ...})");
     normalise(root);
     Scenario s;
@@ -382,9 +391,12 @@ struct Parser {
     } else {
       only_keys(t, {"path", "generate"}, "trace");
       if (t["path"] && t["generate"]) fail(t, "trace: give either a path or generate, not both");
-      if (t["path"]) s.trace.path = path(t["path"], "trace path");
-      else if (t["generate"]) s.trace.generate = text(t["generate"], "generate");
-      else fail(t, "trace needs a path or generate");
+      if (t["path"])
+        s.trace.path = path(t["path"], "trace path");
+      else if (t["generate"])
+        s.trace.generate = text(t["generate"], "generate");
+      else
+        fail(t, "trace needs a path or generate");
     }
     if (root["platform"]) s.platform = platform(root["platform"]);
     if (root["replay"]) s.replay = replay(root["replay"]);
@@ -439,8 +451,7 @@ YAML::Node parse_yaml(const std::string& text, const std::string& file) {
   try {
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    throw Error(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1,
-                            e.mark.column + 1, e.msg));
+    throw Error(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
   check_yaml_bounds(root, file);  // before any walk: the others assume a bounded tree
   refuse_duplicate_keys(root, file);
@@ -513,8 +524,7 @@ YAML::Node locate(YAML::Node root, const SweepAxis& axis) {
     // Node assignment copies content in yaml-cpp; reset() moves the handle down the tree.
     node.reset(node[name]);
     if (index) {
-      if (!node.IsSequence() || *index >= node.size())
-        throw bad(fmt::format("'{}' has no item {}", name, *index));
+      if (!node.IsSequence() || *index >= node.size()) throw bad(fmt::format("'{}' has no item {}", name, *index));
       node.reset(node[*index]);
       // transforms[i].factor: step into the transform's options.
       if (node.IsMap() && node.size() == 1 && i + 1 < parts.size() && !node[parts[i + 1]])

@@ -7,8 +7,8 @@
 #include <algorithm>
 
 #include "wisp/error.hpp"
-#include "wisp/scenario/region_names.hpp"
 #include "wisp/scenario/closest_names.hpp"
+#include "wisp/scenario/region_names.hpp"
 #include "wisp/trace/rank_set.hpp"
 
 namespace wisp {
@@ -21,9 +21,7 @@ bool matches(const std::string& pattern, const std::string& name, bool exact_exi
   return !exact_exists && fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
 }
 
-[[noreturn]] void fail(const Selection& s, const std::string& what) {
-  throw Error(s.where.str() + ": " + what);
-}
+[[noreturn]] void fail(const Selection& s, const std::string& what) { throw Error(s.where.str() + ": " + what); }
 
 // Call paths the selection matches.
 std::vector<bool> matching_callpaths(const Trace& t, const Selection& s) {
@@ -54,7 +52,8 @@ std::vector<bool> matching_callpaths(const Trace& t, const Selection& s) {
       match[c] = region_ok && path_ok;
     if (match[c] && is_mpi(region.kind))
       fail(s, fmt::format("'{}' is an MPI function; transforms change computation (use 'zero: "
-                          "communication' or a platform change for communication)", region.name));
+                          "communication' or a platform change for communication)",
+                          region.name));
   }
   if (!any_region) fail(s, fmt::format("region '{}' occurs in no call path of the trace", shortened(s.region)));
   if (!any_path) {
@@ -118,10 +117,11 @@ std::vector<Visit> select_visits(const Trace& t, const Selection& s) {
   }
   if (visits.empty()) {
     std::string what = s.region.empty() ? (s.callpath.empty() ? std::string("the ranks") : s.callpath) : s.region;
-    fail(s, fmt::format("the selection ({}{}{}{}) matches no visit in the trace", what,
-                        s.ranks_text.empty() ? "" : ", ranks " + s.ranks_text,
-                        s.iterations ? fmt::format(", iterations {}-{}", s.iterations->first, s.iterations->second) : "",
-                        s.time ? fmt::format(", time {}-{} s", s.time->first, s.time->second) : ""));
+    fail(s,
+         fmt::format("the selection ({}{}{}{}) matches no visit in the trace", what,
+                     s.ranks_text.empty() ? "" : ", ranks " + s.ranks_text,
+                     s.iterations ? fmt::format(", iterations {}-{}", s.iterations->first, s.iterations->second) : "",
+                     s.time ? fmt::format(", time {}-{} s", s.time->first, s.time->second) : ""));
   }
   return visits;
 }

@@ -17,7 +17,8 @@ std::vector<SweepRow> rows_of(const Scenario& s, const std::vector<Scenario>& po
   std::vector<SweepRow> rows(points.size());
   for (std::size_t i = 0; i < points.size(); ++i) {
     rows[i].name = points[i].name;
-    for (std::size_t a = 0; a < s.sweep.size(); ++a) rows[i].values.push_back(YAML::Dump(s.sweep[a].values[index[i][a]]));
+    for (std::size_t a = 0; a < s.sweep.size(); ++a)
+      rows[i].values.push_back(YAML::Dump(s.sweep[a].values[index[i][a]]));
   }
   return rows;
 }
@@ -33,7 +34,8 @@ void read_row_numbers(const std::string& text, SweepRow& r) {
   std::istringstream in(text);
   std::string low, high;  // "nan" is text to operator>> of double
   in >> r.measured >> r.identity >> r.scenario >> low >> high;
-  if (!low.empty() && !high.empty()) r.interval_low = std::strtod(low.c_str(), nullptr), r.interval_high = std::strtod(high.c_str(), nullptr);
+  if (!low.empty() && !high.empty())
+    r.interval_low = std::strtod(low.c_str(), nullptr), r.interval_high = std::strtod(high.c_str(), nullptr);
 }
 
 std::optional<std::size_t> best_point(const std::vector<SweepRow>& rows) {
@@ -52,7 +54,8 @@ SweepPoints sweep_points_of(const Scenario& s) {
 }
 
 std::size_t SweepResult::failed() const {
-  return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const SweepRow& r) { return !r.error.empty(); }));
+  return static_cast<std::size_t>(
+      std::count_if(rows.begin(), rows.end(), [](const SweepRow& r) { return !r.error.empty(); }));
 }
 
 }  // namespace wisp

@@ -12,8 +12,7 @@ namespace {
 double master_work_end(const Trace& t, const Visit& v) {
   const auto& events = t.ranks[v.rank].events;
   for (EventIndex k = v.enter + 1; k < v.leave; ++k)
-    if (events[k].kind == EventKind::Enter && is_openmp_barrier(t.defs.region_of(events[k].ref)))
-      return events[k].time;
+    if (events[k].kind == EventKind::Enter && is_openmp_barrier(t.defs.region_of(events[k].ref))) return events[k].time;
   return events[v.leave].time;
 }
 
@@ -74,8 +73,10 @@ void remap_visit(const Definitions& defs, std::vector<LocationEvent>& events, Re
     LocationEvent& e = events[i];
     depth += e.enter ? 1 : -1;
     if (depth == 0) break;  // the region's leave
-    if (working) e.time = b.work(e.time);
-    else e.time = b.rest(e.time);
+    if (working)
+      e.time = b.work(e.time);
+    else
+      e.time = b.rest(e.time);
     if (working && e.enter && is_openmp_barrier(defs.regions[e.region])) working = false;
   }
 }

@@ -1,8 +1,8 @@
 // A scenario's trace. See trace_source.hpp.
 #include "wisp/scenario/trace_source.hpp"
 
-#include "wisp/generate/command_line.hpp"
 #include "wisp/error.hpp"
+#include "wisp/generate/command_line.hpp"
 #include "wisp/io/otf2_reader.hpp"
 
 namespace wisp {

@@ -68,8 +68,8 @@ TransformEffect apply_move(Transformed& out, const Transform& tr, const std::vec
   for (std::size_t k = 0; k < ct.size(); ++k) to_target[k] = grown > 0 ? ct[k] * (1 + moved / grown) : ct[k];
   out.trace = retime(out.trace, to, to_target);
   TransformEffect effect;
-  effect.description = fmt::format("move {:.6f} s ({} %) of {} to {}", moved, 100 * tr.fraction, describe(tr.select),
-                                   describe(tr.to));
+  effect.description =
+      fmt::format("move {:.6f} s ({} %) of {} to {}", moved, 100 * tr.fraction, describe(tr.select), describe(tr.to));
   effect.visits = visits.size() + to.size();
   effect.before = sum(c) + grown;
   effect.after = sum(target) + sum(to_target);
@@ -78,8 +78,9 @@ TransformEffect apply_move(Transformed& out, const Transform& tr, const std::vec
 }
 
 // Rebalance across threads: each visit (a team's instance) ends when the mean work is done.
-std::vector<double> balance_threads(const Transform& tr, const std::vector<TeamWork>& teams, const std::vector<Visit>& visits,
-                                    const std::vector<double>& c, std::string& description) {
+std::vector<double> balance_threads(const Transform& tr, const std::vector<TeamWork>& teams,
+                                    const std::vector<Visit>& visits, const std::vector<double>& c,
+                                    std::string& description) {
   std::vector<double> target(c.size());
   std::size_t threads = 0;
   for (std::size_t k = 0; k < c.size(); ++k) {
@@ -114,7 +115,8 @@ std::vector<double> targets(const Transform& tr, const Trace& trace, const std::
     case TransformKind::Zero:
       description = fmt::format("zero {}", describe(tr.select));
       break;
-    default: break;
+    default:
+      break;
   }
   return target;
 }

@@ -24,11 +24,14 @@ struct Walk {
 
 void visit(Walk& w, const YAML::Node& n) {
   if (++w.visited > kYamlNodes)
-    refuse(w, n, fmt::format("the document expands to more than {} nodes: aliases (*name) are copied where they "
-                             "are used, and these multiply (an alias bomb?)", kYamlNodes));
+    refuse(w, n,
+           fmt::format("the document expands to more than {} nodes: aliases (*name) are copied where they "
+                       "are used, and these multiply (an alias bomb?)",
+                       kYamlNodes));
   if (!n.IsSequence() && !n.IsMap()) return;
   for (const YAML::Node& outer : w.path)
-    if (outer.is(n)) refuse(w, n, "recursive alias: an anchored list or map (&name) contains an alias of itself (*name)");
+    if (outer.is(n))
+      refuse(w, n, "recursive alias: an anchored list or map (&name) contains an alias of itself (*name)");
   if (w.path.size() >= kYamlDepth) refuse(w, n, fmt::format("lists and maps nested deeper than {} levels", kYamlDepth));
   w.path.push_back(n);
   if (n.IsSequence()) {

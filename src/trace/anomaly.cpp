@@ -5,19 +5,32 @@ namespace wisp {
 
 std::string_view to_string(AnomalyKind kind) {
   switch (kind) {
-    case AnomalyKind::UnmatchedSend: return "unmatched send";
-    case AnomalyKind::UnmatchedReceive: return "unmatched receive";
-    case AnomalyKind::ReceiveBeforeSend: return "receive completes before its send starts";
-    case AnomalyKind::IncompleteCollective: return "collective with missing members";
-    case AnomalyKind::MismatchedCollective: return "collective with mismatched operations";
-    case AnomalyKind::NonMonotonicTime: return "non-monotonic timestamp";
-    case AnomalyKind::UnclosedRegion: return "region never left";
-    case AnomalyKind::UnmatchedLeave: return "leave without matching enter";
-    case AnomalyKind::UnknownRequest: return "request event for an unknown request";
-    case AnomalyKind::UnfinishedRequest: return "request never completed";
-    case AnomalyKind::OrphanThreadRegion: return "thread region outside its master's parallel region";
-    case AnomalyKind::TeamSizeChange: return "parallel region team size changes";
-    case AnomalyKind::StrayLocation: return "location outside every MPI process";
+    case AnomalyKind::UnmatchedSend:
+      return "unmatched send";
+    case AnomalyKind::UnmatchedReceive:
+      return "unmatched receive";
+    case AnomalyKind::ReceiveBeforeSend:
+      return "receive completes before its send starts";
+    case AnomalyKind::IncompleteCollective:
+      return "collective with missing members";
+    case AnomalyKind::MismatchedCollective:
+      return "collective with mismatched operations";
+    case AnomalyKind::NonMonotonicTime:
+      return "non-monotonic timestamp";
+    case AnomalyKind::UnclosedRegion:
+      return "region never left";
+    case AnomalyKind::UnmatchedLeave:
+      return "leave without matching enter";
+    case AnomalyKind::UnknownRequest:
+      return "request event for an unknown request";
+    case AnomalyKind::UnfinishedRequest:
+      return "request never completed";
+    case AnomalyKind::OrphanThreadRegion:
+      return "thread region outside its master's parallel region";
+    case AnomalyKind::TeamSizeChange:
+      return "parallel region team size changes";
+    case AnomalyKind::StrayLocation:
+      return "location outside every MPI process";
   }
   return "?";
 }

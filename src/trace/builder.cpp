@@ -27,8 +27,7 @@ TraceBuilder::TraceBuilder(Definitions defs, RankAppend mode) {
   const auto n = trace_.defs.ranks.size();
   trace_.ranks.resize(n);
   builders_.reserve(n);
-  for (Rank r = 0; r < n; ++r)
-    builders_.emplace_back(new RankBuilder(this, r, &trace_.ranks[r], mode));
+  for (Rank r = 0; r < n; ++r) builders_.emplace_back(new RankBuilder(this, r, &trace_.ranks[r], mode));
 }
 
 RankBuilder::RankBuilder(TraceBuilder* owner, Rank rank, RankTrace* out, RankAppend mode)
@@ -109,8 +108,7 @@ void RankBuilder::renumber_callpaths(const std::vector<CallpathId>& to) {
 double RankBuilder::checked_time(double t) {
   if (t < last_time_) {
     anomalies_->add(AnomalyKind::NonMonotonicTime, [&] {
-      return fmt::format("rank {} event {}: time {:.9f} s after {:.9f} s", rank_,
-                         out_->events.size(), t, last_time_);
+      return fmt::format("rank {} event {}: time {:.9f} s after {:.9f} s", rank_, out_->events.size(), t, last_time_);
     });
     return last_time_;
   }
@@ -145,8 +143,8 @@ void RankBuilder::leave(double t, RegionId region) {
   if (stack_.empty() || path(stack_.back()).region != region) {
     anomalies_->add(AnomalyKind::UnmatchedLeave, [&] {
       const std::string open = stack_.empty() ? "no open region" : "in " + regions[path(stack_.back()).region].name;
-      return fmt::format("rank {} event {}: leave of {} while {} (ignored)", rank_,
-                         out_->events.size(), regions[region].name, open);
+      return fmt::format("rank {} event {}: leave of {} while {} (ignored)", rank_, out_->events.size(),
+                         regions[region].name, open);
     });
     return;
   }
@@ -185,8 +183,8 @@ std::uint32_t RankBuilder::request_record(std::uint64_t request, EventKind kind,
   const auto it = open_requests_.find(request);
   if (it != open_requests_.end()) return it->second;
   anomalies_->add(AnomalyKind::UnknownRequest, [&] {
-    return fmt::format("rank {} event {} ({}) at {:.9f} s: request {} was never posted", rank_,
-                       out_->events.size(), to_string(kind), t, request);
+    return fmt::format("rank {} event {} ({}) at {:.9f} s: request {} was never posted", rank_, out_->events.size(),
+                       to_string(kind), t, request);
   });
   P2P p;
   p.request = request;
@@ -231,8 +229,8 @@ void RankBuilder::collective_begin(double t) {
   out_->collectives[open_collective_].begin = push(t, EventKind::MpiCollectiveBegin, open_collective_);
 }
 
-void RankBuilder::collective_end(double t, CollectiveOp op, CommId comm, Rank root,
-                                 std::uint64_t sent, std::uint64_t received) {
+void RankBuilder::collective_end(double t, CollectiveOp op, CommId comm, Rank root, std::uint64_t sent,
+                                 std::uint64_t received) {
   if (open_collective_ == kNone) collective_begin(t);  // End without Begin: pair it in place
   CollectiveRecord& c = out_->collectives[open_collective_];
   c.op = op;
@@ -260,9 +258,10 @@ void RankBuilder::finish() {
   const auto& defs = owner_->trace_.defs;
   if (!stack_.empty()) {
     anomalies.add(AnomalyKind::UnclosedRegion, [&] {
-      return fmt::format("rank {}: {} region(s) still open at the end, innermost {} (closed at "
-                         "{:.9f} s)", rank_, stack_.size(), defs.region_of(stack_.back()).name,
-                         last_time_);
+      return fmt::format(
+          "rank {}: {} region(s) still open at the end, innermost {} (closed at "
+          "{:.9f} s)",
+          rank_, stack_.size(), defs.region_of(stack_.back()).name, last_time_);
     });
     while (!stack_.empty()) {
       push(last_time_, EventKind::Leave, stack_.back());
@@ -273,17 +272,15 @@ void RankBuilder::finish() {
     CollectiveRecord& c = out_->collectives[open_collective_];
     c.end = c.begin;
     c.comm = kNone;
-    anomalies.add(AnomalyKind::IncompleteCollective, [&] {
-      return fmt::format("rank {}: collective begun at event {} never ended", rank_, c.begin);
-    });
+    anomalies.add(AnomalyKind::IncompleteCollective,
+                  [&] { return fmt::format("rank {}: collective begun at event {} never ended", rank_, c.begin); });
   }
   for (const auto& open : open_requests_) {
     const auto request = open.first;  // plain variables: the lambda captures them
     const auto rec = open.second;
     anomalies.add(AnomalyKind::UnfinishedRequest, [&] {
       return fmt::format("rank {}: request {} posted at event {} never completed", rank_, request,
-                         out_->p2p[rec].event != kNone ? out_->p2p[rec].event
-                                                       : out_->p2p[rec].request_event);
+                         out_->p2p[rec].event != kNone ? out_->p2p[rec].event : out_->p2p[rec].request_event);
     });
   }
   open_requests_.clear();

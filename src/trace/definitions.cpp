@@ -86,9 +86,9 @@ static_assert(names_sorted(), "kMpiNames must be sorted by name");
 // Collectives wisp does not replay specially (non-blocking, neighbourhood, ...) still count as
 // collective communication for the region kind.
 bool looks_collective(std::string_view name) {
-  static constexpr std::array<std::string_view, 12> stems{
-      "barrier", "bcast", "gather", "scatter", "reduce", "alltoall",
-      "allgather", "scan", "neighbor_", "allreduce", "exscan", "ibarrier"};
+  static constexpr std::array<std::string_view, 12> stems{"barrier",   "bcast",     "gather",    "scatter",
+                                                          "reduce",    "alltoall",  "allgather", "scan",
+                                                          "neighbor_", "allreduce", "exscan",    "ibarrier"};
   std::string lower(name);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -97,10 +97,9 @@ bool looks_collective(std::string_view name) {
 }
 
 bool looks_point_to_point(std::string_view name) {
-  static constexpr std::array<std::string_view, 10> stems{
-      "send", "recv", "Wait", "Test", "probe", "Probe", "Start", "Request", "Cancel", "mprobe"};
-  return std::any_of(stems.begin(), stems.end(),
-                     [&](std::string_view s) { return name.find(s) != std::string::npos; });
+  static constexpr std::array<std::string_view, 10> stems{"send",  "recv",  "Wait",    "Test",   "probe",
+                                                          "Probe", "Start", "Request", "Cancel", "mprobe"};
+  return std::any_of(stems.begin(), stems.end(), [&](std::string_view s) { return name.find(s) != std::string::npos; });
 }
 
 }  // namespace
@@ -132,12 +131,18 @@ std::string_view to_string(MpiFunction f) {
 
 std::string_view to_string(RegionKind kind) {
   switch (kind) {
-    case RegionKind::User: return "user";
-    case RegionKind::MpiPointToPoint: return "mpi_p2p";
-    case RegionKind::MpiCollective: return "mpi_collective";
-    case RegionKind::MpiInitFinalize: return "mpi_init_finalize";
-    case RegionKind::MpiOther: return "mpi_other";
-    case RegionKind::Measurement: return "measurement";
+    case RegionKind::User:
+      return "user";
+    case RegionKind::MpiPointToPoint:
+      return "mpi_p2p";
+    case RegionKind::MpiCollective:
+      return "mpi_collective";
+    case RegionKind::MpiInitFinalize:
+      return "mpi_init_finalize";
+    case RegionKind::MpiOther:
+      return "mpi_other";
+    case RegionKind::Measurement:
+      return "measurement";
   }
   return "?";
 }
@@ -147,8 +152,10 @@ Region make_region(std::string name) {
   r.mpi = mpi_function_from_name(name);
   r.kind = region_kind_of(r.mpi);
   if (r.mpi == MpiFunction::Other) {
-    if (looks_collective(name)) r.kind = RegionKind::MpiCollective;
-    else if (looks_point_to_point(name)) r.kind = RegionKind::MpiPointToPoint;
+    if (looks_collective(name))
+      r.kind = RegionKind::MpiCollective;
+    else if (looks_point_to_point(name))
+      r.kind = RegionKind::MpiPointToPoint;
   }
   r.canonical_name = name;
   r.name = std::move(name);

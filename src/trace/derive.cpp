@@ -64,12 +64,10 @@ class ChannelTable {
   std::size_t mask_ = 0;
 };
 
-
 std::string describe_side(const Trace& t, Rank r, const P2P& p, std::string_view what) {
   const auto& comm = t.defs.comms[p.comm];
-  return fmt::format("rank {} event {}: {} {} rank {} on {} tag {} ({} bytes) at {:.9f} s", r,
-                     p.event, what, what == "send" ? "to" : "from", p.peer, comm.name, p.tag,
-                     p.bytes, t.event(r, p.event).time);
+  return fmt::format("rank {} event {}: {} {} rank {} on {} tag {} ({} bytes) at {:.9f} s", r, p.event, what,
+                     what == "send" ? "to" : "from", p.peer, comm.name, p.tag, p.bytes, t.event(r, p.event).time);
 }
 
 }  // namespace
@@ -97,8 +95,8 @@ struct Grouped {
   std::vector<Side> sides;
 };
 
-Grouped group_by_channel(const Trace& trace, const std::vector<std::uint32_t>& channel_of,
-                         std::size_t channels, bool sends) {
+Grouped group_by_channel(const Trace& trace, const std::vector<std::uint32_t>& channel_of, std::size_t channels,
+                         bool sends) {
   Grouped g;
   g.first.assign(channels + 2, 0);  // the last channel id (== channels) collects "no channel"
   for (std::uint32_t c : channel_of) ++g.first[c + 1];
@@ -127,9 +125,10 @@ void make_message(Trace& trace, const Side& s, const Side& r) {
   if (r.time < s.time) {
     trace.anomalies.add(AnomalyKind::ReceiveBeforeSend, [&] {
       const P2P& p = trace.ranks[r.rank].p2p[r.record];
-      return fmt::format("message rank {} -> {} tag {} ({} bytes): received at {:.9f} s, "
-                         "{:.3f} us before its send starts", s.rank, r.rank, p.tag, p.bytes,
-                         r.time, (s.time - r.time) * 1e6);
+      return fmt::format(
+          "message rank {} -> {} tag {} ({} bytes): received at {:.9f} s, "
+          "{:.3f} us before its send starts",
+          s.rank, r.rank, p.tag, p.bytes, r.time, (s.time - r.time) * 1e6);
     });
   }
 }
@@ -166,9 +165,8 @@ void match_messages(Trace& trace) {
         recv_channel.push_back(c == kNone ? no_channel : c);
       }
   // The two groupings read the trace only: side by side on a big trace.
-  std::future<Grouped> grouped_sends = std::async(side_by_side(trace), [&] {
-    return group_by_channel(trace, send_channel, channels.size(), true);
-  });
+  std::future<Grouped> grouped_sends =
+      std::async(side_by_side(trace), [&] { return group_by_channel(trace, send_channel, channels.size(), true); });
   const Grouped recvs = group_by_channel(trace, recv_channel, channels.size(), false);
   const Grouped sends = grouped_sends.get();
 
@@ -208,7 +206,7 @@ std::vector<std::uint32_t> count_instances(Trace& trace) {
 }
 
 struct InstanceSlots {
-  std::vector<std::uint32_t> first_instance;          // by comm
+  std::vector<std::uint32_t> first_instance;           // by comm
   std::vector<std::vector<std::uint32_t>> local_rank;  // by comm, by global rank
 };
 
@@ -251,8 +249,8 @@ void assign_members(Trace& trace, const InstanceSlots& slots) {
       CollectiveInstance& inst = trace.collectives[slots.first_instance[c.comm] + n];
       if (local == kNone) {
         trace.anomalies.add(AnomalyKind::MismatchedCollective, [&] {
-          return fmt::format("rank {} event {}: {} on {} but the rank is not a member", r, c.end,
-                             to_string(c.op), comms[c.comm].name);
+          return fmt::format("rank {} event {}: {} on {} but the rank is not a member", r, c.end, to_string(c.op),
+                             comms[c.comm].name);
         });
         continue;
       }
@@ -263,8 +261,8 @@ void assign_members(Trace& trace, const InstanceSlots& slots) {
         inst.root = c.root;
       } else if (inst.op != c.op) {
         trace.anomalies.add(AnomalyKind::MismatchedCollective, [&] {
-          return fmt::format("{} instance {}: rank {} records {}, others {}", comms[c.comm].name,
-                             n, r, to_string(c.op), to_string(inst.op));
+          return fmt::format("{} instance {}: rank {} records {}, others {}", comms[c.comm].name, n, r, to_string(c.op),
+                             to_string(inst.op));
         });
       }
       ++inst.count;
@@ -359,8 +357,8 @@ void find_mpi_calls(Trace& trace) {
 }
 
 void derive(Trace& trace) {
-  for (auto kind : {AnomalyKind::UnmatchedSend, AnomalyKind::UnmatchedReceive,
-                    AnomalyKind::ReceiveBeforeSend, AnomalyKind::MismatchedCollective})
+  for (auto kind : {AnomalyKind::UnmatchedSend, AnomalyKind::UnmatchedReceive, AnomalyKind::ReceiveBeforeSend,
+                    AnomalyKind::MismatchedCollective})
     trace.anomalies.reset(kind);
   match_messages(trace);
   match_collectives(trace);

@@ -32,7 +32,7 @@ void move_other_locations(const RankTrace& original, RankTrace& moved) {
 
 std::string_view to_string(ThreadRecordKind k) {
   static constexpr std::string_view names[kThreadRecordKindCount] = {
-      "THREAD_FORK", "THREAD_JOIN", "THREAD_TEAM_BEGIN", "THREAD_TEAM_END", "THREAD_ACQUIRE_LOCK",
+      "THREAD_FORK",         "THREAD_JOIN",        "THREAD_TEAM_BEGIN",  "THREAD_TEAM_END",     "THREAD_ACQUIRE_LOCK",
       "THREAD_RELEASE_LOCK", "THREAD_TASK_CREATE", "THREAD_TASK_SWITCH", "THREAD_TASK_COMPLETE"};
   return names[static_cast<int>(k)];
 }

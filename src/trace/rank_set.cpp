@@ -25,8 +25,8 @@ Rank parse_rank(std::string_view part, std::string_view whole, std::uint32_t ran
   if (part.empty() || ec != std::errc() || end != part.data() + part.size())
     throw Error(fmt::format("rank set '{}': '{}' is not a rank number", whole, part));
   if (value >= rank_count)
-    throw Error(fmt::format("rank set '{}': rank {} does not exist (the trace has ranks 0-{})",
-                            whole, value, rank_count == 0 ? 0 : rank_count - 1));
+    throw Error(fmt::format("rank set '{}': rank {} does not exist (the trace has ranks 0-{})", whole, value,
+                            rank_count == 0 ? 0 : rank_count - 1));
   return value;
 }
 
@@ -45,9 +45,7 @@ std::vector<Rank> parse_rank_set(std::string_view text, std::uint32_t rank_count
     } else {
       const Rank lo = parse_rank(item.substr(0, dash), text, rank_count);
       const Rank hi = parse_rank(item.substr(dash + 1), text, rank_count);
-      if (hi < lo)
-        throw Error(fmt::format("rank set '{}': range {} is reversed (write {}-{})", text, item,
-                                hi, lo));
+      if (hi < lo) throw Error(fmt::format("rank set '{}': range {} is reversed (write {}-{})", text, item, hi, lo));
       for (Rank r = lo; r <= hi; ++r) out.push_back(r);
     }
     if (comma == std::string_view::npos) break;

@@ -52,8 +52,8 @@ std::uint64_t bytes(const std::vector<T>& v) {
 std::uint64_t memory_footprint(const Trace& trace) {
   std::uint64_t n = sizeof(Trace);
   for (const auto& r : trace.ranks) {
-    n += sizeof(RankTrace) + bytes(r.events) + bytes(r.p2p) + bytes(r.collectives) +
-         bytes(r.mpi_calls) + bytes(r.others) + bytes(r.thread_records);
+    n += sizeof(RankTrace) + bytes(r.events) + bytes(r.p2p) + bytes(r.collectives) + bytes(r.mpi_calls) +
+         bytes(r.others) + bytes(r.thread_records);
     for (const auto& location : r.others) n += bytes(location);
     for (const auto& location : r.thread_records) n += bytes(location);
   }

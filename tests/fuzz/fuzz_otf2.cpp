@@ -10,8 +10,8 @@
 #include <fstream>
 #include <string>
 
-#include "wisp/generate/generators.hpp"
 #include "wisp/error.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
 
@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kFiles[] = {"traces.otf2", "traces.def", "traces/0.def", "traces/1.def", "traces/0.evt", "traces/1.evt"};
+const char* const kFiles[] = {"traces.otf2",  "traces.def",   "traces/0.def",
+                              "traces/1.def", "traces/0.evt", "traces/1.evt"};
 
 fs::path template_dir, work_dir;
 
@@ -46,7 +47,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       .write(reinterpret_cast<const char*>(data + 1), static_cast<std::streamsize>(size - 1));
   try {
     wisp::read_otf2(work_dir);
-  } catch (const wisp::Error&) {
-  }
+  } catch (const wisp::Error&) {}
   return 0;
 }

@@ -15,7 +15,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)wisp::identity_key(s);
     if (!s.sweep.empty() && wisp::sweep_points(s).size() < 64)
       for (const auto& point : wisp::sweep_points(s)) wisp::sweep_point(s, point);
-  } catch (const wisp::Error&) {
-  }
+  } catch (const wisp::Error&) {}
   return 0;
 }

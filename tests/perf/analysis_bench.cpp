@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "wisp/generate/generators.hpp"
 #include "process_memory.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
+#include "wisp/generate/generators.hpp"
 
 using namespace wisp;
 
@@ -77,14 +77,14 @@ void run(const char* name, const Trace& trace, int reps) {
   }
   std::sort(seconds.begin(), seconds.end());
   const double median = seconds[seconds.size() / 2];
-  std::printf("%s: %.0f events, model %.1f MB (%.1f B/event), %.0f wait states, critical path %.3f s\n"
-              "  analyze: median %.3f s (min %.3f, max %.3f) = %.2f Mevents/s\n"
-              "  memory on top of the trace: peak heap +%.1f MB = %.2f x model (%.1f B/event), "
-              "peak RSS +%.1f MB = %.2f x model\n",
-              name, events, footprint / 1e6, footprint / events, wait_states, cp, median,
-              seconds.front(), seconds.back(), events / median / 1e6, heap_overhead / 1e6,
-              heap_overhead / footprint, heap_overhead / events, overhead_kb * 1024.0 / 1e6,
-              overhead_kb * 1024.0 / footprint);
+  std::printf(
+      "%s: %.0f events, model %.1f MB (%.1f B/event), %.0f wait states, critical path %.3f s\n"
+      "  analyze: median %.3f s (min %.3f, max %.3f) = %.2f Mevents/s\n"
+      "  memory on top of the trace: peak heap +%.1f MB = %.2f x model (%.1f B/event), "
+      "peak RSS +%.1f MB = %.2f x model\n",
+      name, events, footprint / 1e6, footprint / events, wait_states, cp, median, seconds.front(), seconds.back(),
+      events / median / 1e6, heap_overhead / 1e6, heap_overhead / footprint, heap_overhead / events,
+      overhead_kb * 1024.0 / 1e6, overhead_kb * 1024.0 / footprint);
 }
 
 }  // namespace

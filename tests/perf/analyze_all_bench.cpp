@@ -18,11 +18,11 @@
 #include <string>
 #include <vector>
 
-#include "wisp/generate/generators.hpp"
 #include "process_memory.hpp"
-#include "wisp/process/child_process.hpp"
-#include "wisp/analysis/trace_analysis.hpp"
 #include "timing.hpp"
+#include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/generate/generators.hpp"
+#include "wisp/process/child_process.hpp"
 
 using namespace wisp;
 
@@ -90,8 +90,8 @@ void run(std::uint32_t steps, int reps) {
   const double t = median(totals);
   std::printf("halo 8x8, %u steps: %.0f events, model %.1f B/event, critical path %.3f s\n", steps, events,
               static_cast<double>(memory_footprint(trace)) / events, samples.front().critical_path);
-  std::printf("  analyze_trace: median %.3f s = %.2f Mevents/s; peak RSS on top of the trace %.0f MB = %.0f B/event\n", t,
-              events / t / 1e6, median(peaks) / 1024, median(peaks) * 1024 / events);
+  std::printf("  analyze_trace: median %.3f s = %.2f Mevents/s; peak RSS on top of the trace %.0f MB = %.0f B/event\n",
+              t, events / t / 1e6, median(peaks) / 1024, median(peaks) * 1024 / events);
   for (std::size_t k = 0; k < names.size(); ++k) {
     std::vector<double> v;
     for (const Sample& s : samples) v.push_back(s.steps[k]);

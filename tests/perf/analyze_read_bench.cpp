@@ -33,13 +33,13 @@
 #include <string>
 #include <vector>
 
+#include "arguments.hpp"
 #include "bare_read.hpp"
-#include "wisp/generate/generators.hpp"
+#include "timing.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
-#include "arguments.hpp"
-#include "timing.hpp"
 
 using namespace wisp;
 namespace fs = std::filesystem;
@@ -95,7 +95,6 @@ Run in_child(Body&& body) {
   }
   return r;
 }
-
 
 Run bare_run(const fs::path& dir) {
   return in_child([&](int fd) {
@@ -200,8 +199,8 @@ Figures measure(const Setup& o, const fs::path& dir) {
       f.before.push_back(b.wall / bare.wall);
       f.before_cpu.push_back(b.cpu / bare.cpu);
       f.before_peak.push_back(b.peak / f.events);
-      std::fprintf(stderr, "  round %d: before: wisp analyze %.3f s (cpu %.3f s, sys %.3f s, %.0f MB)\n", k + 1,
-                   b.wall, b.cpu, b.sys, b.peak / 1e6);
+      std::fprintf(stderr, "  round %d: before: wisp analyze %.3f s (cpu %.3f s, sys %.3f s, %.0f MB)\n", k + 1, b.wall,
+                   b.cpu, b.sys, b.peak / 1e6);
     }
     f.cli.push_back(cli.wall / bare.wall);
     f.cli_cpu.push_back(cli.cpu / bare.cpu);
@@ -210,8 +209,10 @@ Figures measure(const Setup& o, const fs::path& dir) {
     cli_walls.push_back(cli.wall);
     cli_cpus.push_back(cli.cpu);
     cli_peaks.push_back(cli.peak);
-    std::fprintf(stderr, "  round %d: bare %.3f s, library %.3f s (read %.3f s, 1 thread %.3f s), wisp analyze %.3f s "
-                 "(cpu %.3f s, sys %.3f s, %.0f MB)\n", k + 1, bare.wall, lib.wall, f.read.empty() ? 0 : f.read.back() * bare.wall,
+    std::fprintf(stderr,
+                 "  round %d: bare %.3f s, library %.3f s (read %.3f s, 1 thread %.3f s), wisp analyze %.3f s "
+                 "(cpu %.3f s, sys %.3f s, %.0f MB)\n",
+                 k + 1, bare.wall, lib.wall, f.read.empty() ? 0 : f.read.back() * bare.wall,
                  std::atof(serial.answer.c_str()), cli.wall, cli.cpu, cli.sys, cli.peak / 1e6);
   }
   f.bare_wall = median(bare_walls);
@@ -232,14 +233,16 @@ void print(const Figures& f, const std::string& label, int repeat) {
   std::printf("  wisp analyze peak RSS               %.1f bytes/event (%.0f MB)\n", median(f.cli_peak),
               f.cli_peak_b / 1e6);
   if (!f.before.empty())
-    std::printf("  before (--before binary)            %.2fx wall, %.2fx user + system, %.1f bytes/event; "
-                "after/before %.3f wall, %.3f user + system\n",
-                median(f.before), median(f.before_cpu), median(f.before_peak), median(f.cli) / median(f.before),
-                median(f.cli_cpu) / median(f.before_cpu));
+    std::printf(
+        "  before (--before binary)            %.2fx wall, %.2fx user + system, %.1f bytes/event; "
+        "after/before %.3f wall, %.3f user + system\n",
+        median(f.before), median(f.before_cpu), median(f.before_peak), median(f.cli) / median(f.before),
+        median(f.cli_cpu) / median(f.before_cpu));
   if (f.read.empty()) return;
   std::printf("  read_otf2 into the model            %.2fx (%.0f %% of the bare read's speed)\n", median(f.read),
               100 / median(f.read));
-  std::printf("  read_otf2 on 1 thread               %.2fx (%.0f %%)\n", median(f.read_serial), 100 / median(f.read_serial));
+  std::printf("  read_otf2 on 1 thread               %.2fx (%.0f %%)\n", median(f.read_serial),
+              100 / median(f.read_serial));
   std::printf("  analyze_trace, all steps (wall)     %.2fx (peak RSS with the read %.1f bytes/event)\n",
               median(f.analyze_lib), median(f.lib_peak));
   for (std::size_t k = 0; k < f.steps.size(); ++k)
@@ -256,8 +259,9 @@ std::string ratio_cell(const std::vector<double>& v) {
 }
 
 void print_table(const std::vector<Figures>& all) {
-  std::printf("\n| events | bare read | `wisp analyze` wall | user + system | system share | peak RSS | read_otf2 | "
-              "read_otf2, 1 thread | analyze_trace | before: wall |\n");
+  std::printf(
+      "\n| events | bare read | `wisp analyze` wall | user + system | system share | peak RSS | read_otf2 | "
+      "read_otf2, 1 thread | analyze_trace | before: wall |\n");
   std::printf("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   for (const Figures& f : all)
     std::printf("| %.1f M | %.1f M events/s | %.2fx | %.2fx | %.0f %% | %.0f B/event | %s | %s | %s | %s |\n",
@@ -267,12 +271,12 @@ void print_table(const std::vector<Figures>& all) {
   if (all.size() < 2) return;
   const Figures& a = all.front();
   const Figures& b = all.back();
-  std::printf("\ngrowth exponents %.1f M -> %.1f M events: wall %.3f, user + system %.3f, peak RSS %.3f "
-              "(bare read wall %.3f)\n",
-              a.events / 1e6, b.events / 1e6, exponent(a.cli_wall, b.cli_wall, a.events, b.events),
-              exponent(a.cli_cpu_s, b.cli_cpu_s, a.events, b.events),
-              exponent(a.cli_peak_b, b.cli_peak_b, a.events, b.events),
-              exponent(a.bare_wall, b.bare_wall, a.events, b.events));
+  std::printf(
+      "\ngrowth exponents %.1f M -> %.1f M events: wall %.3f, user + system %.3f, peak RSS %.3f "
+      "(bare read wall %.3f)\n",
+      a.events / 1e6, b.events / 1e6, exponent(a.cli_wall, b.cli_wall, a.events, b.events),
+      exponent(a.cli_cpu_s, b.cli_cpu_s, a.events, b.events), exponent(a.cli_peak_b, b.cli_peak_b, a.events, b.events),
+      exponent(a.bare_wall, b.bare_wall, a.events, b.events));
 }
 
 // In a child of its own: the measured runs are forked from this process, and a heap that once held
@@ -304,15 +308,24 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const char* v = i + 1 < argc ? argv[i + 1] : "";
-    if (a == "--keep") keep = true;
-    else if (a == "--wisp") o.wisp = v, ++i;
-    else if (a == "--before") o.before = v, ++i;
-    else if (a == "--no-steps") o.steps = false;
-    else if (a == "--dims") dims = numbers(v, 'x'), ++i;
-    else if (a == "--steps") steps = numbers(v, ','), ++i;
-    else if (a == "--repeat") o.repeat = std::max(1, std::atoi(v)), ++i;
-    else if (a == "--dir") base = v, ++i;
-    else if (a == "--trace") trace = v, ++i;
+    if (a == "--keep")
+      keep = true;
+    else if (a == "--wisp")
+      o.wisp = v, ++i;
+    else if (a == "--before")
+      o.before = v, ++i;
+    else if (a == "--no-steps")
+      o.steps = false;
+    else if (a == "--dims")
+      dims = numbers(v, 'x'), ++i;
+    else if (a == "--steps")
+      steps = numbers(v, ','), ++i;
+    else if (a == "--repeat")
+      o.repeat = std::max(1, std::atoi(v)), ++i;
+    else if (a == "--dir")
+      base = v, ++i;
+    else if (a == "--trace")
+      trace = v, ++i;
   }
   std::vector<Figures> all;
   if (!trace.empty()) {
@@ -324,8 +337,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "halo %ux%u, %u steps -> %s\n", dims[0], dims[1], steps[i], dir.c_str());
     write_halo(dir, dims, steps[i]);
     all.push_back(measure(o, dir));
-    print(all.back(), "halo " + std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + ", " +
-                          std::to_string(steps[i]) + " steps", o.repeat);
+    print(
+        all.back(),
+        "halo " + std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + ", " + std::to_string(steps[i]) + " steps",
+        o.repeat);
     std::fflush(stdout);
     if (!keep) fs::remove_all(dir);
   }

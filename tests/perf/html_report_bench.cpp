@@ -39,10 +39,12 @@ int main(int argc, char** argv) {
   std::printf("timelines: %.3f s, %zu + %zu + %zu intervals\n", since(t), measured.interval_count(),
               identity.interval_count(), scenario.interval_count());
   t = std::chrono::steady_clock::now();
-  const std::string html = point_html(s, in, p, {{"identity", &identity}, {"scenario", &scenario}, {"measured", &measured}});
+  const std::string html =
+      point_html(s, in, p, {{"identity", &identity}, {"scenario", &scenario}, {"measured", &measured}});
   std::printf("report.html: %.3f s, %.1f MB\n", since(t), html.size() / 1e6);
   t = std::chrono::steady_clock::now();
-  const std::string chrome = chrome_trace_json({{"measured", &measured}, {"identity", &identity}, {"scenario", &scenario}});
+  const std::string chrome =
+      chrome_trace_json({{"measured", &measured}, {"identity", &identity}, {"scenario", &scenario}});
   std::printf("chrome trace: %.3f s, %.1f MB\n", since(t), chrome.size() / 1e6);
   return 0;
 }

@@ -17,14 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "wisp/generate/generators.hpp"
 #include "process_memory.hpp"
-#include "wisp/process/child_process.hpp"
+#include "timing.hpp"
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/analysis/pop_windows.hpp"
 #include "wisp/analysis/wait_estimate.hpp"
-#include "timing.hpp"
+#include "wisp/generate/generators.hpp"
+#include "wisp/process/child_process.hpp"
 
 using namespace wisp;
 
@@ -44,7 +44,7 @@ using bench::status_kb;
 // before `fn`, in kB, and the child's wall time.
 std::pair<long, double> peak_in_child(const std::function<void()>& fn) {
   const ChildAnswer child = run_in_child("pag_bench", [&](int fd) {
-    malloc_trim(0);                                  // return freed heap memory: new use shows in RSS
+    malloc_trim(0);                                 // return freed heap memory: new use shows in RSS
     std::ofstream("/proc/self/clear_refs") << "5";  // reset VmHWM to the current RSS
     const long before = status_kb("VmRSS:");
     const double t = seconds_of(fn);
@@ -138,7 +138,8 @@ int main(int argc, char** argv) {
   const Cpm icpm = critical_path_method(ipag.graph);
   const double isearch = median_of(repeat, [&] { paths = near_critical_paths(ipag.graph, icpm, q); });
   std::printf("dynamic imbalance 64 ranks x %u iterations: %llu events, %zu activities\n", io.iterations,
-              static_cast<unsigned long long>(imbalance.event_count()), ipag.graph.activities.size() + ipag.graph.chain_count());
+              static_cast<unsigned long long>(imbalance.event_count()),
+              ipag.graph.activities.size() + ipag.graph.chain_count());
   std::printf("k = 1000 near-critical paths: median %.3f s (the 1000th within %.4f %%)\n", isearch,
               paths.last_nc_percent());
   memory(ipag, icpm);

@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "wisp/generate/generators.hpp"
-#include "wisp/analysis/pag.hpp"
-#include "wisp/io/otf2_reader.hpp"
 #include "arguments.hpp"
 #include "timing.hpp"
+#include "wisp/analysis/pag.hpp"
+#include "wisp/generate/generators.hpp"
+#include "wisp/io/otf2_reader.hpp"
 
 using namespace wisp;
 
@@ -136,10 +136,14 @@ int main(int argc, char** argv) {
   std::vector<std::uint32_t> block_sizes{64, 256, 1024};
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
-    if (a == "--steps") steps = static_cast<std::uint32_t>(std::atoi(v.c_str()));
-    else if (a == "--repeat") repeat = std::max(1, std::atoi(v.c_str()));
-    else if (a == "--trace") trace_path = v;
-    else if (a == "--blocks") block_sizes = numbers(v.c_str(), ',');
+    if (a == "--steps")
+      steps = static_cast<std::uint32_t>(std::atoi(v.c_str()));
+    else if (a == "--repeat")
+      repeat = std::max(1, std::atoi(v.c_str()));
+    else if (a == "--trace")
+      trace_path = v;
+    else if (a == "--blocks")
+      block_sizes = numbers(v.c_str(), ',');
   }
   Trace trace;
   if (!trace_path.empty()) {
@@ -167,7 +171,8 @@ int main(int argc, char** argv) {
   std::vector<Case> cases;
   cases.push_back({"rank by rank (build_pag)", layout(g, identity(g.vertex_count)), {}, 0});
   for (std::uint32_t size : block_sizes)
-    if (size > 0) cases.push_back({"time-ordered blocks of " + std::to_string(size), layout(g, blocks(trace, pag, size)), {}, 0});
+    if (size > 0)
+      cases.push_back({"time-ordered blocks of " + std::to_string(size), layout(g, blocks(trace, pag, size)), {}, 0});
   std::vector<std::uint32_t> kahn_position;
   const double renumber = seconds_of([&] { kahn_position = kahn(g); });
   Layout in_kahn;

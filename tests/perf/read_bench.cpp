@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "bare_read.hpp"
+#include "timing.hpp"
 #include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
-#include "timing.hpp"
 
 using namespace wisp;
 namespace fs = std::filesystem;
@@ -30,9 +30,7 @@ namespace {
 
 using bench::median;
 
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 // Resident set size in bytes (from /proc/self/statm).
 std::uint64_t rss() {
@@ -41,7 +39,6 @@ std::uint64_t rss() {
   statm >> pages >> resident;
   return resident * 4096;
 }
-
 
 }  // namespace
 
@@ -52,12 +49,17 @@ int main(int argc, char** argv) {
   std::string keep;
   ReadOptions read_options;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--dims")) dims = {static_cast<std::uint32_t>(std::atoi(argv[i + 1])),
-                                                 static_cast<std::uint32_t>(std::atoi(std::strchr(argv[i + 1], 'x') + 1))};
-    else if (!std::strcmp(argv[i], "--steps")) steps = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--repeat")) repeat = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--keep")) keep = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--threads")) read_options.threads = static_cast<unsigned>(std::atoi(argv[i + 1]));
+    if (!std::strcmp(argv[i], "--dims"))
+      dims = {static_cast<std::uint32_t>(std::atoi(argv[i + 1])),
+              static_cast<std::uint32_t>(std::atoi(std::strchr(argv[i + 1], 'x') + 1))};
+    else if (!std::strcmp(argv[i], "--steps"))
+      steps = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--repeat"))
+      repeat = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--keep"))
+      keep = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--threads"))
+      read_options.threads = static_cast<unsigned>(std::atoi(argv[i + 1]));
   }
   const fs::path dir = keep.empty() ? fs::temp_directory_path() / "wisp-read-bench" : fs::path(keep);
   if (!fs::exists(dir / "traces.otf2")) {
@@ -99,7 +101,8 @@ int main(int argc, char** argv) {
   const double model_rate = model_events / median(model);
   std::printf("archive            %s (%llu events)\n", dir.c_str(), static_cast<unsigned long long>(events));
   std::printf("bare OTF2 loop     median %.3f s  %.2f M events/s  (%d runs)\n", median(bare), bare_rate / 1e6, repeat);
-  std::printf("wisp read_otf2     median %.3f s  %.2f M events/s  (%d runs)\n", median(model), model_rate / 1e6, repeat);
+  std::printf("wisp read_otf2     median %.3f s  %.2f M events/s  (%d runs)\n", median(model), model_rate / 1e6,
+              repeat);
   std::printf("ratio              %.1f %% of the bare loop\n", 100.0 * model_rate / bare_rate);
   std::printf("model memory       %.1f bytes/event (tables), %.1f bytes/event (RSS growth)\n",
               static_cast<double>(footprint) / model_events, static_cast<double>(rss_growth) / model_events);

@@ -16,9 +16,9 @@
 #include <numeric>
 #include <vector>
 
-#include "wisp/generate/generators.hpp"
 #include "wisp/analysis/call_index.hpp"
 #include "wisp/analysis/wait_states.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/replay.hpp"
@@ -68,8 +68,7 @@ void identity(const char* path, bool size_factors) {
   const double T = measured.end_time();
   std::printf("identity replay of %s on its calibrated platform%s\n", path,
               size_factors ? "" : " WITHOUT the size factors (linear model per receiver only)");
-  std::printf("  runtime measured %.6f s, simulated %.6f s, error %+.3f %%\n", T, r.runtime,
-              (r.runtime - T) / T * 100);
+  std::printf("  runtime measured %.6f s, simulated %.6f s, error %+.3f %%\n", T, r.runtime, (r.runtime - T) / T * 100);
   double init_leave = 0;
   for (Rank k = 0; k < measured.rank_count(); ++k)
     for (const CallSpan& s : measured.ranks[k].mpi_calls)
@@ -114,8 +113,8 @@ Deviation deviation(const Trace& a, const Trace& b) {
 void model_case(const char* name, const Trace& t, const gen::ModelParams& m) {
   ReplayOptions o;
   o.algorithms.set_all(CollectiveAlgorithm::Analytic);
-  const ReplayResult r = replay(t, contention_free_crossbar(t.rank_count(), m.latency, m.bandwidth, m.overhead,
-                                                            m.eager_limit), o);
+  const ReplayResult r =
+      replay(t, contention_free_crossbar(t.rank_count(), m.latency, m.bandwidth, m.overhead, m.eager_limit), o);
   const Deviation d = deviation(t, r.trace);
   std::printf("  %-34s %5u ranks %9llu events  runtime %.9f s vs %.9f s (%+.2e %%)  max event deviation %.1f ns\n",
               name, t.rank_count(), static_cast<unsigned long long>(d.events), t.end_time(), r.runtime,
@@ -187,14 +186,22 @@ double wait_error(const WaitStates& measured, const Trace& simulated) {
 
 void real_traces(const std::filesystem::path& shared) {
   std::printf("\nidentity replay of every real trace on its calibrated platform (error = simulated vs measured)\n");
-  std::printf("%-44s %6s %9s %11s | %9s %9s %7s | %9s %9s %7s\n", "trace", "ranks", "events", "measured",
-              "anchored", "waits L1", "time", "model", "waits L1", "time");
-  const char* traces[] = {"apps/sweep3d_50c_6r", "apps/cloverleaf_bm_short_4r", "apps/minife_100c_imb20_4r",
-                          "apps/cloverleaf_2r", "whatif/imb8_barrier/balanced", "whatif/imb8_barrier/static",
-                          "whatif/imb8_barrier/dynamic", "whatif/imb8_barrier/mixed",
-                          "other-writers/sstmacro-otf2_test_traces", "other-writers/casita-10_scorep_mpi_tags",
-                          "other-writers/casita-2_jacobi_blame_cpu_015", "other-writers/casita-2_cuda_simple",
-                          "scorep-ping-pong", "scorep-ping-pong-papi"};
+  std::printf("%-44s %6s %9s %11s | %9s %9s %7s | %9s %9s %7s\n", "trace", "ranks", "events", "measured", "anchored",
+              "waits L1", "time", "model", "waits L1", "time");
+  const char* traces[] = {"apps/sweep3d_50c_6r",
+                          "apps/cloverleaf_bm_short_4r",
+                          "apps/minife_100c_imb20_4r",
+                          "apps/cloverleaf_2r",
+                          "whatif/imb8_barrier/balanced",
+                          "whatif/imb8_barrier/static",
+                          "whatif/imb8_barrier/dynamic",
+                          "whatif/imb8_barrier/mixed",
+                          "other-writers/sstmacro-otf2_test_traces",
+                          "other-writers/casita-10_scorep_mpi_tags",
+                          "other-writers/casita-2_jacobi_blame_cpu_015",
+                          "other-writers/casita-2_cuda_simple",
+                          "scorep-ping-pong",
+                          "scorep-ping-pong-papi"};
   for (const char* name : traces) {
     const auto dir = shared / name;
     if (!std::filesystem::exists(dir)) {
@@ -227,8 +234,8 @@ void whatif(const std::filesystem::path& shared) {
   if (!std::filesystem::exists(dir)) return;
   const double balanced = read_otf2(dir / "balanced").end_time();
   std::printf("\nrebalance work (per instance) on whatif/imb8_barrier: measured balanced span %.6f s\n", balanced);
-  std::printf("%-8s %11s | %11s %9s %9s %9s | %11s %9s %9s %9s\n", "mode", "measured", "anchored", "vs bal.",
-              "gain", "gain err", "model", "vs bal.", "gain", "gain err");
+  std::printf("%-8s %11s | %11s %9s %9s %9s | %11s %9s %9s %9s\n", "mode", "measured", "anchored", "vs bal.", "gain",
+              "gain err", "model", "vs bal.", "gain", "gain err");
   Transform t;
   t.kind = TransformKind::Rebalance;
   t.select.region = "work";

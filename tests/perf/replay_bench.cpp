@@ -40,11 +40,11 @@
 #include <string>
 #include <vector>
 
+#include "timing.hpp"
 #include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/replay.hpp"
-#include "timing.hpp"
 
 using namespace wisp;
 namespace fs = std::filesystem;
@@ -118,9 +118,12 @@ void write_ti(const Trace& t, const fs::path& dir, double flops_per_second) {
             out << r << " irecv " << p.peer << " " << p.tag << " " << p.bytes << "\n";
           }
         }
-        if (f == MpiFunction::Init) out << r << " init\n";
-        else if (f == MpiFunction::Finalize) out << r << " finalize\n";
-        else if (f == MpiFunction::Waitall) out << r << " waitall\n";
+        if (f == MpiFunction::Init)
+          out << r << " init\n";
+        else if (f == MpiFunction::Finalize)
+          out << r << " finalize\n";
+        else if (f == MpiFunction::Waitall)
+          out << r << " waitall\n";
         else if (f == MpiFunction::Allreduce) {
           const CollectiveRecord& c = rt.collectives[rt.events[span.enter + 2].ref];
           out << r << " allreduce " << collective_buffer(c.op, c.sent, c.received, t.rank_count(), false) << " 0\n";
@@ -149,12 +152,29 @@ struct Run {
 // the simulated time it prints.
 Run run_smpi(const Trace& t, const fs::path& dir, const std::string& platform) {
   const fs::path rss = dir / "smpi.rss";
-  std::vector<std::string> args = {
-      "/usr/bin/time", "-f", "%M", "-o", rss.string(), "smpirun", "-np", std::to_string(t.rank_count()), "-platform", platform,
-      "-hostfile", (dir / "hosts.txt").string(), "-replay", (dir / "traces.txt").string(),
-      "-no-privatize", "--cfg=smpi/allreduce:rdb", "--cfg=network/model:CM02",
-      "--cfg=network/TCP-gamma:0", "--cfg=network/crosstraffic:0", "--cfg=contexts/factory:raw",
-      "--cfg=contexts/stack-size:256", "--log=root.thresh:warning", "--log=smpi_replay.thresh:info"};
+  std::vector<std::string> args = {"/usr/bin/time",
+                                   "-f",
+                                   "%M",
+                                   "-o",
+                                   rss.string(),
+                                   "smpirun",
+                                   "-np",
+                                   std::to_string(t.rank_count()),
+                                   "-platform",
+                                   platform,
+                                   "-hostfile",
+                                   (dir / "hosts.txt").string(),
+                                   "-replay",
+                                   (dir / "traces.txt").string(),
+                                   "-no-privatize",
+                                   "--cfg=smpi/allreduce:rdb",
+                                   "--cfg=network/model:CM02",
+                                   "--cfg=network/TCP-gamma:0",
+                                   "--cfg=network/crosstraffic:0",
+                                   "--cfg=contexts/factory:raw",
+                                   "--cfg=contexts/stack-size:256",
+                                   "--log=root.thresh:warning",
+                                   "--log=smpi_replay.thresh:info"};
   const fs::path log = dir / "smpi.log";
   const auto start = std::chrono::steady_clock::now();
   const pid_t pid = fork();
@@ -172,8 +192,7 @@ Run run_smpi(const Trace& t, const fs::path& dir, const std::string& platform) {
   waitpid(pid, &status, 0);
   Run r;
   r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("smpirun failed, see " + log.string());
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("smpirun failed, see " + log.string());
   // /usr/bin/time reports the peak of smpirun and its waited-for descendants (smpimain) [KiB]; a
   // fork of this benchmark would count the benchmark's own pages.
   std::ifstream(rss) >> r.max_rss_kib;
@@ -272,20 +291,24 @@ void measure_costs(const Args& a, std::uint32_t ranks, std::uint64_t operations)
       if (m == 1) residual.residuals = r.residuals;
       walls[m].push_back(r.statistics.child_seconds);
       runtimes[m] = r.runtime;
-      std::fprintf(stderr, "  run %d %-9s %.3f s\n", k + 1, m == 0 ? "model" : m == 1 ? "anchored" : "residuals",
+      std::fprintf(stderr, "  run %d %-9s %.3f s\n", k + 1,
+                   m == 0   ? "model"
+                   : m == 1 ? "anchored"
+                            : "residuals",
                    walls[m].back());
     }
     ratio[0].push_back(walls[0].back() / walls[1].back());
     ratio[1].push_back(walls[0].back() / walls[2].back());
   }
   const double events = static_cast<double>(t.event_count());
-  std::printf("%6u %9.0f | model %7.3f s %9.0f ev/s | anchored %7.3f s %9.0f ev/s %5.2fx (%.2f-%.2f) | residuals "
-              "%7.3f s %9.0f ev/s %5.2fx (%.2f-%.2f) | runtimes %.6f %.6f %.6f s\n",
-              ranks, events, median(walls[0]), events / median(walls[0]), median(walls[1]), events / median(walls[1]),
-              median(ratio[0]), *std::min_element(ratio[0].begin(), ratio[0].end()),
-              *std::max_element(ratio[0].begin(), ratio[0].end()), median(walls[2]), events / median(walls[2]),
-              median(ratio[1]), *std::min_element(ratio[1].begin(), ratio[1].end()),
-              *std::max_element(ratio[1].begin(), ratio[1].end()), runtimes[0], runtimes[1], runtimes[2]);
+  std::printf(
+      "%6u %9.0f | model %7.3f s %9.0f ev/s | anchored %7.3f s %9.0f ev/s %5.2fx (%.2f-%.2f) | residuals "
+      "%7.3f s %9.0f ev/s %5.2fx (%.2f-%.2f) | runtimes %.6f %.6f %.6f s\n",
+      ranks, events, median(walls[0]), events / median(walls[0]), median(walls[1]), events / median(walls[1]),
+      median(ratio[0]), *std::min_element(ratio[0].begin(), ratio[0].end()),
+      *std::max_element(ratio[0].begin(), ratio[0].end()), median(walls[2]), events / median(walls[2]),
+      median(ratio[1]), *std::min_element(ratio[1].begin(), ratio[1].end()),
+      *std::max_element(ratio[1].begin(), ratio[1].end()), runtimes[0], runtimes[1], runtimes[2]);
   std::fflush(stdout);
 }
 
@@ -340,21 +363,24 @@ void measure_settings(const Args& a, const std::string& name, const Trace& t, co
     cpu_ratio.push_back(cpu[0].back() / cpu[1].back());
   }
   const Comparison c = compare_times(last[0].trace, last[1].trace);
-  std::printf("%s %9llu ev | default wall %7.3f s CPU %7.3f s | candidate wall %7.3f s CPU %7.3f s | speed-up CPU %s, "
-              "wall %s | simulated %.9f vs %.9f s, %s\n",
-              name.c_str(), static_cast<unsigned long long>(t.event_count()), median(wall[0]), median(cpu[0]),
-              median(wall[1]), median(cpu[1]), median_range(cpu_ratio).c_str(), median_range(wall_ratio).c_str(),
-              last[0].runtime, last[1].runtime,
-              c.differing == 0 ? "every event time identical"
-                               : fmt::format("{} event times differ (up to {:.3g} s)", c.differing, c.largest).c_str());
+  std::printf(
+      "%s %9llu ev | default wall %7.3f s CPU %7.3f s | candidate wall %7.3f s CPU %7.3f s | speed-up CPU %s, "
+      "wall %s | simulated %.9f vs %.9f s, %s\n",
+      name.c_str(), static_cast<unsigned long long>(t.event_count()), median(wall[0]), median(cpu[0]), median(wall[1]),
+      median(cpu[1]), median_range(cpu_ratio).c_str(), median_range(wall_ratio).c_str(), last[0].runtime,
+      last[1].runtime,
+      c.differing == 0 ? "every event time identical"
+                       : fmt::format("{} event times differ (up to {:.3g} s)", c.differing, c.largest).c_str());
   std::fflush(stdout);
 }
 
 void compare_settings(const Args& a) {
   std::string cfg;
   for (const std::string& s : a.cfg) cfg += " " + s;
-  std::printf("SimGrid settings%s vs wisp's, median of %d alternating runs; platform %s; speed-up = default wall / "
-              "candidate wall (> 1: faster)\n", cfg.c_str(), a.repeat, a.platform.c_str());
+  std::printf(
+      "SimGrid settings%s vs wisp's, median of %d alternating runs; platform %s; speed-up = default wall / "
+      "candidate wall (> 1: faster)\n",
+      cfg.c_str(), a.repeat, a.platform.c_str());
   ReplayOptions o;
   o.progress_interval = 0;
   if (!a.trace.empty()) {
@@ -395,18 +421,27 @@ Args parse(int argc, char** argv) {
       std::stringstream in(next());
       std::string part;
       while (std::getline(in, part, ',')) a.ranks.push_back(static_cast<std::uint32_t>(std::stoul(part)));
-    } else if (s == "--operations") a.operations = std::stoull(next());
-    else if (s == "--repeat") a.repeat = std::stoi(next());
-    else if (s == "--no-smpi") a.smpi = false;
-    else if (s == "--scaling") a.scaling = true;
-    else if (s == "--costs") a.costs = true;
+    } else if (s == "--operations")
+      a.operations = std::stoull(next());
+    else if (s == "--repeat")
+      a.repeat = std::stoi(next());
+    else if (s == "--no-smpi")
+      a.smpi = false;
+    else if (s == "--scaling")
+      a.scaling = true;
+    else if (s == "--costs")
+      a.costs = true;
     else if (s == "--platform") {
       a.platform = next();
       a.platform_given = true;
-    } else if (s == "--cfg") a.cfg.push_back(next());
-    else if (s == "--compare") a.compare = true;
-    else if (s == "--trace") a.trace = next();
-    else throw std::runtime_error("unknown option " + s);
+    } else if (s == "--cfg")
+      a.cfg.push_back(next());
+    else if (s == "--compare")
+      a.compare = true;
+    else if (s == "--trace")
+      a.trace = next();
+    else
+      throw std::runtime_error("unknown option " + s);
   }
   return a;
 }
@@ -414,8 +449,8 @@ Args parse(int argc, char** argv) {
 void print(const Result& r) {
   const double rate = static_cast<double>(r.operations) / r.wall;
   std::printf("%6u %9llu %9llu %8.1f %8.3f %8.3f %11.0f %8.0f %8.0f", r.ranks,
-              static_cast<unsigned long long>(r.events), static_cast<unsigned long long>(r.operations),
-              r.trace_mib, r.wall, r.simulation, rate, r.child_mib, r.child_mib - r.parent_mib);
+              static_cast<unsigned long long>(r.events), static_cast<unsigned long long>(r.operations), r.trace_mib,
+              r.wall, r.simulation, rate, r.child_mib, r.child_mib - r.parent_mib);
   if (r.smpi_wall > 0) {
     const double smpi_rate = static_cast<double>(r.operations) / r.smpi_wall;
     std::printf(" %8.3f %11.0f %8.0f %7.2fx (%.2f-%.2f)  sim %.6f vs %.6f s", r.smpi_wall, smpi_rate, r.smpi_mib,
@@ -436,26 +471,26 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (a.costs) {
-      std::printf("halo traces, %llu MPI operations each, median of %d alternating runs; platform %s; speed ratio "
-                  "= model-only wall / wall (>= 1: not slower)\n",
-                  static_cast<unsigned long long>(a.operations), a.repeat, a.platform.c_str());
+      std::printf(
+          "halo traces, %llu MPI operations each, median of %d alternating runs; platform %s; speed ratio "
+          "= model-only wall / wall (>= 1: not slower)\n",
+          static_cast<unsigned long long>(a.operations), a.repeat, a.platform.c_str());
       for (std::uint32_t r : a.ranks) measure_costs(a, r, a.operations);
       return 0;
     }
     std::string cfg;
     for (const std::string& s : a.cfg) cfg += " " + s;
-    std::printf("halo traces, %llu MPI operations each, median of %d runs; platform %s, allreduce "
-                "recursive doubling, CM02, no overheads%s%s\n",
-                static_cast<unsigned long long>(a.operations), a.repeat, a.platform.c_str(),
-                cfg.empty() ? "" : "; SimGrid settings", cfg.c_str());
-    std::printf("%6s %9s %9s %8s %8s %8s %11s %8s %8s %8s %11s %8s %8s\n", "ranks", "events", "ops",
-                "trace", "wisp[s]", "sim[s]", "wisp ops/s", "peak MiB", "+MiB", "smpi[s]", "smpi ops/s",
-                "RSS MiB", "speed-up");
+    std::printf(
+        "halo traces, %llu MPI operations each, median of %d runs; platform %s, allreduce "
+        "recursive doubling, CM02, no overheads%s%s\n",
+        static_cast<unsigned long long>(a.operations), a.repeat, a.platform.c_str(),
+        cfg.empty() ? "" : "; SimGrid settings", cfg.c_str());
+    std::printf("%6s %9s %9s %8s %8s %8s %11s %8s %8s %8s %11s %8s %8s\n", "ranks", "events", "ops", "trace", "wisp[s]",
+                "sim[s]", "wisp ops/s", "peak MiB", "+MiB", "smpi[s]", "smpi ops/s", "RSS MiB", "speed-up");
     for (std::uint32_t p : a.ranks) print(measure(a, p, a.operations, a.smpi));
     if (a.scaling) {
       std::printf("growth with events at 256 ranks\n");
-      for (std::uint64_t ops : {a.operations / 4, a.operations / 2, a.operations})
-        print(measure(a, 256, ops, a.smpi));
+      for (std::uint64_t ops : {a.operations / 4, a.operations / 2, a.operations}) print(measure(a, 256, ops, a.smpi));
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "replay_bench: %s\n", e.what());

@@ -12,9 +12,9 @@
 #include <string>
 #include <tuple>
 
+#include "../unit/scalasca_dump.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/io/otf2_reader.hpp"
-#include "../unit/scalasca_dump.hpp"
 
 using namespace wisp;
 namespace fs = std::filesystem;
@@ -50,8 +50,10 @@ int main(int argc, char** argv) {
   std::string only;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--metric" && i + 1 < argc) only = argv[++i];
-    else shared = a;
+    if (a == "--metric" && i + 1 < argc)
+      only = argv[++i];
+    else
+      shared = a;
   }
   try {
     for (const char* name : {"apps/sweep3d_50c_6r", "apps/cloverleaf_bm_short_4r", "apps/minife_100c_imb20_4r",

@@ -13,11 +13,11 @@
 namespace wisp::oracle {
 
 struct Oracle {
-  std::string name;                  // "imb8_barrier/static"
-  std::string trace;                 // the imbalanced run, under the oracle directory
-  std::vector<std::string> fixed;    // the measured runs of the fix (their mean end time)
-  std::string transforms;            // the scenario's transforms (YAML)
-  bool clean = false;                // one rank per core: no oversubscription
+  std::string name;                // "imb8_barrier/static"
+  std::string trace;               // the imbalanced run, under the oracle directory
+  std::vector<std::string> fixed;  // the measured runs of the fix (their mean end time)
+  std::string transforms;          // the scenario's transforms (YAML)
+  bool clean = false;              // one rank per core: no oversubscription
 };
 
 inline std::vector<Oracle> oracles() {
@@ -36,9 +36,9 @@ inline std::vector<Oracle> oracles() {
 }
 
 struct Outcome {
-  double measured_gain = 0;     // imbalanced end − mean end of the fixed runs [s]
-  double measured_fixed = 0;    // mean end of the fixed runs [s]
-  PointResult point;            // wisp's prediction, with its interval
+  double measured_gain = 0;   // imbalanced end − mean end of the fixed runs [s]
+  double measured_fixed = 0;  // mean end of the fixed runs [s]
+  PointResult point;          // wisp's prediction, with its interval
   double error() const { return (point.gain() - measured_gain) / measured_gain; }
   double span_error() const { return (point.scenario - measured_fixed) / measured_fixed; }
   bool covered() const {
@@ -52,8 +52,8 @@ inline Outcome evaluate(const std::filesystem::path& dir, const Oracle& o, const
   for (const std::string& f : o.fixed) out.measured_fixed += read_otf2(dir / f).end_time() / o.fixed.size();
   const Trace measured = read_otf2(dir / o.trace);
   out.measured_gain = measured.end_time() - out.measured_fixed;
-  const std::string yaml = "wisp: 1\nname: oracle\ntrace: " + (dir / o.trace).string() + "\nreplay:\n  costs: " + costs +
-                           "\ntransforms:\n" + o.transforms;
+  const std::string yaml = "wisp: 1\nname: oracle\ntrace: " + (dir / o.trace).string() +
+                           "\nreplay:\n  costs: " + costs + "\ntransforms:\n" + o.transforms;
   const Scenario s = parse_scenario(yaml, dir / "oracle.yaml");
   out.point = PointRun(s, measured).finish();
   return out;

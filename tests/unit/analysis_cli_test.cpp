@@ -9,8 +9,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/io/read_file.hpp"
 
@@ -94,8 +94,7 @@ TEST_CASE("wisp analyze prints the analyses and writes the JSON schema", "[analy
   const auto segments = nlohmann::json::parse(detailed.out)["critical_path"]["segments"];
   CHECK(segments.size() == j["critical_path"]["segment_count"].get<std::size_t>());
   const auto& acc = j["delay_accounting"];
-  CHECK(acc["short_term"].get<double>() + acc["long_term"].get<double>() +
-            acc["unattributed"].get<double>() ==
+  CHECK(acc["short_term"].get<double>() + acc["long_term"].get<double>() + acc["unattributed"].get<double>() ==
         Approx(acc["total_wait"].get<double>()));
   CHECK(j["partitions"]["list"].size() == 2);
 
@@ -121,7 +120,10 @@ TEST_CASE("wisp analyze --partitions: user partitions and clear errors", "[analy
   CHECK(j["partitions"]["list"][0]["name"] == "particles");
   CHECK(j["partitions"]["list"][1]["ranks"] == "4-5");
 
-  const struct { const char* text; const char* error; } bad[] = {
+  const struct {
+    const char* text;
+    const char* error;
+  } bad[] = {
       {"particles 0-3\nmesh: 4-5\n", "bad.txt:1: expected 'name: ranks'"},
       {"particles: 0-3\nmesh: 3-5\n", "bad.txt:2: rank 3 is already in partition 'particles' (line 1)"},
       {"particles: 0-3\nmesh: 4-9\n", "bad.txt:2: partition 'mesh': rank set '4-9': rank 9 does not exist"},
@@ -144,7 +146,8 @@ TEST_CASE("wisp analyze --partitions: user partitions and clear errors", "[analy
   CHECK(no_trace.err.find("wisp: error:") == 0);
 }
 
-TEST_CASE("wisp analyze: the activity-graph analysis sections with the issue's keys, values from the model", "[analysis][cli][pag][pop]") {
+TEST_CASE("wisp analyze: the activity-graph analysis sections with the issue's keys, values from the model",
+          "[analysis][cli][pag][pop]") {
   test::TempDir tmp;
   const std::string trace = write_imbalance(tmp);
   const gen::ImbalanceOptions o = imbalance_options();
@@ -224,7 +227,8 @@ TEST_CASE("wisp analyze: the activity-graph analysis sections with the issue's k
     CHECK(text.out.find(part) != std::string::npos);
 }
 
-TEST_CASE("wisp analyze: --nc, fixed and merged windows, pop_windows.csv, SimGrid ideal network", "[analysis][cli][pag][pop]") {
+TEST_CASE("wisp analyze: --nc, fixed and merged windows, pop_windows.csv, SimGrid ideal network",
+          "[analysis][cli][pag][pop]") {
   test::TempDir tmp;
   const std::string trace = write_imbalance(tmp);
   const gen::ImbalanceOptions o = imbalance_options();
@@ -269,7 +273,10 @@ TEST_CASE("wisp analyze: --nc, fixed and merged windows, pop_windows.csv, SimGri
 TEST_CASE("wisp analyze: bad the activity-graph analysis option values are one clear line", "[analysis][cli]") {
   test::TempDir tmp;
   const std::string trace = write_imbalance(tmp);
-  const struct { const char* args; const char* error; } bad[] = {
+  const struct {
+    const char* args;
+    const char* error;
+  } bad[] = {
       {"--k 0", "--k 0: the number of near-critical paths must be between 1 and 10000"},
       {"--k -3", "--k -3: the number of near-critical paths must be between 1 and 10000"},
       {"--k 1000000", "--k 1000000: the number of near-critical paths must be between 1 and 10000"},

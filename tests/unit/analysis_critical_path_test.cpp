@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <iostream>
 
-#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
+#include "wisp/generate/generators.hpp"
 
 using namespace wisp;
 using test::two_rank_trace;
@@ -25,8 +25,11 @@ TEST_CASE("Critical path of a two-rank trace, by hand", "[analysis][criticalpath
   // 2 + 3 = 5), then rank 0 from the Enter of its MPI_Send (5): A, MPI_Init.
   CHECK(cp.end_rank == 1);
   REQUIRE(cp.segments.size() == 4);
-  const struct { Rank rank; const char* cp; double start, end; } expected[] = {
-      {0, "main/MPI_Init", 0, 1}, {0, "main/A", 1, 5}, {1, "main/MPI_Recv", 5, 5.2}, {1, "main/C", 5.2, 8}};
+  const struct {
+    Rank rank;
+    const char* cp;
+    double start, end;
+  } expected[] = {{0, "main/MPI_Init", 0, 1}, {0, "main/A", 1, 5}, {1, "main/MPI_Recv", 5, 5.2}, {1, "main/C", 5.2, 8}};
   for (int i = 0; i < 4; ++i) {
     CHECK(cp.segments[i].rank == expected[i].rank);
     CHECK(cp.segments[i].callpath == callpath(t, expected[i].cp));
@@ -91,14 +94,11 @@ TEST_CASE("Synthetic imbalance benchmark: paper 000 Fig. 6", "[analysis][critica
     const double iota = metric_value(table, "critical_path_imbalance", work);
     const double profile = max - avg;
     // The configured extra runtime: percent of the balanced runtime (generators.hpp).
-    const double extra = std::string(mode) == "balanced"
-                             ? 0.0
-                             : o.percent / 100.0 * gen::imbalance_balanced_runtime(o);
-    std::printf("  %-8s  %12.1f %%    %12.1f %%    %8.1f %%\n", mode, 100 * iota / avg,
-                100 * profile / avg, 100 * extra / avg);
+    const double extra = std::string(mode) == "balanced" ? 0.0 : o.percent / 100.0 * gen::imbalance_balanced_runtime(o);
+    std::printf("  %-8s  %12.1f %%    %12.1f %%    %8.1f %%\n", mode, 100 * iota / avg, 100 * profile / avg,
+                100 * extra / avg);
     // The critical path runs from MPI_Init to the last MPI_Finalize Enter.
-    CHECK(a.critical_path.length ==
-          Approx(a.waits.finalize.latest_enter - 0.0).epsilon(1e-9));
+    CHECK(a.critical_path.length == Approx(a.waits.finalize.latest_enter - 0.0).epsilon(1e-9));
     if (extra == 0) {
       CHECK(iota == Approx(0).margin(1e-6));
       CHECK(profile == Approx(0).margin(1e-6));

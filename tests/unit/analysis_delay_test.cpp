@@ -6,9 +6,9 @@
 
 #include <cmath>
 
-#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
+#include "wisp/generate/generators.hpp"
 
 using namespace wisp;
 using test::HandTrace;
@@ -17,7 +17,6 @@ using test::callpath;
 using test::metric_of;
 
 namespace {
-
 
 // Σ short + Σ long + unattributed = attributable waiting time, and every attributable wait is
 // split completely into its direct and indirect part.
@@ -168,8 +167,8 @@ TEST_CASE("Delay accounting holds on generated traces", "[analysis][delay]") {
   gen::MpmdOptions mpmd;
   mpmd.mesh_work = 0.2;
   mpmd.launch_jitter = 0.01;
-  for (const Trace& t : {gen::generate_imbalance(im), gen::generate_halo(halo),
-                         gen::generate_phases(phases), gen::generate_mpmd(mpmd)}) {
+  for (const Trace& t : {gen::generate_imbalance(im), gen::generate_halo(halo), gen::generate_phases(phases),
+                         gen::generate_mpmd(mpmd)}) {
     const WaitPathAnalysis a = analyze_wait_paths(t);
     CHECK(a.delays.total_wait > 0);
     check_accounting(a);
@@ -271,7 +270,8 @@ TEST_CASE("Late Broadcast and Early Reduce: delay costs and the critical path", 
 //   Scalasca: S = 3, scale = min(2/3, 1): short-term foo 2 on A; long-term 0.75 / 3 · 3 = 0.75.
 //   Paper: D = 2 (Σ d), short-term 2 · 2/2 · 3/3 = 2; long-term 1.2.
 // Both book all 3.2 s of waiting.
-TEST_CASE("Delay rules: Scalasca's d⁺ over the delayer's call paths against the paper's heuristic", "[analysis][delay]") {
+TEST_CASE("Delay rules: Scalasca's d⁺ over the delayer's call paths against the paper's heuristic",
+          "[analysis][delay]") {
   HandTrace h(3);
   for (Rank r = 0; r < 3; ++r) h.enter(r, 0, "main");
   h.work(0, 0, 3, "foo");

@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include "hand_trace.hpp"
-#include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/report/trace_analysis_report.hpp"
 
 using namespace wisp;
@@ -35,8 +35,7 @@ TEST_CASE("Clock skew: two receives that end before their sends", "[analysis][ro
   const WaitPathAnalysis a = analyze_wait_paths(t);
   CHECK(a.waits.seconds[static_cast<int>(WaitKind::LateSender)].sum() == Approx(2.0));
   CHECK(a.delays.cycles_broken >= 1);
-  CHECK(a.delays.short_sum + a.delays.long_sum + a.delays.unattributed ==
-        Approx(a.delays.total_wait));
+  CHECK(a.delays.short_sum + a.delays.long_sum + a.delays.unattributed == Approx(a.delays.total_wait));
   CHECK(a.critical_path.stopped_early == 1);
   CHECK(a.critical_path.end_rank == 1);
   CHECK(a.critical_path.length > 0);
@@ -45,8 +44,8 @@ TEST_CASE("Clock skew: two receives that end before their sends", "[analysis][ro
 TEST_CASE("Unmatched messages and incomplete collectives are skipped", "[analysis][robustness]") {
   HandTrace h(3);
   for (Rank r = 0; r < 3; ++r) h.enter(r, 0, "main");
-  h.send(0, 1, 1.1, 1, 7);  // never received
-  h.recv(2, 1, 5, 1, 9);    // never sent
+  h.send(0, 1, 1.1, 1, 7);                          // never received
+  h.recv(2, 1, 5, 1, 9);                            // never sent
   h.collective(0, 2, 3, "MPI_Barrier", h.world());  // rank 2 never reaches it
   h.collective(1, 2.5, 3, "MPI_Barrier", h.world());
   for (Rank r = 0; r < 3; ++r) h.leave(r, 6, "main");

@@ -12,8 +12,8 @@
 #include <sstream>
 #include <tuple>
 
-#include "helpers.hpp"
 #include "hand_trace.hpp"
+#include "helpers.hpp"
 #include "scalasca_dump.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/io/otf2_reader.hpp"
@@ -69,8 +69,8 @@ TEST_CASE("Scalasca conformance on the Score-P ping-pong trace", "[analysis][sca
   for (const auto& [key, unused] : keys) {
     const double ref = reference.count(key) ? reference.at(key) : 0.0;
     const double mine = wisp_values.count(key) ? wisp_values.at(key) : 0.0;
-    INFO(std::get<0>(key) << " @ '" << std::get<1>(key) << "' rank " << std::get<2>(key)
-                          << ": Scalasca " << ref << ", wisp " << mine);
+    INFO(std::get<0>(key) << " @ '" << std::get<1>(key) << "' rank " << std::get<2>(key) << ": Scalasca " << ref
+                          << ", wisp " << mine);
     CHECK(std::abs(mine - ref) <= std::max(0.01 * std::abs(ref), 1e-6));
     ++matched;
   }
@@ -112,8 +112,8 @@ TEST_CASE("the paper's delay rules on the Score-P ping-pong trace", "[analysis][
 // within 1 % L1 (Σ over call path and rank of |wisp − Scalasca| / Σ |Scalasca|).
 TEST_CASE("Scalasca conformance on the real application and what-if traces", "[analysis][scalasca]") {
   for (const char* name : {"apps/sweep3d_50c_6r", "apps/cloverleaf_bm_short_4r", "apps/minife_100c_imb20_4r",
-                           "whatif/imb8_barrier/balanced", "whatif/imb8_barrier/static",
-                           "whatif/imb8_barrier/dynamic", "whatif/imb8_barrier/mixed"}) {
+                           "whatif/imb8_barrier/balanced", "whatif/imb8_barrier/static", "whatif/imb8_barrier/dynamic",
+                           "whatif/imb8_barrier/mixed"}) {
     const auto dir = test::real_trace(name);
     const Trace t = read_otf2(dir);
     const auto errors = test::compare_metrics(test::read_scalasca_dump(dir / "scalasca.tsv.gz"),

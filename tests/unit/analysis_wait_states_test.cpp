@@ -5,9 +5,9 @@
 // imbalance generator, whose barrier waits follow from its analytic model.
 #include <catch2/catch.hpp>
 
-#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
+#include "wisp/generate/generators.hpp"
 
 using namespace wisp;
 using test::HandTrace;
@@ -58,7 +58,7 @@ TEST_CASE("Late Sender in MPI_Waitall (largest wait only) and MPI_Wait", "[analy
   const auto b = h.irecv(0, 1.1, 1.2, 2, 0);
   h.wait(0, 2, 5.5, {a, b});  // sends start at 4 (wait 2) and 5 (wait 3): Scalasca counts 3
   const auto c = h.irecv(0, 6, 6.1, 1, 1);
-  h.wait(0, 7, 8.2, {c});     // send starts at 8: wait 1
+  h.wait(0, 7, 8.2, {c});  // send starts at 8: wait 1
   h.send(1, 4, 4.1, 0, 0);
   h.send(1, 8, 8.1, 0, 1);
   h.send(2, 5, 5.1, 0, 0);
@@ -88,8 +88,8 @@ TEST_CASE("Late Receiver in a blocking send and in MPI_Wait on an Isend", "[anal
   h.leave(1, 10, "main");
   const Trace t = h.finish();
   const WaitStates w = waits_of(t);
-  CHECK(waited(t, w, WaitKind::LateReceiver, "main/MPI_Send", 0) == Approx(3.0));   // 4 - 1
-  CHECK(waited(t, w, WaitKind::LateReceiver, "main/MPI_Wait", 0) == Approx(1.5));   // 8 - 6.5
+  CHECK(waited(t, w, WaitKind::LateReceiver, "main/MPI_Send", 0) == Approx(3.0));  // 4 - 1
+  CHECK(waited(t, w, WaitKind::LateReceiver, "main/MPI_Wait", 0) == Approx(1.5));  // 8 - 6.5
   CHECK(count(t, w, WaitKind::LateReceiver, "main/MPI_Send", 0) == 1);
   CHECK(total(w, WaitKind::LateSender) == 0);
   for (const WaitState& s : w.instances) CHECK(s.delayer == 1);

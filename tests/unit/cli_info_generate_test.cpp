@@ -49,7 +49,8 @@ TEST_CASE("wisp generate rejects impossible options with one line") {
   TempDir dir;
   const auto bad_mode = run_wisp("generate imbalance --mode sideways -o " + (dir / "x").string());
   CHECK(bad_mode.exit_code == 1);
-  CHECK(bad_mode.err == "wisp: error: generate imbalance: --mode must be balanced, static, dynamic or mixed (got 'sideways')\n");
+  CHECK(bad_mode.err ==
+        "wisp: error: generate imbalance: --mode must be balanced, static, dynamic or mixed (got 'sideways')\n");
   const auto bad_ranks = run_wisp("generate halo --dims 2x2 --overload-ranks 2-9 -o " + (dir / "y").string());
   CHECK(bad_ranks.exit_code == 1);
   CHECK_THAT(bad_ranks.err, Catch::Contains("rank 9 does not exist"));

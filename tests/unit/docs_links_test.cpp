@@ -22,8 +22,7 @@ const fs::path kRoot = fs::path(WISP_SOURCE_DIR);
 // Every *.md file of the repository, without build directories and hidden ones (.git, ...).
 std::vector<fs::path> markdown_files() {
   std::vector<fs::path> files;
-  for (auto it = fs::recursive_directory_iterator(kRoot); it != fs::recursive_directory_iterator();
-       ++it) {
+  for (auto it = fs::recursive_directory_iterator(kRoot); it != fs::recursive_directory_iterator(); ++it) {
     const std::string name = it->path().filename().string();
     if (it->is_directory() && (name.rfind("build", 0) == 0 || name.rfind('.', 0) == 0)) {
       it.disable_recursion_pending();
@@ -77,8 +76,7 @@ std::vector<Link> links_of(const std::string& text) {
   const std::string prose = prose_of(text);
   std::vector<Link> links;
   for (std::sregex_iterator m(prose.begin(), prose.end(), link), end; m != end; ++m)
-    links.push_back({1 + std::count(prose.begin(), prose.begin() + m->position(0), '\n'),
-                     (*m)[1].str()});
+    links.push_back({1 + std::count(prose.begin(), prose.begin() + m->position(0), '\n'), (*m)[1].str()});
   return links;
 }
 
@@ -156,9 +154,7 @@ TEST_CASE("every link to a section of a Markdown file names one of its headings"
       if (is_external(link.target) || hash == std::string::npos) continue;
       const std::string path = link.target.substr(0, hash);
       const fs::path target = path.empty() ? md : (md.parent_path() / path).lexically_normal();
-      if (relative_to_root(target).rfind("..", 0) == 0 || target.extension() != ".md" ||
-          !fs::exists(target))
-        continue;
+      if (relative_to_root(target).rfind("..", 0) == 0 || target.extension() != ".md" || !fs::exists(target)) continue;
       INFO(relative_to_root(md) << ":" << link.line << ": link to " << link.target);
       CHECK(anchors_of(target).count(link.target.substr(hash + 1)) == 1);
     }

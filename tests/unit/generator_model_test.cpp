@@ -138,8 +138,8 @@ TEST_CASE("model: collectives follow their class rules on a sub-communicator") {
   const double rr3 = b[3] + 3e-3 + 1e-6;
   CHECK(leave(t, 1, "MPI_Reduce") == Approx(b[1] + 1e-3 + 1e-6 + C).margin(kNs));
   CHECK(leave(t, 3, "MPI_Reduce") == Approx(rr3 + C).margin(kNs));
-  CHECK(leave(t, 0, "MPI_Reduce") == Approx(std::max({b[0] + 1e-6, b[1] + 1e-3 + 1e-6,
-                                                      b[2] + 2e-3 + 1e-6, rr3}) + C).margin(kNs));
+  CHECK(leave(t, 0, "MPI_Reduce") ==
+        Approx(std::max({b[0] + 1e-6, b[1] + 1e-3 + 1e-6, b[2] + 2e-3 + 1e-6, rr3}) + C).margin(kNs));
   // Scan: rank i leaves at max(ready_0..i) + C.
   double ready[4];
   for (Rank r = 0; r < 4; ++r) ready[r] = leave(t, r, "MPI_Reduce") + r * 1e-3 + 1e-6;

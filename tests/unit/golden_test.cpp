@@ -36,7 +36,9 @@ Tokens tokens_of(const std::string& line) {
     t.numbers.push_back(std::stod(n));
     const auto dot = n.find('.');
     const auto exponent = n.find_first_of("eE");
-    int decimals = dot == std::string::npos ? 0 : static_cast<int>((exponent == std::string::npos ? n.size() : exponent) - dot - 1);
+    int decimals = dot == std::string::npos
+                       ? 0
+                       : static_cast<int>((exponent == std::string::npos ? n.size() : exponent) - dot - 1);
     if (exponent != std::string::npos) decimals -= std::stoi(n.substr(exponent + 1));
     t.decimals.push_back(decimals);
     at = static_cast<std::size_t>(it->position() + it->length());

@@ -78,15 +78,17 @@ void HandTrace::wait(Rank r, double enter_t, double leave_t, const std::vector<s
   enter(r, enter_t, fn);
   for (std::uint64_t id : requests) {
     const Pending p = pending_[r].at(id);
-    if (p.send) b(r).isend_complete(leave_t, id);
-    else b(r).irecv(leave_t, p.peer, world_, p.tag, p.bytes, id);
+    if (p.send)
+      b(r).isend_complete(leave_t, id);
+    else
+      b(r).irecv(leave_t, p.peer, world_, p.tag, p.bytes, id);
     pending_[r].erase(id);
   }
   leave(r, leave_t, fn);
 }
 
-void HandTrace::collective(Rank r, double enter_t, double leave_t, const std::string& function,
-                           CommId c, Rank root, std::uint64_t bytes) {
+void HandTrace::collective(Rank r, double enter_t, double leave_t, const std::string& function, CommId c, Rank root,
+                           std::uint64_t bytes) {
   static const std::map<std::string, CollectiveOp> ops = {
       {"MPI_Barrier", CollectiveOp::Barrier},     {"MPI_Bcast", CollectiveOp::Bcast},
       {"MPI_Scatter", CollectiveOp::Scatter},     {"MPI_Gather", CollectiveOp::Gather},

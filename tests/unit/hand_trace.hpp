@@ -37,8 +37,8 @@ class HandTrace {
 
   // Any collective by its MPI function name ("MPI_Barrier", "MPI_Allreduce", ...): Begin at
   // Enter, End at Leave. `root` is a global rank (1→N, N→1 only).
-  void collective(Rank r, double enter, double leave, const std::string& function, CommId comm,
-                  Rank root = kNone, std::uint64_t bytes = 8);
+  void collective(Rank r, double enter, double leave, const std::string& function, CommId comm, Rank root = kNone,
+                  std::uint64_t bytes = 8);
   void init(Rank r, double enter, double leave);      // MPI_Init with Score-P's CREATE_HANDLE
   void finalize(Rank r, double enter, double leave);  // MPI_Finalize with DESTROY_HANDLE
 
@@ -62,8 +62,7 @@ class HandTrace {
 };
 
 // Sum of `metric` in the table for the call path named `cp` (on rank r, or all ranks).
-double metric_of(const Trace& t, const MetricTable& table, const char* metric, const std::string& cp,
-                 Rank r = kAny);
+double metric_of(const Trace& t, const MetricTable& table, const char* metric, const std::string& cp, Rank r = kAny);
 
 // Rank 0: computes 0-1, MPI_Comm_rank 1-2, computes 2-4, MPI_Send (8 bytes) 4-4.5, computes to 6.
 // Rank 1: computes 0-1, MPI_Recv 1-5 (the message's send starts at 4), computes to 6.

@@ -3,17 +3,17 @@
 // minimal inputs live in tests/regression/ (one file per case) or are built here.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
 #include <algorithm>
 #include <cstdlib>
-#include <sys/wait.h>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
 #include "wisp/error.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/atomic_output.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/read_file.hpp"
@@ -77,8 +77,8 @@ TEST_CASE("a simulated run beyond SimGrid's clock is an error, not a result", "[
 
 TEST_CASE("a repeated YAML key is an error naming both places", "[hardening]") {
   const fs::path file = kRegression / "duplicate-key.yaml";
-  CHECK_THAT(error_of(file), Catch::StartsWith(file.string()) &&
-                                 Catch::EndsWith(":4:40: duplicate key 'factor' (first at line 4)"));
+  CHECK_THAT(error_of(file),
+             Catch::StartsWith(file.string()) && Catch::EndsWith(":4:40: duplicate key 'factor' (first at line 4)"));
 }
 
 TEST_CASE("collectives: default applies to every family that has it, named ones win", "[hardening]") {
@@ -140,7 +140,8 @@ TEST_CASE("SIGINT stops the simulation child, removes unfinished output and says
   err = read_file(dir / "err").value_or("");
   alive = read_file(dir / "alive").value_or("");
   CHECK(rc == "130");
-  CHECK_THAT(err, Catch::Contains("wisp: interrupted (SIGINT): stopping the simulations and removing unfinished output"));
+  CHECK_THAT(err,
+             Catch::Contains("wisp: interrupted (SIGINT): stopping the simulations and removing unfinished output"));
   CHECK(alive.empty());
   for (const auto& entry : fs::directory_iterator(dir.path()))
     CHECK(entry.path().filename().string().rfind(".sim.", 0) != 0);
@@ -150,7 +151,7 @@ TEST_CASE("SIGINT stops the simulation child, removes unfinished output and says
 TEST_CASE("staging directories of killed runs are removed by the next run", "[hardening]") {
   TempDir dir;
   fs::create_directories(dir / ".t.partial-999999999" / "traces");  // no such process
-  fs::create_directories(dir / ".t.partial-1");                       // init: alive, kept
+  fs::create_directories(dir / ".t.partial-1");                     // init: alive, kept
   REQUIRE(test::run_wisp("generate imbalance --ranks 2 --iterations 2 -o " + (dir / "t").string()).exit_code == 0);
   CHECK_FALSE(fs::exists(dir / ".t.partial-999999999"));
   CHECK(fs::exists(dir / ".t.partial-1"));
@@ -261,7 +262,8 @@ TEST_CASE("messages quote what they are given, shortened; odd values are named",
   TempDir dir;
   const std::string name(500000, 'x');
   std::ofstream(dir / "long.yaml") << "wisp: 1\ntrace: {generate: \"imbalance --ranks 2 --iterations 2\"}\n"
-                                      "transforms:\n  - scale: {region: " << name << ", factor: 2}\n";
+                                      "transforms:\n  - scale: {region: "
+                                   << name << ", factor: 2}\n";
   const auto r = test::run_wisp("run -o " + (dir / "out").string() + " " + (dir / "long.yaml").string());
   CHECK(r.exit_code == 1);
   CHECK(r.err.size() < 400);
@@ -270,7 +272,8 @@ TEST_CASE("messages quote what they are given, shortened; odd values are named",
   CHECK_THAT(error_of(dir / "version.yaml"), Catch::EndsWith(":1:7: wisp: a list or map is not a schema version "
                                                              "this wisp reads (it reads wisp: 1)"));
   std::ofstream(dir / "empty.otf2");
-  CHECK_THROWS_WITH(read_otf2(dir / "empty.otf2"), (dir / "empty.otf2").string() + ": is empty, not an OTF2 anchor file");
+  CHECK_THROWS_WITH(read_otf2(dir / "empty.otf2"),
+                    (dir / "empty.otf2").string() + ": is empty, not an OTF2 anchor file");
 }
 
 TEST_CASE("out of memory is exit 1 naming the command and input", "[hardening]") {
@@ -282,8 +285,9 @@ TEST_CASE("out of memory is exit 1 naming the command and input", "[hardening]")
   // Was exit 3 "internal error: std::bad_alloc" with no input named.
   TempDir dir;
   const auto limited = std::system(("bash -c 'ulimit -v 400000; " + std::string(WISP_CLI) +
-                                    " generate halo --dims 64x64 --steps 200 -o " + (dir / "out").string() +
-                                    " 2>" + (dir / "err").string() + "'").c_str());
+                                    " generate halo --dims 64x64 --steps 200 -o " + (dir / "out").string() + " 2>" +
+                                    (dir / "err").string() + "'")
+                                       .c_str());
   CHECK(WEXITSTATUS(limited) == 1);
   const std::string err = read_file(dir / "err").value_or("");
   CHECK(err == "wisp: error: generate halo --dims 64x64 --steps 200 -o " + (dir / "out").string() +
@@ -317,12 +321,16 @@ TEST_CASE("scenario YAML: recursive aliases, alias bombs and deep nesting are on
     const char* file;
     const char* message;
   } cases[] = {
-      {"yaml-recursive-alias.yaml", ":2:8: recursive alias: an anchored list or map (&name) contains an alias of itself (*name)"},
-      {"yaml-recursive-alias-unknown-key.yaml", ":3:4: recursive alias: an anchored list or map (&name) contains an alias of itself (*name)"},
-      {"yaml-alias-bomb.yaml", "nodes: aliases (*name) are copied where they are used, and these multiply (an alias bomb?)"},
+      {"yaml-recursive-alias.yaml",
+       ":2:8: recursive alias: an anchored list or map (&name) contains an alias of itself (*name)"},
+      {"yaml-recursive-alias-unknown-key.yaml",
+       ":3:4: recursive alias: an anchored list or map (&name) contains an alias of itself (*name)"},
+      {"yaml-alias-bomb.yaml",
+       "nodes: aliases (*name) are copied where they are used, and these multiply (an alias bomb?)"},
       {"yaml-deep-nesting.yaml", ":3:67: lists and maps nested deeper than 64 levels"},
-      {"yaml-merge-key.yaml", ":5:13: merge keys (<<) are not supported in transform 'scale': write the keys out, or reuse a "
-                              "whole block with an alias (key: *name)"},
+      {"yaml-merge-key.yaml",
+       ":5:13: merge keys (<<) are not supported in transform 'scale': write the keys out, or reuse a "
+       "whole block with an alias (key: *name)"},
   };
   for (const auto& c : cases) {
     INFO(c.file);
@@ -333,7 +341,8 @@ TEST_CASE("scenario YAML: recursive aliases, alias bombs and deep nesting are on
     CHECK(error.find('\n') == std::string::npos);
   }
   // The command line: exit 1, one line on stderr (not a signal).
-  const auto r = test::run_wisp("run " + (kRegression / "yaml-recursive-alias.yaml").string() + " -o /nonexistent/never");
+  const auto r =
+      test::run_wisp("run " + (kRegression / "yaml-recursive-alias.yaml").string() + " -o /nonexistent/never");
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.err, Catch::StartsWith("wisp: error: ") && Catch::Contains("recursive alias"));
 }

@@ -33,8 +33,8 @@ fs::path real_trace(const std::string& name) {
 
 CommandResult run_wisp(const std::string& args) {
   TempDir tmp;
-  const std::string cmd = std::string(WISP_CLI) + " " + args + " >" + (tmp / "out").string() +
-                          " 2>" + (tmp / "err").string();
+  const std::string cmd =
+      std::string(WISP_CLI) + " " + args + " >" + (tmp / "out").string() + " 2>" + (tmp / "err").string();
   const int status = std::system(cmd.c_str());
   CommandResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;

@@ -9,12 +9,12 @@
 #include <map>
 #include <sstream>
 
-#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
 #include "wisp/analysis/pop_hybrid.hpp"
 #include "wisp/analysis/thread_profile.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/replay/calibrate.hpp"
@@ -100,7 +100,7 @@ TEST_CASE("hybrid traces: every location read and counted as otf2-print counts i
     for (Rank r = 0; r < 2; ++r) {
       const Location& rank = t.defs.ranks[r];
       const auto& master = printed->at(rank.otf2_id);
-      CHECK(t.ranks[r].events.size() == sum(master, true));  // Enter, Leave and MPI records
+      CHECK(t.ranks[r].events.size() == sum(master, true));                // Enter, Leave and MPI records
       CHECK(thread_counts(records_of(t, r, 0)) == thread_counts(master));  // fork/join, teams, locks
       CHECK(thread_counts(master).count("THREAD_FORK") == 1);
       sends += master.count("MPI_SEND") ? master.at("MPI_SEND") : 0;
@@ -132,10 +132,10 @@ TEST_CASE("hybrid traces: the anchored identity of the master threads is the mea
 
 TEST_CASE("another location's time follows the master's timeline, piecewise linearly", "[trace][hybrid]") {
   const std::vector<double> before{1, 2, 4}, after{1, 3, 4};
-  CHECK(follow_master(before, after, 0.5) == Approx(0.5));   // before the master: its first shift (0)
-  CHECK(follow_master(before, after, 1.5) == Approx(2.0));   // 1..2 became 1..3: twice as long
-  CHECK(follow_master(before, after, 3.0) == Approx(3.5));   // 2..4 became 3..4: half as long
-  CHECK(follow_master(before, after, 5.0) == Approx(5.0));   // after the master: its last shift (0)
+  CHECK(follow_master(before, after, 0.5) == Approx(0.5));  // before the master: its first shift (0)
+  CHECK(follow_master(before, after, 1.5) == Approx(2.0));  // 1..2 became 1..3: twice as long
+  CHECK(follow_master(before, after, 3.0) == Approx(3.5));  // 2..4 became 3..4: half as long
+  CHECK(follow_master(before, after, 5.0) == Approx(5.0));  // after the master: its last shift (0)
   CHECK(follow_master(before, {2, 4, 5}, 0.0) == Approx(1.0));
   CHECK(follow_master(before, {2, 4, 5}, 6.0) == Approx(7.0));
   CHECK(follow_master({}, {}, 6.0) == 6.0);
@@ -178,12 +178,17 @@ TEST_CASE("thread records round trip: fork/join, teams, locks and tasks with the
   t.ranks[0].others = {{}};
   t.defs.thread_teams = {ThreadTeam{0, {0, 1}, 3}};  // paradigm 3: OTF2_PARADIGM_OPENMP
   using K = ThreadRecordKind;
-  t.ranks[0].thread_records = {
-      {{1.0, 2, 0, kNone, 3, K::Fork}, {1.5, 0, 0, 0, 0, K::TeamBegin}, {2.0, 7, 0, 0, 0, K::TaskCreate},
-       {2.5, 7, 0, 0, 0, K::TaskSwitch}, {3.0, 7, 0, 0, 0, K::TaskComplete}, {4.0, 0, 0, 0, 0, K::TeamEnd},
-       {5.0, 0, 0, kNone, 3, K::Join}},
-      {{1.6, 0, 0, 0, 0, K::TeamBegin}, {2.2, 1, 42, kNone, 3, K::AcquireLock}, {2.4, 1, 42, kNone, 3, K::ReleaseLock},
-       {3.9, 0, 0, 0, 0, K::TeamEnd}}};
+  t.ranks[0].thread_records = {{{1.0, 2, 0, kNone, 3, K::Fork},
+                                {1.5, 0, 0, 0, 0, K::TeamBegin},
+                                {2.0, 7, 0, 0, 0, K::TaskCreate},
+                                {2.5, 7, 0, 0, 0, K::TaskSwitch},
+                                {3.0, 7, 0, 0, 0, K::TaskComplete},
+                                {4.0, 0, 0, 0, 0, K::TeamEnd},
+                                {5.0, 0, 0, kNone, 3, K::Join}},
+                               {{1.6, 0, 0, 0, 0, K::TeamBegin},
+                                {2.2, 1, 42, kNone, 3, K::AcquireLock},
+                                {2.4, 1, 42, kNone, 3, K::ReleaseLock},
+                                {3.9, 0, 0, 0, 0, K::TeamEnd}}};
   test::TempDir dir;
   write_otf2(t, dir / "t");
   const Trace back = read_otf2(dir / "t");
@@ -316,8 +321,9 @@ TEST_CASE("rebalance across threads: each team meets at its barrier when the mea
   CHECK(team_work(early, select_visits(early, region_selection("!$omp parallel @a.c:1")))[0].threads == 3);
   CHECK(teams[0].max == Approx(9.999));
   CHECK(teams[0].mean == Approx((4 + 9.999 + 7) / 3));
-  const Scenario s = parse_scenario("wisp: 1\ntrace: t\ntransforms:\n  - rebalance: {region: \"!$omp parallel @a.c:1\", across: threads}\n",
-                                    "s.yaml");
+  const Scenario s = parse_scenario(
+      "wisp: 1\ntrace: t\ntransforms:\n  - rebalance: {region: \"!$omp parallel @a.c:1\", across: threads}\n",
+      "s.yaml");
   const Transformed balanced = apply_transforms(t, s.transforms);
   const double saved = 9.999 - (4 + 9.999 + 7) / 3;
   CHECK(balanced.trace.end_time() == Approx(12 - saved));
@@ -342,8 +348,9 @@ TEST_CASE("rebalance across threads: each team meets at its barrier when the mea
   single.defs.ranks[0].others.clear();
   CHECK_THROWS_WITH(apply_transforms(single, s.transforms),
                     Catch::StartsWith("s.yaml:4:") && Catch::Contains("no thread but the master"));
-  CHECK_THROWS_WITH(parse_scenario("wisp: 1\ntrace: t\ntransforms:\n  - rebalance: {region: x, across: cores}\n", "s.yaml"),
-                    Catch::Contains("across must be ranks or threads"));
+  CHECK_THROWS_WITH(
+      parse_scenario("wisp: 1\ntrace: t\ntransforms:\n  - rebalance: {region: x, across: cores}\n", "s.yaml"),
+      Catch::Contains("across must be ranks or threads"));
 }
 
 namespace {
@@ -361,7 +368,8 @@ gen::HybridOptions small_hybrid() {
 
 }  // namespace
 
-TEST_CASE("the hybrid generator: every thread works as the model says, the master waits for its team", "[generator][hybrid]") {
+TEST_CASE("the hybrid generator: every thread works as the model says, the master waits for its team",
+          "[generator][hybrid]") {
   const gen::HybridOptions o = small_hybrid();
   const Trace t = gen::generate_hybrid(o);
   REQUIRE(t.defs.ranks[1].others.size() == 2);
@@ -369,9 +377,9 @@ TEST_CASE("the hybrid generator: every thread works as the model says, the maste
   REQUIRE(visits.size() == 10);
   for (const TeamWork& team : team_work(t, visits)) CHECK(team.threads == 3);
   const std::vector<TeamWork> teams = team_work(t, visits);
-  CHECK(teams[0].max == Approx(0.01 * 1.2 * 1.5));              // rank 0, its last thread
+  CHECK(teams[0].max == Approx(0.01 * 1.2 * 1.5));  // rank 0, its last thread
   CHECK(teams[0].mean == Approx(0.01 * 1.2 * (2 + 1.5) / 3));
-  CHECK(teams[9].max == Approx(0.01 * 1.5));                     // rank 1
+  CHECK(teams[9].max == Approx(0.01 * 1.5));  // rank 1
   const auto& master = t.ranks[1].events;
   CHECK(master[visits[5].leave].time - master[visits[5].enter].time == Approx(0.015));  // its team's longest
   // Thread 1 of rank 1 reaches the barrier after its own work and leaves with the team.
@@ -449,8 +457,10 @@ TEST_CASE("POP's hybrid factors of the hybrid generator, by hand", "[analysis][p
     for (const Event& e : t.ranks[r].events) {  // MPI time: every MPI_* region's visits
       if (e.kind != EventKind::Enter && e.kind != EventKind::Leave) continue;
       if (!t.defs.region_of(e.ref).name.starts_with("MPI_")) continue;
-      if (e.kind == EventKind::Enter) entered = e.time;
-      else in_mpi += e.time - entered;
+      if (e.kind == EventKind::Enter)
+        entered = e.time;
+      else
+        in_mpi += e.time - entered;
     }
     const double outside = runtime - in_mpi;
     outside_sum += outside;
@@ -473,7 +483,8 @@ TEST_CASE("scaling a parallel region is a faster team: the generator with less w
 trace: {generate: "hybrid --ranks 2 --threads 3 --iterations 5 --thread-imbalance 0.5 --rank-imbalance 0.2"}
 transforms:
   - scale: {region: "!$omp parallel @hybrid.c:10", factor: 0.5}
-)", "s.yaml");
+)",
+                                    "s.yaml");
   const ScenarioTrace in = load_trace(s);
   const PointEvaluation p = evaluate_point(s, in.trace);
   gen::HybridOptions half = small_hybrid();
@@ -509,6 +520,7 @@ TEST_CASE("hybrid anomalies: a thread region without its master's, a team that c
                          {{0.001, par, true}, {10, par, false}}};
   check_teams(two);
   CHECK(two.anomalies[AnomalyKind::TeamSizeChange].count == 1);
-  CHECK_THAT(two.anomalies[AnomalyKind::TeamSizeChange].examples[0], Catch::Contains("has 2 threads, the one before 3"));
+  CHECK_THAT(two.anomalies[AnomalyKind::TeamSizeChange].examples[0],
+             Catch::Contains("has 2 threads, the one before 3"));
   CHECK(two.anomalies[AnomalyKind::OrphanThreadRegion].count == 0);
 }

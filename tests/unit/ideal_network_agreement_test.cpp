@@ -23,11 +23,11 @@
 
 #include <algorithm>
 
-#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
 #include "helpers.hpp"
-#include "wisp/io/otf2_reader.hpp"
 #include "wisp/analysis/pop_analysis.hpp"
+#include "wisp/generate/generators.hpp"
+#include "wisp/io/otf2_reader.hpp"
 #include "wisp/replay/ideal_platform.hpp"
 
 using namespace wisp;
@@ -78,12 +78,8 @@ TEST_CASE("ideal network: SimGrid replay on the ideal platform = clock replay, e
       check_agreement(gen::generate_imbalance(o));
     }
   }
-  SECTION("wavefront 3x2 with slow border ranks") {
-    check_agreement(test::small_wavefront_with_slow_border());
-  }
-  SECTION("mpmd, mesh too slow") {
-    check_agreement(test::small_mpmd_with_slow_mesh());
-  }
+  SECTION("wavefront 3x2 with slow border ranks") { check_agreement(test::small_wavefront_with_slow_border()); }
+  SECTION("mpmd, mesh too slow") { check_agreement(test::small_mpmd_with_slow_mesh()); }
   SECTION("halo 4x2, overloaded rank; eager and (with a 1 KiB eager limit) rendezvous messages") {
     gen::HaloOptions o;
     o.dims = {4, 2};
@@ -146,8 +142,8 @@ TEST_CASE("ideal network on the Score-P ping-pong trace: SimGrid within the laun
   for (const RankTrace& rt : t.ranks)
     for (const CallSpan& c : rt.mpi_calls) {
       bool communicates = false;
-      for (EventIndex i = c.enter + 1; i < c.leave; ++i) communicates |= rt.events[i].kind != EventKind::Enter &&
-                                                                        rt.events[i].kind != EventKind::Leave;
+      for (EventIndex i = c.enter + 1; i < c.leave; ++i)
+        communicates |= rt.events[i].kind != EventKind::Enter && rt.events[i].kind != EventKind::Leave;
       if (!communicates) local_calls += rt.events[c.leave].time - rt.events[c.enter].time;
     }
   INFO("clock " << clock << " s, SimGrid " << simgrid.runtime << " s, launch skew " << simgrid.launch_skew

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "helpers.hpp"
-#include "wisp/error.hpp"
 #include "wisp/driver/identity_share.hpp"
+#include "wisp/error.hpp"
 #include "wisp/scenario/trace_source.hpp"
 
 using namespace wisp;
@@ -47,7 +47,7 @@ TEST_CASE("identity_share: an identity run survives the bytes exactly", "[scenar
 
   CHECK_THROWS_WITH(decode_identity(bytes.substr(0, bytes.size() - 3), s, in.trace), Catch::Contains("truncated"));
   CHECK_THROWS_WITH(decode_identity(bytes + "x", s, in.trace), Catch::Contains("left over"));
-  const Scenario other = parse_scenario(std::string(kScenario).replace(std::string(kScenario).find("--ranks 4"), 9, "--ranks 3"),
-                                        dir / "other.yaml");
+  const Scenario other = parse_scenario(
+      std::string(kScenario).replace(std::string(kScenario).find("--ranks 4"), 9, "--ranks 3"), dir / "other.yaml");
   CHECK_THROWS_WITH(decode_identity(bytes, other, load_trace(other).trace), Catch::Contains("another trace"));
 }

@@ -6,10 +6,10 @@
 #include <set>
 #include <string>
 
-#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/generate/generators.hpp"
 
 using namespace wisp;
 
@@ -26,8 +26,8 @@ TEST_CASE("metric catalogue: unique names, known parents, units and analyses", "
     if (!m.parent.empty()) CHECK(find_metric(m.parent) != nullptr);
   }
   CHECK(find_metric("no_such_metric") == nullptr);
-  CHECK(analysis_keys() == std::vector<std::string>{"wait_states", "critical_path", "delays", "pag",
-                                                     "wait_estimate", "pop"});
+  CHECK(analysis_keys() ==
+        std::vector<std::string>{"wait_states", "critical_path", "delays", "pag", "wait_estimate", "pop"});
   std::size_t total = 0;
   for (int a = 0; a <= static_cast<int>(AnalysisKind::Pop); ++a) {
     INFO(analysis_key(AnalysisKind(a)));
@@ -39,9 +39,9 @@ TEST_CASE("metric catalogue: unique names, known parents, units and analyses", "
 
 TEST_CASE("metric catalogue: the wait-state metrics are Scalasca's", "[metric_catalogue]") {
   // MPI.pattern and Counts.pattern of Scalasca 2.6, lower case, in WaitKind order.
-  const char* scalasca[kWaitKindCount] = {"mpi_latesender", "mpi_latereceiver", "mpi_wait_nxn",
+  const char* scalasca[kWaitKindCount] = {"mpi_latesender",   "mpi_latereceiver",  "mpi_wait_nxn",
                                           "mpi_barrier_wait", "mpi_latebroadcast", "mpi_earlyreduce",
-                                          "mpi_earlyscan", "mpi_finalize_wait"};
+                                          "mpi_earlyscan",    "mpi_finalize_wait"};
   for (int k = 0; k < kWaitKindCount; ++k) {
     CHECK(metric_name(WaitKind(k)) == scalasca[k]);
     CHECK(find_metric(metric_name(WaitKind(k)))->analysis == AnalysisKind::WaitStates);

@@ -2,23 +2,23 @@
 // slices merged equal the whole, a deadlocking point is a row under MPI, a killed worker rank ends
 // the job with the lost points named and `--resume` finishes. The MPI tests are skipped when this
 // wisp was built without MPI or `mpirun` is absent.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <sys/wait.h>
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <fstream>
 #include <vector>
 
-#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
 #include "wisp/driver/mpi_pool.hpp"
+#include "wisp/driver/sweep_parts.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/io/read_file.hpp"
 #include "wisp/replay/platform.hpp"
-#include "wisp/driver/sweep_parts.hpp"
 
 namespace {
 
@@ -49,9 +49,10 @@ std::string mpirun(int ranks, const std::string& btl, const std::string& args) {
   }
   INFO("mpirun is the Debian package openmpi-bin (bash scripts/setup.sh installs it)");
   REQUIRE(std::system("command -v mpirun >/dev/null 2>&1") == 0);
-  return fmt::format("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -n {} "
-                     "--mca btl {} --mca btl_vader_single_copy_mechanism none {} {}",
-                     ranks, btl, WISP_CLI, args);
+  return fmt::format(
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -n {} "
+      "--mca btl {} --mca btl_vader_single_copy_mechanism none {} {}",
+      ranks, btl, WISP_CLI, args);
 }
 
 std::string file(const fs::path& p) { return wisp::read_file(p).value_or("<missing " + p.string() + ">"); }
@@ -147,8 +148,10 @@ TEST_CASE("mpirun wisp run: a point that deadlocks is reported, the others compl
     for (wisp::Rank r = 0; r < 2; ++r) {
       const double send = at + (r == 0 ? 100 : 300);
       t.work(r, "work", at, send);
-      t.call(r, "MPI_Send", send, send + 5, [&](wisp::RankBuilder& b) { b.send(us(send + 1), 1 - r, t.world(), 7, 4096); });
-      t.call(r, "MPI_Recv", send + 5, at + 320, [&](wisp::RankBuilder& b) { b.recv(us(at + 319), 1 - r, t.world(), 7, 4096); });
+      t.call(r, "MPI_Send", send, send + 5,
+             [&](wisp::RankBuilder& b) { b.send(us(send + 1), 1 - r, t.world(), 7, 4096); });
+      t.call(r, "MPI_Recv", send + 5, at + 320,
+             [&](wisp::RankBuilder& b) { b.recv(us(at + 319), 1 - r, t.world(), 7, 4096); });
     }
     at += 320;
   }
@@ -159,7 +162,8 @@ TEST_CASE("mpirun wisp run: a point that deadlocks is reported, the others compl
       "wisp: 1\nname: pair\ntrace: pair\ntransforms:\n  - platform: {{file: eager.xml}}\n"
       "sweep:\n  transforms[0].file: [\"{0}/eager.xml\", \"{0}/rendezvous.xml\", \"{0}/eager.xml\"]\n",
       dir.path().string());
-  const std::string cmd = mpirun(3, "self,tcp", fmt::format("-q run {} -o {}", (dir / "s.yaml").string(), (dir / "out").string()));
+  const std::string cmd =
+      mpirun(3, "self,tcp", fmt::format("-q run {} -o {}", (dir / "s.yaml").string(), (dir / "out").string()));
   if (cmd.empty()) return;
   const auto r = shell(cmd, dir.path());
   INFO(r.err);
@@ -200,7 +204,8 @@ TEST_CASE("mpirun -n 3 wisp suggest: the candidates over the ranks, results equa
   o.overload = 0.5;
   wisp::write_otf2(wisp::gen::generate_halo(o), dir / "halo");
   const std::string trace = (dir / "halo").string();
-  const std::string cmd = mpirun(3, "self,vader", fmt::format("suggest --top 2 -o {} {}", (dir / "mpi").string(), trace));
+  const std::string cmd =
+      mpirun(3, "self,vader", fmt::format("suggest --top 2 -o {} {}", (dir / "mpi").string(), trace));
   if (cmd.empty()) return;
   const auto ref = run_wisp(fmt::format("-q suggest --jobs 1 --top 2 -o {} {}", (dir / "ref").string(), trace));
   INFO(ref.err);
@@ -212,7 +217,8 @@ TEST_CASE("mpirun -n 3 wisp suggest: the candidates over the ranks, results equa
   REQUIRE(a["hypotheses"].size() >= 3);
   a.erase("timings"), b.erase("timings");  // wall seconds per step
   CHECK(a == b);
-  for (const auto& h : a["hypotheses"]) CHECK(file(dir / "ref" / h["file"].get<std::string>()) == file(dir / "mpi" / h["file"].get<std::string>()));
+  for (const auto& h : a["hypotheses"])
+    CHECK(file(dir / "ref" / h["file"].get<std::string>()) == file(dir / "mpi" / h["file"].get<std::string>()));
   // Rank 0 replays the identity once (its facts are in the report) and sends it to the workers.
   CHECK(count(r.err, "replaying the unmodified trace") == 1);
   CHECK_THAT(r.err, Catch::Contains("over 2 worker rank(s), 1 identity run(s) shared (1 made by rank 0)"));
@@ -220,11 +226,14 @@ TEST_CASE("mpirun -n 3 wisp suggest: the candidates over the ranks, results equa
 
 // The launchers' environments (srun's cannot be run here: no Slurm on this machine).
 TEST_CASE("launched_by_mpi: Open MPI, MPICH/PMI, PMIx and srun environments; a batch script is not a launch", "[mpi]") {
-  const char* names[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "SLURM_STEP_ID", "SLURM_NTASKS", "WISP_NO_MPI"};
+  const char* names[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE",     "PMIX_RANK",
+                         "SLURM_STEP_ID",        "SLURM_NTASKS", "WISP_NO_MPI"};
   std::vector<std::pair<std::string, std::string>> saved;
   for (const char* n : names)
     if (const char* v = std::getenv(n)) saved.emplace_back(n, v);
-  const auto clear = [&] { for (const char* n : names) unsetenv(n); };
+  const auto clear = [&] {
+    for (const char* n : names) unsetenv(n);
+  };
   clear();
   CHECK_FALSE(wisp::launched_by_mpi());
   for (const char* n : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"}) {

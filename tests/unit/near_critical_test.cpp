@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <map>
-#include <random>
 #include <optional>
+#include <random>
 #include <set>
 
 #include "helpers.hpp"
@@ -43,7 +43,9 @@ TEST_CASE("CPM on the Fig. 4 graph: ES, EF, LS, LF, total and free slack equal h
   CHECK(cpm.length == 10);
   CHECK(cpm.earliest == std::vector<Ticks>{0, 6, 5, 10});
   CHECK(cpm.latest == std::vector<Ticks>{0, 6, 6, 10});
-  struct Hand { Ticks es, ef, ls, lf, ts, fs; };
+  struct Hand {
+    Ticks es, ef, ls, lf, ts, fs;
+  };
   const Hand hand[] = {
       {0, 6, 0, 6, 0, 0},    // a: critical
       {0, 2, 4, 6, 4, 4},    // b: parallel edge beside a
@@ -104,7 +106,7 @@ TEST_CASE("near-critical paths and MBM on the Fig. 4 graph equal hand values") {
   REQUIRE(rows.size() == 3);
   CHECK(rows[0].callpath == A);  // the largest critical-path component ...
   CHECK(rows[0].critical_path == 6);
-  CHECK(rows[0].mbm_all == 1);   // ... is not the best target
+  CHECK(rows[0].mbm_all == 1);  // ... is not the best target
   CHECK(rows[1].callpath == B);
   CHECK(rows[1].critical_path == 4);
   CHECK(rows[1].mbm_k == 4);
@@ -244,8 +246,8 @@ TEST_CASE("k longest paths, CPM slacks and MBM equal brute-force enumeration on 
     const auto brute = all_paths(g);
     if (brute.empty()) continue;
     ++checked;
-    INFO("graph " << seed << " with " << g.vertex_count << " vertices, " << g.activities.size()
-                  << " explicit and " << g.chain_count() << " chain activities, " << brute.size() << " paths");
+    INFO("graph " << seed << " with " << g.vertex_count << " vertices, " << g.activities.size() << " explicit and "
+                  << g.chain_count() << " chain activities, " << brute.size() << " paths");
     const Cpm cpm = critical_path_method(g);
     REQUIRE(cpm.length == brute.front().duration);
     // Without earliest times (wisp analyze): the same latest times and the same critical path.
@@ -311,7 +313,8 @@ TEST_CASE("k longest paths, CPM slacks and MBM equal brute-force enumeration on 
     // k longest paths for several k: same durations as the brute-force top k, valid and distinct.
     std::set<std::vector<std::uint32_t>> valid;
     for (const auto& p : brute) valid.insert(p.activities);
-    for (std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7}, brute.size(), brute.size() + 3}) {
+    for (std::size_t k :
+         {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7}, brute.size(), brute.size() + 3}) {
       NearCriticalQuery q;
       q.k = k;
       const NearCriticalPaths r = near_critical_paths(g, cpm, q);
@@ -435,8 +438,10 @@ TEST_CASE("graph variants: each pass sees the shared activities and its own vari
   CHECK(index_graph(g) == 0);
   CHECK(g.variants == kBothVariants);
   std::vector<Ticks> earliest;
-  CHECK(longest_path(g, [](const Activity& a) { return a.duration; }, earliest) == 5);
-  CHECK(longest_path(g, [](const Activity& a) { return a.duration; }, earliest, kSecondVariant) == 7);
+  CHECK(longest_path(
+            g, [](const Activity& a) { return a.duration; }, earliest) == 5);
+  CHECK(longest_path(
+            g, [](const Activity& a) { return a.duration; }, earliest, kSecondVariant) == 7);
   int first_count = 0, second_count = 0;
   g.for_each_activity([&](std::uint32_t, const Activity&) { ++first_count; });
   g.for_each_activity([&](std::uint32_t, const Activity&) { ++second_count; }, kSecondVariant);
@@ -582,13 +587,13 @@ TEST_CASE("chain durations: 32 bits, the longer ones aside, either kind overwrit
   g.add_chain(3, huge, 1, ActivityKind::Computation);
   g.add_chain(0, 5, 1, ActivityKind::Computation);
   g.add_chain(1, ActivityGraph::kLongChain, 2, ActivityKind::Mpi);  // the sentinel itself is long
-  g.add_chain(2, huge + 1, 1, ActivityKind::Computation);          // added out of vertex order
+  g.add_chain(2, huge + 1, 1, ActivityKind::Computation);           // added out of vertex order
   CHECK(g.long_chains.size() == 3);
   CHECK(g.chain(0).duration == 5);
   CHECK(g.chain(1).duration == Ticks{ActivityGraph::kLongChain});
   CHECK(g.chain(2).duration == huge + 1);
   CHECK(g.chain(3).duration == huge);
-  g.add_chain(3, 7, 1, ActivityKind::Computation);  // long -> short
+  g.add_chain(3, 7, 1, ActivityKind::Computation);         // long -> short
   g.add_chain(0, huge + 2, 1, ActivityKind::Computation);  // short -> long
   CHECK(g.long_chains.size() == 3);
   CHECK(g.chain(3).duration == 7);
@@ -604,7 +609,7 @@ TEST_CASE("chain call paths: 16 bits, the wider ones aside, the two sentinels ke
   for (std::uint32_t v = 0; v < ids.size(); ++v) g.add_chain(v, 1, ids[v], ActivityKind::Computation);
   CHECK(g.wide_callpaths.size() == 2);  // 70000 and 0xfffd
   for (std::uint32_t v = 0; v < ids.size(); ++v) CHECK(g.chain(v).callpath == ids[v]);
-  g.add_chain(0, 1, 5, ActivityKind::Computation);  // wide -> narrow
+  g.add_chain(0, 1, 5, ActivityKind::Computation);         // wide -> narrow
   g.add_chain(1, 1, 1u << 30, ActivityKind::Computation);  // narrow -> wide
   CHECK(g.wide_callpaths.size() == 2);
   CHECK(g.chain(0).callpath == 5);

@@ -6,9 +6,9 @@
 
 #include <fstream>
 
-#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/error.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/trace/builder.hpp"
@@ -46,10 +46,10 @@ OTF2_Archive* open_archive(const fs::path& dir) {
 void write_one_rank_world(OTF2_GlobalDefWriter* d, OTF2_StringRef name) {
   const uint64_t locations[] = {0};
   const uint64_t ranks[] = {0};
-  OTF2_GlobalDefWriter_WriteGroup(d, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
-                                  OTF2_GROUP_FLAG_NONE, 1, locations);
-  OTF2_GlobalDefWriter_WriteGroup(d, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-                                  OTF2_GROUP_FLAG_NONE, 1, ranks);
+  OTF2_GlobalDefWriter_WriteGroup(d, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 1,
+                                  locations);
+  OTF2_GlobalDefWriter_WriteGroup(d, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 1,
+                                  ranks);
   OTF2_GlobalDefWriter_WriteComm(d, 0, name, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
 }
 
@@ -79,13 +79,12 @@ void write_raw_archive(const fs::path& dir, int threads, bool with_mpi, std::uin
   OTF2_GlobalDefWriter_WriteString(d, 4, "MPI_COMM_WORLD");
   OTF2_GlobalDefWriter_WriteString(d, 5, "MPI_Send");
   if (bad_string_id) OTF2_GlobalDefWriter_WriteString(d, bad_string_id, "corrupt");
-  OTF2_GlobalDefWriter_WriteRegion(d, 0, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
-                                   OTF2_REGION_FLAG_NONE, 0, 0, 0);
+  OTF2_GlobalDefWriter_WriteRegion(d, 0, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
+                                   0, 0, 0);
   OTF2_GlobalDefWriter_WriteRegion(d, 1, 5, 5, 0, OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI,
                                    OTF2_REGION_FLAG_NONE, 0, 0, 0);
   OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, 2, 2, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-  OTF2_GlobalDefWriter_WriteLocationGroup(d, 0, 2, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
-                                          OTF2_UNDEFINED_LOCATION_GROUP);
+  OTF2_GlobalDefWriter_WriteLocationGroup(d, 0, 2, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP);
   if (last_elsewhere)
     OTF2_GlobalDefWriter_WriteLocationGroup(d, 1, 2, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                                             OTF2_UNDEFINED_LOCATION_GROUP);
@@ -111,8 +110,8 @@ TEST_CASE("a missing path is one clear error") {
 TEST_CASE("a file that is not an OTF2 anchor is rejected") {
   TempDir dir;
   std::ofstream(dir / "notes.otf2") << "this is not OTF2\n";
-  CHECK_THROWS_WITH(read_otf2(dir / "notes.otf2"), Catch::StartsWith((dir / "notes.otf2").string()) &&
-                                                       Catch::Contains("not an OTF2 anchor file"));
+  CHECK_THROWS_WITH(read_otf2(dir / "notes.otf2"),
+                    Catch::StartsWith((dir / "notes.otf2").string()) && Catch::Contains("not an OTF2 anchor file"));
   TempDir empty;
   CHECK_THROWS_WITH(read_otf2(empty.path()), Catch::Contains("no OTF2 anchor file"));
 }
@@ -121,8 +120,8 @@ TEST_CASE("a truncated event file is detected") {
   TempDir dir;
   const fs::path trace = small_trace(dir, "t");
   truncate_file(trace / "traces" / "1.evt", 0.5);
-  CHECK_THROWS_WITH(read_otf2(trace), Catch::Contains("rank 1") &&
-                                          (Catch::Contains("truncated") || Catch::Contains("corrupt")));
+  CHECK_THROWS_WITH(read_otf2(trace),
+                    Catch::Contains("rank 1") && (Catch::Contains("truncated") || Catch::Contains("corrupt")));
 }
 
 TEST_CASE("an emptied event file is detected") {
@@ -160,9 +159,10 @@ TEST_CASE("a process's other threads belong to its rank; MPI from a non-master t
   CHECK(stray.anomalies[AnomalyKind::StrayLocation].count == 1);
   CHECK_THAT(stray.anomalies[AnomalyKind::StrayLocation].examples[0], Catch::Contains("thread 'thread' (location 2)"));
   write_raw_archive(dir / "multiple", 2, true, 0, true);
-  CHECK_THROWS_WITH(read_otf2(dir / "multiple"),
-                    Catch::Contains("rank 0, thread 'thread' (location 1)") && Catch::Contains("MPI_Send at 0.012") &&
-                        Catch::Contains("MPI calls from threads other than the master (MPI_THREAD_MULTIPLE) are not modelled"));
+  CHECK_THROWS_WITH(
+      read_otf2(dir / "multiple"),
+      Catch::Contains("rank 0, thread 'thread' (location 1)") && Catch::Contains("MPI_Send at 0.012") &&
+          Catch::Contains("MPI calls from threads other than the master (MPI_THREAD_MULTIPLE) are not modelled"));
 }
 
 TEST_CASE("the CLI prints one line and exits non-zero on bad input") {
@@ -191,14 +191,14 @@ TEST_CASE("anomalies written to OTF2 are found again by the reader and printed b
   d.add_region(make_region("MPI_Barrier"));
   TraceBuilder b(d);
   b.rank(0).enter(0, 0);
-  b.rank(0).send(1.0, 1, d.world, 3, 64);   // received 2 us before it is sent
-  b.rank(0).send(2.0, 1, d.world, 4, 64);   // never received
-  b.rank(0).collective_begin(3.0);          // rank 1 never joins
+  b.rank(0).send(1.0, 1, d.world, 3, 64);  // received 2 us before it is sent
+  b.rank(0).send(2.0, 1, d.world, 4, 64);  // never received
+  b.rank(0).collective_begin(3.0);         // rank 1 never joins
   b.rank(0).collective_end(3.5, CollectiveOp::Barrier, d.world, kNone, 0, 0);
   b.rank(0).leave(4.0, 0);
   b.rank(1).enter(0, 0);
   b.rank(1).recv(0.999998, 0, d.world, 3, 64);
-  b.rank(1).recv(2.5, 0, d.world, 9, 64);   // never sent
+  b.rank(1).recv(2.5, 0, d.world, 9, 64);  // never sent
   b.rank(1).leave(4.0, 0);
   write_otf2(b.finish(), dir / "anomalies");
   const Trace t = read_otf2(dir / "anomalies");
@@ -251,10 +251,10 @@ void write_mapped_archive(const fs::path& dir) {
   OTF2_GlobalDefWriter_WriteClockProperties(d, 1000, 0, 30, OTF2_UNDEFINED_TIMESTAMP);
   const char* strings[] = {"", "main", "MPI_Barrier", "Process", "rank", "MPI_COMM_WORLD"};
   for (uint32_t i = 0; i < 6; ++i) OTF2_GlobalDefWriter_WriteString(d, i, strings[i]);
-  OTF2_GlobalDefWriter_WriteRegion(d, 0, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
-                                   OTF2_REGION_FLAG_NONE, 0, 0, 0);
-  OTF2_GlobalDefWriter_WriteRegion(d, 1, 2, 2, 0, OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_MPI,
-                                   OTF2_REGION_FLAG_NONE, 0, 0, 0);
+  OTF2_GlobalDefWriter_WriteRegion(d, 0, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
+                                   0, 0, 0);
+  OTF2_GlobalDefWriter_WriteRegion(d, 1, 2, 2, 0, OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0,
+                                   0, 0);
   OTF2_GlobalDefWriter_WriteRegion(d, 1, 5, 5, 0, OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI,
                                    OTF2_REGION_FLAG_NONE, 0, 0, 0);
   OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, 3, 3, OTF2_UNDEFINED_SYSTEM_TREE_NODE);

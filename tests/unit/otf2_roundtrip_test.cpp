@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/error.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
 
@@ -39,25 +39,24 @@ void require_same(const Trace& a, const Trace& b, double tolerance) {
     for (std::size_t i = 0; i < ea.size(); ++i) {
       // Call-path ids depend on the order ranks were built in; compare call paths by name.
       const bool region_event = ea[i].kind == EventKind::Enter || ea[i].kind == EventKind::Leave;
-      const bool same_ref = region_event ? a.defs.callpath_name(ea[i].ref) == b.defs.callpath_name(eb[i].ref)
-                                         : ea[i].ref == eb[i].ref;
-      const bool same = ea[i].kind == eb[i].kind && same_ref &&
-                        std::abs(ea[i].time - eb[i].time) <= tolerance;
+      const bool same_ref =
+          region_event ? a.defs.callpath_name(ea[i].ref) == b.defs.callpath_name(eb[i].ref) : ea[i].ref == eb[i].ref;
+      const bool same = ea[i].kind == eb[i].kind && same_ref && std::abs(ea[i].time - eb[i].time) <= tolerance;
       if (!same && ++mismatches < 5) FAIL_CHECK("rank " << r << " event " << i << " differs");
     }
     REQUIRE(a.ranks[r].p2p.size() == b.ranks[r].p2p.size());
     for (std::size_t i = 0; i < a.ranks[r].p2p.size(); ++i) {
       const P2P& x = a.ranks[r].p2p[i];
       const P2P& y = b.ranks[r].p2p[i];
-      CHECK((x.peer == y.peer && x.comm == y.comm && x.tag == y.tag && x.bytes == y.bytes &&
-             x.request == y.request && x.event == y.event && x.message == y.message));
+      CHECK((x.peer == y.peer && x.comm == y.comm && x.tag == y.tag && x.bytes == y.bytes && x.request == y.request &&
+             x.event == y.event && x.message == y.message));
     }
     REQUIRE(a.ranks[r].collectives.size() == b.ranks[r].collectives.size());
     for (std::size_t i = 0; i < a.ranks[r].collectives.size(); ++i) {
       const auto& x = a.ranks[r].collectives[i];
       const auto& y = b.ranks[r].collectives[i];
-      CHECK((x.op == y.op && x.comm == y.comm && x.root == y.root && x.sent == y.sent &&
-             x.received == y.received && x.instance == y.instance));
+      CHECK((x.op == y.op && x.comm == y.comm && x.root == y.root && x.sent == y.sent && x.received == y.received &&
+             x.instance == y.instance));
     }
   }
   CHECK(mismatches == 0);
@@ -98,10 +97,11 @@ TEST_CASE("every generator's trace round-trips through OTF2") {
   gen::PhasesOptions phases;
   phases.ranks = 4;
   phases.iterations = 3;
-  const std::vector<std::pair<std::string, Trace>> traces = {
-      {"imbalance", gen::generate_imbalance(imb)}, {"wavefront", gen::generate_wavefront(wave)},
-      {"mpmd", gen::generate_mpmd(mpmd)},          {"halo", gen::generate_halo(halo)},
-      {"phases", gen::generate_phases(phases)}};
+  const std::vector<std::pair<std::string, Trace>> traces = {{"imbalance", gen::generate_imbalance(imb)},
+                                                             {"wavefront", gen::generate_wavefront(wave)},
+                                                             {"mpmd", gen::generate_mpmd(mpmd)},
+                                                             {"halo", gen::generate_halo(halo)},
+                                                             {"phases", gen::generate_phases(phases)}};
   for (const auto& [name, generated] : traces) {
     SECTION(name) {
       CHECK(generated.anomalies.total() == 0);

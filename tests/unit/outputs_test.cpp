@@ -26,9 +26,9 @@
 #include "wisp/scenario/region_names.hpp"
 
 using namespace wisp;
+using nlohmann::json;
 using wisp::test::run_wisp;
 using wisp::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
@@ -60,8 +60,10 @@ std::map<std::string, std::vector<std::array<double, 3>>> callpath_rows(const st
   const std::regex row(R"(^    \S.*\s(-?\d+\.\d{6})\s+(-?\d+\.\d{6})\s+(-?\d+\.\d{6})\s+[+-]\d+\.\d{6}$)");
   std::smatch m;
   while (std::getline(in, line)) {
-    if (line.rfind("  ", 0) == 0 && line[2] != ' ') metric = line.substr(2);
-    else if (std::regex_match(line, m, row)) out[metric].push_back({std::stod(m[1]), std::stod(m[2]), std::stod(m[3])});
+    if (line.rfind("  ", 0) == 0 && line[2] != ' ')
+      metric = line.substr(2);
+    else if (std::regex_match(line, m, row))
+      out[metric].push_back({std::stod(m[1]), std::stod(m[2]), std::stod(m[3])});
   }
   return out;
 }
@@ -112,10 +114,13 @@ TEST_CASE("wisp run --top N: N non-zero rows per metric, all-zero rows omitted a
   std::map<std::string, std::size_t> nonzero;
   std::size_t zero = 0;
   for (const auto& row : j["callpaths"]) {
-    const bool all_zero = std::abs(row["measured"].get<double>()) < 0.5e-6 && std::abs(row["before"].get<double>()) < 0.5e-6 &&
+    const bool all_zero = std::abs(row["measured"].get<double>()) < 0.5e-6 &&
+                          std::abs(row["before"].get<double>()) < 0.5e-6 &&
                           std::abs(row["after"].get<double>()) < 0.5e-6;
-    if (all_zero) ++zero;
-    else ++nonzero[row["metric"].get<std::string>()];
+    if (all_zero)
+      ++zero;
+    else
+      ++nonzero[row["metric"].get<std::string>()];
   }
   const auto rows = callpath_rows(text);
   REQUIRE(!rows.empty());
@@ -145,10 +150,11 @@ TEST_CASE("wisp run: a zero transform prints the zero-versus-MBM block once", "[
 TEST_CASE("wisp run: zero transforms selecting one call path twice print its MBM row once", "[outputs][cli]") {
   // `zero compute` on ranks 0-1 and again on ranks 2-3 both zero main/compute (before: two rows).
   TempDir dir;
-  std::ofstream(dir / "twice.yaml") << "wisp: 1\nname: twice\ntrace:\n  generate: halo --dims 2x2 --steps 10 "
-                                       "--overload-ranks 1 --overload 0.4\ntransforms:\n"
-                                       "  - zero: {region: compute, ranks: 0-1}\n  - zero: {region: compute, ranks: 2-3}\n"
-                                       "analyses: [wait_states, critical_path, pag]\n";
+  std::ofstream(dir / "twice.yaml")
+      << "wisp: 1\nname: twice\ntrace:\n  generate: halo --dims 2x2 --steps 10 "
+         "--overload-ranks 1 --overload 0.4\ntransforms:\n"
+         "  - zero: {region: compute, ranks: 0-1}\n  - zero: {region: compute, ranks: 2-3}\n"
+         "analyses: [wait_states, critical_path, pag]\n";
   const auto r = run_wisp("-q run -o " + (dir / "out").string() + " " + (dir / "twice.yaml").string());
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
@@ -223,11 +229,15 @@ TEST_CASE("wisp info --regions on the real miniFE trace: the short names, most t
 
 TEST_CASE("short forms of C++ and Fortran region names", "[outputs][scenario]") {
   CHECK(short_name("void cg_solve<Matrix, Vector>(Matrix&, Vector const&, double*)") == "cg_solve");
-  CHECK(qualified_short_form("void miniFE::matvec_std<M, V>::operator()(M&, V&) [with M = miniFE::CSRMatrix<double, int, int>]") ==
+  CHECK(qualified_short_form(
+            "void miniFE::matvec_std<M, V>::operator()(M&, V&) [with M = miniFE::CSRMatrix<double, int, int>]") ==
         "miniFE::matvec_std::operator()");
-  CHECK(short_name("void miniFE::matvec_std<M, V>::operator()(M&, V&) [with M = miniFE::CSRMatrix<double, int, int>]") == "matvec_std");
-  CHECK(short_name("typename miniFE::TypeTraits<typename Vector::ScalarType>::magnitude_type miniFE::dot(const Vector&, "
-                   "const Vector&) [with Vector = Vector<double, int, int>]") == "dot");
+  CHECK(
+      short_name("void miniFE::matvec_std<M, V>::operator()(M&, V&) [with M = miniFE::CSRMatrix<double, int, int>]") ==
+      "matvec_std");
+  CHECK(
+      short_name("typename miniFE::TypeTraits<typename Vector::ScalarType>::magnitude_type miniFE::dot(const Vector&, "
+                 "const Vector&) [with Vector = Vector<double, int, int>]") == "dot");
   CHECK(short_name("int main(int, char**)") == "main");
   CHECK(short_name("main") == "main");
   CHECK(short_name("pack_kernel_module::clover_pack_message_left") == "clover_pack_message_left");
@@ -265,11 +275,12 @@ TEST_CASE("a scenario's region: exact name, glob, short form, short name, unique
                     Catch::StartsWith("region 'cg_solve' is ambiguous: 2 regions have this short name: ns::cg_solve = "
                                       "'void ns::cg_solve<A>(A&) [with A = matvec_std<int>]'; ns::cg_solve = "));
   CHECK_THROWS_WITH(selected("cg"), Catch::Contains("2 regions have this short name starting with it"));
-  CHECK_THROWS_WITH(selected("cg_slove"), "no region 'cg_slove' in the trace (closest: cg_solve = '" + std::string(solve1) +
-                                              "', cg_solve = '" + solve2 + "')");
+  CHECK_THROWS_WITH(selected("cg_slove"), "no region 'cg_slove' in the trace (closest: cg_solve = '" +
+                                              std::string(solve1) + "', cg_solve = '" + solve2 + "')");
 }
 
-TEST_CASE("a scenario selects miniFE's matvec_std by its short name, cg_solve by its short name", "[outputs][scenario]") {
+TEST_CASE("a scenario selects miniFE's matvec_std by its short name, cg_solve by its short name",
+          "[outputs][scenario]") {
   const auto trace = test::real_trace("apps/minife_100c_imb20_4r");
   const Trace t = read_otf2(trace);
   const std::vector<bool> m = resolve_region(t.defs, "matvec");
@@ -286,20 +297,22 @@ TEST_CASE("a scenario selects miniFE's matvec_std by its short name, cg_solve by
 
 TEST_CASE("platform files are XML: comments, CDATA and entities", "[outputs][replay][platform]") {
   TempDir dir;
-  std::ofstream(dir / "p.xml") << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-                                  "<platform version=\"4.1\">\n"
-                                  "<!-- <prop id=\"wisp:bogus\" value=\"1\"/> -->\n"
-                                  "<!--\n<prop id=\"wisp:overhead\" value=\"9\"/>\n-->\n"
-                                  "<prop id=\"wisp:overhead:MPI_Send\" value=\"&#50;e-6\"/>\n"
-                                  "<![CDATA[ <prop id=\"wisp:bogus\" value=\"1\"/> ]]>\n"
-                                  "<zone id=\"z\" routing=\"Full\"><host id=\"h\" speed=\"1Gf\"/></zone>\n</platform>\n";
+  std::ofstream(dir / "p.xml")
+      << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+         "<platform version=\"4.1\">\n"
+         "<!-- <prop id=\"wisp:bogus\" value=\"1\"/> -->\n"
+         "<!--\n<prop id=\"wisp:overhead\" value=\"9\"/>\n-->\n"
+         "<prop id=\"wisp:overhead:MPI_Send\" value=\"&#50;e-6\"/>\n"
+         "<![CDATA[ <prop id=\"wisp:bogus\" value=\"1\"/> ]]>\n"
+         "<zone id=\"z\" routing=\"Full\"><host id=\"h\" speed=\"1Gf\"/></zone>\n</platform>\n";
   const Platform p = load_platform(dir / "p.xml");
-  CHECK(p.mpi.overhead("MPI_Send") == 2e-6);  // &#50; is '2'
+  CHECK(p.mpi.overhead("MPI_Send") == 2e-6);                         // &#50; is '2'
   CHECK(p.mpi.default_overhead == Platform{}.mpi.default_overhead);  // the commented-out one is ignored
   std::ofstream(dir / "broken.xml") << "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n</platform>\n";
   CHECK_THROWS_WITH(load_platform(dir / "broken.xml"), Catch::Contains("broken.xml line 3: not well-formed XML"));
-  std::ofstream(dir / "late.xml") << "<platform version=\"4.1\">\n<!-- a comment -->\n<zone id=\"z\" routing=\"Full\">\n"
-                                     "  <host id=\"h\" speed=\"0f\"/>\n</zone></platform>\n";
+  std::ofstream(dir / "late.xml")
+      << "<platform version=\"4.1\">\n<!-- a comment -->\n<zone id=\"z\" routing=\"Full\">\n"
+         "  <host id=\"h\" speed=\"0f\"/>\n</zone></platform>\n";
   CHECK_THROWS_WITH(load_platform(dir / "late.xml"), Catch::Contains("late.xml line 4: <host> speed=\"0f\""));
 }
 

@@ -6,8 +6,8 @@
 
 #include <sstream>
 
-#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/report/pag_report.hpp"
 #include "wisp/report/pop_report.hpp"
 #include "wisp/report/wait_estimate_report.hpp"

@@ -7,11 +7,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/analysis/pag_path.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/trace/builder.hpp"
 
@@ -35,8 +35,8 @@ void check_segments(const Trace& t, const std::vector<PathSegment>& got, const s
   const std::string diff = critical_path_difference(got, w, tolerance);
   INFO("segments found:");
   for (const auto& s : got)
-    INFO("  rank " << s.rank << " " << (s.callpath < kLaunchCallpath ? t.defs.callpath_name(s.callpath) : "?")
-                   << " [" << s.start << ", " << s.end << "]");
+    INFO("  rank " << s.rank << " " << (s.callpath < kLaunchCallpath ? t.defs.callpath_name(s.callpath) : "?") << " ["
+                   << s.start << ", " << s.end << "]");
   CHECK(diff == "");
 }
 
@@ -108,9 +108,9 @@ TEST_CASE("PAG of the imbalance generator: critical path length and segments by 
   // e = percent/100 · T_balanced / N; rank r works w + e·(r - 1) per iteration (P = 3).
   const double e = o.percent / 100 * gen::imbalance_balanced_runtime(o) / o.iterations;
   const double w = o.work, C = m.collective(3, 0), T0 = m.overhead + m.init_time;
-  const double H1 = T0 + w + e;            // last (rank 2) enters barrier 1
+  const double H1 = T0 + w + e;  // last (rank 2) enters barrier 1
   const double H2 = H1 + m.overhead + C + w + e;
-  const double H3 = H2 + m.overhead + C;   // all enter MPI_Finalize
+  const double H3 = H2 + m.overhead + C;  // all enter MPI_Finalize
   const double T = H3 + m.overhead + C;
   CHECK(pag.seconds(cpm.length) == Approx(T).margin(4 * kNs));
   CHECK(T == Approx(m.overhead + m.init_time + 2 * (w + e + m.overhead + C) + m.overhead + C));
@@ -136,11 +136,13 @@ TEST_CASE("PAG longest path equals the model runtime for every imbalance mode") 
     const Trace t = gen::generate_imbalance(o);
     const Pag pag = build_pag(t);
     const Cpm cpm = check_tight(t, pag);
-    const double e = std::string(mode) == "balanced" ? 0 : o.percent / 100 * gen::imbalance_balanced_runtime(o) / o.iterations;
+    const double e =
+        std::string(mode) == "balanced" ? 0 : o.percent / 100 * gen::imbalance_balanced_runtime(o) / o.iterations;
     const double C = m.collective(8, 0);
     const double T = m.overhead + m.init_time + o.iterations * (o.work + e + m.overhead + C) + m.overhead + C;
     CHECK(pag.seconds(cpm.length) == Approx(T).margin(o.iterations * 2 * kNs));
-    if (std::string(mode) == "balanced") CHECK(pag.seconds(cpm.length) == Approx(gen::imbalance_balanced_runtime(o)).margin(40 * kNs));
+    if (std::string(mode) == "balanced")
+      CHECK(pag.seconds(cpm.length) == Approx(gen::imbalance_balanced_runtime(o)).margin(40 * kNs));
     check_mbm_invariants(pag, cpm, 50);
   }
 }
@@ -158,12 +160,12 @@ TEST_CASE("PAG of a 2x1 wavefront: length and segments by hand; Late Sender wait
   // Four sweeps alternate direction: each message is awaited (Late Sender) by the other rank.
   const double w = o.work, ov = m.overhead, tr = m.transfer(o.bytes);
   const double T0 = ov + m.init_time;
-  const double a0 = T0 + w;              // rank 0 sends (sweep 1)
-  const double b1 = a0 + ov + tr;        // rank 1 receives
+  const double a0 = T0 + w;                // rank 0 sends (sweep 1)
+  const double b1 = a0 + ov + tr;          // rank 1 receives
   const double c0 = b1 + 2 * w + ov + tr;  // rank 0 receives rank 1's sweep-2 message
   const double d1 = c0 + 2 * w + ov + tr;  // rank 1 receives sweep 3
   const double e0 = d1 + 2 * w + ov + tr;  // rank 0 receives sweep 4
-  const double ar = e0 + w;              // rank 0 enters MPI_Allreduce last
+  const double ar = e0 + w;                // rank 0 enters MPI_Allreduce last
   const double fin = ar + ov + m.collective(2, 8);
   const double T = fin + ov + m.collective(2, 0);
   CHECK(pag.seconds(cpm.length) == Approx(T).margin(8 * kNs));
@@ -417,10 +419,10 @@ TEST_CASE("PAG edges: messages, rendezvous, collectives, and a receive before it
     if (a.kind == ActivityKind::Mpi && t.defs.region_of(a.callpath).name == "MPI_Send") send_local += a.duration;
   });
   CHECK(send_local == ticks(2));
-  check_segments(t, pag_critical_path(pag, cpm).segments,
-                 {{1, "main/work", 0, 3}, {1, "main/MPI_Recv", 3, 5}, {1, "main/work", 5, 9},
-                  {0, "main/MPI_Barrier", 9, 10}},
-                 kNs);
+  check_segments(
+      t, pag_critical_path(pag, cpm).segments,
+      {{1, "main/work", 0, 3}, {1, "main/MPI_Recv", 3, 5}, {1, "main/work", 5, 9}, {0, "main/MPI_Barrier", 9, 10}},
+      kNs);
   // The recv on rank 1 is tight through its local activity (enter 3 + 2 = 5) and so is the message
   // (1 + 2 = 3 < 5: not tight) -- the critical path stays on rank 1.
 

@@ -16,10 +16,10 @@
 #include <algorithm>
 #include <string>
 
-#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
-#include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/analysis/pag_path.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
+#include "wisp/generate/generators.hpp"
 
 using namespace wisp;
 
@@ -87,9 +87,11 @@ void check_same_path(const Trace& t) {
   const auto a1_common = clip_segments(a1.critical_path.segments, init_latest, finalize_latest);
   const std::string difference = critical_path_difference(pag_common, a1_common, kNs);
   INFO("PAG path:");
-  for (const auto& s : pag_common) INFO("  rank " << s.rank << " " << name(t, s.callpath) << " [" << s.start << ", " << s.end << "]");
+  for (const auto& s : pag_common)
+    INFO("  rank " << s.rank << " " << name(t, s.callpath) << " [" << s.start << ", " << s.end << "]");
   INFO("the wait-path analysis path:");
-  for (const auto& s : a1_common) INFO("  rank " << s.rank << " " << name(t, s.callpath) << " [" << s.start << ", " << s.end << "]");
+  for (const auto& s : a1_common)
+    INFO("  rank " << s.rank << " " << name(t, s.callpath) << " [" << s.start << ", " << s.end << "]");
   CHECK(pag_common.size() >= 3);
   CHECK(difference == "");
   CHECK(total(pag_common) == Approx(finalize_latest - init_latest).margin(n * kNs));
@@ -122,13 +124,10 @@ TEST_CASE("PAG longest path = the wait-path analysis's critical path: imbalance,
   }
 }
 
-TEST_CASE("PAG longest path = the wait-path analysis's critical path: wavefront, mpmd, halo, phases", "[pag][criticalpath]") {
-  SECTION("wavefront 3x2 with slow border ranks") {
-    check_same_path(test::small_wavefront_with_slow_border());
-  }
-  SECTION("mpmd, mesh partition too slow") {
-    check_same_path(test::small_mpmd_with_slow_mesh());
-  }
+TEST_CASE("PAG longest path = the wait-path analysis's critical path: wavefront, mpmd, halo, phases",
+          "[pag][criticalpath]") {
+  SECTION("wavefront 3x2 with slow border ranks") { check_same_path(test::small_wavefront_with_slow_border()); }
+  SECTION("mpmd, mesh partition too slow") { check_same_path(test::small_mpmd_with_slow_mesh()); }
   SECTION("mpmd, particle partition too slow") {
     gen::MpmdOptions o;
     o.particle_ranks = 4;

@@ -7,10 +7,10 @@
 #include <atomic>
 #include <thread>
 
-#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "io/parallel_ranks.hpp"
 #include "wisp/error.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/trace/builder.hpp"
@@ -35,9 +35,8 @@ void require_same_records(const RankTrace& a, const RankTrace& b) {
   for (std::size_t i = 0; i < a.p2p.size(); ++i) {
     const P2P& x = a.p2p[i];
     const P2P& y = b.p2p[i];
-    REQUIRE((x.bytes == y.bytes && x.request == y.request && x.peer == y.peer && x.comm == y.comm &&
-             x.tag == y.tag && x.event == y.event && x.request_event == y.request_event &&
-             x.message == y.message && x.kind == y.kind));
+    REQUIRE((x.bytes == y.bytes && x.request == y.request && x.peer == y.peer && x.comm == y.comm && x.tag == y.tag &&
+             x.event == y.event && x.request_event == y.request_event && x.message == y.message && x.kind == y.kind));
   }
   REQUIRE(a.collectives.size() == b.collectives.size());
   for (std::size_t i = 0; i < a.collectives.size(); ++i) {
@@ -63,7 +62,8 @@ void require_same_derived(const Trace& a, const Trace& b) {
   REQUIRE(a.collectives.size() == b.collectives.size());
   for (std::size_t i = 0; i < a.collectives.size(); ++i)
     REQUIRE((a.collectives[i].comm == b.collectives[i].comm && a.collectives[i].first == b.collectives[i].first &&
-             a.collectives[i].count == b.collectives[i].count && a.collectives[i].complete == b.collectives[i].complete));
+             a.collectives[i].count == b.collectives[i].count &&
+             a.collectives[i].complete == b.collectives[i].complete));
   REQUIRE(a.collective_members.size() == b.collective_members.size());
   for (int k = 0; k < kAnomalyKindCount; ++k) {
     const auto kind = static_cast<AnomalyKind>(k);
@@ -183,7 +183,8 @@ TEST_CASE("for_each_rank rethrows the lowest failed rank's error and starts no r
   CHECK_THROWS_WITH(io::for_each_rank(100, 4, fail_at_2, [](std::size_t) {}), "rank 2");
   CHECK(started <= 3 + 3);  // ranks 0 to 2, and at most one more on each other thread
   std::size_t done = 0;
-  io::for_each_rank(50, 4, [](std::size_t, const io::RankStop&) {}, [&](std::size_t n) { done = std::max(done, n); });
+  io::for_each_rank(
+      50, 4, [](std::size_t, const io::RankStop&) {}, [&](std::size_t n) { done = std::max(done, n); });
   CHECK(done == 50);
 }
 

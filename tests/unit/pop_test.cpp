@@ -5,11 +5,11 @@
 
 #include <cmath>
 
-#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
 #include "wisp/analysis/ideal_network.hpp"
 #include "wisp/analysis/pop_windows.hpp"
 #include "wisp/error.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/trace/builder.hpp"
 
 using namespace wisp;

@@ -35,58 +35,61 @@ TEST_CASE("a freed block serves the next request of its size class, sized or uns
   return;
 #endif
   CHECK(in_child([] {
-    void* a = ::operator new(40);  // class of 33..40 bytes (a 48-byte chunk)
-    std::memset(a, 1, 40);
-    ::operator delete(a, 40);
-    void* b = ::operator new(33);
-    if (b != a) return 1;
-    ::operator delete(b);  // unsized: classed by its usable size
-    void* c = ::operator new(40);
-    if (c != a) return 2;
-    ::operator delete(c, 40);
-    void* d = ::operator new(41);  // the next class: not this block
-    if (d == a) return 3;
-    void* e = ::operator new(24);  // the class below: not this block either
-    if (e == a) return 4;
-    ::operator delete(d, 41);
-    ::operator delete(e, 24);
-    return 0;
-  }) == 0);
+          void* a = ::operator new(40);  // class of 33..40 bytes (a 48-byte chunk)
+          std::memset(a, 1, 40);
+          ::operator delete(a, 40);
+          void* b = ::operator new(33);
+          if (b != a) return 1;
+          ::operator delete(b);  // unsized: classed by its usable size
+          void* c = ::operator new(40);
+          if (c != a) return 2;
+          ::operator delete(c, 40);
+          void* d = ::operator new(41);  // the next class: not this block
+          if (d == a) return 3;
+          void* e = ::operator new(24);  // the class below: not this block either
+          if (e == a) return 4;
+          ::operator delete(d, 41);
+          ::operator delete(e, 24);
+          return 0;
+        }) == 0);
 }
 
 TEST_CASE("cached blocks are always large enough, for every small size and both deletes") {
   CHECK(in_child([] {
-    std::vector<void*> blocks;
-    for (int round = 0; round < 3; ++round) {
-      for (std::size_t size = 0; size <= 1100; ++size) {
-        void* p = ::operator new(size);
-        if (malloc_usable_size(p) < size) return 1;
-        std::memset(p, static_cast<int>(size), size);
-        blocks.push_back(p);
-      }
-      for (std::size_t i = 0; i < blocks.size(); ++i) {
-        if (i % 2 == 0) ::operator delete(blocks[i], i);
-        else ::operator delete(blocks[i]);
-      }
-      blocks.clear();
-    }
-    return 0;
-  }) == 0);
+          std::vector<void*> blocks;
+          for (int round = 0; round < 3; ++round) {
+            for (std::size_t size = 0; size <= 1100; ++size) {
+              void* p = ::operator new(size);
+              if (malloc_usable_size(p) < size) return 1;
+              std::memset(p, static_cast<int>(size), size);
+              blocks.push_back(p);
+            }
+            for (std::size_t i = 0; i < blocks.size(); ++i) {
+              if (i % 2 == 0)
+                ::operator delete(blocks[i], i);
+              else
+                ::operator delete(blocks[i]);
+            }
+            blocks.clear();
+          }
+          return 0;
+        }) == 0);
 }
 
 TEST_CASE("standard containers work on the cache") {
   CHECK(in_child([] {
-    std::vector<std::string> words;
-    for (int i = 0; i < 20000; ++i) words.push_back(std::string(static_cast<std::size_t>(i % 300), 'x') + std::to_string(i));
-    std::size_t total = 0;
-    for (const auto& w : words) total += w.size();
-    words.clear();
-    words.shrink_to_fit();
-    std::vector<std::vector<int>> nested(1000);
-    for (std::size_t i = 0; i < nested.size(); ++i) nested[i].assign(i % 200, static_cast<int>(i));
-    for (std::size_t i = 0; i < nested.size(); ++i)
-      for (int v : nested[i])
-        if (v != static_cast<int>(i)) return 1;
-    return total > 0 ? 0 : 2;
-  }) == 0);
+          std::vector<std::string> words;
+          for (int i = 0; i < 20000; ++i)
+            words.push_back(std::string(static_cast<std::size_t>(i % 300), 'x') + std::to_string(i));
+          std::size_t total = 0;
+          for (const auto& w : words) total += w.size();
+          words.clear();
+          words.shrink_to_fit();
+          std::vector<std::vector<int>> nested(1000);
+          for (std::size_t i = 0; i < nested.size(); ++i) nested[i].assign(i % 200, static_cast<int>(i));
+          for (std::size_t i = 0; i < nested.size(); ++i)
+            for (int v : nested[i])
+              if (v != static_cast<int>(i)) return 1;
+          return total > 0 ? 0 : 2;
+        }) == 0);
 }

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "wisp/generate/model.hpp"
 #include "helpers.hpp"
+#include "wisp/generate/model.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/replay.hpp"

@@ -41,7 +41,8 @@ TEST_CASE("wisp simulate writes the simulated trace and compares runtimes", "[re
   const auto algo = run_wisp("simulate " + q(dir / "halo") + " --coll-algo bcast=pairwise -o " + q(dir / "x"));
   CHECK(algo.exit_code == 1);
   CHECK_THAT(algo.err, Catch::Contains("wisp: error: --coll-algo 'bcast=pairwise': bcast has no pairwise algorithm"));
-  const auto platform = run_wisp("simulate " + q(dir / "halo") + " --platform " + q(dir / "no.xml") + " -o " + q(dir / "x"));
+  const auto platform =
+      run_wisp("simulate " + q(dir / "halo") + " --platform " + q(dir / "no.xml") + " -o " + q(dir / "x"));
   CHECK(platform.exit_code == 1);
   CHECK_THAT(platform.err, Catch::Contains("no such file"));
 }
@@ -58,17 +59,22 @@ BarrierLanes barrier_lanes(const nlohmann::json& doc) {
     const int pid = e["pid"], tid = e["tid"];
     if (e["name"] == "work") b.work[pid][tid].push_back(e["dur"].get<double>());
     if (e["name"] == "MPI_Barrier")
-      b.wait[pid][tid].push_back(e.contains("args") && e["args"].contains("wait_us") ? e["args"]["wait_us"].get<double>() : 0.0);
+      b.wait[pid][tid].push_back(
+          e.contains("args") && e["args"].contains("wait_us") ? e["args"]["wait_us"].get<double>() : 0.0);
   }
   return b;
 }
 
-TEST_CASE("wisp simulate --chrome-trace: the measured and the simulated timelines with their waits", "[replay][cli][chrome]") {
+TEST_CASE("wisp simulate --chrome-trace: the measured and the simulated timelines with their waits",
+          "[replay][cli][chrome]") {
   TempDir dir;
   // Static imbalance on 2 ranks: rank 0 works e less, rank 1 e more than the balanced work, then a
   // barrier; rank 0 waits in every barrier for the difference of the two works (by hand).
-  REQUIRE(run_wisp("generate imbalance --ranks 2 --iterations 4 --mode static --percent 20 -o " + q(dir / "t")).exit_code == 0);
-  const auto r = run_wisp("simulate " + q(dir / "t") + " -o " + q(dir / "sim") + " --chrome-trace " + q(dir / "c.json"));
+  REQUIRE(
+      run_wisp("generate imbalance --ranks 2 --iterations 4 --mode static --percent 20 -o " + q(dir / "t")).exit_code ==
+      0);
+  const auto r =
+      run_wisp("simulate " + q(dir / "t") + " -o " + q(dir / "sim") + " --chrome-trace " + q(dir / "c.json"));
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("wrote " + (dir / "c.json").string()));
@@ -94,7 +100,8 @@ TEST_CASE("wisp simulate --chrome-trace: the measured and the simulated timeline
     }
   }
   // A file in a missing directory is a one-line error before anything is written.
-  const auto bad = run_wisp("simulate " + q(dir / "t") + " -o " + q(dir / "sim2") + " --chrome-trace " + q(dir / "no" / "c.json"));
+  const auto bad =
+      run_wisp("simulate " + q(dir / "t") + " -o " + q(dir / "sim2") + " --chrome-trace " + q(dir / "no" / "c.json"));
   CHECK(bad.exit_code == 1);
   CHECK_THAT(bad.err, Catch::Contains("does not exist"));
   CHECK_FALSE(std::filesystem::exists(dir / "sim2"));
@@ -118,7 +125,8 @@ TEST_CASE("wisp calibrate prints the fit and writes a loadable platform", "[repl
   CHECK_THAT(s.out, Catch::Contains("calibrated from the trace"));
 }
 
-TEST_CASE("wisp simulate: trace-anchored by default, --costs model, the identity error and its warning", "[replay][cli][costs]") {
+TEST_CASE("wisp simulate: trace-anchored by default, --costs model, the identity error and its warning",
+          "[replay][cli][costs]") {
   TempDir dir;
   REQUIRE(run_wisp("generate imbalance --ranks 4 --iterations 4 -o " + q(dir / "t")).exit_code == 0);
   const auto anchored = run_wisp("simulate " + q(dir / "t") + " -o " + q(dir / "a"));

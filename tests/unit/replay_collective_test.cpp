@@ -102,22 +102,26 @@ TEST_CASE("allreduce: recursive doubling, ring, binomial", "[replay][collective]
 }
 
 TEST_CASE("allgather, alltoall, reduce_scatter and scan algorithms", "[replay][collective]") {
-  check(exits("MPI_Allgather", CollectiveOp::Allgather, 1000, kNone, kTogether, "allgather=ring"), {1033, 1033, 1033, 1033});
+  check(exits("MPI_Allgather", CollectiveOp::Allgather, 1000, kNone, kTogether, "allgather=ring"),
+        {1033, 1033, 1033, 1033});
   // Recursive doubling: 1000 B then 2000 B.
   check(exits("MPI_Allgather", CollectiveOp::Allgather, 1000, kNone, kTogether, "allgather=recursive_doubling"),
         {1023, 1023, 1023, 1023});
   // Gather to 0 (1023), bcast of 4000 B (14 us per hop).
   check(exits("MPI_Allgather", CollectiveOp::Allgather, 1000, kNone, kTogether, "allgather=binomial"),
         {1023, 1037, 1037, 1051});
-  check(exits("MPI_Alltoall", CollectiveOp::Alltoall, 1000, kNone, kTogether, "alltoall=pairwise"), {1033, 1033, 1033, 1033});
-  check(exits("MPI_Alltoall", CollectiveOp::Alltoall, 1000, kNone, kTogether, "alltoall=linear"), {1011, 1011, 1011, 1011});
+  check(exits("MPI_Alltoall", CollectiveOp::Alltoall, 1000, kNone, kTogether, "alltoall=pairwise"),
+        {1033, 1033, 1033, 1033});
+  check(exits("MPI_Alltoall", CollectiveOp::Alltoall, 1000, kNone, kTogether, "alltoall=linear"),
+        {1011, 1011, 1011, 1011});
   check(exits("MPI_Reduce_scatter", CollectiveOp::ReduceScatter, 1000, kNone, kTogether, "reduce_scatter=ring"),
         {1033, 1033, 1033, 1033});
   // Binomial: reduce 4000 B to 0 (1014, 1028), scatter 2000 B to 2 and 1000 B to 1, 2 -> 3.
   check(exits("MPI_Reduce_scatter", CollectiveOp::ReduceScatter, 1000, kNone, kTogether, "reduce_scatter=binomial"),
         {1028, 1039, 1040, 1051});
   check(exits("MPI_Scan", CollectiveOp::Scan, 1000, kNone, kTogether, "scan=linear"), {1000, 1011, 1022, 1033});
-  check(exits("MPI_Exscan", CollectiveOp::Exscan, 1000, kNone, kTogether, "scan=recursive_doubling"), {1000, 1011, 1011, 1022});
+  check(exits("MPI_Exscan", CollectiveOp::Exscan, 1000, kNone, kTogether, "scan=recursive_doubling"),
+        {1000, 1011, 1011, 1022});
 }
 
 TEST_CASE("analytic collectives follow the model's class rules", "[replay][collective]") {
@@ -129,7 +133,8 @@ TEST_CASE("analytic collectives follow the model's class rules", "[replay][colle
   // N->1, root 2: root at max(all) + C, others at own + C.
   check(exits("MPI_Reduce", CollectiveOp::Reduce, 1000, 2, kStaggered, "analytic"), {1022, 1122, 1322, 1322});
   // Prefix: member i at max(ready of 0..i) + C.
-  check(exits("MPI_Scan", CollectiveOp::Scan, 1000, kNone, {1000, 1300, 1100, 1200}, "analytic"), {1022, 1322, 1322, 1322});
+  check(exits("MPI_Scan", CollectiveOp::Scan, 1000, kNone, {1000, 1300, 1100, 1200}, "analytic"),
+        {1022, 1322, 1322, 1322});
 }
 
 TEST_CASE("gatherv uses every member's own block size", "[replay][collective]") {

@@ -7,12 +7,12 @@
 #include <filesystem>
 #include <fstream>
 
-#include "wisp/generate/generators.hpp"
 #include "hand_trace.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
 #include "wisp/analysis/call_index.hpp"
 #include "wisp/analysis/wait_states.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/replay.hpp"
@@ -30,7 +30,8 @@ Trace send_recv(double recv_at) {
   TinyTrace t(2);
   t.call(0, "MPI_Send", 1000, 1100, [&](RankBuilder& b) { b.send(us(1000), 1, t.world(), 5, 500); });
   t.work(0, "after", 1100, 2000);
-  t.call(1, "MPI_Recv", recv_at, recv_at + 100, [&](RankBuilder& b) { b.recv(us(recv_at + 100), 0, t.world(), 5, 500); });
+  t.call(1, "MPI_Recv", recv_at, recv_at + 100,
+         [&](RankBuilder& b) { b.recv(us(recv_at + 100), 0, t.world(), 5, 500); });
   t.work(1, "after", recv_at + 100, recv_at + 1000);
   return t.finish(std::max(recv_at + 1000, 2000.0));
 }
@@ -77,9 +78,9 @@ TEST_CASE("residuals follow their call: the waiting is re-derived, the residual 
   const ReplayResult id = replay(send_recv(3000), tiny_platform(2, 1, 1000), anchored());
   const Trace early = send_recv(500);  // the receiver now comes first and waits for the message
   const ReplayResult r = replay(early, tiny_platform(2, 1, 1000), with(id.residuals));
-  CHECK(call_leave(r.trace, 0, 0) == Approx(1100));        // 1001 + 99
+  CHECK(call_leave(r.trace, 0, 0) == Approx(1100));         // 1001 + 99
   CHECK(call_leave(r.trace, 1, 0) == Approx(1011.5 + 99));  // arrival + its residual
-  CHECK(r.runtime * 1e6 == Approx(1110.5 + 900 + 500));  // work, then main until its traced end (2000)
+  CHECK(r.runtime * 1e6 == Approx(1110.5 + 900 + 500));     // work, then main until its traced end (2000)
   // The platform part still acts: latency x3 delays the arrival by 20 us.
   Platform slow = tiny_platform(2, 1, 1000);
   slow.latency_factor = 3;
@@ -104,8 +105,10 @@ TEST_CASE("residuals of another trace's calls are refused", "[replay][costs]") {
   CHECK_THROWS_WITH(replay(send_recv(3000), tiny_platform(2, 1, 1000), both), Catch::Contains("cannot also"));
 }
 
-TEST_CASE("a receive that ends before its send started uses the model, is counted, never goes back in time, and the rank catches up",
-          "[replay][costs]") {
+TEST_CASE(
+    "a receive that ends before its send started uses the model, is counted, never goes back in time, and the rank "
+    "catches up",
+    "[replay][costs]") {
   // Clock skew: the receive is traced 900..950 us, its message sent at 1000 us.
   TinyTrace t(2);
   t.call(0, "MPI_Send", 1000, 1100, [&](RankBuilder& b) { b.send(us(1000), 1, t.world(), 5, 500); });
@@ -131,7 +134,8 @@ TEST_CASE("a receive that ends before its send started uses the model, is counte
   CHECK(again.trace.ranks[1].events[after_leave].time * 1e6 == Approx(1950).margin(1e-6));
 }
 
-TEST_CASE("generators stay exact: their residuals are zero and the anchored replay is the model's", "[replay][costs][model]") {
+TEST_CASE("generators stay exact: their residuals are zero and the anchored replay is the model's",
+          "[replay][costs][model]") {
   gen::HaloOptions o;
   o.dims = {3, 2, 2};
   o.steps = 10;
@@ -161,7 +165,8 @@ TEST_CASE("generators stay exact: their residuals are zero and the anchored repl
   CHECK(replay(halo, quarter, r).runtime == Approx(gen::generate_halo(slow).end_time()).epsilon(1e-9));
 }
 
-TEST_CASE("model-only calibration adds typical call costs that survive the platform's XML form", "[replay][costs][calibrate]") {
+TEST_CASE("model-only calibration adds typical call costs that survive the platform's XML form",
+          "[replay][costs][calibrate]") {
   // Two eager sends on rank 0 (100 and 300 us), both received late by rank 1 (100 us each). The
   // minima model charges every send the fastest one (100 us): the residuals are 0 and 200 us, so
   // the typical cost of rank 0's MPI_Send of 500 bytes is their mean, 100 us.
@@ -253,12 +258,20 @@ TEST_CASE("calibrated collectives cost their wait-free part: no member overruns 
 // Real traces: the anchored identity reproduces the runtime within 0.1 % and every wait-state kind
 // within 2 % (L1 over call path and rank; kinds with less than 1 ms of waiting in total, at the
 // traces' clock-skew scale of microseconds, within 10 us instead).
-TEST_CASE("anchored identity of every real trace: runtime and wait states of the measured run", "[replay][costs][real]") {
-  const char* names[] = {"apps/sweep3d_50c_6r", "apps/cloverleaf_bm_short_4r", "apps/minife_100c_imb20_4r",
-                         "apps/cloverleaf_2r", "whatif/imb8_barrier/static", "whatif/imb8_barrier/mixed",
-                         "other-writers/sstmacro-otf2_test_traces", "other-writers/casita-10_scorep_mpi_tags",
-                         "other-writers/casita-2_jacobi_blame_cpu_015", "other-writers/casita-2_cuda_simple",
-                         "scorep-ping-pong", "scorep-ping-pong-papi"};
+TEST_CASE("anchored identity of every real trace: runtime and wait states of the measured run",
+          "[replay][costs][real]") {
+  const char* names[] = {"apps/sweep3d_50c_6r",
+                         "apps/cloverleaf_bm_short_4r",
+                         "apps/minife_100c_imb20_4r",
+                         "apps/cloverleaf_2r",
+                         "whatif/imb8_barrier/static",
+                         "whatif/imb8_barrier/mixed",
+                         "other-writers/sstmacro-otf2_test_traces",
+                         "other-writers/casita-10_scorep_mpi_tags",
+                         "other-writers/casita-2_jacobi_blame_cpu_015",
+                         "other-writers/casita-2_cuda_simple",
+                         "scorep-ping-pong",
+                         "scorep-ping-pong-papi"};
   for (const char* name : names) {
     const auto dir = real_trace(name);
     const Trace measured = read_otf2(dir);
@@ -274,14 +287,17 @@ TEST_CASE("anchored identity of every real trace: runtime and wait states of the
       const double total = a.seconds[static_cast<int>(k)].sum();
       const double error = wait_state_error(a, b, k);
       INFO(metric_name(k) << ": measured " << total << " s, L1 error " << error * 100 << " %");
-      if (total >= 1e-3) CHECK(error <= 0.02);
-      else CHECK(error * total <= 10e-6);
+      if (total >= 1e-3)
+        CHECK(error <= 0.02);
+      else
+        CHECK(error * total <= 10e-6);
     }
   }
 }
 
 // The what-if oracle: `rebalance work` on the imbalanced runs predicts the measured balanced run.
-TEST_CASE("rebalance work on the real imbalance benchmark predicts its measured balanced run", "[replay][costs][real]") {
+TEST_CASE("rebalance work on the real imbalance benchmark predicts its measured balanced run",
+          "[replay][costs][real]") {
   const auto balanced_dir = real_trace("whatif/imb8_barrier/balanced");
   const double balanced = read_otf2(balanced_dir).end_time();
   Transform rebalance;

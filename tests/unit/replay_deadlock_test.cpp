@@ -48,8 +48,7 @@ TEST_CASE("a deadlock names every blocked rank, its MPI call and event", "[repla
 TEST_CASE("wisp simulate reports a deadlock with a non-zero exit", "[replay][deadlock][cli]") {
   TempDir dir;
   write_otf2(deadlocking(), dir / "in");
-  const auto s = run_wisp("simulate " + (dir / "in").string() + " -o " + (dir / "out").string() +
-                          " --eager 1000");
+  const auto s = run_wisp("simulate " + (dir / "in").string() + " -o " + (dir / "out").string() + " --eager 1000");
   CHECK(s.exit_code == 1);
   CHECK_THAT(s.err, Catch::Contains("wisp: error: " + (dir / "in").string() + ": replay deadlocked"));
   CHECK_THAT(s.err, Catch::Contains("rank 0 in MPI_Recv (event 2) waiting for message from rank 1 tag 7"));

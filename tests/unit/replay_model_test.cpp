@@ -46,8 +46,8 @@ Deviation compare(const Trace& model, const Trace& simulated) {
 void check_exact(const Trace& model, const gen::ModelParams& params, const char* name) {
   const ReplayResult r = replay(model, model_platform(params, model.rank_count()), analytic());
   const Deviation d = compare(model, r.trace);
-  INFO(name << ": max event deviation " << d.max_event * 1e9 << " ns, runtime deviation "
-            << d.runtime_rel * 100 << " % (model " << model.end_time() << " s, simulated " << r.runtime << " s)");
+  INFO(name << ": max event deviation " << d.max_event * 1e9 << " ns, runtime deviation " << d.runtime_rel * 100
+            << " % (model " << model.end_time() << " s, simulated " << r.runtime << " s)");
   CHECK(d.max_event < 1e-6);
   CHECK(d.runtime_rel < 1e-3);
   CHECK(r.trace.anomalies.total() == model.anomalies.total());

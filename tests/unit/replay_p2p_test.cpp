@@ -33,8 +33,8 @@ TEST_CASE("eager send returns at once, the late receiver finds the message", "[r
   CHECK(call_enter(r.trace, 0, 0) == Approx(1000));
   CHECK(first_event(r.trace, 0, EventKind::MpiSend) == Approx(1000));  // recorded on entry
   CHECK(call_leave(r.trace, 0, 0) == Approx(1001));                    // ready = enter + o
-  CHECK(region_leave(r.trace, 0, "after") == Approx(1001 + 900));  // 900 us of work after it
-  CHECK(call_leave(r.trace, 1, 0) == Approx(3001));  // message arrived at 1011.5
+  CHECK(region_leave(r.trace, 0, "after") == Approx(1001 + 900));      // 900 us of work after it
+  CHECK(call_leave(r.trace, 1, 0) == Approx(3001));                    // message arrived at 1011.5
   CHECK(first_event(r.trace, 1, EventKind::MpiRecv) == Approx(3001));
   CHECK(r.runtime * 1e6 == Approx(3001 + 900));
 }

@@ -3,10 +3,10 @@
 
 #include <fstream>
 
-#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
 #include "wisp/error.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/replay/replay.hpp"
 
 using namespace wisp;
@@ -48,7 +48,10 @@ TEST_CASE("the ideal network leaves only computation and synchronisation", "[rep
 
 TEST_CASE("generated topologies build from their parameters", "[replay][platform]") {
   const Trace t = small_halo();
-  struct Case { Topology topology; const char* parameters; };
+  struct Case {
+    Topology topology;
+    const char* parameters;
+  };
   for (const Case& c : {Case{Topology::Crossbar, ""}, Case{Topology::Torus, "3,3"},
                         Case{Topology::FatTree, "2;3,3;1,2;1,1"}, Case{Topology::Dragonfly, "1,1;1,1;3,1;3"}}) {
     INFO(to_string(c.topology));
@@ -91,11 +94,14 @@ TEST_CASE("platform files: missing, not SimGrid, bad wisp properties", "[replay]
   CHECK_THROWS_WITH(load_platform(dir / "text.xml"), Catch::Contains("not a SimGrid platform"));
   std::ofstream(dir / "bad.xml") << "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n"
                                     "<prop id=\"wisp:overhead\" value=\"-1\"/>\n</zone></platform>\n";
-  CHECK_THROWS_WITH(load_platform(dir / "bad.xml"), Catch::Contains("bad.xml line 3: property wisp:overhead has value '-1'"));
-  std::ofstream(dir / "unknown.xml") << "<platform version=\"4.1\">\n<prop id=\"wisp:speed\" value=\"1\"/>\n</platform>\n";
+  CHECK_THROWS_WITH(load_platform(dir / "bad.xml"),
+                    Catch::Contains("bad.xml line 3: property wisp:overhead has value '-1'"));
+  std::ofstream(dir / "unknown.xml")
+      << "<platform version=\"4.1\">\n<prop id=\"wisp:speed\" value=\"1\"/>\n</platform>\n";
   CHECK_THROWS_WITH(load_platform(dir / "unknown.xml"), Catch::Contains("line 2: unknown property 'wisp:speed'"));
-  std::ofstream(dir / "factors.xml") << "<platform version=\"4.1\">\n<prop id=\"wisp:size-factors:node-1\" value=\"17:1.5;18:0.5\"/>\n"
-                                        "<prop id=\"wisp:overhead:MPI_Send\" value=\"2e-6\"/>\n</platform>\n";
+  std::ofstream(dir / "factors.xml")
+      << "<platform version=\"4.1\">\n<prop id=\"wisp:size-factors:node-1\" value=\"17:1.5;18:0.5\"/>\n"
+         "<prop id=\"wisp:overhead:MPI_Send\" value=\"2e-6\"/>\n</platform>\n";
   const Platform p = load_platform(dir / "factors.xml");
   CHECK(p.size_factors.at("node-1").at(17) == 1.5);
   CHECK(p.mpi.overhead("MPI_Send") == 2e-6);

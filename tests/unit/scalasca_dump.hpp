@@ -66,13 +66,12 @@ inline std::map<std::string, MetricError> compare_metrics(const MetricValues& re
   std::set<std::string> theirs;
   for (const auto& [k, v] : reference) theirs.insert(std::get<0>(k));
   std::map<std::string, MetricError> out;
-  for (const auto& [k, v] : reference)
-    {
-      const std::string& metric = std::get<0>(k);
-      const auto m = mine.find(k);
-      out[metric].reference_total += std::abs(v);
-      out[metric].distance += std::abs((m == mine.end() ? 0.0 : m->second) - v);
-    }
+  for (const auto& [k, v] : reference) {
+    const std::string& metric = std::get<0>(k);
+    const auto m = mine.find(k);
+    out[metric].reference_total += std::abs(v);
+    out[metric].distance += std::abs((m == mine.end() ? 0.0 : m->second) - v);
+  }
   for (const auto& [k, v] : mine)
     if (theirs.count(std::get<0>(k)) && !reference.count(k)) out[std::get<0>(k)].distance += std::abs(v);
   std::set<std::string> shared;

@@ -2,8 +2,8 @@
 // evaluate_point / run_sweep, the report's JSON), with the key figures checked against the
 // generators' analytic model or the wait-path analysis — values derived independently of the replay — and
 // `wisp run` itself as a subprocess for its output files and every error with its message.
-#include <catch2/catch.hpp>
 #include <sys/wait.h>
+#include <catch2/catch.hpp>
 
 #include <cerrno>
 
@@ -13,21 +13,21 @@
 
 #include <fstream>
 
-#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
-#include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/analysis/mbm.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
+#include "wisp/driver/sweep_run.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/report/run_report.hpp"
 #include "wisp/scenario/evaluate.hpp"
-#include "wisp/driver/sweep_run.hpp"
 #include "wisp/scenario/trace_source.hpp"
 #include "wisp/trace/builder.hpp"
 
 using namespace wisp;
+using nlohmann::json;
 using wisp::test::run_wisp;
 using wisp::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
@@ -56,8 +56,7 @@ std::string write_scenario(const TempDir& dir, const std::string& name, const st
   return path.string();
 }
 
-double metric(const json& callpaths, const std::string& metric, const std::string& callpath,
-              const char* field) {
+double metric(const json& callpaths, const std::string& metric, const std::string& callpath, const char* field) {
   for (const auto& row : callpaths)
     if (row["metric"] == metric && row["callpath"] == callpath) return row[field].get<double>();
   return 0;
@@ -82,11 +81,13 @@ TEST_CASE("scenario imbalance-rebalance: static, dynamic and mixed balance to th
   for (const char* mode : {"static", "dynamic", "mixed"}) {
     INFO(mode);
     TempDir dir;
-    const auto file = write_scenario(dir, "s.yaml", fmt::format(R"(wisp: 1
+    const auto file = write_scenario(dir, "s.yaml",
+                                     fmt::format(R"(wisp: 1
 trace: {{generate: "imbalance --ranks 32 --iterations 320 --mode {}"}}
 transforms:
   - rebalance: {{region: work}}
-)", mode));
+)",
+                                                 mode));
     const json j = run_json(std::string(mode) == "dynamic" ? kScenarios + "imbalance-rebalance.yaml" : file, dir);
     gen::ImbalanceOptions o;
     o.mode = mode;
@@ -118,7 +119,8 @@ TEST_CASE("scenario halo-rebalance: the generator's balanced variant, waits fall
         0.1 * metric(rows, "mpi_latesender", "main/MPI_Waitall", "before"));
   CHECK(metric(rows, "delay_latesender", "main/compute", "after") <
         0.1 * metric(rows, "delay_latesender", "main/compute", "before"));
-  CHECK(metric(rows, "time", "main/compute", "after") == Approx(metric(rows, "time", "main/compute", "before")).epsilon(1e-6));
+  CHECK(metric(rows, "time", "main/compute", "after") ==
+        Approx(metric(rows, "time", "main/compute", "before")).epsilon(1e-6));
   std::ifstream txt(dir / "out" / "report.txt");
   CHECK(txt.good());
   CHECK(std::filesystem::exists(dir / "out" / "scenario-trace" / "traces.otf2"));
@@ -136,13 +138,15 @@ TEST_CASE("scenario mpmd-move-sweep: a U over the moved fraction with its minimu
     o.mesh_work = 0.12;
     o.shift = fractions[i];  // the generator's model with the work moved
     INFO(fractions[i]);
-    CHECK(j["points"][i]["runtime"]["scenario"].get<double>() == Approx(gen::generate_mpmd(o).end_time()).epsilon(0.001));
+    CHECK(j["points"][i]["runtime"]["scenario"].get<double>() ==
+          Approx(gen::generate_mpmd(o).end_time()).epsilon(0.001));
   }
   CHECK(j["best"] == 4);
   std::ifstream csv(dir / "out" / "sweep.csv");
   std::string header;
   std::getline(csv, header);
-  CHECK(header == "point,transforms[0].fraction,measured,identity,scenario,gain_seconds,gain_percent,gain_low,gain_high,error");
+  CHECK(header ==
+        "point,transforms[0].fraction,measured,identity,scenario,gain_seconds,gain_percent,gain_low,gain_high,error");
 }
 
 TEST_CASE("scenario halo-bandwidth-sweep: every point equals the model at that latency and bandwidth") {
@@ -162,7 +166,8 @@ TEST_CASE("scenario halo-bandwidth-sweep: every point equals the model at that l
       o.model.bandwidth = 1e10 * b;
       o.model.latency = 1e-6 * l;
       INFO("bandwidth x" << b << ", latency x" << l);
-      CHECK(j["points"][i++]["runtime"]["scenario"].get<double>() == Approx(gen::generate_halo(o).end_time()).epsilon(0.001));
+      CHECK(j["points"][i++]["runtime"]["scenario"].get<double>() ==
+            Approx(gen::generate_halo(o).end_time()).epsilon(0.001));
     }
 }
 
@@ -273,7 +278,8 @@ transforms:
   CHECK_THAT(no_trace.err, Catch::StartsWith("wisp: error: " + trace + ":2:8: trace: ") &&
                                Catch::Contains("no such file or directory"));
 
-  const auto ok = write_scenario(dir, "ok.yaml", "wisp: 1\ntrace: {generate: \"imbalance --ranks 2 --iterations 2\"}\n");
+  const auto ok =
+      write_scenario(dir, "ok.yaml", "wisp: 1\ntrace: {generate: \"imbalance --ranks 2 --iterations 2\"}\n");
   REQUIRE(run_wisp("-q run -o " + out + " " + ok).exit_code == 0);
   const auto again = run_wisp("-q run -o " + out + " " + ok);
   CHECK(again.exit_code == 1);
@@ -309,9 +315,11 @@ TEST_CASE("the issue's smallest scenario runs, with the trace path relative to t
   TempDir dir;
   std::filesystem::create_directories(dir / "scenarios");
   REQUIRE(run_wisp("-q generate imbalance --ranks 8 --iterations 16 --mode static -o " +
-                   (dir / "traces" / "run42").string()).exit_code == 0);
-  const auto file = write_scenario(dir, "scenarios/minimal.yaml",
-                                   "wisp: 1\ntrace: ../traces/run42/traces.otf2\ntransforms:\n  - rebalance: {region: work}\n");
+                   (dir / "traces" / "run42").string())
+              .exit_code == 0);
+  const auto file =
+      write_scenario(dir, "scenarios/minimal.yaml",
+                     "wisp: 1\ntrace: ../traces/run42/traces.otf2\ntransforms:\n  - rebalance: {region: work}\n");
   const json j = run_json(file, dir);
   gen::ImbalanceOptions o;
   o.ranks = 8;
@@ -346,8 +354,9 @@ transforms:
   // The generated trace is the model's: both modes give the same gain.
   CHECK(a["gain"]["seconds"].get<double>() == Approx(m["gain"]["seconds"].get<double>()).epsilon(1e-6));
 
-  const auto bad = write_scenario(dir, "b.yaml", "wisp: 1\ntrace: {generate: \"imbalance --ranks 2 --iterations 2\"}\n"
-                                                 "replay: {costs: cheap}\n");
+  const auto bad = write_scenario(dir, "b.yaml",
+                                  "wisp: 1\ntrace: {generate: \"imbalance --ranks 2 --iterations 2\"}\n"
+                                  "replay: {costs: cheap}\n");
   const auto r = run_wisp("run -o " + out + " " + bad);
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.err, Catch::Contains(bad + ":3:17: costs is anchored or model"));
@@ -386,7 +395,8 @@ TEST_CASE("a point run in stages: the result of run_point, and a dropped point l
     INFO(costs);
     const auto file = write_scenario(dir, std::string(costs) + ".yaml",
                                      std::string("wisp: 1\ntrace: {generate: \"imbalance --ranks 4 --iterations 6\"}\n"
-                                                 "replay: {costs: ") + costs + "}\ntransforms:\n  - rebalance: {region: work}\n");
+                                                 "replay: {costs: ") +
+                                         costs + "}\ntransforms:\n  - rebalance: {region: work}\n");
     const Scenario s = load_scenario(file);
     const ScenarioTrace in = load_trace(s);
     const PointResult whole = run_point(s, in.trace);
@@ -424,7 +434,8 @@ TEST_CASE("gain interval: spans the point on a generated trace, null with --no-i
   CHECK(k["gain_interval"].is_null());
   CHECK(k["gain"]["seconds"].get<double>() == Approx(gain).margin(1e-12));
   const auto bad = off / "bad.yaml";
-  std::ofstream(bad) << "wisp: 1\ntrace:\n  generate: imbalance --ranks 4 --iterations 10\nreplay:\n  interval: maybe\n";
+  std::ofstream(bad)
+      << "wisp: 1\ntrace:\n  generate: imbalance --ranks 4 --iterations 10\nreplay:\n  interval: maybe\n";
   const auto r = run_wisp("-q run -o " + (off / "x").string() + " " + bad.string());
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.err, Catch::Contains("interval is true or false"));

@@ -4,9 +4,9 @@
 
 #include <numeric>
 
-#include "wisp/generate/generators.hpp"
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/error.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/scenario/scenario.hpp"
 #include "wisp/scenario/selection.hpp"
 #include "wisp/scenario/transform.hpp"
@@ -96,7 +96,8 @@ output: results
 
 TEST_CASE("scenario errors name the file, line and column") {
   CHECK(error_of("trace: t\n") == "dir/s.yaml:1:1: missing required key 'wisp' (the schema version: write 'wisp: 1')");
-  CHECK(error_of("wisp: 2\ntrace: t\n") == "dir/s.yaml:1:7: wisp: 2 is not a schema version this wisp reads (it reads wisp: 1)");
+  CHECK(error_of("wisp: 2\ntrace: t\n") ==
+        "dir/s.yaml:1:7: wisp: 2 is not a schema version this wisp reads (it reads wisp: 1)");
   CHECK(error_of("wisp: 1\ntrace: t\ntransfroms: []\n") ==
         "dir/s.yaml:3:1: unknown key 'transfroms' in the scenario (did you mean 'transforms'?)");
   CHECK_THAT(error_of("wisp: 1\ntrace: [unclosed\n"), Catch::StartsWith("dir/s.yaml:3:1: YAML syntax error"));
@@ -107,11 +108,13 @@ TEST_CASE("scenario errors name the file, line and column") {
   CHECK(error_of("wisp: 1\ntrace: t\ntransforms:\n  - scale: {region: work, iterations: 20-10, factor: 1}\n") ==
         "dir/s.yaml:4:39: iterations 20-10 is not a valid range (whole numbers, first <= last)");
   // Beyond any iteration count (found by the scenario fuzzer: the check cast before comparing).
-  CHECK_THAT(error_of("wisp: 1\ntrace: t\ntransforms:\n  - scale: {region: work, iterations: 0-6666666666666666666666, factor: 1}\n"),
+  CHECK_THAT(error_of("wisp: 1\ntrace: t\ntransforms:\n  - scale: {region: work, iterations: 0-6666666666666666666666, "
+                      "factor: 1}\n"),
              Catch::StartsWith("dir/s.yaml:4:39: iterations 0-") && Catch::Contains("is not a valid range"));
   CHECK_THAT(error_of("wisp: 1\ntrace: t\ntransforms:\n  - scale: {region: work, iterations: 1.5-3, factor: 1}\n"),
              Catch::Contains("is not a valid range"));
-  CHECK(error_of("wisp: 1\ntrace: t\ntransforms:\n  - scale: {region: work}\n") == "dir/s.yaml:4:12: scale needs a factor");
+  CHECK(error_of("wisp: 1\ntrace: t\ntransforms:\n  - scale: {region: work}\n") ==
+        "dir/s.yaml:4:12: scale needs a factor");
   CHECK(error_of("wisp: 1\ntrace: t\ntransforms:\n  - move: {from: {region: a}, to: {region: b}, fraction: 1.5}\n") ==
         "dir/s.yaml:4:58: fraction must be at most 1 (got 1.5)");
   CHECK(error_of("wisp: 1\ntrace: t\nanalyses: [wait_state]\n") ==
@@ -145,7 +148,8 @@ sweep:
   CHECK(q.name == "s[platform.bandwidth_factor=0.25,transforms[0].factor=1]");
   CHECK(sweep_point(s, points[0]).transforms[0].factor == 0.5);
   const Scenario bad = parse("wisp: 1\ntrace: t\nsweep:\n  transforms[3].factor: [1, 2]\n");
-  CHECK_THROWS_WITH(sweep_point(bad, {0}), "dir/s.yaml:4:3: sweep key 'transforms[3].factor': the scenario has no 'transforms'");
+  CHECK_THROWS_WITH(sweep_point(bad, {0}),
+                    "dir/s.yaml:4:3: sweep key 'transforms[3].factor': the scenario has no 'transforms'");
 }
 
 TEST_CASE("selections resolve regions, ranks, iterations and report what cannot exist") {

@@ -42,10 +42,12 @@ std::vector<PrintedEvent> otf2_print(const std::filesystem::path& anchor) {
   return out;
 }
 
-const std::map<std::string, EventKind> kKinds = {
-    {"PROGRAM_BEGIN", EventKind::ProgramBegin}, {"PROGRAM_END", EventKind::ProgramEnd},
-    {"ENTER", EventKind::Enter},                {"LEAVE", EventKind::Leave},
-    {"MPI_SEND", EventKind::MpiSend},           {"MPI_RECV", EventKind::MpiRecv}};
+const std::map<std::string, EventKind> kKinds = {{"PROGRAM_BEGIN", EventKind::ProgramBegin},
+                                                 {"PROGRAM_END", EventKind::ProgramEnd},
+                                                 {"ENTER", EventKind::Enter},
+                                                 {"LEAVE", EventKind::Leave},
+                                                 {"MPI_SEND", EventKind::MpiSend},
+                                                 {"MPI_RECV", EventKind::MpiRecv}};
 
 }  // namespace
 
@@ -169,7 +171,8 @@ TEST_CASE("Cartesian topologies: the simulated ping-pong prints the same CART_* 
   // The communicator keeps its name and its groups their names and paradigm.
   const auto groups = printed_definitions(tmp / "sim" / "traces.otf2", "GROUP");
   CHECK(std::count_if(groups.begin(), groups.end(), [](const std::string& g) {
-          return g.find("Name: \"PROCESSXTHREADS_GROUP\", Type: COMM_GROUP, Paradigm: MEASUREMENT_SYSTEM") != std::string::npos;
+          return g.find("Name: \"PROCESSXTHREADS_GROUP\", Type: COMM_GROUP, Paradigm: MEASUREMENT_SYSTEM") !=
+                 std::string::npos;
         }) == 1);
 }
 

@@ -7,7 +7,6 @@
 
 #include <cmath>
 
-#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/analysis/ideal_network.hpp"
 #include "wisp/analysis/mbm.hpp"
@@ -16,6 +15,7 @@
 #include "wisp/analysis/pop.hpp"
 #include "wisp/analysis/pop_analysis.hpp"
 #include "wisp/error.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 
 using namespace wisp;
@@ -91,8 +91,8 @@ void require_lean_cpm_agrees(const ActivityGraph& g, const Cpm& dense) {
 bool same_factors(const PopFactors& a, const PopFactors& b) {
   return same(a.load_balance, b.load_balance) && same(a.serialisation, b.serialisation) &&
          same(a.transfer, b.transfer) && same(a.parallel_efficiency, b.parallel_efficiency) &&
-         same(a.communication_efficiency, b.communication_efficiency) && a.elapsed == b.elapsed &&
-         a.ideal == b.ideal && a.mean_useful == b.mean_useful && a.max_useful == b.max_useful;
+         same(a.communication_efficiency, b.communication_efficiency) && a.elapsed == b.elapsed && a.ideal == b.ideal &&
+         a.mean_useful == b.mean_useful && a.max_useful == b.max_useful;
 }
 
 // The timers sampled during the sweep (what analyze_pop keeps) are the timeline's, bit for bit:
@@ -180,8 +180,7 @@ void require_shared_pag_agrees(const Trace& t, std::uint64_t eager_limit) {
 
 }  // namespace
 
-TEST_CASE("the analysis PAG's ideal variant gives POP what a PAG of its own gives, generated traces",
-          "[pag][pop]") {
+TEST_CASE("the analysis PAG's ideal variant gives POP what a PAG of its own gives, generated traces", "[pag][pop]") {
   gen::HaloOptions halo;  // 128 KiB halo messages: rendezvous above the smaller limits
   halo.dims = {4, 3};
   halo.steps = 12;

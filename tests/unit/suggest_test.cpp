@@ -9,19 +9,19 @@
 
 #include <fstream>
 
-#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "tiny_trace.hpp"
+#include "wisp/driver/suggest_run.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/replay/platform.hpp"
 #include "wisp/scenario/evaluate.hpp"
 #include "wisp/scenario/scenario_writer.hpp"
-#include "wisp/driver/suggest_run.hpp"
 
 using namespace wisp;
+using nlohmann::json;
 using wisp::test::run_wisp;
 using wisp::test::TempDir;
-using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
@@ -125,8 +125,8 @@ TEST_CASE("suggest on halo with an overloaded block: balancing compute comes fir
 // gain there is T(--shift 0) − T(--shift 1/3) (about 20 steps × (0.03 − 0.02) s = 0.2 s).
 TEST_CASE("suggest on mpmd: the move at the model's optimal fraction comes first", "[suggest]") {
   TempDir dir;
-  const SuggestResult r = suggest_generated(
-      "mpmd --particle-ranks 4 --mesh-ranks 4 --steps 20 --particle-work 0.04 --mesh-work 0.12", dir);
+  const SuggestResult r =
+      suggest_generated("mpmd --particle-ranks 4 --mesh-ranks 4 --steps 20 --particle-work 0.04 --mesh-work 0.12", dir);
   INFO(table(r));
   const Suggestion& best = top(r);
   REQUIRE(best.hypothesis.transforms.size() == 1);
@@ -154,7 +154,8 @@ TEST_CASE("suggest on mpmd: the move at the model's optimal fraction comes first
 // balancing sweep() gains most: T(extra) − T(balanced).
 TEST_CASE("suggest on wavefront: balancing sweep gains most, as the model says", "[suggest]") {
   TempDir dir;
-  const SuggestResult r = suggest_generated("wavefront --px 4 --py 4 --iterations 4 --extra-ranks 0,4 --extra 0.5", dir);
+  const SuggestResult r =
+      suggest_generated("wavefront --px 4 --py 4 --iterations 4 --extra-ranks 0,4 --extra 0.5", dir);
   INFO(table(r));
   gen::WavefrontOptions o;
   o.iterations = 4;
@@ -172,15 +173,17 @@ TEST_CASE("suggest on wavefront: balancing sweep gains most, as the model says",
 
 // The measured question: static, dynamic and mixed balanced by hand give the `balanced` run, whose
 // span RESULTS.txt gives; wisp's gain for balancing work must be within 10 % of the measured gain.
-TEST_CASE("suggest on the real imb8_barrier traces: balancing work, within 10 % of the measured gain", "[suggest][real]") {
+TEST_CASE("suggest on the real imb8_barrier traces: balancing work, within 10 % of the measured gain",
+          "[suggest][real]") {
   const fs::path root = wisp::test::real_trace("whatif/imb8_barrier");
   const double balanced = 1.370846476;
-  const std::vector<std::pair<std::string, double>> modes{{"static", 1.620107518}, {"dynamic", 1.611552546}, {"mixed", 1.628090837}};
+  const std::vector<std::pair<std::string, double>> modes{
+      {"static", 1.620107518}, {"dynamic", 1.611552546}, {"mixed", 1.628090837}};
   for (const auto& [mode, span] : modes) {
     INFO(mode);
     TempDir dir;
-    const SuggestResult r = suggest_text(
-        fmt::format("wisp: 1\nname: base\ntrace: \"{}\"\n", (root / mode / "traces.otf2").string()), dir);
+    const SuggestResult r =
+        suggest_text(fmt::format("wisp: 1\nname: base\ntrace: \"{}\"\n", (root / mode / "traces.otf2").string()), dir);
     INFO(table(r));
     const Suggestion& best = top(r);
     CHECK(rebalances(best, "work"));
@@ -261,7 +264,8 @@ TEST_CASE("suggest: a candidate whose replay deadlocks is listed as failed, the 
     for (Rank r = 0; r < 2; ++r) {
       const double send = at + (r == 0 ? 100 : 300);
       t.call(r, "MPI_Send", send, send + 5, [&](RankBuilder& b) { b.send(us(send + 1), 1 - r, t.world(), 7, 4096); });
-      t.call(r, "MPI_Recv", send + 5, at + 320, [&](RankBuilder& b) { b.recv(us(at + 319), 1 - r, t.world(), 7, 4096); });
+      t.call(r, "MPI_Recv", send + 5, at + 320,
+             [&](RankBuilder& b) { b.recv(us(at + 319), 1 - r, t.world(), 7, 4096); });
     }
     at += 320;
   }

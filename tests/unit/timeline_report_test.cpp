@@ -33,11 +33,18 @@ TEST_CASE("Timeline of a two-rank trace, by hand", "[timeline][report]") {
   REQUIRE(tl.lanes.size() == 2);
   CHECK(tl.interval_count() == 12);
   // The critical path (analysis test: Init 0-1, A 1-5 on rank 0, MPI_Recv 5-5.2, C 5.2-8 on rank 1).
-  const Expected expected[2][6] = {
-      {{"MPI_Init", 0, 1, 0, true}, {"A", 1, 5, 0, true}, {"MPI_Send", 5, 5.1, 0, false},
-       {"main", 5.1, 6, 0, false}, {"MPI_Finalize", 6, 8.5, 2, false}, {"main", 8.5, 8.6, 0, false}},
-      {{"MPI_Init", 0, 1, 0, false}, {"B", 1, 2, 0, false}, {"MPI_Recv", 2, 5.2, 3, true},
-       {"C", 5.2, 8, 0, true}, {"MPI_Finalize", 8, 8.5, 0, false}, {"main", 8.5, 8.6, 0, false}}};
+  const Expected expected[2][6] = {{{"MPI_Init", 0, 1, 0, true},
+                                    {"A", 1, 5, 0, true},
+                                    {"MPI_Send", 5, 5.1, 0, false},
+                                    {"main", 5.1, 6, 0, false},
+                                    {"MPI_Finalize", 6, 8.5, 2, false},
+                                    {"main", 8.5, 8.6, 0, false}},
+                                   {{"MPI_Init", 0, 1, 0, false},
+                                    {"B", 1, 2, 0, false},
+                                    {"MPI_Recv", 2, 5.2, 3, true},
+                                    {"C", 5.2, 8, 0, true},
+                                    {"MPI_Finalize", 8, 8.5, 0, false},
+                                    {"main", 8.5, 8.6, 0, false}}};
   for (Rank r = 0; r < 2; ++r) {
     const TimelineLane& lane = tl.lanes[r];
     CHECK(lane.master);
@@ -156,15 +163,16 @@ TEST_CASE("Chrome trace numbers: microseconds to the nanosecond, no trailing zer
   TimelineLane lane;
   lane.rank = 0;
   lane.name = "rank 0";
-  lane.start = {1.5e-6, 2.0};          // 1.5 µs; 2 s
-  lane.end = {2.0015e-3, 2.0000001};   // 2001.5 µs; 2 s + 0.1 µs
+  lane.start = {1.5e-6, 2.0};         // 1.5 µs; 2 s
+  lane.end = {2.0015e-3, 2.0000001};  // 2001.5 µs; 2 s + 0.1 µs
   lane.label = {0, 1};
-  lane.wait = {0, 1.234e-8};           // 0.01234 µs waiting rounds to 0.012
+  lane.wait = {0, 1.234e-8};  // 0.01234 µs waiting rounds to 0.012
   lane.critical = {0, 1};
   tl.lanes = {lane};
   tl.ranks.resize(1);
   const std::string text = chrome_trace_json({{"measured", &tl}});
-  CHECK(text.find("{\"name\":\"main\",\"ph\":\"X\",\"ts\":1.5,\"dur\":2000,\"pid\":1,\"tid\":0,\"sf\":1},") != std::string::npos);
+  CHECK(text.find("{\"name\":\"main\",\"ph\":\"X\",\"ts\":1.5,\"dur\":2000,\"pid\":1,\"tid\":0,\"sf\":1},") !=
+        std::string::npos);
   CHECK(text.find("{\"name\":\"MPI_Recv\",\"cat\":\"mpi\",\"ph\":\"X\",\"ts\":2000000,\"dur\":0.1,\"pid\":1,\"tid\":0,"
                   "\"sf\":2,\"args\":{\"wait_us\":0.012,\"critical\":1}}") != std::string::npos);
   const auto doc = nlohmann::json::parse(text);
@@ -181,7 +189,7 @@ TEST_CASE("report.html of an analysis: one page, data inline and escaped", "[tim
   CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
   CHECK(html.find("{{") == std::string::npos);
   CHECK(html.find("d3={version:\"3.") != std::string::npos);  // d3 inlined at build time
-  CHECK(html.find("x</script>") == std::string::npos);         // a region name cannot end the data
+  CHECK(html.find("x</script>") == std::string::npos);        // a region name cannot end the data
   CHECK(html.find("x\\u003c/script>") != std::string::npos);
   const auto begin = html.find("id=\"wisp-data\">") + 15;
   const auto data = nlohmann::json::parse(html.substr(begin, html.find("</script>", begin) - begin));
@@ -189,6 +197,6 @@ TEST_CASE("report.html of an analysis: one page, data inline and escaped", "[tim
   REQUIRE(data["timelines"].size() == 1);
   const auto& lane = data["timelines"][0]["lanes"][0];
   CHECK(lane["d"].size() == 6);
-  CHECK(lane["d"][1] == 4'000'000'000LL);  // A: 4 s in nanoseconds
+  CHECK(lane["d"][1] == 4'000'000'000LL);                              // A: 4 s in nanoseconds
   CHECK(data["timelines"][0]["lanes"][1]["w"][2] == 3'000'000'000LL);  // MPI_Recv waits 3 s
 }

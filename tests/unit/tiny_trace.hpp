@@ -62,8 +62,8 @@ class TinyTrace {
     call(r, function, enter, leave, [](RankBuilder&) {});
   }
   // A collective call with its Score-P records for per-rank buffer `buffer` (root: global rank).
-  void collective(Rank r, const std::string& function, CollectiveOp op, CommId comm, double enter,
-                  double leave, std::uint64_t buffer, Rank root = kNone) {
+  void collective(Rank r, const std::string& function, CollectiveOp op, CommId comm, double enter, double leave,
+                  std::uint64_t buffer, Rank root = kNone) {
     const auto n = builder_->defs().comms[comm].size();
     const auto bytes = collective_bytes(op, buffer, n, r == root);
     call(r, function, enter, leave, [&](RankBuilder& b) {

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "wisp/generate/generators.hpp"
 #include "helpers.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/report/trace_analysis_report.hpp"
 
 using namespace wisp;
@@ -25,7 +25,8 @@ const WaitEstimateRow& row_of(const WaitEstimate& w, CallpathId cp, Rank r) {
 
 }  // namespace
 
-TEST_CASE("wait estimate vs the wait-path analysis's wait states on the halo generator, by the model", "[trace_analysis][waits]") {
+TEST_CASE("wait estimate vs the wait-path analysis's wait states on the halo generator, by the model",
+          "[trace_analysis][waits]") {
   gen::HaloOptions o;  // 4x4 periodic, eager 16 KiB messages, rank 5 computes 1.5 w
   o.steps = 10;
   o.overload_ranks = {5};

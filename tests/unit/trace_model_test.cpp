@@ -15,8 +15,8 @@ Definitions two_rank_defs() {
   d.ranks.resize(2);
   d.world = d.add_comm(Communicator{"MPI_COMM_WORLD", {0, 1}, false, kNone});
   d.add_comm(Communicator{"MPI_COMM_SELF", {}, true, kNone});
-  for (const char* name : {"main", "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Waitall",
-                           "MPI_Barrier", "solve"})
+  for (const char* name :
+       {"main", "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Waitall", "MPI_Barrier", "solve"})
     d.add_region(make_region(name));
   return d;
 }
@@ -104,17 +104,16 @@ TEST_CASE("messages match FIFO per (comm, source, dest, tag), receives in postin
 TEST_CASE("unmatched messages and receives before their send are reported, not fatal") {
   Definitions d = two_rank_defs();
   TraceBuilder b(d);
-  b.rank(0).send(5.0, 1, d.world, 1, 8);   // received "before" it is sent: clock skew
-  b.rank(0).send(6.0, 1, d.world, 2, 8);   // never received
+  b.rank(0).send(5.0, 1, d.world, 1, 8);  // received "before" it is sent: clock skew
+  b.rank(0).send(6.0, 1, d.world, 2, 8);  // never received
   b.rank(1).recv(4.999999, 0, d.world, 1, 8);
-  b.rank(1).recv(7.0, 0, d.world, 3, 8);   // never sent
+  b.rank(1).recv(7.0, 0, d.world, 3, 8);  // never sent
   const Trace t = b.finish();
   CHECK(t.messages.size() == 1);
   CHECK(t.anomalies[AnomalyKind::ReceiveBeforeSend].count == 1);
   CHECK(t.anomalies[AnomalyKind::UnmatchedSend].count == 1);
   CHECK(t.anomalies[AnomalyKind::UnmatchedReceive].count == 1);
-  CHECK_THAT(t.anomalies[AnomalyKind::ReceiveBeforeSend].examples[0],
-             Catch::Contains("1.000 us before its send"));
+  CHECK_THAT(t.anomalies[AnomalyKind::ReceiveBeforeSend].examples[0], Catch::Contains("1.000 us before its send"));
   CHECK_THAT(t.anomalies[AnomalyKind::UnmatchedSend].examples[0], Catch::Contains("tag 2"));
 }
 
@@ -178,8 +177,8 @@ TEST_CASE("requests: completion of an unknown request and requests never complet
 }
 
 TEST_CASE("Score-P collective byte convention round-trips the buffer size") {
-  for (CollectiveOp op : {CollectiveOp::Allreduce, CollectiveOp::Bcast, CollectiveOp::Reduce,
-                          CollectiveOp::Alltoall, CollectiveOp::Scan, CollectiveOp::Gather}) {
+  for (CollectiveOp op : {CollectiveOp::Allreduce, CollectiveOp::Bcast, CollectiveOp::Reduce, CollectiveOp::Alltoall,
+                          CollectiveOp::Scan, CollectiveOp::Gather}) {
     for (bool root : {false, true}) {
       const auto bytes = collective_bytes(op, 96, 12, root);
       CHECK(collective_buffer(op, bytes.sent, bytes.received, 12, root) == 96);

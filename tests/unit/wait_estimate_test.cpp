@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "wisp/generate/generators.hpp"
 #include "wisp/analysis/wait_estimate.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/trace/builder.hpp"
 
 using namespace wisp;

@@ -49,7 +49,8 @@ TEST_CASE("what-if oracles: the predicted gain holds against the measured fix", 
 // arrives last, and leaves only after rank 0 came (rendezvous). Calibration reads it as protocol
 // evidence; without it (eager threshold forced above 8 KiB) the residual attribution still
 // re-derives that wait: the gain keeps its sign and the fixed-costs bound shows the old error.
-TEST_CASE("ring oracle: a late receiver's wait is re-derived, not kept as fixed cost", "[replay][costs][real][whatif]") {
+TEST_CASE("ring oracle: a late receiver's wait is re-derived, not kept as fixed cost",
+          "[replay][costs][real][whatif]") {
   oracle::Oracle o = oracle::oracles()[3];
   REQUIRE(o.name == "imb8_ring/static");
   const Trace measured = read_otf2(kOracles / o.trace);
@@ -63,6 +64,6 @@ TEST_CASE("ring oracle: a late receiver's wait is re-derived, not kept as fixed 
   CHECK(r.residuals->dependent > 0.2);      // most of its 0.28 s of residual
   CHECK(std::abs(r.gain() - measured_gain) / measured_gain <= 0.25);
   REQUIRE(r.interval.fixed_costs);
-  CHECK(*r.interval.fixed_costs < 0);       // every residual kept as fixed cost: the wrong sign
+  CHECK(*r.interval.fixed_costs < 0);  // every residual kept as fixed cost: the wrong sign
   CHECK_FALSE(interval_warning(r.interval).empty());
 }

@@ -117,7 +117,7 @@ struct ActivityGraph {
     chain_duration[v] = short_chain ? static_cast<std::uint32_t>(duration) : kLongChain;
     const bool narrow = callpath < kWideCallpath || callpath == kNone || callpath == kLaunchCallpath;
     if (!narrow || chain_callpath[v] == kWideCallpath) keep_aside(wide_callpaths, v, callpath, !narrow);
-    chain_callpath[v] = callpath == kNone            ? 0xffff
+    chain_callpath[v] = callpath == kNone             ? 0xffff
                         : callpath == kLaunchCallpath ? 0xfffe
                         : narrow                      ? static_cast<std::uint16_t>(callpath)
                                                       : kWideCallpath;
@@ -160,7 +160,9 @@ struct ActivityGraph {
   std::uint32_t activity_count() const { return explicit_count() + static_cast<std::uint32_t>(chain_kind.size()); }
   std::uint64_t chain_count() const;
   bool exists(std::uint32_t id) const { return id < explicit_count() || has_chain(id - explicit_count()); }
-  Activity chain(std::uint32_t v) const { return {chain_duration_of(v), v, v + 1, chain_callpath_of(v), chain_kind[v]}; }
+  Activity chain(std::uint32_t v) const {
+    return {chain_duration_of(v), v, v + 1, chain_callpath_of(v), chain_kind[v]};
+  }
   Activity activity(std::uint32_t id) const {
     return id < explicit_count() ? activities[id] : chain(id - explicit_count());
   }
@@ -237,7 +239,6 @@ struct ActivityGraph {
   static T aside_value(const std::vector<std::pair<std::uint32_t, T>>& aside, std::uint32_t v);
 
  public:
-
  private:
   // Whether row v of an index (out or in) holds an explicit activity of `variant`.
   bool any_explicit(const SparseRows& rows, const std::vector<std::uint32_t>& items, std::uint32_t v,

@@ -92,8 +92,8 @@ Cpm critical_path_method(const ActivityGraph& g);
 Cpm critical_path_method(const ActivityGraph& g, std::vector<std::uint32_t>& critical, double walk_share = 1.0 / 16);
 
 struct ActivityTimes {
-  Ticks es = 0, ef = 0;  // early start, early finish = ES + d
-  Ticks ls = 0, lf = 0;  // late start = LF - d, late finish
+  Ticks es = 0, ef = 0;   // early start, early finish = ES + d
+  Ticks ls = 0, lf = 0;   // late start = LF - d, late finish
   Ticks total_slack = 0;  // LS - ES
   Ticks free_slack = 0;   // ES of the immediate successors (the end if none) - EF
 };

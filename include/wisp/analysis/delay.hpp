@@ -31,9 +31,9 @@ namespace wisp {
 
 // Delay cost categories = the attributable wait kinds, in WaitKind order.
 inline constexpr int kDelayCategoryCount = 6;
-std::string_view short_term_metric(WaitKind k);  // delay_latesender, delay_latereceiver, delay_n2n,
-                                                 // delay_barrier, delay_12n, delay_n21
-std::string_view long_term_metric(WaitKind k);   // the same with "_longterm"
+std::string_view short_term_metric(WaitKind k);     // delay_latesender, delay_latereceiver, delay_n2n,
+                                                    // delay_barrier, delay_12n, delay_n21
+std::string_view long_term_metric(WaitKind k);      // the same with "_longterm"
 std::string_view direct_wait_metric(WaitKind k);    // mpi_wait_direct_latesender, ...
 std::string_view indirect_wait_metric(WaitKind k);  // mpi_wait_indirect_latesender, ...
 
@@ -53,10 +53,10 @@ struct DelayCosts {
   std::array<CallpathMatrix, kDelayCategoryCount> long_term;      // on the delayer's (call path, rank)
   std::array<CallpathMatrix, kDelayCategoryCount> direct_wait;    // on the waiter's (call path, rank)
   std::array<CallpathMatrix, kDelayCategoryCount> indirect_wait;  // on the waiter's (call path, rank)
-  double total_wait = 0;         // waiting time of all attributable wait states
+  double total_wait = 0;                                          // waiting time of all attributable wait states
   double short_sum = 0;
   double long_sum = 0;
-  double unattributed = 0;       // waiting time and carried costs with nothing to blame
+  double unattributed = 0;  // waiting time and carried costs with nothing to blame
   std::uint64_t unattributed_waits = 0;
   std::uint64_t cycles_broken = 0;  // backward-replay dependency cycles (inconsistent traces)
 };

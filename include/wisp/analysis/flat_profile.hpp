@@ -20,7 +20,7 @@ struct RegionProfileRow {
 
 struct FlatProfile {
   std::vector<RegionProfileRow> rows;  // regions with visits, most time first (then by name)
-  double total = 0;  // exclusive time of every region and of the time outside them, all ranks
+  double total = 0;                    // exclusive time of every region and of the time outside them, all ranks
 };
 
 // Exclusive time as compute_profile() counts it (profile.hpp), aggregated over the call paths of

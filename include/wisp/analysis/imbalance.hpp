@@ -36,12 +36,11 @@ struct ImbalanceIndicators {
   CallpathMatrix intra_partition_imbalance;
   CallpathMatrix inter_partition_imbalance;
   CallpathMatrix performance_impact;
-  std::vector<double> headroom;                 // h_p per rank
+  std::vector<double> headroom;  // h_p per rank
 };
 
 // `partitions`: user-given (the paper's rule), or nullptr (Scalasca's implicit partitions).
-ImbalanceIndicators compute_imbalance(const Trace& trace, const Profile& profile,
-                                      const WaitStates& waits, const CriticalPath& path,
-                                      const Partitions* partitions);
+ImbalanceIndicators compute_imbalance(const Trace& trace, const Profile& profile, const WaitStates& waits,
+                                      const CriticalPath& path, const Partitions* partitions);
 
 }  // namespace wisp

@@ -28,7 +28,7 @@ struct MetricInfo {
   std::string_view parent;  // nearest ancestor in Scalasca's hierarchy that wisp has; "" for a root
   std::string_view unit;    // "sec", "occ" (occurrences) or "ratio"
   AnalysisKind analysis = AnalysisKind::Profile;
-  bool compared = false;    // a what-if run compares it call path by call path
+  bool compared = false;  // a what-if run compares it call path by call path
   std::string_view description;
   WaitRole role = WaitRole::None;        // for the metrics of one wait kind:
   WaitKind kind = WaitKind::LateSender;  // that kind

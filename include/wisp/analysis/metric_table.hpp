@@ -36,8 +36,7 @@ void add_record(MetricTable& table, std::string_view metric, CallpathId callpath
 void add_matrix(MetricTable& table, std::string_view metric, const CallpathMatrix& values);
 // Sum of the records of `metric` matching the call path and rank (kAny: every one).
 inline constexpr std::uint32_t kAny = kNone - 1;
-double metric_value(const MetricTable& table, std::string_view metric, CallpathId callpath = kAny,
-                    Rank rank = kAny);
+double metric_value(const MetricTable& table, std::string_view metric, CallpathId callpath = kAny, Rank rank = kAny);
 // The table's call path naming: "" for the program root, else Definitions::callpath_name.
 std::string metric_callpath_name(const Definitions& defs, CallpathId callpath);
 

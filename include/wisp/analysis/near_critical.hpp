@@ -33,19 +33,19 @@ class Successors {
   std::uint64_t memory_bytes() const;
 
  private:
-  std::uint32_t first_chain_ = 0;  // the chain of vertex v is activity first_chain_ + v
-  std::uint32_t first_ = 0;        // the first vertex
-  std::uint32_t size_ = 0;         // the vertex after the last
-  std::vector<std::uint64_t> chain_;     // bit v: v's successor is its chain
-  std::vector<std::uint64_t> other_;     // bit v: it is another activity, in others_
-  std::vector<std::uint32_t> before_;    // per word of other_: the set bits before it
+  std::uint32_t first_chain_ = 0;      // the chain of vertex v is activity first_chain_ + v
+  std::uint32_t first_ = 0;            // the first vertex
+  std::uint32_t size_ = 0;             // the vertex after the last
+  std::vector<std::uint64_t> chain_;   // bit v: v's successor is its chain
+  std::vector<std::uint64_t> other_;   // bit v: it is another activity, in others_
+  std::vector<std::uint32_t> before_;  // per word of other_: the set bits before it
   std::vector<std::uint32_t> others_;
 };
 
 struct NearCriticalQuery {
-  std::optional<std::size_t> k;        // at most k paths (mode 1; mode 3 with nc_percent)
-  std::optional<double> nc_percent;    // only paths within nc % of d_cp (mode 2; mode 3 with k)
-  std::size_t limit = 10000;           // safety cap when only nc_percent is given
+  std::optional<std::size_t> k;                 // at most k paths (mode 1; mode 3 with nc_percent)
+  std::optional<double> nc_percent;             // only paths within nc % of d_cp (mode 2; mode 3 with k)
+  std::size_t limit = 10000;                    // safety cap when only nc_percent is given
   static constexpr std::size_t kDefaultK = 10;  // used when neither k nor nc_percent is given
   // Vertices with at least this many activities out (a collective's synchronisation vertex) offer
   // them to the search cheapest first, their costs computed once: the same paths, less work.
@@ -55,18 +55,18 @@ struct NearCriticalQuery {
 struct NearCriticalPath {
   Ticks duration = 0;
   std::vector<std::pair<CallpathId, Ticks>> callpaths;  // d(i)_j: time per call path, by id
-  std::uint32_t parent = kNone;     // index of the path it deviates from, kNone for a root path
-  std::uint32_t deviation = kNone;  // the deviating activity (the root vertex for a root path)
+  std::uint32_t parent = kNone;                         // index of the path it deviates from, kNone for a root path
+  std::uint32_t deviation = kNone;                      // the deviating activity (the root vertex for a root path)
 
   Ticks time_of(CallpathId cp) const;  // 0 if the call path is not on the path
 };
 
 struct NearCriticalPaths {
-  Ticks critical_length = 0;             // d_cp
-  std::vector<NearCriticalPath> paths;   // paths[0] is critical_path(); non-increasing duration
-  Successors successor;                  // per vertex: its zero-slack outgoing activity (kNone: leaf)
-  bool more_available = false;           // further paths within the query's nc % exist
-  Ticks nc_bound = 0;                    // the largest slack (d_cp - d_j) a path may have
+  Ticks critical_length = 0;            // d_cp
+  std::vector<NearCriticalPath> paths;  // paths[0] is critical_path(); non-increasing duration
+  Successors successor;                 // per vertex: its zero-slack outgoing activity (kNone: leaf)
+  bool more_available = false;          // further paths within the query's nc % exist
+  Ticks nc_bound = 0;                   // the largest slack (d_cp - d_j) a path may have
 
   // nc % of the last (k-th) path: 100 · (d_cp - d_k) / d_cp.
   double last_nc_percent() const;
@@ -80,7 +80,6 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
                                       const std::vector<std::uint32_t>& critical, unsigned threads = 1);
 
 // The activities of path `index`, from its root to its leaf.
-std::vector<std::uint32_t> path_activities(const ActivityGraph& g, const NearCriticalPaths& paths,
-                                           std::size_t index);
+std::vector<std::uint32_t> path_activities(const ActivityGraph& g, const NearCriticalPaths& paths, std::size_t index);
 
 }  // namespace wisp

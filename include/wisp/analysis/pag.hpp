@@ -47,7 +47,6 @@ inline PagOptions eager_limit_options(std::uint64_t eager_limit) {
   return o;
 }
 
-
 // An outermost MPI call of a rank and its release time R on the ideal network (end of its wait;
 // R = enter if none), what POP's timers need: under the ideal variant's dependencies if the graph
 // has one, else under the graph's own. (The graph's own R shapes its activities' durations and is
@@ -59,9 +58,9 @@ struct PagCall {
 };
 
 struct PagAnomalies {
-  std::uint64_t receive_before_send = 0;      // message dependencies dropped: receive ends before the send starts
-  std::uint64_t inconsistent_collectives = 0; // a member left before the instance could complete: all local
-  std::uint64_t cycle_activities = 0;         // removed to break cycles between equal timestamps
+  std::uint64_t receive_before_send = 0;       // message dependencies dropped: receive ends before the send starts
+  std::uint64_t inconsistent_collectives = 0;  // a member left before the instance could complete: all local
+  std::uint64_t cycle_activities = 0;          // removed to break cycles between equal timestamps
 };
 
 struct Pag {
@@ -73,7 +72,7 @@ struct Pag {
   std::vector<std::uint32_t> first_vertex;  // per rank: the vertex of its event 0
   std::vector<std::vector<PagCall>> calls;  // per rank: outermost MPI calls in event order
   double ticks_per_second = 1e9;
-  Ticks origin = 0;                         // time of the trace's first event
+  Ticks origin = 0;  // time of the trace's first event
   PagAnomalies anomalies;
   // The graph variant holding the ideal network's dependencies: kSecondVariant when built with
   // PagOptions::ideal_eager_limit (0 if index_graph() had to drop it), kFirstVariant when the PAG's

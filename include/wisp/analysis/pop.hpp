@@ -34,8 +34,8 @@ struct PopFactors {
 // A factor whose denominator is zero (e.g. no useful time in a window) is NaN.
 
 struct PopOptions {
-  std::uint64_t eager_limit = 65536;    // bytes: the ideal-network replay's eager limit
-  std::optional<double> ideal_runtime;  // externally replayed T_ideal [s] (e.g. SimGrid, ideal platform)
+  std::uint64_t eager_limit = 65536;              // bytes: the ideal-network replay's eager limit
+  std::optional<double> ideal_runtime;            // externally replayed T_ideal [s] (e.g. SimGrid, ideal platform)
   std::string ideal_runtime_source = "external";  // what replayed it, for the reports
 };
 
@@ -93,10 +93,10 @@ PopFactors pop_factors(const PopTimeline& timeline, const PopOptions& options = 
 // the run and of its windows need the timers at the windows' borders only).
 struct PopSamples {
   std::size_t rank_count = 0;
-  std::vector<double> times;        // sorted, distinct
+  std::vector<double> times;          // sorted, distinct
   std::vector<double> useful, ideal;  // per rank, per time: [r * times.size() + i]
-  double start = 0, end = 0;        // first and last event of the trace
-  double ideal_runtime = 0;         // from the clock replay [s]
+  double start = 0, end = 0;          // first and last event of the trace
+  double ideal_runtime = 0;           // from the clock replay [s]
 
   // At one of the sample times (else wisp::Error): the value PopTimeline gives there.
   double useful_at(Rank r, double t) const { return useful[slot(r, t)]; }

@@ -12,7 +12,7 @@
 namespace wisp {
 
 struct PopAnalysisOptions {
-  PopOptions pop;                       // eager limit, external ideal runtime
+  PopOptions pop;                        // eager limit, external ideal runtime
   std::optional<WindowOptions> windows;  // --window S [--min-events N]
 };
 
@@ -20,10 +20,10 @@ struct PopAnalysis {
   PopFactors whole;
   std::vector<PopWindow> windows;
   std::optional<WindowOptions> window_options;  // how the windows were made (none: no windows)
-  bool external_ideal = false;  // whole.ideal came from PopOptions::ideal_runtime
-  std::string ideal_source = "clock replay";  // "clock replay" or PopOptions::ideal_runtime_source
-  double replay_ideal = 0;      // T_ideal of the clock replay [s], for comparing with an external one
-  std::optional<HybridPopFactors> hybrid;  // traces with OpenMP threads
+  bool external_ideal = false;                  // whole.ideal came from PopOptions::ideal_runtime
+  std::string ideal_source = "clock replay";    // "clock replay" or PopOptions::ideal_runtime_source
+  double replay_ideal = 0;                      // T_ideal of the clock replay [s], for comparing with an external one
+  std::optional<HybridPopFactors> hybrid;       // traces with OpenMP threads
 };
 
 // With `pag` (built with PagOptions::ideal_eager_limit = options.pop.eager_limit and still holding

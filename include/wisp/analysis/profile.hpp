@@ -27,8 +27,7 @@ inline CallpathId callpath_after(const Definitions& defs, const Event& e, Callpa
 // Enter, Leave, ProgramBegin and ProgramEnd move the time stamp that the profile and the time
 // maps of the critical-path and delay analyses account from.
 inline bool is_time_stamp(EventKind k) {
-  return k == EventKind::Enter || k == EventKind::Leave || k == EventKind::ProgramBegin ||
-         k == EventKind::ProgramEnd;
+  return k == EventKind::Enter || k == EventKind::Leave || k == EventKind::ProgramBegin || k == EventKind::ProgramEnd;
 }
 
 }  // namespace wisp

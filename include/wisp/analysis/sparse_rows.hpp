@@ -35,9 +35,7 @@ struct SparseRows {
     const auto [first, end] = range(r);
     return end - first;
   }
-  std::uint64_t memory_bytes() const {
-    return marks.capacity() * 8 + before.capacity() * 4 + begin.capacity() * 4;
-  }
+  std::uint64_t memory_bytes() const { return marks.capacity() * 8 + before.capacity() * 4 + begin.capacity() * 4; }
 };
 
 // From dense CSR begins (rows + 1 of them, the last = item count).

@@ -18,21 +18,21 @@
 namespace wisp {
 
 struct SyncPoint {
-  EventIndex event = kNone;        // the synchronisation event
-  EventIndex stamp = kNone;        // last Enter/Leave/ProgramBegin/End before it (kNone: none)
-  std::uint32_t tmap_end = 0;      // the interval ending here: time entries [previous end, tmap_end)
-  std::uint32_t callpath_slot = 0; // slot of the MPI call it happens in
-  double wait = 0;                 // waiting time at this point (the waiting side of a wait state)
-  double prune = 0;                // part of the call before the synchronisation ended:
-                                   // call duration - completion time (Scalasca's pruning)
-  double prune_scalasca = 0;       // the same as Scalasca 2.6 computes it: equal, except that
-                                   // a Late Receiver's waiting send has completion time
-                                   // min(0, leave(send) - leave(receive request))
-  std::uint32_t waiter_of = kNone;     // wait state this point is the waiting side of
-  std::uint32_t delayer_first = 0;     // wait states this point is the delayer of:
-  std::uint32_t delayer_count = 0;     //   WaitStates::instances[first, first + count)
-  bool init = false;                   // the Leave of MPI_Init
-  bool finalize = false;               // the Leave of MPI_Finalize
+  EventIndex event = kNone;         // the synchronisation event
+  EventIndex stamp = kNone;         // last Enter/Leave/ProgramBegin/End before it (kNone: none)
+  std::uint32_t tmap_end = 0;       // the interval ending here: time entries [previous end, tmap_end)
+  std::uint32_t callpath_slot = 0;  // slot of the MPI call it happens in
+  double wait = 0;                  // waiting time at this point (the waiting side of a wait state)
+  double prune = 0;                 // part of the call before the synchronisation ended:
+                                    // call duration - completion time (Scalasca's pruning)
+  double prune_scalasca = 0;        // the same as Scalasca 2.6 computes it: equal, except that
+                                    // a Late Receiver's waiting send has completion time
+                                    // min(0, leave(send) - leave(receive request))
+  std::uint32_t waiter_of = kNone;  // wait state this point is the waiting side of
+  std::uint32_t delayer_first = 0;  // wait states this point is the delayer of:
+  std::uint32_t delayer_count = 0;  //   WaitStates::instances[first, first + count)
+  bool init = false;                // the Leave of MPI_Init
+  bool finalize = false;            // the Leave of MPI_Finalize
 };
 
 struct TimeEntry {

@@ -17,21 +17,21 @@ namespace wisp {
 
 // What an interval executes: a call path of a master thread or a region of another location.
 struct TimelineLabel {
-  std::string name;    // "main/solve/MPI_Recv" (master), "!$omp parallel" (other location)
-  std::string region;  // the innermost region's name
-  bool mpi = false;    // an MPI function
+  std::string name;              // "main/solve/MPI_Recv" (master), "!$omp parallel" (other location)
+  std::string region;            // the innermost region's name
+  bool mpi = false;              // an MPI function
   std::uint32_t parent = kNone;  // the label of the enclosing call path (kNone: a root or a region)
 };
 
 // One lane, columnar: interval i runs from start[i] to end[i] [s] executing labels[label[i]].
 struct TimelineLane {
   Rank rank = kNone;
-  std::string name;     // "rank 3", "rank 3 OMP thread 1"
-  bool master = true;   // the rank's master thread (MPI calls, waits, critical path)
+  std::string name;    // "rank 3", "rank 3 OMP thread 1"
+  bool master = true;  // the rank's master thread (MPI calls, waits, critical path)
   std::vector<double> start, end;
   std::vector<std::uint32_t> label;
-  std::vector<double> wait;             // waiting time inside the interval [s] (wait states)
-  std::vector<std::uint8_t> critical;   // 1: the critical path runs through the interval
+  std::vector<double> wait;            // waiting time inside the interval [s] (wait states)
+  std::vector<std::uint8_t> critical;  // 1: the critical path runs through the interval
 };
 
 struct TimelineMessage {
@@ -48,9 +48,9 @@ struct RankSplit {
 };
 
 struct Timeline {
-  double start = 0, end = 0;  // first and last event of the trace [s]
-  std::vector<TimelineLabel> labels;  // call paths by CallpathId, then other locations' regions
-  std::vector<TimelineLane> lanes;    // per rank: master, then its other locations
+  double start = 0, end = 0;              // first and last event of the trace [s]
+  std::vector<TimelineLabel> labels;      // call paths by CallpathId, then other locations' regions
+  std::vector<TimelineLane> lanes;        // per rank: master, then its other locations
   std::vector<TimelineMessage> messages;  // matched messages, by send time
   std::vector<RankSplit> ranks;
   std::vector<PathSegment> critical_path;  // as the analysis found it (waiting excluded)

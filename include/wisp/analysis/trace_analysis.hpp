@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
-#include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/analysis/pag_analysis.hpp"
 #include "wisp/analysis/pop_analysis.hpp"
 #include "wisp/analysis/thread_profile.hpp"
 #include "wisp/analysis/wait_estimate.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 
 namespace wisp {
 
@@ -59,14 +59,14 @@ struct TraceAnalysisOptions {
 };
 
 struct TraceAnalysis {
-  AnalysisParts parts;          // what was computed
-  WaitPathAnalysis wait_paths;  // the wait-path analysis
-  MetricTable table;            // its tidy metric table
-  PagAnalysis pag;              // PAG, CPM, near-critical paths, MBM; the CPM's per-vertex times and the
-                                // paths' successor table are freed once the MBM no longer needs them
-                                // (pag.cpm.length stays; analyze_pag() keeps everything)
-  WaitEstimate waits;           // minimum-based estimate with the wait-path analysis's wait states as trace_based
-  PopAnalysis pop;              // whole run and windows (pop.window_options: how they were made)
+  AnalysisParts parts;              // what was computed
+  WaitPathAnalysis wait_paths;      // the wait-path analysis
+  MetricTable table;                // its tidy metric table
+  PagAnalysis pag;                  // PAG, CPM, near-critical paths, MBM; the CPM's per-vertex times and the
+                                    // paths' successor table are freed once the MBM no longer needs them
+                                    // (pag.cpm.length stays; analyze_pag() keeps everything)
+  WaitEstimate waits;               // minimum-based estimate with the wait-path analysis's wait states as trace_based
+  PopAnalysis pop;                  // whole run and windows (pop.window_options: how they were made)
   std::vector<ThreadTime> threads;  // hybrid traces: per-thread time in every call path
   std::vector<std::pair<std::string, double>> timings;  // wall seconds per step, in order
 };

@@ -34,7 +34,8 @@ struct WaitPathAnalysis {
 
 WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options = {});
 
-// Every metric of the analysis as tidy records (Scalasca names; see src/analysis/README.md, "Metrics", and metric_catalogue.hpp).
+// Every metric of the analysis as tidy records (Scalasca names; see src/analysis/README.md, "Metrics", and
+// metric_catalogue.hpp).
 MetricTable metric_table(const WaitPathAnalysis& analysis);
 
 }  // namespace wisp

@@ -52,11 +52,11 @@ struct WaitState {
 struct CollectiveSync {
   std::uint32_t first_wait = 0;  // its wait states: instances[first_wait, first_wait + wait_count)
   std::uint32_t wait_count = 0;
-  Rank delayer = kNone;          // global rank every wait of the instance waits for
-  double sync_begin = 0;         // begin time the waits wait for (latest begin, or the root's)
-  double earliest_end = 0;       // earliest end among the synchronising members
-  bool group = false;            // every member synchronises with every other one
-  bool analyzed = false;         // false: incomplete, single-member, or inside MPI_Init/Finalize
+  Rank delayer = kNone;     // global rank every wait of the instance waits for
+  double sync_begin = 0;    // begin time the waits wait for (latest begin, or the root's)
+  double earliest_end = 0;  // earliest end among the synchronising members
+  bool group = false;       // every member synchronises with every other one
+  bool analyzed = false;    // false: incomplete, single-member, or inside MPI_Init/Finalize
 };
 
 // MPI_Init or MPI_Finalize across all ranks that called it.

@@ -19,16 +19,16 @@ struct AnalyzeOptions {
   std::filesystem::path output;        // also write the directory
   std::filesystem::path chrome_trace;  // also write the timeline
   bool force = false;
-  bool detail = false;                 // JSON with the per-segment lists (critical-path segments)
+  bool detail = false;  // JSON with the per-segment lists (critical-path segments)
   // Integers are signed, so that a negative value is an error rather than a huge number.
-  long long top = 20;                  // rows per table in the text
-  std::optional<long long> k;          // near-critical paths: the K longest
-  std::optional<double> nc;            // ... within this percentage of the critical path
-  std::optional<double> window;        // POP windows of fixed length [s]
-  std::optional<long long> min_events; // merge POP windows until every rank has N MPI events
-  std::string ideal_network = "clock"; // or "simgrid"
+  long long top = 20;                    // rows per table in the text
+  std::optional<long long> k;            // near-critical paths: the K longest
+  std::optional<double> nc;              // ... within this percentage of the critical path
+  std::optional<double> window;          // POP windows of fixed length [s]
+  std::optional<long long> min_events;   // merge POP windows until every rank has N MPI events
+  std::string ideal_network = "clock";   // or "simgrid"
   std::string delay_rules = "scalasca";  // or "paper"
-  long long eager_limit = 65536;       // largest message the ideal network sends eagerly [bytes]
+  long long eager_limit = 65536;         // largest message the ideal network sends eagerly [bytes]
 };
 
 // Options are checked before the trace is read; throws wisp::Error naming a bad value.

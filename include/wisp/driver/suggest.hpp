@@ -17,7 +17,7 @@ struct SuggestVerbOptions {
   int jobs = 1;                  // hypotheses simulated in parallel
   std::size_t top = 3;           // call paths taken from each indicator
   bool force = false;
-  bool no_interval = false;      // skip each hypothesis' gain interval
+  bool no_interval = false;  // skip each hypothesis' gain interval
 };
 
 // Under mpirun/srun rank 0 analyses and ranks, the others simulate candidates (and return an empty

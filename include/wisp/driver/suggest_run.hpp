@@ -10,15 +10,15 @@
 #include <vector>
 
 #include "wisp/driver/mpi_pool.hpp"
-#include "wisp/scenario/suggestion.hpp"
 #include "wisp/driver/sweep_run.hpp"
+#include "wisp/scenario/suggestion.hpp"
 #include "wisp/scenario/trace_source.hpp"
 
 namespace wisp {
 
 struct SuggestOptions {
-  int jobs = 1;                      // worker processes at a time (without MPI, or mpirun -n 1)
-  const MpiSession* mpi = nullptr;   // rank 0 of a job of several ranks: the candidates go to the others
+  int jobs = 1;                     // worker processes at a time (without MPI, or mpirun -n 1)
+  const MpiSession* mpi = nullptr;  // rank 0 of a job of several ranks: the candidates go to the others
   HypothesisOptions hypotheses;
 };
 

@@ -19,8 +19,8 @@ using IdentityRuns = std::map<std::string, IdentityRun>;
 
 // How a batch of scenario points runs (run_points).
 struct PointsOptions {
-  int jobs = 1;                     // worker processes at a time
-  bool write_traces = false;        // each worker leaves its scenario trace in point_dir(dir, i)/trace
+  int jobs = 1;                        // worker processes at a time
+  bool write_traces = false;           // each worker leaves its scenario trace in point_dir(dir, i)/trace
   bool transform_errors_fail = false;  // a point whose transforms fail is a failed row (else: thrown)
   // Called in the parent as each point finishes (index into `points`), e.g. to keep its row on disk.
   std::function<void(std::size_t, const SweepRow&)> on_row;

@@ -11,7 +11,7 @@
 namespace wisp::driver {
 
 struct Written {
-  nlohmann::json json;                // null: the verb has no JSON form
+  nlohmann::json json;  // null: the verb has no JSON form
   std::string text;
   std::string after;                  // printed after the text (not after the JSON)
   std::vector<std::string> warnings;  // one line each

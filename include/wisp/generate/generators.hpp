@@ -33,7 +33,7 @@ struct ImbalanceOptions : CommonOptions {
   std::uint32_t iterations = 320;
   std::string mode = "static";  // balanced | static | dynamic | mixed
   double percent = 25;
-  double work = 0.05;           // seconds per iteration when balanced
+  double work = 0.05;  // seconds per iteration when balanced
 };
 Trace generate_imbalance(const ImbalanceOptions& o);
 // T_balanced of the model for these options (launch, MPI_Init, iterations, MPI_Finalize).
@@ -47,9 +47,9 @@ double imbalance_balanced_runtime(const ImbalanceOptions& o);
 struct WavefrontOptions : CommonOptions {
   std::uint32_t px = 4, py = 4;
   std::uint32_t iterations = 10;
-  std::uint32_t blocks = 2;            // pipelined k-blocks per sweep
-  double work = 0.001;                 // sweep() seconds per block
-  std::uint64_t bytes = 4096;          // per message
+  std::uint32_t blocks = 2;    // pipelined k-blocks per sweep
+  double work = 0.001;         // sweep() seconds per block
+  std::uint64_t bytes = 4096;  // per message
   std::vector<Rank> extra_ranks;
   double extra = 0;
 };

@@ -31,11 +31,11 @@
 namespace wisp::gen {
 
 struct ModelParams {
-  double latency = 1e-6;               // L [s]
-  double bandwidth = 1e10;             // B [bytes/s]
-  double overhead = 1e-6;              // o [s]
-  std::uint64_t eager_limit = 65536;   // E [bytes]
-  double init_time = 1e-3;             // MPI_Init cost after the last rank is ready [s]
+  double latency = 1e-6;              // L [s]
+  double bandwidth = 1e10;            // B [bytes/s]
+  double overhead = 1e-6;             // o [s]
+  std::uint64_t eager_limit = 65536;  // E [bytes]
+  double init_time = 1e-3;            // MPI_Init cost after the last rank is ready [s]
 
   double transfer(std::uint64_t bytes) const { return latency + static_cast<double>(bytes) / bandwidth; }
   // C of the rules above.
@@ -73,19 +73,30 @@ class RankProgram {
   friend class Model;
   friend struct Engine;
   enum class OpKind : std::uint8_t {
-    Enter, Leave, Compute, Send, Recv, Isend, Irecv, Waitall, Collective, Init, Finalize, Split
+    Enter,
+    Leave,
+    Compute,
+    Send,
+    Recv,
+    Isend,
+    Irecv,
+    Waitall,
+    Collective,
+    Init,
+    Finalize,
+    Split
   };
   struct Op {
     OpKind kind;
     CollectiveOp coll = CollectiveOp::Barrier;
     std::uint32_t region = kNone;  // user region, or the MPI function's region
     double seconds = 0;
-    Rank peer = kNone;             // p2p peer or collective root (global)
-    CommId comm = kNone;           // also: created comm of a split
+    Rank peer = kNone;    // p2p peer or collective root (global)
+    CommId comm = kNone;  // also: created comm of a split
     std::int32_t tag = 0;
     std::uint64_t bytes = 0;
-    std::uint32_t first = 0;       // request id (Isend/Irecv) or first index into wait_lists_
-    std::uint32_t count = 0;       // Waitall: number of requests
+    std::uint32_t first = 0;  // request id (Isend/Irecv) or first index into wait_lists_
+    std::uint32_t count = 0;  // Waitall: number of requests
   };
   explicit RankProgram(Model* model) : model_(model) {}
   RegionId mpi_region(std::string_view name);

@@ -1,7 +1,7 @@
 // Reads an OTF2 archive (Score-P layout) into a Trace with OTF2's local readers (faster than the
-// global reader: tests/perf/README.md), the ranks' event files on several threads. Records wisp does not model are skipped and
-// counted in Trace::skipped_records; anomalies are counted in Trace::anomalies; anything that
-// prevents a correct model (missing/corrupt files, threads, no MPI) throws wisp::Error.
+// global reader: tests/perf/README.md), the ranks' event files on several threads. Records wisp does not model are
+// skipped and counted in Trace::skipped_records; anomalies are counted in Trace::anomalies; anything that prevents a
+// correct model (missing/corrupt files, threads, no MPI) throws wisp::Error.
 #pragma once
 
 #include <cstddef>

@@ -12,9 +12,9 @@
 namespace wisp {
 
 struct WriteOptions {
-  bool force = false;              // replace an existing non-empty `dir`
-  std::string creator = "wisp";    // OTF2 anchor "Creator"
-  std::string description;         // OTF2 anchor "Description"
+  bool force = false;            // replace an existing non-empty `dir`
+  std::string creator = "wisp";  // OTF2 anchor "Creator"
+  std::string description;       // OTF2 anchor "Description"
 };
 
 // Writes dir/traces.otf2, dir/traces.def and dir/traces/. Throws wisp::Error on failure.
@@ -22,7 +22,6 @@ void write_otf2(const Trace& trace, const std::filesystem::path& dir, const Writ
 
 // Writes the archive into an existing directory (no staging); used by write_otf2 and by callers
 // that assemble a larger atomic output directory themselves.
-void write_otf2_into(const Trace& trace, const std::filesystem::path& dir,
-                     const WriteOptions& options);
+void write_otf2_into(const Trace& trace, const std::filesystem::path& dir, const WriteOptions& options);
 
 }  // namespace wisp

@@ -12,10 +12,10 @@ namespace wisp {
 
 // How a child process ended.
 struct ChildExit {
-  pid_t pid = -1;          // -1: there was no child to wait for
-  bool exited = false;     // it returned or called _exit: `code` is its exit code
+  pid_t pid = -1;       // -1: there was no child to wait for
+  bool exited = false;  // it returned or called _exit: `code` is its exit code
   int code = 0;
-  bool killed = false;     // a signal ended it: `signal` says which
+  bool killed = false;  // a signal ended it: `signal` says which
   int signal = 0;
   bool timed_out = false;  // it outlived the deadline and was killed (SIGKILL)
 };

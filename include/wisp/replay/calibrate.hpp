@@ -22,15 +22,15 @@ struct CalibrationPoint {
   std::uint32_t size_class = 0;  // 0: 0 bytes; k: [2^(k-1), 2^k) bytes
   std::uint64_t bytes = 0;       // size of the fastest instance
   std::uint64_t instances = 0;
-  double measured = 0;           // its duration [s] (of a collective: its wait-free part)
-  double fitted = -1;            // the fit's value for it, < 0 if it is not part of a fit
+  double measured = 0;  // its duration [s] (of a collective: its wait-free part)
+  double fitted = -1;   // the fit's value for it, < 0 if it is not part of a fit
 };
 
 // t = intercept + bytes / bandwidth over the rendezvous classes of one rank's MPI_Recv minima.
 struct ReceiverFit {
   Rank rank = kNone;
-  double latency = 0;     // [s] (intercept minus the receive overhead)
-  double bandwidth = 0;   // [bytes/s]
+  double latency = 0;    // [s] (intercept minus the receive overhead)
+  double bandwidth = 0;  // [bytes/s]
   std::size_t classes = 0;
 };
 
@@ -45,15 +45,15 @@ struct CallCost {
 };
 
 struct Calibration {
-  Platform platform;             // crossbar, one host per rank, ready to replay or write as XML
-  double latency = 0;            // L [s]
-  double bandwidth = 0;          // B [bytes/s]
-  double base_overhead = 0;      // fastest MPI call without communication [s]
+  Platform platform;         // crossbar, one host per rank, ready to replay or write as XML
+  double latency = 0;        // L [s]
+  double bandwidth = 0;      // B [bytes/s]
+  double base_overhead = 0;  // fastest MPI call without communication [s]
   std::uint64_t eager_threshold = 0;
-  std::string eager_evidence;    // how the threshold was found
+  std::string eager_evidence;  // how the threshold was found
   std::vector<CalibrationPoint> points;
   std::vector<ReceiverFit> receivers;
-  std::vector<std::string> notes;  // fall-backs taken
+  std::vector<std::string> notes;    // fall-backs taken
   std::vector<CallCost> call_costs;  // model-only calibration (calibrate_call_costs)
   // Collective algorithms the trace allows (calibrate_collectives), with why they differ from
   // the defaults; replays start from them (a user's choice per family still wins).
@@ -75,6 +75,5 @@ void calibrate_call_costs(const Trace& trace, Calibration& c);
 
 // Fitted values, per-class minima with residuals, per-receiver links: for the terminal.
 std::string calibration_text(const Calibration& c);
-
 
 }  // namespace wisp

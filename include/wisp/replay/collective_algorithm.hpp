@@ -15,7 +15,16 @@ namespace wisp {
 // their family (Gatherv → Gather); handle creation/destruction (MPI_Init, MPI_Comm_split,
 // MPI_Finalize records) and MPI_Barrier form Barrier.
 enum class CollectiveFamily : std::uint8_t {
-  Barrier, Bcast, Reduce, Allreduce, Gather, Scatter, Allgather, Alltoall, ReduceScatter, Scan,
+  Barrier,
+  Bcast,
+  Reduce,
+  Allreduce,
+  Gather,
+  Scatter,
+  Allgather,
+  Alltoall,
+  ReduceScatter,
+  Scan,
 };
 inline constexpr int kCollectiveFamilyCount = 10;
 CollectiveFamily family_of(CollectiveOp op);
@@ -48,17 +57,16 @@ struct CollectiveAlgorithms {
 
   CollectiveAlgorithm of(CollectiveOp op) const { return by_family[static_cast<int>(family_of(op))]; }
   void set(CollectiveFamily f, CollectiveAlgorithm a);  // throws wisp::Error if f has no such algorithm
-  void set_all(CollectiveAlgorithm a);                   // e.g. Analytic everywhere
+  void set_all(CollectiveAlgorithm a);                  // e.g. Analytic everywhere
 };
 
 bool supports(CollectiveFamily f, CollectiveAlgorithm a);
 
 // Parses "analytic" (a bare algorithm: every family that has it, e.g. "binomial" leaves alltoall),
-// "allreduce=ring,bcast=linear" or a mix ("analytic,allreduce=ring": later items win). Names: barrier, bcast, reduce, allreduce,
-// gather, scatter, allgather, alltoall, reduce_scatter, scan; binomial, recursive_doubling, ring,
+// "allreduce=ring,bcast=linear" or a mix ("analytic,allreduce=ring": later items win). Names: barrier, bcast, reduce,
+// allreduce, gather, scatter, allgather, alltoall, reduce_scatter, scan; binomial, recursive_doubling, ring,
 // dissemination, pairwise, linear, analytic. Throws wisp::Error naming the bad item.
-CollectiveAlgorithms parse_collective_algorithms(std::string_view text,
-                                                 CollectiveAlgorithms start = {});
+CollectiveAlgorithms parse_collective_algorithms(std::string_view text, CollectiveAlgorithms start = {});
 std::string format_collective_algorithms(const CollectiveAlgorithms& a);
 
 }  // namespace wisp

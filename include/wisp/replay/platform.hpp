@@ -17,9 +17,9 @@ namespace wisp {
 //   <prop id="wisp:overhead:MPI_Send" value="2e-6"/>   (one MPI function)
 //   <prop id="wisp:reference-speed" value="1e9"/>      (see Platform::reference_speed)
 struct MpiCosts {
-  double default_overhead = 0;               // [s] before the communication of every MPI call
-  std::map<std::string, double> overheads;   // [s] by MPI function name ("MPI_Send")
-  std::uint64_t eager_threshold = 65536;     // largest message sent eagerly [bytes]
+  double default_overhead = 0;              // [s] before the communication of every MPI call
+  std::map<std::string, double> overheads;  // [s] by MPI function name ("MPI_Send")
+  std::uint64_t eager_threshold = 65536;    // largest message sent eagerly [bytes]
   // Typical cost beyond the network model, after the communication: host → MPI function → log2
   // size class → seconds (model-only calibration, calibrate.hpp: the mean trace-anchored residual of
   // the class). Model-only replays add it; anchored replays use each call's own residual instead.
@@ -41,8 +41,8 @@ Topology topology_from_name(std::string_view name);  // throws wisp::Error on un
 
 // Private link of one host of a generated crossbar, when hosts differ (calibrated platforms).
 struct HostLink {
-  double up_latency = 0, down_latency = 0;       // [s]
-  double up_bandwidth = 0, down_bandwidth = 0;   // [bytes/s]
+  double up_latency = 0, down_latency = 0;      // [s]
+  double up_bandwidth = 0, down_bandwidth = 0;  // [bytes/s]
 };
 
 struct Platform {
@@ -56,10 +56,10 @@ struct Platform {
   std::uint32_t hosts = 0;          // 0: one host per rank (crossbar only)
   double speed = 1e9;               // [flop/s] of every host
   std::uint32_t cores = 1;
-  double latency = 1e-6;            // [s]
-  double bandwidth = 1e10;          // [bytes/s]
-  bool contention = true;           // false: FATPIPE links (every flow gets the full bandwidth)
-  std::vector<HostLink> host_links; // crossbar only: per-host links (index = host), overrides above
+  double latency = 1e-6;             // [s]
+  double bandwidth = 1e10;           // [bytes/s]
+  bool contention = true;            // false: FATPIPE links (every flow gets the full bandwidth)
+  std::vector<HostLink> host_links;  // crossbar only: per-host links (index = host), overrides above
 
   // Flop/s that one second of traced computation represents; 0: the speed of the first host
   // (in natural name order, see replay.hpp). Scaling host speeds therefore scales computation.
@@ -86,9 +86,8 @@ Platform load_platform(const std::filesystem::path& file);
 // A contention-free crossbar: `hosts` hosts of `speed` flop/s, end-to-end `latency` and
 // `bandwidth`, FATPIPE links, every MPI call costing `overhead`. With the generators' model
 // parameters (and the "analytic" collective algorithm) a replay reproduces their traces exactly.
-Platform contention_free_crossbar(std::uint32_t hosts, double latency, double bandwidth,
-                                  double overhead, std::uint64_t eager_threshold,
-                                  double speed = 1e9);
+Platform contention_free_crossbar(std::uint32_t hosts, double latency, double bandwidth, double overhead,
+                                  std::uint64_t eager_threshold, double speed = 1e9);
 
 // The platform as SimGrid XML (generated crossbar platforms only; used by `wisp calibrate`),
 // including the wisp:* properties.

@@ -4,7 +4,8 @@
 //
 // SimGrid allows one engine per process, so replay() runs the simulation in a forked child process
 // and receives the simulated event times through a pipe: it can be called any number of times in
-// one program (identity + scenario replays, sweeps). See src/replay/README.md ("What the replay does") for the MPI semantics.
+// one program (identity + scenario replays, sweeps). See src/replay/README.md ("What the replay does") for the MPI
+// semantics.
 #pragma once
 
 #include <cstdint>
@@ -63,9 +64,9 @@ struct ReplayStatistics {
 };
 
 struct ReplayResult {
-  Trace trace;                      // the simulated trace
-  double runtime = 0;               // simulated end time (last event of any rank) [s]
-  std::vector<double> rank_end;     // per rank: time of its last event [s]
+  Trace trace;                   // the simulated trace
+  double runtime = 0;            // simulated end time (last event of any rank) [s]
+  std::vector<double> rank_end;  // per rank: time of its last event [s]
   ReplayStatistics statistics;
   std::shared_ptr<const CallResiduals> residuals;  // anchored replays: every call's residual
 };

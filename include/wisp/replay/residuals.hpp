@@ -56,12 +56,12 @@ std::string_view to_string(CallClass c);
 CallClass call_class(const Trace& trace, Rank rank, const CallSpan& call);
 
 struct ResidualClass {
-  std::uint64_t calls = 0;        // MPI calls of the class that communicate
-  double traced = 0;              // their traced duration [s]
-  double residual = 0;            // sum of positive residuals [s]
-  std::uint64_t model_slower = 0; // calls whose model alone ended later than traced
-  double excess = 0;              // by how much in total [s]
-  std::uint64_t unmatched = 0;    // calls with an unmatched message: model only
+  std::uint64_t calls = 0;         // MPI calls of the class that communicate
+  double traced = 0;               // their traced duration [s]
+  double residual = 0;             // sum of positive residuals [s]
+  std::uint64_t model_slower = 0;  // calls whose model alone ended later than traced
+  double excess = 0;               // by how much in total [s]
+  std::uint64_t unmatched = 0;     // calls with an unmatched message: model only
 };
 
 struct ResidualSummary {

@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/analysis/metric_table.hpp"
+#include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {

@@ -10,7 +10,6 @@
 
 namespace wisp {
 
-
 // Holds the flat profile too ("flat_profile", below).
 nlohmann::json trace_info_json(const Trace& trace, const std::string& source);
 std::string trace_info_text(const Trace& trace, const std::string& source);

@@ -29,9 +29,9 @@ struct ZeroVersusMbm {
 };
 
 struct PointEvaluation {
-  PointResult result;  // runtimes, transform effects, trust, both replays
-  TraceAnalysis measured, identity, scenario;   // the scenario's analyses of the three traces
-  std::vector<CallpathComparison> callpaths;    // "time" first, then by metric; biggest change first
+  PointResult result;                          // runtimes, transform effects, trust, both replays
+  TraceAnalysis measured, identity, scenario;  // the scenario's analyses of the three traces
+  std::vector<CallpathComparison> callpaths;   // "time" first, then by metric; biggest change first
   std::vector<ZeroVersusMbm> zero_versus_mbm;
 };
 

@@ -1,8 +1,8 @@
 // How far to trust a gain: the interval around the point estimate. It spans the bounding cost
 // hypotheses — (a) every residual kept as fixed local cost of its call, (b) every residual dropped,
 // costs from the calibrated minima model alone — widened by the run-to-run variability the trace
-// itself shows (a bootstrap over the run's synchronisation intervals, and the launch's jitter). scenarios/README.md explains
-// it to users.
+// itself shows (a bootstrap over the run's synchronisation intervals, and the launch's jitter). scenarios/README.md
+// explains it to users.
 #pragma once
 
 #include <cstddef>
@@ -29,12 +29,12 @@ GainVariability gain_variability(const Trace& identity, const Trace& scenario);
 
 struct GainInterval {
   bool available = false;
-  double low = 0, high = 0;              // [s]
-  double point = 0;                      // the point estimate [s]
-  std::optional<double> fixed_costs;     // gain under hypothesis (a) [s]
-  std::optional<double> model_only;      // gain under hypothesis (b) [s]
+  double low = 0, high = 0;           // [s]
+  double point = 0;                   // the point estimate [s]
+  std::optional<double> fixed_costs;  // gain under hypothesis (a) [s]
+  std::optional<double> model_only;   // gain under hypothesis (b) [s]
   GainVariability variability;
-  std::string note;                      // why it is not available, or what it lacks
+  std::string note;  // why it is not available, or what it lacks
 };
 
 // Hull of the point and the hypotheses, widened on each side by the variability's deviation from

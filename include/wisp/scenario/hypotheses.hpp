@@ -20,26 +20,26 @@ std::string to_string(HypothesisRole role);
 
 // An indicator's prediction of the gain of a hypothesis.
 struct Indicator {
-  std::string name;                 // catalogue metric ("critical_path_imbalance") or wisp's estimate
-  std::optional<double> value;      // seconds, the gain it predicts; none when it gives no figure
+  std::string name;             // catalogue metric ("critical_path_imbalance") or wisp's estimate
+  std::optional<double> value;  // seconds, the gain it predicts; none when it gives no figure
 };
 
 struct Hypothesis {
-  std::string name;                 // file-name stem: "rebalance-work"
-  std::string title;                // "rebalance work (per instance)"
-  std::string reason;               // why it was generated
-  Indicator indicator;              // what proposed it
-  std::vector<Indicator> also;      // other indicators that proposed the same transforms
+  std::string name;             // file-name stem: "rebalance-work"
+  std::string title;            // "rebalance work (per instance)"
+  std::string reason;           // why it was generated
+  Indicator indicator;          // what proposed it
+  std::vector<Indicator> also;  // other indicators that proposed the same transforms
   HypothesisRole role = HypothesisRole::Ranked;
   std::vector<Transform> transforms;
   std::vector<std::string> touches;  // what it changes (call paths, "latency", "bandwidth", ...)
 };
 
 struct HypothesisOptions {
-  std::size_t top = 3;          // call paths per indicator
-  double move_step = 0.05;      // the move search: fractions estimate ± k·step ...
-  int move_points = 2;          // ... for k = 1 .. move_points
-  double min_share = 1e-3;      // indicator values below this share of the runtime are ignored
+  std::size_t top = 3;      // call paths per indicator
+  double move_step = 0.05;  // the move search: fractions estimate ± k·step ...
+  int move_points = 2;      // ... for k = 1 .. move_points
+  double min_share = 1e-3;  // indicator values below this share of the runtime are ignored
 };
 
 struct Hypotheses {

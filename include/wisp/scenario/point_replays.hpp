@@ -20,9 +20,9 @@ namespace wisp {
 
 struct ResolvedPlatform {
   Platform platform;
-  std::string description;         // one line for the report
-  std::vector<std::string> notes;  // calibration fall-backs and degenerate fits
-  CollectiveAlgorithms algorithms;  // calibrated: the ones the trace allows; else the defaults
+  std::string description;                 // one line for the report
+  std::vector<std::string> notes;          // calibration fall-backs and degenerate fits
+  CollectiveAlgorithms algorithms;         // calibrated: the ones the trace allows; else the defaults
   std::optional<Calibration> calibration;  // calibrated: the fit (latency, bandwidth, evidence)
 };
 
@@ -53,8 +53,8 @@ struct Runtimes {
 
 struct PointResult : Runtimes {
   std::string name;
-  std::string platform;            // description of the identity platform
-  std::string scenario_platform;   // description of the scenario's, if different
+  std::string platform;           // description of the identity platform
+  std::string scenario_platform;  // description of the scenario's, if different
   std::vector<TransformEffect> effects;
   std::string costs;                         // "trace-anchored" or "model only"
   std::optional<ResidualSummary> residuals;  // trace-anchored costs: what the model left per class

@@ -20,19 +20,19 @@ namespace wisp {
 // A place in a scenario file, for error messages.
 struct Where {
   std::string file;
-  int line = 0;    // 1-based
-  int column = 0;  // 1-based
+  int line = 0;             // 1-based
+  int column = 0;           // 1-based
   std::string str() const;  // "FILE:LINE:COL"
 };
 
 // Which region visits a transform acts on. Empty fields select everything.
 struct Selection {
-  std::string region;        // exact name or glob (*, ?, [..])
-  std::string callpath;      // "main/solve/work" or a glob over call-path names
-  std::vector<Rank> ranks;   // empty: all ranks (parsed once the trace is known)
-  std::string ranks_text;    // as written: "0-15,32"
+  std::string region;       // exact name or glob (*, ?, [..])
+  std::string callpath;     // "main/solve/work" or a glob over call-path names
+  std::vector<Rank> ranks;  // empty: all ranks (parsed once the trace is known)
+  std::string ranks_text;   // as written: "0-15,32"
   std::optional<std::pair<std::uint32_t, std::uint32_t>> iterations;  // k-th visits, inclusive
-  std::optional<std::pair<double, double>> time;  // visits entered within [t0, t1] seconds
+  std::optional<std::pair<double, double>> time;                      // visits entered within [t0, t1] seconds
   Where where;
 };
 
@@ -47,15 +47,15 @@ enum class TransformKind { Rebalance, Scale, Set, Zero, Move, Platform };
 
 struct Transform {
   TransformKind kind = TransformKind::Scale;
-  Selection select;              // rebalance/scale/set/zero: what; move: from
-  Selection to;                  // move: where the work goes
-  bool per_instance = true;      // rebalance: k-th visits to their mean (else totals)
-  bool across_threads = false;   // rebalance: the threads of each visit's team (hybrid traces)
-  double factor = 1;             // scale
-  double seconds = 0;            // set
-  double fraction = 0;           // move
-  bool communication = false;    // zero: all communication instead of a region
-  PlatformChange platform;       // platform
+  Selection select;             // rebalance/scale/set/zero: what; move: from
+  Selection to;                 // move: where the work goes
+  bool per_instance = true;     // rebalance: k-th visits to their mean (else totals)
+  bool across_threads = false;  // rebalance: the threads of each visit's team (hybrid traces)
+  double factor = 1;            // scale
+  double seconds = 0;           // set
+  double fraction = 0;          // move
+  bool communication = false;   // zero: all communication instead of a region
+  PlatformChange platform;      // platform
   Where where;
 };
 std::string to_string(TransformKind kind);
@@ -64,16 +64,16 @@ std::string to_string(TransformKind kind);
 struct PlatformSpec {
   enum class Kind { Calibrated, File, Generated } kind = Kind::Calibrated;
   std::filesystem::path file;
-  std::uint32_t hosts = 0;       // generated: 0 = one per rank
-  double speed = 1e9;            // flop/s
-  double latency = 1e-6;         // s
-  double bandwidth = 1.25e10;    // bytes/s
+  std::uint32_t hosts = 0;     // generated: 0 = one per rank
+  double speed = 1e9;          // flop/s
+  double latency = 1e-6;       // s
+  double bandwidth = 1.25e10;  // bytes/s
   std::string topology = "crossbar";
-  std::string parameters;        // SimGrid topology parameters (fat-tree, torus, dragonfly)
-  double overhead = 0;           // per MPI call [s]
+  std::string parameters;  // SimGrid topology parameters (fat-tree, torus, dragonfly)
+  double overhead = 0;     // per MPI call [s]
   std::uint64_t eager_threshold = 65536;
-  bool contention = true;        // false: every flow gets the full bandwidth (FATPIPE links)
-  PlatformChange change;         // factors applied to identity and scenario alike
+  bool contention = true;  // false: every flow gets the full bandwidth (FATPIPE links)
+  PlatformChange change;   // factors applied to identity and scenario alike
   Where where;
 };
 
@@ -81,9 +81,9 @@ struct ReplaySpec {
   // "anchored" (default): every MPI call keeps its traced cost, the platform model computes its
   // part; "model": the platform's costs only (platform studies of traces from other machines).
   std::string costs = "anchored";
-  std::optional<std::uint64_t> eager_threshold;       // bytes
-  std::map<std::string, std::string> collectives;     // operation (or "default") -> algorithm
-  std::filesystem::path hostfile;                     // rank -> host mapping (SMPI hostfile); "" = round robin
+  std::optional<std::uint64_t> eager_threshold;    // bytes
+  std::map<std::string, std::string> collectives;  // operation (or "default") -> algorithm
+  std::filesystem::path hostfile;                  // rank -> host mapping (SMPI hostfile); "" = round robin
   // The gain interval (gain_interval.hpp): two more cost hypotheses replayed beside the point
   // estimate. `interval: false` (or `--no-interval`) turns it off.
   bool interval = true;
@@ -98,7 +98,7 @@ struct TraceSource {
 };
 
 struct SweepAxis {
-  std::string key;                  // "platform.bandwidth_factor", "transforms[0].factor"
+  std::string key;  // "platform.bandwidth_factor", "transforms[0].factor"
   std::vector<YAML::Node> values;
   Where where;
 };
@@ -112,9 +112,9 @@ struct Scenario {
   ReplaySpec replay;
   std::vector<Transform> transforms;
   std::vector<SweepAxis> sweep;
-  std::vector<std::string> analyses;      // keys of analysis_keys() (metric_catalogue.hpp); default: all
-  std::filesystem::path output;           // "" = decided by the runner
-  YAML::Node source;                      // the parsed document (sweeps edit copies of it)
+  std::vector<std::string> analyses;  // keys of analysis_keys() (metric_catalogue.hpp); default: all
+  std::filesystem::path output;       // "" = decided by the runner
+  YAML::Node source;                  // the parsed document (sweeps edit copies of it)
 };
 
 // Reads and checks a scenario file; throws wisp::Error("file:line:col: ...").

@@ -17,10 +17,10 @@ namespace wisp {
 
 struct Suggestion {
   Hypothesis hypothesis;
-  Scenario scenario;   // as it ran: parsed back from `yaml`
-  std::string yaml;    // the scenario file (hypotheses/NN-name.yaml): as simulated, then with the findings as comments
-  std::string file;    // its path relative to the output directory
-  SweepRow run;        // runtimes, or why the candidate failed (its error)
+  Scenario scenario;  // as it ran: parsed back from `yaml`
+  std::string yaml;   // the scenario file (hypotheses/NN-name.yaml): as simulated, then with the findings as comments
+  std::string file;   // its path relative to the output directory
+  SweepRow run;       // runtimes, or why the candidate failed (its error)
   bool failed() const { return !run.error.empty(); }
   // The indicator's prediction minus the simulated gain (> 0: it overestimates), and their ratio
   // (none for gains under 0.01 % of the run, whose ratio says nothing).
@@ -29,14 +29,14 @@ struct Suggestion {
 };
 
 struct SuggestResult {
-  std::string trace;          // where the trace came from (path or generate command)
-  std::string platform;       // the identity platform, one line
-  std::string costs;          // "trace-anchored" or "model only"
-  double measured = 0;        // runtime of the measured trace [s]
-  double identity = 0;        // simulated runtime of the unmodified trace [s]
-  std::vector<std::string> warnings;   // how far to trust the identity, as `wisp run` gives them
-  std::vector<Suggestion> suggestions; // ranked by gain, then the combination, then the bounds
-  std::string none_reason;    // why there is nothing to suggest (no suggestions)
+  std::string trace;                                    // where the trace came from (path or generate command)
+  std::string platform;                                 // the identity platform, one line
+  std::string costs;                                    // "trace-anchored" or "model only"
+  double measured = 0;                                  // runtime of the measured trace [s]
+  double identity = 0;                                  // simulated runtime of the unmodified trace [s]
+  std::vector<std::string> warnings;                    // how far to trust the identity, as `wisp run` gives them
+  std::vector<Suggestion> suggestions;                  // ranked by gain, then the combination, then the bounds
+  std::string none_reason;                              // why there is nothing to suggest (no suggestions)
   std::vector<std::pair<std::string, double>> timings;  // wall seconds per step
   double identity_error() const { return wisp::identity_error(measured, identity); }
 };

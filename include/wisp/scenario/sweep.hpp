@@ -16,10 +16,10 @@ namespace wisp {
 
 // One point of a sweep: its axis values and runtimes, or why it failed.
 struct SweepRow : Runtimes {
-  std::vector<std::string> values;  // per axis, as written in the scenario
+  std::vector<std::string> values;                                   // per axis, as written in the scenario
   double interval_low = std::nan(""), interval_high = std::nan("");  // the gain interval; NaN: none
   std::string name;
-  std::string error;                // non-empty if the point failed
+  std::string error;  // non-empty if the point failed
 };
 
 // A row's numbers as the workers send them: "measured identity scenario low high" (NaN: no interval).

@@ -15,7 +15,7 @@ namespace wisp {
 struct TeamWork {
   double max = 0;
   double mean = 0;
-  std::size_t threads = 0;  // the master and the other threads that visited the region meanwhile
+  std::size_t threads = 0;   // the master and the other threads that visited the region meanwhile
   std::vector<double> work;  // the master's, then each such thread's
 };
 

@@ -16,7 +16,7 @@ namespace wisp {
 struct TransformEffect {
   std::string description;  // "rebalance work (per instance) on 32 ranks, 320 visits"
   std::size_t visits = 0;
-  double before = 0;        // seconds of computation of the selected visits
+  double before = 0;  // seconds of computation of the selected visits
   double after = 0;
   std::vector<CallpathId> callpaths;  // call paths of the selected visits, ascending
 };

@@ -23,9 +23,9 @@ enum class AnomalyKind : std::uint8_t {
   UnknownRequest,        // a request event for a request id never posted (kept as bare record)
   UnfinishedRequest,     // a non-blocking request never completed or cancelled
   // Hybrid traces (other threads and streams of a rank's process):
-  OrphanThreadRegion,    // a thread's parallel region while its master is outside that region
-  TeamSizeChange,        // a parallel region's team has another size than the rank's previous team
-  StrayLocation,         // a thread or stream in a process without an MPI rank (skipped)
+  OrphanThreadRegion,  // a thread's parallel region while its master is outside that region
+  TeamSizeChange,      // a parallel region's team has another size than the rank's previous team
+  StrayLocation,       // a thread or stream in a process without an MPI rank (skipped)
 };
 inline constexpr int kAnomalyKindCount = 13;
 std::string_view to_string(AnomalyKind kind);

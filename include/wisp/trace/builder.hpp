@@ -40,18 +40,15 @@ class RankBuilder {
   void enter(double t, RegionId region);
   void leave(double t, RegionId region);
   void send(double t, Rank peer, CommId comm, std::int32_t tag, std::uint64_t bytes);
-  void isend(double t, Rank peer, CommId comm, std::int32_t tag, std::uint64_t bytes,
-             std::uint64_t request);
+  void isend(double t, Rank peer, CommId comm, std::int32_t tag, std::uint64_t bytes, std::uint64_t request);
   void isend_complete(double t, std::uint64_t request);
   void irecv_request(double t, std::uint64_t request);
-  void irecv(double t, Rank peer, CommId comm, std::int32_t tag, std::uint64_t bytes,
-             std::uint64_t request);
+  void irecv(double t, Rank peer, CommId comm, std::int32_t tag, std::uint64_t bytes, std::uint64_t request);
   void recv(double t, Rank peer, CommId comm, std::int32_t tag, std::uint64_t bytes);
   void request_test(double t, std::uint64_t request);
   void request_cancelled(double t, std::uint64_t request);
   void collective_begin(double t);
-  void collective_end(double t, CollectiveOp op, CommId comm, Rank root, std::uint64_t sent,
-                      std::uint64_t received);
+  void collective_end(double t, CollectiveOp op, CommId comm, Rank root, std::uint64_t sent, std::uint64_t received);
   void comm_create(double t, CommId comm);
   void comm_destroy(double t, CommId comm);
 

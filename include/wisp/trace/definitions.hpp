@@ -37,20 +37,59 @@ enum class RegionKind : std::uint8_t {
 };
 std::string_view to_string(RegionKind kind);
 inline bool is_mpi(RegionKind k) {
-  return k == RegionKind::MpiPointToPoint || k == RegionKind::MpiCollective ||
-         k == RegionKind::MpiInitFinalize || k == RegionKind::MpiOther;
+  return k == RegionKind::MpiPointToPoint || k == RegionKind::MpiCollective || k == RegionKind::MpiInitFinalize ||
+         k == RegionKind::MpiOther;
 }
 
 // The MPI functions whose semantics replay and analysis need to know; everything else is Other.
 enum class MpiFunction : std::uint8_t {
   None,  // not an MPI function
-  Send, Bsend, Ssend, Rsend, Recv, Sendrecv, SendrecvReplace,
-  Isend, Ibsend, Issend, Irsend, Irecv,
-  Wait, Waitall, Waitany, Waitsome, Test, Testall, Testany, Testsome,
-  Probe, Iprobe, Start, Startall, Cancel, RequestFree,
-  Barrier, Bcast, Gather, Gatherv, Scatter, Scatterv, Allgather, Allgatherv, Alltoall, Alltoallv,
-  Alltoallw, Allreduce, Reduce, ReduceScatter, ReduceScatterBlock, Scan, Exscan,
-  Init, InitThread, Finalize,
+  Send,
+  Bsend,
+  Ssend,
+  Rsend,
+  Recv,
+  Sendrecv,
+  SendrecvReplace,
+  Isend,
+  Ibsend,
+  Issend,
+  Irsend,
+  Irecv,
+  Wait,
+  Waitall,
+  Waitany,
+  Waitsome,
+  Test,
+  Testall,
+  Testany,
+  Testsome,
+  Probe,
+  Iprobe,
+  Start,
+  Startall,
+  Cancel,
+  RequestFree,
+  Barrier,
+  Bcast,
+  Gather,
+  Gatherv,
+  Scatter,
+  Scatterv,
+  Allgather,
+  Allgatherv,
+  Alltoall,
+  Alltoallv,
+  Alltoallw,
+  Allreduce,
+  Reduce,
+  ReduceScatter,
+  ReduceScatterBlock,
+  Scan,
+  Exscan,
+  Init,
+  InitThread,
+  Finalize,
   Other,
 };
 MpiFunction mpi_function_from_name(std::string_view name);
@@ -90,7 +129,8 @@ struct Communicator {
   std::vector<Rank> members;  // global ranks in communicator-rank order (empty for self)
   bool self = false;          // MPI_COMM_SELF-like: every rank alone; members are not listed
   CommId parent = kNone;
-  bool create_destroy_events = false;  // OTF2_COMM_FLAG_CREATE_DESTROY_EVENTS: CommCreate/Destroy events mark its lifetime
+  bool create_destroy_events =
+      false;  // OTF2_COMM_FLAG_CREATE_DESTROY_EVENTS: CommCreate/Destroy events mark its lifetime
   std::uint32_t size() const { return self ? 1u : static_cast<std::uint32_t>(members.size()); }
 };
 
@@ -100,7 +140,7 @@ struct Communicator {
 // replay work on the rank's master thread (a parallel region is computation of the master).
 enum class LocationKind : std::uint8_t { CpuThread, AcceleratorStream };
 struct ThreadLocation {
-  std::string name;                 // "OMP thread 1", "CUDA[0:7]"
+  std::string name;  // "OMP thread 1", "CUDA[0:7]"
   LocationKind kind = LocationKind::CpuThread;
   std::uint64_t otf2_id = 0;
   std::uint64_t declared_events = 0;  // as its Location definition says
@@ -122,10 +162,10 @@ struct LocationRef {
   std::uint32_t index = 0;  // 0: the rank's master thread, k: its others[k - 1]
 };
 struct LocationComm {
-  std::string name;            // "Process x Threads CPU Locations"
-  std::string group_name;      // its COMM_GROUP: "PROCESSXTHREADS_GROUP"
-  std::string locations_name;  // its paradigm's COMM_LOCATIONS group: "PROCESSXTHREADS_GROUP_LOCATIONS"
-  std::uint8_t paradigm = 0;   // OTF2 paradigm of both groups
+  std::string name;                  // "Process x Threads CPU Locations"
+  std::string group_name;            // its COMM_GROUP: "PROCESSXTHREADS_GROUP"
+  std::string locations_name;        // its paradigm's COMM_LOCATIONS group: "PROCESSXTHREADS_GROUP_LOCATIONS"
+  std::uint8_t paradigm = 0;         // OTF2 paradigm of both groups
   std::vector<LocationRef> members;  // in communicator-rank order
 };
 
@@ -137,14 +177,14 @@ struct CartDimension {
   bool periodic = false;
 };
 struct CartTopology {
-  std::string name;             // "Process x Thread"
-  bool on_locations = false;    // `comm` indexes location_comms, else comms (an MPI communicator)
+  std::string name;           // "Process x Thread"
+  bool on_locations = false;  // `comm` indexes location_comms, else comms (an MPI communicator)
   std::uint32_t comm = kNone;
   std::vector<std::uint32_t> dimensions;  // indices into cart_dimensions
 };
 struct CartCoordinate {
-  std::uint32_t topology = 0;   // index into cart_topologies
-  std::uint32_t rank = 0;       // the rank in the topology's communicator
+  std::uint32_t topology = 0;              // index into cart_topologies
+  std::uint32_t rank = 0;                  // the rank in the topology's communicator
   std::vector<std::uint32_t> coordinates;  // one per dimension
 };
 
@@ -158,7 +198,7 @@ struct Definitions {
   std::vector<Callpath> callpaths;
   std::vector<Communicator> comms;
   CommId world = kNone;
-  std::vector<ThreadTeam> thread_teams;  // hybrid traces: the OpenMP (Pthread, ...) thread teams
+  std::vector<ThreadTeam> thread_teams;      // hybrid traces: the OpenMP (Pthread, ...) thread teams
   std::vector<LocationComm> location_comms;  // communicators of Cartesian topologies outside MPI
   std::vector<CartDimension> cart_dimensions;
   std::vector<CartTopology> cart_topologies;

@@ -44,22 +44,41 @@ static_assert(sizeof(Event) == 16, "Event must stay 16 bytes (memory budget)");
 // Request-only events (IsendComplete, IrecvRequest, RequestTest, RequestCancelled) point here too.
 struct P2P {
   std::uint64_t bytes = 0;
-  std::uint64_t request = 0;          // OTF2 request id (non-blocking only)
-  Rank peer = kNone;                  // global rank of the other side (kNone: not yet known)
+  std::uint64_t request = 0;  // OTF2 request id (non-blocking only)
+  Rank peer = kNone;          // global rank of the other side (kNone: not yet known)
   CommId comm = kNone;
   std::int32_t tag = 0;
-  EventIndex event = kNone;           // MpiSend/MpiIsend/MpiRecv/MpiIrecv event
-  EventIndex request_event = kNone;   // MpiIsendComplete (send) or MpiIrecvRequest (receive)
-  std::uint32_t message = kNone;      // index into Trace::messages (derived)
+  EventIndex event = kNone;             // MpiSend/MpiIsend/MpiRecv/MpiIrecv event
+  EventIndex request_event = kNone;     // MpiIsendComplete (send) or MpiIrecvRequest (receive)
+  std::uint32_t message = kNone;        // index into Trace::messages (derived)
   EventKind kind = EventKind::MpiSend;  // MpiSend, MpiIsend, MpiRecv or MpiIrecv (side of the message)
   bool is_send() const { return kind == EventKind::MpiSend || kind == EventKind::MpiIsend; }
 };
 
 // Same values as OTF2_CollectiveOp.
 enum class CollectiveOp : std::uint8_t {
-  Barrier, Bcast, Gather, Gatherv, Scatter, Scatterv, Allgather, Allgatherv, Alltoall, Alltoallv,
-  Alltoallw, Allreduce, Reduce, ReduceScatter, Scan, Exscan, ReduceScatterBlock,
-  CreateHandle, DestroyHandle, Allocate, Deallocate, CreateHandleAndAllocate,
+  Barrier,
+  Bcast,
+  Gather,
+  Gatherv,
+  Scatter,
+  Scatterv,
+  Allgather,
+  Allgatherv,
+  Alltoall,
+  Alltoallv,
+  Alltoallw,
+  Allreduce,
+  Reduce,
+  ReduceScatter,
+  Scan,
+  Exscan,
+  ReduceScatterBlock,
+  CreateHandle,
+  DestroyHandle,
+  Allocate,
+  Deallocate,
+  CreateHandleAndAllocate,
   DestroyHandleAndDeallocate,
 };
 inline constexpr int kCollectiveOpCount = 23;
@@ -101,19 +120,18 @@ struct CollectiveBytes {
   std::uint64_t sent = 0;
   std::uint64_t received = 0;
 };
-CollectiveBytes collective_bytes(CollectiveOp op, std::uint64_t buffer, std::uint32_t comm_size,
-                                 bool is_root);
+CollectiveBytes collective_bytes(CollectiveOp op, std::uint64_t buffer, std::uint32_t comm_size, bool is_root);
 // The inverse: the per-rank buffer size b of a recorded operation.
-std::uint64_t collective_buffer(CollectiveOp op, std::uint64_t sent, std::uint64_t received,
-                                std::uint32_t comm_size, bool is_root);
+std::uint64_t collective_buffer(CollectiveOp op, std::uint64_t sent, std::uint64_t received, std::uint32_t comm_size,
+                                bool is_root);
 
 struct CollectiveRecord {
   std::uint64_t sent = 0;      // bytes sent by this rank
   std::uint64_t received = 0;  // bytes received by this rank
   CommId comm = kNone;
-  Rank root = kNone;           // global rank of the root, kNone if the operation has none
-  EventIndex begin = kNone;    // MpiCollectiveBegin event
-  EventIndex end = kNone;      // MpiCollectiveEnd event
+  Rank root = kNone;               // global rank of the root, kNone if the operation has none
+  EventIndex begin = kNone;        // MpiCollectiveBegin event
+  EventIndex end = kNone;          // MpiCollectiveEnd event
   std::uint32_t instance = kNone;  // index into Trace::collectives (derived)
   CollectiveOp op = CollectiveOp::Barrier;
 };

@@ -13,15 +13,23 @@
 namespace wisp {
 
 enum class ThreadRecordKind : std::uint8_t {
-  Fork, Join, TeamBegin, TeamEnd, AcquireLock, ReleaseLock, TaskCreate, TaskSwitch, TaskComplete,
+  Fork,
+  Join,
+  TeamBegin,
+  TeamEnd,
+  AcquireLock,
+  ReleaseLock,
+  TaskCreate,
+  TaskSwitch,
+  TaskComplete,
 };
 inline constexpr int kThreadRecordKindCount = 9;
 std::string_view to_string(ThreadRecordKind k);  // "THREAD_FORK", ... as otf2-print names them
 
 struct ThreadRecord {
   double time = 0;
-  std::uint64_t number = 0;  // Fork: requested threads; locks: acquisition order; tasks: generation number
-  std::uint32_t id = 0;      // locks: lock id; tasks: creating thread (its index in the team)
+  std::uint64_t number = 0;    // Fork: requested threads; locks: acquisition order; tasks: generation number
+  std::uint32_t id = 0;        // locks: lock id; tasks: creating thread (its index in the team)
   std::uint32_t team = kNone;  // TeamBegin/End and tasks: Definitions::thread_teams index
   std::uint8_t paradigm = 0;   // Fork, Join and locks: OTF2_Paradigm (OpenMP, Pthread, ...)
   ThreadRecordKind kind = ThreadRecordKind::Fork;

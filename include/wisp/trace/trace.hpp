@@ -23,12 +23,12 @@ struct CallSpan {
 };
 
 struct RankTrace {
-  std::vector<Event> events;                   // time-ordered
-  std::vector<P2P> p2p;                        // message sides, in event order
-  std::vector<CollectiveRecord> collectives;   // collective operations, in event order
-  std::vector<CallSpan> mpi_calls;             // MPI calls, by Enter (derived)
-  OtherLocationEvents others;                  // hybrid traces: the other threads' and streams' regions
-  ThreadRecords thread_records;                // hybrid traces: fork/join, teams, locks, tasks per location
+  std::vector<Event> events;                  // time-ordered
+  std::vector<P2P> p2p;                       // message sides, in event order
+  std::vector<CollectiveRecord> collectives;  // collective operations, in event order
+  std::vector<CallSpan> mpi_calls;            // MPI calls, by Enter (derived)
+  OtherLocationEvents others;                 // hybrid traces: the other threads' and streams' regions
+  ThreadRecords thread_records;               // hybrid traces: fork/join, teams, locks, tasks per location
 };
 
 // A matched point-to-point message: the send side on `sender`, the receive side on `receiver`
@@ -78,9 +78,7 @@ struct Trace {
   const Event& event(Rank r, EventIndex i) const { return ranks[r].events[i]; }
   const P2P& send_of(const Message& m) const { return ranks[m.sender].p2p[m.send]; }
   const P2P& recv_of(const Message& m) const { return ranks[m.receiver].p2p[m.recv]; }
-  const CollectiveMember* members(const CollectiveInstance& c) const {
-    return collective_members.data() + c.first;
-  }
+  const CollectiveMember* members(const CollectiveInstance& c) const { return collective_members.data() + c.first; }
 };
 
 // Bytes the trace occupies in memory (capacity of every table), for the memory budget.

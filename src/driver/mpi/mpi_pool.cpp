@@ -15,8 +15,8 @@
 #include <string>
 #include <thread>
 
-#include "wisp/error.hpp"
 #include "wisp/driver/mpi_pool.hpp"
+#include "wisp/error.hpp"
 
 namespace wisp {
 

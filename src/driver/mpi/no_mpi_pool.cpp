@@ -2,8 +2,8 @@
 // run never needs MPI; one launched by mpirun/srun says in one line that MPI is missing.
 #include <string>
 
-#include "wisp/error.hpp"
 #include "wisp/driver/mpi_pool.hpp"
+#include "wisp/error.hpp"
 
 namespace wisp {
 
@@ -11,8 +11,9 @@ bool built_with_mpi() { return false; }
 
 MpiSession::MpiSession() {
   if (launched_by_mpi())
-    throw Error("this wisp was built without MPI: rebuild with an MPI library (see README.md, \"Beyond one machine\"), "
-                "or run without mpirun/srun (--jobs N, --points, --slurm-array)");
+    throw Error(
+        "this wisp was built without MPI: rebuild with an MPI library (see README.md, \"Beyond one machine\"), "
+        "or run without mpirun/srun (--jobs N, --points, --slurm-array)");
 }
 
 MpiSession::~MpiSession() = default;
