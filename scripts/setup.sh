@@ -9,9 +9,10 @@ PACKAGES=(cmake g++ make pkg-config
           libyaml-cpp-dev libpugixml-dev libspdlog-dev libfmt-dev catch2 libcli11-dev nlohmann-json3-dev
           libjs-d3   # d3, inlined into report.html at build time
           libopenmpi-dev openmpi-bin)  # mpirun wisp run SWEEP.yaml (optional: the build works without)
-# The tests also fuzz the input readers (libFuzzer: clang and its runtime) and open report.html
+# The tests also fuzz the input readers (libFuzzer: clang and its runtime), check the formatting
+# (clang-format) and open report.html
 # in a headless browser (chromium; python3 drives it).
-TEST_PACKAGES=(clang libclang-rt-14-dev chromium python3)
+TEST_PACKAGES=(clang libclang-rt-14-dev clang-format chromium python3)
 
 install_missing() {
   local missing=()
