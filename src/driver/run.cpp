@@ -14,7 +14,6 @@
 #include "wisp/driver/sweep_run.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
-#include "wisp/io/json_text.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/report/chrome_trace.hpp"
 #include "wisp/report/html_report.hpp"
@@ -58,14 +57,6 @@ void write_traces(const Scenario& s, const PointResult& r, const fs::path& dir) 
   write_otf2_into(r.identity_replay.trace, dir / "identity-trace", w);
 }
 
-// report.json is written compact (it is for programs); the command line prints it indented.
-Written finish(const nlohmann::json& json, const std::string& text, AtomicDirectory& out) {
-  write_file_atomically(out.staging() / "report.json", json_text(json) + "\n");
-  write_file_atomically(out.staging() / "report.txt", text);
-  out.commit();
-  return Written{json, text, "\nwrote " + out.target().string() + "\n", {}, {}};
-}
-
 Written run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& out, const RunOptions& o) {
   PointEvaluation p;
   try {
@@ -76,7 +67,7 @@ Written run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& 
   write_traces(s, p.result, out.staging());
   write_views(s, in, p, out, o.chrome_trace);
   const RunReportOptions report{o.detail, o.top};
-  return finish(point_json(s, in, p, report), point_text(s, in, p, report), out);
+  return commit_report(point_json(s, in, p, report), point_text(s, in, p, report), out);
 }
 
 // A sweep over MPI ranks or in slices: rank 0 keeps every finished point in a part directory (the

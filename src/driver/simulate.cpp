@@ -61,16 +61,11 @@ void check_writable(const std::filesystem::path& file) {
     throw Error(fmt::format("--chrome-trace {}: the directory {} does not exist", file.string(), dir.string()));
 }
 
-std::vector<std::string> trust_warnings(const Trace& trace, const ReplayResult& result) {
-  double measured = 0;
-  for (const auto& rank : trace.ranks)
-    measured = std::max(measured, rank.events.empty() ? 0.0 : rank.events.back().time);
-  std::optional<ResidualSummary> residuals;
-  if (result.residuals) residuals = summarize(trace, *result.residuals);
+std::vector<std::string> trust_warnings(const Trace& trace, const ReplayResult& result,
+                                        const ResidualSummary* residuals) {
   std::vector<std::string> out;
   for (const std::string& w :
-       {identity_warning(identity_error(measured, result.runtime), residuals ? &*residuals : nullptr),
-        hybrid_warning(trace)})
+       {identity_warning(identity_error(trace.end_time(), result.runtime), residuals), hybrid_warning(trace)})
     if (!w.empty()) out.push_back(w);
   return out;
 }
@@ -94,11 +89,14 @@ Written simulate(const SimulateOptions& o) {
   w.creator = "wisp simulate";
   w.description = "simulated replay of " + o.trace.string();
   write_otf2(result.trace, o.output, w);
+  std::optional<ResidualSummary> residuals;
+  if (result.residuals) residuals = summarize(trace, *result.residuals);
+  const ResidualSummary* summary = residuals ? &*residuals : nullptr;
   Written out;
   out.text =
       simulation_setup_text(o.platform.string(), platform.calibration ? &*platform.calibration : nullptr, options) +
-      simulation_comparison_text(trace, result);
-  out.warnings = trust_warnings(trace, result);
+      simulation_comparison_text(trace, result, summary);
+  out.warnings = trust_warnings(trace, result, summary);
   if (!o.chrome_trace.empty()) {
     write_file_atomically(o.chrome_trace, chrome);
     out.after += "wrote " + o.chrome_trace.string() + "\n";

@@ -27,16 +27,22 @@ std::string failed_points(const SweepResult& sweep, const fs::path& dir) {
 
 }  // namespace
 
+Written commit_report(const nlohmann::json& json, const std::string& text, AtomicDirectory& out) {
+  write_file_atomically(out.staging() / "report.json", json_text(json) + "\n");
+  write_file_atomically(out.staging() / "report.txt", text);
+  out.commit();
+  return Written{json, text, "\nwrote " + out.target().string() + "\n", {}, {}};
+}
+
 Written write_sweep_outputs(const Scenario& s, const std::string& source, const SweepResult& sweep,
                             AtomicDirectory& out) {
   write_file_atomically(out.staging() / "sweep.csv", sweep_csv(s, sweep));
   write_file_atomically(out.staging() / "report.html", sweep_html(s, source, sweep));
   const nlohmann::json json = sweep_json(s, source, sweep);
   const std::string text = sweep_text(s, source, sweep);
-  write_file_atomically(out.staging() / "report.json", json_text(json) + "\n");
-  write_file_atomically(out.staging() / "report.txt", text);
-  out.commit();
-  return Written{json, text, "\nwrote " + out.target().string() + "\n", {}, failed_points(sweep, out.target())};
+  Written written = commit_report(json, text, out);
+  written.failure = failed_points(sweep, out.target());
+  return written;
 }
 
 }  // namespace wisp::driver

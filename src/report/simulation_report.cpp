@@ -36,7 +36,8 @@ std::string simulation_setup_text(const std::string& platform_file, const Calibr
   return out;
 }
 
-std::string simulation_comparison_text(const Trace& trace, const ReplayResult& result) {
+std::string simulation_comparison_text(const Trace& trace, const ReplayResult& result,
+                                       const ResidualSummary* residuals) {
   std::string out = fmt::format("{:<8} {:>16} {:>16} {:>10}\n", "rank", "measured [s]", "simulated [s]", "error");
   double measured_total = 0;
   for (Rank r = 0; r < trace.rank_count(); ++r) {
@@ -50,9 +51,7 @@ std::string simulation_comparison_text(const Trace& trace, const ReplayResult& r
                      percent(measured_total, result.runtime));
   out += fmt::format("identity error {:+.2f} % (simulated vs measured runtime)\n",
                      100 * identity_error(measured_total, result.runtime));
-  if (result.residuals)
-    out +=
-        "residuals (traced MPI time the model does not explain)\n" + residual_text(summarize(trace, *result.residuals));
+  if (residuals) (out += "residuals (traced MPI time the model does not explain)\n") += residual_text(*residuals);
   return out;
 }
 

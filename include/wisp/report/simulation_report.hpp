@@ -6,6 +6,7 @@
 
 #include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/replay.hpp"
+#include "wisp/replay/residuals.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {
@@ -13,6 +14,8 @@ namespace wisp {
 // "platform", "collectives" and "costs" lines: the platform file, else the calibration.
 std::string simulation_setup_text(const std::string& platform_file, const Calibration* calibration,
                                   const ReplayOptions& options);
-std::string simulation_comparison_text(const Trace& measured, const ReplayResult& result);
+// `residuals`: what the trace-anchored replay left per class (none: model-only costs).
+std::string simulation_comparison_text(const Trace& measured, const ReplayResult& result,
+                                       const ResidualSummary* residuals);
 
 }  // namespace wisp
