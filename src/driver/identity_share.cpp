@@ -1,5 +1,5 @@
 // Identity runs as bytes. See identity_share.hpp. Layout (native byte order: the ranks of one job
-// run the same binary): runtime (double), whether residuals follow (u64), then the rank count and,
+// run the same binary): runtime and minima-model runtime (double, NaN: none), whether residuals follow (u64), then the rank count and,
 // per rank, its call count and the residuals (u64, doubles).
 #include "wisp/driver/identity_share.hpp"
 
@@ -47,6 +47,7 @@ struct Reader {
 std::string encode_identity(const IdentityRun& identity) {
   std::string out;
   put(out, identity.replay.runtime);
+  put(out, identity.minima_runtime);
   const CallResiduals* residuals = identity.replay.residuals.get();
   put<std::uint64_t>(out, residuals ? 1 : 0);
   if (!residuals) return out;
@@ -62,6 +63,7 @@ IdentityRun decode_identity(const std::string& bytes, const Scenario& scenario, 
   IdentityRun id = identity_setup(scenario, measured);
   Reader in{bytes};
   id.replay.runtime = in.get<double>();
+  id.minima_runtime = in.get<double>();
   if (in.get<std::uint64_t>() != 0) {
     CallResiduals residuals;
     if (in.get<std::uint64_t>() != measured.rank_count())

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 
 #include "wisp/driver/points_over_mpi.hpp"
 #include "wisp/error.hpp"
@@ -22,11 +23,14 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The hypothesis as a scenario file, parsed back: what runs is exactly what is written.
+// The hypothesis as a scenario file, parsed back: what runs is exactly what is written. Bounds are
+// not ranked, so they run without the gain interval (a third of the replays).
 Suggestion candidate(const Scenario& base, const Hypothesis& h, const fs::path& target) {
   Suggestion s;
   s.hypothesis = h;
-  s.yaml = scenario_yaml(hypothesis_scenario(base, h));
+  Scenario scenario = hypothesis_scenario(base, h);
+  if (h.role == HypothesisRole::Bound) scenario.replay.interval = false;
+  s.yaml = scenario_yaml(scenario);
   s.scenario = parse_scenario(s.yaml, target / "hypotheses" / (h.name + ".yaml"));
   return s;
 }
@@ -66,35 +70,44 @@ void simulate(std::vector<Suggestion>& batch, const ScenarioTrace& in, const Sug
   for (std::size_t i = 0; i < batch.size(); ++i) batch[i].run = rows[i];
 }
 
-// The best ranked hypothesis with a positive gain and the best one compatible with it.
-std::optional<Hypothesis> best_pair(const std::vector<Suggestion>& done) {
+// The greedy combination: the ranked hypotheses of measurable gain in order of gain, each added
+// when it changes what no part changes and the combination, simulated as one scenario, gains at
+// least `step` seconds more than without it; the first that adds less ends the search.
+std::optional<Suggestion> combination(const std::vector<Suggestion>& done, double step,
+                                      const std::function<Suggestion(const Hypothesis&)>& simulate_one) {
   std::vector<const Suggestion*> ranked;
   for (const Suggestion& s : done)
-    if (s.hypothesis.role == HypothesisRole::Ranked && !s.failed() && s.run.gain() > 0) ranked.push_back(&s);
+    if (s.hypothesis.role == HypothesisRole::Ranked && s.measurable()) ranked.push_back(&s);
   std::stable_sort(ranked.begin(), ranked.end(), [](auto* a, auto* b) { return a->run.gain() > b->run.gain(); });
-  for (std::size_t j = 1; j < ranked.size(); ++j)
-    if (compatible(ranked[0]->hypothesis, ranked[j]->hypothesis))
-      return combine(ranked[0]->hypothesis, ranked[0]->run.gain(), ranked[j]->hypothesis, ranked[j]->run.gain());
-  return std::nullopt;
+  if (ranked.size() < 2) return std::nullopt;
+  std::vector<const Hypothesis*> parts{&ranked[0]->hypothesis};
+  std::vector<double> gains{ranked[0]->run.gain()};
+  double gain = gains[0];
+  std::optional<Suggestion> best;
+  for (std::size_t j = 1; j < ranked.size(); ++j) {
+    const Hypothesis& next = ranked[j]->hypothesis;
+    if (!std::all_of(parts.begin(), parts.end(), [&](const Hypothesis* p) { return compatible(*p, next); })) continue;
+    parts.push_back(&next);
+    gains.push_back(ranked[j]->run.gain());
+    Suggestion tried = simulate_one(combine(parts, gains));
+    if (tried.failed() || tried.run.gain() - gain < step) break;
+    gain = tried.run.gain();
+    best = std::move(tried);
+  }
+  return best;
 }
 
+// 0: measurable gain (ranked and combined), 1: no measurable gain, 2: bounds, 3: failed.
 int section(const Suggestion& s) {
-  switch (s.hypothesis.role) {
-    case HypothesisRole::Ranked:
-      return 0;
-    case HypothesisRole::Combined:
-      return 1;
-    case HypothesisRole::Bound:
-      return 2;
-  }
-  return 3;
+  if (s.failed()) return 3;
+  if (s.hypothesis.role == HypothesisRole::Bound) return 2;
+  return s.measurable() ? 0 : 1;
 }
 
 void rank(std::vector<Suggestion>& all) {
   std::stable_sort(all.begin(), all.end(), [](const Suggestion& a, const Suggestion& b) {
     if (section(a) != section(b)) return section(a) < section(b);
-    if (a.failed() != b.failed()) return b.failed();
-    return !a.failed() && a.run.gain() > b.run.gain();
+    return section(a) < 3 && a.run.gain() > b.run.gain();
   });
 }
 
@@ -112,6 +125,9 @@ void write_files(std::vector<Suggestion>& all, const fs::path& target) {
     s.scenario.file = target / s.file;
     std::vector<std::string> comments{fmt::format("wisp suggest: {} ({})", h.title, to_string(h.role)),
                                       "why: " + h.reason, "proposed by " + indicator_text(h.indicator)};
+    if (!h.subject.empty() && h.subject != h.short_subject)
+      comments.push_back(fmt::format("{} = {}", h.short_subject, h.subject));
+    for (const std::string& part : h.parts) comments.push_back("part: " + part);
     for (const Indicator& also : h.also) comments.push_back("also proposed by " + indicator_text(also));
     if (s.failed())
       comments.push_back("simulation failed: " + s.run.error);
@@ -170,6 +186,7 @@ SuggestResult suggest(const Scenario& base, const ScenarioTrace& in, const Sugge
                in.trace.event_count());
   const TraceAnalysis analysis = analyze_trace(in.trace, hypothesis_analysis_options());
   Hypotheses hypotheses = generate_hypotheses(in.trace, analysis, o.hypotheses);
+  r.skipped = hypotheses.skipped;
   if (!base.transforms.empty()) hypotheses.list.insert(hypotheses.list.begin(), given(base));
   r.timings.emplace_back("analyses and hypotheses", seconds_since(t0));
   if (hypotheses.list.empty()) {
@@ -182,11 +199,13 @@ SuggestResult suggest(const Scenario& base, const ScenarioTrace& in, const Sugge
   t0 = std::chrono::steady_clock::now();
   IdentityRuns identities;
   simulate(batch, in, o, work, identities);
-  if (const auto pair = best_pair(batch)) {
-    std::vector<Suggestion> combined{candidate(base, *pair, target)};
-    simulate(combined, in, o, work, identities);
-    batch.push_back(combined.front());
-  }
+  const double runtime = identities.empty() ? in.trace.end_time() : identities.begin()->second.replay.trace.end_time();
+  const auto simulate_one = [&](const Hypothesis& h) {
+    std::vector<Suggestion> one{candidate(base, h, target)};
+    simulate(one, in, o, work, identities);
+    return one.front();
+  };
+  if (auto combined = combination(batch, 0.01 * runtime, simulate_one)) batch.push_back(std::move(*combined));
   r.timings.emplace_back("simulations", seconds_since(t0));
   identity_facts(r, identities);
   rank(batch);

@@ -14,19 +14,12 @@ namespace wisp {
 
 namespace {
 
-// The rank column: 1, 2, ... for ranked hypotheses, "comb." for the combination, "bound" for
-// upper bounds, "failed" for candidates whose simulation failed.
+// The rank column: 1, 2, ... for hypotheses of measurable gain (the combination among them),
+// "-" for those without, "bound" for upper bounds, "failed" for failed simulations.
 std::string rank_label(const Suggestion& s, std::size_t& next) {
   if (s.failed()) return "failed";
-  switch (s.hypothesis.role) {
-    case HypothesisRole::Ranked:
-      return std::to_string(next++);
-    case HypothesisRole::Combined:
-      return "comb.";
-    case HypothesisRole::Bound:
-      return "bound";
-  }
-  return "?";
+  if (s.hypothesis.role == HypothesisRole::Bound) return "bound";
+  return s.measurable() ? std::to_string(next++) : "-";
 }
 
 nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
@@ -41,6 +34,9 @@ nlohmann::json row_json(const Suggestion& s, const std::string& rank) {
                       {"role", to_string(h.role)},
                       {"name", h.name},
                       {"title", h.title},
+                      {"short_name", h.short_subject},
+                      {"subject", h.subject},
+                      {"parts", h.parts},
                       {"file", s.file},
                       {"reason", h.reason},
                       {"indicator", indicator_json(h.indicator)},
@@ -49,6 +45,7 @@ nlohmann::json row_json(const Suggestion& s, const std::string& rank) {
     j["error"] = s.run.error;
     return j;
   }
+  j["measurable"] = s.measurable();
   j["scenario_runtime"] = s.run.scenario;
   j["gain_seconds"] = s.run.gain();
   j["gain_percent"] = s.run.gain_percent();
@@ -66,7 +63,7 @@ std::string number(const std::optional<double>& v, const char* format) {
 std::size_t title_width(const SuggestResult& r) {
   std::size_t w = 10;
   for (const Suggestion& s : r.suggestions) w = std::max(w, s.hypothesis.title.size());
-  return std::min<std::size_t>(w, 60);
+  return std::min<std::size_t>(w, 72);
 }
 
 std::string row_text(const Suggestion& s, const std::string& rank, std::size_t width) {
@@ -88,6 +85,7 @@ std::string header_text(const SuggestResult& r) {
     t += fmt::format("identity      vs measured {:+.2f} % ({} costs): measured {:.6f} s, identity {:.6f} s\n",
                      100 * r.identity_error(), r.costs, r.measured, r.identity);
   for (const std::string& w : r.warnings) t += "warning: " + w + "\n";
+  for (const std::string& s : r.skipped) t += "skipped: " + s + "\n";
   return t;
 }
 
@@ -100,11 +98,13 @@ nlohmann::json suggest_json(const SuggestResult& r) {
   nlohmann::json timings = nlohmann::json::object();
   for (const auto& [step, seconds] : r.timings) timings[step] = seconds;
   nlohmann::json j = {
+      {"schema", kSuggestSchema},
       {"trace", r.trace},
       {"platform", r.platform},
       {"costs", r.costs},
       {"runtime", {{"measured", r.measured}, {"identity", r.identity}, {"identity_error", r.identity_error()}}},
       {"warnings", r.warnings},
+      {"skipped", r.skipped},
       {"hypotheses", rows},
       {"timings", timings}};
   if (!r.none_reason.empty()) j["nothing_to_suggest"] = r.none_reason;
@@ -119,7 +119,17 @@ std::string suggest_text(const SuggestResult& r) {
                    width, "indicator", "value [s]", "gain [s]", "gain %", "gain interval [s]", "ind.-gain", "ind/gain",
                    "scenario file");
   std::size_t next = 1;
-  for (const Suggestion& s : r.suggestions) t += row_text(s, rank_label(s, next), width);
+  bool no_gain_heading = false;
+  for (const Suggestion& s : r.suggestions) {
+    const std::string rank = rank_label(s, next);
+    if (rank == "-" && !no_gain_heading) {
+      t += fmt::format("{:>6}  no measurable gain (at most {} % of the run, or the whole interval <= 0):\n", "",
+                       100 * Suggestion::noise_share);
+      no_gain_heading = true;
+    }
+    t += row_text(s, rank, width);
+    for (const std::string& part : s.hypothesis.parts) t += fmt::format("{:>6}    part: {}\n", "", part);
+  }
   t += "\ngain = identity - scenario (simulated); ind.-gain > 0: the indicator overestimates the gain.\n"
        "Bounds (zeroing) are not ranked: no change reaches them. Rerun or refine a hypothesis with\n"
        "`wisp run FILE` (the files are in the output directory).\n";

@@ -14,6 +14,7 @@
 #include "wisp/scenario/selection.hpp"
 #include "wisp/scenario/thread_balance.hpp"
 #include "wisp/scenario/transform.hpp"
+#include "wisp/trace/short_names.hpp"
 
 namespace wisp {
 
@@ -74,13 +75,29 @@ Selection select_callpath(const Definitions& defs, CallpathId cp) {
     s.callpath = defs.callpath_name(cp);
   return s;
 }
-std::string label(const Selection& s) { return s.region.empty() ? s.callpath : s.region; }
+// Display names (trace/short_names.hpp) of what the hypotheses select.
+struct Display {
+  std::vector<std::string> regions, callpaths;
+  explicit Display(const Definitions& defs)
+      : regions(region_display_names(defs)), callpaths(callpath_display_names(defs)) {}
+  // How select_callpath(cp) reads: its region's name or its call path's.
+  std::string of(const Definitions& defs, CallpathId cp) const {
+    return select_callpath(defs, cp).region.empty() ? callpaths[cp] : regions[defs.callpaths[cp].region];
+  }
+};
 
-Transform rebalance(const Selection& s, bool per_instance, bool across_threads = false) {
+// What a hypothesis on call path `cp` changes: the full and the display name.
+void set_subject(Hypothesis& h, const Definitions& defs, const Display& names, CallpathId cp) {
+  const Selection s = select_callpath(defs, cp);
+  h.subject = s.region.empty() ? s.callpath : s.region;
+  h.short_subject = names.of(defs, cp);
+}
+
+Transform rebalance(const Selection& s, RebalanceMode mode, bool across_threads = false) {
   Transform t;
   t.kind = TransformKind::Rebalance;
   t.select = s;
-  t.per_instance = per_instance;
+  t.mode = mode;
   t.across_threads = across_threads;
   return t;
 }
@@ -103,7 +120,7 @@ std::string transforms_key(const std::vector<Transform>& ts) {
   std::string key;
   for (const Transform& t : ts)
     key += fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{};", to_string(t.kind), t.select.region, t.select.callpath,
-                       t.to.region, t.to.callpath, t.per_instance, t.across_threads, t.fraction, t.communication,
+                       t.to.region, t.to.callpath, to_string(t.mode), t.across_threads, t.fraction, t.communication,
                        t.platform.latency_factor, t.platform.bandwidth_factor, t.factor);
   return key;
 }
@@ -119,23 +136,24 @@ void add(std::vector<Hypothesis>& list, Hypothesis h) {
   list.push_back(std::move(h));
 }
 
-void add_rebalances(std::vector<Hypothesis>& list, const Trace& trace, const Ranked& top, const std::string& indicator,
-                    const std::string& why) {
+void add_rebalances(std::vector<Hypothesis>& list, const Trace& trace, const Display& names, const Ranked& top,
+                    const std::string& indicator, const std::string& why) {
   for (const auto& [cp, value] : top) {
     const Selection s = select_callpath(trace.defs, cp);
     const std::string path = trace.defs.callpath_name(cp);
     Hypothesis h;
-    h.name = "rebalance-" + file_stem(label(s));
-    h.title = fmt::format("rebalance {} (per instance)", label(s));
-    h.reason = fmt::format("{} of {} is {:.6g} s: {}", indicator, path, value, why);
+    set_subject(h, trace.defs, names, cp);
+    h.name = "rebalance-" + file_stem(h.short_subject);
+    h.title = fmt::format("rebalance {} (per instance)", h.short_subject);
+    h.reason = fmt::format("{} of {} is {:.6g} s: {}", indicator, names.callpaths[cp], value, why);
     h.indicator = {indicator, value};
-    h.transforms = {rebalance(s, true)};
+    h.transforms = {rebalance(s, RebalanceMode::Instance)};
     h.touches = {path};
     add(list, h);
     if (!totals_differ(trace, s)) continue;
     h.name += "-total";
-    h.title = fmt::format("rebalance {} (in total)", label(s));
-    h.transforms = {rebalance(s, false)};
+    h.title = fmt::format("rebalance {} (in total)", h.short_subject);
+    h.transforms = {rebalance(s, RebalanceMode::Total)};
     add(list, h);
   }
 }
@@ -149,8 +167,8 @@ CallpathMatrix delay_costs(const Trace& trace, const DelayCosts& d) {
   return sum;
 }
 
-void add_bounds(std::vector<Hypothesis>& list, const Trace& trace, const TraceAnalysis& a, const HypothesisOptions& o,
-                double min) {
+void add_bounds(std::vector<Hypothesis>& list, const Trace& trace, const Display& names, const TraceAnalysis& a,
+                const HypothesisOptions& o, double min) {
   Ranked rows;
   for (const MbmRow& r : a.pag.mbm) {
     const double v = a.pag.pag.seconds(r.mbm_all);
@@ -164,10 +182,11 @@ void add_bounds(std::vector<Hypothesis>& list, const Trace& trace, const TraceAn
     h.transforms.emplace_back();
     h.transforms.back().kind = TransformKind::Zero;
     h.transforms.back().select = select_callpath(trace.defs, cp);
-    h.name = "zero-" + file_stem(label(h.transforms.back().select));
-    h.title = fmt::format("zero {} (upper bound)", label(h.transforms.back().select));
-    h.reason = fmt::format("mbm_all of {} is {:.6g} s: the most the run gains by optimising it",
-                           trace.defs.callpath_name(cp), value);
+    set_subject(h, trace.defs, names, cp);
+    h.name = "zero-" + file_stem(h.short_subject);
+    h.title = fmt::format("zero {} (upper bound)", h.short_subject);
+    h.reason =
+        fmt::format("mbm_all of {} is {:.6g} s: the most the run gains by optimising it", names.callpaths[cp], value);
     h.indicator = {"mbm_all", value};
     h.touches = {trace.defs.callpath_name(cp)};
     add(list, h);
@@ -238,8 +257,8 @@ std::vector<PartitionLoad> partition_loads(const Trace& trace, const WaitPathAna
 // Moving f of the heaviest partition's work A to the lightest B: the loads per rank meet where
 // (1 − f)·W_A/P_A = (W_B + f·W_A)/P_B, f* = (W_A/P_A − W_B/P_B) / (W_A·(1/P_A + 1/P_B)); the gain
 // the balance predicts at f is W_A/P_A − max((1 − f)·W_A/P_A, (W_B + f·W_A)/P_B).
-void add_moves(std::vector<Hypothesis>& list, const Trace& trace, const TraceAnalysis& a, const HypothesisOptions& o,
-               double min) {
+void add_moves(std::vector<Hypothesis>& list, const Trace& trace, const Display& names, const TraceAnalysis& a,
+               const HypothesisOptions& o, double min) {
   std::vector<PartitionLoad> loads = partition_loads(trace, a.wait_paths);
   if (loads.size() < 2) return;
   std::sort(loads.begin(), loads.end(), [](const auto& x, const auto& y) { return x.load() > y.load(); });
@@ -251,17 +270,19 @@ void add_moves(std::vector<Hypothesis>& list, const Trace& trace, const TraceAna
   };
   if (!(predicted(best) > min)) return;
   const Selection from = select_callpath(trace.defs, A.callpath), to = select_callpath(trace.defs, B.callpath);
+  const std::string from_name = names.of(trace.defs, A.callpath), to_name = names.of(trace.defs, B.callpath);
   for (int k = -o.move_points; k <= o.move_points; ++k) {
     const double f = best + k * o.move_step;
     if (f <= 0 || f > 1) continue;
     Hypothesis h;
-    h.name = fmt::format("move-{}-to-{}-{:.3f}", file_stem(label(from)), file_stem(label(to)), f);
-    h.title = fmt::format("move {:.4g} of {} to {}", f, label(from), label(to));
+    set_subject(h, trace.defs, names, A.callpath);
+    h.name = fmt::format("move-{}-to-{}-{:.3f}", file_stem(from_name), file_stem(to_name), f);
+    h.title = fmt::format("move {:.4g} of {} to {}", f, from_name, to_name);
     h.reason = fmt::format(
         "partition {} ({} ranks) has {:.6g} s of {} per rank, partition {} ({} ranks) {:.6g} s of {}; "
         "they balance at fraction {:.4f} (searched in steps of {})",
-        a.wait_paths.partitions.names[A.partition], A.ranks, A.load(), label(from),
-        a.wait_paths.partitions.names[B.partition], B.ranks, B.load(), label(to), best, o.move_step);
+        a.wait_paths.partitions.names[A.partition], A.ranks, A.load(), from_name,
+        a.wait_paths.partitions.names[B.partition], B.ranks, B.load(), to_name, best, o.move_step);
     h.indicator = {"partition balance (W_A/P_A - max of the loads after the move)", predicted(f)};
     h.transforms.emplace_back();
     h.transforms.back().kind = TransformKind::Move;
@@ -285,9 +306,8 @@ bool parallel_callpath(const Definitions& defs, CallpathId cp) {
 }
 
 // Per parallel region: the worst rank's Σ over its visits of (slowest − mean thread work).
-void add_thread_balance(std::vector<Hypothesis>& list, const Trace& trace, const TraceAnalysis& a,
-                        const HypothesisOptions& o, double min) {
-  if (!hybrid(trace)) return;
+void add_thread_balance(std::vector<Hypothesis>& list, const Trace& trace, const Display& names,
+                        const TraceAnalysis& a, const HypothesisOptions& o, double min) {
   Ranked rows;
   for (const auto& [cp, time] : top_callpaths(trace.defs, a.wait_paths.profile.time, 4 * o.top, 0, parallel_callpath)) {
     Selection s;
@@ -308,15 +328,63 @@ void add_thread_balance(std::vector<Hypothesis>& list, const Trace& trace, const
   for (const auto& [cp, value] : rows) {
     Hypothesis h;
     const Selection s = select_callpath(trace.defs, cp);
-    h.name = "balance-threads-" + file_stem(label(s));
-    h.title = fmt::format("rebalance {} across threads", label(s));
+    set_subject(h, trace.defs, names, cp);
+    h.name = "balance-threads-" + file_stem(h.short_subject);
+    h.title = fmt::format("rebalance {} across threads", h.short_subject);
     h.reason = fmt::format("the slowest thread of {}'s teams is {:.6g} s above the team mean (worst rank, all visits)",
-                           label(s), value);
+                           h.short_subject, value);
     h.indicator = {"team imbalance (max - mean thread work, worst rank)", value};
-    h.transforms = {rebalance(s, true, true)};
+    h.transforms = {rebalance(s, RebalanceMode::Instance, true)};
     h.touches = {trace.defs.callpath_name(cp)};
     add(list, h);
   }
+}
+
+// User call paths entered more than once on every rank (the recognisable iterations), and call
+// paths below the roots at all.
+std::pair<std::size_t, std::size_t> repeated_callpaths(const Trace& trace, const Profile& profile) {
+  std::size_t repeated = 0, below = 0;
+  for (std::uint32_t slot = 1; slot < profile.visits.slots; ++slot) {
+    const CallpathId cp = callpath_of_slot(slot);
+    if (!user_callpath(trace.defs, cp) || trace.defs.callpaths[cp].parent == kNone) continue;
+    ++below;
+    bool every = true;
+    for (Rank r = 0; r < trace.rank_count() && every; ++r) every = profile.visits.at(slot, r) >= 2;
+    repeated += every;
+  }
+  return {repeated, below};
+}
+
+// Fixing the partition: every rank's computation to the mean, call path by call path (and so per
+// iteration where iterations have a region), when POP load balance says the ranks' useful time differs.
+void add_decomposition(std::vector<Hypothesis>& list, std::vector<std::string>& skipped, const Trace& trace,
+                       const TraceAnalysis& a, const HypothesisOptions& o, double min) {
+  const PopFactors& pop = a.pop.whole;
+  const double predicted = pop.max_useful - pop.mean_useful;
+  if (!(pop.load_balance < o.balance_below) || !(predicted > min)) {
+    skipped.push_back(fmt::format("decomposition balance: POP load balance {:.3f} is not below {} (max - mean useful "
+                                  "time {:.3g} s)",
+                                  pop.load_balance, o.balance_below, predicted));
+    return;
+  }
+  const auto [repeated, below] = repeated_callpaths(trace, a.wait_paths.profile);
+  Hypothesis h;
+  h.name = "balance-decomposition";
+  h.title = "balance the decomposition (every call path to the ranks' mean)";
+  h.reason = fmt::format(
+      "POP load balance is {:.3f}: the busiest rank computes {:.6g} s, the mean rank {:.6g} s; a balanced partition "
+      "gives every rank the mean, {}",
+      pop.load_balance, pop.max_useful, pop.mean_useful,
+      repeated > 0 ? fmt::format("per iteration ({} call paths entered repeatedly on every rank) and phase by phase",
+                                 repeated)
+      : below > 0  ? "phase by phase (no iterations recognisable: no function is entered repeatedly on every rank)"
+                   : "in total (no iterations recognisable: no function below the program's root)");
+  h.indicator = {"max - mean useful time (POP load balance)", predicted};
+  h.transforms = {rebalance(Selection{}, RebalanceMode::Callpaths)};
+  for (CallpathId cp = 0; cp < trace.defs.callpaths.size(); ++cp)
+    if (trace.defs.callpaths[cp].parent == kNone && user_callpath(trace.defs, cp))
+      h.touches.push_back(trace.defs.callpath_name(cp));
+  add(list, h);
 }
 
 bool nested(const std::string& a, const std::string& b) {
@@ -349,21 +417,34 @@ TraceAnalysisOptions hypothesis_analysis_options() {
 
 Hypotheses generate_hypotheses(const Trace& trace, const TraceAnalysis& a, const HypothesisOptions& o) {
   Hypotheses out;
-  if (trace.rank_count() < 2) {
-    out.none_reason = fmt::format("the trace has {} rank: nothing to balance, move or communicate", trace.rank_count());
-    return out;
-  }
   const double min = o.min_share * trace.end_time();
   const WaitPathAnalysis& w = a.wait_paths;
-  add_rebalances(out.list, trace,
-                 top_callpaths(trace.defs, w.imbalance.critical_path_imbalance, o.top, min, user_callpath),
-                 "critical_path_imbalance", "the critical path spends that much more in it than the average rank");
-  add_rebalances(out.list, trace, top_callpaths(trace.defs, delay_costs(trace, w.delays), o.top, min, user_callpath),
-                 "delay_* (short- + long-term)", "its delays caused that much waiting elsewhere");
-  add_moves(out.list, trace, a, o, min);
-  add_thread_balance(out.list, trace, a, o, min);
-  add_communication(out.list, a, min);
-  add_bounds(out.list, trace, a, o, min);
+  const Display names(trace.defs);
+  const bool any_user = !top_callpaths(trace.defs, w.profile.time, 1, min, user_callpath).empty();
+  if (!any_user)
+    out.skipped.push_back(
+        fmt::format("balance, move and zero: the trace has no computation region (no user function above {:.3g} s)", min));
+  if (trace.rank_count() < 2) {
+    out.skipped.push_back(fmt::format(
+        "decomposition balance, rebalancing, moves and communication: the trace has {} rank (nothing to balance, "
+        "move or communicate)",
+        trace.rank_count()));
+  } else if (any_user) {
+    add_decomposition(out.list, out.skipped, trace, a, o, min);
+    add_rebalances(out.list, trace, names,
+                   top_callpaths(trace.defs, w.imbalance.critical_path_imbalance, o.top, min, user_callpath),
+                   "critical_path_imbalance", "the critical path spends that much more in it than the average rank");
+    add_rebalances(out.list, trace, names,
+                   top_callpaths(trace.defs, delay_costs(trace, w.delays), o.top, min, user_callpath),
+                   "delay_* (short- + long-term)", "its delays caused that much waiting elsewhere");
+    add_moves(out.list, trace, names, a, o, min);
+  }
+  if (!hybrid(trace))
+    out.skipped.push_back("thread balance: no OpenMP threads in the trace");
+  else
+    add_thread_balance(out.list, trace, names, a, o, min);
+  if (trace.rank_count() >= 2) add_communication(out.list, a, min);
+  if (any_user) add_bounds(out.list, trace, names, a, o, min);
   if (out.list.empty())
     out.none_reason = fmt::format(
         "no call path has critical-path imbalance, delay costs or mbm_all above {:.3g} s "
@@ -374,23 +455,31 @@ Hypotheses generate_hypotheses(const Trace& trace, const TraceAnalysis& a, const
 
 bool compatible(const Hypothesis& a, const Hypothesis& b) {
   if (a.role != HypothesisRole::Ranked || b.role != HypothesisRole::Ranked) return false;
+  if (a.touches.empty() || b.touches.empty()) return false;
   for (const std::string& x : a.touches)
     for (const std::string& y : b.touches)
       if (nested(x, y) || nested(y, x)) return false;
   return true;
 }
 
-Hypothesis combine(const Hypothesis& a, double gain_a, const Hypothesis& b, double gain_b) {
+Hypothesis combine(const std::vector<const Hypothesis*>& parts, const std::vector<double>& gains) {
   Hypothesis h;
-  h.name = a.name + "+" + b.name;
-  h.title = a.title + " + " + b.title;
-  h.reason = "the two best compatible hypotheses together";
-  h.indicator = {"sum of the two simulated gains", gain_a + gain_b};
   h.role = HypothesisRole::Combined;
-  h.transforms = a.transforms;
-  h.transforms.insert(h.transforms.end(), b.transforms.begin(), b.transforms.end());
-  h.touches = a.touches;
-  h.touches.insert(h.touches.end(), b.touches.begin(), b.touches.end());
+  h.name = "combined";
+  double sum = 0;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    const Hypothesis& p = *parts[k];
+    h.name += "-" + p.name.substr(0, 24);
+    h.title += (k ? " + " : "") + p.title;
+    h.parts.push_back(p.title);
+    h.transforms.insert(h.transforms.end(), p.transforms.begin(), p.transforms.end());
+    h.touches.insert(h.touches.end(), p.touches.begin(), p.touches.end());
+    sum += k < gains.size() ? gains[k] : 0;
+  }
+  h.name = file_stem(h.name);
+  h.title = fmt::format("{} changes together: {}", parts.size(), h.title);
+  h.reason = "the positive hypotheses that change different things, in order of gain, while each adds >= 1 % of the run";
+  h.indicator = {fmt::format("sum of the {} simulated gains", parts.size()), sum};
   return h;
 }
 

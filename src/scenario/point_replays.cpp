@@ -2,6 +2,8 @@
 // See point_replays.hpp.
 #include "wisp/scenario/point_replays.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -238,11 +240,21 @@ IdentityRun run_identity(const Scenario& scenario, const Trace& measured) {
   IdentityRun id = prepare_identity(scenario, measured);
   id.replay = replay(measured, id.platform.platform, id.options);
   conclude_identity(scenario, measured, id);
+  if (scenario.replay.interval) {
+    try {
+      id.minima_runtime = replay(measured, minima_platform(id.platform.platform), model_only(id.options)).runtime;
+    } catch (const Error&) {  // each point replays it again and says why its interval lacks it
+    }
+  }
   return id;
 }
 
+// Points with and without the gain interval share one identity (the interval's own identity
+// replay is made once, when the first point that needs it comes).
 std::string identity_key(const Scenario& s) {
-  return YAML::Dump(s.source["platform"]) + "\n--\n" + YAML::Dump(s.source["replay"]);
+  YAML::Node replay = YAML::Clone(s.source["replay"]);
+  if (replay.IsMap()) replay.remove("interval");
+  return YAML::Dump(s.source["platform"]) + "\n--\n" + YAML::Dump(replay);
 }
 
 namespace {
@@ -255,8 +267,11 @@ GainInterval point_interval(const Trace& measured, const Transformed& t, const I
   std::vector<std::string> notes;
   std::optional<double> minima, fixed;
   try {
-    minima = replay(measured, minima_platform(identity.platform.platform), model_only(identity.options)).runtime -
-             replay(t.trace, minima_platform(setup.platform), model_only(setup.options)).runtime;
+    const double minima_identity =
+        std::isnan(identity.minima_runtime)
+            ? replay(measured, minima_platform(identity.platform.platform), model_only(identity.options)).runtime
+            : identity.minima_runtime;
+    minima = minima_identity - replay(t.trace, minima_platform(setup.platform), model_only(setup.options)).runtime;
   } catch (const Error& e) {
     notes.push_back(std::string("minima model: ") + e.what());
   }

@@ -8,76 +8,11 @@
 
 #include "wisp/error.hpp"
 #include "wisp/scenario/closest_names.hpp"
+#include "wisp/trace/short_names.hpp"
 
 namespace wisp {
 
 namespace {
-
-// Nesting depth change of one character: <> () [] count, except the '<' and '>' of "operator<"...
-int depth_step(char c) {
-  if (c == '<' || c == '(' || c == '[') return 1;
-  if (c == '>' || c == ')' || c == ']') return -1;
-  return 0;
-}
-
-// The start of the parameter list: the last '(' at depth 0 that follows a name character or the
-// "()" of "operator()"; npos if there is none (or the brackets do not balance).
-std::size_t parameters_start(std::string_view n) {
-  std::size_t found = std::string_view::npos;
-  int depth = 0;
-  for (std::size_t i = 0; i < n.size(); ++i) {
-    if (n.compare(i, 8, "operator") == 0 && depth == 0) {  // operator(), operator<, ...: not brackets
-      std::size_t j = i + 8;
-      if (n.compare(j, 2, "()") == 0)
-        j += 2;
-      else
-        while (j < n.size() && std::string_view("<>=!+-*/%^&|~[]").find(n[j]) != std::string_view::npos) ++j;
-      i = j - 1;
-      continue;
-    }
-    if (n[i] == '(' && depth == 0 && i > 0) found = i;
-    depth += depth_step(n[i]);
-    if (depth < 0) return std::string_view::npos;
-  }
-  return depth == 0 ? found : std::string_view::npos;
-}
-
-// Splits at "::" on depth 0 and drops template arguments (depth > 0 parts) of every component.
-std::vector<std::string> components(std::string_view head) {
-  std::vector<std::string> out(1);
-  int depth = 0;
-  for (std::size_t i = 0; i < head.size(); ++i) {
-    const char c = head[i];
-    if (depth == 0 && head.compare(i, 10, "operator()") == 0) {
-      out.back() += "operator()";
-      i += 9;
-      continue;
-    }
-    if (depth == 0 && c == ':' && i + 1 < head.size() && head[i + 1] == ':') {
-      out.emplace_back();
-      ++i;
-      continue;
-    }
-    if (c == '<' && depth == 0 && out.back().rfind("operator", 0) == 0 && out.back().size() <= 9) {
-      out.back() += c;  // operator< and operator<<
-      continue;
-    }
-    depth += depth_step(c);
-    if (depth == 0 && depth_step(c) == 0) out.back() += c;
-  }
-  return out;
-}
-
-// The text after the last space at depth 0 (the return type is before it); "operator new" stays whole.
-std::string_view without_return_type(std::string_view head) {
-  int depth = 0;
-  std::size_t cut = 0;
-  for (std::size_t i = 0; i < head.size(); ++i) {
-    depth += depth_step(head[i]);
-    if (head[i] == ' ' && depth == 0 && !(i >= 8 && head.substr(i - 8, 8) == "operator")) cut = i + 1;
-  }
-  return head.substr(cut);
-}
 
 struct Named {
   RegionId id;
@@ -94,30 +29,6 @@ std::string candidates(const Definitions& defs, const std::vector<const Named*>&
 }
 
 }  // namespace
-
-std::string qualified_short_form(std::string_view name) {
-  std::string_view n = name;
-  if (const auto with = n.find(" [with "); with != std::string_view::npos) n = n.substr(0, with);
-  const std::size_t params = parameters_start(n);
-  if (params == std::string_view::npos) return std::string(name);
-  const std::vector<std::string> parts = components(without_return_type(n.substr(0, params)));
-  std::string out;
-  for (const std::string& p : parts) out += (out.empty() ? "" : "::") + p;
-  return out.empty() ? std::string(name) : out;
-}
-
-std::string short_name(std::string_view name) {
-  const std::string q = qualified_short_form(name);
-  const std::vector<std::string> parts = components(q);
-  if (parts.size() >= 2 && parts.back() == "operator()") return parts[parts.size() - 2];
-  return parts.back().empty() ? q : parts.back();
-}
-
-std::string middle_shortened(std::string_view name, std::size_t width) {
-  if (name.size() <= width || width < 10) return std::string(name);
-  const std::size_t head = (width - 3) / 2, tail = width - 3 - head;
-  return std::string(name.substr(0, head)) + "..." + std::string(name.substr(name.size() - tail));
-}
 
 std::vector<bool> resolve_region(const Definitions& defs, const std::string& wanted) {
   std::vector<bool> match(defs.regions.size(), false);

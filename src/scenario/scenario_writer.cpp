@@ -39,7 +39,7 @@ void emit_transform_options(YAML::Emitter& e, const Transform& t) {
   switch (t.kind) {
     case TransformKind::Rebalance:
       emit_selection(e, t.select);
-      e << YAML::Key << "mode" << YAML::Value << (t.per_instance ? "instance" : "total");
+      e << YAML::Key << "mode" << YAML::Value << to_string(t.mode);
       if (t.across_threads) e << YAML::Key << "across" << YAML::Value << "threads";
       break;
     case TransformKind::Scale:
@@ -100,6 +100,7 @@ void emit_replay(YAML::Emitter& e, const ReplaySpec& r) {
     e << YAML::EndMap;
   }
   if (!r.hostfile.empty()) e << YAML::Key << "hostfile" << YAML::Value << absolute_path(r.hostfile);
+  if (!r.interval) e << YAML::Key << "interval" << YAML::Value << false;
   e << YAML::EndMap;
 }
 

@@ -43,6 +43,18 @@ std::string to_string(TransformKind kind) {
   return "?";
 }
 
+std::string to_string(RebalanceMode mode) {
+  switch (mode) {
+    case RebalanceMode::Instance:
+      return "instance";
+    case RebalanceMode::Total:
+      return "total";
+    case RebalanceMode::Callpaths:
+      return "callpaths";
+  }
+  return "?";
+}
+
 namespace {
 
 struct Parser {
@@ -206,16 +218,21 @@ struct Parser {
       selection_into(p, t.select);
       if (p["mode"]) {
         const std::string mode = text(p["mode"], "mode");
-        if (mode != "instance" && mode != "total")
-          fail(p["mode"], fmt::format("rebalance mode must be instance or total (got '{}')", mode));
-        t.per_instance = mode == "instance";
+        if (mode == "instance")
+          t.mode = RebalanceMode::Instance;
+        else if (mode == "total")
+          t.mode = RebalanceMode::Total;
+        else if (mode == "callpaths")
+          t.mode = RebalanceMode::Callpaths;
+        else
+          fail(p["mode"], fmt::format("rebalance mode must be instance, total or callpaths (got '{}')", mode));
       }
       if (p["across"]) {
         const std::string across = text(p["across"], "across");
         if (across != "ranks" && across != "threads")
           fail(p["across"], fmt::format("rebalance across must be ranks or threads (got '{}')", across));
         t.across_threads = across == "threads";
-        if (t.across_threads && !t.per_instance) fail(p["mode"], "rebalance across threads balances each instance");
+        if (t.across_threads && t.mode != RebalanceMode::Instance) fail(p["mode"], "rebalance across threads balances each instance");
       }
     } else if (kind == "scale") {
       t.kind = TransformKind::Scale;

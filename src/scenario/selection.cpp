@@ -65,15 +65,14 @@ std::vector<bool> matching_callpaths(const Trace& t, const Selection& s) {
   return match;
 }
 
-// true for every gap (event i -> i+1) spent inside an MPI call.
+}  // namespace
+
 std::vector<bool> mpi_gaps(const RankTrace& rt) {
   std::vector<bool> in_mpi(rt.events.size(), false);
   for (const CallSpan& c : rt.mpi_calls)
     for (EventIndex i = c.enter; i < c.leave; ++i) in_mpi[i] = true;
   return in_mpi;
 }
-
-}  // namespace
 
 std::vector<Visit> select_visits(const Trace& t, const Selection& s) {
   const std::vector<bool> match = matching_callpaths(t, s);
@@ -143,9 +142,9 @@ std::vector<double> computation(const Trace& t, const std::vector<Visit>& visits
 }
 
 Trace retime(const Trace& t, const std::vector<Visit>& visits, const std::vector<double>& target) {
-  Trace out = t;
   const std::vector<double> before = computation(t, visits);
-  std::vector<std::vector<double>> factor(t.rank_count()), extra(t.rank_count());
+  GapRetiming gaps{std::vector<std::vector<double>>(t.rank_count()), std::vector<std::vector<double>>(t.rank_count())};
+  auto& [factor, extra] = gaps;
   std::vector<std::vector<bool>> in_mpi(t.rank_count());
   for (std::size_t k = 0; k < visits.size(); ++k) {
     const Visit& v = visits[k];
@@ -163,12 +162,17 @@ Trace retime(const Trace& t, const std::vector<Visit>& visits, const std::vector
       extra[v.rank][v.enter] += target[k];  // right after the Enter: outside any MPI call
     }
   }
-  for (Rank r = 0; r < t.rank_count(); ++r) {
-    if (factor[r].empty()) continue;
+  return retime(t, gaps);
+}
+
+Trace retime(const Trace& t, const GapRetiming& gaps) {
+  Trace out = t;
+  for (Rank r = 0; r < t.rank_count() && r < gaps.factor.size(); ++r) {
+    if (gaps.factor[r].empty()) continue;
     const auto& src = t.ranks[r].events;
     auto& dst = out.ranks[r].events;
     for (std::size_t i = 0; i + 1 < src.size(); ++i)
-      dst[i + 1].time = dst[i].time + (src[i + 1].time - src[i].time) * factor[r][i] + extra[r][i];
+      dst[i + 1].time = dst[i].time + (src[i + 1].time - src[i].time) * gaps.factor[r][i] + gaps.extra[r][i];
     move_other_locations(t.ranks[r], out.ranks[r]);  // hybrid traces: the other threads follow
   }
   return out;

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "wisp/error.hpp"
+#include "wisp/scenario/callpath_balance.hpp"
 #include "wisp/scenario/selection.hpp"
 #include "wisp/scenario/thread_balance.hpp"
 
@@ -77,6 +78,21 @@ TransformEffect apply_move(Transformed& out, const Transform& tr, const std::vec
   return effect;
 }
 
+// Rebalance call path by call path: every instance's exclusive computation to the ranks' mean.
+TransformEffect apply_callpath_balance(Transformed& out, const Transform& tr, const std::vector<Visit>& visits,
+                                       const std::vector<double>& c) {
+  const CallpathBalance balance = balance_callpaths(out.trace, visits);
+  out.trace = retime(out.trace, balance.gaps);
+  TransformEffect effect;
+  effect.description =
+      fmt::format("rebalance {} (call path by call path) on {} ranks: {} call paths, {} repeated, {} instances",
+                  describe(tr.select), rank_count(visits), balance.callpaths, balance.repeated, balance.instances);
+  effect.visits = visits.size();
+  effect.before = sum(c);
+  effect.after = sum(computation(out.trace, visits));
+  return effect;
+}
+
 // Rebalance across threads: each visit (a team's instance) ends when the mean work is done.
 std::vector<double> balance_threads(const Transform& tr, const std::vector<TeamWork>& teams,
                                     const std::vector<Visit>& visits, const std::vector<double>& c,
@@ -102,8 +118,8 @@ std::vector<double> targets(const Transform& tr, const Trace& trace, const std::
   switch (tr.kind) {
     case TransformKind::Rebalance:
       description = fmt::format("rebalance {} ({}) on {} ranks", describe(tr.select),
-                                tr.per_instance ? "per instance" : "totals", rank_count(visits));
-      return tr.per_instance ? rebalance_instances(visits, c) : rebalance_totals(visits, c);
+                                tr.mode == RebalanceMode::Instance ? "per instance" : "totals", rank_count(visits));
+      return tr.mode == RebalanceMode::Instance ? rebalance_instances(visits, c) : rebalance_totals(visits, c);
     case TransformKind::Scale:
       for (std::size_t k = 0; k < c.size(); ++k) target[k] = c[k] * tr.factor;
       description = fmt::format("scale {} by {}", describe(tr.select), tr.factor);
@@ -133,6 +149,8 @@ TransformEffect apply_one(Transformed& out, const Transform& tr) {
   const std::vector<double> c = computation(out.trace, visits);
   if (tr.kind == TransformKind::Move) {
     effect = apply_move(out, tr, visits, c);
+  } else if (tr.kind == TransformKind::Rebalance && tr.mode == RebalanceMode::Callpaths) {
+    effect = apply_callpath_balance(out, tr, visits, c);
   } else {
     const bool threads = tr.kind == TransformKind::Rebalance && tr.across_threads;
     const std::vector<TeamWork> teams = threads ? team_work(out.trace, visits) : std::vector<TeamWork>{};

@@ -51,7 +51,7 @@ TEST_CASE("the smallest scenario of the issue parses with documented defaults") 
   CHECK(s.platform.kind == PlatformSpec::Kind::Calibrated);
   REQUIRE(s.transforms.size() == 1);
   CHECK(s.transforms[0].kind == TransformKind::Rebalance);
-  CHECK(s.transforms[0].per_instance);
+  CHECK(s.transforms[0].mode == RebalanceMode::Instance);
   CHECK(s.transforms[0].select.region == "work");
   CHECK(s.analyses == analysis_keys());
   CHECK(s.name == "s");
@@ -88,7 +88,7 @@ output: results
   CHECK(s.transforms[3].select.ranks_text == "2,3");
   CHECK(s.transforms[3].fraction == 0.25);
   CHECK(s.transforms[4].platform.bandwidth_factor == 2);
-  CHECK_FALSE(s.transforms[5].per_instance);
+  CHECK(s.transforms[5].mode == RebalanceMode::Total);
   CHECK(s.transforms[5].select.time == std::make_pair(0.0, 1.5));
   CHECK(s.analyses == std::vector<std::string>{"wait_states", "pop"});
   CHECK(s.output == std::filesystem::path("dir/results"));
@@ -188,7 +188,7 @@ TEST_CASE("rebalance per instance gives every k-th visit the mean; totals keep d
   CHECK(total(after) == Approx(total(before)).epsilon(1e-12));
   CHECK(per_instance.effects[0].before == Approx(per_instance.effects[0].after).epsilon(1e-12));
   // Totals: every rank already works 8 w in total, so nothing changes.
-  rebalance.per_instance = false;
+  rebalance.mode = RebalanceMode::Total;
   const Transformed totals = apply_transforms(t, {rebalance});
   const auto same = computation(totals.trace, select_visits(totals.trace, work));
   for (std::size_t k = 0; k < same.size(); ++k) CHECK(same[k] == Approx(before[k]).epsilon(1e-9));

@@ -11,6 +11,9 @@
 
 namespace wisp {
 
+// suggest.json's schema version (its fields: scenarios/README.md, "wisp suggest").
+inline constexpr int kSuggestSchema = 2;
+
 nlohmann::json suggest_json(const SuggestResult& result);
 std::string suggest_text(const SuggestResult& result);
 

@@ -14,7 +14,7 @@
 namespace wisp {
 
 // Ranked: a change a user could make; Bound: an upper bound (zeroing), listed apart; Combined:
-// the best two compatible ranked hypotheses together.
+// compatible ranked hypotheses together (the greedy combination).
 enum class HypothesisRole { Ranked, Bound, Combined };
 std::string to_string(HypothesisRole role);
 
@@ -25,8 +25,11 @@ struct Indicator {
 };
 
 struct Hypothesis {
-  std::string name;             // file-name stem: "rebalance-work"
-  std::string title;            // "rebalance work (per instance)"
+  std::string name;             // file-name stem, short names: "rebalance-cg_solve"
+  std::string title;            // short names: "rebalance cg_solve (per instance)"
+  std::string subject;          // the full name of the region or call path it changes ("" if none)
+  std::string short_subject;    // its display name ("cg_solve", "cg_solve/dot"; trace/short_names.hpp)
+  std::vector<std::string> parts;  // a combination: the titles of its parts
   std::string reason;           // why it was generated
   Indicator indicator;          // what proposed it
   std::vector<Indicator> also;  // other indicators that proposed the same transforms
@@ -40,18 +43,21 @@ struct HypothesisOptions {
   double move_step = 0.05;  // the move search: fractions estimate ± k·step ...
   int move_points = 2;      // ... for k = 1 .. move_points
   double min_share = 1e-3;  // indicator values below this share of the runtime are ignored
+  double balance_below = 0.95;  // POP load balance under which the decomposition balance is proposed
 };
 
 struct Hypotheses {
   std::vector<Hypothesis> list;
-  std::string none_reason;  // why there is nothing to suggest, when `list` is empty
+  std::vector<std::string> skipped;  // kinds of hypotheses not generated, each with why (one line)
+  std::string none_reason;           // why there is nothing to suggest, when `list` is empty
 };
 
 // The analyses generate_hypotheses() reads: the wait-path analysis, the PAG (MBM_all), POP (T_ideal).
 TraceAnalysisOptions hypothesis_analysis_options();
 
-// Candidates, deduplicated by their transforms (a second indicator goes to `also`):
-// rebalance the top call paths by critical_path_imbalance and by delay costs (delay_*, short- plus
+// Candidates, deduplicated by their transforms (a second indicator goes to `also`): the
+// decomposition balance (every call path's instances to the ranks' mean, mode `callpaths`) when POP
+// load balance is below options.balance_below; rebalance the top call paths by critical_path_imbalance and by delay costs (delay_*, short- plus
 // long-term), per instance and also in total where the two differ; `move` between MPMD partitions
 // around the load-balancing fraction; zero the top call paths by mbm_all (bounds); the
 // communication bounds (zero communication, bandwidth x2, latency /2); on hybrid traces, balance
@@ -59,10 +65,10 @@ TraceAnalysisOptions hypothesis_analysis_options();
 Hypotheses generate_hypotheses(const Trace& trace, const TraceAnalysis& analysis,
                                const HypothesisOptions& options = {});
 
-// Whether two hypotheses change different things (neither a bound) and can be combined.
+// Whether two hypotheses change different things (neither a bound nor a combination) and can be combined.
 bool compatible(const Hypothesis& a, const Hypothesis& b);
-// Both changes in one scenario; its indicator is the sum of the two simulated gains (additivity).
-Hypothesis combine(const Hypothesis& a, double gain_a, const Hypothesis& b, double gain_b);
+// The changes of `parts` in one scenario; its indicator is the sum of their simulated gains (additivity).
+Hypothesis combine(const std::vector<const Hypothesis*>& parts, const std::vector<double>& gains);
 
 // The scenario of a hypothesis: `base`'s trace, platform, replay and analyses with its transforms.
 Scenario hypothesis_scenario(const Scenario& base, const Hypothesis& h);

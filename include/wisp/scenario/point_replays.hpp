@@ -4,6 +4,7 @@
 // model's own error cancels out (DESIGN.md, principle 3).
 #pragma once
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,6 +76,9 @@ struct IdentityRun {
   ReplayResult replay;
   std::optional<ResidualSummary> residuals;  // anchored identity: what the model left per class
   std::vector<std::string> warnings;         // calibration notes and the identity-error warning
+  // The gain interval's minima model replayed on the unmodified trace [s], once for every point that
+  // shares this identity (NaN: not made; a point with the interval then replays it itself).
+  double minima_runtime = std::nan("");
 };
 IdentityRun run_identity(const Scenario& scenario, const Trace& measured);
 // The identity run up to its replay: its platform (calibrated on `measured` unless given) and

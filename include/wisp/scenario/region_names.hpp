@@ -1,6 +1,6 @@
-// Region names as users type them: C++ codes give regions their full demangled signatures
-// ("void miniFE::cg_solve(OperatorType&, ...) [with ...]"), a scenario says `region: cg_solve`.
-// The short forms, the resolution rules of a scenario's `region:` and the suggestions use them.
+// A scenario's `region:` resolved as users type it: C++ codes give regions their full demangled
+// signatures ("void miniFE::cg_solve(OperatorType&, ...) [with ...]"), a scenario says
+// `region: cg_solve` (the short forms are trace/short_names.hpp's).
 #pragma once
 
 #include <string>
@@ -8,21 +8,9 @@
 #include <vector>
 
 #include "wisp/trace/definitions.hpp"
+#include "wisp/trace/short_names.hpp"
 
 namespace wisp {
-
-// The name without return type, template arguments, parameters, qualifiers and GCC's
-// "[with ...]": "void miniFE::matvec_std<M, V>::operator()(M&) [with M = ...]" ->
-// "miniFE::matvec_std::operator()". Names that are not C++-like come back unchanged.
-std::string qualified_short_form(std::string_view name);
-
-// The last component of qualified_short_form(), or for a call operator the class's:
-// "cg_solve", "matvec_std"; Fortran "pack_kernel_module::clover_pack_message_left" ->
-// "clover_pack_message_left".
-std::string short_name(std::string_view name);
-
-// `name` cut in the middle to at most `width` characters ("void miniFE::cg...Matvec = matvec_std<...>]").
-std::string middle_shortened(std::string_view name, std::size_t width = 80);
 
 // The regions (by id) a scenario's `region:` text selects, in this order of rules:
 //  1. regions whose full name is `wanted`;

@@ -45,11 +45,17 @@ struct PlatformChange {
 
 enum class TransformKind { Rebalance, Scale, Set, Zero, Move, Platform };
 
+// How `rebalance` balances: the k-th visits of the selection to their mean (instance), every
+// rank's total to the mean (total), or every call path inside the selection, its k-th visits'
+// exclusive computation to their mean (callpaths: a decomposition balanced phase by phase).
+enum class RebalanceMode { Instance, Total, Callpaths };
+std::string to_string(RebalanceMode mode);
+
 struct Transform {
   TransformKind kind = TransformKind::Scale;
   Selection select;             // rebalance/scale/set/zero: what; move: from
   Selection to;                 // move: where the work goes
-  bool per_instance = true;     // rebalance: k-th visits to their mean (else totals)
+  RebalanceMode mode = RebalanceMode::Instance;  // rebalance
   bool across_threads = false;  // rebalance: the threads of each visit's team (hybrid traces)
   double factor = 1;            // scale
   double seconds = 0;           // set

@@ -30,4 +30,13 @@ std::vector<double> computation(const Trace& trace, const std::vector<Visit>& vi
 // shift accordingly; MPI call durations are kept (the replay recomputes them).
 Trace retime(const Trace& trace, const std::vector<Visit>& visits, const std::vector<double>& target);
 
+// Retiming by gap: per rank (empty: unchanged) and event i, the gap i -> i+1 lasts factor[i] times
+// as long plus extra[i] seconds. Later events shift; a hybrid trace's other threads follow.
+struct GapRetiming {
+  std::vector<std::vector<double>> factor, extra;
+};
+Trace retime(const Trace& trace, const GapRetiming& gaps);
+// true for every gap (event i -> i+1) of the rank spent inside an MPI call.
+std::vector<bool> mpi_gaps(const RankTrace& rank);
+
 }  // namespace wisp

@@ -22,6 +22,9 @@ struct Suggestion {
   std::string file;   // its path relative to the output directory
   SweepRow run;       // runtimes, or why the candidate failed (its error)
   bool failed() const { return !run.error.empty(); }
+  // A gain within noise: at most noise_share of the identity runtime, or a gain interval wholly <= 0.
+  bool measurable() const;
+  static constexpr double noise_share = 1e-3;
   // The indicator's prediction minus the simulated gain (> 0: it overestimates), and their ratio
   // (none for gains under 0.01 % of the run, whose ratio says nothing).
   std::optional<double> overestimate() const;
@@ -35,7 +38,10 @@ struct SuggestResult {
   double measured = 0;                                  // runtime of the measured trace [s]
   double identity = 0;                                  // simulated runtime of the unmodified trace [s]
   std::vector<std::string> warnings;                    // how far to trust the identity, as `wisp run` gives them
-  std::vector<Suggestion> suggestions;                  // ranked by gain, then the combination, then the bounds
+  std::vector<std::string> skipped;                     // kinds of hypotheses not generated, and why
+  // Ranked by gain (the combination among them), then those of no measurable gain, the bounds,
+  // and the failed ones.
+  std::vector<Suggestion> suggestions;
   std::string none_reason;                              // why there is nothing to suggest (no suggestions)
   std::vector<std::pair<std::string, double>> timings;  // wall seconds per step
   double identity_error() const { return wisp::identity_error(measured, identity); }
