@@ -1,6 +1,6 @@
 // Identity runs as bytes. See identity_share.hpp. Layout (native byte order: the ranks of one job
-// run the same binary): runtime and minima-model runtime (double, NaN: none), whether residuals follow (u64), then the rank count and,
-// per rank, its call count and the residuals (u64, doubles).
+// run the same binary): runtime and minima-model runtime (double, NaN: none), whether residuals follow (u64), then the
+// rank count and, per rank, its call count and the residuals (u64, doubles).
 #include "wisp/driver/identity_share.hpp"
 
 #include <cstdint>

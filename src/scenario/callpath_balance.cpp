@@ -55,7 +55,7 @@ RankInstances rank_instances(const Trace& t, Rank r, const std::vector<Visit>& v
 
 CallpathBalance balance_callpaths(const Trace& t, const std::vector<Visit>& visits) {
   std::vector<RankInstances> ranks(t.rank_count());
-  std::unordered_map<CallpathId, std::uint32_t> most;  // visits of a call path on its busiest rank
+  std::unordered_map<CallpathId, std::uint32_t> most;                // visits of a call path on its busiest rank
   std::unordered_map<Instance, std::pair<double, std::size_t>> sum;  // over ranks: seconds, ranks
   std::vector<bool> selected(t.rank_count(), false);
   for (const Visit& v : visits) selected[v.rank] = true;

@@ -306,8 +306,8 @@ bool parallel_callpath(const Definitions& defs, CallpathId cp) {
 }
 
 // Per parallel region: the worst rank's Σ over its visits of (slowest − mean thread work).
-void add_thread_balance(std::vector<Hypothesis>& list, const Trace& trace, const Display& names,
-                        const TraceAnalysis& a, const HypothesisOptions& o, double min) {
+void add_thread_balance(std::vector<Hypothesis>& list, const Trace& trace, const Display& names, const TraceAnalysis& a,
+                        const HypothesisOptions& o, double min) {
   Ranked rows;
   for (const auto& [cp, time] : top_callpaths(trace.defs, a.wait_paths.profile.time, 4 * o.top, 0, parallel_callpath)) {
     Selection s;
@@ -362,9 +362,10 @@ void add_decomposition(std::vector<Hypothesis>& list, std::vector<std::string>& 
   const PopFactors& pop = a.pop.whole;
   const double predicted = pop.max_useful - pop.mean_useful;
   if (!(pop.load_balance < o.balance_below) || !(predicted > min)) {
-    skipped.push_back(fmt::format("decomposition balance: POP load balance {:.3f} is not below {} (max - mean useful "
-                                  "time {:.3g} s)",
-                                  pop.load_balance, o.balance_below, predicted));
+    skipped.push_back(
+        fmt::format("decomposition balance: POP load balance {:.3f} is not below {} (max - mean useful "
+                    "time {:.3g} s)",
+                    pop.load_balance, o.balance_below, predicted));
     return;
   }
   const auto [repeated, below] = repeated_callpaths(trace, a.wait_paths.profile);
@@ -375,10 +376,10 @@ void add_decomposition(std::vector<Hypothesis>& list, std::vector<std::string>& 
       "POP load balance is {:.3f}: the busiest rank computes {:.6g} s, the mean rank {:.6g} s; a balanced partition "
       "gives every rank the mean, {}",
       pop.load_balance, pop.max_useful, pop.mean_useful,
-      repeated > 0 ? fmt::format("per iteration ({} call paths entered repeatedly on every rank) and phase by phase",
-                                 repeated)
-      : below > 0  ? "phase by phase (no iterations recognisable: no function is entered repeatedly on every rank)"
-                   : "in total (no iterations recognisable: no function below the program's root)");
+      repeated > 0
+          ? fmt::format("per iteration ({} call paths entered repeatedly on every rank) and phase by phase", repeated)
+      : below > 0 ? "phase by phase (no iterations recognisable: no function is entered repeatedly on every rank)"
+                  : "in total (no iterations recognisable: no function below the program's root)");
   h.indicator = {"max - mean useful time (POP load balance)", predicted};
   h.transforms = {rebalance(Selection{}, RebalanceMode::Callpaths)};
   for (CallpathId cp = 0; cp < trace.defs.callpaths.size(); ++cp)
@@ -422,8 +423,8 @@ Hypotheses generate_hypotheses(const Trace& trace, const TraceAnalysis& a, const
   const Display names(trace.defs);
   const bool any_user = !top_callpaths(trace.defs, w.profile.time, 1, min, user_callpath).empty();
   if (!any_user)
-    out.skipped.push_back(
-        fmt::format("balance, move and zero: the trace has no computation region (no user function above {:.3g} s)", min));
+    out.skipped.push_back(fmt::format(
+        "balance, move and zero: the trace has no computation region (no user function above {:.3g} s)", min));
   if (trace.rank_count() < 2) {
     out.skipped.push_back(fmt::format(
         "decomposition balance, rebalancing, moves and communication: the trace has {} rank (nothing to balance, "
@@ -478,7 +479,8 @@ Hypothesis combine(const std::vector<const Hypothesis*>& parts, const std::vecto
   }
   h.name = file_stem(h.name);
   h.title = fmt::format("{} changes together: {}", parts.size(), h.title);
-  h.reason = "the positive hypotheses that change different things, in order of gain, while each adds >= 1 % of the run";
+  h.reason =
+      "the positive hypotheses that change different things, in order of gain, while each adds >= 1 % of the run";
   h.indicator = {fmt::format("sum of the {} simulated gains", parts.size()), sum};
   return h;
 }

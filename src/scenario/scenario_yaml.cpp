@@ -232,7 +232,8 @@ struct Parser {
         if (across != "ranks" && across != "threads")
           fail(p["across"], fmt::format("rebalance across must be ranks or threads (got '{}')", across));
         t.across_threads = across == "threads";
-        if (t.across_threads && t.mode != RebalanceMode::Instance) fail(p["mode"], "rebalance across threads balances each instance");
+        if (t.across_threads && t.mode != RebalanceMode::Instance)
+          fail(p["mode"], "rebalance across threads balances each instance");
       }
     } else if (kind == "scale") {
       t.kind = TransformKind::Scale;

@@ -303,8 +303,7 @@ TEST_CASE("wisp suggest on a trace without computation: which hypotheses were sk
 // 100 us, rank 1 the reverse. Each rank's useful time is 400 us (POP load balance 1: no
 // decomposition balance), but balancing A gains 100 us (both at 200 us) and balancing B another
 // 100 us: the greedy combination, simulated as one scenario, gains 200 us, ranked first.
-TEST_CASE("suggest: the greedy combination of regions changing different things, ranked with the others",
-          "[suggest]") {
+TEST_CASE("suggest: the greedy combination of regions changing different things, ranked with the others", "[suggest]") {
   TempDir dir;
   wisp::test::TinyTrace t(2);
   const double a[2] = {300, 100}, b[2] = {100, 300};
@@ -320,8 +319,9 @@ TEST_CASE("suggest: the greedy combination of regions changing different things,
   INFO(table(r));
   CHECK(std::none_of(r.suggestions.begin(), r.suggestions.end(),
                      [](const Suggestion& s) { return s.hypothesis.name == "balance-decomposition"; }));
-  CHECK(std::any_of(r.skipped.begin(), r.skipped.end(),
-                    [](const std::string& s) { return s.rfind("decomposition balance: POP load balance 1.000", 0) == 0; }));
+  CHECK(std::any_of(r.skipped.begin(), r.skipped.end(), [](const std::string& s) {
+    return s.rfind("decomposition balance: POP load balance 1.000", 0) == 0;
+  }));
   const Suggestion& best = top(r);
   CHECK(best.hypothesis.role == HypothesisRole::Combined);
   CHECK(best.hypothesis.parts.size() == 2);
@@ -329,8 +329,7 @@ TEST_CASE("suggest: the greedy combination of regions changing different things,
   CHECK(best.file == "hypotheses/01-" + best.hypothesis.name + ".yaml");
   // Each part alone gains 100 us.
   for (const char* region : {"phase_a", "phase_b"})
-    CHECK(row(r, [&](const Suggestion& s) { return rebalances(s, region); }).run.gain() ==
-          Approx(100e-6).margin(2e-6));
+    CHECK(row(r, [&](const Suggestion& s) { return rebalances(s, region); }).run.gain() == Approx(100e-6).margin(2e-6));
 }
 
 // Two ranks exchange 4 KiB head to head (both MPI_Send, then MPI_Recv): fine while sends are eager,

@@ -10,10 +10,10 @@
 namespace wisp {
 
 struct CallpathBalance {
-  GapRetiming gaps;                // apply with retime(trace, gaps)
-  std::size_t instances = 0;       // (call path, k) pairs balanced
-  std::size_t callpaths = 0;       // distinct call paths among them
-  std::size_t repeated = 0;        // call paths with more than one visit on some rank (iterations)
+  GapRetiming gaps;           // apply with retime(trace, gaps)
+  std::size_t instances = 0;  // (call path, k) pairs balanced
+  std::size_t callpaths = 0;  // distinct call paths among them
+  std::size_t repeated = 0;   // call paths with more than one visit on some rank (iterations)
 };
 
 // The retiming that balances every call path inside `visits` (as select_visits gives them).

@@ -25,24 +25,24 @@ struct Indicator {
 };
 
 struct Hypothesis {
-  std::string name;             // file-name stem, short names: "rebalance-cg_solve"
-  std::string title;            // short names: "rebalance cg_solve (per instance)"
-  std::string subject;          // the full name of the region or call path it changes ("" if none)
-  std::string short_subject;    // its display name ("cg_solve", "cg_solve/dot"; trace/short_names.hpp)
+  std::string name;                // file-name stem, short names: "rebalance-cg_solve"
+  std::string title;               // short names: "rebalance cg_solve (per instance)"
+  std::string subject;             // the full name of the region or call path it changes ("" if none)
+  std::string short_subject;       // its display name ("cg_solve", "cg_solve/dot"; trace/short_names.hpp)
   std::vector<std::string> parts;  // a combination: the titles of its parts
-  std::string reason;           // why it was generated
-  Indicator indicator;          // what proposed it
-  std::vector<Indicator> also;  // other indicators that proposed the same transforms
+  std::string reason;              // why it was generated
+  Indicator indicator;             // what proposed it
+  std::vector<Indicator> also;     // other indicators that proposed the same transforms
   HypothesisRole role = HypothesisRole::Ranked;
   std::vector<Transform> transforms;
   std::vector<std::string> touches;  // what it changes (call paths, "latency", "bandwidth", ...)
 };
 
 struct HypothesisOptions {
-  std::size_t top = 3;      // call paths per indicator
-  double move_step = 0.05;  // the move search: fractions estimate ± k·step ...
-  int move_points = 2;      // ... for k = 1 .. move_points
-  double min_share = 1e-3;  // indicator values below this share of the runtime are ignored
+  std::size_t top = 3;          // call paths per indicator
+  double move_step = 0.05;      // the move search: fractions estimate ± k·step ...
+  int move_points = 2;          // ... for k = 1 .. move_points
+  double min_share = 1e-3;      // indicator values below this share of the runtime are ignored
   double balance_below = 0.95;  // POP load balance under which the decomposition balance is proposed
 };
 
@@ -57,11 +57,10 @@ TraceAnalysisOptions hypothesis_analysis_options();
 
 // Candidates, deduplicated by their transforms (a second indicator goes to `also`): the
 // decomposition balance (every call path's instances to the ranks' mean, mode `callpaths`) when POP
-// load balance is below options.balance_below; rebalance the top call paths by critical_path_imbalance and by delay costs (delay_*, short- plus
-// long-term), per instance and also in total where the two differ; `move` between MPMD partitions
-// around the load-balancing fraction; zero the top call paths by mbm_all (bounds); the
-// communication bounds (zero communication, bandwidth x2, latency /2); on hybrid traces, balance
-// the threads of the top parallel regions.
+// load balance is below options.balance_below; rebalance the top call paths by critical_path_imbalance and by delay
+// costs (delay_*, short- plus long-term), per instance and also in total where the two differ; `move` between MPMD
+// partitions around the load-balancing fraction; zero the top call paths by mbm_all (bounds); the communication bounds
+// (zero communication, bandwidth x2, latency /2); on hybrid traces, balance the threads of the top parallel regions.
 Hypotheses generate_hypotheses(const Trace& trace, const TraceAnalysis& analysis,
                                const HypothesisOptions& options = {});
 

@@ -53,15 +53,15 @@ std::string to_string(RebalanceMode mode);
 
 struct Transform {
   TransformKind kind = TransformKind::Scale;
-  Selection select;             // rebalance/scale/set/zero: what; move: from
-  Selection to;                 // move: where the work goes
+  Selection select;                              // rebalance/scale/set/zero: what; move: from
+  Selection to;                                  // move: where the work goes
   RebalanceMode mode = RebalanceMode::Instance;  // rebalance
-  bool across_threads = false;  // rebalance: the threads of each visit's team (hybrid traces)
-  double factor = 1;            // scale
-  double seconds = 0;           // set
-  double fraction = 0;          // move
-  bool communication = false;   // zero: all communication instead of a region
-  PlatformChange platform;      // platform
+  bool across_threads = false;                   // rebalance: the threads of each visit's team (hybrid traces)
+  double factor = 1;                             // scale
+  double seconds = 0;                            // set
+  double fraction = 0;                           // move
+  bool communication = false;                    // zero: all communication instead of a region
+  PlatformChange platform;                       // platform
   Where where;
 };
 std::string to_string(TransformKind kind);

@@ -32,13 +32,13 @@ struct Suggestion {
 };
 
 struct SuggestResult {
-  std::string trace;                                    // where the trace came from (path or generate command)
-  std::string platform;                                 // the identity platform, one line
-  std::string costs;                                    // "trace-anchored" or "model only"
-  double measured = 0;                                  // runtime of the measured trace [s]
-  double identity = 0;                                  // simulated runtime of the unmodified trace [s]
-  std::vector<std::string> warnings;                    // how far to trust the identity, as `wisp run` gives them
-  std::vector<std::string> skipped;                     // kinds of hypotheses not generated, and why
+  std::string trace;                  // where the trace came from (path or generate command)
+  std::string platform;               // the identity platform, one line
+  std::string costs;                  // "trace-anchored" or "model only"
+  double measured = 0;                // runtime of the measured trace [s]
+  double identity = 0;                // simulated runtime of the unmodified trace [s]
+  std::vector<std::string> warnings;  // how far to trust the identity, as `wisp run` gives them
+  std::vector<std::string> skipped;   // kinds of hypotheses not generated, and why
   // Ranked by gain (the combination among them), then those of no measurable gain, the bounds,
   // and the failed ones.
   std::vector<Suggestion> suggestions;
