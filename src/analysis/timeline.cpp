@@ -1,6 +1,7 @@
 // The timeline of a trace for the reports (timeline.hpp): intervals between Enter/Leave events,
 // waits and critical-path flags attached to them, messages, and the per-rank time split.
 #include "wisp/analysis/timeline.hpp"
+#include "wisp/trace/short_names.hpp"
 
 #include <algorithm>
 
@@ -11,11 +12,15 @@ namespace {
 std::vector<TimelineLabel> labels_of(const Definitions& defs) {
   std::vector<TimelineLabel> labels;
   labels.reserve(defs.callpaths.size() + defs.regions.size());
+  const std::vector<std::string> paths = callpath_display_names(defs), regions = region_display_names(defs);
   for (CallpathId cp = 0; cp < defs.callpaths.size(); ++cp) {
     const Region& r = defs.region_of(cp);
-    labels.push_back({defs.callpath_name(cp), r.name, is_mpi(r.kind), defs.callpaths[cp].parent});
+    labels.push_back({defs.callpath_name(cp), r.name, is_mpi(r.kind), defs.callpaths[cp].parent, paths[cp]});
   }
-  for (const Region& r : defs.regions) labels.push_back({r.name, r.name, is_mpi(r.kind)});
+  for (RegionId id = 0; id < defs.regions.size(); ++id) {
+    const Region& r = defs.regions[id];
+    labels.push_back({r.name, r.name, is_mpi(r.kind), kNone, regions[id]});
+  }
   return labels;
 }
 

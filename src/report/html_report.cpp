@@ -87,14 +87,15 @@ void append_split(std::string& out, const std::vector<RankSplit>& s) {
 template <typename Put>
 void write_timeline_json(const NamedTimeline& named, Put&& put) {
   const Timeline& t = *named.timeline;
-  nlohmann::json names = nlohmann::json::array(), mpi = nlohmann::json::array();
+  nlohmann::json names = nlohmann::json::array(), shorter = nlohmann::json::array(), mpi = nlohmann::json::array();
   for (const TimelineLabel& l : t.labels) {
     names.push_back(l.name);
+    shorter.push_back(l.short_name.empty() ? l.name : l.short_name);
     mpi.push_back(l.mpi ? 1 : 0);
   }
-  std::string out =
-      fmt::format("{{\"name\":{},\"start\":{},\"end\":{},\"names\":{},\"mpi\":{},",
-                  json_text(nlohmann::json(named.name)), ns(t.start), ns(t.end), json_text(names), json_text(mpi));
+  std::string out = fmt::format("{{\"name\":{},\"start\":{},\"end\":{},\"names\":{},\"short\":{},\"mpi\":{},",
+                                json_text(nlohmann::json(named.name)), ns(t.start), ns(t.end), json_text(names),
+                                json_text(shorter), json_text(mpi));
   out += "\"lanes\":[";
   for (std::size_t i = 0; i < t.lanes.size(); ++i) {
     if (i) out += ',';
@@ -191,6 +192,7 @@ nlohmann::json callpaths_json(const std::vector<CallpathComparison>& rows) {
   for (const CallpathComparison& c : rows)
     out.push_back({{"metric", c.metric},
                    {"callpath", c.callpath.empty() ? "(program)" : c.callpath},
+                   {"short_name", c.callpath.empty() ? "(program)" : c.short_name},
                    {"measured", c.measured},
                    {"before", c.before},
                    {"after", c.after}});

@@ -8,6 +8,7 @@
 
 #include "wisp/report/gain_interval_report.hpp"
 #include "wisp/report/trace_analysis_report.hpp"
+#include "wisp/trace/short_names.hpp"
 
 namespace wisp {
 
@@ -79,8 +80,8 @@ std::string zero_text(const PointEvaluation& p) {
   if (p.zero_versus_mbm.empty()) return "";
   std::string t = "\nzero in simulation vs the program activity graph\n";
   for (const ZeroVersusMbm& z : p.zero_versus_mbm)
-    t += fmt::format("  zero {}: simulated gain {:.6f} s, MBM_all on the identity PAG {:.6f} s\n", z.callpath,
-                     z.simulated_gain, z.mbm_all);
+    t += fmt::format("  zero {}: simulated gain {:.6f} s, MBM_all on the identity PAG {:.6f} s\n",
+                     short_path(z.callpath), z.simulated_gain, z.mbm_all);
   return t;
 }
 
@@ -119,7 +120,7 @@ std::string callpaths_text(const PointEvaluation& p, std::size_t top) {
       } else {
         if (shown++ == 0) t += fmt::format("  {}\n", metric);
         t += fmt::format("    {:<36} {:>12.6f} {:>12.6f} {:>12.6f} {:>+12.6f}\n",
-                         row.callpath.empty() ? "(program)" : row.callpath, row.measured, row.before, row.after,
+                         row.callpath.empty() ? "(program)" : row.short_name, row.measured, row.before, row.after,
                          row.change());
       }
     }
@@ -170,6 +171,7 @@ nlohmann::json point_json(const Scenario& s, const ScenarioTrace& in, const Poin
   for (const CallpathComparison& row : p.callpaths)
     j["callpaths"].push_back({{"metric", row.metric},
                               {"callpath", row.callpath},
+                              {"short_name", row.short_name},
                               {"measured", row.measured},
                               {"before", row.before},
                               {"after", row.after},

@@ -8,6 +8,7 @@
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/scenario/kept_residuals.hpp"
+#include "wisp/trace/short_names.hpp"
 
 namespace wisp {
 
@@ -45,8 +46,15 @@ std::vector<CallpathComparison> compare(const Scenario& s, const Trace& measured
   add_totals(s, measured, e.measured.table, &CallpathComparison::measured, totals);
   add_totals(s, e.result.identity_replay.trace, e.identity.table, &CallpathComparison::before, totals);
   add_totals(s, e.result.scenario_replay.trace, e.scenario.table, &CallpathComparison::after, totals);
+  std::map<std::string, std::string> shorter;  // full call path name -> display name
+  const std::vector<std::string> names = callpath_display_names(measured.defs);
+  for (CallpathId cp = 0; cp < names.size(); ++cp) shorter[measured.defs.callpath_name(cp)] = names[cp];
   std::vector<CallpathComparison> rows;
-  for (auto& [key, row] : totals) rows.push_back(row);
+  for (auto& [key, row] : totals) {
+    const auto found = shorter.find(row.callpath);
+    row.short_name = found == shorter.end() ? row.callpath : found->second;
+    rows.push_back(row);
+  }
   std::stable_sort(rows.begin(), rows.end(), [](const CallpathComparison& a, const CallpathComparison& b) {
     if (a.metric != b.metric) return a.metric == "time" || (b.metric != "time" && a.metric < b.metric);
     return std::abs(a.change()) > std::abs(b.change());

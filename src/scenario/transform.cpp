@@ -11,6 +11,7 @@
 #include "wisp/scenario/callpath_balance.hpp"
 #include "wisp/scenario/selection.hpp"
 #include "wisp/scenario/thread_balance.hpp"
+#include "wisp/trace/short_names.hpp"
 
 namespace wisp {
 
@@ -19,7 +20,8 @@ namespace {
 double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 
 std::string describe(const Selection& s) {
-  std::string d = s.region.empty() ? (s.callpath.empty() ? "all computation" : s.callpath) : s.region;
+  std::string d = s.region.empty() ? (s.callpath.empty() ? "all computation" : short_path(s.callpath))
+                                   : (s.region.find('(') != std::string::npos ? short_name(s.region) : s.region);
   if (!s.ranks_text.empty()) d += " on ranks " + s.ranks_text;
   if (s.iterations) d += fmt::format(", visits {}-{}", s.iterations->first, s.iterations->second);
   if (s.time) d += fmt::format(", entered in [{}, {}] s", s.time->first, s.time->second);

@@ -79,7 +79,7 @@ std::string_view without_return_type(std::string_view head) {
 std::string distinguishing_part(std::string_view name, bool bindings) {
   if (bindings) {
     const auto with = name.find(" [with ");
-    return with == std::string_view::npos ? "" : "[" + std::string(name.substr(with + 7));
+    return with == std::string_view::npos ? "" : std::string("[").append(name.substr(with + 7));
   }
   std::string_view n = name.substr(0, name.find(" [with "));
   const std::size_t params = parameters_start(n);
@@ -120,6 +120,22 @@ std::string middle_shortened(std::string_view name, std::size_t width) {
   return std::string(name.substr(0, head)) + "..." + std::string(name.substr(name.size() - tail));
 }
 
+std::string short_path(std::string_view path) {
+  std::string out;
+  int depth = 0;
+  std::size_t from = 0;
+  for (std::size_t i = 0; i <= path.size(); ++i) {
+    if (i < path.size() && (path[i] != '/' || depth != 0)) {
+      depth += depth_step(path[i]);
+      continue;
+    }
+    if (!out.empty()) out += '/';
+    out += short_name(path.substr(from, i - from));
+    from = i + 1;
+  }
+  return out;
+}
+
 std::vector<std::string> region_display_names(const Definitions& defs) {
   std::vector<std::string> out(defs.regions.size());
   std::vector<bool> used(defs.regions.size(), false);
@@ -133,8 +149,8 @@ std::vector<std::string> region_display_names(const Definitions& defs) {
     if (ids.size() < 2) continue;
     const std::vector<std::function<std::string(const std::string&)>> forms = {
         [](const std::string& n) { return qualified_short_form(n); },
-        [&](const std::string& n) { return shorter + " " + distinguishing_part(n, true); },
-        [&](const std::string& n) { return shorter + distinguishing_part(n, false); },
+        [&](const std::string& n) { return std::string(shorter).append(" ").append(distinguishing_part(n, true)); },
+        [&](const std::string& n) { return std::string(shorter).append(distinguishing_part(n, false)); },
         [](const std::string& n) { return n; }};
     for (const auto& form : forms) {
       std::vector<std::string> names;
@@ -158,7 +174,10 @@ std::vector<std::string> callpath_display_names(const Definitions& defs) {
   }
   const auto suffix = [&](CallpathId c, std::size_t length) {
     std::string s;
-    for (std::size_t k = std::min(length, paths[c].size()); k-- > 0;) s += (s.empty() ? "" : "/") + paths[c][k];
+    for (std::size_t k = std::min(length, paths[c].size()); k-- > 0;) {
+      if (!s.empty()) s += '/';
+      s += paths[c][k];
+    }
     return s;
   };
   std::vector<std::string> out(defs.callpaths.size());

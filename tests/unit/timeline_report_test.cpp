@@ -159,7 +159,7 @@ TEST_CASE("Chrome trace of the two-rank timeline, parsed back", "[timeline][repo
 
 TEST_CASE("Chrome trace numbers: microseconds to the nanosecond, no trailing zeros", "[timeline][report][chrome]") {
   Timeline tl;
-  tl.labels = {{"main", "main", false, kNone}, {"main/MPI_Recv", "MPI_Recv", true, 0}};
+  tl.labels = {{"main", "main", false, kNone, "main"}, {"main/MPI_Recv", "MPI_Recv", true, 0, "MPI_Recv"}};
   TimelineLane lane;
   lane.rank = 0;
   lane.name = "rank 0";

@@ -21,6 +21,7 @@ struct TimelineLabel {
   std::string region;            // the innermost region's name
   bool mpi = false;              // an MPI function
   std::uint32_t parent = kNone;  // the label of the enclosing call path (kNone: a root or a region)
+  std::string short_name;        // for display: "cg_solve/dot" (trace/short_names.hpp)
 };
 
 // One lane, columnar: interval i runs from start[i] to end[i] [s] executing labels[label[i]].

@@ -14,8 +14,9 @@ namespace wisp {
 
 // One metric on one call path, summed over ranks [s]: measured, identity (before), scenario (after).
 struct CallpathComparison {
-  std::string metric;    // Scalasca name ("time", "mpi_latesender", ...)
-  std::string callpath;  // "main/MPI_Waitall"; empty for the program
+  std::string metric;      // Scalasca name ("time", "mpi_latesender", ...)
+  std::string callpath;    // "main/MPI_Waitall"; empty for the program
+  std::string short_name;  // the shortest unambiguous path of short names (trace/short_names.hpp)
   double measured = 0, before = 0, after = 0;
   double change() const { return after - before; }
 };

@@ -24,6 +24,10 @@ std::string short_name(std::string_view name);
 // `name` cut in the middle to at most `width` characters ("void miniFE::cg...Matvec = matvec_std<...>]").
 std::string middle_shortened(std::string_view name, std::size_t width = 80);
 
+// A call path's text ("int main(int, char**)/void cg_solve(...)") with every component's short
+// name ("main/cg_solve"); components are split at '/' outside brackets.
+std::string short_path(std::string_view path);
+
 // A name per region for display: its short name, or where regions that occur in call paths share
 // it, the shortest form that tells them apart: the qualified short form, then the short name with
 // GCC's "[with ...]" bindings or its parameter list, then the full name.

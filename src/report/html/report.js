@@ -111,12 +111,13 @@
 
   // Computation colours by call path name, the largest call paths first (no reds: MPI and waits).
   function callpathColours() {
-    var total = {};
+    var total = {}, shortName = {};
     timelines.forEach(function (t) {
       t.lanes.forEach(function (l) {
         for (var i = 0; i < l.label.length; ++i) {
           if (t.mpi[l.label[i]]) continue;
           var name = t.names[l.label[i]];
+          if (t.short) shortName[name] = t.short[l.label[i]];
           total[name] = (total[name] || 0) + l.end[i] - l.start[i];
         }
       });
@@ -126,7 +127,7 @@
     var names = Object.keys(total).sort(function (a, b) { return total[b] - total[a]; });
     var colour = {};
     names.forEach(function (n, i) { colour[n] = palette[i % palette.length]; });
-    return {colour: colour, names: names, total: total};
+    return {colour: colour, names: names, total: total, shortName: shortName};
   }
 
   // ---- summary ------------------------------------------------------------------------------
@@ -226,9 +227,9 @@
     var colours = callpathColours();
     var legend = d3.select("#legend");
     colours.names.slice(0, 16).forEach(function (n) {
-      var item = el(legend, "span", undefined, "item");
+      var item = el(legend, "span", undefined, "item").attr("title", n);
       item.append("span").attr("class", "key").style("background", colours.colour[n]);
-      item.append("span").text(" " + n);
+      item.append("span").text(" " + (colours.shortName[n] || n));
     });
     var canvas = document.getElementById("timeline"), ctx = canvas.getContext("2d");
     var labelWidth = 130, axisHeight = 22, groupHeader = 18;
@@ -441,7 +442,7 @@
         if (p[0] < labelWidth || k < 0 || k >= g.t.lanes.length) return;
         var lane = g.t.lanes[k], i = lowerBound(lane.end, t);
         if (i >= lane.start.length || lane.start[i] > t) return;
-        text = g.t.name + " · " + lane.name + " · " + g.t.names[lane.label[i]] + " · " + seconds(lane.end[i] - lane.start[i]) +
+        text = g.t.name + " · " + lane.name + " · " + (g.t.short ? g.t.short[lane.label[i]] : g.t.names[lane.label[i]]) + " · " + seconds(lane.end[i] - lane.start[i]) +
                (lane.wait[i] > 0 ? " (waiting " + seconds(lane.wait[i]) + ")" : "");
       });
       tip.attr("hidden", text ? null : "").text(text || "")
@@ -543,7 +544,7 @@
       tr.html("").each(function (r) {
         var row = d3.select(this);
         el(row, "td", r.metric, "text");
-        el(row, "td", r.callpath, "text");
+        el(row, "td", r.short_name || r.callpath, "text").attr("title", r.callpath);
         el(row, "td", seconds(r.measured));
         el(row, "td", seconds(r.before));
         el(row, "td", seconds(r.after));
