@@ -153,12 +153,16 @@ def check_suggest(exe, work, wisp):
     simulated = sum(1 for r in rows if "error" not in r)
     if shown != len(rows) or bars != simulated:
         sys.exit(f"FAIL suggest: {shown} table rows and {bars} bars for {len(rows)} hypotheses ({simulated} simulated)")
+    whiskers = dom.count('class="interval-whisker"')
+    with_interval = sum(1 for r in rows if r.get("gain_interval"))
+    if whiskers != with_interval:
+        sys.exit(f"FAIL suggest: {whiskers} interval whiskers for {with_interval} hypotheses with a gain interval")
     if 'id="identity-error"' not in dom:
         sys.exit("FAIL suggest: no identity error in the summary")
     for r in rows:
         if r["file"] not in dom:
             sys.exit(f"FAIL suggest: no link to {r['file']}")
-    print(f"suggest: {shown} hypotheses in the table, {bars} bars")
+    print(f"suggest: {shown} hypotheses in the table, {bars} bars, {whiskers} intervals")
 
 
 def main():

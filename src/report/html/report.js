@@ -208,7 +208,7 @@
 
   function suggestSummary(s) {
     var r = report.runtime, cards = el(s, "div", undefined, "cards");
-    var best = report.hypotheses.filter(function (h) { return h.role === "ranked" && !h.error; })[0];
+    var best = report.hypotheses.filter(function (h) { return h.role !== "bound" && h.measurable; })[0];
     if (best) card(cards, "best: " + best.title, seconds(best.gain_seconds) + " (" + percent(best.gain_percent) + ")",
                    best.gain_seconds >= 0 ? "gain-positive" : "gain-negative", "gain");
     card(cards, "measured", seconds(r.measured));
@@ -628,13 +628,17 @@
     suggestTable(report.hypotheses);
   }
 
-  // One bar per simulated hypothesis (its gain), the indicator's predicted gain as a black tick on
-  // the same axis, both values written next to the bar.
+  // One bar per simulated hypothesis (its gain) with its gain interval as a whisker, the indicator's
+  // predicted gain as a black tick on the same axis, the values written next to the bar.
   function suggestChart(rows) {
     if (!rows.length) return;
     var bar = 18, margin = {top: 24, right: 460, bottom: 10, left: 330}, width = 360, height = rows.length * (bar + 6);
     var values = [0];
-    rows.forEach(function (h) { values.push(h.gain_seconds); if (h.indicator.seconds !== null) values.push(h.indicator.seconds); });
+    rows.forEach(function (h) {
+      values.push(h.gain_seconds);
+      if (h.indicator.seconds !== null) values.push(h.indicator.seconds);
+      if (h.gain_interval) values.push(h.gain_interval[0], h.gain_interval[1]);
+    });
     var x = d3.scale.linear().domain(d3.extent(values)).nice().range([0, width]);
     var svg = d3.select("#suggest").append("svg").attr("id", "suggest-chart")
       .attr("width", width + margin.left + margin.right).attr("height", height + margin.top + margin.bottom)
@@ -645,8 +649,16 @@
       svg.append("text").attr("x", -8).attr("y", y + bar - 5).attr("text-anchor", "end").text(h.rank + "  " + h.title);
       svg.append("rect").attr("class", "gain-bar").attr("x", x(Math.min(0, g))).attr("y", y)
         .attr("width", Math.max(1, Math.abs(x(g) - x(0)))).attr("height", bar)
-        .attr("fill", h.role === "ranked" ? COMPUTATION : h.role === "combined" ? "#59a14f" : "#bab0ac")
-        .append("title").text(h.title + ": simulated gain " + seconds(g) + " (" + percent(h.gain_percent) + ")");
+        .attr("fill", h.role === "bound" ? "#bab0ac" : !h.measurable ? "#d7e3ef" : h.role === "combined" ? "#59a14f" : COMPUTATION)
+        .append("title").text(h.title + ": simulated gain " + seconds(g) + " (" + percent(h.gain_percent) + ")" +
+                              (h.gain_interval ? ", interval " + interval(h.gain_interval) : ""));
+      if (h.gain_interval) {
+        var lo = x(h.gain_interval[0]), hi = x(h.gain_interval[1]), mid = y + bar / 2;
+        svg.append("path").attr("class", "interval-whisker").attr("stroke", "#333").attr("fill", "none")
+          .attr("d", "M" + lo + "," + (mid - 4) + "V" + (mid + 4) + "M" + lo + "," + mid + "H" + hi +
+                     "M" + hi + "," + (mid - 4) + "V" + (mid + 4))
+          .append("title").text("gain interval " + interval(h.gain_interval));
+      }
       var ind = h.indicator.seconds;
       if (ind !== null) svg.append("rect").attr("class", "indicator-tick").attr("x", x(ind) - 1).attr("y", y - 2)
         .attr("width", 2).attr("height", bar + 4).attr("fill", "#000")
@@ -656,7 +668,8 @@
               (ind !== null ? " " + seconds(ind) : ""));
     });
     el(d3.select("#suggest"), "p", "bars: simulated gain (identity − scenario; blue ranked, green the combination, " +
-       "grey upper bounds); black tick: the gain the indicator predicts", "hint");
+       "pale no measurable gain, grey upper bounds); whisker: the gain interval; black tick: the gain the indicator " +
+       "predicts", "hint");
   }
 
   function suggestTable(rows) {
@@ -688,7 +701,8 @@
       tr.html("").each(function (h) {
         var row = d3.select(this);
         el(row, "td", h.rank, "text");
-        el(row, "td", h.title, "text").attr("title", h.reason);
+        el(row, "td", h.title, "text").attr("title", (h.subject ? h.subject + "\n" : "") + h.reason +
+                                            (h.parts && h.parts.length ? "\nparts: " + h.parts.join("; ") : ""));
         el(row, "td", h.indicator.name, "text");
         el(row, "td", seconds(h.indicator.seconds));
         if (h.error) {
