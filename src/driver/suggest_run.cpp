@@ -23,13 +23,13 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The hypothesis as a scenario file, parsed back: what runs is exactly what is written. Bounds are
-// not ranked, so they run without the gain interval (a third of the replays).
-Suggestion candidate(const Scenario& base, const Hypothesis& h, const fs::path& target) {
+// The hypothesis as a scenario file, parsed back: what runs is exactly what is written; with the
+// gain interval only if asked and `base` has it (bounds are never ranked, so never with it).
+Suggestion candidate(const Scenario& base, const Hypothesis& h, const fs::path& target, bool interval) {
   Suggestion s;
   s.hypothesis = h;
   Scenario scenario = hypothesis_scenario(base, h);
-  if (h.role == HypothesisRole::Bound) scenario.replay.interval = false;
+  scenario.replay.interval = interval && base.replay.interval && h.role != HypothesisRole::Bound;
   s.yaml = scenario_yaml(scenario);
   s.scenario = parse_scenario(s.yaml, target / "hypotheses" / (h.name + ".yaml"));
   return s;
@@ -60,19 +60,24 @@ void simulate_over_mpi(std::vector<Suggestion>& batch, const ScenarioTrace& in, 
   schedule_points(mpi, work);
 }
 
+// Simulates every candidate of the batch. Locally, a first pass (no interval) keeps each gain's
+// variability, and a second pass given `known` (the first pass's rows) replays the interval's
+// hypotheses only; over MPI every candidate runs whole.
 void simulate(std::vector<Suggestion>& batch, const ScenarioTrace& in, const SuggestOptions& o, const fs::path& work,
-              IdentityRuns& identities) {
+              IdentityRuns& identities, const std::vector<SweepRow>* known = nullptr) {
   if (o.mpi && o.mpi->size() > 1) return simulate_over_mpi(batch, in, *o.mpi, identities);
   std::vector<Scenario> points;
   for (const Suggestion& s : batch) points.push_back(s.scenario);
-  const std::vector<SweepRow> rows =
-      run_points(points, in.trace, PointsOptions{o.jobs, false, true, {}}, work, identities);
+  PointsOptions options{o.jobs, false, true, {}};
+  options.variability = !known;
+  options.known = known;
+  const std::vector<SweepRow> rows = run_points(points, in.trace, options, work, identities);
   for (std::size_t i = 0; i < batch.size(); ++i) batch[i].run = rows[i];
 }
 
 // The greedy combination: the ranked hypotheses of measurable gain in order of gain, each added
-// when it changes what no part changes and the combination, simulated as one scenario, gains at
-// least `step` seconds more than without it; the first that adds less ends the search.
+// when it changes what no part changes and the combination, simulated as one scenario (point
+// estimate), gains at least `step` seconds more than without it; the first that adds less ends the search.
 std::optional<Suggestion> combination(const std::vector<Suggestion>& done, double step,
                                       const std::function<Suggestion(const Hypothesis&)>& simulate_one) {
   std::vector<const Suggestion*> ranked;
@@ -95,6 +100,25 @@ std::optional<Suggestion> combination(const std::vector<Suggestion>& done, doubl
     best = std::move(tried);
   }
   return best;
+}
+
+// The second pass: the candidates whose point estimate ranks them (not bounds, a gain above noise)
+// (the combination among them) given the gain interval, if the base scenario has it.
+void add_intervals(std::vector<Suggestion>& batch, const Scenario& base, const ScenarioTrace& in,
+                   const SuggestOptions& o, const fs::path& target, const fs::path& work, IdentityRuns& identities) {
+  std::vector<std::size_t> ranked;
+  std::vector<Suggestion> again;
+  std::vector<SweepRow> known;
+  for (std::size_t i = 0; i < batch.size(); ++i)
+    if (base.replay.interval && batch[i].hypothesis.role != HypothesisRole::Bound && batch[i].measurable()) {
+      ranked.push_back(i);
+      again.push_back(candidate(base, batch[i].hypothesis, target, true));
+      known.push_back(batch[i].run);
+    }
+  if (again.empty()) return;
+  spdlog::info("suggest: the gain interval of {} hypotheses", again.size());
+  simulate(again, in, o, work, identities, &known);
+  for (std::size_t k = 0; k < ranked.size(); ++k) batch[ranked[k]] = std::move(again[k]);
 }
 
 // 0: measurable gain (ranked and combined), 1: no measurable gain, 2: bounds, 3: failed.
@@ -193,19 +217,23 @@ SuggestResult suggest(const Scenario& base, const ScenarioTrace& in, const Sugge
     r.none_reason = hypotheses.none_reason;
     return r;
   }
+  // Point estimates first (one replay each); then the gain interval of the rows that rank.
   std::vector<Suggestion> batch;
-  for (const Hypothesis& h : hypotheses.list) batch.push_back(candidate(base, h, target));
+  for (const Hypothesis& h : hypotheses.list) batch.push_back(candidate(base, h, target, false));
   spdlog::info("suggest: {} hypotheses, {} at a time", batch.size(), o.jobs);
   t0 = std::chrono::steady_clock::now();
-  IdentityRuns identities;
+  IdentityRuns identities;  // made with the interval's identity replay, shared by both passes
+  const Scenario first = candidate(base, hypotheses.list.front(), target, true).scenario;
+  identities.emplace(identity_key(first), run_identity(first, in.trace));
   simulate(batch, in, o, work, identities);
-  const double runtime = identities.empty() ? in.trace.end_time() : identities.begin()->second.replay.trace.end_time();
-  const auto simulate_one = [&](const Hypothesis& h) {
-    std::vector<Suggestion> one{candidate(base, h, target)};
+  const double runtime = identities.begin()->second.replay.trace.end_time();
+  const auto point_only = [&](const Hypothesis& h) {
+    std::vector<Suggestion> one{candidate(base, h, target, false)};
     simulate(one, in, o, work, identities);
     return one.front();
   };
-  if (auto combined = combination(batch, 0.01 * runtime, simulate_one)) batch.push_back(std::move(*combined));
+  if (auto combined = combination(batch, 0.01 * runtime, point_only)) batch.push_back(std::move(*combined));
+  add_intervals(batch, base, in, o, target, work, identities);
   r.timings.emplace_back("simulations", seconds_since(t0));
   identity_facts(r, identities);
   rank(batch);

@@ -22,16 +22,30 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// One point in a worker process: its row as "measured identity scenario" and its scenario trace
-// under `dir`, or the error text; exit code 0 / 1.
+// The row of a point whose scenario an earlier pass replayed (`known`): its interval added.
+SweepRow interval_row(const Scenario& point, const Trace& measured, const Transformed& transformed,
+                      const IdentityRun& identity, const SweepRow& known) {
+  SweepRow row = known;
+  const GainInterval g = scenario_interval(point, measured, transformed, identity, known.scenario, known.variability);
+  if (g.available) row.interval_low = g.low, row.interval_high = g.high;
+  return row;
+}
+
+// One point in a worker process: its row as row_numbers() gives it and its scenario trace under
+// `dir`, or the error text; exit code 0 / 1.
 int sweep_worker(const Scenario& point, const Trace& measured, const Transformed& transformed,
-                 const IdentityRun& identity, const fs::path& dir, bool write_trace) {
+                 const IdentityRun& identity, const fs::path& dir, const PointsOptions& o, std::size_t i) {
   try {
-    const PointResult r = run_scenario(point, measured, transformed, identity);
-    if (write_trace) write_otf2_into(r.scenario_replay.trace, dir / "trace", WriteOptions{});
     SweepRow row;
-    static_cast<Runtimes&>(row) = r;
-    if (r.interval.available) row.interval_low = r.interval.low, row.interval_high = r.interval.high;
+    if (o.known) {
+      row = interval_row(point, measured, transformed, identity, o.known->at(i));
+    } else {
+      const PointResult r = run_scenario(point, measured, transformed, identity);
+      if (o.write_traces) write_otf2_into(r.scenario_replay.trace, dir / "trace", WriteOptions{});
+      static_cast<Runtimes&>(row) = r;
+      if (r.interval.available) row.interval_low = r.interval.low, row.interval_high = r.interval.high;
+      if (o.variability) row.variability = point_variability(identity, measured, r.scenario_replay.trace);
+    }
     std::ofstream(dir / "row") << row_numbers(row) << "\n";
     return 0;
   } catch (const std::exception& e) {
@@ -110,7 +124,7 @@ std::vector<SweepRow> run_points(const std::vector<Scenario>& points, const Trac
       fs::create_directories(point_dir(out, i));
       const IdentityRun& identity = identities.at(identity_key(points[i]));
       const pid_t pid = start_child(
-          [&] { return sweep_worker(points[i], measured, *transformed, identity, point_dir(out, i), o.write_traces); });
+          [&] { return sweep_worker(points[i], measured, *transformed, identity, point_dir(out, i), o, i); });
       if (pid < 0) {
         stop_workers(running);
         throw Error("cannot start a worker process");

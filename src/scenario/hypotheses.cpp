@@ -102,15 +102,21 @@ Transform rebalance(const Selection& s, RebalanceMode mode, bool across_threads 
   return t;
 }
 
-// Whether rebalancing in total would give other visit durations than per instance.
-bool totals_differ(const Trace& trace, const Selection& s) {
+// Whether rebalancing in total is a hypothesis of its own: it gives other visit durations than per
+// instance, and it changes some rank's total by more than `min` seconds (a rank whose computation
+// moves by less cannot make the run measurably shorter).
+bool totals_differ(const Trace& trace, const Selection& s, double min) {
   try {
     const std::vector<Visit> visits = select_visits(trace, s);
     const std::vector<double> c = computation(trace, visits);
     const std::vector<double> a = rebalance_instances(visits, c), b = rebalance_totals(visits, c);
-    for (std::size_t k = 0; k < a.size(); ++k)
-      if (std::abs(a[k] - b[k]) > 1e-9 + 1e-6 * std::abs(a[k])) return true;
-    return false;
+    bool differ = false;
+    std::map<Rank, double> moved;  // per rank: total after - total before
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      differ |= std::abs(a[k] - b[k]) > 1e-9 + 1e-6 * std::abs(a[k]);
+      moved[visits[k].rank] += b[k] - c[k];
+    }
+    return differ && std::any_of(moved.begin(), moved.end(), [&](const auto& m) { return std::abs(m.second) > min; });
   } catch (const Error&) {
     return false;
   }
@@ -137,7 +143,7 @@ void add(std::vector<Hypothesis>& list, Hypothesis h) {
 }
 
 void add_rebalances(std::vector<Hypothesis>& list, const Trace& trace, const Display& names, const Ranked& top,
-                    const std::string& indicator, const std::string& why) {
+                    const std::string& indicator, const std::string& why, double min) {
   for (const auto& [cp, value] : top) {
     const Selection s = select_callpath(trace.defs, cp);
     const std::string path = trace.defs.callpath_name(cp);
@@ -150,7 +156,7 @@ void add_rebalances(std::vector<Hypothesis>& list, const Trace& trace, const Dis
     h.transforms = {rebalance(s, RebalanceMode::Instance)};
     h.touches = {path};
     add(list, h);
-    if (!totals_differ(trace, s)) continue;
+    if (!totals_differ(trace, s, min)) continue;
     h.name += "-total";
     h.title = fmt::format("rebalance {} (in total)", h.short_subject);
     h.transforms = {rebalance(s, RebalanceMode::Total)};
@@ -434,10 +440,11 @@ Hypotheses generate_hypotheses(const Trace& trace, const TraceAnalysis& a, const
     add_decomposition(out.list, out.skipped, trace, a, o, min);
     add_rebalances(out.list, trace, names,
                    top_callpaths(trace.defs, w.imbalance.critical_path_imbalance, o.top, min, user_callpath),
-                   "critical_path_imbalance", "the critical path spends that much more in it than the average rank");
+                   "critical_path_imbalance", "the critical path spends that much more in it than the average rank",
+                   min);
     add_rebalances(out.list, trace, names,
                    top_callpaths(trace.defs, delay_costs(trace, w.delays), o.top, min, user_callpath),
-                   "delay_* (short- + long-term)", "its delays caused that much waiting elsewhere");
+                   "delay_* (short- + long-term)", "its delays caused that much waiting elsewhere", min);
     add_moves(out.list, trace, names, a, o, min);
   }
   if (!hybrid(trace))

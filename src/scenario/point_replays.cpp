@@ -238,14 +238,25 @@ PointResult point_result(const Scenario& scenario, const Trace& measured, const 
 
 IdentityRun run_identity(const Scenario& scenario, const Trace& measured) {
   IdentityRun id = prepare_identity(scenario, measured);
-  id.replay = replay(measured, id.platform.platform, id.options);
-  conclude_identity(scenario, measured, id);
+  std::optional<StartedReplay> minima;  // in a child process, beside the identity replay
   if (scenario.replay.interval) {
     try {
-      id.minima_runtime = replay(measured, minima_platform(id.platform.platform), model_only(id.options)).runtime;
+      minima = start_replay(measured, minima_platform(id.platform.platform), model_only(id.options));
     } catch (const Error&) {  // each point replays it again and says why its interval lacks it
     }
   }
+  try {
+    id.replay = replay(measured, id.platform.platform, id.options);
+  } catch (...) {
+    if (minima) abandon_replay(*minima);
+    throw;
+  }
+  if (minima) {
+    try {
+      id.minima_runtime = finish_replay(*minima).runtime;
+    } catch (const Error&) {}
+  }
+  conclude_identity(scenario, measured, id);
   return id;
 }
 
@@ -262,8 +273,8 @@ namespace {
 // The interval of a sweep point: its hypotheses replayed one after the other (the sweep's points
 // already run side by side).
 GainInterval point_interval(const Trace& measured, const Transformed& t, const IdentityRun& identity,
-                            const ScenarioSetup& setup, const ReplayResult& scenario) {
-  const double point = identity.replay.runtime - scenario.runtime;
+                            const ScenarioSetup& setup, double scenario_runtime, const GainVariability& variability) {
+  const double point = identity.replay.runtime - scenario_runtime;
   std::vector<std::string> notes;
   std::optional<double> minima, fixed;
   try {
@@ -291,10 +302,25 @@ GainInterval point_interval(const Trace& measured, const Transformed& t, const I
   } catch (const Error& e) {
     notes.push_back(std::string("fixed costs: ") + e.what());
   }
-  return interval_of(point, fixed, minima, identity_trace(identity, measured), scenario.trace, notes);
+  GainInterval g = gain_interval(point, fixed, minima, variability);
+  for (const std::string& n : notes) g.note += (g.note.empty() ? "" : "; ") + n;
+  return g;
 }
 
 }  // namespace
+
+GainVariability point_variability(const IdentityRun& identity, const Trace& measured, const Trace& scenario_trace) {
+  return gain_variability(identity_trace(identity, measured), scenario_trace);
+}
+
+GainInterval scenario_interval(const Scenario& scenario, const Trace& measured, const Transformed& t,
+                               const IdentityRun& identity, double scenario_runtime,
+                               const GainVariability& variability) {
+  GainInterval g =
+      point_interval(measured, t, identity, scenario_setup(scenario, t, identity), scenario_runtime, variability);
+  g.point = identity.replay.runtime - scenario_runtime;
+  return g;
+}
 
 PointResult run_scenario(const Scenario& scenario, const Trace& measured, const Transformed& t,
                          const IdentityRun& identity) {
@@ -302,7 +328,8 @@ PointResult run_scenario(const Scenario& scenario, const Trace& measured, const 
   ReplayResult replayed = replay(t.trace, setup.platform, setup.options);
   GainInterval interval;
   if (scenario.replay.interval)
-    interval = point_interval(measured, t, identity, setup, replayed);
+    interval = point_interval(measured, t, identity, setup, replayed.runtime,
+                              point_variability(identity, measured, replayed.trace));
   else
     interval.note = "no gain interval: turned off (--no-interval)";
   interval.point = identity.replay.runtime - replayed.runtime;

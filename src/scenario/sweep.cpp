@@ -26,8 +26,9 @@ std::vector<SweepRow> rows_of(const Scenario& s, const std::vector<Scenario>& po
 }  // namespace
 
 std::string row_numbers(const SweepRow& r) {
-  return fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g}", r.measured, r.identity, r.scenario, r.interval_low,
-                     r.interval_high);
+  return fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {} {:.17g} {:.17g} {:.17g}", r.measured, r.identity,
+                     r.scenario, r.interval_low, r.interval_high, r.variability.segments, r.variability.low,
+                     r.variability.high, r.variability.startup);
 }
 
 void read_row_numbers(const std::string& text, SweepRow& r) {
@@ -36,6 +37,8 @@ void read_row_numbers(const std::string& text, SweepRow& r) {
   in >> r.measured >> r.identity >> r.scenario >> low >> high;
   if (!low.empty() && !high.empty())
     r.interval_low = std::strtod(low.c_str(), nullptr), r.interval_high = std::strtod(high.c_str(), nullptr);
+  GainVariability v;
+  if (in >> v.segments >> v.low >> v.high >> v.startup) r.variability = v;
 }
 
 std::optional<std::size_t> best_point(const std::vector<SweepRow>& rows) {

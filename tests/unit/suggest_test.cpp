@@ -216,7 +216,8 @@ TEST_CASE("suggest on the real imb8_barrier traces: balancing work, within 10 % 
 }
 
 // A written hypothesis is a ready scenario: loaded and evaluated like any `wisp run` input, it
-// gives the same gain.
+// gives the same gain, and the same gain interval (suggest's second pass replays only the interval's
+// hypotheses, beside the first pass's scenario runtime and variability: it must equal a whole run).
 TEST_CASE("suggest: a written hypothesis file reruns with the same gain", "[suggest]") {
   TempDir dir;
   const SuggestResult r = suggest_generated("imbalance --ranks 8 --iterations 20 --mode dynamic --work 0.01", dir, 1);
@@ -230,6 +231,11 @@ TEST_CASE("suggest: a written hypothesis file reruns with the same gain", "[sugg
     CHECK(scenario_yaml(again) == scenario_yaml(s->scenario));
     const PointEvaluation e = evaluate_point(again, load_trace(again).trace);
     CHECK(e.result.gain() == Approx(s->run.gain()).margin(1e-9));
+    if (s->hypothesis.role != HypothesisRole::Bound) {
+      REQUIRE(e.result.interval.available);
+      CHECK(e.result.interval.low == Approx(s->run.interval_low).margin(1e-9));
+      CHECK(e.result.interval.high == Approx(s->run.interval_high).margin(1e-9));
+    }
   }
 }
 

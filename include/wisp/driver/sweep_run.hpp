@@ -24,6 +24,10 @@ struct PointsOptions {
   bool transform_errors_fail = false;  // a point whose transforms fail is a failed row (else: thrown)
   // Called in the parent as each point finishes (index into `points`), e.g. to keep its row on disk.
   std::function<void(std::size_t, const SweepRow&)> on_row;
+  // A first pass without the gain interval: each row also carries its gain's variability ...
+  bool variability = false;
+  // ... and a second pass, given those rows (one per point), replays only the interval's hypotheses.
+  const std::vector<SweepRow>* known = nullptr;
 };
 
 // Runs every point in a worker process next to its shared identity run; a point whose replay fails

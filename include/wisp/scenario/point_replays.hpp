@@ -92,6 +92,13 @@ std::string identity_key(const Scenario& scenario);
 // (throws wisp::Error, ReplayDeadlock).
 PointResult run_scenario(const Scenario& scenario, const Trace& measured, const Transformed& transformed,
                          const IdentityRun& identity);
+// The variability side of a point's gain interval: the scenario trace against the identity's.
+GainVariability point_variability(const IdentityRun& identity, const Trace& measured, const Trace& scenario_trace);
+// The gain interval of a point whose scenario a replay without the interval already gave (its
+// runtime and point_variability): only the interval's two hypotheses are replayed.
+GainInterval scenario_interval(const Scenario& scenario, const Trace& measured, const Transformed& transformed,
+                               const IdentityRun& identity, double scenario_runtime,
+                               const GainVariability& variability);
 // Both replays of one point; the transforms are applied once.
 PointResult run_point(const Scenario& scenario, const Trace& measured);
 

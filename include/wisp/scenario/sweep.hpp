@@ -18,11 +18,13 @@ namespace wisp {
 struct SweepRow : Runtimes {
   std::vector<std::string> values;                                   // per axis, as written in the scenario
   double interval_low = std::nan(""), interval_high = std::nan("");  // the gain interval; NaN: none
+  GainVariability variability;  // of the gain, when asked for without the interval (PointsOptions)
   std::string name;
   std::string error;  // non-empty if the point failed
 };
 
-// A row's numbers as the workers send them: "measured identity scenario low high" (NaN: no interval).
+// A row's numbers as the workers send them: "measured identity scenario low high" (NaN: no
+// interval), then the variability's "segments low high startup".
 std::string row_numbers(const SweepRow& row);
 void read_row_numbers(const std::string& text, SweepRow& row);  // what is missing stays as it was
 
