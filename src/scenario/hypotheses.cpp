@@ -375,6 +375,12 @@ void add_decomposition(std::vector<Hypothesis>& list, std::vector<std::string>& 
     return;
   }
   const auto [repeated, below] = repeated_callpaths(trace, a.wait_paths.profile);
+  if (repeated == 0)
+    skipped.push_back(below > 0
+                          ? "decomposition balance per iteration: no function is entered repeatedly on every rank "
+                            "(balanced phase by phase instead)"
+                          : "decomposition balance per iteration and per phase: no function below the program's "
+                            "root (balanced in total instead)");
   Hypothesis h;
   h.name = "balance-decomposition";
   h.title = "balance the decomposition (every call path to the ranks' mean)";

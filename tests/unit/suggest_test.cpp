@@ -371,3 +371,36 @@ TEST_CASE("suggest: a candidate whose replay deadlocks is listed as failed, the 
   CHECK_THAT(given->run.error, Catch::Contains("deadlock"));
   CHECK(balances(top(r), "work"));
 }
+
+// The measured question of a real application: miniFE on 2 ranks with a 20 % imbalanced partition
+// (load_imbalance=20: every phase imbalanced), its balanced runs measured (README of the data: mean
+// span 4.5904 s). The best row's predicted span (measured span - its gain) must be within 10 % of it.
+TEST_CASE("suggest on the real miniFE imb20 trace: the best row predicts the balanced run within 10 %",
+          "[suggest][real]") {
+  const fs::path trace = wisp::test::real_trace("whatif/minife2/imb20_A") / "traces.otf2";
+  TempDir dir;
+  const SuggestResult r = suggest_text(fmt::format("wisp: 1\nname: base\ntrace: \"{}\"\n", trace.string()), dir);
+  INFO(table(r));
+  const Suggestion& best = top(r);
+  const double balanced = (4.676777 + 4.504072) / 2;
+  CHECK(r.measured - best.run.gain() == Approx(balanced).epsilon(0.10));
+  CHECK(std::any_of(r.suggestions.begin(), r.suggestions.end(), [](const Suggestion& s) {
+    return s.hypothesis.name == "balance-decomposition" && s.measurable();
+  }));
+  CHECK((best.file.find("cg_solve") != std::string::npos || best.file.find("decomposition") != std::string::npos));
+}
+
+// apps/minife_100c_imb20_4r (4 ranks, POP load balance 0.86): the decomposition row's scenario,
+// rerun as `wisp run` would, is balanced: POP load balance >= 0.98 on the scenario trace.
+TEST_CASE("suggest on the real miniFE 4-rank trace: the decomposition row balances the ranks", "[suggest][real]") {
+  const fs::path trace = wisp::test::real_trace("apps/minife_100c_imb20_4r") / "traces.otf2";
+  TempDir dir;
+  const SuggestResult r = suggest_text(fmt::format("wisp: 1\nname: base\ntrace: \"{}\"\n", trace.string()), dir);
+  INFO(table(r));
+  const Suggestion& d = row(r, [](const Suggestion& s) { return s.hypothesis.name == "balance-decomposition"; });
+  REQUIRE_FALSE(d.failed());
+  const PointEvaluation e = evaluate_point(d.scenario, load_trace(d.scenario).trace);
+  CHECK(e.identity.pop.whole.load_balance < 0.9);
+  CHECK(e.scenario.pop.whole.load_balance >= 0.98);
+  CHECK(d.file == "hypotheses/" + d.file.substr(11, 3) + "balance-decomposition.yaml");
+}
