@@ -340,3 +340,28 @@ TEST_CASE("the OTF2 writer keeps the communicators' CREATE_DESTROY_EVENTS flags"
   CHECK(count_of(shell("otf2-print " + (dir / "out" / "traces.otf2").string()), "COMM_CREATE") ==
         count_of(shell("otf2-print " + (trace / "traces.otf2").string()), "COMM_CREATE"));
 }
+
+// A miniFE report reads in short names: no demangled template text in report.txt (title,
+// transforms, call-path table), the full names beside the short ones in report.json.
+TEST_CASE("wisp run on the real miniFE trace: report.txt in short names, report.json with both", "[outputs][cli]") {
+  test::TempDir dir;
+  const auto trace = test::real_trace("whatif/minife2/imb20_A") / "traces.otf2";
+  std::ofstream(dir / "s.yaml") << "wisp: 1\nname: cg\ntrace: \"" << trace.string()
+                                << "\"\ntransforms:\n  - rebalance: cg_solve\n";
+  const auto r = run_wisp("-q run --force -o " + (dir / "out").string() + " " + (dir / "s.yaml").string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("[with") == std::string::npos);
+  CHECK(r.out.find("OperatorType") == std::string::npos);
+  CHECK_THAT(r.out, Catch::Contains("1. rebalance cg_solve (per instance)"));
+  CHECK_THAT(r.out, Catch::Contains("\n    cg_solve/dot/MPI_Allreduce "));  // dot is called in breakdown too
+  const json j = json::parse(std::ifstream(dir / "out" / "report.json"));
+  bool found = false;
+  for (const json& row : j["callpaths"])
+    if (row["short_name"] == "cg_solve/dot/MPI_Allreduce") {
+      found = true;
+      CHECK(row["callpath"].get<std::string>().find("miniFE::dot(const Vector&, const Vector&) [with") !=
+            std::string::npos);
+    }
+  CHECK(found);
+}
