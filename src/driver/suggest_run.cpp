@@ -157,7 +157,7 @@ void write_files(std::vector<Suggestion>& all, const fs::path& target) {
       comments.push_back("simulation failed: " + s.run.error);
     else
       comments.push_back(fmt::format("simulated gain {:.6g} s ({:.2f} %); rerun: wisp run {}", s.run.gain(),
-                                     s.run.gain_percent(), s.file));
+                                     s.run.gain_percent(), (target / s.file).string()));
     for (std::string& c : comments) std::replace(c.begin(), c.end(), '\n', ' ');
     s.yaml = scenario_yaml(s.scenario, comments);
   }

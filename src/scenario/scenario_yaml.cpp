@@ -3,6 +3,9 @@
 // any value by a dotted key and re-parse.
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
+
 #include <cmath>
 
 #include <algorithm>
@@ -60,9 +63,13 @@ namespace {
 struct Parser {
   std::string file;    // as given, for messages
   fs::path directory;  // relative paths are anchored here
+  // Nodes made by normalise() ("- rebalance: work" expanded) have no place in the file: they are
+  // reported at the place of the item that holds them.
+  mutable std::optional<Where> enclosing;
 
   Where at(const YAML::Node& n) const {
     const YAML::Mark m = n.Mark();
+    if (m.line < 0 && enclosing) return *enclosing;
     return Where{file, m.line + 1, m.column + 1};
   }
   [[noreturn]] void fail(const YAML::Node& n, const std::string& what) const { throw Error(at(n).str() + ": " + what); }
@@ -205,6 +212,7 @@ struct Parser {
     const YAML::Node p = kv.second;
     Transform t;
     t.where = at(item);
+    enclosing = t.where;
     auto sel_keys = selection_keys();
     const auto with = [&](std::initializer_list<const char*> extra) {
       auto keys = sel_keys;
@@ -479,7 +487,7 @@ YAML::Node parse_yaml(const std::string& text, const std::string& file) {
 }  // namespace
 
 Scenario parse_scenario(const std::string& text, const fs::path& file) {
-  Parser p{file.string(), file.has_parent_path() ? file.parent_path() : fs::path(".")};
+  Parser p{file.string(), file.has_parent_path() ? file.parent_path() : fs::path("."), {}};
   try {
     return p.scenario(parse_yaml(text, file.string()));
   } catch (const YAML::Exception& e) {  // a conversion no check above foresaw: still one line
@@ -491,17 +499,32 @@ Scenario parse_scenario(const std::string& text, const fs::path& file) {
 // mistake) is refused before it is read.
 constexpr std::uintmax_t kLargestScenario = 1 << 20;
 
+// A trace where a scenario was expected (`wisp run TRACE`): the commands that take a trace.
+std::string trace_given(const fs::path& trace) {
+  return fmt::format(
+      "{0}: is an OTF2 trace, not a scenario file: `wisp suggest {0}` proposes scenarios for it that `wisp run` "
+      "takes (`wisp simulate` replays a trace, `wisp analyze` analyses it; a scenario names its trace as `trace: "
+      "FILE`, scenarios/README.md)",
+      trace.string());
+}
+
 Scenario load_scenario(const fs::path& file) {
   std::error_code ec;
   const fs::file_status st = fs::status(file, ec);
+  if (file.extension() == ".otf2" && fs::exists(st)) throw Error(trace_given(file));
+  if (fs::is_directory(st) && fs::exists(file / "traces.otf2")) throw Error(trace_given(file / "traces.otf2"));
   if (fs::is_directory(st)) throw Error(file.string() + ": is a directory, not a scenario file");
+  if (!fs::exists(st)) throw Error(file.string() + ": cannot read the scenario file: no such file");
   if (fs::exists(st) && !fs::is_regular_file(st))
     throw Error(file.string() + ": is not a regular file (a scenario is a YAML text file)");
   if (fs::is_regular_file(st) && fs::file_size(file, ec) > kLargestScenario)
     throw Error(fmt::format("{}: {} bytes is too large for a scenario file (at most 1 MiB)", file.string(),
                             fs::file_size(file, ec)));
+  errno = 0;
   const auto text = read_file(file);
-  if (!text) throw Error(file.string() + ": cannot read the scenario file");
+  if (!text)
+    throw Error(file.string() + ": cannot read the scenario file" +
+                (errno ? std::string(": ") + std::strerror(errno) : ""));
   return parse_scenario(*text, file);
 }
 
@@ -553,6 +576,23 @@ YAML::Node locate(YAML::Node root, const SweepAxis& axis) {
   return node;
 }
 
+// An error in a sweep point: the point's document is a copy without places in the file (its nodes
+// report 0:0 or 1:1; the base scenario parsed, so the error comes from a value the sweep set), so
+// it is reported at the sweep key that set it (the one whose last part the message quotes, else the first).
+Error sweep_error(const Scenario& base, const std::string& what, const std::string& point) {
+  std::string why;
+  for (const char* place : {":0:0: ", ":1:1: "})
+    if (const std::string prefix = base.file.string() + place; what.rfind(prefix, 0) == 0)
+      why = what.substr(prefix.size());
+  if (why.empty() || base.sweep.empty()) return Error(what);
+  const SweepAxis* axis = &base.sweep.front();
+  for (const SweepAxis& a : base.sweep) {
+    const std::string last = a.key.substr(a.key.find_last_of('.') + 1);
+    if (why.find("'" + last + "'") != std::string::npos) axis = &a;
+  }
+  return Error(fmt::format("{}: sweep key '{}' (at the point {}): {}", axis->where.str(), axis->key, point, why));
+}
+
 }  // namespace
 
 std::vector<std::vector<std::size_t>> sweep_points(const Scenario& s) {
@@ -580,8 +620,13 @@ Scenario sweep_point(const Scenario& base, const std::vector<std::size_t>& value
     target = YAML::Clone(axis.values.at(value_index.at(a)));
     suffix += fmt::format("{}{}={}", suffix.empty() ? "" : ",", axis.key, YAML::Dump(axis.values[value_index[a]]));
   }
-  Parser p{base.file.string(), base.file.has_parent_path() ? base.file.parent_path() : fs::path(".")};
-  Scenario s = p.scenario(doc);
+  Parser p{base.file.string(), base.file.has_parent_path() ? base.file.parent_path() : fs::path("."), {}};
+  Scenario s;
+  try {
+    s = p.scenario(doc);
+  } catch (const Error& e) {
+    throw sweep_error(base, e.what(), suffix);
+  }
   s.name = base.name + "[" + suffix + "]";
   s.output = base.output;
   return s;

@@ -217,8 +217,15 @@ TEST_CASE("mpirun -n 3 wisp suggest: the candidates over the ranks, results equa
   REQUIRE(a["hypotheses"].size() >= 3);
   a.erase("timings"), b.erase("timings");  // wall seconds per step
   CHECK(a == b);
+  // The files, but for the rerun hint's path (each names its own output directory).
+  const auto rerun = [](std::string text, const fs::path& out) {
+    for (std::size_t at; (at = text.find(out.string())) != std::string::npos;)
+      text.replace(at, out.string().size(), "OUT");
+    return text;
+  };
   for (const auto& h : a["hypotheses"])
-    CHECK(file(dir / "ref" / h["file"].get<std::string>()) == file(dir / "mpi" / h["file"].get<std::string>()));
+    CHECK(rerun(file(dir / "ref" / h["file"].get<std::string>()), dir / "ref") ==
+          rerun(file(dir / "mpi" / h["file"].get<std::string>()), dir / "mpi"));
   // Rank 0 replays the identity once (its facts are in the report) and sends it to the workers.
   CHECK(count(r.err, "replaying the unmodified trace") == 1);
   CHECK_THAT(r.err, Catch::Contains("over 2 worker rank(s), 1 identity run(s) shared (1 made by rank 0)"));

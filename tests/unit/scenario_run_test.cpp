@@ -251,7 +251,7 @@ TEST_CASE("wisp run errors: one line naming the file and place, non-zero exit, n
   const auto out = (dir / "out").string();
   const auto missing = run_wisp("run -o " + out + " /nonexistent/s.yaml");
   CHECK(missing.exit_code == 1);
-  CHECK(missing.err == "wisp: error: /nonexistent/s.yaml: cannot read the scenario file\n");
+  CHECK(missing.err == "wisp: error: /nonexistent/s.yaml: cannot read the scenario file: no such file\n");
 
   const auto region = write_scenario(dir, "r.yaml", R"(wisp: 1
 trace: {generate: "imbalance --ranks 4 --iterations 4"}

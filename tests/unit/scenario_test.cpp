@@ -2,13 +2,17 @@
 // generated traces, with expected computation derived from the generators' definitions.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <numeric>
+
+#include "helpers.hpp"
 
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/error.hpp"
 #include "wisp/generate/generators.hpp"
 #include "wisp/scenario/scenario.hpp"
 #include "wisp/scenario/selection.hpp"
+#include "wisp/scenario/sweep.hpp"
 #include "wisp/scenario/transform.hpp"
 
 using namespace wisp;
@@ -124,7 +128,28 @@ TEST_CASE("scenario errors name the file, line and column") {
   CHECK(error_of("wisp: 1\ntrace: t\ntransforms:\n  - scale: {region: work, factor: lots}\n") ==
         "dir/s.yaml:4:35: factor must be a number, not 'lots'");
   CHECK(error_of("") == "dir/s.yaml:1:1: the scenario is empty (start with 'wisp: 1')");
-  CHECK_THROWS_WITH(load_scenario("/nonexistent/s.yaml"), "/nonexistent/s.yaml: cannot read the scenario file");
+  CHECK_THROWS_WITH(load_scenario("/nonexistent/s.yaml"),
+                    "/nonexistent/s.yaml: cannot read the scenario file: no such file");
+  // A shorthand's selection has the place of its item (it was 0:0 once the shorthand was expanded).
+  const Scenario s = parse_scenario("wisp: 1\ntrace: t\ntransforms:\n  - rebalance: nosuch\n", "dir/s.yaml");
+  CHECK(s.transforms[0].select.where.str() == "dir/s.yaml:4:5");
+  // A typo in a sweep key: named, at its place.
+  const Scenario typo = parse_scenario(
+      "wisp: 1\ntrace: t\ntransforms:\n  - scale: {region: work, factor: 1}\nsweep:\n  transforms[0].fator: [1, 2]\n",
+      "dir/s.yaml");
+  CHECK_THROWS_WITH(sweep_points_of(typo),
+                    "dir/s.yaml:6:3: sweep key 'transforms[0].fator' (at the point transforms[0].fator=1): unknown "
+                    "key 'fator' in transform 'scale' (did you mean 'factor'?)");
+}
+
+// `wisp run TRACE` (natural, since `wisp suggest` takes one): the commands that take a trace.
+TEST_CASE("a trace given where a scenario is expected: the commands that take it") {
+  wisp::test::TempDir dir;
+  std::ofstream(dir / "traces.otf2") << "OTF2";
+  const std::string trace = (dir / "traces.otf2").string();
+  CHECK_THROWS_WITH(load_scenario(dir / "traces.otf2"),
+                    Catch::StartsWith(trace + ": is an OTF2 trace, not a scenario file: `wisp suggest " + trace + "`"));
+  CHECK_THROWS_WITH(load_scenario(dir.path()), Catch::StartsWith(trace + ": is an OTF2 trace"));
 }
 
 TEST_CASE("sweeps are the cartesian product of their axes") {
