@@ -28,7 +28,9 @@ void add_run_command(CLI::App& app) {
                 "sweeps: continue the part of an earlier run (DIR.partial, or the --points part)");
   cmd->add_option("--slurm-array", o->slurm_array, "sweeps: write Slurm job-array scripts of N tasks and a merge job")
       ->check(CLI::Range(1, 100000));
-  cmd->add_flag("--detail", o->detail, "report.json: also the analyses' per-segment lists (critical-path segments)");
+  cmd->add_flag("--detail", o->detail,
+                "print the per-metric call-path tables (as report.txt) instead of the largest changes; report.json: "
+                "also the analyses' per-segment lists");
   cmd->add_flag("--no-interval", o->no_interval,
                 "skip the gain interval (its two cost hypotheses are replayed beside the point: 3 more replays)");
   cmd->callback([o, json] { print(driver::run(*o), *json); });

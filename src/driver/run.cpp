@@ -66,8 +66,11 @@ Written run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& 
   }
   write_traces(s, p.result, out.staging());
   write_views(s, in, p, out, o.chrome_trace);
-  const RunReportOptions report{o.detail, o.top};
-  return commit_report(point_json(s, in, p, report), point_text(s, in, p, report), out);
+  RunReportOptions report{o.detail, o.top};
+  Written written = commit_report(point_json(s, in, p, report), point_text(s, in, p, report), out);
+  report.summary = !o.detail;  // the screen: the largest changes, report.txt the tables
+  written.text = point_text(s, in, p, report);
+  return written;
 }
 
 // A sweep over MPI ranks or in slices: rank 0 keeps every finished point in a part directory (the

@@ -132,6 +132,29 @@ std::string callpaths_text(const PointEvaluation& p, std::size_t top) {
   return t;
 }
 
+// The screen's summary: the `count` largest changes over every metric (changes below 0.5 us are
+// not printed), and how many more there are.
+std::string changes_text(const PointEvaluation& p, std::size_t count) {
+  std::vector<const CallpathComparison*> changed;
+  for (const CallpathComparison& row : p.callpaths)
+    if (std::abs(row.change()) >= 0.5e-6) changed.push_back(&row);
+  std::stable_sort(changed.begin(), changed.end(),
+                   [](auto* a, auto* b) { return std::abs(a->change()) > std::abs(b->change()); });
+  if (changed.empty()) return "\nno call path changed by 1 us or more in any metric\n";
+  std::string t = fmt::format("\n{:<40} {:<26} {:>12} {:>12} {:>12}\n", "largest changes, summed over ranks [s]",
+                              "metric", "identity", "scenario", "change");
+  for (std::size_t k = 0; k < changed.size() && k < count; ++k) {
+    const CallpathComparison& row = *changed[k];
+    t += fmt::format("  {:<38} {:<26} {:>12.6f} {:>12.6f} {:>+12.6f}\n",
+                     middle_shortened(row.callpath.empty() ? "(program)" : row.short_name, 38),
+                     middle_shortened(row.metric, 26), row.before, row.after, row.change());
+  }
+  if (changed.size() > count)
+    t += fmt::format("  ... {} more changed rows: report.txt per metric, --detail to print them\n",
+                     changed.size() - count);
+  return t;
+}
+
 std::string sweep_line(std::size_t i, const SweepRow& r) {
   std::string line = fmt::format("  {:>5}", i);
   for (const auto& v : r.values) line += fmt::format("  {:>24}", v);
@@ -199,7 +222,7 @@ std::string point_text(const Scenario& s, const ScenarioTrace& in, const PointEv
   t += trust_text(r);
   t += fmt::format("gain          {} ({:.2f} %) = identity - scenario\n", seconds(r.gain()), r.gain_percent());
   t += "interval      " + interval_text(r.interval) + "\n";
-  return t + zero_text(p) + pop_text(s, p) + callpaths_text(p, o.top);
+  return t + zero_text(p) + pop_text(s, p) + (o.summary ? changes_text(p, o.changes) : callpaths_text(p, o.top));
 }
 
 std::string sweep_csv(const Scenario& s, const SweepResult& sweep) {

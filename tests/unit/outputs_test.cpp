@@ -354,7 +354,18 @@ TEST_CASE("wisp run on the real miniFE trace: report.txt in short names, report.
   CHECK(r.out.find("[with") == std::string::npos);
   CHECK(r.out.find("OperatorType") == std::string::npos);
   CHECK_THAT(r.out, Catch::Contains("1. rebalance cg_solve (per instance)"));
-  CHECK_THAT(r.out, Catch::Contains("\n    cg_solve/dot/MPI_Allreduce "));  // dot is called in breakdown too
+  // The screen: one screen, the largest changes only, no zero rows; report.txt: the tables.
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') <= 30);
+  CHECK(r.out.find("+0.000000") == std::string::npos);
+  CHECK(r.out.find("-0.000000") == std::string::npos);
+  CHECK_THAT(r.out, Catch::Contains("\n  cg_solve/dot/MPI_Allreduce "));  // dot is called in breakdown too
+  CHECK_THAT(r.out, Catch::Contains("more changed rows: report.txt per metric, --detail to print them"));
+  const std::string report = *read_file(dir / "out" / "report.txt");
+  CHECK_THAT(report, Catch::Contains("\n    cg_solve/dot/MPI_Allreduce "));
+  CHECK(report.find("[with") == std::string::npos);
+  const auto detail =
+      run_wisp("-q run --force --detail -o " + (dir / "out").string() + " " + (dir / "s.yaml").string());
+  CHECK_THAT(detail.out, Catch::Contains("\n    cg_solve/dot/MPI_Allreduce "));
   const json j = json::parse(std::ifstream(dir / "out" / "report.json"));
   bool found = false;
   for (const json& row : j["callpaths"])

@@ -22,12 +22,17 @@ struct RunReportOptions {
   // metric rows ("metrics"; "callpaths" has their sums over ranks) too
   bool detail = false;
   std::size_t top = 20;  // report.txt: non-zero rows per metric of the call-path comparison
+  // The screen's text: instead of the per-metric tables, the `changes` largest changes over all
+  // metrics (the tables stay in report.txt).
+  bool summary = false;
+  std::size_t changes = 5;
 };
 
 nlohmann::json point_json(const Scenario& scenario, const ScenarioTrace& input, const PointEvaluation& point,
                           const RunReportOptions& options = {});
 // Rows that print as zero in all three columns (measured, identity, scenario: below 0.5 us) are
-// left out, and counted; so are the rows beyond options.top of each metric.
+// left out, and counted; so are the rows beyond options.top of each metric. In summary, only rows
+// whose change prints as non-zero, the largest `changes` of them.
 std::string point_text(const Scenario& scenario, const ScenarioTrace& input, const PointEvaluation& point,
                        const RunReportOptions& options = {});
 
