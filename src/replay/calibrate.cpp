@@ -444,7 +444,7 @@ void collect_minima(Fitting& f) {
 // 4. Network: t = a + s/B over the rendezvous classes of the blocking receives (their fastest
 //    instance found the sender waiting, so it is one whole transfer); else over the sends; else
 //    a default.
-LinearFit fit_network(Calibration& c, Fitting& f, const std::vector<Region>& regions) {
+LinearFit fit_network(Calibration& c, Fitting& f, const std::vector<Region>& regions, bool& defaulted) {
   std::vector<std::pair<double, double>> recv_points;
   for (RegionId r = 0; r < regions.size(); ++r)
     if (regions[r].mpi == MpiFunction::Recv) f.recv_region = r;
@@ -459,6 +459,7 @@ LinearFit fit_network(Calibration& c, Fitting& f, const std::vector<Region>& reg
   }
   if (!net.ok || net.slope <= 0) {
     net = LinearFit{1e-6 + c.base_overhead, 1e-10, true};
+    defaulted = true;
     c.notes.push_back("no size-dependent point-to-point data: default latency 1 us, bandwidth 10 GB/s");
   }
   return net;
@@ -629,10 +630,11 @@ Calibration calibrate(const Trace& trace) {
   c.algorithms = calibrate_collectives(trace, c.algorithm_evidence);
 
   collect_minima(f);
-  const LinearFit net = fit_network(c, f, regions);
+  bool defaulted = false;  // the default network: its latency is 1 us whatever the receive overhead
+  const LinearFit net = fit_network(c, f, regions, defaulted);
   c.bandwidth = 1.0 / net.slope;
   f.recv_overhead = receive_overhead(f, c.base_overhead);
-  c.latency = without_noise(net.intercept - f.recv_overhead);
+  c.latency = defaulted ? 1e-6 : without_noise(net.intercept - f.recv_overhead);
   f.latency = c.latency;
   f.beta = 1.0 / c.bandwidth;
   f.overhead = call_overheads(f, regions);

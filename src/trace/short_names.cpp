@@ -145,8 +145,9 @@ std::vector<std::string> region_display_names(const Definitions& defs) {
     out[r] = short_name(defs.regions[r].name);
     if (used[r]) by_short[out[r]].push_back(r);
   }
-  for (const auto& [shorter, ids] : by_short) {
+  for (const auto& [name, ids] : by_short) {
     if (ids.size() < 2) continue;
+    const std::string shorter = name;  // (a structured binding cannot be captured before C++20 in clang 14)
     const std::vector<std::function<std::string(const std::string&)>> forms = {
         [](const std::string& n) { return qualified_short_form(n); },
         [&](const std::string& n) { return std::string(shorter).append(" ").append(distinguishing_part(n, true)); },
