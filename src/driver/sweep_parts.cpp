@@ -60,7 +60,9 @@ nlohmann::json row_json(std::size_t point, const SweepRow& r) {
           {"scenario", r.scenario},
           {"error", r.error},
           {"gain_interval", std::isnan(r.interval_low) ? nlohmann::json(nullptr)
-                                                       : nlohmann::json::array({r.interval_low, r.interval_high})}};
+                                                       : nlohmann::json::array({r.interval_low, r.interval_high})},
+          {"mpi_time",
+           std::isnan(r.mpi_traced) ? nlohmann::json(nullptr) : nlohmann::json::array({r.mpi_traced, r.mpi_modelled})}};
 }
 
 SweepRow row_of(const nlohmann::json& j) {
@@ -74,6 +76,10 @@ SweepRow row_of(const nlohmann::json& j) {
   if (j.contains("gain_interval") && j["gain_interval"].is_array() && j["gain_interval"].size() == 2) {
     r.interval_low = j["gain_interval"][0].get<double>();
     r.interval_high = j["gain_interval"][1].get<double>();
+  }
+  if (j.contains("mpi_time") && j["mpi_time"].is_array() && j["mpi_time"].size() == 2) {
+    r.mpi_traced = j["mpi_time"][0].get<double>();
+    r.mpi_modelled = j["mpi_time"][1].get<double>();
   }
   return r;
 }

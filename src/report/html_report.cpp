@@ -17,6 +17,7 @@
 #include "report/html_assets.hpp"
 #include "wisp/io/json_text.hpp"
 #include "wisp/report/suggest_report.hpp"
+#include "wisp/scenario/platform_reach.hpp"
 
 namespace wisp {
 
@@ -259,7 +260,16 @@ std::string sweep_html(const Scenario& s, const std::string& trace_source, const
                   {"gain_interval", gain_interval_json(r.interval_low, r.interval_high)}});
     j["rows"].push_back(row);
   }
-  if (sweep.best) j["best"] = *sweep.best;
+  if (const auto best = sweep.gaining_best()) j["best"] = *best;
+  j["warnings"] = nlohmann::json::array();
+  if (sweep.best && !sweep.gaining_best())
+    j["warnings"].push_back("no point gains more than 0.1 % of its identity runtime: no best point");
+  if (changes_platform(s))
+    if (const auto i = sweep.least_reach()) {
+      const PlatformReach reach{sweep.rows[*i].mpi_traced, sweep.rows[*i].mpi_modelled};
+      j["warnings"].push_back(platform_reach_text(reach));
+      if (std::string w = platform_reach_warning(reach); !w.empty()) j["warnings"].push_back(w);
+    }
   return page(j, {});
 }
 

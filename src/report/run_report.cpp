@@ -8,6 +8,7 @@
 
 #include "wisp/report/gain_interval_report.hpp"
 #include "wisp/report/trace_analysis_report.hpp"
+#include "wisp/scenario/platform_reach.hpp"
 #include "wisp/trace/short_names.hpp"
 
 namespace wisp {
@@ -28,6 +29,10 @@ nlohmann::json residual_json(const ResidualClass& c) {
 nlohmann::json trust_json(const PointResult& r) {
   nlohmann::json j = {{"identity_error", r.identity_error()}, {"costs", r.costs}, {"warnings", r.warnings}};
   j["kept_residual_share"] = r.kept_residual_share ? nlohmann::json(*r.kept_residual_share) : nlohmann::json(nullptr);
+  if (r.platform_reach)
+    j["platform_reach"] = {{"traced_mpi_seconds", r.platform_reach->traced},
+                           {"modelled_seconds", r.platform_reach->modelled},
+                           {"share", r.platform_reach->share()}};
   if (r.residuals) {
     nlohmann::json classes = nlohmann::json::object();
     for (int i = 0; i < kCallClassCount; ++i)
@@ -50,6 +55,7 @@ std::string trust_text(const PointResult& r) {
   if (r.kept_residual_share)
     t += fmt::format("critical path {:.1f} % of the scenario's critical path is residual time kept as fixed cost\n",
                      100 * *r.kept_residual_share);
+  if (r.platform_reach) t += "platform      " + platform_reach_text(*r.platform_reach) + "\n";
   for (const std::string& w : r.warnings) t += "warning: " + w + "\n";
   return t;
 }
@@ -268,7 +274,14 @@ nlohmann::json sweep_json(const Scenario& s, const std::string& trace_source, co
     }
     j["points"].push_back(p);
   }
-  if (sweep.best) j["best"] = *sweep.best;
+  if (const auto best = sweep.gaining_best()) j["best"] = *best;
+  if (changes_platform(s))
+    if (const auto i = sweep.least_reach()) {
+      const PlatformReach reach{sweep.rows[*i].mpi_traced, sweep.rows[*i].mpi_modelled};
+      j["platform_reach"] = {
+          {"traced_mpi_seconds", reach.traced}, {"modelled_seconds", reach.modelled}, {"share", reach.share()}};
+      if (std::string w = platform_reach_warning(reach); !w.empty()) j["warnings"].push_back(w);
+    }
   return j;
 }
 
@@ -279,9 +292,17 @@ std::string sweep_text(const Scenario& s, const std::string& trace_source, const
   for (const auto& axis : s.sweep) header += fmt::format("  {:>24}", axis.key);
   t += header + "      identity      scenario          gain  gain interval\n";
   for (std::size_t i = 0; i < sweep.rows.size(); ++i) t += sweep_line(i, sweep.rows[i]) + "\n";
-  if (sweep.best)
-    t += fmt::format("\nbest point    {} ({}): scenario runtime {}\n", *sweep.best, sweep.rows[*sweep.best].name,
-                     seconds(sweep.rows[*sweep.best].scenario));
+  if (const auto best = sweep.gaining_best())
+    t += fmt::format("\nbest point    {} ({}): scenario runtime {}\n", *best, sweep.rows[*best].name,
+                     seconds(sweep.rows[*best].scenario));
+  else if (sweep.best)
+    t += "\nbest point    none: no point gains more than 0.1 % of its identity runtime\n";
+  if (changes_platform(s))
+    if (const auto i = sweep.least_reach()) {
+      const PlatformReach reach{sweep.rows[*i].mpi_traced, sweep.rows[*i].mpi_modelled};
+      t += "platform      " + platform_reach_text(reach) + "\n";
+      if (std::string w = platform_reach_warning(reach); !w.empty()) t += "warning: " + w + "\n";
+    }
   return t;
 }
 

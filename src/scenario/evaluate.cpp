@@ -86,10 +86,13 @@ std::vector<ZeroVersusMbm> zero_versus_mbm(const Scenario& s, const PointEvaluat
   return out;
 }
 
-// How far to trust the gain: the critical path's share in kept residuals (anchored costs) and the
-// interval's warnings, after the identity's.
-void add_gain_trust(PointEvaluation& e) {
+// How far to trust the gain: the critical path's share in kept residuals (anchored costs), what a
+// platform change can act on, and the interval's warnings, after the identity's.
+void add_gain_trust(const Scenario& s, PointEvaluation& e) {
   PointResult& r = e.result;
+  if (changes_platform(s)) r.platform_reach = platform_reach(r.residuals);
+  if (r.platform_reach)
+    if (std::string w = platform_reach_warning(*r.platform_reach); !w.empty()) r.warnings.push_back(std::move(w));
   const CriticalPath& path = e.scenario.wait_paths.critical_path;
   if (r.identity_replay.residuals && !r.scenario_replay.trace.ranks.empty())
     r.kept_residual_share =
@@ -116,7 +119,7 @@ PointEvaluation evaluate_point(const Scenario& s, const Trace& measured) {
   e.identity = analyze_for_scenario(s, run.identity().trace, pag || has_zero_region(s));
   e.result = run.finish();
   e.scenario = analyze_for_scenario(s, e.result.scenario_replay.trace, pag);
-  add_gain_trust(e);
+  add_gain_trust(s, e);
   e.callpaths = compare(s, measured, e);
   e.zero_versus_mbm = zero_versus_mbm(s, e);
   return e;

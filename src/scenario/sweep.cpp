@@ -26,9 +26,9 @@ std::vector<SweepRow> rows_of(const Scenario& s, const std::vector<Scenario>& po
 }  // namespace
 
 std::string row_numbers(const SweepRow& r) {
-  return fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {} {:.17g} {:.17g} {:.17g}", r.measured, r.identity,
-                     r.scenario, r.interval_low, r.interval_high, r.variability.segments, r.variability.low,
-                     r.variability.high, r.variability.startup);
+  return fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g}", r.measured,
+                     r.identity, r.scenario, r.interval_low, r.interval_high, r.variability.segments, r.variability.low,
+                     r.variability.high, r.variability.startup, r.mpi_traced, r.mpi_modelled);
 }
 
 void read_row_numbers(const std::string& text, SweepRow& r) {
@@ -39,6 +39,9 @@ void read_row_numbers(const std::string& text, SweepRow& r) {
     r.interval_low = std::strtod(low.c_str(), nullptr), r.interval_high = std::strtod(high.c_str(), nullptr);
   GainVariability v;
   if (in >> v.segments >> v.low >> v.high >> v.startup) r.variability = v;
+  std::string traced, modelled;  // "nan" is text to operator>> of double
+  if (in >> traced >> modelled)
+    r.mpi_traced = std::strtod(traced.c_str(), nullptr), r.mpi_modelled = std::strtod(modelled.c_str(), nullptr);
 }
 
 std::optional<std::size_t> best_point(const std::vector<SweepRow>& rows) {
@@ -59,6 +62,19 @@ SweepPoints sweep_points_of(const Scenario& s) {
 std::size_t SweepResult::failed() const {
   return static_cast<std::size_t>(
       std::count_if(rows.begin(), rows.end(), [](const SweepRow& r) { return !r.error.empty(); }));
+}
+
+std::optional<std::size_t> SweepResult::gaining_best() const {
+  if (!best || !(rows[*best].gain() > 1e-3 * rows[*best].identity)) return std::nullopt;
+  return best;
+}
+
+std::optional<std::size_t> SweepResult::least_reach() const {
+  std::optional<std::size_t> least;
+  const auto share = [&](std::size_t i) { return rows[i].mpi_modelled / rows[i].mpi_traced; };
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].error.empty() && rows[i].mpi_traced > 0 && (!least || share(i) < share(*least))) least = i;
+  return least;
 }
 
 }  // namespace wisp

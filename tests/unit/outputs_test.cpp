@@ -376,3 +376,36 @@ TEST_CASE("wisp run on the real miniFE trace: report.txt in short names, report.
     }
   CHECK(found);
 }
+
+// Sweep3D (6 ranks): the network model explains 43 % of the traced MPI time (12.09 s traced, 6.88 s
+// residual kept as measured), so latency factors can move only that part: said in the text, the
+// JSON and report.html, and warned about. No point of the sweep gains (x1 is the identity, x10 is
+// slower): no best point is claimed.
+TEST_CASE("a platform sweep on the real Sweep3D trace says what it can act on and claims no best point",
+          "[outputs][cli]") {
+  test::TempDir dir;
+  const auto trace = test::real_trace("apps/sweep3d_50c_6r") / "traces.otf2";
+  std::ofstream(dir / "s.yaml") << "wisp: 1\nname: lat\ntrace: \"" << trace.string()
+                                << "\"\ntransforms:\n  - platform: {latency_factor: 1}\n"
+                                   "sweep:\n  transforms[0].latency_factor: [1, 10]\n";
+  const auto r = run_wisp("-q run --jobs 2 --force -o " + (dir / "out").string() + " " + (dir / "s.yaml").string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("best point    none: no point gains more than 0.1 % of its identity runtime"));
+  CHECK_THAT(r.out, Catch::Contains("platform      platform changes act on the network model's part of the MPI time"));
+  CHECK_THAT(r.out, Catch::Contains("warning: the network model explains 43 % of the traced MPI time"));
+  const json j = json::parse(std::ifstream(dir / "out" / "report.json"));
+  CHECK_FALSE(j.contains("best"));
+  CHECK(j["platform_reach"]["share"].get<double>() == Approx(1 - 6.878784 / 12.091810).margin(0.005));
+  CHECK(j["platform_reach"]["traced_mpi_seconds"].get<double>() == Approx(12.091810).margin(1e-5));
+  const std::string html = *read_file(dir / "out" / "report.html");
+  CHECK_THAT(html, Catch::Contains("the network model explains 43 %"));
+  // One point: the same line in its trust block and JSON.
+  std::ofstream(dir / "p.yaml") << "wisp: 1\nname: lat\ntrace: \"" << trace.string()
+                                << "\"\ntransforms:\n  - platform: {latency_factor: 10}\n";
+  const auto p = run_wisp("-q run --force -o " + (dir / "point").string() + " " + (dir / "p.yaml").string());
+  REQUIRE(p.exit_code == 0);
+  CHECK_THAT(p.out, Catch::Contains("warning: the network model explains 43 % of the traced MPI time"));
+  const json pj = json::parse(std::ifstream(dir / "point" / "report.json"));
+  CHECK(pj["trust"]["platform_reach"]["share"].get<double>() == Approx(0.431).margin(0.005));
+}

@@ -14,6 +14,7 @@
 #include "wisp/replay/replay.hpp"
 #include "wisp/replay/trust.hpp"
 #include "wisp/scenario/gain_interval.hpp"
+#include "wisp/scenario/platform_reach.hpp"
 #include "wisp/scenario/scenario.hpp"
 #include "wisp/scenario/transform.hpp"
 
@@ -64,6 +65,8 @@ struct PointResult : Runtimes {
   // Trust: the share of the scenario's critical path that runs through residual time kept as
   // fixed cost of its calls (unset: not computed, e.g. model-only costs or no critical path).
   std::optional<double> kept_residual_share;
+  // A platform change: the part of the traced MPI time it can act on (platform_reach.hpp).
+  std::optional<PlatformReach> platform_reach;
   ReplayResult identity_replay;
   ReplayResult scenario_replay;
 };

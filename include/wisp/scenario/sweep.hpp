@@ -19,12 +19,14 @@ struct SweepRow : Runtimes {
   std::vector<std::string> values;                                   // per axis, as written in the scenario
   double interval_low = std::nan(""), interval_high = std::nan("");  // the gain interval; NaN: none
   GainVariability variability;  // of the gain, when asked for without the interval (PointsOptions)
+  // The identity's traced MPI time and the network model's part of it (platform_reach.hpp); NaN: none.
+  double mpi_traced = std::nan(""), mpi_modelled = std::nan("");
   std::string name;
   std::string error;  // non-empty if the point failed
 };
 
 // A row's numbers as the workers send them: "measured identity scenario low high" (NaN: no
-// interval), then the variability's "segments low high startup".
+// interval), then the variability's "segments low high startup", then "traced modelled" MPI time.
 std::string row_numbers(const SweepRow& row);
 void read_row_numbers(const std::string& text, SweepRow& row);  // what is missing stays as it was
 
@@ -32,6 +34,12 @@ struct SweepResult {
   std::vector<SweepRow> rows;       // in point order
   std::optional<std::size_t> best;  // the point with the shortest scenario runtime
   std::size_t failed() const;
+  // The best point, when it gains more than 0.1 % of its identity runtime (else no point is
+  // worth claiming: the unchanged run may well be the shortest).
+  std::optional<std::size_t> gaining_best() const;
+  // The point whose platform change reaches the smallest share of the traced MPI time (a row with
+  // mpi_traced), for the sweep's reports.
+  std::optional<std::size_t> least_reach() const;
 };
 
 // Every point of a sweep (all keys checked) and its row with the axis values as written, before

@@ -203,7 +203,7 @@
            b.gain >= 0 ? "gain-positive" : "gain-negative", "gain");
     }
     var failed = report.rows.filter(function (r) { return r.error; });
-    warnings(s, failed.map(function (r) { return r.name + ": " + r.error; }));
+    warnings(s, (report.warnings || []).concat(failed.map(function (r) { return r.name + ": " + r.error; })));
   }
 
   function suggestSummary(s) {
@@ -570,7 +570,11 @@
     function xv(r) { return numeric ? +r.values[a] : r.values[a]; }
     var order = [];
     ok.forEach(function (r) { if (order.indexOf(r.values[a]) < 0) order.push(r.values[a]); });
-    var x = numeric ? d3.scale.linear().domain(d3.extent(ok, xv)).nice().range([0, width])
+    // Factors (all positive, spanning 10x or more) on a logarithmic axis: 1, 10, 100 evenly apart.
+    var extent = numeric ? d3.extent(ok, xv) : null;
+    var logarithmic = numeric && extent[0] > 0 && extent[1] / extent[0] >= 10;
+    var x = logarithmic ? d3.scale.log().domain(extent).range([0, width])
+          : numeric ? d3.scale.linear().domain(extent).nice().range([0, width])
                     : d3.scale.ordinal().domain(order).rangePoints([0, width], 0.5);
     var y = d3.scale.linear().domain(d3.extent(ok.map(function (r) { return r.percent; }).concat([0]))).nice().range([height, 0]);
     var others = function (r) {
@@ -585,7 +589,8 @@
       .append("g").attr("transform", "translate(" + margin.left + "," + margin.top + ")");
     svg.append("g").attr("class", "axis").attr("transform", "translate(0," + height + ")").call(d3.svg.axis().scale(x).orient("bottom"));
     svg.append("g").attr("class", "axis").call(d3.svg.axis().scale(y).orient("left").ticks(6));
-    svg.append("text").attr("x", width / 2).attr("y", height + 34).attr("text-anchor", "middle").text(axis);
+    svg.append("text").attr("x", width / 2).attr("y", height + 34).attr("text-anchor", "middle")
+      .text(axis + (logarithmic ? " (logarithmic)" : ""));
     svg.append("text").attr("transform", "rotate(-90)").attr("x", -height / 2).attr("y", -50).attr("text-anchor", "middle").text("gain [%]");
     var line = d3.svg.line().x(function (r) { return x(xv(r)); }).y(function (r) { return y(r.percent); });
     lines.forEach(function (group, k) {
