@@ -19,8 +19,10 @@ namespace {
 std::string quoted(const std::string& s) { return json_text(nlohmann::json(s)); }
 
 // Seconds as microseconds to the nanosecond: 1.5e-6 -> "1.5", 2e-6 -> "2", -3e-9 -> "-0.003".
-void append_us(std::string& out, double seconds) {
-  long long ns = std::llround(seconds * 1e9);
+long long nanoseconds(double seconds) { return std::llround(seconds * 1e9); }
+
+// Microseconds with up to three decimals, from whole nanoseconds.
+void append_ns(std::string& out, long long ns) {
   if (ns < 0) {
     out += '-';
     ns = -ns;
@@ -35,6 +37,8 @@ void append_us(std::string& out, double seconds) {
   }
   fmt::format_to(std::back_inserter(out), ".{:0{}}", frac, digits);
 }
+
+void append_us(std::string& out, double seconds) { append_ns(out, nanoseconds(seconds)); }
 
 void metadata(std::string& out, int pid, const std::string& name, const std::vector<TimelineLane>& lanes) {
   fmt::format_to(
@@ -102,9 +106,11 @@ void intervals(std::string& out, int pid, const Timeline& t, std::size_t frame_b
       const std::uint32_t label = lane.label[i];
       fmt::format_to(std::back_inserter(out), "{{\"name\":{},{}\"ph\":\"X\",\"ts\":", regions[label],
                      t.labels[label].mpi ? "\"cat\":\"mpi\"," : "");
-      append_us(out, lane.start[i]);
+      // Both ends rounded, the duration their difference: consecutive slices never overlap.
+      const long long start = nanoseconds(lane.start[i]);
+      append_ns(out, start);
       out += ",\"dur\":";
-      append_us(out, lane.end[i] - lane.start[i]);
+      append_ns(out, nanoseconds(lane.end[i]) - start);
       fmt::format_to(std::back_inserter(out), ",\"pid\":{},\"tid\":{},\"sf\":{}", pid, k, frame_base + label);
       if (lane.wait[i] > 0 || lane.critical[i]) {
         out += ",\"args\":{";

@@ -153,3 +153,36 @@ TEST_CASE("wisp simulate: trace-anchored by default, --costs model, the identity
   CHECK_THAT(on.out, Catch::Contains("identity error +0.00 %"));
   CHECK_THAT(on.err, !Catch::Contains("identity replay is"));
 }
+
+// The Chrome trace of a real run (CloverLeaf, 2 ranks, 61 k events): on every track a slice either
+// ends before the next starts or contains it; none overlaps the next partially (rounding start and
+// duration separately once made 1 ns overlaps). Times compared in whole nanoseconds.
+TEST_CASE("wisp simulate --chrome-trace: no partially overlapping slices on a track", "[replay][cli][chrome]") {
+  TempDir dir;
+  const auto trace = wisp::test::real_trace("apps/cloverleaf_2r") / "traces.otf2";
+  const auto r = run_wisp("simulate " + q(trace) + " -o " + q(dir / "sim") + " --chrome-trace " + q(dir / "c.json"));
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto doc = nlohmann::json::parse(std::ifstream(dir / "c.json"));
+  std::map<std::pair<int, int>, std::vector<std::pair<long long, long long>>> tracks;  // (pid, tid) -> [start, end)
+  for (const auto& e : doc["traceEvents"])
+    if (e.value("ph", "") == "X") {
+      const long long start = std::llround(e["ts"].get<double>() * 1000);
+      tracks[{e["pid"].get<int>(), e["tid"].get<int>()}].emplace_back(
+          start, start + std::llround(e["dur"].get<double>() * 1000));
+    }
+  REQUIRE(tracks.size() >= 4);
+  std::size_t slices = 0, overlaps = 0;
+  for (auto& [track, list] : tracks) {
+    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<long long> open;  // ends of the enclosing slices
+    for (const auto& [start, end] : list) {
+      while (!open.empty() && open.back() <= start) open.pop_back();
+      if (!open.empty() && end > open.back()) ++overlaps;
+      open.push_back(end);
+      ++slices;
+    }
+  }
+  CHECK(slices > 10000);
+  CHECK(overlaps == 0);
+}
