@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include <algorithm>
 #include <map>
 
@@ -124,6 +126,11 @@ std::string analysis_text(const Trace& trace, const std::string& source, const W
   const CriticalPath& cp = a.critical_path;
   out += fmt::format("\nCritical path: {:.6f} s, {} segments, backward replay from rank {}{}\n", cp.length,
                      cp.segments.size(), cp.end_rank, cp.stopped_early ? " (stopped early: inconsistent trace)" : "");
+  if (!cp.segments.empty() && trace.end_time() - cp.length > 0.5e-6)
+    out += fmt::format(
+        "  the other {:.6f} s of the {:.6f} s run: {:.6f} s before the path starts (rank {}'s first event), the "
+        "rest waiting, which the path does not count\n",
+        trace.end_time() - cp.length, trace.end_time(), cp.segments.front().start, cp.segments.front().rank);
   out += fmt::format("  {:>12} {:>12} {:>14} {:>12} {:>12}  {}\n", "critical_path", "imbalance", "perf_impact", "intra",
                      "inter", "call path");
   const std::vector<Row> rows = rows_of(table, metric::kCriticalPath);
@@ -140,11 +147,16 @@ std::string analysis_text(const Trace& trace, const std::string& source, const W
   out += "\n";
 
   const DelayCosts& d = a.delays;
-  out += fmt::format(
-      "\nDelay costs ({} rules): {:.6f} s attributable waiting = {:.6f} short-term + {:.6f} "
-      "long-term + {:.6f} unattributed (nothing to blame in {} wait states, or dropped by a "
-      "clipped scale)\n",
-      to_string(d.rules), d.total_wait, d.short_sum, d.long_sum, d.unattributed, d.unattributed_waits);
+  out += fmt::format("\nDelay costs ({} rules): {:.6f} s attributable waiting = {:.6f} short-term + {:.6f} long-term",
+                     to_string(d.rules), d.total_wait, d.short_sum, d.long_sum);
+  if (std::abs(d.unattributed) >= 0.5e-6 && d.unattributed_waits > 0)
+    out += fmt::format(
+        " + {:.6f} unattributed ({} wait states whose delayer had nothing to blame, with the costs "
+        "they carry)",
+        d.unattributed, d.unattributed_waits);
+  else if (std::abs(d.unattributed) >= 0.5e-6)
+    out += fmt::format(" + {:.6f} dropped where a long-term scale was clipped (Scalasca's rules)", d.unattributed);
+  out += "\n";
   before = out.size();
   for (int k = 0; k < kDelayCategoryCount; ++k) {
     metric_block(out, trace, table, short_term_metric(WaitKind(k)), top);

@@ -130,6 +130,14 @@ std::string pop_windows_text(const PopAnalysis& a, std::size_t top) {
   out += fmt::format("    {:<22} {}\n", "serialisation", spread(a.windows, &PopFactors::serialisation));
   out += fmt::format("    {:<22} {}\n", "transfer", spread(a.windows, &PopFactors::transfer));
   out += fmt::format("    {:<22} {}\n", "parallel efficiency", spread(a.windows, &PopFactors::parallel_efficiency));
+  const auto above = std::count_if(a.windows.begin(), a.windows.end(),
+                                   [](const PopWindow& w) { return w.factors.serialisation > 1 + 1e-9; });
+  if (above > 0)
+    out += fmt::format(
+        "    serialisation above 100 % in {} window{}: the ideal network's critical path moved to another rank "
+        "inside {} (its T_ideal there is shorter than the busiest rank's useful time; the windows' T_ideal add up "
+        "to the run's, and the whole-run factors above are exact; Haldar, paper 003 section 3.2)\n",
+        above, above == 1 ? "" : "s", above == 1 ? "it" : "them");
   // The windows with the lowest parallel efficiency, in time order.
   std::vector<const PopWindow*> worst;
   for (const PopWindow& w : a.windows) worst.push_back(&w);

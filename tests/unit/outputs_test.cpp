@@ -409,3 +409,18 @@ TEST_CASE("a platform sweep on the real Sweep3D trace says what it can act on an
   const json pj = json::parse(std::ifstream(dir / "point" / "report.json"));
   CHECK(pj["trust"]["platform_reach"]["share"].get<double>() == Approx(0.431).margin(0.005));
 }
+
+// Numbers that need a word, on the real Sweep3D trace: the critical path shorter than the run, the
+// delay costs' remainder, POP serialisation above 100 % in windows.
+TEST_CASE("wisp analyze on the real Sweep3D trace explains the numbers that need it", "[outputs][cli]") {
+  const auto trace = test::real_trace("apps/sweep3d_50c_6r") / "traces.otf2";
+  const auto r = run_wisp("analyze --window 0.02 " + trace.string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  // 2.196776 s run, 2.188652 s path: 0.008124 s, of it 0.002368 s before rank 0's first event.
+  CHECK_THAT(r.out, Catch::Contains("the other 0.008124 s of the 2.196776 s run: 0.002368 s before the path starts "
+                                    "(rank 0's first event), the rest waiting"));
+  CHECK_THAT(r.out, Catch::Contains("+ 0.046049 dropped where a long-term scale was clipped (Scalasca's rules)"));
+  CHECK(r.out.find("nothing to blame in 0 wait states") == std::string::npos);
+  CHECK_THAT(r.out, Catch::Contains("serialisation above 100 % in"));
+}
