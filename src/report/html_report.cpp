@@ -194,6 +194,7 @@ nlohmann::json callpaths_json(const std::vector<CallpathComparison>& rows) {
     out.push_back({{"metric", c.metric},
                    {"callpath", c.callpath.empty() ? "(program)" : c.callpath},
                    {"short_name", c.callpath.empty() ? "(program)" : c.short_name},
+                   {"source", c.source},
                    {"measured", c.measured},
                    {"before", c.before},
                    {"after", c.after}});

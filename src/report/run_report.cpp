@@ -201,6 +201,7 @@ nlohmann::json point_json(const Scenario& s, const ScenarioTrace& in, const Poin
     j["callpaths"].push_back({{"metric", row.metric},
                               {"callpath", row.callpath},
                               {"short_name", row.short_name},
+                              {"source", row.source},
                               {"measured", row.measured},
                               {"before", row.before},
                               {"after", row.after},

@@ -164,7 +164,8 @@ nlohmann::json flat_profile_json(const Trace& t) {
                     {"exclusive_time", row.time},
                     {"max_rank_time", row.max_time},
                     {"max_rank", row.max_rank},
-                    {"share", share(row.time, p.total)}});
+                    {"share", share(row.time, p.total)},
+                    {"source", source_location(r)}});
   }
   return {{"time", "exclusive"}, {"total", p.total}, {"rows", std::move(rows)}};
 }
@@ -180,8 +181,9 @@ std::string flat_profile_text(const Trace& t, const std::string& source) {
   for (const RegionProfileRow& row : p.rows) {
     const Region& r = t.defs.regions[row.region];
     const std::string shorter = short_name(r.name);
-    const std::string name =
-        shorter == r.name ? r.name : fmt::format("{} = {}", shorter, middle_shortened(r.name, 100));
+    std::string name = shorter == r.name ? r.name : fmt::format("{} = {}", shorter, middle_shortened(r.name, 100));
+    if (std::string at = source_location(r); !at.empty())  // the file's tail: its name and line
+      name.append("  (").append(at.size() > 60 ? "..." + at.substr(at.size() - 57) : at).append(")");
     out += fmt::format("  {:>14.6f} {:>6.2f}% {:>14.6f} {:>6} {:>10}  {:<11} {}\n", row.time,
                        100 * share(row.time, p.total), row.max_time, row.max_rank, row.visits, paradigm_of(r), name);
   }

@@ -46,13 +46,14 @@ std::vector<CallpathComparison> compare(const Scenario& s, const Trace& measured
   add_totals(s, measured, e.measured.table, &CallpathComparison::measured, totals);
   add_totals(s, e.result.identity_replay.trace, e.identity.table, &CallpathComparison::before, totals);
   add_totals(s, e.result.scenario_replay.trace, e.scenario.table, &CallpathComparison::after, totals);
-  std::map<std::string, std::string> shorter;  // full call path name -> display name
+  std::map<std::string, CallpathId> ids;  // full call path name -> call path of the measured trace
   const std::vector<std::string> names = callpath_display_names(measured.defs);
-  for (CallpathId cp = 0; cp < names.size(); ++cp) shorter[measured.defs.callpath_name(cp)] = names[cp];
+  for (CallpathId cp = 0; cp < names.size(); ++cp) ids[measured.defs.callpath_name(cp)] = cp;
   std::vector<CallpathComparison> rows;
   for (auto& [key, row] : totals) {
-    const auto found = shorter.find(row.callpath);
-    row.short_name = found == shorter.end() ? row.callpath : found->second;
+    const auto found = ids.find(row.callpath);
+    row.short_name = found == ids.end() ? row.callpath : names[found->second];
+    if (found != ids.end()) row.source = source_location(measured.defs.region_of(found->second));
     rows.push_back(row);
   }
   std::stable_sort(rows.begin(), rows.end(), [](const CallpathComparison& a, const CallpathComparison& b) {

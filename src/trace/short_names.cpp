@@ -120,6 +120,11 @@ std::string middle_shortened(std::string_view name, std::size_t width) {
   return std::string(name.substr(0, head)) + "..." + std::string(name.substr(name.size() - tail));
 }
 
+std::string source_location(const Region& r) {
+  if (r.file.empty() || r.begin_line == 0) return {};  // (Score-P names MPI functions' file "MPI", line 0)
+  return r.file + ":" + std::to_string(r.begin_line);
+}
+
 std::string short_path(std::string_view path) {
   std::string out;
   int depth = 0;

@@ -424,3 +424,21 @@ TEST_CASE("wisp analyze on the real Sweep3D trace explains the numbers that need
   CHECK(r.out.find("nothing to blame in 0 wait states") == std::string::npos);
   CHECK_THAT(r.out, Catch::Contains("serialisation above 100 % in"));
 }
+
+// Source locations where the trace defines them (Score-P's compiler instrumentation: file and
+// begin line of every function; otf2-print -G shows cg_solve at cg_solve.hpp line 73).
+TEST_CASE("region source locations in info --regions, its JSON and wisp run's call-path rows", "[outputs][cli]") {
+  const auto trace = test::real_trace("whatif/minife2/imb20_A") / "traces.otf2";
+  const auto text = run_wisp("info --regions " + trace.string());
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains("/src_scorep/cg_solve.hpp:73)"));
+  CHECK_THAT(text.out, Catch::Contains("MPI_Allreduce\n"));  // MPI functions have no line: nothing shown
+  const json j = json::parse(run_wisp("info --json " + trace.string()).out);
+  bool found = false;
+  for (const json& row : j["flat_profile"]["rows"])
+    if (row["short_name"] == "cg_solve") {
+      found = true;
+      CHECK(row["source"] == "_tmp_oracle/apps/minife2/ref/src_scorep/cg_solve.hpp:73");
+    }
+  CHECK(found);
+}

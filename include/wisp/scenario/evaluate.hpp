@@ -17,6 +17,7 @@ struct CallpathComparison {
   std::string metric;      // Scalasca name ("time", "mpi_latesender", ...)
   std::string callpath;    // "main/MPI_Waitall"; empty for the program
   std::string short_name;  // the shortest unambiguous path of short names (trace/short_names.hpp)
+  std::string source;      // "file:line" of its region, where the trace says
   double measured = 0, before = 0, after = 0;
   double change() const { return after - before; }
 };

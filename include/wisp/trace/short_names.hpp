@@ -28,6 +28,10 @@ std::string middle_shortened(std::string_view name, std::size_t width = 80);
 // name ("main/cg_solve"); components are split at '/' outside brackets.
 std::string short_path(std::string_view path);
 
+// Where a region's source is, "file:line" (the file as the trace gives it), or "" when the trace
+// does not say (no file, or no line).
+std::string source_location(const Region& region);
+
 // A name per region for display: its short name, or where regions that occur in call paths share
 // it, the shortest form that tells them apart: the qualified short form, then the short name with
 // GCC's "[with ...]" bindings or its parameter list, then the full name.

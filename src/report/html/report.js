@@ -544,7 +544,7 @@
       tr.html("").each(function (r) {
         var row = d3.select(this);
         el(row, "td", r.metric, "text");
-        el(row, "td", r.short_name || r.callpath, "text").attr("title", r.callpath);
+        el(row, "td", r.short_name || r.callpath, "text").attr("title", r.callpath + (r.source ? "\n" + r.source : ""));
         el(row, "td", seconds(r.measured));
         el(row, "td", seconds(r.before));
         el(row, "td", seconds(r.after));
