@@ -111,6 +111,7 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
           [&] { a.wait_paths = analyze_wait_paths(trace, options.wait_paths); });
     timed(first, "metric table", [&] { a.table = metric_table(a.wait_paths); });
     a.threads = thread_profile(trace);  // empty unless the trace has other threads
+    a.communication = communication_matrix(trace);
     // The estimate is compared with the wait-path analysis's wait states, not with a second wait-state search.
     if (options.parts.wait_estimate)
       timed(first, "minimum-based wait estimate", [&] {

@@ -17,6 +17,7 @@
 #include "report/html_assets.hpp"
 #include "wisp/io/json_text.hpp"
 #include "wisp/report/suggest_report.hpp"
+#include "wisp/report/trace_analysis_report.hpp"
 #include "wisp/scenario/platform_reach.hpp"
 
 namespace wisp {
@@ -235,6 +236,8 @@ std::string point_html(const Scenario& s, const ScenarioTrace& in, const PointEv
     j["pop"].push_back(pop_json("identity", p.identity.pop.whole));
     j["pop"].push_back(pop_json("scenario", p.scenario.pop.whole));
   }
+  j["communication"] = {{"measured", communication_json(p.measured.communication)},
+                        {"scenario", communication_json(p.scenario.communication)}};
   return page(j, timelines);
 }
 
@@ -292,6 +295,7 @@ nlohmann::json analysis_report(const std::string& trace_path, const Trace& trace
                       {"critical_path_length", a.wait_paths.critical_path.length}};
   j["pop"] = nlohmann::json::array();
   if (a.parts.pop) j["pop"].push_back(pop_json("measured", a.pop.whole));
+  j["communication"] = {{"measured", communication_json(a.communication)}};
   return j;
 }
 

@@ -50,7 +50,18 @@ nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source
   }
   if (a.parts.wait_estimate) j["wait_estimate"] = wait_estimate_json(trace, a.waits);
   if (a.parts.pop) j["pop"] = pop_json(a.pop);
+  j["communication"] = communication_json(a.communication);
   return j;
+}
+
+nlohmann::json communication_json(const CommMatrix& m) {
+  nlohmann::json pairs = nlohmann::json::array();
+  for (const CommPair& p : m.pairs) pairs.push_back({p.from, p.to, p.messages, p.bytes});
+  return {{"ranks", m.ranks},
+          {"messages", m.messages},
+          {"bytes", m.bytes},
+          {"pairs_columns", {"from", "to", "messages", "bytes"}},
+          {"pairs", pairs}};
 }
 
 std::string trace_analysis_text(const Trace& trace, const std::string& source, const TraceAnalysis& a,

@@ -189,6 +189,11 @@ def main():
     for section in ("callpath-table", "pop-table", "ranks"):
         if f'id="{section}"' not in dom:
             sys.exit(f"FAIL point: no #{section} in the page")
+    # The communication matrix: one heat map (the scenario sends the same messages), a cell per pair
+    # of report.json's measured matrix (halo 4x4: 16 ranks x 4 neighbours = 64 pairs).
+    pairs = len(json.load(open(os.path.join(work, "point", "report.json")))["analyses"]["measured"]["communication"]["pairs"])
+    if dom.count('class="matrix-canvas"') != 1 or f'data-pairs="{pairs}"' not in dom:
+        sys.exit(f"FAIL point: the communication matrix is not one heat map of {pairs} pairs")
     dom = check_page(exe, work, os.path.join(work, "sweep", "report.html"), None, "sweep", False)
     if dom.count('class="best"') != 2:
         sys.exit("FAIL sweep: the best point is not marked in both axis charts")

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "wisp/analysis/comm_matrix.hpp"
 #include "wisp/analysis/pag_analysis.hpp"
 #include "wisp/analysis/pop_analysis.hpp"
 #include "wisp/analysis/thread_profile.hpp"
@@ -68,6 +69,7 @@ struct TraceAnalysis {
   WaitEstimate waits;               // minimum-based estimate with the wait-path analysis's wait states as trace_based
   PopAnalysis pop;                  // whole run and windows (pop.window_options: how they were made)
   std::vector<ThreadTime> threads;  // hybrid traces: per-thread time in every call path
+  CommMatrix communication;         // messages and bytes per rank pair
   std::vector<std::pair<std::string, double>> timings;  // wall seconds per step, in order
 };
 

@@ -18,6 +18,9 @@ namespace wisp {
 nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source, const TraceAnalysis& analysis,
                                    bool detail = false);
 
+// The communication matrix: ranks, totals and the pairs as [from, to, messages, bytes].
+nlohmann::json communication_json(const CommMatrix& matrix);
+
 // `top` rows per table (call paths, paths, windows).
 std::string trace_analysis_text(const Trace& trace, const std::string& source, const TraceAnalysis& analysis,
                                 std::size_t top = 8);

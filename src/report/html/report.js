@@ -490,6 +490,50 @@
   }
 
   // ---- POP ----------------------------------------------------------------------------------
+  // ---- communication matrix -------------------------------------------------------------------
+  // One heat map per trace (measured, and the scenario's when it differs): a cell per (sender,
+  // receiver) pair, its colour the bytes on a log scale, messages and bytes on hover.
+  function communication() {
+    var c = report.communication;
+    if (!c || !c.measured || !c.measured.pairs.length) return;
+    d3.select("#communication-section").attr("hidden", null);
+    var box = d3.select("#communication");
+    var same = !c.scenario || (c.scenario.bytes === c.measured.bytes && c.scenario.messages === c.measured.messages);
+    var shown = same ? [["measured", c.measured]] : [["measured", c.measured], ["scenario", c.scenario]];
+    shown.forEach(function (entry) { matrix(box, entry[0], entry[1]); });
+    if (same && c.scenario) el(box, "p", "the scenario sends the same messages (" + c.scenario.messages + ", " +
+                               bytes(c.scenario.bytes) + ")", "hint");
+  }
+
+  function bytes(b) {
+    return b >= 1e9 ? (b / 1e9).toFixed(2) + " GB" : b >= 1e6 ? (b / 1e6).toFixed(2) + " MB"
+         : b >= 1e3 ? (b / 1e3).toFixed(1) + " kB" : b + " B";
+  }
+
+  function matrix(box, name, m) {
+    var size = Math.min(480, Math.max(120, 4 * m.ranks)), cell = size / m.ranks;
+    var figure = el(box, "div", undefined, "matrix");
+    el(figure, "h3", name + ": " + m.messages + " messages, " + bytes(m.bytes) + ", " + m.ranks + " ranks");
+    var canvas = figure.append("canvas").attr("width", size).attr("height", size).attr("class", "matrix-canvas")
+      .attr("data-pairs", m.pairs.length).node();
+    var ctx = canvas.getContext("2d"), max = d3.max(m.pairs, function (p) { return p[3]; }) || 1;
+    var colour = d3.scale.log().domain([1, Math.max(2, max)]).range(["#deebf7", "#08306b"]).clamp(true);
+    var at = {};
+    m.pairs.forEach(function (p) {
+      at[p[0] + "," + p[1]] = p;
+      ctx.fillStyle = colour(Math.max(1, p[3]));
+      ctx.fillRect(p[1] * cell, p[0] * cell, Math.max(1, cell), Math.max(1, cell));
+    });
+    var info = el(figure, "p", "rows: sender, columns: receiver; hover a cell", "hint");
+    canvas.addEventListener("mousemove", function (e) {
+      var r = canvas.getBoundingClientRect();
+      var from = Math.floor((e.clientY - r.top) / cell), to = Math.floor((e.clientX - r.left) / cell);
+      var p = at[from + "," + to];
+      info.text(p ? "rank " + from + " to rank " + to + ": " + p[2] + " messages, " + bytes(p[3])
+                  : "rank " + from + " to rank " + to + ": nothing");
+    });
+  }
+
   function pop() {
     if (!report.pop || !report.pop.length) return;
     d3.select("#pop-section").attr("hidden", null);
@@ -739,5 +783,6 @@
   sweep();
   suggest();
   callpaths();
+  communication();
   document.documentElement.setAttribute("data-loaded", "1");
 })();
