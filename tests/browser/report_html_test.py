@@ -27,9 +27,9 @@ def chromium():
     return None
 
 
-def browser(exe, work, url, *args):
+def browser(exe, work, url, *args, size="1000,800"):
     cmd = [exe, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-           "--user-data-dir=" + os.path.join(work, "profile"), "--window-size=1000,800", *args, url]
+           "--user-data-dir=" + os.path.join(work, "profile"), "--window-size=" + size, *args, url]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     if out.returncode != 0:
         sys.exit(f"FAIL: {' '.join(cmd)} exited with {out.returncode}: {out.stderr[-2000:]}")
@@ -165,6 +165,32 @@ def check_suggest(exe, work, wisp):
     print(f"suggest: {shown} hypotheses in the table, {bars} bars, {whiskers} intervals")
 
 
+# After the page rendered: every numeric cell's right edge and every table's against the viewport.
+MEASURE = """<script>setTimeout(function () {
+  var out = 0, width = window.innerWidth, cells = document.querySelectorAll("td:not(.text), th:not(.text)");
+  cells.forEach(function (c) { var r = c.getBoundingClientRect(); if (r.width > 0 && r.right > width + 1) ++out; });
+  document.body.setAttribute("data-numeric-cells", cells.length);
+  document.body.setAttribute("data-outside", out);
+}, 0);</script>"""
+
+
+def check_width(exe, work, html, name, width=1366):
+    """At `width` px no numeric table cell of the page lies beyond the viewport's right edge."""
+    measured = os.path.join(work, name + "-measured.html")
+    page = open(html).read()
+    at = page.rfind("</body>")
+    open(measured, "w").write(page[:at] + MEASURE + page[at:])
+    dom = browser(exe, work, "file://" + os.path.abspath(measured), "--virtual-time-budget=20000", "--dump-dom",
+                  size=f"{width},900")
+    cells = re.search(r'data-numeric-cells="(\d+)"', dom)
+    outside = re.search(r'data-outside="(\d+)"', dom)
+    if not cells or not outside:
+        sys.exit(f"FAIL {name}: the width check did not run")
+    if int(outside.group(1)) != 0:
+        sys.exit(f"FAIL {name}: {outside.group(1)} of {cells.group(1)} numeric cells beyond {width} px")
+    print(f"{name}: at {width} px all {cells.group(1)} numeric cells within the viewport")
+
+
 def main():
     wisp, source, work = sys.argv[1:4]
     exe = chromium()
@@ -199,6 +225,17 @@ def main():
         sys.exit("FAIL sweep: the best point is not marked in both axis charts")
     check_zoomed_out_waits(exe, work, wisp)
     check_suggest(exe, work, wisp)
+    # A real C++ trace (miniFE): long demangled names must not push the numbers off the page.
+    minife = os.path.join(work, "minife.yaml")
+    trace = os.path.join(source, "tests", "data", "whatif", "minife2", "imb20_A", "traces.otf2")
+    open(minife, "w").write(f"wisp: 1\nname: minife\ntrace: \"{trace}\"\ntransforms:\n  - rebalance: cg_solve\n")
+    run = subprocess.run([wisp, "run", minife, "-o", os.path.join(work, "minife")], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"FAIL: wisp run {minife}: {run.stderr}")
+    check_width(exe, work, os.path.join(work, "point", "report.html"), "point-width")
+    check_width(exe, work, os.path.join(work, "sweep", "report.html"), "sweep-width")
+    check_width(exe, work, os.path.join(work, "suggest", "report.html"), "suggest-width")
+    check_width(exe, work, os.path.join(work, "minife", "report.html"), "minife-width")
     print("PASS")
     return 0
 
