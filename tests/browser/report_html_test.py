@@ -215,6 +215,10 @@ def main():
     for section in ("callpath-table", "pop-table", "ranks"):
         if f'id="{section}"' not in dom:
             sys.exit(f"FAIL point: no #{section} in the page")
+    # The change per rank on its own axis (scenario - identity): halo-rebalance moves seconds per rank.
+    change = re.search(r'id="rank-changes" data-max-change="([0-9.e-]+)"', dom)
+    if not change or float(change.group(1)) < 0.01:
+        sys.exit("FAIL point: no per-rank change chart, or it shows no change")
     # The communication matrix: one heat map (the scenario sends the same messages), a cell per pair
     # of report.json's measured matrix (halo 4x4: 16 ranks x 4 neighbours = 64 pairs).
     pairs = len(json.load(open(os.path.join(work, "point", "report.json")))["analyses"]["measured"]["communication"]["pairs"])

@@ -487,6 +487,32 @@
     var legend = el(d3.select("#ranks"), "p", undefined, "hint");
     legend.text("bars per rank, left to right: " + shown.map(function (t) { return t.name; }).join(", ") +
                 (shown.length > 1 ? " (the first lighter)" : "") + "; computation (blue), MPI (red), waiting (dark red)");
+    if (shown.length > 1) rankChanges(shown[shown.length - 2], shown[shown.length - 1], ranks, width, margin);
+  }
+
+  // The change per rank between the last two timelines (scenario - identity), on its own axis: a
+  // 0.1 s change is visible next to 5 s bars.
+  function rankChanges(before, after, ranks, width, margin) {
+    var keys = ["c", "m", "w"], parts = ["computation", "MPI", "waiting"], colour = [COMPUTATION, MPI, WAIT];
+    var d = keys.map(function (key) { return ranks.map(function (r) { return after.split[key][r] - before.split[key][r]; }); });
+    var extent = d3.max(d, function (v) { return d3.max(v, Math.abs); }) || 1e-9, height = 160;
+    var x0 = d3.scale.ordinal().domain(ranks).rangeBands([0, width], 0.2);
+    var x1 = d3.scale.ordinal().domain(d3.range(3)).rangeBands([0, x0.rangeBand()], 0.05);
+    var y = d3.scale.linear().domain([-extent, extent]).nice().range([height, 0]);
+    var svg = d3.select("#ranks").append("svg").attr("id", "rank-changes").attr("data-max-change", extent)
+      .attr("width", width + margin.left + margin.right).attr("height", height + margin.top + margin.bottom)
+      .append("g").attr("transform", "translate(" + margin.left + "," + margin.top + ")");
+    svg.append("g").attr("class", "axis").call(d3.svg.axis().scale(y).orient("left").ticks(5).tickFormat(seconds));
+    svg.append("line").attr("x1", 0).attr("x2", width).attr("y1", y(0)).attr("y2", y(0)).attr("stroke", "#999");
+    d.forEach(function (values, j) {
+      values.forEach(function (v, r) {
+        svg.append("rect").attr("x", x0(r) + x1(j)).attr("width", Math.max(1, x1.rangeBand()))
+          .attr("y", y(Math.max(0, v))).attr("height", Math.abs(y(v) - y(0))).attr("fill", colour[j])
+          .append("title").text("rank " + r + ": " + parts[j] + " " + (v >= 0 ? "+" : "") + seconds(v));
+      });
+    });
+    el(d3.select("#ranks"), "p", "change per rank, " + after.name + " - " + before.name +
+       " (own axis): computation, MPI, waiting", "hint");
   }
 
   // ---- POP ----------------------------------------------------------------------------------
