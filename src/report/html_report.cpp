@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <numeric>
 
 #include <algorithm>
 #include <cmath>
@@ -15,10 +16,12 @@
 #include <sstream>
 
 #include "report/html_assets.hpp"
+#include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/io/json_text.hpp"
 #include "wisp/report/suggest_report.hpp"
 #include "wisp/report/trace_analysis_report.hpp"
 #include "wisp/scenario/platform_reach.hpp"
+#include "wisp/trace/short_names.hpp"
 
 namespace wisp {
 
@@ -285,6 +288,58 @@ std::string suggest_html(const SuggestResult& r) {
 
 namespace {
 
+// The metrics a Scalasca user opens first, grouped as Cube shows them: per metric of the wait
+// states, the critical path and the delay costs, its `top` call paths by total with the busiest rank
+// (and every rank's value up to 256 ranks, for the page's small bars).
+nlohmann::json analysis_tables(const Trace& trace, const TraceAnalysis& a, std::size_t top = 10) {
+  const std::vector<std::string> names = callpath_display_names(trace.defs);
+  const bool per_rank = trace.rank_count() <= 256;
+  nlohmann::json groups = nlohmann::json::array();
+  for (const auto& [kind, title] : {std::pair{AnalysisKind::WaitStates, "Wait states"},
+                                    std::pair{AnalysisKind::CriticalPath, "Critical path and imbalance"},
+                                    std::pair{AnalysisKind::Delays, "Delay costs (root causes of waiting)"}}) {
+    nlohmann::json metrics = nlohmann::json::array();
+    for (const MetricInfo* info : metrics_of(kind)) {
+      if (info->unit != "sec") continue;
+      std::map<CallpathId, std::vector<double>> rows;  // call path -> value per rank
+      for (const MetricRecord& r : a.table.records)
+        if (a.table.metrics[r.metric] == info->name && r.rank < trace.rank_count()) {
+          auto& v = rows[r.callpath];
+          v.resize(trace.rank_count());
+          v[r.rank] += r.value;
+        }
+      if (rows.empty()) continue;
+      std::vector<std::pair<double, CallpathId>> order;
+      for (const auto& [cp, v] : rows) order.emplace_back(std::accumulate(v.begin(), v.end(), 0.0), cp);
+      std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+      nlohmann::json table = nlohmann::json::array();
+      double sum = 0;
+      for (const auto& [total, cp] : order) sum += total;
+      for (std::size_t k = 0; k < order.size() && k < top; ++k) {
+        const auto& [total, cp] = order[k];
+        const std::vector<double>& v = rows[cp];
+        const auto busiest = std::max_element(v.begin(), v.end());
+        const bool root = cp == kNone || cp >= names.size();
+        nlohmann::json row = {{"callpath", root ? "(program)" : trace.defs.callpath_name(cp)},
+                              {"short_name", root ? "(program)" : names[cp]},
+                              {"source", root ? "" : source_location(trace.defs.region_of(cp))},
+                              {"total", total},
+                              {"max", *busiest},
+                              {"max_rank", busiest - v.begin()}};
+        if (per_rank) row["ranks"] = v;
+        table.push_back(row);
+      }
+      metrics.push_back({{"metric", info->name},
+                         {"description", info->description},
+                         {"total", sum},
+                         {"call_paths", order.size()},
+                         {"rows", table}});
+    }
+    if (!metrics.empty()) groups.push_back({{"title", title}, {"metrics", metrics}});
+  }
+  return groups;
+}
+
 nlohmann::json analysis_report(const std::string& trace_path, const Trace& trace, const TraceAnalysis& a) {
   nlohmann::json j = {{"kind", "analysis"},
                       {"title", "analysis of " + trace_path},
@@ -296,6 +351,7 @@ nlohmann::json analysis_report(const std::string& trace_path, const Trace& trace
   j["pop"] = nlohmann::json::array();
   if (a.parts.pop) j["pop"].push_back(pop_json("measured", a.pop.whole));
   j["communication"] = {{"measured", communication_json(a.communication)}};
+  j["analysis_tables"] = analysis_tables(trace, a);
   return j;
 }
 

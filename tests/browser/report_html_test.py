@@ -236,6 +236,25 @@ def main():
     run = subprocess.run([wisp, "run", minife, "-o", os.path.join(work, "minife")], capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"FAIL: wisp run {minife}: {run.stderr}")
+    # `wisp analyze -o`: the page holds the wait-state, critical-path and delay tables.
+    run = subprocess.run([wisp, "analyze", trace, "-o", os.path.join(work, "analyze")], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"FAIL: wisp analyze {trace}: {run.stderr}")
+    dom = browser(exe, work, "file://" + os.path.join(work, "analyze", "report.html"), "--virtual-time-budget=20000",
+                  "--dump-dom")
+    tables = dom.count('class="analysis-table"')
+    for needed in (">mpi_latesender<", ">critical_path<", ">critical_path_imbalance<", ">delay_latesender<",
+                   ">cg_solve<"):
+        if needed not in dom:
+            sys.exit(f"FAIL analyze: {needed} not in the analysis tables")
+    if tables != 3:
+        sys.exit(f"FAIL analyze: {tables} analysis tables, expected 3 (wait states, critical path, delay costs)")
+    legend = re.search(r'<div id="legend">(.*?)</div>', dom, re.S)
+    shown = [n.strip() for n in re.findall(r'<span>([^<]*)</span>', legend.group(1))] if legend else []
+    if "cg_solve" not in shown or any("[with" in n or "(" in n for n in shown):
+        sys.exit(f"FAIL analyze: the timeline legend does not show short names: {shown[:5]}")
+    print(f"analyze: {tables} analysis tables (wait states, critical path, delay costs), short names in the legend")
+    check_width(exe, work, os.path.join(work, "analyze", "report.html"), "analyze-width")
     check_width(exe, work, os.path.join(work, "point", "report.html"), "point-width")
     check_width(exe, work, os.path.join(work, "sweep", "report.html"), "sweep-width")
     check_width(exe, work, os.path.join(work, "suggest", "report.html"), "suggest-width")

@@ -66,7 +66,7 @@
     }
     var master = [];
     lanes.forEach(function (l, k) { if (l.master) master[l.rank] = k; });
-    return {name: t.name, start: t.start * 1e-9, end: t.end * 1e-9, names: t.names, mpi: t.mpi, lanes: lanes,
+    return {name: t.name, start: t.start * 1e-9, end: t.end * 1e-9, names: t.names, short: t.short, mpi: t.mpi, lanes: lanes,
             path: path, messages: messages, masterLane: master, split: t.split};
   }
 
@@ -516,6 +516,52 @@
   }
 
   // ---- POP ----------------------------------------------------------------------------------
+  // ---- analyses (wisp analyze) ----------------------------------------------------------------
+  // Per group (wait states, critical path, delay costs) one table: each metric's top call paths by
+  // total, the busiest rank, and every rank's value as small bars (up to 256 ranks).
+  function analysisTables() {
+    var groups = report.analysis_tables;
+    if (!groups || !groups.length) return;
+    d3.select("#analysis-section").attr("hidden", null);
+    var box = d3.select("#analysis");
+    el(box, "p", "metric values summed over ranks (Scalasca's unique names; the total is the metric's over all call " +
+       "paths); hover a name for the full call path and its source", "hint");
+    groups.forEach(function (g) {
+      el(box, "h3", g.title);
+      var table = box.append("table").attr("class", "analysis-table");
+      var head = table.append("tr");
+      ["metric", "call path", "seconds", "share", "busiest rank", "rank", "per rank"].forEach(function (c, k) {
+        el(head, "th", c, k < 2 || k === 6 ? "text" : undefined);
+      });
+      g.metrics.forEach(function (m) {
+        m.rows.forEach(function (r, k) {
+          var row = table.append("tr").attr("class", "row");
+          el(row, "td", k === 0 ? m.metric : "", "text").attr("title", k === 0 ? m.description : null);
+          el(row, "td", r.short_name, "text").attr("title", r.callpath + (r.source ? "\n" + r.source : ""));
+          el(row, "td", seconds(r.total));
+          el(row, "td", percent(m.total > 0 ? 100 * r.total / m.total : 0));
+          el(row, "td", seconds(r.max));
+          el(row, "td", String(r.max_rank));
+          var cell = el(row, "td", undefined, "text");
+          if (r.ranks) sparkBars(cell, r.ranks);
+        });
+        if (m.call_paths > m.rows.length)
+          el(el(table.append("tr"), "td", "... " + (m.call_paths - m.rows.length) + " more call paths of " +
+             m.metric + " (analysis.json)", "text hint"), "span");
+      });
+    });
+  }
+
+  function sparkBars(cell, values) {
+    var w = Math.min(160, Math.max(24, 3 * values.length)), h = 14, max = d3.max(values) || 1, bw = w / values.length;
+    var svg = cell.append("svg").attr("width", w).attr("height", h);
+    values.forEach(function (v, r) {
+      svg.append("rect").attr("x", r * bw).attr("width", Math.max(0.5, bw - (bw > 2 ? 0.5 : 0)))
+        .attr("y", h - h * v / max).attr("height", h * v / max).attr("fill", COMPUTATION)
+        .append("title").text("rank " + r + ": " + seconds(v));
+    });
+  }
+
   // ---- communication matrix -------------------------------------------------------------------
   // One heat map per trace (measured, and the scenario's when it differs): a cell per (sender,
   // receiver) pair, its colour the bytes on a log scale, messages and bytes on hover.
@@ -809,6 +855,7 @@
   sweep();
   suggest();
   callpaths();
+  analysisTables();
   communication();
   document.documentElement.setAttribute("data-loaded", "1");
 })();
