@@ -345,6 +345,10 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
       if (g.out_rows.size(v) >= q.cost_ordered_from) {
         for (const CostOrderedOut::Out& o : cost_ordered.of(g, cpm, v)) {
           if (o.activity == next) continue;
+          if (o.cost < q.min_detour) {  // a detour: a variant of this path
+            ++r.paths[index].variants;
+            continue;
+          }
           const Ticks cost = c.cost + o.cost;
           if (cost > r.nc_bound || !candidates.accepts(cost)) break;  // nor any after it
           candidates.offer(cost, index, o.activity);
@@ -359,7 +363,12 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
           next_to = act.to;
           return;
         }
-        const Ticks cost = c.cost + cost_of(g, cpm, act);
+        const Ticks detour = cost_of(g, cpm, act);
+        if (detour < q.min_detour) {  // a detour: a variant of this path
+          ++r.paths[index].variants;
+          return;
+        }
+        const Ticks cost = c.cost + detour;
         if (cost <= r.nc_bound) candidates.offer(cost, index, a);
       });
       if (next == kNone) break;

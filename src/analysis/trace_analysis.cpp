@@ -153,6 +153,9 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   timed(graph, "critical path method", [&] { a.pag.cpm = critical_path_method(a.pag.pag.graph, critical); });
   timed(graph, "near-critical paths", [&] {
     a.pag.paths = near_critical_paths(a.pag.pag.graph, a.pag.cpm, options.paths, critical, beside ? cores : 1);
+    a.pag.distinct = near_critical_paths(a.pag.pag.graph, a.pag.cpm, distinct_query(options.paths, a.pag.cpm.length),
+                                         critical, beside ? cores : 1);
+    a.pag.distinct.successor = Successors();
   });
   // The MBM needs the CPM's length and the paths, not their per-vertex tables: freed first, so that
   // the MBM's lanes take their place instead of adding to them.

@@ -38,6 +38,17 @@ nlohmann::json pag_json(const Trace& trace, const PagAnalysis& a) {
       if (d > 0) path["callpaths"][activity_callpath_name(trace.defs, cp)] = pag.seconds(d);
     j["paths"].push_back(std::move(path));
   }
+  j["distinct_paths"] = nlohmann::json::array();
+  for (const NearCriticalPath& p : a.distinct.paths) {
+    nlohmann::json path = {{"duration", pag.seconds(p.duration)},
+                           {"nc_percent", percent(d_cp - p.duration, d_cp)},
+                           {"variants", p.variants},
+                           {"callpaths", nlohmann::json::object()}};
+    for (const auto& [cp, d] : p.callpaths)
+      if (d > 0) path["callpaths"][activity_callpath_name(trace.defs, cp)] = pag.seconds(d);
+    j["distinct_paths"].push_back(std::move(path));
+  }
+  j["distinct_detour"] = kDistinctDetour * pag.seconds(d_cp);
   j["anomalies"] = {{"receive_before_send", pag.anomalies.receive_before_send},
                     {"inconsistent_collectives", pag.anomalies.inconsistent_collectives},
                     {"cycle_activities", pag.anomalies.cycle_activities}};
@@ -56,14 +67,20 @@ nlohmann::json mbm_json(const Trace& trace, const PagAnalysis& a) {
 
 std::string near_critical_text(const Trace& trace, const PagAnalysis& a, std::size_t max_paths) {
   const Ticks d_cp = a.paths.critical_length;
-  std::string out =
-      fmt::format("Near-critical paths (paper 001): {} path(s), critical path {:.6f} s, the last within {:.2f} %{}\n",
-                  a.paths.paths.size(), a.pag.seconds(d_cp), a.paths.last_nc_percent(),
-                  a.paths.more_available ? " (more available)" : "");
-  out += fmt::format("  {:>5}  {:>14}  {:>8}  {}\n", "#", "duration [s]", "nc %", "largest call paths on the path [s]");
-  const std::size_t shown = std::min(max_paths, a.paths.paths.size());
+  const NearCriticalPaths& d = a.distinct.paths.empty() ? a.paths : a.distinct;
+  std::string out = fmt::format(
+      "Near-critical paths (paper 001): {} distinct path(s), critical path {:.6f} s, the last within {:.2f} %{}; "
+      "detours shorter than {:.6f} s ({} % of it) are variants of the path they leave\n",
+      d.paths.size(), a.pag.seconds(d_cp), d.last_nc_percent(), d.more_available ? " (more available)" : "",
+      a.pag.seconds(d_cp) * kDistinctDetour, 100 * kDistinctDetour);
+  if (&d != &a.paths)
+    out += fmt::format("  (the MBM uses paper 001's {} paths, the last within {:.4f} %: report.json \"paths\")\n",
+                       a.paths.paths.size(), a.paths.last_nc_percent());
+  out += fmt::format("  {:>5}  {:>14}  {:>8}  {:>9}  {}\n", "#", "duration [s]", "nc %", "variants",
+                     "largest call paths on the path [s]");
+  const std::size_t shown = std::min(max_paths, d.paths.size());
   for (std::size_t j = 0; j < shown; ++j) {
-    const NearCriticalPath& p = a.paths.paths[j];
+    const NearCriticalPath& p = d.paths[j];
     auto top = p.callpaths;
     std::sort(top.begin(), top.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
     std::string parts;
@@ -71,10 +88,10 @@ std::string near_critical_text(const Trace& trace, const PagAnalysis& a, std::si
       if (top[i].second > 0)
         parts += fmt::format("{}{} {:.6f}", parts.empty() ? "" : ", ", activity_callpath_name(trace.defs, top[i].first),
                              a.pag.seconds(top[i].second));
-    out += fmt::format("  {:>5}  {:>14.6f}  {:>8.3f}  {}\n", j + 1, a.pag.seconds(p.duration),
-                       percent(d_cp - p.duration, d_cp), parts);
+    out += fmt::format("  {:>5}  {:>14.6f}  {:>8.3f}  {:>9}  {}\n", j + 1, a.pag.seconds(p.duration),
+                       percent(d_cp - p.duration, d_cp), p.variants, parts);
   }
-  if (shown < a.paths.paths.size()) out += fmt::format("  ... {} more paths\n", a.paths.paths.size() - shown);
+  if (shown < d.paths.size()) out += fmt::format("  ... {} more paths\n", d.paths.size() - shown);
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include "helpers.hpp"
 #include "wisp/analysis/mbm.hpp"
+#include "wisp/analysis/pag_analysis.hpp"
 #include "wisp/error.hpp"
 
 using namespace wisp;
@@ -616,4 +617,24 @@ TEST_CASE("chain call paths: 16 bits, the wider ones aside, the two sentinels ke
   CHECK(g.chain(1).callpath == 1u << 30);
   index_graph(g);
   CHECK(g.chain(4).callpath == ActivityGraph::kWideCallpath);
+}
+
+// Distinct paths on Fig. 4 with detours shorter than 2 counted as variants: d e leaves the critical
+// path a c at s with slack 1 (a variant of it, counted), b c with slack 4 (another path).
+TEST_CASE("distinct near-critical paths: detours below min_detour are variants of the path they leave") {
+  const ActivityGraph g = figure4();
+  const Cpm cpm = critical_path_method(g);
+  NearCriticalQuery q;
+  q.k = 5;
+  q.min_detour = 2;
+  const NearCriticalPaths p = near_critical_paths(g, cpm, q);
+  REQUIRE(p.paths.size() == 2);
+  CHECK(p.paths[0].duration == 10);
+  CHECK(p.paths[0].variants == 1);
+  CHECK(p.paths[1].duration == 6);
+  CHECK(p.paths[1].variants == 0);
+  CHECK(path_activities(g, p, 1) == std::vector<std::uint32_t>{1, 2});
+  // The distinct query of a run: 0.1 % of its critical path, at least one tick.
+  CHECK(distinct_query(q, 10).min_detour == 1);
+  CHECK(distinct_query(q, 2000000).min_detour == 2000);
 }

@@ -50,6 +50,10 @@ struct NearCriticalQuery {
   // Vertices with at least this many activities out (a collective's synchronisation vertex) offer
   // them to the search cheapest first, their costs computed once: the same paths, less work.
   std::uint32_t cost_ordered_from = 16;
+  // Distinct paths: a deviation that adds less slack than this is a detour, not another path — it
+  // is counted as a variant of the path it leaves (NearCriticalPath::variants) and not searched
+  // further. 0: every path (paper 001's search).
+  Ticks min_detour = 0;
 };
 
 struct NearCriticalPath {
@@ -57,6 +61,7 @@ struct NearCriticalPath {
   std::vector<std::pair<CallpathId, Ticks>> callpaths;  // d(i)_j: time per call path, by id
   std::uint32_t parent = kNone;                         // index of the path it deviates from, kNone for a root path
   std::uint32_t deviation = kNone;                      // the deviating activity (the root vertex for a root path)
+  std::uint64_t variants = 0;                           // with min_detour: the detours off this path shorter than it
 
   Ticks time_of(CallpathId cp) const;  // 0 if the call path is not on the path
 };
