@@ -65,7 +65,11 @@ TEST_CASE("pag and mbm JSON sections and text tables on the static imbalance ben
   CHECK(table.find("main/work") != std::string::npos);
   CHECK(table.find(fmt::format("{:.2f}%", 100 * 2 * (o.work + e) / T)) != std::string::npos);
   const std::string paths = near_critical_text(t, a);
-  CHECK(paths.find("4 path(s)") != std::string::npos);
+  // The text lists the distinct paths (JSON "distinct_paths"; "paths" keeps paper 001's 4 for the MBM).
+  REQUIRE(!pag["distinct_paths"].empty());
+  CHECK(pag["distinct_paths"][0]["duration"].get<double>() == Approx(T).margin(1e-8));
+  CHECK(paths.find(fmt::format("{} distinct path(s)", pag["distinct_paths"].size())) != std::string::npos);
+  CHECK(paths.find("the MBM uses paper 001's 4 paths") != std::string::npos);
   CHECK(paths.find(fmt::format("{:.6f}", pag["critical_path_length"].get<double>())) != std::string::npos);
 }
 
