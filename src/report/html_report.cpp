@@ -229,6 +229,7 @@ std::string point_html(const Scenario& s, const ScenarioTrace& in, const PointEv
       {"identity_error", r.identity_error()},
       {"warnings", r.warnings},
       {"callpaths", callpaths_json(p.callpaths)}};
+  if (r.platform_reach) j["platform_reach"] = platform_reach_text(*r.platform_reach);
   j["transforms"] = nlohmann::json::array();
   for (const TransformEffect& e : r.effects)
     j["transforms"].push_back(

@@ -408,6 +408,8 @@ TEST_CASE("a platform sweep on the real Sweep3D trace says what it can act on an
   CHECK_THAT(p.out, Catch::Contains("warning: the network model explains 43 % of the traced MPI time"));
   const json pj = json::parse(std::ifstream(dir / "point" / "report.json"));
   CHECK(pj["trust"]["platform_reach"]["share"].get<double>() == Approx(0.431).margin(0.005));
+  CHECK_THAT(*read_file(dir / "point" / "report.html"),
+             Catch::Contains("platform changes act on the network model's part of the MPI time"));
 }
 
 // Numbers that need a word, on the real Sweep3D trace: the critical path shorter than the run, the

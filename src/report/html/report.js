@@ -182,6 +182,7 @@
     var ul = el(s, "ul");
     el(ul, "li", "platform: " + report.platform + (report.scenario_platform ? "; scenario: " + report.scenario_platform : ""));
     el(ul, "li", "costs: " + report.costs);
+    if (report.platform_reach) el(ul, "li", report.platform_reach).attr("id", "platform-reach");
     if (report.interval) el(ul, "li", "gain interval: " + report.interval);
     report.transforms.forEach(function (t) {
       el(ul, "li", t.description + ": computation " + seconds(t.before) + " → " + seconds(t.after));
