@@ -272,12 +272,10 @@ std::string sweep_html(const Scenario& s, const std::string& trace_source, const
   j["warnings"] = nlohmann::json::array();
   if (sweep.best && !sweep.gaining_best())
     j["warnings"].push_back("no point gains more than 0.1 % of its identity runtime: no best point");
-  if (changes_platform(s))
-    if (const auto i = sweep.least_reach()) {
-      const PlatformReach reach{sweep.rows[*i].mpi_traced, sweep.rows[*i].mpi_modelled};
-      j["warnings"].push_back(platform_reach_text(reach));
-      if (std::string w = platform_reach_warning(reach); !w.empty()) j["warnings"].push_back(w);
-    }
+  if (const auto reach = sweep.platform_reach(s)) {
+    j["warnings"].push_back(platform_reach_text(*reach));
+    if (std::string w = platform_reach_warning(*reach); !w.empty()) j["warnings"].push_back(w);
+  }
   return page(j, {});
 }
 

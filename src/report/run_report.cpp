@@ -17,6 +17,10 @@ namespace {
 
 std::string seconds(double s) { return fmt::format("{:.6f} s", s); }
 
+nlohmann::json reach_json(const PlatformReach& r) {
+  return {{"traced_mpi_seconds", r.traced}, {"modelled_seconds", r.modelled}, {"share", r.share()}};
+}
+
 nlohmann::json residual_json(const ResidualClass& c) {
   return {{"calls", c.calls},
           {"traced", c.traced},
@@ -29,10 +33,7 @@ nlohmann::json residual_json(const ResidualClass& c) {
 nlohmann::json trust_json(const PointResult& r) {
   nlohmann::json j = {{"identity_error", r.identity_error()}, {"costs", r.costs}, {"warnings", r.warnings}};
   j["kept_residual_share"] = r.kept_residual_share ? nlohmann::json(*r.kept_residual_share) : nlohmann::json(nullptr);
-  if (r.platform_reach)
-    j["platform_reach"] = {{"traced_mpi_seconds", r.platform_reach->traced},
-                           {"modelled_seconds", r.platform_reach->modelled},
-                           {"share", r.platform_reach->share()}};
+  if (r.platform_reach) j["platform_reach"] = reach_json(*r.platform_reach);
   if (r.residuals) {
     nlohmann::json classes = nlohmann::json::object();
     for (int i = 0; i < kCallClassCount; ++i)
@@ -276,13 +277,10 @@ nlohmann::json sweep_json(const Scenario& s, const std::string& trace_source, co
     j["points"].push_back(p);
   }
   if (const auto best = sweep.gaining_best()) j["best"] = *best;
-  if (changes_platform(s))
-    if (const auto i = sweep.least_reach()) {
-      const PlatformReach reach{sweep.rows[*i].mpi_traced, sweep.rows[*i].mpi_modelled};
-      j["platform_reach"] = {
-          {"traced_mpi_seconds", reach.traced}, {"modelled_seconds", reach.modelled}, {"share", reach.share()}};
-      if (std::string w = platform_reach_warning(reach); !w.empty()) j["warnings"].push_back(w);
-    }
+  if (const auto reach = sweep.platform_reach(s)) {
+    j["platform_reach"] = reach_json(*reach);
+    if (std::string w = platform_reach_warning(*reach); !w.empty()) j["warnings"].push_back(w);
+  }
   return j;
 }
 
@@ -298,12 +296,10 @@ std::string sweep_text(const Scenario& s, const std::string& trace_source, const
                      seconds(sweep.rows[*best].scenario));
   else if (sweep.best)
     t += "\nbest point    none: no point gains more than 0.1 % of its identity runtime\n";
-  if (changes_platform(s))
-    if (const auto i = sweep.least_reach()) {
-      const PlatformReach reach{sweep.rows[*i].mpi_traced, sweep.rows[*i].mpi_modelled};
-      t += "platform      " + platform_reach_text(reach) + "\n";
-      if (std::string w = platform_reach_warning(reach); !w.empty()) t += "warning: " + w + "\n";
-    }
+  if (const auto reach = sweep.platform_reach(s)) {
+    t += "platform      " + platform_reach_text(*reach) + "\n";
+    if (std::string w = platform_reach_warning(*reach); !w.empty()) t += "warning: " + w + "\n";
+  }
   return t;
 }
 

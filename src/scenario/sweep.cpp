@@ -69,11 +69,12 @@ std::optional<std::size_t> SweepResult::gaining_best() const {
   return best;
 }
 
-std::optional<std::size_t> SweepResult::least_reach() const {
-  std::optional<std::size_t> least;
-  const auto share = [&](std::size_t i) { return rows[i].mpi_modelled / rows[i].mpi_traced; };
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    if (rows[i].error.empty() && rows[i].mpi_traced > 0 && (!least || share(i) < share(*least))) least = i;
+std::optional<PlatformReach> SweepResult::platform_reach(const Scenario& scenario) const {
+  if (!changes_platform(scenario)) return std::nullopt;
+  std::optional<PlatformReach> least;
+  for (const SweepRow& r : rows)
+    if (r.error.empty() && r.mpi_traced > 0 && (!least || r.mpi_modelled / r.mpi_traced < least->share()))
+      least = PlatformReach{r.mpi_traced, r.mpi_modelled};
   return least;
 }
 

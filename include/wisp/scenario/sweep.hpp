@@ -37,9 +37,9 @@ struct SweepResult {
   // The best point, when it gains more than 0.1 % of its identity runtime (else no point is
   // worth claiming: the unchanged run may well be the shortest).
   std::optional<std::size_t> gaining_best() const;
-  // The point whose platform change reaches the smallest share of the traced MPI time (a row with
-  // mpi_traced), for the sweep's reports.
-  std::optional<std::size_t> least_reach() const;
+  // For a sweep that changes the platform (changes_platform): the smallest share of the traced MPI
+  // time its points' platform changes can act on (rows with mpi_traced), for the sweep's reports.
+  std::optional<PlatformReach> platform_reach(const Scenario& scenario) const;
 };
 
 // Every point of a sweep (all keys checked) and its row with the axis values as written, before
