@@ -51,6 +51,11 @@ nlohmann::json manifest_json(const PartManifest& m) {
           {"slice", {m.slice.begin, m.slice.end}}};
 }
 
+// [a, b], or null when a is NaN (not computed).
+nlohmann::json pair_or_null(double a, double b) {
+  return std::isnan(a) ? nlohmann::json(nullptr) : nlohmann::json::array({a, b});
+}
+
 nlohmann::json row_json(std::size_t point, const SweepRow& r) {
   return {{"point", point},
           {"name", r.name},
@@ -59,10 +64,8 @@ nlohmann::json row_json(std::size_t point, const SweepRow& r) {
           {"identity", r.identity},
           {"scenario", r.scenario},
           {"error", r.error},
-          {"gain_interval", std::isnan(r.interval_low) ? nlohmann::json(nullptr)
-                                                       : nlohmann::json::array({r.interval_low, r.interval_high})},
-          {"mpi_time",
-           std::isnan(r.mpi_traced) ? nlohmann::json(nullptr) : nlohmann::json::array({r.mpi_traced, r.mpi_modelled})}};
+          {"gain_interval", pair_or_null(r.interval_low, r.interval_high)},
+          {"mpi_time", pair_or_null(r.mpi_traced, r.mpi_modelled)}};
 }
 
 SweepRow row_of(const nlohmann::json& j) {
