@@ -6,14 +6,14 @@
 
 namespace wisp::cli {
 
-void add_calibrate_command(CLI::App& app) {
+Command calibrate_command() {
   auto o = std::make_shared<driver::CalibrateOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "calibrate", "fit a SimGrid platform (latency, bandwidth, overheads, eager threshold) to a trace");
-  cmd->add_option("trace", o->trace, "OTF2 anchor file or the directory holding it")->required();
-  cmd->add_option("-o,--output", o->output, "platform XML file to write")->required();
-  cmd->add_flag("--force", o->force, "replace an existing file");
-  cmd->callback([o] { print(driver::calibrate(*o), false); });
+  Command cmd{"calibrate", "fit a SimGrid platform (latency, bandwidth, overheads, eager threshold) to a trace"};
+  cmd.option("trace", o->trace, "OTF2 anchor file or the directory holding it").required();
+  cmd.option("-o,--output", o->output, "platform XML file to write").required();
+  cmd.option("--force", o->force, "replace an existing file");
+  cmd.run = [o] { print(driver::calibrate(*o), false); };
+  return cmd;
 }
 
 }  // namespace wisp::cli

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "commands.hpp"
+#include "generate_command.hpp"
 #include "wisp/generate/command_line.hpp"
 #include "wisp/io/otf2_writer.hpp"
 

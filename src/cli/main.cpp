@@ -7,12 +7,42 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 #include "commands.hpp"
+#include "generate_command.hpp"
 #include "wisp/error.hpp"
 #include "wisp/process/interrupt.hpp"
 
 namespace {
+
+using wisp::cli::Command;
+using wisp::cli::Option;
+
+// Registers one option of a command on its CLI11 sub-command: bools are flags.
+void add_option(CLI::App& cmd, const Option& option) {
+  CLI::Option* o = std::visit(
+      [&](auto* target) {
+        if constexpr (std::is_same_v<decltype(target), bool*>)
+          return cmd.add_flag(option.names, *target, option.description);
+        else
+          return cmd.add_option(option.names, *target, option.description);
+      },
+      option.target);
+  if (option.is_required) o->required();
+  if (!option.choices.empty()) o->check(CLI::IsMember(option.choices));
+  if (option.range) o->check(CLI::Range(option.range->first, option.range->second));
+  if (option.is_non_negative) o->check(CLI::NonNegativeNumber);
+  if (option.default_shown) o->capture_default_str();
+}
+
+void add_command(CLI::App& app, Command command) {
+  CLI::App* cmd = app.add_subcommand(command.name, command.summary);
+  for (const Option& option : command.options) add_option(*cmd, option);
+  cmd->callback(std::move(command.run));
+}
 
 // Log lines go to stderr as "[wisp] level: text"; -v and -q set the level once parsed.
 void set_up_logging(CLI::App& app, const int& verbose, const bool& quiet) {
@@ -37,6 +67,9 @@ int run(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "wisp: error: %s (see wisp --help)\n", e.what());
+    return 2;
+  } catch (const wisp::cli::UsageError& e) {
     std::fprintf(stderr, "wisp: error: %s (see wisp --help)\n", e.what());
     return 2;
   } catch (const wisp::Error& e) {
@@ -68,14 +101,14 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "wisp 0.1.0");
   // Sub-commands inherit this: an option they do not know (-v, -q after the verb) is the app's.
   app.fallthrough();
-  wisp::cli::add_info_command(app);
+  add_command(app, wisp::cli::info_command());
   wisp::cli::add_generate_command(app);
-  wisp::cli::add_analyze_command(app);
-  wisp::cli::add_calibrate_command(app);
-  wisp::cli::add_simulate_command(app);
-  wisp::cli::add_run_command(app);
-  wisp::cli::add_suggest_command(app);
-  wisp::cli::add_merge_command(app);
+  add_command(app, wisp::cli::analyze_command());
+  add_command(app, wisp::cli::calibrate_command());
+  add_command(app, wisp::cli::simulate_command());
+  add_command(app, wisp::cli::run_command());
+  add_command(app, wisp::cli::suggest_command());
+  add_command(app, wisp::cli::merge_command());
   set_up_logging(app, verbose, quiet);
   return run(app, argc, argv);
 }

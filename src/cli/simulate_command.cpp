@@ -8,24 +8,25 @@
 
 namespace wisp::cli {
 
-void add_simulate_command(CLI::App& app) {
+Command simulate_command() {
   auto o = std::make_shared<driver::SimulateOptions>();
-  CLI::App* cmd = app.add_subcommand("simulate", "replay a trace on a SimGrid platform and write the simulated trace");
-  cmd->add_option("trace", o->trace, "OTF2 anchor file or the directory holding it")->required();
-  cmd->add_option("-o,--output", o->output, "directory for the simulated OTF2 trace")->required();
-  cmd->add_flag("--force", o->force, "replace an existing output directory");
-  cmd->add_option("--platform", o->platform, "SimGrid platform XML (default: calibrated from the trace)");
-  cmd->add_option("--eager", o->eager, "largest message sent eagerly [bytes] (default: the platform's)");
-  cmd->add_option("--coll-algo", o->coll_algo, "collective algorithms, e.g. analytic or allreduce=ring,bcast=binomial");
-  cmd->add_option("--hostfile", o->hostfile, "rank→host mapping: one host (or host:N) per line");
-  cmd->add_option("--costs", o->costs,
-                  "anchored: every MPI call keeps its traced cost (default); model: "
-                  "the platform's costs only")
-      ->check(CLI::IsMember({"anchored", "model"}));
-  cmd->add_option("--chrome-trace", o->chrome_trace,
-                  "also write the measured and the simulated timelines to FILE (Chrome/Perfetto trace JSON)");
-  cmd->add_flag("--zero-communication", o->zero_communication, "every message has zero bytes and no latency");
-  cmd->callback([o] { print(driver::simulate(*o), false); });
+  Command cmd{"simulate", "replay a trace on a SimGrid platform and write the simulated trace"};
+  cmd.option("trace", o->trace, "OTF2 anchor file or the directory holding it").required();
+  cmd.option("-o,--output", o->output, "directory for the simulated OTF2 trace").required();
+  cmd.option("--force", o->force, "replace an existing output directory");
+  cmd.option("--platform", o->platform, "SimGrid platform XML (default: calibrated from the trace)");
+  cmd.option("--eager", o->eager, "largest message sent eagerly [bytes] (default: the platform's)");
+  cmd.option("--coll-algo", o->coll_algo, "collective algorithms, e.g. analytic or allreduce=ring,bcast=binomial");
+  cmd.option("--hostfile", o->hostfile, "rank→host mapping: one host (or host:N) per line");
+  cmd.option("--costs", o->costs,
+             "anchored: every MPI call keeps its traced cost (default); model: "
+             "the platform's costs only")
+      .one_of({"anchored", "model"});
+  cmd.option("--chrome-trace", o->chrome_trace,
+             "also write the measured and the simulated timelines to FILE (Chrome/Perfetto trace JSON)");
+  cmd.option("--zero-communication", o->zero_communication, "every message has zero bytes and no latency");
+  cmd.run = [o] { print(driver::simulate(*o), false); };
+  return cmd;
 }
 
 }  // namespace wisp::cli

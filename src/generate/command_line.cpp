@@ -1,6 +1,7 @@
 // Generator command lines. See command_line.hpp.
 #include "wisp/generate/command_line.hpp"
 
+#include <CLI/CLI.hpp>
 #include <memory>
 #include <sstream>
 

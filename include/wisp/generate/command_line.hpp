@@ -2,12 +2,14 @@
 // scenario files whose trace is `generate: "halo --dims 4x4 ..."`: one option parser, one place.
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include <functional>
 #include <string>
 
 #include "wisp/trace/trace.hpp"
+
+namespace CLI {
+class App;
+}
 
 namespace wisp::gen {
 
