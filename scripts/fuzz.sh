@@ -12,7 +12,8 @@ seconds="${2:-$([ "$mode" = long ] && echo 3600 || echo 20)}"
 
 mkdir -p build-fuzz
 log=build-fuzz/build.log
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWISP_FUZZ=ON \
+# File by file (no unity batches): every source also compiles on its own, with clang.
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWISP_FUZZ=ON -DWISP_UNITY_BUILD=OFF \
   -DWISP_BUILD_TESTS=OFF > "$log" 2>&1 || { cat "$log"; exit 1; }
 cmake --build build-fuzz -j "$(nproc)" --target fuzz_scenario fuzz_platform fuzz_otf2 >> "$log" 2>&1 ||
   { tail -50 "$log"; exit 1; }
