@@ -70,6 +70,8 @@ Written run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& 
   Written written = commit_report(point_json(s, in, p, report), point_text(s, in, p, report), out);
   report.summary = !o.detail;  // the screen: the largest changes, report.txt the tables
   written.text = point_text(s, in, p, report);
+  if (const std::string lacking = records_not_written(in.trace); !lacking.empty())
+    written.warnings.push_back("the simulated traces lack records wisp does not keep: " + lacking);
   return written;
 }
 

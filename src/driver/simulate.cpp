@@ -97,6 +97,8 @@ Written simulate(const SimulateOptions& o) {
       simulation_setup_text(o.platform.string(), platform.calibration ? &*platform.calibration : nullptr, options) +
       simulation_comparison_text(trace, result, summary);
   out.warnings = trust_warnings(trace, result, summary);
+  if (const std::string lacking = records_not_written(trace); !lacking.empty())
+    out.warnings.push_back(o.output.string() + ": the simulated trace lacks records wisp does not keep: " + lacking);
   if (!o.chrome_trace.empty()) {
     write_file_atomically(o.chrome_trace, chrome);
     out.after += "wrote " + o.chrome_trace.string() + "\n";

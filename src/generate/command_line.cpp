@@ -32,6 +32,9 @@ void add_common(CLI::App* cmd, CommonOptions& c) {
       ->capture_default_str();
   cmd->add_option("--init-time", c.model.init_time, "MPI_Init cost after the last rank [s]")->capture_default_str();
   cmd->add_option("--launch-jitter", c.launch_jitter, "rank launch times spread [s]")->capture_default_str();
+  cmd->add_flag("--cycle-counter", c.cycle_counter,
+                "add a counter sample (cycles of a 2 GHz clock) before every enter and leave, as Score-P records "
+                "PAPI counters");
 }
 
 std::vector<std::uint32_t> parse_dims(const std::string& text) {
@@ -58,7 +61,11 @@ CLI::App* kind(CLI::App* parent, const char* name, const char* help, std::functi
   CLI::App* cmd = parent->add_subcommand(name, help);
   add_common(cmd, *o);
   options(cmd, *o);
-  cmd->callback([o, cmd, make, sink] { sink(make(*o), *cmd); });
+  cmd->callback([o, cmd, make, sink] {
+    Trace trace = make(*o);
+    if (o->cycle_counter) add_cycle_counter(trace);
+    sink(std::move(trace), *cmd);
+  });
   return cmd;
 }
 

@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "wisp/error.hpp"
+#include "wisp/generate/generators.hpp"
+#include "wisp/trace/trace.hpp"
 
 namespace wisp::gen {
 
@@ -38,6 +40,32 @@ void require_sane(const CommonOptions& o, const char* kind, double ranks, double
   require(ranks * repetitions * 64 <= 1e9, kind,
           fmt::format("about {:.3g} events are more than a generated trace may hold (at most 1e9)",
                       ranks * repetitions * 64));
+}
+
+void add_cycle_counter(Trace& trace) {
+  constexpr double kHertz = 2e9;
+  // OTF2's values (the generate layer does not include otf2.h): METRIC_TYPE_OTHER,
+  // METRIC_ACCUMULATED_START, TYPE_UINT64, BASE_DECIMAL, METRIC_SYNCHRONOUS_STRICT, RECORDER_KIND_CPU.
+  constexpr std::uint8_t kOther = 0, kAccumulatedStart = 0, kUint64 = 4, kDecimal = 1, kStrictlySynchronous = 0,
+                         kCpu = 2;
+  Definitions& d = trace.defs;
+  const auto member = static_cast<std::uint32_t>(d.metric_members.size());
+  d.metric_members.push_back({"cycles", "Cycles of a 2 GHz clock since the rank's first event", "#", kOther,
+                              kAccumulatedStart, kUint64, kDecimal, 0});
+  const auto metric_class = static_cast<std::uint32_t>(d.metric_classes.size());
+  d.metric_classes.push_back({{member}, kStrictlySynchronous, kCpu});
+  for (RankTrace& rt : trace.ranks) {
+    if (rt.events.empty()) continue;
+    if (rt.metrics.empty()) rt.metrics.resize(1);
+    MetricSamples& m = rt.metrics[0];
+    const double start = rt.events.front().time;
+    for (EventIndex i = 0; i < rt.events.size(); ++i) {
+      const Event& e = rt.events[i];
+      if (e.kind != EventKind::Enter && e.kind != EventKind::Leave) continue;
+      m.samples.push_back({e.time, metric_class, static_cast<std::uint32_t>(m.values.size()), i});
+      m.values.push_back(static_cast<std::uint64_t>((e.time - start) * kHertz));
+    }
+  }
 }
 
 }  // namespace wisp::gen

@@ -71,6 +71,15 @@ struct RawCartCoordinate {
   std::vector<std::uint32_t> coordinates;
 };
 
+struct RawMetricMember {
+  MetricMember member;
+  bool defined = false;
+};
+struct RawMetricClass {
+  MetricClass metric_class;
+  bool defined = false;
+};
+
 struct RawDefinitions {
   bool have_clock = false;
   Clock clock;
@@ -86,6 +95,9 @@ struct RawDefinitions {
   std::vector<bool> cart_dimension_defined;
   std::vector<RawCartTopology> cart_topologies;
   std::vector<RawCartCoordinate> cart_coordinates;
+  std::vector<RawMetricMember> metric_members;
+  std::vector<RawMetricClass> metric_classes;  // by OTF2 metric ref (shared with metric instances)
+  std::uint64_t metric_instances = 0, metric_class_recorders = 0;
   std::uint64_t records = 0;  // definition records read so far
   std::string error;          // set by a callback that interrupted the reading
 };
@@ -198,6 +210,34 @@ OTF2_CallbackCode on_cart_coordinate(void* u, OTF2_CartTopologyRef topology, uin
   return OTF2_CALLBACK_SUCCESS;
 }
 
+OTF2_CallbackCode on_metric_member(void* u, OTF2_MetricMemberRef self, OTF2_StringRef name, OTF2_StringRef description,
+                                   OTF2_MetricType type, OTF2_MetricMode mode, OTF2_Type value_type, OTF2_Base base,
+                                   int64_t exponent, OTF2_StringRef unit) {
+  RawDefinitions& r = raw(u);
+  auto* x = slot(u, r.metric_members, self, "metric member");
+  if (!x) return OTF2_CALLBACK_INTERRUPT;
+  *x = RawMetricMember{
+      MetricMember{text_of(r, name), text_of(r, description), text_of(r, unit), type, mode, value_type, base, exponent},
+      true};
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_metric_class(void* u, OTF2_MetricRef self, uint8_t n, const OTF2_MetricMemberRef* members,
+                                  OTF2_MetricOccurrence occurrence, OTF2_RecorderKind recorder_kind) {
+  auto* x = slot(u, raw(u).metric_classes, self, "metric class");
+  if (!x) return OTF2_CALLBACK_INTERRUPT;
+  *x = RawMetricClass{MetricClass{std::vector<std::uint32_t>(members, members + n), occurrence, recorder_kind}, true};
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_metric_instance(void* u, OTF2_MetricRef, OTF2_MetricRef, OTF2_LocationRef, OTF2_MetricScope,
+                                     uint64_t) {
+  ++raw(u).metric_instances;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_metric_class_recorder(void* u, OTF2_MetricRef, OTF2_LocationRef) {
+  ++raw(u).metric_class_recorders;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 RawDefinitions read_raw(OTF2_Reader* reader, const std::string& where, const Otf2ErrorScope& scope) {
   RawDefinitions r;
   OTF2_GlobalDefReader* defs = OTF2_Reader_GetGlobalDefReader(reader);
@@ -215,6 +255,10 @@ RawDefinitions read_raw(OTF2_Reader* reader, const std::string& where, const Otf
   OTF2_GlobalDefReaderCallbacks_SetCartDimensionCallback(cb, on_cart_dimension);
   OTF2_GlobalDefReaderCallbacks_SetCartTopologyCallback(cb, on_cart_topology);
   OTF2_GlobalDefReaderCallbacks_SetCartCoordinateCallback(cb, on_cart_coordinate);
+  OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(cb, on_metric_member);
+  OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(cb, on_metric_class);
+  OTF2_GlobalDefReaderCallbacks_SetMetricInstanceCallback(cb, on_metric_instance);
+  OTF2_GlobalDefReaderCallbacks_SetMetricClassRecorderCallback(cb, on_metric_class_recorder);
   OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, cb, &r);
   OTF2_GlobalDefReaderCallbacks_Delete(cb);
   uint64_t count = 0;
@@ -252,6 +296,10 @@ void attach_other_locations(const RawDefinitions& r, ArchiveDefinitions& out,
     if (is_master.count(loc.id)) continue;
     const auto rank = rank_of_group.find(loc.group);
     const bool thread = loc.type == OTF2_LOCATION_TYPE_CPU_THREAD;
+    if (loc.type == OTF2_LOCATION_TYPE_METRIC && rank != rank_of_group.end()) {
+      out.defs.ranks[rank->second].metric_locations.push_back(MetricLocation{text(r, loc.name), loc.id, loc.events});
+      continue;
+    }
     if (!thread && loc.type != OTF2_LOCATION_TYPE_ACCELERATOR_STREAM) {
       ++out.skipped[loc.type == OTF2_LOCATION_TYPE_METRIC ? "location (metric)" : "location (unknown type)"];
       continue;
@@ -532,6 +580,35 @@ std::vector<std::string> paradigms_of(const RawDefinitions& r) {
   return out;
 }
 
+// Metric members and classes, renumbered densely; a class naming an undefined member, metric
+// instances and class recorders are counted as skipped (their events then too).
+void convert_metrics(const RawDefinitions& r, ArchiveDefinitions& out) {
+  std::vector<std::uint32_t> member(r.metric_members.size(), kNone);
+  for (std::size_t m = 0; m < r.metric_members.size(); ++m) {
+    if (!r.metric_members[m].defined) continue;
+    member[m] = static_cast<std::uint32_t>(out.defs.metric_members.size());
+    out.defs.metric_members.push_back(r.metric_members[m].member);
+  }
+  out.metric_class.assign(r.metric_classes.size(), kNone);
+  for (std::size_t c = 0; c < r.metric_classes.size(); ++c) {
+    if (!r.metric_classes[c].defined) continue;
+    MetricClass k = r.metric_classes[c].metric_class;
+    bool known = true;
+    for (std::uint32_t& m : k.members) {
+      known = known && m < member.size() && member[m] != kNone;
+      if (known) m = member[m];
+    }
+    if (!known) {
+      ++out.skipped["MetricClass definition (unknown member)"];
+      continue;
+    }
+    out.metric_class[c] = static_cast<std::uint32_t>(out.defs.metric_classes.size());
+    out.defs.metric_classes.push_back(std::move(k));
+  }
+  if (r.metric_instances) out.skipped["MetricInstance definition"] += r.metric_instances;
+  if (r.metric_class_recorders) out.skipped["MetricClassRecorder definition"] += r.metric_class_recorders;
+}
+
 }  // namespace
 
 ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::string& where, const Otf2ErrorScope& scope) {
@@ -546,6 +623,7 @@ ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::strin
   convert_teams(r, out);
   convert_regions(r, out);
   convert_cartesian(r, out);
+  convert_metrics(r, out);
   out.defs.paradigms = paradigms_of(r);
   out.strings = std::move(r.strings);
   return out;

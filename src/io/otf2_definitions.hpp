@@ -23,6 +23,7 @@ struct ArchiveDefinitions {
   std::vector<RegionId> region;                // OTF2 region ref -> RegionId
   std::vector<CommId> comm;                    // OTF2 comm ref -> CommId (kNone: not MPI)
   std::vector<std::uint32_t> team;             // OTF2 comm ref -> Definitions::thread_teams (kNone: none)
+  std::vector<std::uint32_t> metric_class;     // OTF2 metric ref -> Definitions::metric_classes (kNone: none)
   std::vector<std::string> strings;            // OTF2 string ref -> text
   std::map<std::string, std::uint64_t> skipped;
   std::vector<std::string> stray_locations;  // threads and streams of processes without an MPI rank

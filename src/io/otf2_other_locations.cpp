@@ -91,6 +91,7 @@ void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const Arc
         fmt::format("{}: event file is truncated: {} of {} declared events", context, read, location.declared_events));
   location.records = read;
   out.unknown_team += ctx.threads.unknown_team;
+  out.unkept += read - kept.size() - out.thread_records[r].back().size() - ctx.threads.unknown_team;
 }
 
 }  // namespace
@@ -99,6 +100,8 @@ std::vector<std::uint64_t> locations_to_read(const ArchiveDefinitions& archive) 
   std::vector<std::uint64_t> out = archive.rank_location;
   for (const Location& rank : archive.defs.ranks)
     for (const ThreadLocation& other : rank.others) out.push_back(other.otf2_id);
+  for (const Location& rank : archive.defs.ranks)
+    for (const MetricLocation& location : rank.metric_locations) out.push_back(location.otf2_id);
   return out;
 }
 

@@ -15,7 +15,7 @@
 
 namespace wisp::io {
 
-// Every OTF2 location id the reader needs: the ranks' masters, then their other locations.
+// Every OTF2 location id the reader needs: the ranks' masters, their other locations, their metric locations.
 std::vector<std::uint64_t> locations_to_read(const ArchiveDefinitions& archive);
 
 // Reads the event files of every rank's other locations into ThreadLocation::records. An MPI call
@@ -25,6 +25,7 @@ struct OtherLocations {
   std::vector<OtherLocationEvents> events;                             // [rank][location]
   std::vector<std::vector<std::vector<ThreadRecord>>> thread_records;  // [rank][location]
   std::uint64_t unknown_team = 0;                                      // thread records naming no thread team: skipped
+  std::uint64_t unkept = 0;  // other records (RMA memory copies, attributes-only records, ...): counted
 };
 // Returns the kept events and thread records of every rank's other locations.
 OtherLocations read_other_locations(OTF2_Reader* reader, ArchiveDefinitions& archive, const std::string& where,

@@ -27,6 +27,7 @@
 #include "anchor_probe.hpp"
 #include "otf2_definitions.hpp"
 #include "otf2_errors.hpp"
+#include "otf2_metrics.hpp"
 #include "otf2_other_locations.hpp"
 #include "otf2_thread_records.hpp"
 #include "parallel_ranks.hpp"
@@ -93,6 +94,7 @@ struct LocationReader {
   std::array<std::uint64_t, kSkippedCount> skipped{};
   std::string program_name;
   io::ThreadRecordSink threads;  // the master's fork/join, team, lock and task records
+  MetricSamples metrics;         // the master's counter samples
 };
 
 LocationReader& ctx(void* user) { return *static_cast<LocationReader*>(user); }
@@ -153,6 +155,17 @@ void skip_with(OTF2_ErrorCode (*setter)(OTF2_EvtReaderCallbacks*,
                                                               OTF2_AttributeList*, Rest...)),
                OTF2_EvtReaderCallbacks* cb) {
   setter(cb, &skip<Kind, Rest...>);
+}
+
+// A counter sample of the master: kept before the event that follows it (at that event's time when
+// strictly synchronous); one wisp cannot keep is counted.
+OTF2_CallbackCode on_metric(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* attributes,
+                            OTF2_MetricRef metric, uint8_t n, const OTF2_Type* types, const OTF2_MetricValue* values) {
+  LocationReader& r = record(user, attributes);
+  if (!io::keep_metric(*r.archive, r.metrics, seconds(r, t), static_cast<EventIndex>(r.rank->event_count()), metric, n,
+                       types, values))
+    ++r.skipped[kMetric];
+  return OTF2_CALLBACK_SUCCESS;
 }
 
 OTF2_CallbackCode on_unknown(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* user, OTF2_AttributeList*) {
@@ -275,7 +288,7 @@ OTF2_EvtReaderCallbacks* make_event_callbacks() {
 
   skip_with<kBufferFlush>(OTF2_EvtReaderCallbacks_SetBufferFlushCallback, cb);
   skip_with<kMeasurementOnOff>(OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback, cb);
-  skip_with<kMetric>(OTF2_EvtReaderCallbacks_SetMetricCallback, cb);
+  OTF2_EvtReaderCallbacks_SetMetricCallback(cb, on_metric);
   skip_with<kParameter>(OTF2_EvtReaderCallbacks_SetParameterStringCallback, cb);
   skip_with<kParameter>(OTF2_EvtReaderCallbacks_SetParameterIntCallback, cb);
   skip_with<kParameter>(OTF2_EvtReaderCallbacks_SetParameterUnsignedIntCallback, cb);
@@ -359,6 +372,7 @@ struct RankRead {
   std::array<std::uint64_t, kSkippedCount> skipped{};
   std::string program;
   std::vector<ThreadRecord> thread_records;  // the master's
+  MetricSamples metrics;                     // the master's
 };
 
 // What every reading thread shares, read-only.
@@ -398,7 +412,7 @@ void read_rank_events(const EventReading& in, Rank r, RankBuilder& rank, RankRea
   const std::string context = fmt::format("{}: rank {} (location {})", in.where, r, archive.rank_location[r]);
   OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(in.reader, archive.rank_location[r]);
   if (!events) io::check_otf2(OTF2_ERROR_FILE_INTERACTION, context + ": no event file", in.scope);
-  LocationReader ctx{&rank, &archive, {}, {}, {&archive, &out.thread_records, 0}};
+  LocationReader ctx{&rank, &archive, {}, {}, {&archive, &out.thread_records, 0}, {}};
   rank.reserve(events_to_reserve(in.where, archive.rank_location[r], archive.declared_events[r]));
   io::check_otf2(OTF2_Reader_RegisterEvtCallbacks(in.reader, events, in.callbacks, &ctx), context, in.scope);
   uint64_t read = 0;
@@ -422,6 +436,7 @@ void read_rank_events(const EventReading& in, Rank r, RankBuilder& rank, RankRea
   out.skipped = ctx.skipped;
   out.skipped[kThread] += ctx.threads.unknown_team;
   out.program = std::move(ctx.program_name);
+  out.metrics = std::move(ctx.metrics);
 }
 
 // Threads to read the ranks with: ReadOptions::threads, by default one per core, at most one
@@ -460,6 +475,16 @@ void add_rank_reads(TraceBuilder& builder, const ArchiveDefinitions& archive, co
   for (const auto& [what, n] : archive.skipped) builder.skipped_records()[what] += n;
   for (int k = 0; k < kSkippedCount; ++k)
     if (skipped[k]) builder.skipped_records()[kSkippedNames[k]] += skipped[k];
+}
+
+// Counter samples: [0] the master's, [k + 1] the rank's k-th metric location's; none if all empty.
+void add_metrics(Trace& trace, std::vector<RankRead>& masters, std::vector<std::vector<MetricSamples>> locations) {
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    RankMetrics& metrics = trace.ranks[r].metrics;
+    metrics.push_back(std::move(masters[r].metrics));
+    for (MetricSamples& location : locations[r]) metrics.push_back(std::move(location));
+    if (std::all_of(metrics.begin(), metrics.end(), [](const MetricSamples& m) { return m.empty(); })) metrics.clear();
+  }
 }
 
 // Hybrid traces: the ranks' other threads and streams, their kept events and their anomalies.
@@ -539,11 +564,16 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   std::vector<RankRead> reads =
       read_ranks({handle.reader, callbacks.callbacks, archive, where, scope}, builder, threads, options);
   io::OtherLocations others = io::read_other_locations(handle.reader, archive, where, scope);
+  std::uint64_t unkept_metrics = 0;
+  auto metric_locations = io::read_metric_locations(handle.reader, archive, unkept_metrics, where, scope);
   OTF2_Reader_CloseEvtFiles(handle.reader);
 
   add_rank_reads(builder, archive, reads);
   Trace trace = builder.finish();
   if (others.unknown_team) trace.skipped_records[kSkippedNames[kThread]] += others.unknown_team;
+  if (unkept_metrics) trace.skipped_records["record on a metric location (not a kept Metric)"] += unkept_metrics;
+  if (others.unkept) trace.skipped_records["record of another thread or stream (RMA, ...)"] += others.unkept;
+  add_metrics(trace, reads, std::move(metric_locations));
   add_other_locations(trace, archive, std::move(others), std::move(reads));
   return trace;
 }

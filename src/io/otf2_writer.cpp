@@ -11,6 +11,7 @@
 
 #include "otf2_cartesian_writer.hpp"
 #include "otf2_errors.hpp"
+#include "otf2_metrics.hpp"
 #include "otf2_thread_writer.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
@@ -103,7 +104,8 @@ std::vector<std::vector<std::uint32_t>> local_ranks(const Trace& t) {
 // ids read from the trace when they are unique, else 0, 1, ... in that order.
 struct LocationIds {
   std::vector<OTF2_LocationRef> ranks;
-  std::vector<std::vector<OTF2_LocationRef>> others;  // by rank, as Location::others
+  std::vector<std::vector<OTF2_LocationRef>> others;   // by rank, as Location::others
+  std::vector<std::vector<OTF2_LocationRef>> metrics;  // by rank, as Location::metric_locations
 };
 
 LocationIds location_ids(const Trace& t) {
@@ -113,13 +115,18 @@ LocationIds location_ids(const Trace& t) {
   for (const auto& loc : t.defs.ranks) {
     unique &= seen[loc.otf2_id]++ == 0;
     for (const auto& other : loc.others) unique &= seen[other.otf2_id]++ == 0;
+    for (const auto& metric : loc.metric_locations) unique &= seen[metric.otf2_id]++ == 0;
   }
   OTF2_LocationRef next = t.rank_count();
   ids.others.resize(t.rank_count());
+  ids.metrics.resize(t.rank_count());
   for (Rank r = 0; r < t.rank_count(); ++r) {
     ids.ranks.push_back(unique ? t.defs.ranks[r].otf2_id : r);
     for (const auto& other : t.defs.ranks[r].others) ids.others[r].push_back(unique ? other.otf2_id : next++);
   }
+  for (Rank r = 0; r < t.rank_count(); ++r)
+    for (const auto& metric : t.defs.ranks[r].metric_locations)
+      ids.metrics[r].push_back(unique ? metric.otf2_id : next++);
   return ids;
 }
 
@@ -234,6 +241,24 @@ void write_other_location(OTF2_Archive* archive, const Trace& trace, Rank r, std
   check_otf2(OTF2_Archive_CloseEvtWriter(archive, w), context, scope);
 }
 
+// The counter samples of a rank's location (0: the master, k + 1: its k-th metric location).
+const MetricSamples& metric_samples(const Trace& trace, Rank r, std::size_t index) {
+  static const MetricSamples none;
+  const RankMetrics& all = trace.ranks[r].metrics;
+  return index < all.size() ? all[index] : none;
+}
+
+// The counter samples of a rank's metric location (Score-P's per-process metrics).
+void write_metric_location(OTF2_Archive* archive, const Trace& trace, Rank r, std::size_t k, OTF2_LocationRef id,
+                           const std::string& where, const Otf2ErrorScope& scope) {
+  const std::string context = fmt::format("{}: rank {}, metric location {}", where, r, id);
+  OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, id);
+  if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, context, scope);
+  const MetricSamples& samples = metric_samples(trace, r, k + 1);
+  check_otf2(io::write_metric_samples(w, trace.defs, samples, 0, samples.samples.size()), context, scope);
+  check_otf2(OTF2_Archive_CloseEvtWriter(archive, w), context, scope);
+}
+
 void write_events(OTF2_Archive* archive, const Trace& trace, const LocationIds& ids, OTF2_StringRef program,
                   const std::string& where, const Otf2ErrorScope& scope) {
   const auto locals = local_ranks(trace);
@@ -242,17 +267,34 @@ void write_events(OTF2_Archive* archive, const Trace& trace, const LocationIds& 
     OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, ids.ranks[r]);
     if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, fmt::format("{}: rank {}", where, r), scope);
     const EventWriter writer{trace, locals, r, w, program};
+    const MetricSamples& metrics = metric_samples(trace, r, 0);
+    std::size_t sample = 0;
+    const auto samples_before = [&](std::size_t event) {  // the samples taken before this event
+      const std::size_t from = sample;
+      while (sample < metrics.samples.size() && metrics.samples[sample].before <= event) ++sample;
+      return io::write_metric_samples(w, trace.defs, metrics, from, sample);
+    };
+    const Event* first = trace.ranks[r].events.data();
+    const std::string context = fmt::format("{}: writing rank {}", where, r);
     write_merged(
-        w, trace, trace.ranks[r].events, thread_records(trace, r, 0), [&](const Event& e) { return writer.write(e); },
-        fmt::format("{}: writing rank {}", where, r), scope);
+        w, trace, trace.ranks[r].events, thread_records(trace, r, 0),
+        [&](const Event& e) {
+          const OTF2_ErrorCode status = samples_before(static_cast<std::size_t>(&e - first));
+          return status != OTF2_SUCCESS ? status : writer.write(e);
+        },
+        context, scope);
+    check_otf2(io::write_metric_samples(w, trace.defs, metrics, sample, metrics.samples.size()), context, scope);
     check_otf2(OTF2_Archive_CloseEvtWriter(archive, w), fmt::format("{}: rank {}", where, r), scope);
     for (std::size_t k = 0; k < trace.defs.ranks[r].others.size(); ++k)
       write_other_location(archive, trace, r, k, ids.others[r][k], where, scope);
+    for (std::size_t k = 0; k < trace.defs.ranks[r].metric_locations.size(); ++k)
+      write_metric_location(archive, trace, r, k, ids.metrics[r][k], where, scope);
   }
   check_otf2(OTF2_Archive_CloseEvtFiles(archive), where + ": closing event files", scope);
   check_otf2(OTF2_Archive_OpenDefFiles(archive), where + ": cannot create definition files", scope);
   std::vector<OTF2_LocationRef> all = ids.ranks;
   for (const auto& others : ids.others) all.insert(all.end(), others.begin(), others.end());
+  for (const auto& metrics : ids.metrics) all.insert(all.end(), metrics.begin(), metrics.end());
   for (OTF2_LocationRef id : all) {
     OTF2_DefWriter* d = OTF2_Archive_GetDefWriter(archive, id);
     if (d) OTF2_Archive_CloseDefWriter(archive, d);
@@ -264,7 +306,7 @@ std::uint64_t written_events(const Trace& trace, Rank r) {
   std::uint64_t n = 0;
   for (const Event& e : trace.ranks[r].events)
     n += !(e.kind == EventKind::MpiCollectiveEnd && trace.ranks[r].collectives[e.ref].comm == kNone);
-  return n + thread_records(trace, r, 0).size();
+  return n + thread_records(trace, r, 0).size() + metric_samples(trace, r, 0).samples.size();
 }
 
 // The machine's nodes (system tree nodes 1..n under the machine, node 0) and each rank's node.
@@ -299,6 +341,7 @@ void intern_strings(const Trace& trace, const SystemTree& tree, StringTable& str
   str("MPI Rank 0");
   for (Rank r = 0; r < trace.rank_count(); ++r) str(fmt::format("MPI Rank {}", r));
   io::intern_cartesian_strings(d, [&](const std::string& s) { str(s); });
+  io::intern_metric_strings(d, [&](const std::string& s) { str(s); });
 }
 
 // Clock, paradigm, system tree, one location group (process) and one location per rank.
@@ -333,6 +376,10 @@ void write_locations(OTF2_GlobalDefWriter* w, const Trace& trace, const SystemTr
               thread_records(trace, r, k + 1).size(),
           r);
     }
+  for (Rank r = 0; r < trace.rank_count(); ++r)
+    for (std::size_t k = 0; k < d.ranks[r].metric_locations.size(); ++k)
+      OTF2_GlobalDefWriter_WriteLocation(w, ids.metrics[r][k], str(d.ranks[r].metric_locations[k].name),
+                                         OTF2_LOCATION_TYPE_METRIC, metric_samples(trace, r, k + 1).samples.size(), r);
 }
 
 void write_regions(OTF2_GlobalDefWriter* w, const Definitions& d, StringTable& str) {
@@ -375,6 +422,7 @@ void write_definitions(OTF2_Archive* archive, const Trace& trace, const Location
   str.write(w);
   write_locations(w, trace, tree, ids, str);
   write_regions(w, trace.defs, str);
+  io::write_metric_definitions(w, trace.defs, [&](const std::string& s) { return str(s); });
   write_communicators(w, trace.defs, ids.ranks, str);
   io::RankLocationIds all(trace.rank_count());
   for (Rank r = 0; r < trace.rank_count(); ++r) {
@@ -391,6 +439,13 @@ void write_definitions(OTF2_Archive* archive, const Trace& trace, const Location
 }
 
 }  // namespace
+
+std::string records_not_written(const Trace& trace) {
+  std::string out;
+  for (const auto& [what, n] : trace.skipped_records)
+    out.append(out.empty() ? "" : ", ").append(fmt::format("{} {}", n, what));
+  return out;
+}
 
 void write_otf2_into(const Trace& trace, const std::filesystem::path& dir, const WriteOptions& options) {
   const std::string where = dir.string();

@@ -190,6 +190,41 @@ std::string flat_profile_text(const Trace& t, const std::string& source) {
   return out;
 }
 
+// Counter samples kept: on the master threads and on the metric locations.
+struct MetricCounts {
+  std::uint64_t master = 0, metric_locations = 0, locations = 0;
+};
+MetricCounts metric_counts(const Trace& t) {
+  MetricCounts c;
+  for (const Location& rank : t.defs.ranks) c.locations += rank.metric_locations.size();
+  for (const RankTrace& rt : t.ranks)
+    for (std::size_t l = 0; l < rt.metrics.size(); ++l)
+      (l == 0 ? c.master : c.metric_locations) += rt.metrics[l].samples.size();
+  return c;
+}
+
+// "3 counters (PAPI_TOT_CYC, PAPI_L2_TCM, PAPI_BR_MSP) in 1 class; 84 samples on the master threads, ..."
+std::string metrics_text(const Trace& t) {
+  const MetricCounts c = metric_counts(t);
+  std::string names;
+  for (const MetricMember& m : t.defs.metric_members) names += (names.empty() ? "" : ", ") + m.name;
+  return fmt::format("{} counter{} ({}) in {} class{}; {} samples on the master threads, {} on {} metric location{}",
+                     t.defs.metric_members.size(), t.defs.metric_members.size() == 1 ? "" : "s", names,
+                     t.defs.metric_classes.size(), t.defs.metric_classes.size() == 1 ? "" : "es", c.master,
+                     c.metric_locations, c.locations, c.locations == 1 ? "" : "s");
+}
+
+nlohmann::json metrics_json(const Trace& t) {
+  const MetricCounts c = metric_counts(t);
+  nlohmann::json members = nlohmann::json::array();
+  for (const MetricMember& m : t.defs.metric_members)
+    members.push_back({{"name", m.name}, {"description", m.description}, {"unit", m.unit}});
+  return {{"members", members},
+          {"classes", t.defs.metric_classes.size()},
+          {"samples", {{"master", c.master}, {"metric_locations", c.metric_locations}}},
+          {"metric_locations", c.locations}};
+}
+
 nlohmann::json trace_info_json(const Trace& t, const std::string& source) {
   const Counts c = count(t);
   nlohmann::json j;
@@ -200,6 +235,7 @@ nlohmann::json trace_info_json(const Trace& t, const std::string& source) {
   j["paradigms"] = t.defs.paradigms;
   j["thread_records"] = thread_record_counts(t);
   j["thread_teams"] = t.defs.thread_teams.size();
+  j["metrics"] = metrics_json(t);
   const OtherLocations o = other_locations(t);
   j["locations"] = {{"masters", t.rank_count()},
                     {"threads", o.threads},
@@ -259,6 +295,7 @@ std::string trace_info_text(const Trace& t, const std::string& source) {
     line("paradigms", paradigms);
   }
   if (!thread_record_counts(t).empty()) line("threading", thread_records_text(t));
+  if (!t.defs.metric_members.empty()) line("metrics", metrics_text(t));
   line("duration", fmt::format("{:.6f} s (first event at {:.6f} s, last at {:.6f} s; clock {} ticks/s)",
                                c.end - c.start, c.start, c.end, t.defs.clock.ticks_per_second));
   line("events", fmt::format("{}", t.event_count()));

@@ -4,7 +4,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <random>
+#include <sstream>
 
 #include "wisp/analysis/cpm.hpp"
 #include "wisp/io/read_file.hpp"
@@ -41,6 +43,21 @@ CommandResult run_wisp(const std::string& args) {
   r.out = read_file(tmp / "out").value_or("");
   r.err = read_file(tmp / "err").value_or("");
   return r;
+}
+
+std::optional<PrintedCounts> otf2_print_counts(const std::filesystem::path& anchor) {
+  FILE* p = popen(("otf2-print '" + anchor.string() + "' 2>/dev/null").c_str(), "r");
+  if (!p) return std::nullopt;
+  PrintedCounts counts;
+  char line[4096];
+  while (std::fgets(line, sizeof line, p)) {
+    std::istringstream in(line);
+    std::string record, location;
+    if (!(in >> record >> location) || location.find_first_not_of("0123456789") != std::string::npos) continue;
+    ++counts[std::stoull(location)][record];
+  }
+  if (pclose(p) != 0 || counts.empty()) return std::nullopt;
+  return counts;
 }
 
 CallpathId callpath(const Trace& t, const std::string& name) {

@@ -6,6 +6,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -40,6 +42,11 @@ struct CommandResult {
 };
 // Runs the built `wisp` with the given argument string (shell-quoted by the caller).
 CommandResult run_wisp(const std::string& args);
+
+// Per OTF2 location: its event records counted by record name, as otf2-print (the Debian package
+// otf2-tools) lists them; nullopt if otf2-print fails or prints no record.
+using PrintedCounts = std::map<std::uint64_t, std::map<std::string, std::uint64_t>>;
+std::optional<PrintedCounts> otf2_print_counts(const std::filesystem::path& anchor);
 
 // The call path named `name` in `t` (fails the test if there is none).
 CallpathId callpath(const Trace& t, const std::string& name);

@@ -32,23 +32,9 @@ using namespace wisp;
 
 namespace {
 
-// Per OTF2 location: record counts by record name, as otf2-print lists the events.
-using PrintedCounts = std::map<std::uint64_t, std::map<std::string, std::uint64_t>>;
+using test::PrintedCounts;
 
-std::optional<PrintedCounts> otf2_print(const std::filesystem::path& anchor) {
-  FILE* p = popen(("otf2-print '" + anchor.string() + "' 2>/dev/null").c_str(), "r");
-  if (!p) return std::nullopt;
-  PrintedCounts counts;
-  char line[4096];
-  while (std::fgets(line, sizeof line, p)) {
-    std::istringstream in(line);
-    std::string record, location;
-    if (!(in >> record >> location) || location.find_first_not_of("0123456789") != std::string::npos) continue;
-    ++counts[std::stoull(location)][record];
-  }
-  if (pclose(p) != 0 || counts.empty()) return std::nullopt;
-  return counts;
-}
+std::optional<PrintedCounts> otf2_print(const std::filesystem::path& anchor) { return test::otf2_print_counts(anchor); }
 
 // THREAD_* records (fork/join, teams, locks, tasks) of one location, by otf2-print's record name.
 std::map<std::string, std::uint64_t> thread_counts(const std::map<std::string, std::uint64_t>& by_record) {

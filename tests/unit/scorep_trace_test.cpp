@@ -111,14 +111,6 @@ TEST_CASE("Score-P ping-pong: counts, clock and matches agree with otf2-print") 
   CHECK(t.ranks[0].mpi_calls.size() == 20);  // Init, Comm_size, Comm_rank, 8 Send, 8 Recv, Finalize
 }
 
-TEST_CASE("Score-P ping-pong with PAPI: the 84 METRIC records are skipped and counted") {
-  const auto dir = test::real_trace("scorep-ping-pong-papi");
-  const Trace t = read_otf2(dir);
-  CHECK(t.skipped_records.at("Metric") == 84);
-  CHECK(t.event_count() == 2 * 102 - 84);
-  CHECK(t.messages.size() == 16);
-}
-
 namespace {
 
 // `otf2-print -G` lines of one kind prefix (CART_, GROUP, COMM) with the <id> references removed:

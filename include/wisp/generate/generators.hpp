@@ -17,8 +17,14 @@ namespace wisp::gen {
 struct CommonOptions {
   ModelParams model;
   std::uint64_t seed = 1;
-  double launch_jitter = 0;  // rank launch times drawn uniformly from [0, launch_jitter] s
+  double launch_jitter = 0;    // rank launch times drawn uniformly from [0, launch_jitter] s
+  bool cycle_counter = false;  // add_cycle_counter() to the generated trace
 };
+
+// A strictly synchronous counter, as Score-P records PAPI_TOT_CYC: a sample of "cycles" (a 2 GHz
+// clock since the rank's first event, UINT64, accumulated from the start) before every enter and
+// leave of every master. No analysis reads it; it measures what keeping counters costs.
+void add_cycle_counter(Trace& trace);
 
 // Paper 000 §IV-A: P ranks, N iterations of work() + MPI_Barrier. The imbalanced modes make
 // the run `percent` % longer than the balanced one while the total work stays P·N·work:

@@ -24,4 +24,8 @@ void write_otf2(const Trace& trace, const std::filesystem::path& dir, const Writ
 // that assemble a larger atomic output directory themselves.
 void write_otf2_into(const Trace& trace, const std::filesystem::path& dir, const WriteOptions& options);
 
+// The records of the measured trace a written one lacks (those the reader counted but did not
+// keep: Trace::skipped_records), "4 Rma*, 30140 records with attributes"; empty if none.
+std::string records_not_written(const Trace& trace);
+
 }  // namespace wisp

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "wisp/trace/ids.hpp"
+#include "wisp/trace/metrics.hpp"
 #include "wisp/trace/thread_records.hpp"
 
 namespace wisp {
@@ -152,7 +153,8 @@ struct Location {
   std::string group_name;  // "MPI Rank N"
   std::string node;        // system tree node the process ran on (e.g. host name)
   std::uint64_t otf2_id = 0;
-  std::vector<ThreadLocation> others;  // the process's other threads and accelerator streams
+  std::vector<ThreadLocation> others;            // the process's other threads and accelerator streams
+  std::vector<MetricLocation> metric_locations;  // its locations that record only metrics
 };
 
 // A communicator over locations outside MPI, kept for the Cartesian topologies that refer to it:
@@ -203,6 +205,8 @@ struct Definitions {
   std::vector<CartDimension> cart_dimensions;
   std::vector<CartTopology> cart_topologies;
   std::vector<CartCoordinate> cart_coordinates;
+  std::vector<MetricMember> metric_members;  // counters (PAPI, rusage, ...): kept, not analysed
+  std::vector<MetricClass> metric_classes;
 
   RegionId add_region(Region region);
   CommId add_comm(Communicator comm);

@@ -29,6 +29,7 @@ struct RankTrace {
   std::vector<CallSpan> mpi_calls;            // MPI calls, by Enter (derived)
   OtherLocationEvents others;                 // hybrid traces: the other threads' and streams' regions
   ThreadRecords thread_records;               // hybrid traces: fork/join, teams, locks, tasks per location
+  RankMetrics metrics;                        // counter samples of the master and the metric locations
 };
 
 // A matched point-to-point message: the send side on `sender`, the receive side on `receiver`

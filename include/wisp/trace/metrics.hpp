@@ -1,0 +1,68 @@
+// Hardware and software counters as OTF2 records them (MetricMember, MetricClass, METRIC locations
+// and Metric events: PAPI, rusage, per-process metrics). wisp does not analyse them; it keeps them
+// so that a simulated trace still holds them, moved with the timeline they were sampled on.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "wisp/trace/ids.hpp"
+
+namespace wisp {
+
+struct RankTrace;
+
+// One counter (OTF2 MetricMember); the enumerations keep OTF2's values.
+struct MetricMember {
+  std::string name, description, unit;  // "PAPI_TOT_CYC", "Total cycles.", "#"
+  std::uint8_t type = 0;                // OTF2_MetricType: PAPI, RUSAGE, USER, OTHER
+  std::uint8_t mode = 0;                // OTF2_MetricMode: ACCUMULATED_START, ABSOLUTE_POINT, ...
+  std::uint8_t value_type = 0;          // OTF2_Type of its values: UINT64, INT64, DOUBLE
+  std::uint8_t base = 0;                // OTF2_Base: binary or decimal
+  std::int64_t exponent = 0;
+};
+
+// The counters sampled together in one Metric event (OTF2 MetricClass): strictly synchronous
+// (at every enter and leave), synchronous or asynchronous.
+struct MetricClass {
+  std::vector<std::uint32_t> members;  // indices into Definitions::metric_members
+  std::uint8_t occurrence = 0;         // OTF2_MetricOccurrence
+  std::uint8_t recorder_kind = 0;      // OTF2_RecorderKind: CPU, ABSTRACT, ...
+};
+
+// A location that records only metrics (OTF2 location type METRIC), e.g. Score-P's per-process
+// metrics: it belongs to the rank whose process (location group) it is in.
+struct MetricLocation {
+  std::string name;
+  std::uint64_t otf2_id = 0;
+  std::uint64_t declared_events = 0;
+};
+
+// One Metric event: the values of its class's members, in member order.
+struct MetricSample {
+  double time = 0;
+  std::uint32_t metric_class = 0;  // index into Definitions::metric_classes
+  std::uint32_t first = 0;         // its values: MetricSamples::values[first, first + members)
+  EventIndex before = kNone;       // master samples: the master event it precedes in the trace
+};
+
+// The samples of one location, in time order, with their values (OTF2_MetricValue bits, typed by
+// the member's value_type).
+struct MetricSamples {
+  std::vector<MetricSample> samples;
+  std::vector<std::uint64_t> values;
+  bool empty() const { return samples.empty(); }
+};
+
+// Per rank: [0] its master's samples, [k + 1] those of Location::metric_locations[k]. Empty when
+// the trace has none. (Metric events of other threads and streams are counted, not kept.)
+using RankMetrics = std::vector<MetricSamples>;
+
+// Moves the samples of `moved` (copies of `original`'s, taken along while its master events got
+// new times): a master sample taken at the event it precedes keeps that event's new time (the
+// strictly synchronous mode: at every enter and leave); any other sample (asynchronous, or of a
+// metric location) follows the master's timeline piecewise linearly (follow_master).
+void move_metrics(const RankTrace& original, RankTrace& moved);
+
+}  // namespace wisp

@@ -1,0 +1,162 @@
+// Counter samples (OTF2 metrics) kept: read from Score-P's PAPI ping-pong as otf2-print lists them,
+// moved with the timeline they were sampled on, and written back so that otf2-print counts the same
+// records per location in the simulated trace as in the measured one.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "helpers.hpp"
+#include "tiny_trace.hpp"
+#include "wisp/generate/command_line.hpp"
+#include "wisp/io/otf2_reader.hpp"
+#include "wisp/io/otf2_writer.hpp"
+#include "wisp/replay/calibrate.hpp"
+#include "wisp/replay/replay.hpp"
+#include "wisp/trace/metrics.hpp"
+
+using namespace wisp;
+
+namespace {
+
+ReplayResult identity_of(const Trace& measured) {
+  const Calibration c = calibrate(measured);
+  ReplayOptions o;
+  o.anchor = true;
+  o.algorithms = c.algorithms;
+  return replay(measured, c.platform, o);
+}
+
+// otf2-print's METRIC lines of one location: "<timestamp> <the values as printed>", in order,
+// and for each the record that follows it on that location (ENTER or LEAVE) with its timestamp.
+struct PrintedMetric {
+  std::string values;
+  std::uint64_t time = 0, next_time = 0;
+  std::string next;
+};
+std::vector<PrintedMetric> printed_metrics(const std::filesystem::path& anchor, std::uint64_t location) {
+  FILE* p =
+      popen(("otf2-print -L " + std::to_string(location) + " '" + anchor.string() + "' 2>/dev/null").c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::vector<PrintedMetric> out;
+  bool open = false;
+  char line[4096];
+  const std::regex record(R"(^(\S+)\s+(\d+)\s+(\d+)\s*(.*)$)");
+  while (std::fgets(line, sizeof line, p)) {
+    line[std::strcspn(line, "\n")] = '\0';
+    std::cmatch m;
+    if (!std::regex_match(line, m, record)) continue;
+    const std::uint64_t t = std::stoull(m[3].str());
+    if (open) out.back().next = m[1].str(), out.back().next_time = t, open = false;
+    if (m[1].str() == "METRIC") out.push_back({m[4].str(), t, 0, ""}), open = true;
+  }
+  pclose(p);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("metrics: the PAPI ping-pong's counters are read as otf2-print lists them", "[otf2][metrics][real]") {
+  const Trace t = read_otf2(test::real_trace("scorep-ping-pong-papi"));
+  // otf2-print -G: three PAPI members (UINT64, accumulated from the start), one strictly synchronous class.
+  REQUIRE(t.defs.metric_members.size() == 3);
+  CHECK(t.defs.metric_members[0].name == "PAPI_TOT_CYC");
+  CHECK(t.defs.metric_members[2].name == "PAPI_BR_MSP");
+  CHECK(t.defs.metric_members[1].unit == "#");
+  REQUIRE(t.defs.metric_classes.size() == 1);
+  CHECK(t.defs.metric_classes[0].members == std::vector<std::uint32_t>{0, 1, 2});
+  CHECK(t.skipped_records.count("Metric") == 0);
+  CHECK(t.event_count() == 2 * 102 - 84);  // otf2-print: 102 records per location, 42 of them METRIC
+  for (Rank r = 0; r < 2; ++r) {
+    REQUIRE(t.ranks[r].metrics.size() == 1);  // the master's only: no metric locations
+    const MetricSamples& m = t.ranks[r].metrics[0];
+    REQUIRE(m.samples.size() == 42);
+    // Strictly synchronous: every sample precedes an enter or leave at its own time.
+    for (const MetricSample& s : m.samples) {
+      REQUIRE(s.before < t.ranks[r].events.size());
+      CHECK(t.ranks[r].events[s.before].time == s.time);
+    }
+  }
+  // otf2-print: rank 0's first sample is PAPI_TOT_CYC 98850, PAPI_L2_TCM 2191, PAPI_BR_MSP 421.
+  const MetricSamples& first = t.ranks[0].metrics[0];
+  CHECK(first.values[0] == 98850);
+  CHECK(first.values[1] == 2191);
+  CHECK(first.values[2] == 421);
+}
+
+TEST_CASE("metrics: the simulated PAPI ping-pong holds every record of the measured one", "[otf2][metrics][real]") {
+  const auto dir = test::real_trace("scorep-ping-pong-papi");
+  const Trace measured = read_otf2(dir);
+  const ReplayResult id = identity_of(measured);
+  test::TempDir out;
+  write_otf2(id.trace, out / "id");
+  const auto before = test::otf2_print_counts(dir / "traces.otf2");
+  const auto after = test::otf2_print_counts(out / "id" / "traces.otf2");
+  INFO("otf2-print is the Debian package otf2-tools (bash scripts/setup.sh installs it)");
+  REQUIRE((before && after));
+  CHECK(*after == *before);  // per location and record name: 42 METRIC each, and every other record
+  // Each sample keeps its values and its place: right before the same kind of record, at its time.
+  for (std::uint64_t location : {0, 1}) {
+    const auto measured_metrics = printed_metrics(dir / "traces.otf2", location);
+    const auto written = printed_metrics(out / "id" / "traces.otf2", location);
+    REQUIRE(measured_metrics.size() == 42);
+    REQUIRE(written.size() == measured_metrics.size());
+    for (std::size_t i = 0; i < written.size(); ++i) {
+      CHECK(written[i].values == measured_metrics[i].values);
+      CHECK(written[i].next == measured_metrics[i].next);
+      CHECK(written[i].time == written[i].next_time);
+    }
+  }
+  const Trace back = read_otf2(out / "id");
+  REQUIRE(back.defs.metric_members.size() == 3);
+  CHECK(back.defs.metric_members[0].description == measured.defs.metric_members[0].description);
+  CHECK(back.ranks[1].metrics[0].values == measured.ranks[1].metrics[0].values);
+}
+
+TEST_CASE("metrics: a sample at an event keeps that event's new time; any other follows the timeline", "[metrics]") {
+  test::TinyTrace tiny(1);
+  tiny.work(0, "compute", 1, 5);
+  Trace original = tiny.finish(6e-6);
+  RankTrace& rt = original.ranks[0];
+  REQUIRE(rt.events.size() >= 3);
+  MetricSamples master, location;
+  master.samples = {{rt.events[1].time, 0, 0, 1}, {(rt.events[1].time + rt.events[2].time) / 2, 0, 1, 2}};
+  master.values = {7, 8};
+  location.samples = {{(rt.events[1].time + rt.events[2].time) / 2, 0, 0, kNone}};
+  location.values = {9};
+  rt.metrics = {master, location};
+  RankTrace moved = rt;
+  for (std::size_t i = 1; i < moved.events.size(); ++i) moved.events[i].time = rt.events[i].time * 2 + 1;
+  move_metrics(rt, moved);
+  CHECK(moved.metrics[0].samples[0].time == moved.events[1].time);  // at event 1: its new time
+  const double mid = (moved.events[1].time + moved.events[2].time) / 2;
+  CHECK(moved.metrics[0].samples[1].time == Approx(mid));  // between events 1 and 2: linear
+  CHECK(moved.metrics[1].samples[0].time == Approx(mid));  // a metric location's sample: the same rule
+  CHECK(moved.metrics[0].values == std::vector<std::uint64_t>{7, 8});
+}
+
+TEST_CASE("metrics: a generated trace with a cycle counter is written and read back sample for sample",
+          "[metrics][generate]") {
+  const Trace t = gen::generate_from_command_line("imbalance --ranks 3 --iterations 4 --cycle-counter");
+  std::uint64_t enters_and_leaves = 0;
+  for (const RankTrace& rt : t.ranks)
+    for (const Event& e : rt.events) enters_and_leaves += e.kind == EventKind::Enter || e.kind == EventKind::Leave;
+  test::TempDir out;
+  write_otf2(t, out / "t");
+  const auto printed = test::otf2_print_counts(out / "t" / "traces.otf2");
+  REQUIRE(printed);
+  std::uint64_t metrics = 0, enters = 0;
+  for (const auto& [location, counts] : *printed) {
+    metrics += counts.count("METRIC") ? counts.at("METRIC") : 0;
+    enters += counts.at("ENTER") + counts.at("LEAVE");
+  }
+  CHECK(enters == enters_and_leaves);
+  CHECK(metrics == enters_and_leaves);  // one sample before every enter and leave
+  const Trace back = read_otf2(out / "t");
+  REQUIRE(back.ranks[2].metrics.size() == 1);
+  CHECK(back.ranks[2].metrics[0].values == t.ranks[2].metrics[0].values);
+  CHECK(back.defs.metric_members.at(0).name == "cycles");
+}
