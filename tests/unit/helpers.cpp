@@ -9,7 +9,10 @@
 #include <sstream>
 
 #include "wisp/analysis/cpm.hpp"
+#include "wisp/io/otf2_reader.hpp"
+#include "wisp/io/otf2_writer.hpp"
 #include "wisp/io/read_file.hpp"
+#include "wisp/replay/calibrate.hpp"
 
 namespace wisp::test {
 
@@ -58,6 +61,26 @@ std::optional<PrintedCounts> otf2_print_counts(const std::filesystem::path& anch
   }
   if (pclose(p) != 0 || counts.empty()) return std::nullopt;
   return counts;
+}
+
+ReplayResult anchored_identity(const Trace& measured) {
+  const Calibration c = calibrate(measured);
+  ReplayOptions o;
+  o.anchor = true;
+  o.algorithms = c.algorithms;
+  return replay(measured, c.platform, o);
+}
+
+WrittenIdentity written_identity(const std::filesystem::path& archive, const TempDir& out) {
+  WrittenIdentity w{read_otf2(archive), {}, {}, {}};
+  w.identity = anchored_identity(w.measured);
+  write_otf2(w.identity.trace, out / "id");
+  const auto before = otf2_print_counts(archive / "traces.otf2");
+  const auto after = otf2_print_counts(out / "id" / "traces.otf2");
+  INFO("otf2-print is the Debian package otf2-tools (bash scripts/setup.sh installs it)");
+  REQUIRE((before && after));
+  w.before = *before, w.after = *after;
+  return w;
 }
 
 CallpathId callpath(const Trace& t, const std::string& name) {

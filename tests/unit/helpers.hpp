@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "wisp/analysis/activity_graph.hpp"
+#include "wisp/replay/replay.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp::test {
@@ -47,6 +48,19 @@ CommandResult run_wisp(const std::string& args);
 // otf2-tools) lists them; nullopt if otf2-print fails or prints no record.
 using PrintedCounts = std::map<std::uint64_t, std::map<std::string, std::uint64_t>>;
 std::optional<PrintedCounts> otf2_print_counts(const std::filesystem::path& anchor);
+
+// The trace-anchored identity replay of a measured trace on its calibrated platform (what
+// `wisp simulate` runs by default).
+ReplayResult anchored_identity(const Trace& measured);
+
+// A measured archive, its anchored identity written to out/"id", and both archives' otf2-print
+// counts (the test fails if otf2-print fails).
+struct WrittenIdentity {
+  Trace measured;
+  ReplayResult identity;
+  PrintedCounts before, after;
+};
+WrittenIdentity written_identity(const std::filesystem::path& archive, const TempDir& out);
 
 // The call path named `name` in `t` (fails the test if there is none).
 CallpathId callpath(const Trace& t, const std::string& name);

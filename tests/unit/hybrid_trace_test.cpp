@@ -60,15 +60,6 @@ std::uint64_t sum(const std::map<std::string, std::uint64_t>& by_record, bool mo
   return n;
 }
 
-// The anchored identity replay on the trace's calibrated platform.
-ReplayResult anchored_identity(const Trace& measured) {
-  const Calibration c = calibrate(measured);
-  ReplayOptions o;
-  o.anchor = true;
-  o.algorithms = c.algorithms;
-  return replay(measured, c.platform, o);
-}
-
 }  // namespace
 
 TEST_CASE("hybrid traces: every location read and counted as otf2-print counts it, every message matched",
@@ -111,7 +102,7 @@ TEST_CASE("hybrid traces: the anchored identity of the master threads is the mea
     const auto dir = test::real_trace(name);
     INFO(name);
     const Trace measured = read_otf2(dir);
-    const ReplayResult id = anchored_identity(measured);
+    const ReplayResult id = test::anchored_identity(measured);
     CHECK(std::abs(identity_error(measured.end_time(), id.runtime)) < 1e-3);
   }
 }
@@ -206,7 +197,7 @@ TEST_CASE("thread records round trip: fork/join, teams, locks and tasks with the
 TEST_CASE("hybrid traces: the identity replay keeps every thread's regions where they were", "[replay][hybrid][real]") {
   const auto dir = test::real_trace("other-writers/casita-2_cuda_simple");
   const Trace measured = read_otf2(dir);
-  const ReplayResult id = anchored_identity(measured);
+  const ReplayResult id = test::anchored_identity(measured);
   double worst = 0;
   std::size_t events = 0;
   for (Rank r = 0; r < measured.rank_count(); ++r) {
@@ -225,19 +216,14 @@ TEST_CASE("hybrid traces: the identity replay keeps every thread's regions where
 // in it as in the measured trace, each within 2 us of its measured time, in its own rank's team.
 TEST_CASE("hybrid traces: the written identity keeps fork/join, team and lock records", "[otf2][hybrid][real]") {
   const auto dir = test::real_trace("other-writers/casita-2_jacobi_blame_cpu_015");
-  const Trace measured = read_otf2(dir);
-  const ReplayResult id = anchored_identity(measured);
   test::TempDir out;
-  write_otf2(id.trace, out / "id");
-  const auto before = otf2_print(dir / "traces.otf2");
-  const auto after = otf2_print(out / "id" / "traces.otf2");
-  INFO("otf2-print is the Debian package otf2-tools (bash scripts/setup.sh installs it)");
-  REQUIRE((before && after));
+  const test::WrittenIdentity w = test::written_identity(dir, out);
+  const Trace& measured = w.measured;
   std::uint64_t records = 0;
-  for (const auto& [location, counts] : *before) {
+  for (const auto& [location, counts] : w.before) {
     INFO("location " << location);
-    REQUIRE(after->count(location));
-    CHECK(thread_counts(after->at(location)) == thread_counts(counts));
+    REQUIRE(w.after.count(location));
+    CHECK(thread_counts(w.after.at(location)) == thread_counts(counts));
     records += sum(thread_counts(counts), false);
   }
   CHECK(records == 56090);  // otf2-print: 2 x 4009 forks/joins, 2 x 16036 team begins/ends, 2 x 8000 locks

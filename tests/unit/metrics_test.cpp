@@ -14,21 +14,12 @@
 #include "wisp/generate/command_line.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
-#include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/replay.hpp"
 #include "wisp/trace/metrics.hpp"
 
 using namespace wisp;
 
 namespace {
-
-ReplayResult identity_of(const Trace& measured) {
-  const Calibration c = calibrate(measured);
-  ReplayOptions o;
-  o.anchor = true;
-  o.algorithms = c.algorithms;
-  return replay(measured, c.platform, o);
-}
 
 // otf2-print's METRIC lines of one location: "<timestamp> <the values as printed>", in order,
 // and for each the record that follows it on that location (ENTER or LEAVE) with its timestamp.
@@ -89,15 +80,10 @@ TEST_CASE("metrics: the PAPI ping-pong's counters are read as otf2-print lists t
 
 TEST_CASE("metrics: the simulated PAPI ping-pong holds every record of the measured one", "[otf2][metrics][real]") {
   const auto dir = test::real_trace("scorep-ping-pong-papi");
-  const Trace measured = read_otf2(dir);
-  const ReplayResult id = identity_of(measured);
   test::TempDir out;
-  write_otf2(id.trace, out / "id");
-  const auto before = test::otf2_print_counts(dir / "traces.otf2");
-  const auto after = test::otf2_print_counts(out / "id" / "traces.otf2");
-  INFO("otf2-print is the Debian package otf2-tools (bash scripts/setup.sh installs it)");
-  REQUIRE((before && after));
-  CHECK(*after == *before);  // per location and record name: 42 METRIC each, and every other record
+  const test::WrittenIdentity w = test::written_identity(dir, out);
+  const Trace& measured = w.measured;
+  CHECK(w.after == w.before);  // per location and record name: 42 METRIC each, and every other record
   // Each sample keeps its values and its place: right before the same kind of record, at its time.
   for (std::uint64_t location : {0, 1}) {
     const auto measured_metrics = printed_metrics(dir / "traces.otf2", location);
