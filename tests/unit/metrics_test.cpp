@@ -15,6 +15,7 @@
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/replay/replay.hpp"
+#include "wisp/scenario/transform.hpp"
 #include "wisp/trace/metrics.hpp"
 
 using namespace wisp;
@@ -145,4 +146,30 @@ TEST_CASE("metrics: a generated trace with a cycle counter is written and read b
   REQUIRE(back.ranks[2].metrics.size() == 1);
   CHECK(back.ranks[2].metrics[0].values == t.ranks[2].metrics[0].values);
   CHECK(back.defs.metric_members.at(0).name == "cycles");
+}
+
+TEST_CASE("metrics: a scenario's trace of the PAPI ping-pong keeps every sample at its event", "[metrics][real]") {
+  const auto dir = test::real_trace("scorep-ping-pong-papi");
+  const Trace measured = read_otf2(dir);
+  Transform half;  // main's own computation twice as fast: every later event moves
+  half.kind = TransformKind::Scale;
+  half.select.region = "int main(int, char**)";
+  half.factor = 0.5;
+  const Trace scaled = apply_transforms(measured, {half}).trace;
+  REQUIRE(scaled.end_time() < measured.end_time());
+  test::TempDir out;
+  write_otf2(scaled, out / "s");
+  const auto before = test::otf2_print_counts(dir / "traces.otf2");
+  const auto after = test::otf2_print_counts(out / "s" / "traces.otf2");
+  REQUIRE((before && after));
+  CHECK(*after == *before);  // a scale removes nothing: every record is there
+  for (std::uint64_t location : {0, 1}) {
+    const auto written = printed_metrics(out / "s" / "traces.otf2", location);
+    const auto measured_metrics = printed_metrics(dir / "traces.otf2", location);
+    REQUIRE(written.size() == measured_metrics.size());
+    for (std::size_t i = 0; i < written.size(); ++i) {
+      CHECK(written[i].values == measured_metrics[i].values);  // counters are the measured run's
+      CHECK(written[i].time == written[i].next_time);          // still taken at their event
+    }
+  }
 }
