@@ -80,6 +80,13 @@ struct RawMetricClass {
   bool defined = false;
 };
 
+struct RawRmaWin {
+  OTF2_StringRef name = OTF2_UNDEFINED_STRING;
+  OTF2_CommRef comm = OTF2_UNDEFINED_COMM;
+  OTF2_RmaWinFlag flags = 0;
+  bool defined = false;
+};
+
 struct RawDefinitions {
   bool have_clock = false;
   Clock clock;
@@ -98,6 +105,7 @@ struct RawDefinitions {
   std::vector<RawMetricMember> metric_members;
   std::vector<RawMetricClass> metric_classes;  // by OTF2 metric ref (shared with metric instances)
   std::uint64_t metric_instances = 0, metric_class_recorders = 0;
+  std::vector<RawRmaWin> rma_windows;
   std::uint64_t records = 0;  // definition records read so far
   std::string error;          // set by a callback that interrupted the reading
 };
@@ -228,6 +236,13 @@ OTF2_CallbackCode on_metric_class(void* u, OTF2_MetricRef self, uint8_t n, const
   *x = RawMetricClass{MetricClass{std::vector<std::uint32_t>(members, members + n), occurrence, recorder_kind}, true};
   return OTF2_CALLBACK_SUCCESS;
 }
+OTF2_CallbackCode on_rma_win(void* u, OTF2_RmaWinRef self, OTF2_StringRef name, OTF2_CommRef comm,
+                             OTF2_RmaWinFlag flags) {
+  auto* x = slot(u, raw(u).rma_windows, self, "RMA window");
+  if (!x) return OTF2_CALLBACK_INTERRUPT;
+  *x = RawRmaWin{name, comm, flags, true};
+  return OTF2_CALLBACK_SUCCESS;
+}
 OTF2_CallbackCode on_metric_instance(void* u, OTF2_MetricRef, OTF2_MetricRef, OTF2_LocationRef, OTF2_MetricScope,
                                      uint64_t) {
   ++raw(u).metric_instances;
@@ -256,6 +271,7 @@ RawDefinitions read_raw(OTF2_Reader* reader, const std::string& where, const Otf
   OTF2_GlobalDefReaderCallbacks_SetCartTopologyCallback(cb, on_cart_topology);
   OTF2_GlobalDefReaderCallbacks_SetCartCoordinateCallback(cb, on_cart_coordinate);
   OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(cb, on_metric_member);
+  OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, on_rma_win);
   OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(cb, on_metric_class);
   OTF2_GlobalDefReaderCallbacks_SetMetricInstanceCallback(cb, on_metric_instance);
   OTF2_GlobalDefReaderCallbacks_SetMetricClassRecorderCallback(cb, on_metric_class_recorder);
@@ -393,6 +409,12 @@ void convert_comms(const RawDefinitions& r, const std::string& where, ArchiveDef
   if (r.inter_comms) out.skipped["InterComm definition"] = r.inter_comms;
 }
 
+// Accelerator paradigms: their communicators (a rank's master and its streams) are kept as teams
+// for the RMA windows of old Score-P CUDA traces.
+bool is_accelerator(OTF2_Paradigm p) {
+  return p == OTF2_PARADIGM_CUDA || p == OTF2_PARADIGM_OPENCL || p == OTF2_PARADIGM_HIP;
+}
+
 bool is_threading(OTF2_Paradigm p) {
   return p == OTF2_PARADIGM_OPENMP || p == OTF2_PARADIGM_PTHREAD || p == OTF2_PARADIGM_OMPSS ||
          p == OTF2_PARADIGM_WINTHREAD || p == OTF2_PARADIGM_QTTHREAD || p == OTF2_PARADIGM_TBBTHREAD;
@@ -412,12 +434,13 @@ void convert_teams(const RawDefinitions& r, ArchiveDefinitions& out) {
   for (std::uint64_t c = 0; c < r.comms.size(); ++c) {
     if (!r.comms[c].defined || r.comms[c].group >= r.groups.size()) continue;
     const RawGroup& g = r.groups[r.comms[c].group];
-    if (!is_threading(g.paradigm) || g.type != OTF2_GROUP_TYPE_COMM_GROUP) continue;
+    if (!(is_threading(g.paradigm) || is_accelerator(g.paradigm)) || g.type != OTF2_GROUP_TYPE_COMM_GROUP) continue;
     const RawGroup* locations = nullptr;
     for (const RawGroup& l : r.groups)
       if (l.defined && l.type == OTF2_GROUP_TYPE_COMM_LOCATIONS && l.paradigm == g.paradigm) locations = &l;
     ThreadTeam team;
     team.paradigm = static_cast<std::uint8_t>(g.paradigm);
+    team.accelerator = is_accelerator(g.paradigm);
     bool one_rank = locations != nullptr;
     for (std::uint64_t m : g.members) {
       const auto it =
@@ -478,7 +501,8 @@ std::optional<LocationComm> location_comm(const RawDefinitions& r, const RawComm
                                           const std::unordered_map<std::uint64_t, LocationRef>& at) {
   if (rc.group >= r.groups.size()) return std::nullopt;
   const RawGroup& g = r.groups[rc.group];
-  if (!g.defined || g.type != OTF2_GROUP_TYPE_COMM_GROUP || g.paradigm == OTF2_PARADIGM_MPI || is_threading(g.paradigm))
+  if (!g.defined || g.type != OTF2_GROUP_TYPE_COMM_GROUP || g.paradigm == OTF2_PARADIGM_MPI ||
+      is_threading(g.paradigm) || is_accelerator(g.paradigm))
     return std::nullopt;
   const RawGroup* locations = nullptr;
   for (const RawGroup& l : r.groups)
@@ -609,6 +633,26 @@ void convert_metrics(const RawDefinitions& r, ArchiveDefinitions& out) {
   if (r.metric_class_recorders) out.skipped["MetricClassRecorder definition"] += r.metric_class_recorders;
 }
 
+// RMA windows on an MPI communicator or a kept team; others are counted as skipped.
+void convert_rma_windows(const RawDefinitions& r, ArchiveDefinitions& out) {
+  out.rma_window.assign(r.rma_windows.size(), kNone);
+  for (std::size_t w = 0; w < r.rma_windows.size(); ++w) {
+    const RawRmaWin& raw_win = r.rma_windows[w];
+    if (!raw_win.defined) continue;
+    RmaWindow win{text(r, raw_win.name), kNone, false, raw_win.flags};
+    if (raw_win.comm < out.comm.size() && out.comm[raw_win.comm] != kNone) {
+      win.comm = out.comm[raw_win.comm];
+    } else if (raw_win.comm < out.team.size() && out.team[raw_win.comm] != kNone) {
+      win.comm = out.team[raw_win.comm], win.on_team = true;
+    } else {
+      ++out.skipped["RmaWin definition (unknown communicator)"];
+      continue;
+    }
+    out.rma_window[w] = static_cast<std::uint32_t>(out.defs.rma_windows.size());
+    out.defs.rma_windows.push_back(std::move(win));
+  }
+}
+
 }  // namespace
 
 ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::string& where, const Otf2ErrorScope& scope) {
@@ -624,6 +668,7 @@ ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::strin
   convert_regions(r, out);
   convert_cartesian(r, out);
   convert_metrics(r, out);
+  convert_rma_windows(r, out);
   out.defs.paradigms = paradigms_of(r);
   out.strings = std::move(r.strings);
   return out;

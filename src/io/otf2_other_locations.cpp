@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "otf2_rma_records.hpp"
 #include "otf2_thread_records.hpp"
 #include "wisp/error.hpp"
 
@@ -15,6 +16,7 @@ struct OtherLocationReader {
   std::vector<LocationEvent>* events;
   std::string first_mpi;  // "MPI_Send at 1.234567 s" once found
   ThreadRecordSink threads;
+  RmaRecordSink rma;
 };
 
 OtherLocationReader& ctx(void* user) { return *static_cast<OtherLocationReader*>(user); }
@@ -64,6 +66,7 @@ OTF2_EvtReaderCallbacks* make_callbacks() {
   OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_collective);
   set_thread_record_callbacks<OtherLocationReader>(cb);
+  set_rma_record_callbacks<OtherLocationReader>(cb);
   return cb;
 }
 
@@ -75,7 +78,11 @@ void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const Arc
   OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, location.otf2_id);
   if (!events) check_otf2(OTF2_ERROR_FILE_INTERACTION, context + ": no event file", scope);
   std::vector<LocationEvent>& kept = out.events[r].emplace_back();
-  OtherLocationReader ctx{&archive, &kept, {}, {&archive, &out.thread_records[r].emplace_back(), 0}};
+  OtherLocationReader ctx{&archive,
+                          &kept,
+                          {},
+                          {&archive, &out.thread_records[r].emplace_back(), 0},
+                          {&archive, &out.rma_records[r].emplace_back(), 0}};
   check_otf2(OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks, &ctx), context, scope);
   uint64_t read = 0;
   const OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader, events, &read);
@@ -91,7 +98,8 @@ void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const Arc
         fmt::format("{}: event file is truncated: {} of {} declared events", context, read, location.declared_events));
   location.records = read;
   out.unknown_team += ctx.threads.unknown_team;
-  out.unkept += read - kept.size() - out.thread_records[r].back().size() - ctx.threads.unknown_team;
+  out.unkept += read - kept.size() - out.thread_records[r].back().size() - ctx.threads.unknown_team -
+                out.rma_records[r].back().size();
 }
 
 }  // namespace
@@ -110,6 +118,7 @@ OtherLocations read_other_locations(OTF2_Reader* reader, ArchiveDefinitions& arc
   OtherLocations out;
   out.events.resize(archive.defs.ranks.size());
   out.thread_records.resize(archive.defs.ranks.size());
+  out.rma_records.resize(archive.defs.ranks.size());
   OTF2_EvtReaderCallbacks* callbacks = make_callbacks();
   try {
     for (Rank r = 0; r < archive.defs.ranks.size(); ++r)

@@ -11,6 +11,7 @@
 #include "otf2_definitions.hpp"
 #include "otf2_errors.hpp"
 #include "wisp/trace/other_locations.hpp"
+#include "wisp/trace/rma_records.hpp"
 #include "wisp/trace/thread_records.hpp"
 
 namespace wisp::io {
@@ -24,6 +25,7 @@ std::vector<std::uint64_t> locations_to_read(const ArchiveDefinitions& archive);
 struct OtherLocations {
   std::vector<OtherLocationEvents> events;                             // [rank][location]
   std::vector<std::vector<std::vector<ThreadRecord>>> thread_records;  // [rank][location]
+  std::vector<std::vector<std::vector<RmaRecord>>> rma_records;        // [rank][location]
   std::uint64_t unknown_team = 0;                                      // thread records naming no thread team: skipped
   std::uint64_t unkept = 0;  // other records (RMA memory copies, attributes-only records, ...): counted
 };

@@ -29,6 +29,7 @@
 #include "otf2_errors.hpp"
 #include "otf2_metrics.hpp"
 #include "otf2_other_locations.hpp"
+#include "otf2_rma_records.hpp"
 #include "otf2_thread_records.hpp"
 #include "parallel_ranks.hpp"
 #include "wisp/error.hpp"
@@ -95,6 +96,7 @@ struct LocationReader {
   std::string program_name;
   io::ThreadRecordSink threads;  // the master's fork/join, team, lock and task records
   MetricSamples metrics;         // the master's counter samples
+  io::RmaRecordSink rma;         // the master's RMA records
 };
 
 LocationReader& ctx(void* user) { return *static_cast<LocationReader*>(user); }
@@ -322,6 +324,7 @@ OTF2_EvtReaderCallbacks* make_event_callbacks() {
   skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaOpCompleteNonBlockingCallback, cb);
   skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaOpTestCallback, cb);
   skip_with<kRma>(OTF2_EvtReaderCallbacks_SetRmaOpCompleteRemoteCallback, cb);
+  io::set_rma_record_callbacks<LocationReader>(cb);  // the kinds wisp keeps
   skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoCreateHandleCallback, cb);
   skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoDestroyHandleCallback, cb);
   skip_with<kIo>(OTF2_EvtReaderCallbacks_SetIoDuplicateHandleCallback, cb);
@@ -373,6 +376,7 @@ struct RankRead {
   std::string program;
   std::vector<ThreadRecord> thread_records;  // the master's
   MetricSamples metrics;                     // the master's
+  std::vector<RmaRecord> rma_records;        // the master's
 };
 
 // What every reading thread shares, read-only.
@@ -412,7 +416,7 @@ void read_rank_events(const EventReading& in, Rank r, RankBuilder& rank, RankRea
   const std::string context = fmt::format("{}: rank {} (location {})", in.where, r, archive.rank_location[r]);
   OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(in.reader, archive.rank_location[r]);
   if (!events) io::check_otf2(OTF2_ERROR_FILE_INTERACTION, context + ": no event file", in.scope);
-  LocationReader ctx{&rank, &archive, {}, {}, {&archive, &out.thread_records, 0}, {}};
+  LocationReader ctx{&rank, &archive, {}, {}, {&archive, &out.thread_records, 0}, {}, {&archive, &out.rma_records, 0}};
   rank.reserve(events_to_reserve(in.where, archive.rank_location[r], archive.declared_events[r]));
   io::check_otf2(OTF2_Reader_RegisterEvtCallbacks(in.reader, events, in.callbacks, &ctx), context, in.scope);
   uint64_t read = 0;
@@ -435,6 +439,7 @@ void read_rank_events(const EventReading& in, Rank r, RankBuilder& rank, RankRea
                     context, ctx.skipped[kUnknownComm], archive.rank_location[r]));
   out.skipped = ctx.skipped;
   out.skipped[kThread] += ctx.threads.unknown_team;
+  out.skipped[kRma] += ctx.rma.unknown_window;
   out.program = std::move(ctx.program_name);
   out.metrics = std::move(ctx.metrics);
 }
@@ -499,6 +504,10 @@ void add_other_locations(Trace& trace, const ArchiveDefinitions& archive, io::Ot
     for (auto& location : others.thread_records[r]) records.push_back(std::move(location));
     const bool any = std::any_of(records.begin(), records.end(), [](const auto& l) { return !l.empty(); });
     if (!any) records.clear();
+    RmaRecords& rma = trace.ranks[r].rma_records;
+    rma.push_back(std::move(masters[r].rma_records));
+    for (auto& location : others.rma_records[r]) rma.push_back(std::move(location));
+    if (std::all_of(rma.begin(), rma.end(), [](const auto& l) { return l.empty(); })) rma.clear();
   }
   for (const std::string& stray : archive.stray_locations)
     trace.anomalies.add(AnomalyKind::StrayLocation, [&] { return stray; });

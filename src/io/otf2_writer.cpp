@@ -6,12 +6,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <unordered_map>
 
 #include "otf2_cartesian_writer.hpp"
 #include "otf2_errors.hpp"
 #include "otf2_metrics.hpp"
+#include "otf2_rma_records.hpp"
 #include "otf2_thread_writer.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
@@ -207,21 +209,38 @@ const std::vector<ThreadRecord>& thread_records(const Trace& trace, Rank r, std:
   return index < all.size() ? all[index] : none;
 }
 
-// Writes `events` (in time order, by `write_one`) with the location's thread records merged in.
+// The RMA records of location `index` of rank r (0: the master, k + 1: its k-th other location).
+const std::vector<RmaRecord>& rma_records(const Trace& trace, Rank r, std::size_t index) {
+  static const std::vector<RmaRecord> none;
+  const RmaRecords& all = trace.ranks[r].rma_records;
+  return index < all.size() ? all[index] : none;
+}
+
+// Writes `events` (in time order, by `write_one`) with the location's thread and RMA records merged
+// in: those before an event's time before it, thread records first at equal times.
 template <class Events, class Write>
 void write_merged(OTF2_EvtWriter* w, const Trace& trace, const Events& events, const std::vector<ThreadRecord>& records,
-                  const Write& write_one, const std::string& context, const Otf2ErrorScope& scope) {
+                  const std::vector<RmaRecord>& rma, const Write& write_one, const std::string& context,
+                  const Otf2ErrorScope& scope) {
   const OTF2_CommRef first_team = static_cast<OTF2_CommRef>(trace.defs.comms.size());
-  std::size_t k = 0;
+  const Clock& clock = trace.defs.clock;
+  std::size_t k = 0, m = 0;
+  const auto records_before = [&](double t) {
+    while ((k < records.size() && records[k].time < t) || (m < rma.size() && rma[m].time < t)) {
+      if (k < records.size() && records[k].time < t && (m == rma.size() || records[k].time <= rma[m].time)) {
+        check_otf2(io::write_thread_record(w, records[k], clock.to_ticks(records[k].time), first_team), context, scope);
+        ++k;
+      } else {
+        check_otf2(io::write_rma_record(w, rma[m], clock.to_ticks(rma[m].time)), context, scope);
+        ++m;
+      }
+    }
+  };
   for (const auto& e : events) {
-    for (; k < records.size() && records[k].time < e.time; ++k)
-      check_otf2(io::write_thread_record(w, records[k], trace.defs.clock.to_ticks(records[k].time), first_team),
-                 context, scope);
+    records_before(e.time);
     check_otf2(write_one(e), context, scope);
   }
-  for (; k < records.size(); ++k)
-    check_otf2(io::write_thread_record(w, records[k], trace.defs.clock.to_ticks(records[k].time), first_team), context,
-               scope);
+  records_before(std::numeric_limits<double>::infinity());
 }
 
 // The kept events of a rank's other thread or stream: its region enters and leaves, thread records.
@@ -233,6 +252,7 @@ void write_other_location(OTF2_Archive* archive, const Trace& trace, Rank r, std
   static const std::vector<LocationEvent> none;
   write_merged(
       w, trace, k < trace.ranks[r].others.size() ? trace.ranks[r].others[k] : none, thread_records(trace, r, k + 1),
+      rma_records(trace, r, k + 1),
       [&](const LocationEvent& e) {
         const OTF2_TimeStamp t = trace.defs.clock.to_ticks(e.time);
         return e.enter ? OTF2_EvtWriter_Enter(w, nullptr, t, e.region) : OTF2_EvtWriter_Leave(w, nullptr, t, e.region);
@@ -277,7 +297,7 @@ void write_events(OTF2_Archive* archive, const Trace& trace, const LocationIds& 
     const Event* first = trace.ranks[r].events.data();
     const std::string context = fmt::format("{}: writing rank {}", where, r);
     write_merged(
-        w, trace, trace.ranks[r].events, thread_records(trace, r, 0),
+        w, trace, trace.ranks[r].events, thread_records(trace, r, 0), rma_records(trace, r, 0),
         [&](const Event& e) {
           const OTF2_ErrorCode status = samples_before(static_cast<std::size_t>(&e - first));
           return status != OTF2_SUCCESS ? status : writer.write(e);
@@ -306,7 +326,8 @@ std::uint64_t written_events(const Trace& trace, Rank r) {
   std::uint64_t n = 0;
   for (const Event& e : trace.ranks[r].events)
     n += !(e.kind == EventKind::MpiCollectiveEnd && trace.ranks[r].collectives[e.ref].comm == kNone);
-  return n + thread_records(trace, r, 0).size() + metric_samples(trace, r, 0).samples.size();
+  return n + thread_records(trace, r, 0).size() + rma_records(trace, r, 0).size() +
+         metric_samples(trace, r, 0).samples.size();
 }
 
 // The machine's nodes (system tree nodes 1..n under the machine, node 0) and each rank's node.
@@ -342,6 +363,7 @@ void intern_strings(const Trace& trace, const SystemTree& tree, StringTable& str
   for (Rank r = 0; r < trace.rank_count(); ++r) str(fmt::format("MPI Rank {}", r));
   io::intern_cartesian_strings(d, [&](const std::string& s) { str(s); });
   io::intern_metric_strings(d, [&](const std::string& s) { str(s); });
+  for (const RmaWindow& win : d.rma_windows) str(win.name);
 }
 
 // Clock, paradigm, system tree, one location group (process) and one location per rank.
@@ -373,7 +395,7 @@ void write_locations(OTF2_GlobalDefWriter* w, const Trace& trace, const SystemTr
           w, ids.others[r][k], str(other.name),
           other.kind == LocationKind::CpuThread ? OTF2_LOCATION_TYPE_CPU_THREAD : OTF2_LOCATION_TYPE_ACCELERATOR_STREAM,
           (trace.ranks[r].others.size() > k ? trace.ranks[r].others[k].size() : 0) +
-              thread_records(trace, r, k + 1).size(),
+              thread_records(trace, r, k + 1).size() + rma_records(trace, r, k + 1).size(),
           r);
     }
   for (Rank r = 0; r < trace.rank_count(); ++r)
@@ -432,6 +454,8 @@ void write_definitions(OTF2_Archive* archive, const Trace& trace, const Location
   const OTF2_GroupRef next_group =
       io::write_thread_teams(w, trace.defs, all, static_cast<OTF2_GroupRef>(1 + trace.defs.comms.size()),
                              static_cast<OTF2_CommRef>(trace.defs.comms.size()), str(""));
+  io::write_rma_windows(w, trace.defs, static_cast<OTF2_CommRef>(trace.defs.comms.size()),
+                        [&](const std::string& s) { return str(s); });
   io::write_cartesian(w, trace.defs, all,
                       {next_group, static_cast<OTF2_CommRef>(trace.defs.comms.size() + trace.defs.thread_teams.size())},
                       [&](const std::string& s) { return str(s); });

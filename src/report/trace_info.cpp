@@ -87,6 +87,12 @@ std::map<std::string, std::uint64_t> thread_record_counts(const Trace& t) {
   return out;
 }
 
+// Teams of threads (OpenMP, ...), not the accelerator teams the RMA windows refer to.
+std::size_t thread_team_count(const Trace& t) {
+  return static_cast<std::size_t>(std::count_if(t.defs.thread_teams.begin(), t.defs.thread_teams.end(),
+                                                [](const ThreadTeam& team) { return !team.accelerator; }));
+}
+
 std::string thread_records_text(const Trace& t) {
   std::string out;
   std::uint64_t total = 0;
@@ -94,8 +100,8 @@ std::string thread_records_text(const Trace& t) {
     out += fmt::format("{}{} {}", out.empty() ? "" : ", ", n, kind);
     total += n;
   }
-  return fmt::format("{} thread records in {} team{}: {}", total, t.defs.thread_teams.size(),
-                     t.defs.thread_teams.size() == 1 ? "" : "s", out);
+  const std::size_t teams = thread_team_count(t);
+  return fmt::format("{} thread records in {} team{}: {}", total, teams, teams == 1 ? "" : "s", out);
 }
 
 // Per anomaly kind that occurred: its count and examples.
@@ -234,7 +240,7 @@ nlohmann::json trace_info_json(const Trace& t, const std::string& source) {
   j["ranks"] = t.rank_count();
   j["paradigms"] = t.defs.paradigms;
   j["thread_records"] = thread_record_counts(t);
-  j["thread_teams"] = t.defs.thread_teams.size();
+  j["thread_teams"] = thread_team_count(t);
   j["metrics"] = metrics_json(t);
   const OtherLocations o = other_locations(t);
   j["locations"] = {{"masters", t.rank_count()},

@@ -18,7 +18,7 @@ double follow_master(const std::vector<double>& before, const std::vector<double
 }
 
 void move_other_locations(const RankTrace& original, RankTrace& moved) {
-  if (original.others.empty() && original.thread_records.empty()) return;
+  if (original.others.empty() && original.thread_records.empty() && original.rma_records.empty()) return;
   std::vector<double> before, after;
   before.reserve(original.events.size());
   after.reserve(moved.events.size());
@@ -28,6 +28,14 @@ void move_other_locations(const RankTrace& original, RankTrace& moved) {
     for (LocationEvent& e : location) e.time = follow_master(before, after, e.time);
   for (auto& location : moved.thread_records)
     for (ThreadRecord& e : location) e.time = follow_master(before, after, e.time);
+  for (auto& location : moved.rma_records)
+    for (RmaRecord& e : location) e.time = follow_master(before, after, e.time);
+}
+
+std::string_view to_string(RmaRecordKind k) {
+  static constexpr std::string_view names[] = {"RMA_WIN_CREATE", "RMA_WIN_DESTROY", "RMA_PUT", "RMA_GET",
+                                               "RMA_OP_COMPLETE_BLOCKING"};
+  return names[static_cast<int>(k)];
 }
 
 std::string_view to_string(ThreadRecordKind k) {

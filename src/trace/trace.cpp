@@ -56,7 +56,8 @@ std::uint64_t memory_footprint(const Trace& trace) {
          bytes(r.others) + bytes(r.thread_records);
     for (const auto& location : r.others) n += bytes(location);
     for (const auto& location : r.thread_records) n += bytes(location);
-    n += bytes(r.metrics);
+    n += bytes(r.metrics) + bytes(r.rma_records);
+    for (const auto& location : r.rma_records) n += bytes(location);
     for (const auto& location : r.metrics) n += bytes(location.samples) + bytes(location.values);
   }
   n += bytes(trace.messages) + bytes(trace.collectives) + bytes(trace.collective_members);

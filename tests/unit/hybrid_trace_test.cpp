@@ -153,7 +153,7 @@ TEST_CASE("thread records round trip: fork/join, teams, locks and tasks with the
   Trace t = tiny.finish(10e6);
   t.defs.ranks[0].others.push_back(ThreadLocation{"OMP thread 1", LocationKind::CpuThread, 77, 0, 0});
   t.ranks[0].others = {{}};
-  t.defs.thread_teams = {ThreadTeam{0, {0, 1}, 3}};  // paradigm 3: OTF2_PARADIGM_OPENMP
+  t.defs.thread_teams = {ThreadTeam{0, {0, 1}, 3, false}};  // paradigm 3: OTF2_PARADIGM_OPENMP
   using K = ThreadRecordKind;
   t.ranks[0].thread_records = {{{1.0, 2, 0, kNone, 3, K::Fork},
                                 {1.5, 0, 0, 0, 0, K::TeamBegin},
@@ -228,7 +228,9 @@ TEST_CASE("hybrid traces: the written identity keeps fork/join, team and lock re
   }
   CHECK(records == 56090);  // otf2-print: 2 x 4009 forks/joins, 2 x 16036 team begins/ends, 2 x 8000 locks
   const Trace back = read_otf2(out / "id");
-  REQUIRE(back.defs.thread_teams.size() == 2);
+  REQUIRE(back.defs.thread_teams.size() == 4);  // otf2-print -G: 2 OpenMP teams, 2 CUDA_GROUP comms
+  CHECK(std::count_if(back.defs.thread_teams.begin(), back.defs.thread_teams.end(),
+                      [](const ThreadTeam& t) { return t.accelerator; }) == 2);
   double worst = 0;
   for (Rank r = 0; r < 2; ++r)
     for (std::size_t l = 0; l < measured.ranks[r].thread_records.size(); ++l) {
@@ -495,4 +497,25 @@ TEST_CASE("hybrid anomalies: a thread region without its master's, a team that c
   CHECK_THAT(two.anomalies[AnomalyKind::TeamSizeChange].examples[0],
              Catch::Contains("has 2 threads, the one before 3"));
   CHECK(two.anomalies[AnomalyKind::OrphanThreadRegion].count == 0);
+}
+
+// Old Score-P records CUDA memory copies as RMA records on the streams, on windows over a CUDA
+// communicator of a rank's master and stream: the written identity holds every one of them, so
+// otf2-print counts the same records per location and name as in the measured archive.
+TEST_CASE("hybrid traces: the written identity keeps the RMA records of CUDA memory copies", "[otf2][hybrid][real]") {
+  for (const char* name : {"other-writers/casita-2_cuda_simple", "other-writers/casita-2_jacobi_blame_cpu_015"}) {
+    INFO(name);
+    test::TempDir out;
+    const test::WrittenIdentity w = test::written_identity(test::real_trace(name), out);
+    CHECK(w.after == w.before);
+    std::uint64_t rma = 0;
+    for (const auto& [location, counts] : w.before)
+      for (const auto& [record, n] : counts) rma += record.starts_with("RMA_") ? n : 0;
+    CHECK(rma > 0);
+    // otf2-print -G: two windows, each on its rank's CUDA_GROUP communicator.
+    REQUIRE(w.measured.defs.rma_windows.size() == 2);
+    CHECK(w.measured.defs.rma_windows[1].on_team);
+    CHECK(w.measured.defs.thread_teams[w.measured.defs.rma_windows[1].comm].rank == 1);
+    CHECK(w.measured.skipped_records.count("Rma*") == 0);
+  }
 }

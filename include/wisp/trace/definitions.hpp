@@ -12,6 +12,7 @@
 
 #include "wisp/trace/ids.hpp"
 #include "wisp/trace/metrics.hpp"
+#include "wisp/trace/rma_records.hpp"
 #include "wisp/trace/thread_records.hpp"
 
 namespace wisp {
@@ -207,6 +208,7 @@ struct Definitions {
   std::vector<CartCoordinate> cart_coordinates;
   std::vector<MetricMember> metric_members;  // counters (PAPI, rusage, ...): kept, not analysed
   std::vector<MetricClass> metric_classes;
+  std::vector<RmaWindow> rma_windows;  // one-sided windows (old Score-P CUDA memory copies): kept
 
   RegionId add_region(Region region);
   CommId add_comm(Communicator comm);

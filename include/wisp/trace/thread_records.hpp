@@ -45,6 +45,7 @@ struct ThreadTeam {
   Rank rank = kNone;
   std::vector<std::uint32_t> members;
   std::uint8_t paradigm = 0;  // OTF2_Paradigm
+  bool accelerator = false;   // a rank's master and its accelerator streams (CUDA, ...): RMA windows' teams
 };
 
 }  // namespace wisp

@@ -30,6 +30,7 @@ struct RankTrace {
   OtherLocationEvents others;                 // hybrid traces: the other threads' and streams' regions
   ThreadRecords thread_records;               // hybrid traces: fork/join, teams, locks, tasks per location
   RankMetrics metrics;                        // counter samples of the master and the metric locations
+  RmaRecords rma_records;                     // one-sided records (CUDA memory copies) per location
 };
 
 // A matched point-to-point message: the send side on `sender`, the receive side on `receiver`
