@@ -202,18 +202,21 @@ struct EventWriter {
   }
 };
 
-// The thread records of location `index` of rank r (0: the master, k + 1: its k-th other location).
-const std::vector<ThreadRecord>& thread_records(const Trace& trace, Rank r, std::size_t index) {
-  static const std::vector<ThreadRecord> none;
-  const ThreadRecords& all = trace.ranks[r].thread_records;
-  return index < all.size() ? all[index] : none;
+// Entry `index` of a rank's per-location table (thread records, RMA records: 0 the master, k + 1
+// its k-th other location; counter samples: k + 1 its k-th metric location), empty if absent.
+template <class T>
+const T& at_location(const std::vector<T>& table, std::size_t index) {
+  static const T none;
+  return index < table.size() ? table[index] : none;
 }
-
-// The RMA records of location `index` of rank r (0: the master, k + 1: its k-th other location).
+const std::vector<ThreadRecord>& thread_records(const Trace& trace, Rank r, std::size_t index) {
+  return at_location(trace.ranks[r].thread_records, index);
+}
 const std::vector<RmaRecord>& rma_records(const Trace& trace, Rank r, std::size_t index) {
-  static const std::vector<RmaRecord> none;
-  const RmaRecords& all = trace.ranks[r].rma_records;
-  return index < all.size() ? all[index] : none;
+  return at_location(trace.ranks[r].rma_records, index);
+}
+const MetricSamples& metric_samples(const Trace& trace, Rank r, std::size_t index) {
+  return at_location(trace.ranks[r].metrics, index);
 }
 
 // Writes `events` (in time order, by `write_one`) with the location's thread and RMA records merged
@@ -259,13 +262,6 @@ void write_other_location(OTF2_Archive* archive, const Trace& trace, Rank r, std
       },
       context, scope);
   check_otf2(OTF2_Archive_CloseEvtWriter(archive, w), context, scope);
-}
-
-// The counter samples of a rank's location (0: the master, k + 1: its k-th metric location).
-const MetricSamples& metric_samples(const Trace& trace, Rank r, std::size_t index) {
-  static const MetricSamples none;
-  const RankMetrics& all = trace.ranks[r].metrics;
-  return index < all.size() ? all[index] : none;
 }
 
 // The counter samples of a rank's metric location (Score-P's per-process metrics).

@@ -97,7 +97,6 @@ Trace retimed(const Trace& trace, const std::vector<std::vector<double>>& times)
     out.ranks[r].metrics = trace.ranks[r].metrics;
     out.ranks[r].rma_records = trace.ranks[r].rma_records;
     move_other_locations(trace.ranks[r], out.ranks[r]);
-    move_metrics(trace.ranks[r], out.ranks[r]);
     for (auto& location : out.ranks[r].rma_records)
       for (RmaRecord& e : location) e.time = clock.snap(e.time);
     for (auto& location : out.ranks[r].metrics)

@@ -174,7 +174,6 @@ Trace retime(const Trace& t, const GapRetiming& gaps) {
     for (std::size_t i = 0; i + 1 < src.size(); ++i)
       dst[i + 1].time = dst[i].time + (src[i + 1].time - src[i].time) * gaps.factor[r][i] + gaps.extra[r][i];
     move_other_locations(t.ranks[r], out.ranks[r]);  // hybrid traces: the other threads follow
-    move_metrics(t.ranks[r], out.ranks[r]);          // the counter samples too
   }
   return out;
 }

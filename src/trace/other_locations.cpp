@@ -18,7 +18,9 @@ double follow_master(const std::vector<double>& before, const std::vector<double
 }
 
 void move_other_locations(const RankTrace& original, RankTrace& moved) {
-  if (original.others.empty() && original.thread_records.empty() && original.rma_records.empty()) return;
+  if (original.others.empty() && original.thread_records.empty() && original.rma_records.empty() &&
+      original.metrics.empty())
+    return;
   std::vector<double> before, after;
   before.reserve(original.events.size());
   after.reserve(moved.events.size());
@@ -30,6 +32,7 @@ void move_other_locations(const RankTrace& original, RankTrace& moved) {
     for (ThreadRecord& e : location) e.time = follow_master(before, after, e.time);
   for (auto& location : moved.rma_records)
     for (RmaRecord& e : location) e.time = follow_master(before, after, e.time);
+  move_metrics(before, after, moved.metrics);
 }
 
 std::string_view to_string(RmaRecordKind k) {

@@ -32,10 +32,6 @@ using namespace wisp;
 
 namespace {
 
-using test::PrintedCounts;
-
-std::optional<PrintedCounts> otf2_print(const std::filesystem::path& anchor) { return test::otf2_print_counts(anchor); }
-
 // THREAD_* records (fork/join, teams, locks, tasks) of one location, by otf2-print's record name.
 std::map<std::string, std::uint64_t> thread_counts(const std::map<std::string, std::uint64_t>& by_record) {
   std::map<std::string, std::uint64_t> out;
@@ -68,7 +64,7 @@ TEST_CASE("hybrid traces: every location read and counted as otf2-print counts i
     const auto dir = test::real_trace(name);
     INFO(name);
     const Trace t = read_otf2(dir);
-    const auto printed = otf2_print(dir / "traces.otf2");
+    const auto printed = test::otf2_print_counts(dir / "traces.otf2");
     INFO("otf2-print is the Debian package otf2-tools (bash scripts/setup.sh installs it)");
     REQUIRE(printed);
     REQUIRE(t.rank_count() == 2);
@@ -188,7 +184,7 @@ TEST_CASE("thread records round trip: fork/join, teams, locks and tasks with the
       CHECK(b[i].paradigm == a[i].paradigm);
     }
   }
-  if (const auto printed = otf2_print(dir / "t" / "traces.otf2")) {  // OTF2's own reader agrees
+  if (const auto printed = test::otf2_print_counts(dir / "t" / "traces.otf2")) {  // OTF2's own reader agrees
     CHECK(thread_counts(printed->at(77)) == thread_counts(t.ranks[0].thread_records[1]));
     CHECK(printed->begin()->second.at("THREAD_TASK_SWITCH") == 1);
   }

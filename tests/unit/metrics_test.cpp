@@ -17,6 +17,7 @@
 #include "wisp/replay/replay.hpp"
 #include "wisp/scenario/transform.hpp"
 #include "wisp/trace/metrics.hpp"
+#include "wisp/trace/other_locations.hpp"
 
 using namespace wisp;
 
@@ -117,7 +118,7 @@ TEST_CASE("metrics: a sample at an event keeps that event's new time; any other 
   rt.metrics = {master, location};
   RankTrace moved = rt;
   for (std::size_t i = 1; i < moved.events.size(); ++i) moved.events[i].time = rt.events[i].time * 2 + 1;
-  move_metrics(rt, moved);
+  move_other_locations(rt, moved);
   CHECK(moved.metrics[0].samples[0].time == moved.events[1].time);  // at event 1: its new time
   const double mid = (moved.events[1].time + moved.events[2].time) / 2;
   CHECK(moved.metrics[0].samples[1].time == Approx(mid));  // between events 1 and 2: linear

@@ -11,8 +11,6 @@
 
 namespace wisp {
 
-struct RankTrace;
-
 // One counter (OTF2 MetricMember); the enumerations keep OTF2's values.
 struct MetricMember {
   std::string name, description, unit;  // "PAPI_TOT_CYC", "Total cycles.", "#"
@@ -59,10 +57,11 @@ struct MetricSamples {
 // the trace has none. (Metric events of other threads and streams are counted, not kept.)
 using RankMetrics = std::vector<MetricSamples>;
 
-// Moves the samples of `moved` (copies of `original`'s, taken along while its master events got
-// new times): a master sample taken at the event it precedes keeps that event's new time (the
-// strictly synchronous mode: at every enter and leave); any other sample (asynchronous, or of a
-// metric location) follows the master's timeline piecewise linearly (follow_master).
-void move_metrics(const RankTrace& original, RankTrace& moved);
+// Moves a rank's samples from the master's old timeline (`before`, its event times) to its new one
+// (`after`, the same events): a master sample taken at the event it precedes keeps that event's new
+// time (the strictly synchronous mode: at every enter and leave); any other sample (asynchronous,
+// or of a metric location) follows the master's timeline piecewise linearly (follow_master).
+// move_other_locations calls it.
+void move_metrics(const std::vector<double>& before, const std::vector<double>& after, RankMetrics& metrics);
 
 }  // namespace wisp

@@ -29,7 +29,7 @@ using OtherLocationEvents = std::vector<std::vector<LocationEvent>>;
 // first (last) master event before (after) them. `after` must not decrease where `before` grows.
 double follow_master(const std::vector<double>& before, const std::vector<double>& after, double t);
 
-// Moves the other-location events, thread records and RMA records of `moved` (copies of
+// Moves the other-location events, thread records, RMA records and counter samples of `moved` (copies of
 // `original`'s, taken along with it, while its master events got new times) along the master's
 // new timeline.
 void move_other_locations(const RankTrace& original, RankTrace& moved);
