@@ -87,6 +87,11 @@ struct RawRmaWin {
   bool defined = false;
 };
 
+struct RawAttribute {
+  AttributeDef def;
+  bool defined = false;
+};
+
 struct RawDefinitions {
   bool have_clock = false;
   Clock clock;
@@ -106,6 +111,7 @@ struct RawDefinitions {
   std::vector<RawMetricClass> metric_classes;  // by OTF2 metric ref (shared with metric instances)
   std::uint64_t metric_instances = 0, metric_class_recorders = 0;
   std::vector<RawRmaWin> rma_windows;
+  std::vector<RawAttribute> attributes;
   std::uint64_t records = 0;  // definition records read so far
   std::string error;          // set by a callback that interrupted the reading
 };
@@ -243,6 +249,14 @@ OTF2_CallbackCode on_rma_win(void* u, OTF2_RmaWinRef self, OTF2_StringRef name, 
   *x = RawRmaWin{name, comm, flags, true};
   return OTF2_CALLBACK_SUCCESS;
 }
+OTF2_CallbackCode on_attribute(void* u, OTF2_AttributeRef self, OTF2_StringRef name, OTF2_StringRef description,
+                               OTF2_Type type) {
+  RawDefinitions& r = raw(u);
+  auto* x = slot(u, r.attributes, self, "attribute");
+  if (!x) return OTF2_CALLBACK_INTERRUPT;
+  *x = RawAttribute{AttributeDef{text_of(r, name), text_of(r, description), type}, true};
+  return OTF2_CALLBACK_SUCCESS;
+}
 OTF2_CallbackCode on_metric_instance(void* u, OTF2_MetricRef, OTF2_MetricRef, OTF2_LocationRef, OTF2_MetricScope,
                                      uint64_t) {
   ++raw(u).metric_instances;
@@ -274,6 +288,7 @@ RawDefinitions read_raw(OTF2_Reader* reader, const std::string& where, const Otf
   OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, on_rma_win);
   OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(cb, on_metric_class);
   OTF2_GlobalDefReaderCallbacks_SetMetricInstanceCallback(cb, on_metric_instance);
+  OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, on_attribute);
   OTF2_GlobalDefReaderCallbacks_SetMetricClassRecorderCallback(cb, on_metric_class_recorder);
   OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, cb, &r);
   OTF2_GlobalDefReaderCallbacks_Delete(cb);
@@ -653,6 +668,16 @@ void convert_rma_windows(const RawDefinitions& r, ArchiveDefinitions& out) {
   }
 }
 
+// Attributes, renumbered densely.
+void convert_attributes(const RawDefinitions& r, ArchiveDefinitions& out) {
+  out.attribute.assign(r.attributes.size(), kNone);
+  for (std::size_t a = 0; a < r.attributes.size(); ++a) {
+    if (!r.attributes[a].defined) continue;
+    out.attribute[a] = static_cast<std::uint32_t>(out.defs.attributes.size());
+    out.defs.attributes.push_back(r.attributes[a].def);
+  }
+}
+
 }  // namespace
 
 ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::string& where, const Otf2ErrorScope& scope) {
@@ -669,6 +694,7 @@ ArchiveDefinitions read_global_definitions(OTF2_Reader* reader, const std::strin
   convert_cartesian(r, out);
   convert_metrics(r, out);
   convert_rma_windows(r, out);
+  convert_attributes(r, out);
   out.defs.paradigms = paradigms_of(r);
   out.strings = std::move(r.strings);
   return out;

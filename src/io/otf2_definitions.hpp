@@ -25,6 +25,7 @@ struct ArchiveDefinitions {
   std::vector<std::uint32_t> team;             // OTF2 comm ref -> Definitions::thread_teams (kNone: none)
   std::vector<std::uint32_t> metric_class;     // OTF2 metric ref -> Definitions::metric_classes (kNone: none)
   std::vector<std::uint32_t> rma_window;       // OTF2 RmaWin ref -> Definitions::rma_windows (kNone: none)
+  std::vector<std::uint32_t> attribute;        // OTF2 attribute ref -> Definitions::attributes (kNone: none)
   std::vector<std::string> strings;            // OTF2 string ref -> text
   std::map<std::string, std::uint64_t> skipped;
   std::vector<std::string> stray_locations;  // threads and streams of processes without an MPI rank

@@ -72,7 +72,8 @@ std::vector<std::vector<MetricSamples>> read_metric_locations(OTF2_Reader* reade
 }
 
 OTF2_ErrorCode write_metric_samples(OTF2_EvtWriter* w, const Definitions& defs, const MetricSamples& samples,
-                                    std::size_t from, std::size_t to) {
+                                    std::size_t from, std::size_t to,
+                                    const std::function<OTF2_AttributeList*(std::size_t)>& attributes) {
   std::vector<OTF2_Type> types;
   std::vector<OTF2_MetricValue> values;
   for (std::size_t s = from; s < to; ++s) {
@@ -85,8 +86,8 @@ OTF2_ErrorCode write_metric_samples(OTF2_EvtWriter* w, const Definitions& defs, 
       values[i].unsigned_int = samples.values[sample.first + i];
     }
     const OTF2_ErrorCode status =
-        OTF2_EvtWriter_Metric(w, nullptr, defs.clock.to_ticks(sample.time), sample.metric_class,
-                              static_cast<uint8_t>(k.members.size()), types.data(), values.data());
+        OTF2_EvtWriter_Metric(w, attributes ? attributes(s) : nullptr, defs.clock.to_ticks(sample.time),
+                              sample.metric_class, static_cast<uint8_t>(k.members.size()), types.data(), values.data());
     if (status != OTF2_SUCCESS) return status;
   }
   return OTF2_SUCCESS;

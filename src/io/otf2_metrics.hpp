@@ -26,9 +26,11 @@ std::vector<std::vector<MetricSamples>> read_metric_locations(OTF2_Reader* reade
                                                               std::uint64_t& skipped, const std::string& where,
                                                               const Otf2ErrorScope& scope);
 
-// Writes `samples` [from, to) (those of one location, in order) to `w`.
+// Writes `samples` [from, to) (those of one location, in order) to `w`, each with the attribute
+// list `attributes` gives for its index (null: none).
 OTF2_ErrorCode write_metric_samples(OTF2_EvtWriter* w, const Definitions& defs, const MetricSamples& samples,
-                                    std::size_t from, std::size_t to);
+                                    std::size_t from, std::size_t to,
+                                    const std::function<OTF2_AttributeList*(std::size_t)>& attributes = {});
 
 // The strings the metric definitions name, then the definitions (members and classes, ids: their
 // indices), written with the ids `string` gives.

@@ -17,6 +17,7 @@ struct OtherLocationReader {
   std::string first_mpi;  // "MPI_Send at 1.234567 s" once found
   ThreadRecordSink threads;
   RmaRecordSink rma;
+  AttributeSink attributes;
 };
 
 OtherLocationReader& ctx(void* user) { return *static_cast<OtherLocationReader*>(user); }
@@ -29,22 +30,28 @@ OTF2_CallbackCode mpi_call(void* user, OTF2_TimeStamp t, std::string_view what) 
   return OTF2_CALLBACK_INTERRUPT;
 }
 
-OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*,
-                           OTF2_RegionRef ref) {
-  const ArchiveDefinitions& a = *ctx(user).archive;
-  const RegionId id = ref < a.region.size() ? a.region[ref] : kNone;
-  if (id == kNone) return OTF2_CALLBACK_SUCCESS;  // counted; an undefined region of a thread is not fatal
-  const Region& region = a.defs.regions[id];
-  if (region.mpi != MpiFunction::None || region.kind == RegionKind::MpiOther) return mpi_call(user, t, region.name);
-  ctx(user).events->push_back({seconds(ctx(user), t), id, true});
+// A kept enter or leave, with its attribute list.
+OTF2_CallbackCode keep_event(void* user, OTF2_TimeStamp t, OTF2_AttributeList* a, RegionId id, bool enter) {
+  OtherLocationReader& r = ctx(user);
+  r.events->push_back({seconds(r, t), id, enter});
+  r.attributes.keep(AttributedTable::LocationEvent, r.events->size() - 1, a);
   return OTF2_CALLBACK_SUCCESS;
 }
-OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*,
+
+OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
                            OTF2_RegionRef ref) {
-  const ArchiveDefinitions& a = *ctx(user).archive;
-  const RegionId id = ref < a.region.size() ? a.region[ref] : kNone;
-  if (id != kNone) ctx(user).events->push_back({seconds(ctx(user), t), id, false});
-  return OTF2_CALLBACK_SUCCESS;
+  const ArchiveDefinitions& defs = *ctx(user).archive;
+  const RegionId id = ref < defs.region.size() ? defs.region[ref] : kNone;
+  if (id == kNone) return OTF2_CALLBACK_SUCCESS;  // counted; an undefined region of a thread is not fatal
+  const Region& region = defs.defs.regions[id];
+  if (region.mpi != MpiFunction::None || region.kind == RegionKind::MpiOther) return mpi_call(user, t, region.name);
+  return keep_event(user, t, a, id, true);
+}
+OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
+                           OTF2_RegionRef ref) {
+  const ArchiveDefinitions& defs = *ctx(user).archive;
+  const RegionId id = ref < defs.region.size() ? defs.region[ref] : kNone;
+  return id != kNone ? keep_event(user, t, a, id, false) : OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_send(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*, uint32_t,
                           OTF2_CommRef, uint32_t, uint64_t) {
@@ -82,7 +89,8 @@ void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const Arc
                           &kept,
                           {},
                           {&archive, &out.thread_records[r].emplace_back(), 0},
-                          {&archive, &out.rma_records[r].emplace_back(), 0}};
+                          {&archive, &out.rma_records[r].emplace_back(), 0},
+                          {&archive, &out.attributes[r].emplace_back(), 0}};
   check_otf2(OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks, &ctx), context, scope);
   uint64_t read = 0;
   const OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader, events, &read);
@@ -98,6 +106,7 @@ void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const Arc
         fmt::format("{}: event file is truncated: {} of {} declared events", context, read, location.declared_events));
   location.records = read;
   out.unknown_team += ctx.threads.unknown_team;
+  out.unkept_attributes += ctx.attributes.unkept;
   out.unkept += read - kept.size() - out.thread_records[r].back().size() - ctx.threads.unknown_team -
                 out.rma_records[r].back().size();
 }
@@ -119,6 +128,7 @@ OtherLocations read_other_locations(OTF2_Reader* reader, ArchiveDefinitions& arc
   out.events.resize(archive.defs.ranks.size());
   out.thread_records.resize(archive.defs.ranks.size());
   out.rma_records.resize(archive.defs.ranks.size());
+  out.attributes.resize(archive.defs.ranks.size());
   OTF2_EvtReaderCallbacks* callbacks = make_callbacks();
   try {
     for (Rank r = 0; r < archive.defs.ranks.size(); ++r)

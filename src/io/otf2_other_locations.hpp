@@ -26,6 +26,8 @@ struct OtherLocations {
   std::vector<OtherLocationEvents> events;                             // [rank][location]
   std::vector<std::vector<std::vector<ThreadRecord>>> thread_records;  // [rank][location]
   std::vector<std::vector<std::vector<RmaRecord>>> rma_records;        // [rank][location]
+  std::vector<std::vector<LocationAttributes>> attributes;             // [rank][location]
+  std::uint64_t unkept_attributes = 0;                                 // attribute values not kept
   std::uint64_t unknown_team = 0;                                      // thread records naming no thread team: skipped
   std::uint64_t unkept = 0;  // other records (RMA memory copies, attributes-only records, ...): counted
 };

@@ -7,7 +7,8 @@
 //   collective instances on their communicator like any other operation;
 // - a receive time-stamped before its send (clock skew) keeps its match and is reported as the
 //   ReceiveBeforeSend anomaly; analyses clamp the negative transfer time (see src/trace/README.md, anomalies);
-// - ProgramBegin/ProgramEnd are events; the program name becomes Definitions::program_name.
+// - ProgramBegin/ProgramEnd are events; the program name and its arguments become
+//   Definitions::program_name and program_arguments.
 #include "wisp/io/otf2_reader.hpp"
 
 #include <otf2/OTF2_Pthread_Locks.h>
@@ -25,6 +26,7 @@
 #include <thread>
 
 #include "anchor_probe.hpp"
+#include "otf2_attributes.hpp"
 #include "otf2_definitions.hpp"
 #include "otf2_errors.hpp"
 #include "otf2_metrics.hpp"
@@ -86,7 +88,7 @@ constexpr std::array<const char*, kSkippedCount> kSkippedNames{"BufferFlush",
                                                                "CallingContext*",
                                                                "NonBlockingCollective*",
                                                                "unknown record",
-                                                               "records with attributes",
+                                                               "attribute value of a kind wisp does not keep",
                                                                "MPI record on a non-MPI communicator"};
 
 struct LocationReader {
@@ -94,9 +96,13 @@ struct LocationReader {
   const ArchiveDefinitions* archive;
   std::array<std::uint64_t, kSkippedCount> skipped{};
   std::string program_name;
-  io::ThreadRecordSink threads;  // the master's fork/join, team, lock and task records
-  MetricSamples metrics;         // the master's counter samples
-  io::RmaRecordSink rma;         // the master's RMA records
+  std::vector<std::string> program_arguments;
+  io::ThreadRecordSink threads;           // the master's fork/join, team, lock and task records
+  MetricSamples metrics;                  // the master's counter samples
+  io::RmaRecordSink rma;                  // the master's RMA records
+  io::AttributeSink attributes;           // the attribute lists of the master's kept records
+  OTF2_AttributeList* pending = nullptr;  // the current record's list, if it has one
+  std::uint64_t events_before = 0;        // the rank's events before the current record
 };
 
 LocationReader& ctx(void* user) { return *static_cast<LocationReader*>(user); }
@@ -108,11 +114,20 @@ double seconds(const LocationReader& r, OTF2_TimeStamp t) {
          static_cast<double>(clock.ticks_per_second);
 }
 
-// The reader of a record's location, counting the record's attributes (wisp does not model them).
+// The reader of a record's location, noting the record's attribute list for kept().
 LocationReader& record(void* user, OTF2_AttributeList* attributes) {
   LocationReader& r = ctx(user);
-  if (attributes && OTF2_AttributeList_GetNumberOfElements(attributes) > 0) ++r.skipped[kAttributes];
+  r.pending = attributes && OTF2_AttributeList_GetNumberOfElements(attributes) > 0 ? attributes : nullptr;
+  if (r.pending) r.events_before = r.rank->event_count();
   return r;
+}
+
+// Ends a master record's callback: its attribute list is kept with the event it became (the last
+// one pushed); a record that became no event (an ignored leave) takes its list with it.
+OTF2_CallbackCode kept(LocationReader& r) {
+  if (r.pending && r.rank->event_count() > r.events_before)
+    r.attributes.keep(AttributedTable::Event, r.rank->event_count() - 1, r.pending);
+  return OTF2_CALLBACK_SUCCESS;
 }
 
 RegionId region(const LocationReader& r, OTF2_RegionRef ref) {
@@ -167,6 +182,8 @@ OTF2_CallbackCode on_metric(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* 
   if (!io::keep_metric(*r.archive, r.metrics, seconds(r, t), static_cast<EventIndex>(r.rank->event_count()), metric, n,
                        types, values))
     ++r.skipped[kMetric];
+  else
+    r.attributes.keep(AttributedTable::MetricSample, r.metrics.samples.size() - 1, r.pending);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -176,18 +193,21 @@ OTF2_CallbackCode on_unknown(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* u
 }
 
 OTF2_CallbackCode on_program_begin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
-                                   OTF2_StringRef name, uint32_t, const OTF2_StringRef*) {
+                                   OTF2_StringRef name, uint32_t n, const OTF2_StringRef* arguments) {
   auto& r = record(user, a);
   if (name < r.archive->strings.size()) r.program_name = r.archive->strings[name];
+  r.program_arguments.clear();
+  for (uint32_t i = 0; i < n; ++i)
+    r.program_arguments.push_back(arguments[i] < r.archive->strings.size() ? r.archive->strings[arguments[i]] : "");
   r.rank->program_begin(seconds(r, t));
-  return OTF2_CALLBACK_SUCCESS;
+  return kept(r);
 }
 
 OTF2_CallbackCode on_program_end(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
                                  int64_t) {
   auto& r = record(user, a);
   r.rank->program_end(seconds(r, t));
-  return OTF2_CALLBACK_SUCCESS;
+  return kept(r);
 }
 
 // Enter and Leave: the region's wisp id; a reference the definitions do not have stops the read.
@@ -198,7 +218,7 @@ OTF2_CallbackCode on_region(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* 
   const RegionId id = region(r, ref);
   if (id == kNone) return OTF2_CALLBACK_INTERRUPT;
   (r.rank->*Method)(seconds(r, t), id);
-  return OTF2_CALLBACK_SUCCESS;
+  return kept(r);
 }
 
 // The point-to-point records, one OTF2 callback each (OTF2 calls them through C function pointers
@@ -210,7 +230,7 @@ OTF2_CallbackCode on_message(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void*
   auto& r = record(user, a);
   if (const auto peer = peer_of(r, comm_ref, peer_local))
     (r.rank->*Method)(seconds(r, t), peer->rank, peer->comm, static_cast<std::int32_t>(tag), bytes);
-  return OTF2_CALLBACK_SUCCESS;
+  return kept(r);
 }
 
 // Isend and Irecv: a message with its request.
@@ -221,7 +241,7 @@ OTF2_CallbackCode on_request_message(OTF2_LocationRef, OTF2_TimeStamp t, uint64_
   auto& r = record(user, a);
   if (const auto peer = peer_of(r, comm_ref, peer_local))
     (r.rank->*Method)(seconds(r, t), peer->rank, peer->comm, static_cast<std::int32_t>(tag), bytes, request);
-  return OTF2_CALLBACK_SUCCESS;
+  return kept(r);
 }
 
 // IsendComplete, IrecvRequest, RequestTest, RequestCancelled: a request alone.
@@ -230,13 +250,13 @@ OTF2_CallbackCode on_request(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void*
                              uint64_t request) {
   auto& r = record(user, a);
   (r.rank->*Method)(seconds(r, t), request);
-  return OTF2_CALLBACK_SUCCESS;
+  return kept(r);
 }
 
 OTF2_CallbackCode on_collective_begin(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a) {
   auto& r = record(user, a);
   r.rank->collective_begin(seconds(r, t));
-  return OTF2_CALLBACK_SUCCESS;
+  return kept(r);
 }
 
 OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
@@ -250,21 +270,21 @@ OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t
   const auto wisp_op =
       op < kCollectiveOpCount ? static_cast<CollectiveOp>(op) : CollectiveOp::DestroyHandleAndDeallocate;
   r.rank->collective_end(seconds(r, t), wisp_op, comm, global_root, sent, received);
-  return OTF2_CALLBACK_SUCCESS;
+  return kept(r);
 }
 
 OTF2_CallbackCode on_comm_create(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
                                  OTF2_CommRef comm_ref) {
   auto& r = record(user, a);
   if (const CommId comm = communicator(r, comm_ref); comm != kNone) r.rank->comm_create(seconds(r, t), comm);
-  return OTF2_CALLBACK_SUCCESS;
+  return kept(r);
 }
 
 OTF2_CallbackCode on_comm_destroy(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
                                   OTF2_CommRef comm_ref) {
   auto& r = record(user, a);
   if (const CommId comm = communicator(r, comm_ref); comm != kNone) r.rank->comm_destroy(seconds(r, t), comm);
-  return OTF2_CALLBACK_SUCCESS;
+  return kept(r);
 }
 
 // One registration per OTF2 event record: a flat list, longer than 50 lines on purpose.
@@ -374,9 +394,11 @@ void read_local_definitions(OTF2_Reader* reader, const ArchiveDefinitions& archi
 struct RankRead {
   std::array<std::uint64_t, kSkippedCount> skipped{};
   std::string program;
+  std::vector<std::string> program_arguments;
   std::vector<ThreadRecord> thread_records;  // the master's
   MetricSamples metrics;                     // the master's
   std::vector<RmaRecord> rma_records;        // the master's
+  LocationAttributes attributes;             // the master's
 };
 
 // What every reading thread shares, read-only.
@@ -416,7 +438,15 @@ void read_rank_events(const EventReading& in, Rank r, RankBuilder& rank, RankRea
   const std::string context = fmt::format("{}: rank {} (location {})", in.where, r, archive.rank_location[r]);
   OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(in.reader, archive.rank_location[r]);
   if (!events) io::check_otf2(OTF2_ERROR_FILE_INTERACTION, context + ": no event file", in.scope);
-  LocationReader ctx{&rank, &archive, {}, {}, {&archive, &out.thread_records, 0}, {}, {&archive, &out.rma_records, 0}};
+  LocationReader ctx{&rank,
+                     &archive,
+                     {},
+                     {},
+                     {},
+                     {&archive, &out.thread_records, 0},
+                     {},
+                     {&archive, &out.rma_records, 0},
+                     {&archive, &out.attributes, 0}};
   rank.reserve(events_to_reserve(in.where, archive.rank_location[r], archive.declared_events[r]));
   io::check_otf2(OTF2_Reader_RegisterEvtCallbacks(in.reader, events, in.callbacks, &ctx), context, in.scope);
   uint64_t read = 0;
@@ -440,7 +470,9 @@ void read_rank_events(const EventReading& in, Rank r, RankBuilder& rank, RankRea
   out.skipped = ctx.skipped;
   out.skipped[kThread] += ctx.threads.unknown_team;
   out.skipped[kRma] += ctx.rma.unknown_window;
+  out.skipped[kAttributes] += ctx.attributes.unkept;
   out.program = std::move(ctx.program_name);
+  out.program_arguments = std::move(ctx.program_arguments);
   out.metrics = std::move(ctx.metrics);
 }
 
@@ -474,7 +506,7 @@ void add_rank_reads(TraceBuilder& builder, const ArchiveDefinitions& archive, co
   std::string program;
   for (const RankRead& read : reads) {
     for (int k = 0; k < kSkippedCount; ++k) skipped[k] += read.skipped[k];
-    if (program.empty()) program = read.program;
+    if (program.empty()) program = read.program, builder.defs().program_arguments = read.program_arguments;
   }
   builder.defs().program_name = program;
   for (const auto& [what, n] : archive.skipped) builder.skipped_records()[what] += n;
@@ -508,6 +540,10 @@ void add_other_locations(Trace& trace, const ArchiveDefinitions& archive, io::Ot
     rma.push_back(std::move(masters[r].rma_records));
     for (auto& location : others.rma_records[r]) rma.push_back(std::move(location));
     if (std::all_of(rma.begin(), rma.end(), [](const auto& l) { return l.empty(); })) rma.clear();
+    RankAttributes& attributes = trace.ranks[r].attributes;
+    attributes.push_back(std::move(masters[r].attributes));
+    for (auto& location : others.attributes[r]) attributes.push_back(std::move(location));
+    if (std::all_of(attributes.begin(), attributes.end(), [](const auto& l) { return l.empty(); })) attributes.clear();
   }
   for (const std::string& stray : archive.stray_locations)
     trace.anomalies.add(AnomalyKind::StrayLocation, [&] { return stray; });
@@ -582,8 +618,10 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   if (others.unknown_team) trace.skipped_records[kSkippedNames[kThread]] += others.unknown_team;
   if (unkept_metrics) trace.skipped_records["record on a metric location (not a kept Metric)"] += unkept_metrics;
   if (others.unkept) trace.skipped_records["record of another thread or stream (RMA, ...)"] += others.unkept;
+  if (others.unkept_attributes) trace.skipped_records[kSkippedNames[kAttributes]] += others.unkept_attributes;
   add_metrics(trace, reads, std::move(metric_locations));
   add_other_locations(trace, archive, std::move(others), std::move(reads));
+  io::intern_attribute_strings(trace, archive.strings);
   return trace;
 }
 

@@ -3,18 +3,18 @@
 
 namespace wisp::io {
 
-OTF2_ErrorCode write_rma_record(OTF2_EvtWriter* w, const RmaRecord& r, OTF2_TimeStamp t) {
+OTF2_ErrorCode write_rma_record(OTF2_EvtWriter* w, OTF2_AttributeList* a, const RmaRecord& r, OTF2_TimeStamp t) {
   switch (r.kind) {
     case RmaRecordKind::WinCreate:
-      return OTF2_EvtWriter_RmaWinCreate(w, nullptr, t, r.window);
+      return OTF2_EvtWriter_RmaWinCreate(w, a, t, r.window);
     case RmaRecordKind::WinDestroy:
-      return OTF2_EvtWriter_RmaWinDestroy(w, nullptr, t, r.window);
+      return OTF2_EvtWriter_RmaWinDestroy(w, a, t, r.window);
     case RmaRecordKind::Put:
-      return OTF2_EvtWriter_RmaPut(w, nullptr, t, r.window, r.remote, r.bytes, r.matching);
+      return OTF2_EvtWriter_RmaPut(w, a, t, r.window, r.remote, r.bytes, r.matching);
     case RmaRecordKind::Get:
-      return OTF2_EvtWriter_RmaGet(w, nullptr, t, r.window, r.remote, r.bytes, r.matching);
+      return OTF2_EvtWriter_RmaGet(w, a, t, r.window, r.remote, r.bytes, r.matching);
     case RmaRecordKind::OpCompleteBlocking:
-      return OTF2_EvtWriter_RmaOpCompleteBlocking(w, nullptr, t, r.window, r.matching);
+      return OTF2_EvtWriter_RmaOpCompleteBlocking(w, a, t, r.window, r.matching);
   }
   return OTF2_SUCCESS;
 }

@@ -1,7 +1,7 @@
 // Reading OTF2's RMA records (RMA_WIN_CREATE/DESTROY, RMA_PUT/GET, RMA_OP_COMPLETE_BLOCKING) of any
 // location into RmaRecords, and writing them back. The callbacks are templates on the reader's
 // context (a struct with an RmaRecordSink `rma`), so the master's reader and the other locations'
-// reader share them.
+// reader share them. The context's AttributeSink `attributes` keeps a kept record's attribute list.
 #pragma once
 
 #include <otf2/otf2.h>
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "otf2_attributes.hpp"
 #include "otf2_definitions.hpp"
 #include "wisp/trace/rma_records.hpp"
 
@@ -25,7 +26,7 @@ struct RmaRecordSink {
 namespace rma_records {
 
 template <class Context>
-OTF2_CallbackCode add(void* user, OTF2_TimeStamp t, OTF2_RmaWinRef win, RmaRecord r) {
+OTF2_CallbackCode add(void* user, OTF2_TimeStamp t, OTF2_AttributeList* a, OTF2_RmaWinRef win, RmaRecord r) {
   RmaRecordSink& s = static_cast<Context*>(user)->rma;
   r.window = win < s.archive->rma_window.size() ? s.archive->rma_window[win] : kNone;
   if (r.window == kNone) {
@@ -34,23 +35,24 @@ OTF2_CallbackCode add(void* user, OTF2_TimeStamp t, OTF2_RmaWinRef win, RmaRecor
   }
   r.time = s.archive->defs.clock.to_seconds(t);
   s.out->push_back(r);
+  static_cast<Context*>(user)->attributes.keep(AttributedTable::RmaRecord, s.out->size() - 1, a);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 template <class Context, RmaRecordKind Kind>
-OTF2_CallbackCode window(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*,
+OTF2_CallbackCode window(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
                          OTF2_RmaWinRef win) {
-  return add<Context>(user, t, win, {0, 0, 0, 0, 0, Kind});
+  return add<Context>(user, t, a, win, {0, 0, 0, 0, 0, Kind});
 }
 template <class Context, RmaRecordKind Kind>
-OTF2_CallbackCode transfer(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*,
+OTF2_CallbackCode transfer(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
                            OTF2_RmaWinRef win, uint32_t remote, uint64_t bytes, uint64_t matching) {
-  return add<Context>(user, t, win, {0, bytes, matching, 0, remote, Kind});
+  return add<Context>(user, t, a, win, {0, bytes, matching, 0, remote, Kind});
 }
 template <class Context>
-OTF2_CallbackCode complete(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*,
+OTF2_CallbackCode complete(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
                            OTF2_RmaWinRef win, uint64_t matching) {
-  return add<Context>(user, t, win, {0, 0, matching, 0, 0, RmaRecordKind::OpCompleteBlocking});
+  return add<Context>(user, t, a, win, {0, 0, matching, 0, 0, RmaRecordKind::OpCompleteBlocking});
 }
 
 }  // namespace rma_records
@@ -66,8 +68,8 @@ void set_rma_record_callbacks(OTF2_EvtReaderCallbacks* cb) {
   OTF2_EvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(cb, rr::complete<Context>);
 }
 
-// Writes one record.
-OTF2_ErrorCode write_rma_record(OTF2_EvtWriter* w, const RmaRecord& r, OTF2_TimeStamp t);
+// Writes one record with its attribute list `a` (may be null).
+OTF2_ErrorCode write_rma_record(OTF2_EvtWriter* w, OTF2_AttributeList* a, const RmaRecord& r, OTF2_TimeStamp t);
 
 // Writes the windows (ids: their indices) after the communicators: an MPI one keeps its CommId,
 // team k is comm `first_team + k`.

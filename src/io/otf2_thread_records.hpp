@@ -1,7 +1,8 @@
 // Reading OTF2's thread records (THREAD_FORK/JOIN, _TEAM_BEGIN/END, _ACQUIRE/RELEASE_LOCK,
 // _TASK_CREATE/SWITCH/COMPLETE) of any location into ThreadRecords. The callbacks are templates on
 // the reader's context (a struct with a ThreadRecordSink `threads`), so the master's reader and
-// the other locations' reader share them.
+// the other locations' reader share them. The context's AttributeSink `attributes` keeps a kept
+// record's attribute list.
 #pragma once
 
 #include <otf2/otf2.h>
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "otf2_attributes.hpp"
 #include "otf2_definitions.hpp"
 #include "wisp/trace/thread_records.hpp"
 
@@ -28,48 +30,49 @@ ThreadRecordSink& sink(void* user) {
 }
 
 template <class Context>
-OTF2_CallbackCode add(void* user, OTF2_TimeStamp t, ThreadRecord r) {
+OTF2_CallbackCode add(void* user, OTF2_TimeStamp t, OTF2_AttributeList* a, ThreadRecord r) {
   ThreadRecordSink& s = sink<Context>(user);
   r.time = s.archive->defs.clock.to_seconds(t);
   s.out->push_back(r);
+  static_cast<Context*>(user)->attributes.keep(AttributedTable::ThreadRecord, s.out->size() - 1, a);
   return OTF2_CALLBACK_SUCCESS;
 }
 
 template <class Context>
-OTF2_CallbackCode add_in_team(void* user, OTF2_TimeStamp t, OTF2_CommRef comm, ThreadRecord r) {
+OTF2_CallbackCode add_in_team(void* user, OTF2_TimeStamp t, OTF2_AttributeList* a, OTF2_CommRef comm, ThreadRecord r) {
   ThreadRecordSink& s = sink<Context>(user);
   r.team = comm < s.archive->team.size() ? s.archive->team[comm] : kNone;
   if (r.team == kNone) {
     ++s.unknown_team;
     return OTF2_CALLBACK_SUCCESS;
   }
-  return add<Context>(user, t, r);
+  return add<Context>(user, t, a, r);
 }
 
 template <class Context>
-OTF2_CallbackCode fork(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*,
+OTF2_CallbackCode fork(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
                        OTF2_Paradigm paradigm, uint32_t requested) {
-  return add<Context>(user, t, {0, requested, 0, kNone, paradigm, ThreadRecordKind::Fork});
+  return add<Context>(user, t, a, {0, requested, 0, kNone, paradigm, ThreadRecordKind::Fork});
 }
 template <class Context>
-OTF2_CallbackCode join(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*,
+OTF2_CallbackCode join(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
                        OTF2_Paradigm paradigm) {
-  return add<Context>(user, t, {0, 0, 0, kNone, paradigm, ThreadRecordKind::Join});
+  return add<Context>(user, t, a, {0, 0, 0, kNone, paradigm, ThreadRecordKind::Join});
 }
 template <class Context, ThreadRecordKind Kind>
-OTF2_CallbackCode team(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*,
+OTF2_CallbackCode team(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
                        OTF2_CommRef comm) {
-  return add_in_team<Context>(user, t, comm, {0, 0, 0, kNone, 0, Kind});
+  return add_in_team<Context>(user, t, a, comm, {0, 0, 0, kNone, 0, Kind});
 }
 template <class Context, ThreadRecordKind Kind>
-OTF2_CallbackCode lock(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*,
+OTF2_CallbackCode lock(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
                        OTF2_Paradigm paradigm, uint32_t id, uint32_t order) {
-  return add<Context>(user, t, {0, order, id, kNone, paradigm, Kind});
+  return add<Context>(user, t, a, {0, order, id, kNone, paradigm, Kind});
 }
 template <class Context, ThreadRecordKind Kind>
-OTF2_CallbackCode task(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*, OTF2_CommRef comm,
-                       uint32_t creator, uint32_t generation) {
-  return add_in_team<Context>(user, t, comm, {0, generation, creator, kNone, 0, Kind});
+OTF2_CallbackCode task(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
+                       OTF2_CommRef comm, uint32_t creator, uint32_t generation) {
+  return add_in_team<Context>(user, t, a, comm, {0, generation, creator, kNone, 0, Kind});
 }
 
 }  // namespace thread_records

@@ -37,29 +37,29 @@ OTF2_GroupRef write_thread_teams(OTF2_GlobalDefWriter* w, const Definitions& def
   return group;
 }
 
-OTF2_ErrorCode write_thread_record(OTF2_EvtWriter* w, const ThreadRecord& r, OTF2_TimeStamp t,
+OTF2_ErrorCode write_thread_record(OTF2_EvtWriter* w, OTF2_AttributeList* a, const ThreadRecord& r, OTF2_TimeStamp t,
                                    OTF2_CommRef first_comm) {
   const OTF2_CommRef team = first_comm + r.team;
   const auto order = static_cast<uint32_t>(r.number);
   switch (r.kind) {
     case ThreadRecordKind::Fork:
-      return OTF2_EvtWriter_ThreadFork(w, nullptr, t, r.paradigm, order);
+      return OTF2_EvtWriter_ThreadFork(w, a, t, r.paradigm, order);
     case ThreadRecordKind::Join:
-      return OTF2_EvtWriter_ThreadJoin(w, nullptr, t, r.paradigm);
+      return OTF2_EvtWriter_ThreadJoin(w, a, t, r.paradigm);
     case ThreadRecordKind::TeamBegin:
-      return OTF2_EvtWriter_ThreadTeamBegin(w, nullptr, t, team);
+      return OTF2_EvtWriter_ThreadTeamBegin(w, a, t, team);
     case ThreadRecordKind::TeamEnd:
-      return OTF2_EvtWriter_ThreadTeamEnd(w, nullptr, t, team);
+      return OTF2_EvtWriter_ThreadTeamEnd(w, a, t, team);
     case ThreadRecordKind::AcquireLock:
-      return OTF2_EvtWriter_ThreadAcquireLock(w, nullptr, t, r.paradigm, r.id, order);
+      return OTF2_EvtWriter_ThreadAcquireLock(w, a, t, r.paradigm, r.id, order);
     case ThreadRecordKind::ReleaseLock:
-      return OTF2_EvtWriter_ThreadReleaseLock(w, nullptr, t, r.paradigm, r.id, order);
+      return OTF2_EvtWriter_ThreadReleaseLock(w, a, t, r.paradigm, r.id, order);
     case ThreadRecordKind::TaskCreate:
-      return OTF2_EvtWriter_ThreadTaskCreate(w, nullptr, t, team, r.id, order);
+      return OTF2_EvtWriter_ThreadTaskCreate(w, a, t, team, r.id, order);
     case ThreadRecordKind::TaskSwitch:
-      return OTF2_EvtWriter_ThreadTaskSwitch(w, nullptr, t, team, r.id, order);
+      return OTF2_EvtWriter_ThreadTaskSwitch(w, a, t, team, r.id, order);
     case ThreadRecordKind::TaskComplete:
-      return OTF2_EvtWriter_ThreadTaskComplete(w, nullptr, t, team, r.id, order);
+      return OTF2_EvtWriter_ThreadTaskComplete(w, a, t, team, r.id, order);
   }
   return OTF2_SUCCESS;
 }

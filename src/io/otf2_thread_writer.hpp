@@ -19,6 +19,8 @@ using RankLocationIds = std::vector<std::vector<OTF2_LocationRef>>;
 OTF2_GroupRef write_thread_teams(OTF2_GlobalDefWriter* w, const Definitions& defs, const RankLocationIds& ids,
                                  OTF2_GroupRef first_group, OTF2_CommRef first_comm, OTF2_StringRef empty);
 
-OTF2_ErrorCode write_thread_record(OTF2_EvtWriter* w, const ThreadRecord& r, OTF2_TimeStamp t, OTF2_CommRef first_comm);
+// Writes one record with its attribute list `a` (may be null).
+OTF2_ErrorCode write_thread_record(OTF2_EvtWriter* w, OTF2_AttributeList* a, const ThreadRecord& r, OTF2_TimeStamp t,
+                                   OTF2_CommRef first_comm);
 
 }  // namespace wisp::io

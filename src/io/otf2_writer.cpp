@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "otf2_attributes.hpp"
 #include "otf2_cartesian_writer.hpp"
 #include "otf2_errors.hpp"
 #include "otf2_metrics.hpp"
@@ -138,6 +139,7 @@ struct EventWriter {
   Rank rank;
   OTF2_EvtWriter* w;
   OTF2_StringRef program;
+  const std::vector<OTF2_StringRef>& arguments;
 
   std::uint32_t local(CommId comm, Rank global) const {
     if (global == kNone) return OTF2_UNDEFINED_UINT32;
@@ -145,58 +147,56 @@ struct EventWriter {
     return locals[comm][global];
   }
 
-  OTF2_ErrorCode write(const Event& e) const {
+  OTF2_ErrorCode write(const Event& e, OTF2_AttributeList* a) const {
     const auto& rt = trace.ranks[rank];
     const OTF2_TimeStamp t = trace.defs.clock.to_ticks(e.time);
     switch (e.kind) {
       case EventKind::ProgramBegin:
-        return OTF2_EvtWriter_ProgramBegin(w, nullptr, t, program, 0, nullptr);
+        return OTF2_EvtWriter_ProgramBegin(w, a, t, program, static_cast<uint32_t>(arguments.size()), arguments.data());
       case EventKind::ProgramEnd:
-        return OTF2_EvtWriter_ProgramEnd(w, nullptr, t, 0);
+        return OTF2_EvtWriter_ProgramEnd(w, a, t, 0);
       case EventKind::Enter:
-        return OTF2_EvtWriter_Enter(w, nullptr, t, trace.defs.callpaths[e.ref].region);
+        return OTF2_EvtWriter_Enter(w, a, t, trace.defs.callpaths[e.ref].region);
       case EventKind::Leave:
-        return OTF2_EvtWriter_Leave(w, nullptr, t, trace.defs.callpaths[e.ref].region);
+        return OTF2_EvtWriter_Leave(w, a, t, trace.defs.callpaths[e.ref].region);
       case EventKind::MpiSend: {
         const P2P& p = rt.p2p[e.ref];
-        return OTF2_EvtWriter_MpiSend(w, nullptr, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag),
-                                      p.bytes);
+        return OTF2_EvtWriter_MpiSend(w, a, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag), p.bytes);
       }
       case EventKind::MpiIsend: {
         const P2P& p = rt.p2p[e.ref];
-        return OTF2_EvtWriter_MpiIsend(w, nullptr, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag),
-                                       p.bytes, p.request);
+        return OTF2_EvtWriter_MpiIsend(w, a, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag), p.bytes,
+                                       p.request);
       }
       case EventKind::MpiIsendComplete:
-        return OTF2_EvtWriter_MpiIsendComplete(w, nullptr, t, rt.p2p[e.ref].request);
+        return OTF2_EvtWriter_MpiIsendComplete(w, a, t, rt.p2p[e.ref].request);
       case EventKind::MpiIrecvRequest:
-        return OTF2_EvtWriter_MpiIrecvRequest(w, nullptr, t, rt.p2p[e.ref].request);
+        return OTF2_EvtWriter_MpiIrecvRequest(w, a, t, rt.p2p[e.ref].request);
       case EventKind::MpiIrecv: {
         const P2P& p = rt.p2p[e.ref];
-        return OTF2_EvtWriter_MpiIrecv(w, nullptr, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag),
-                                       p.bytes, p.request);
+        return OTF2_EvtWriter_MpiIrecv(w, a, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag), p.bytes,
+                                       p.request);
       }
       case EventKind::MpiRecv: {
         const P2P& p = rt.p2p[e.ref];
-        return OTF2_EvtWriter_MpiRecv(w, nullptr, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag),
-                                      p.bytes);
+        return OTF2_EvtWriter_MpiRecv(w, a, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag), p.bytes);
       }
       case EventKind::MpiRequestTest:
-        return OTF2_EvtWriter_MpiRequestTest(w, nullptr, t, rt.p2p[e.ref].request);
+        return OTF2_EvtWriter_MpiRequestTest(w, a, t, rt.p2p[e.ref].request);
       case EventKind::MpiRequestCancelled:
-        return OTF2_EvtWriter_MpiRequestCancelled(w, nullptr, t, rt.p2p[e.ref].request);
+        return OTF2_EvtWriter_MpiRequestCancelled(w, a, t, rt.p2p[e.ref].request);
       case EventKind::MpiCollectiveBegin:
-        return OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, t);
+        return OTF2_EvtWriter_MpiCollectiveBegin(w, a, t);
       case EventKind::MpiCollectiveEnd: {
         const CollectiveRecord& c = rt.collectives[e.ref];
         if (c.comm == kNone) return OTF2_SUCCESS;  // half record of a truncated trace
-        return OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, t, static_cast<OTF2_CollectiveOp>(c.op), c.comm,
+        return OTF2_EvtWriter_MpiCollectiveEnd(w, a, t, static_cast<OTF2_CollectiveOp>(c.op), c.comm,
                                                local(c.comm, c.root), c.sent, c.received);
       }
       case EventKind::CommCreate:
-        return OTF2_EvtWriter_CommCreate(w, nullptr, t, e.ref);
+        return OTF2_EvtWriter_CommCreate(w, a, t, e.ref);
       case EventKind::CommDestroy:
-        return OTF2_EvtWriter_CommDestroy(w, nullptr, t, e.ref);
+        return OTF2_EvtWriter_CommDestroy(w, a, t, e.ref);
     }
     return OTF2_SUCCESS;
   }
@@ -219,92 +219,152 @@ const MetricSamples& metric_samples(const Trace& trace, Rank r, std::size_t inde
   return at_location(trace.ranks[r].metrics, index);
 }
 
-// Writes `events` (in time order, by `write_one`) with the location's thread and RMA records merged
-// in: those before an event's time before it, thread records first at equal times.
+// The attribute lists of one location's records (as OTF2 lists, one reused): a cursor per table.
+struct AttributeLists {
+  const Definitions& defs;
+  const io::AttributeRefs& refs;
+  OTF2_AttributeList* list;
+  AttributeCursor events, threads, rma, metrics;
+  AttributeLists(const Trace& trace, const io::AttributeRefs& written, OTF2_AttributeList* reused, Rank r,
+                 std::size_t location, AttributedTable event_table)
+      : defs(trace.defs),
+        refs(written),
+        list(reused),
+        events(trace.ranks[r].attributes, location, event_table),
+        threads(trace.ranks[r].attributes, location, AttributedTable::ThreadRecord),
+        rma(trace.ranks[r].attributes, location, AttributedTable::RmaRecord),
+        metrics(trace.ranks[r].attributes, location, AttributedTable::MetricSample) {}
+  // Record `i`'s list in `table`'s cursor, or null.
+  OTF2_AttributeList* of(AttributeCursor& table, std::size_t i) {
+    return io::fill_attributes(list, defs, refs, table.values(), table.at(static_cast<std::uint32_t>(i)));
+  }
+};
+
+// Writes `events` (in time order, by `write_one(event, its attribute list)`) with the location's
+// thread and RMA records merged in: those before an event's time before it, thread records first
+// at equal times.
 template <class Events, class Write>
 void write_merged(OTF2_EvtWriter* w, const Trace& trace, const Events& events, const std::vector<ThreadRecord>& records,
-                  const std::vector<RmaRecord>& rma, const Write& write_one, const std::string& context,
-                  const Otf2ErrorScope& scope) {
+                  const std::vector<RmaRecord>& rma, AttributeLists& lists, const Write& write_one,
+                  const std::string& context, const Otf2ErrorScope& scope) {
   const OTF2_CommRef first_team = static_cast<OTF2_CommRef>(trace.defs.comms.size());
   const Clock& clock = trace.defs.clock;
   std::size_t k = 0, m = 0;
   const auto records_before = [&](double t) {
     while ((k < records.size() && records[k].time < t) || (m < rma.size() && rma[m].time < t)) {
       if (k < records.size() && records[k].time < t && (m == rma.size() || records[k].time <= rma[m].time)) {
-        check_otf2(io::write_thread_record(w, records[k], clock.to_ticks(records[k].time), first_team), context, scope);
+        check_otf2(io::write_thread_record(w, lists.of(lists.threads, k), records[k], clock.to_ticks(records[k].time),
+                                           first_team),
+                   context, scope);
         ++k;
       } else {
-        check_otf2(io::write_rma_record(w, rma[m], clock.to_ticks(rma[m].time)), context, scope);
+        check_otf2(io::write_rma_record(w, lists.of(lists.rma, m), rma[m], clock.to_ticks(rma[m].time)), context,
+                   scope);
         ++m;
       }
     }
   };
-  for (const auto& e : events) {
-    records_before(e.time);
-    check_otf2(write_one(e), context, scope);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    records_before(events[i].time);
+    check_otf2(write_one(events[i], lists.of(lists.events, i)), context, scope);
   }
   records_before(std::numeric_limits<double>::infinity());
 }
 
+// Attribute references as written: location ids (read -> written), strings through `str`.
+io::AttributeRefs attribute_refs(const Trace& trace, const LocationIds& ids, StringTable& str) {
+  io::AttributeRefs refs;
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const Location& loc = trace.defs.ranks[r];
+    refs.location[loc.otf2_id] = ids.ranks[r];
+    for (std::size_t k = 0; k < loc.others.size(); ++k) refs.location[loc.others[k].otf2_id] = ids.others[r][k];
+    for (std::size_t k = 0; k < loc.metric_locations.size(); ++k)
+      refs.location[loc.metric_locations[k].otf2_id] = ids.metrics[r][k];
+  }
+  refs.string = [&str](const std::string& s) { return str(s); };
+  refs.first_team = static_cast<OTF2_CommRef>(trace.defs.comms.size());
+  return refs;
+}
+
+// Where the event files go: the archive, how attribute references are written, one reusable list.
+struct EventFiles {
+  OTF2_Archive* archive;
+  const io::AttributeRefs& refs;
+  OTF2_AttributeList* list;
+  const std::string& where;
+  const Otf2ErrorScope& scope;
+};
+
 // The kept events of a rank's other thread or stream: its region enters and leaves, thread records.
-void write_other_location(OTF2_Archive* archive, const Trace& trace, Rank r, std::size_t k, OTF2_LocationRef id,
-                          const std::string& where, const Otf2ErrorScope& scope) {
-  const std::string context = fmt::format("{}: rank {}, location {}", where, r, id);
-  OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, id);
-  if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, context, scope);
+void write_other_location(const EventFiles& out, const Trace& trace, Rank r, std::size_t k, OTF2_LocationRef id) {
+  const std::string context = fmt::format("{}: rank {}, location {}", out.where, r, id);
+  OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(out.archive, id);
+  if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, context, out.scope);
   static const std::vector<LocationEvent> none;
+  AttributeLists lists(trace, out.refs, out.list, r, k + 1, AttributedTable::LocationEvent);
   write_merged(
       w, trace, k < trace.ranks[r].others.size() ? trace.ranks[r].others[k] : none, thread_records(trace, r, k + 1),
-      rma_records(trace, r, k + 1),
-      [&](const LocationEvent& e) {
+      rma_records(trace, r, k + 1), lists,
+      [&](const LocationEvent& e, OTF2_AttributeList* a) {
         const OTF2_TimeStamp t = trace.defs.clock.to_ticks(e.time);
-        return e.enter ? OTF2_EvtWriter_Enter(w, nullptr, t, e.region) : OTF2_EvtWriter_Leave(w, nullptr, t, e.region);
+        return e.enter ? OTF2_EvtWriter_Enter(w, a, t, e.region) : OTF2_EvtWriter_Leave(w, a, t, e.region);
       },
-      context, scope);
-  check_otf2(OTF2_Archive_CloseEvtWriter(archive, w), context, scope);
+      context, out.scope);
+  check_otf2(OTF2_Archive_CloseEvtWriter(out.archive, w), context, out.scope);
 }
 
 // The counter samples of a rank's metric location (Score-P's per-process metrics).
-void write_metric_location(OTF2_Archive* archive, const Trace& trace, Rank r, std::size_t k, OTF2_LocationRef id,
-                           const std::string& where, const Otf2ErrorScope& scope) {
-  const std::string context = fmt::format("{}: rank {}, metric location {}", where, r, id);
-  OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, id);
-  if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, context, scope);
+void write_metric_location(const EventFiles& out, const Trace& trace, Rank r, std::size_t k, OTF2_LocationRef id) {
+  const std::string context = fmt::format("{}: rank {}, metric location {}", out.where, r, id);
+  OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(out.archive, id);
+  if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, context, out.scope);
   const MetricSamples& samples = metric_samples(trace, r, k + 1);
-  check_otf2(io::write_metric_samples(w, trace.defs, samples, 0, samples.samples.size()), context, scope);
-  check_otf2(OTF2_Archive_CloseEvtWriter(archive, w), context, scope);
+  check_otf2(io::write_metric_samples(w, trace.defs, samples, 0, samples.samples.size()), context, out.scope);
+  check_otf2(OTF2_Archive_CloseEvtWriter(out.archive, w), context, out.scope);
 }
 
-void write_events(OTF2_Archive* archive, const Trace& trace, const LocationIds& ids, OTF2_StringRef program,
-                  const std::string& where, const Otf2ErrorScope& scope) {
+// A rank's master: its events with its counter samples and thread and RMA records merged in.
+void write_master(const EventFiles& out, const Trace& trace, const EventWriter& writer) {
+  const Rank r = writer.rank;
+  OTF2_EvtWriter* w = writer.w;
+  AttributeLists lists(trace, out.refs, out.list, r, 0, AttributedTable::Event);
+  const auto sample_attributes = [&](std::size_t s) { return lists.of(lists.metrics, s); };
+  const MetricSamples& metrics = metric_samples(trace, r, 0);
+  std::size_t sample = 0;
+  const auto samples_before = [&](std::size_t event) {  // the samples taken before this event
+    const std::size_t from = sample;
+    while (sample < metrics.samples.size() && metrics.samples[sample].before <= event) ++sample;
+    return io::write_metric_samples(w, trace.defs, metrics, from, sample, sample_attributes);
+  };
+  const Event* first = trace.ranks[r].events.data();
+  const std::string context = fmt::format("{}: writing rank {}", out.where, r);
+  write_merged(
+      w, trace, trace.ranks[r].events, thread_records(trace, r, 0), rma_records(trace, r, 0), lists,
+      [&](const Event& e, OTF2_AttributeList* a) {
+        const OTF2_ErrorCode status = samples_before(static_cast<std::size_t>(&e - first));
+        return status != OTF2_SUCCESS ? status : writer.write(e, a);
+      },
+      context, out.scope);
+  check_otf2(io::write_metric_samples(w, trace.defs, metrics, sample, metrics.samples.size(), sample_attributes),
+             context, out.scope);
+}
+
+void write_events(const EventFiles& out, const Trace& trace, const LocationIds& ids, OTF2_StringRef program,
+                  const std::vector<OTF2_StringRef>& arguments) {
+  OTF2_Archive* archive = out.archive;
+  const std::string& where = out.where;
+  const Otf2ErrorScope& scope = out.scope;
   const auto locals = local_ranks(trace);
   check_otf2(OTF2_Archive_OpenEvtFiles(archive), where + ": cannot create event files", scope);
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, ids.ranks[r]);
     if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, fmt::format("{}: rank {}", where, r), scope);
-    const EventWriter writer{trace, locals, r, w, program};
-    const MetricSamples& metrics = metric_samples(trace, r, 0);
-    std::size_t sample = 0;
-    const auto samples_before = [&](std::size_t event) {  // the samples taken before this event
-      const std::size_t from = sample;
-      while (sample < metrics.samples.size() && metrics.samples[sample].before <= event) ++sample;
-      return io::write_metric_samples(w, trace.defs, metrics, from, sample);
-    };
-    const Event* first = trace.ranks[r].events.data();
-    const std::string context = fmt::format("{}: writing rank {}", where, r);
-    write_merged(
-        w, trace, trace.ranks[r].events, thread_records(trace, r, 0), rma_records(trace, r, 0),
-        [&](const Event& e) {
-          const OTF2_ErrorCode status = samples_before(static_cast<std::size_t>(&e - first));
-          return status != OTF2_SUCCESS ? status : writer.write(e);
-        },
-        context, scope);
-    check_otf2(io::write_metric_samples(w, trace.defs, metrics, sample, metrics.samples.size()), context, scope);
+    write_master(out, trace, EventWriter{trace, locals, r, w, program, arguments});
     check_otf2(OTF2_Archive_CloseEvtWriter(archive, w), fmt::format("{}: rank {}", where, r), scope);
     for (std::size_t k = 0; k < trace.defs.ranks[r].others.size(); ++k)
-      write_other_location(archive, trace, r, k, ids.others[r][k], where, scope);
+      write_other_location(out, trace, r, k, ids.others[r][k]);
     for (std::size_t k = 0; k < trace.defs.ranks[r].metric_locations.size(); ++k)
-      write_metric_location(archive, trace, r, k, ids.metrics[r][k], where, scope);
+      write_metric_location(out, trace, r, k, ids.metrics[r][k]);
   }
   check_otf2(OTF2_Archive_CloseEvtFiles(archive), where + ": closing event files", scope);
   check_otf2(OTF2_Archive_OpenDefFiles(archive), where + ": cannot create definition files", scope);
@@ -360,6 +420,7 @@ void intern_strings(const Trace& trace, const SystemTree& tree, StringTable& str
   io::intern_cartesian_strings(d, [&](const std::string& s) { str(s); });
   io::intern_metric_strings(d, [&](const std::string& s) { str(s); });
   for (const RmaWindow& win : d.rma_windows) str(win.name);
+  for (const AttributeDef& a : d.attributes) str(a.name), str(a.description);
 }
 
 // Clock, paradigm, system tree, one location group (process) and one location per rank.
@@ -441,6 +502,7 @@ void write_definitions(OTF2_Archive* archive, const Trace& trace, const Location
   write_locations(w, trace, tree, ids, str);
   write_regions(w, trace.defs, str);
   io::write_metric_definitions(w, trace.defs, [&](const std::string& s) { return str(s); });
+  io::write_attribute_definitions(w, trace.defs, [&](const std::string& s) { return str(s); });
   write_communicators(w, trace.defs, ids.ranks, str);
   io::RankLocationIds all(trace.rank_count());
   for (Rank r = 0; r < trace.rank_count(); ++r) {
@@ -488,7 +550,11 @@ void write_otf2_into(const Trace& trace, const std::filesystem::path& dir, const
   const auto ids = location_ids(trace);
   StringTable str;
   const OTF2_StringRef program = str(trace.defs.program_name.empty() ? "wisp" : trace.defs.program_name);
-  write_events(archive, trace, ids, program, where, scope);
+  const io::AttributeRefs refs = attribute_refs(trace, ids, str);
+  const io::AttributeListHandle list;
+  std::vector<OTF2_StringRef> arguments;
+  for (const std::string& argument : trace.defs.program_arguments) arguments.push_back(str(argument));
+  write_events({archive, refs, list.list, where, scope}, trace, ids, program, arguments);
   write_definitions(archive, trace, ids, str, where, scope);
   closer.a = nullptr;
   check_otf2(OTF2_Archive_Close(archive), where + ": closing the archive", scope);

@@ -96,6 +96,7 @@ Trace retimed(const Trace& trace, const std::vector<std::vector<double>>& times)
     out.ranks[r].thread_records = trace.ranks[r].thread_records;
     out.ranks[r].metrics = trace.ranks[r].metrics;
     out.ranks[r].rma_records = trace.ranks[r].rma_records;
+    out.ranks[r].attributes = trace.ranks[r].attributes;
     move_other_locations(trace.ranks[r], out.ranks[r]);
     for (auto& location : out.ranks[r].rma_records)
       for (RmaRecord& e : location) e.time = clock.snap(e.time);

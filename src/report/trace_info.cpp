@@ -231,17 +231,55 @@ nlohmann::json metrics_json(const Trace& t) {
           {"metric_locations", c.locations}};
 }
 
+// Kept attribute lists: the records that carry them and their values per attribute.
+struct AttributeCounts {
+  std::uint64_t records = 0;
+  std::vector<std::uint64_t> values;  // per Definitions::attributes
+};
+AttributeCounts attribute_counts(const Trace& t) {
+  AttributeCounts c;
+  c.values.assign(t.defs.attributes.size(), 0);
+  for (const RankTrace& rt : t.ranks)
+    for (const LocationAttributes& location : rt.attributes) {
+      c.records += location.records.size();
+      for (const AttributeValue& v : location.values) ++c.values[v.attribute];
+    }
+  return c;
+}
+
+// "4 defined; 2 records carry them (ProcessId 2)"
+std::string attributes_text(const Trace& t) {
+  const AttributeCounts c = attribute_counts(t);
+  std::string used;
+  for (std::size_t a = 0; a < c.values.size(); ++a)
+    if (c.values[a]) used += fmt::format("{}{} {}", used.empty() ? "" : ", ", t.defs.attributes[a].name, c.values[a]);
+  return fmt::format("{} defined; {} records carry them{}", t.defs.attributes.size(), c.records,
+                     used.empty() ? "" : " (" + used + ")");
+}
+
+nlohmann::json attributes_json(const Trace& t) {
+  const AttributeCounts c = attribute_counts(t);
+  nlohmann::json defined = nlohmann::json::array();
+  for (std::size_t a = 0; a < c.values.size(); ++a)
+    defined.push_back({{"name", t.defs.attributes[a].name},
+                       {"description", t.defs.attributes[a].description},
+                       {"values", c.values[a]}});
+  return {{"defined", defined}, {"records", c.records}};
+}
+
 nlohmann::json trace_info_json(const Trace& t, const std::string& source) {
   const Counts c = count(t);
   nlohmann::json j;
   j["trace"] = source;
   j["creator"] = t.defs.creator;
   j["program"] = t.defs.program_name;
+  j["program_arguments"] = t.defs.program_arguments;
   j["ranks"] = t.rank_count();
   j["paradigms"] = t.defs.paradigms;
   j["thread_records"] = thread_record_counts(t);
   j["thread_teams"] = thread_team_count(t);
   j["metrics"] = metrics_json(t);
+  j["attributes"] = attributes_json(t);
   const OtherLocations o = other_locations(t);
   j["locations"] = {{"masters", t.rank_count()},
                     {"threads", o.threads},
@@ -293,7 +331,11 @@ std::string trace_info_text(const Trace& t, const std::string& source) {
   };
   line("trace", source);
   if (!t.defs.creator.empty()) line("creator", t.defs.creator);
-  if (!t.defs.program_name.empty()) line("program", t.defs.program_name);
+  if (!t.defs.program_name.empty()) {
+    std::string program = t.defs.program_name;
+    for (const std::string& argument : t.defs.program_arguments) program += " " + argument;
+    line("program", program);
+  }
   line("ranks", ranks_text(t));
   if (!t.defs.paradigms.empty()) {
     std::string paradigms;
@@ -302,6 +344,7 @@ std::string trace_info_text(const Trace& t, const std::string& source) {
   }
   if (!thread_record_counts(t).empty()) line("threading", thread_records_text(t));
   if (!t.defs.metric_members.empty()) line("metrics", metrics_text(t));
+  if (!t.defs.attributes.empty()) line("attributes", attributes_text(t));
   line("duration", fmt::format("{:.6f} s (first event at {:.6f} s, last at {:.6f} s; clock {} ticks/s)",
                                c.end - c.start, c.start, c.end, t.defs.clock.ticks_per_second));
   line("events", fmt::format("{}", t.event_count()));

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "wisp/trace/attributes.hpp"
 #include "wisp/trace/ids.hpp"
 #include "wisp/trace/metrics.hpp"
 #include "wisp/trace/rma_records.hpp"
@@ -193,8 +194,9 @@ struct CartCoordinate {
 
 struct Definitions {
   Clock clock;
-  std::string program_name;  // from ProgramBegin (Score-P: the executable)
-  std::string creator;       // OTF2 anchor "Creator" (e.g. "Score-P 8.1")
+  std::string program_name;                    // from ProgramBegin (Score-P: the executable)
+  std::vector<std::string> program_arguments;  // from ProgramBegin: its command-line arguments
+  std::string creator;                         // OTF2 anchor "Creator" (e.g. "Score-P 8.1")
   std::vector<Location> ranks;
   std::vector<std::string> paradigms;  // of the regions and groups: "MPI", "OpenMP", "CUDA", ...
   std::vector<Region> regions;
@@ -208,7 +210,9 @@ struct Definitions {
   std::vector<CartCoordinate> cart_coordinates;
   std::vector<MetricMember> metric_members;  // counters (PAPI, rusage, ...): kept, not analysed
   std::vector<MetricClass> metric_classes;
-  std::vector<RmaWindow> rma_windows;  // one-sided windows (old Score-P CUDA memory copies): kept
+  std::vector<RmaWindow> rma_windows;          // one-sided windows (old Score-P CUDA memory copies): kept
+  std::vector<AttributeDef> attributes;        // event attributes (attributes.hpp): kept
+  std::vector<std::string> attribute_strings;  // the strings STRING attribute values name
 
   RegionId add_region(Region region);
   CommId add_comm(Communicator comm);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "wisp/trace/anomaly.hpp"
+#include "wisp/trace/attributes.hpp"
 #include "wisp/trace/definitions.hpp"
 #include "wisp/trace/event.hpp"
 #include "wisp/trace/other_locations.hpp"
@@ -31,6 +32,7 @@ struct RankTrace {
   ThreadRecords thread_records;               // hybrid traces: fork/join, teams, locks, tasks per location
   RankMetrics metrics;                        // counter samples of the master and the metric locations
   RmaRecords rma_records;                     // one-sided records (CUDA memory copies) per location
+  RankAttributes attributes;                  // the attribute lists of any of the above records
 };
 
 // A matched point-to-point message: the send side on `sender`, the receive side on `receiver`
