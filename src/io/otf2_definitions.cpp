@@ -415,12 +415,14 @@ void convert_comms(const RawDefinitions& r, const std::string& where, ArchiveDef
     if (comms[c].name == "MPI_COMM_WORLD") out.defs.world = c;
   for (CommId c = 0; c < comms.size() && out.defs.world == kNone; ++c)
     if (!comms[c].self && comms[c].members.size() == rank_count) out.defs.world = c;
-  // A one-rank run whose communicators are all self-like (Score-P 1.x): its world is implied.
-  const bool all_self = std::all_of(comms.begin(), comms.end(), [](const Communicator& c) { return c.self; });
-  if (out.defs.world == kNone && rank_count == 1 && all_self) {
-    out.defs.world = out.defs.add_comm(Communicator{"MPI_COMM_WORLD (implied)", {0}, false, kNone, false});
+  // No communicator of all ranks (Score-P 1.x defines only the communicators a run used, e.g. the
+  // self-like ones of a one-rank run, or the halves of a split): the world is implied by the MPI
+  // locations group that defines the ranks. No record refers to it.
+  if (out.defs.world == kNone) {
+    std::vector<Rank> all(rank_count);
+    for (Rank i = 0; i < rank_count; ++i) all[i] = i;
+    out.defs.world = out.defs.add_comm(Communicator{"MPI_COMM_WORLD (implied)", all, false, kNone, false});
   }
-  if (out.defs.world == kNone) throw Error(where + ": no communicator spans all ranks (MPI_COMM_WORLD is missing)");
   if (r.inter_comms) out.skipped["InterComm definition"] = r.inter_comms;
 }
 
