@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "wisp/error.hpp"
@@ -64,6 +65,15 @@ void add_cycle_counter(Trace& trace) {
       if (e.kind != EventKind::Enter && e.kind != EventKind::Leave) continue;
       m.samples.push_back({e.time, metric_class, static_cast<std::uint32_t>(m.values.size()), i});
       m.values.push_back(static_cast<std::uint64_t>((e.time - start) * kHertz));
+    }
+    rt.other_metrics.resize(rt.others.size());  // hybrid traces: every thread counts its own cycles
+    for (std::size_t k = 0; k < rt.others.size(); ++k) {
+      MetricSamples& o = rt.other_metrics[k];
+      for (EventIndex i = 0; i < rt.others[k].size(); ++i) {
+        const double t = rt.others[k][i].time;
+        o.samples.push_back({t, metric_class, static_cast<std::uint32_t>(o.values.size()), i});
+        o.values.push_back(static_cast<std::uint64_t>(std::max(0.0, t - start) * kHertz));
+      }
     }
   }
 }

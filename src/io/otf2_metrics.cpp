@@ -25,13 +25,14 @@ namespace {
 struct MetricLocationSink {
   const ArchiveDefinitions* archive;
   MetricSamples* out;
-  std::uint64_t unkept = 0;
+  std::uint64_t unkept = 0, attributes = 0;
 };
 
-OTF2_CallbackCode on_location_metric(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*,
+OTF2_CallbackCode on_location_metric(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
                                      OTF2_MetricRef metric, uint8_t n, const OTF2_Type* types,
                                      const OTF2_MetricValue* values) {
   auto& r = *static_cast<MetricLocationSink*>(user);
+  if (a && OTF2_AttributeList_GetNumberOfElements(a) > 0) ++r.attributes;  // not kept on metric locations
   if (!keep_metric(*r.archive, *r.out, r.archive->defs.clock.to_seconds(t), kNone, metric, n, types, values))
     ++r.unkept;
   return OTF2_CALLBACK_SUCCESS;
@@ -40,7 +41,7 @@ OTF2_CallbackCode on_location_metric(OTF2_LocationRef, OTF2_TimeStamp t, uint64_
 }  // namespace
 
 std::vector<std::vector<MetricSamples>> read_metric_locations(OTF2_Reader* reader, const ArchiveDefinitions& archive,
-                                                              std::uint64_t& skipped, const std::string& where,
+                                                              MetricLocationSkips& skipped, const std::string& where,
                                                               const Otf2ErrorScope& scope) {
   std::vector<std::vector<MetricSamples>> out(archive.defs.ranks.size());
   OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
@@ -52,7 +53,7 @@ std::vector<std::vector<MetricSamples>> read_metric_locations(OTF2_Reader* reade
             fmt::format("{}: rank {}, metric location '{}' (location {})", where, r, location.name, location.otf2_id);
         OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(reader, location.otf2_id);
         if (!events) check_otf2(OTF2_ERROR_FILE_INTERACTION, context + ": no event file", scope);
-        MetricLocationSink ctx{&archive, &out[r].emplace_back(), 0};
+        MetricLocationSink ctx{&archive, &out[r].emplace_back(), 0, 0};
         check_otf2(OTF2_Reader_RegisterEvtCallbacks(reader, events, cb, &ctx), context, scope);
         uint64_t read = 0;
         check_otf2(OTF2_Reader_ReadAllLocalEvents(reader, events, &read), context + ": corrupt or truncated event file",
@@ -61,7 +62,8 @@ std::vector<std::vector<MetricSamples>> read_metric_locations(OTF2_Reader* reade
         if (read < location.declared_events)
           throw Error(fmt::format("{}: event file is truncated: {} of {} declared events", context, read,
                                   location.declared_events));
-        skipped += read - ctx.out->samples.size();  // unkept metrics and records other than metrics
+        skipped.records += read - ctx.out->samples.size();  // unkept metrics and records other than metrics
+        skipped.attributes += ctx.attributes;
       }
   } catch (...) {
     OTF2_EvtReaderCallbacks_Delete(cb);

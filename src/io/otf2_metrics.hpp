@@ -21,9 +21,13 @@ bool keep_metric(const ArchiveDefinitions& archive, MetricSamples& out, double t
                  OTF2_MetricRef metric, uint8_t n, const OTF2_Type* types, const OTF2_MetricValue* values);
 
 // The samples of every rank's metric locations: [rank][k] for Location::metric_locations[k]. Their
-// other records and unkept metrics are added to `skipped`.
+// other records and unkept metrics, and the samples whose attribute lists are not kept (attributes
+// of metric locations are not), are added to `skipped`.
+struct MetricLocationSkips {
+  std::uint64_t records = 0, attributes = 0;
+};
 std::vector<std::vector<MetricSamples>> read_metric_locations(OTF2_Reader* reader, const ArchiveDefinitions& archive,
-                                                              std::uint64_t& skipped, const std::string& where,
+                                                              MetricLocationSkips& skipped, const std::string& where,
                                                               const Otf2ErrorScope& scope);
 
 // Writes `samples` [from, to) (those of one location, in order) to `w`, each with the attribute

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "otf2_metrics.hpp"
 #include "otf2_rma_records.hpp"
 #include "otf2_thread_records.hpp"
 #include "wisp/error.hpp"
@@ -18,6 +19,7 @@ struct OtherLocationReader {
   ThreadRecordSink threads;
   RmaRecordSink rma;
   AttributeSink attributes;
+  MetricSamples* metrics;
 };
 
 OtherLocationReader& ctx(void* user) { return *static_cast<OtherLocationReader*>(user); }
@@ -53,6 +55,16 @@ OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* u
   const RegionId id = ref < defs.region.size() ? defs.region[ref] : kNone;
   return id != kNone ? keep_event(user, t, a, id, false) : OTF2_CALLBACK_SUCCESS;
 }
+// A counter sample (e.g. PAPI per OpenMP thread): kept before the region event that follows it.
+OTF2_CallbackCode on_metric(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList* a,
+                            OTF2_MetricRef metric, uint8_t n, const OTF2_Type* types, const OTF2_MetricValue* values) {
+  OtherLocationReader& r = ctx(user);
+  const auto before = static_cast<EventIndex>(r.events->size());
+  if (keep_metric(*r.archive, *r.metrics, seconds(r, t), before, metric, n, types, values))
+    r.attributes.keep(AttributedTable::MetricSample, r.metrics->samples.size() - 1, a);
+  return OTF2_CALLBACK_SUCCESS;  // else counted with the location's other unkept records
+}
+
 OTF2_CallbackCode on_send(OTF2_LocationRef, OTF2_TimeStamp t, uint64_t, void* user, OTF2_AttributeList*, uint32_t,
                           OTF2_CommRef, uint32_t, uint64_t) {
   return mpi_call(user, t, "an MPI send record");
@@ -72,6 +84,7 @@ OTF2_EvtReaderCallbacks* make_callbacks() {
   OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
   OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_collective);
+  OTF2_EvtReaderCallbacks_SetMetricCallback(cb, on_metric);
   set_thread_record_callbacks<OtherLocationReader>(cb);
   set_rma_record_callbacks<OtherLocationReader>(cb);
   return cb;
@@ -90,7 +103,8 @@ void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const Arc
                           {},
                           {&archive, &out.thread_records[r].emplace_back(), 0},
                           {&archive, &out.rma_records[r].emplace_back(), 0},
-                          {&archive, &out.attributes[r].emplace_back(), 0}};
+                          {&archive, &out.attributes[r].emplace_back(), 0},
+                          &out.metrics[r].emplace_back()};
   check_otf2(OTF2_Reader_RegisterEvtCallbacks(reader, events, callbacks, &ctx), context, scope);
   uint64_t read = 0;
   const OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader, events, &read);
@@ -108,7 +122,7 @@ void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const Arc
   out.unknown_team += ctx.threads.unknown_team;
   out.unkept_attributes += ctx.attributes.unkept;
   out.unkept += read - kept.size() - out.thread_records[r].back().size() - ctx.threads.unknown_team -
-                out.rma_records[r].back().size();
+                out.rma_records[r].back().size() - out.metrics[r].back().samples.size();
 }
 
 }  // namespace
@@ -129,6 +143,7 @@ OtherLocations read_other_locations(OTF2_Reader* reader, ArchiveDefinitions& arc
   out.thread_records.resize(archive.defs.ranks.size());
   out.rma_records.resize(archive.defs.ranks.size());
   out.attributes.resize(archive.defs.ranks.size());
+  out.metrics.resize(archive.defs.ranks.size());
   OTF2_EvtReaderCallbacks* callbacks = make_callbacks();
   try {
     for (Rank r = 0; r < archive.defs.ranks.size(); ++r)

@@ -10,6 +10,8 @@
 
 #include "otf2_definitions.hpp"
 #include "otf2_errors.hpp"
+#include "wisp/trace/attributes.hpp"
+#include "wisp/trace/metrics.hpp"
 #include "wisp/trace/other_locations.hpp"
 #include "wisp/trace/rma_records.hpp"
 #include "wisp/trace/thread_records.hpp"
@@ -27,6 +29,7 @@ struct OtherLocations {
   std::vector<std::vector<std::vector<ThreadRecord>>> thread_records;  // [rank][location]
   std::vector<std::vector<std::vector<RmaRecord>>> rma_records;        // [rank][location]
   std::vector<std::vector<LocationAttributes>> attributes;             // [rank][location]
+  std::vector<OtherLocationMetrics> metrics;                           // [rank][location]
   std::uint64_t unkept_attributes = 0;                                 // attribute values not kept
   std::uint64_t unknown_team = 0;                                      // thread records naming no thread team: skipped
   std::uint64_t unkept = 0;  // other records (RMA memory copies, attributes-only records, ...): counted

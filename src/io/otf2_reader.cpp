@@ -540,6 +540,9 @@ void add_other_locations(Trace& trace, const ArchiveDefinitions& archive, io::Ot
     rma.push_back(std::move(masters[r].rma_records));
     for (auto& location : others.rma_records[r]) rma.push_back(std::move(location));
     if (std::all_of(rma.begin(), rma.end(), [](const auto& l) { return l.empty(); })) rma.clear();
+    OtherLocationMetrics& metrics = trace.ranks[r].other_metrics;
+    metrics = std::move(others.metrics[r]);
+    if (std::all_of(metrics.begin(), metrics.end(), [](const auto& l) { return l.empty(); })) metrics.clear();
     RankAttributes& attributes = trace.ranks[r].attributes;
     attributes.push_back(std::move(masters[r].attributes));
     for (auto& location : others.attributes[r]) attributes.push_back(std::move(location));
@@ -609,14 +612,17 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   std::vector<RankRead> reads =
       read_ranks({handle.reader, callbacks.callbacks, archive, where, scope}, builder, threads, options);
   io::OtherLocations others = io::read_other_locations(handle.reader, archive, where, scope);
-  std::uint64_t unkept_metrics = 0;
+  io::MetricLocationSkips unkept_metrics;
   auto metric_locations = io::read_metric_locations(handle.reader, archive, unkept_metrics, where, scope);
   OTF2_Reader_CloseEvtFiles(handle.reader);
 
   add_rank_reads(builder, archive, reads);
   Trace trace = builder.finish();
   if (others.unknown_team) trace.skipped_records[kSkippedNames[kThread]] += others.unknown_team;
-  if (unkept_metrics) trace.skipped_records["record on a metric location (not a kept Metric)"] += unkept_metrics;
+  if (unkept_metrics.records)
+    trace.skipped_records["record on a metric location (not a kept Metric)"] += unkept_metrics.records;
+  if (unkept_metrics.attributes)
+    trace.skipped_records["attribute list of a metric location's record"] += unkept_metrics.attributes;
   if (others.unkept) trace.skipped_records["record of another thread or stream (RMA, ...)"] += others.unkept;
   if (others.unkept_attributes) trace.skipped_records[kSkippedNames[kAttributes]] += others.unkept_attributes;
   add_metrics(trace, reads, std::move(metric_locations));

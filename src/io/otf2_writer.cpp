@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <unordered_map>
@@ -295,21 +296,50 @@ struct EventFiles {
   const Otf2ErrorScope& scope;
 };
 
-// The kept events of a rank's other thread or stream: its region enters and leaves, thread records.
+// Writes a location's counter samples in order: those taken before its event `event` (samples_before),
+// then the rest (the remaining ones).
+class SampleWriter {
+ public:
+  SampleWriter(OTF2_EvtWriter* w, const Definitions& defs, const MetricSamples& samples, AttributeLists& lists)
+      : w_(w),
+        defs_(defs),
+        samples_(samples),
+        attributes_([&lists](std::size_t s) { return lists.of(lists.metrics, s); }) {}
+  OTF2_ErrorCode samples_before(std::size_t event) {
+    const std::size_t from = next_;
+    while (next_ < samples_.samples.size() && samples_.samples[next_].before <= event) ++next_;
+    return io::write_metric_samples(w_, defs_, samples_, from, next_, attributes_);
+  }
+  OTF2_ErrorCode remaining() { return samples_before(std::numeric_limits<std::size_t>::max()); }
+
+ private:
+  OTF2_EvtWriter* w_;
+  const Definitions& defs_;
+  const MetricSamples& samples_;
+  std::function<OTF2_AttributeList*(std::size_t)> attributes_;
+  std::size_t next_ = 0;
+};
+
+// The kept events of a rank's other thread or stream: its region enters and leaves, thread, RMA and
+// metric records.
 void write_other_location(const EventFiles& out, const Trace& trace, Rank r, std::size_t k, OTF2_LocationRef id) {
   const std::string context = fmt::format("{}: rank {}, location {}", out.where, r, id);
   OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(out.archive, id);
   if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, context, out.scope);
   static const std::vector<LocationEvent> none;
+  const auto& events = k < trace.ranks[r].others.size() ? trace.ranks[r].others[k] : none;
   AttributeLists lists(trace, out.refs, out.list, r, k + 1, AttributedTable::LocationEvent);
+  SampleWriter samples(w, trace.defs, at_location(trace.ranks[r].other_metrics, k), lists);
   write_merged(
-      w, trace, k < trace.ranks[r].others.size() ? trace.ranks[r].others[k] : none, thread_records(trace, r, k + 1),
-      rma_records(trace, r, k + 1), lists,
+      w, trace, events, thread_records(trace, r, k + 1), rma_records(trace, r, k + 1), lists,
       [&](const LocationEvent& e, OTF2_AttributeList* a) {
+        const OTF2_ErrorCode status = samples.samples_before(static_cast<std::size_t>(&e - events.data()));
+        if (status != OTF2_SUCCESS) return status;
         const OTF2_TimeStamp t = trace.defs.clock.to_ticks(e.time);
         return e.enter ? OTF2_EvtWriter_Enter(w, a, t, e.region) : OTF2_EvtWriter_Leave(w, a, t, e.region);
       },
       context, out.scope);
+  check_otf2(samples.remaining(), context, out.scope);
   check_otf2(OTF2_Archive_CloseEvtWriter(out.archive, w), context, out.scope);
 }
 
@@ -328,25 +358,17 @@ void write_master(const EventFiles& out, const Trace& trace, const EventWriter& 
   const Rank r = writer.rank;
   OTF2_EvtWriter* w = writer.w;
   AttributeLists lists(trace, out.refs, out.list, r, 0, AttributedTable::Event);
-  const auto sample_attributes = [&](std::size_t s) { return lists.of(lists.metrics, s); };
-  const MetricSamples& metrics = metric_samples(trace, r, 0);
-  std::size_t sample = 0;
-  const auto samples_before = [&](std::size_t event) {  // the samples taken before this event
-    const std::size_t from = sample;
-    while (sample < metrics.samples.size() && metrics.samples[sample].before <= event) ++sample;
-    return io::write_metric_samples(w, trace.defs, metrics, from, sample, sample_attributes);
-  };
+  SampleWriter samples(w, trace.defs, metric_samples(trace, r, 0), lists);
   const Event* first = trace.ranks[r].events.data();
   const std::string context = fmt::format("{}: writing rank {}", out.where, r);
   write_merged(
       w, trace, trace.ranks[r].events, thread_records(trace, r, 0), rma_records(trace, r, 0), lists,
       [&](const Event& e, OTF2_AttributeList* a) {
-        const OTF2_ErrorCode status = samples_before(static_cast<std::size_t>(&e - first));
+        const OTF2_ErrorCode status = samples.samples_before(static_cast<std::size_t>(&e - first));
         return status != OTF2_SUCCESS ? status : writer.write(e, a);
       },
       context, out.scope);
-  check_otf2(io::write_metric_samples(w, trace.defs, metrics, sample, metrics.samples.size(), sample_attributes),
-             context, out.scope);
+  check_otf2(samples.remaining(), context, out.scope);
 }
 
 void write_events(const EventFiles& out, const Trace& trace, const LocationIds& ids, OTF2_StringRef program,
@@ -452,7 +474,8 @@ void write_locations(OTF2_GlobalDefWriter* w, const Trace& trace, const SystemTr
           w, ids.others[r][k], str(other.name),
           other.kind == LocationKind::CpuThread ? OTF2_LOCATION_TYPE_CPU_THREAD : OTF2_LOCATION_TYPE_ACCELERATOR_STREAM,
           (trace.ranks[r].others.size() > k ? trace.ranks[r].others[k].size() : 0) +
-              thread_records(trace, r, k + 1).size() + rma_records(trace, r, k + 1).size(),
+              thread_records(trace, r, k + 1).size() + rma_records(trace, r, k + 1).size() +
+              at_location(trace.ranks[r].other_metrics, k).samples.size(),
           r);
     }
   for (Rank r = 0; r < trace.rank_count(); ++r)

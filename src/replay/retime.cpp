@@ -95,12 +95,15 @@ Trace retimed(const Trace& trace, const std::vector<std::vector<double>>& times)
     out.ranks[r].others = trace.ranks[r].others;
     out.ranks[r].thread_records = trace.ranks[r].thread_records;
     out.ranks[r].metrics = trace.ranks[r].metrics;
+    out.ranks[r].other_metrics = trace.ranks[r].other_metrics;
     out.ranks[r].rma_records = trace.ranks[r].rma_records;
     out.ranks[r].attributes = trace.ranks[r].attributes;
     move_other_locations(trace.ranks[r], out.ranks[r]);
     for (auto& location : out.ranks[r].rma_records)
       for (RmaRecord& e : location) e.time = clock.snap(e.time);
     for (auto& location : out.ranks[r].metrics)
+      for (MetricSample& s : location.samples) s.time = clock.snap(s.time);
+    for (auto& location : out.ranks[r].other_metrics)
       for (MetricSample& s : location.samples) s.time = clock.snap(s.time);
     for (auto& location : out.ranks[r].others)
       for (LocationEvent& e : location) e.time = clock.snap(e.time);

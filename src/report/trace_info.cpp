@@ -198,7 +198,7 @@ std::string flat_profile_text(const Trace& t, const std::string& source) {
 
 // Counter samples kept: on the master threads and on the metric locations.
 struct MetricCounts {
-  std::uint64_t master = 0, metric_locations = 0, locations = 0;
+  std::uint64_t master = 0, metric_locations = 0, locations = 0, other_threads = 0;
 };
 MetricCounts metric_counts(const Trace& t) {
   MetricCounts c;
@@ -206,6 +206,8 @@ MetricCounts metric_counts(const Trace& t) {
   for (const RankTrace& rt : t.ranks)
     for (std::size_t l = 0; l < rt.metrics.size(); ++l)
       (l == 0 ? c.master : c.metric_locations) += rt.metrics[l].samples.size();
+  for (const RankTrace& rt : t.ranks)
+    for (const MetricSamples& location : rt.other_metrics) c.other_threads += location.samples.size();
   return c;
 }
 
@@ -214,9 +216,10 @@ std::string metrics_text(const Trace& t) {
   const MetricCounts c = metric_counts(t);
   std::string names;
   for (const MetricMember& m : t.defs.metric_members) names += (names.empty() ? "" : ", ") + m.name;
-  return fmt::format("{} counter{} ({}) in {} class{}; {} samples on the master threads, {} on {} metric location{}",
+  return fmt::format("{} counter{} ({}) in {} class{}; {} samples on the master threads, {}{} on {} metric location{}",
                      t.defs.metric_members.size(), t.defs.metric_members.size() == 1 ? "" : "s", names,
                      t.defs.metric_classes.size(), t.defs.metric_classes.size() == 1 ? "" : "es", c.master,
+                     c.other_threads ? fmt::format("{} on the other threads and streams, ", c.other_threads) : "",
                      c.metric_locations, c.locations, c.locations == 1 ? "" : "s");
 }
 
@@ -225,10 +228,11 @@ nlohmann::json metrics_json(const Trace& t) {
   nlohmann::json members = nlohmann::json::array();
   for (const MetricMember& m : t.defs.metric_members)
     members.push_back({{"name", m.name}, {"description", m.description}, {"unit", m.unit}});
-  return {{"members", members},
-          {"classes", t.defs.metric_classes.size()},
-          {"samples", {{"master", c.master}, {"metric_locations", c.metric_locations}}},
-          {"metric_locations", c.locations}};
+  return {
+      {"members", members},
+      {"classes", t.defs.metric_classes.size()},
+      {"samples", {{"master", c.master}, {"other_threads", c.other_threads}, {"metric_locations", c.metric_locations}}},
+      {"metric_locations", c.locations}};
 }
 
 // Kept attribute lists: the records that carry them and their values per attribute.

@@ -19,7 +19,7 @@ double follow_master(const std::vector<double>& before, const std::vector<double
 
 void move_other_locations(const RankTrace& original, RankTrace& moved) {
   if (original.others.empty() && original.thread_records.empty() && original.rma_records.empty() &&
-      original.metrics.empty())
+      original.metrics.empty() && original.other_metrics.empty())
     return;
   std::vector<double> before, after;
   before.reserve(original.events.size());
@@ -33,6 +33,8 @@ void move_other_locations(const RankTrace& original, RankTrace& moved) {
   for (auto& location : moved.rma_records)
     for (RmaRecord& e : location) e.time = follow_master(before, after, e.time);
   move_metrics(before, after, moved.metrics);
+  for (auto& location : moved.other_metrics)  // one at a region event gets that event's new time: same rule
+    for (MetricSample& s : location.samples) s.time = follow_master(before, after, s.time);
 }
 
 std::string_view to_string(RmaRecordKind k) {

@@ -59,6 +59,8 @@ std::uint64_t memory_footprint(const Trace& trace) {
     n += bytes(r.metrics) + bytes(r.rma_records);
     for (const auto& location : r.rma_records) n += bytes(location);
     for (const auto& location : r.metrics) n += bytes(location.samples) + bytes(location.values);
+    n += bytes(r.other_metrics);
+    for (const auto& location : r.other_metrics) n += bytes(location.samples) + bytes(location.values);
     n += bytes(r.attributes);
     for (const auto& location : r.attributes) n += bytes(location.records) + bytes(location.values);
   }

@@ -174,3 +174,49 @@ TEST_CASE("metrics: a scenario's trace of the PAPI ping-pong keeps every sample 
     }
   }
 }
+
+TEST_CASE("metrics: the other threads' counters are kept, each at its region event, in a replay and a scenario",
+          "[metrics][generate]") {
+  // Score-P records PAPI counters on every OpenMP thread: the hybrid generator's threads count cycles.
+  const Trace t = gen::generate_from_command_line("hybrid --ranks 2 --threads 3 --iterations 5 --cycle-counter");
+  test::TempDir out;
+  write_otf2(t, out / "m");
+  const auto measured = test::otf2_print_counts(out / "m" / "traces.otf2");
+  REQUIRE(measured);
+  REQUIRE(measured->size() == 2 * 3);  // two masters and two other threads per rank
+  for (const auto& [location, counts] : *measured) {
+    CAPTURE(location);
+    CHECK(counts.at("METRIC") == counts.at("ENTER") + counts.at("LEAVE"));  // one before each
+  }
+  const Trace back = read_otf2(out / "m");
+  REQUIRE(back.ranks[1].other_metrics.size() == 2);
+  CHECK(back.ranks[1].other_metrics[1].values == t.ranks[1].other_metrics[1].values);
+  CHECK(back.skipped_records.empty());
+  CHECK(test::run_wisp("info '" + (out / "m").string() + "'").out.find("on the other threads and streams") !=
+        std::string::npos);
+
+  Transform half;  // the parallel region twice as fast: every later event of every thread moves
+  half.kind = TransformKind::Scale;
+  half.select.region = "!$omp parallel @hybrid.c:10";
+  half.factor = 0.5;
+  const Trace replayed = test::anchored_identity(back).trace;
+  const Trace scaled = apply_transforms(back, {half}).trace;
+  REQUIRE(scaled.end_time() < back.end_time());
+  for (const Trace* s : {&replayed, &scaled}) {
+    WriteOptions replace;
+    replace.force = true;
+    write_otf2(*s, out / "s", replace);
+    CHECK(test::otf2_print_counts(out / "s" / "traces.otf2") == measured);
+    for (const auto& [location, counts] : *measured) {
+      CAPTURE(location);
+      const auto written = printed_metrics(out / "s" / "traces.otf2", location);
+      const auto before = printed_metrics(out / "m" / "traces.otf2", location);
+      REQUIRE(written.size() == before.size());
+      for (std::size_t i = 0; i < written.size(); ++i) {
+        CHECK(written[i].values == before[i].values);
+        CHECK(written[i].next == before[i].next);
+        CHECK(written[i].time == written[i].next_time);  // still taken at its event
+      }
+    }
+  }
+}

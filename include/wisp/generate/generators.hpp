@@ -23,7 +23,8 @@ struct CommonOptions {
 
 // A strictly synchronous counter, as Score-P records PAPI_TOT_CYC: a sample of "cycles" (a 2 GHz
 // clock since the rank's first event, UINT64, accumulated from the start) before every enter and
-// leave of every master. No analysis reads it; it measures what keeping counters costs.
+// leave of every master and (hybrid traces) of every other thread, as Score-P records PAPI per
+// OpenMP thread. No analysis reads it; it measures what keeping counters costs.
 void add_cycle_counter(Trace& trace);
 
 // Paper 000 §IV-A: P ranks, N iterations of work() + MPI_Barrier. The imbalanced modes make

@@ -35,7 +35,7 @@ enum class AttributedTable : std::uint8_t {
   LocationEvent,  // RankTrace::others (other threads and streams)
   ThreadRecord,   // RankTrace::thread_records
   RmaRecord,      // RankTrace::rma_records
-  MetricSample,   // RankTrace::metrics (masters only)
+  MetricSample,   // RankTrace::metrics[0] (the master), other_metrics[k] (location k + 1)
 };
 
 // The attribute list of one record: values [first, first + count) of its location's values.

@@ -54,8 +54,12 @@ struct MetricSamples {
 };
 
 // Per rank: [0] its master's samples, [k + 1] those of Location::metric_locations[k]. Empty when
-// the trace has none. (Metric events of other threads and streams are counted, not kept.)
+// the trace has none.
 using RankMetrics = std::vector<MetricSamples>;
+
+// Per other location of the rank (Location::others[k], same order): its samples, `before` naming
+// the region enter or leave of RankTrace::others[k] it precedes. Empty when the rank has none.
+using OtherLocationMetrics = std::vector<MetricSamples>;
 
 // Moves a rank's samples from the master's old timeline (`before`, its event times) to its new one
 // (`after`, the same events): a master sample taken at the event it precedes keeps that event's new

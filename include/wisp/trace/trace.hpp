@@ -31,6 +31,7 @@ struct RankTrace {
   OtherLocationEvents others;                 // hybrid traces: the other threads' and streams' regions
   ThreadRecords thread_records;               // hybrid traces: fork/join, teams, locks, tasks per location
   RankMetrics metrics;                        // counter samples of the master and the metric locations
+  OtherLocationMetrics other_metrics;         // counter samples of the other threads and streams
   RmaRecords rma_records;                     // one-sided records (CUDA memory copies) per location
   RankAttributes attributes;                  // the attribute lists of any of the above records
 };
