@@ -54,7 +54,11 @@ void add_cycle_counter(Trace& trace) {
   d.metric_members.push_back({"cycles", "Cycles of a 2 GHz clock since the rank's first event", "#", kOther,
                               kAccumulatedStart, kUint64, kDecimal, 0});
   const auto metric_class = static_cast<std::uint32_t>(d.metric_classes.size());
-  d.metric_classes.push_back({{member}, kStrictlySynchronous, kCpu});
+  MetricClass cycles;
+  cycles.members = {member};
+  cycles.occurrence = kStrictlySynchronous;
+  cycles.recorder_kind = kCpu;
+  d.metric_classes.push_back(cycles);
   for (RankTrace& rt : trace.ranks) {
     if (rt.events.empty()) continue;
     if (rt.metrics.empty()) rt.metrics.resize(1);

@@ -78,6 +78,7 @@ struct RawMetricMember {
 struct RawMetricClass {
   MetricClass metric_class;
   bool defined = false;
+  bool instance = false;  // a MetricInstance: metric_class.instance_of is its class's OTF2 ref
 };
 
 struct RawRmaWin {
@@ -109,7 +110,7 @@ struct RawDefinitions {
   std::vector<RawCartCoordinate> cart_coordinates;
   std::vector<RawMetricMember> metric_members;
   std::vector<RawMetricClass> metric_classes;  // by OTF2 metric ref (shared with metric instances)
-  std::uint64_t metric_instances = 0, metric_class_recorders = 0;
+  std::vector<std::pair<OTF2_MetricRef, OTF2_LocationRef>> metric_class_recorders;
   std::vector<RawRmaWin> rma_windows;
   std::vector<RawAttribute> attributes;
   std::uint64_t records = 0;  // definition records read so far
@@ -239,7 +240,10 @@ OTF2_CallbackCode on_metric_class(void* u, OTF2_MetricRef self, uint8_t n, const
                                   OTF2_MetricOccurrence occurrence, OTF2_RecorderKind recorder_kind) {
   auto* x = slot(u, raw(u).metric_classes, self, "metric class");
   if (!x) return OTF2_CALLBACK_INTERRUPT;
-  *x = RawMetricClass{MetricClass{std::vector<std::uint32_t>(members, members + n), occurrence, recorder_kind}, true};
+  x->metric_class.members.assign(members, members + n);
+  x->metric_class.occurrence = occurrence;
+  x->metric_class.recorder_kind = recorder_kind;
+  x->defined = true;
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode on_rma_win(void* u, OTF2_RmaWinRef self, OTF2_StringRef name, OTF2_CommRef comm,
@@ -257,13 +261,19 @@ OTF2_CallbackCode on_attribute(void* u, OTF2_AttributeRef self, OTF2_StringRef n
   *x = RawAttribute{AttributeDef{text_of(r, name), text_of(r, description), type}, true};
   return OTF2_CALLBACK_SUCCESS;
 }
-OTF2_CallbackCode on_metric_instance(void* u, OTF2_MetricRef, OTF2_MetricRef, OTF2_LocationRef, OTF2_MetricScope,
-                                     uint64_t) {
-  ++raw(u).metric_instances;
+OTF2_CallbackCode on_metric_instance(void* u, OTF2_MetricRef self, OTF2_MetricRef metric_class,
+                                     OTF2_LocationRef recorder, OTF2_MetricScope scope_kind, uint64_t scope) {
+  auto* x = slot(u, raw(u).metric_classes, self, "metric instance");
+  if (!x) return OTF2_CALLBACK_INTERRUPT;
+  x->metric_class.instance_of = metric_class;
+  x->metric_class.recorder = recorder;
+  x->metric_class.scope_kind = scope_kind;
+  x->metric_class.scope = scope;
+  x->defined = x->instance = true;
   return OTF2_CALLBACK_SUCCESS;
 }
-OTF2_CallbackCode on_metric_class_recorder(void* u, OTF2_MetricRef, OTF2_LocationRef) {
-  ++raw(u).metric_class_recorders;
+OTF2_CallbackCode on_metric_class_recorder(void* u, OTF2_MetricRef metric, OTF2_LocationRef recorder) {
+  raw(u).metric_class_recorders.emplace_back(metric, recorder);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -621,8 +631,51 @@ std::vector<std::string> paradigms_of(const RawDefinitions& r) {
   return out;
 }
 
-// Metric members and classes, renumbered densely; a class naming an undefined member, metric
-// instances and class recorders are counted as skipped (their events then too).
+// The rank of each OTF2 location group that holds one.
+std::unordered_map<std::uint64_t, Rank> rank_of_location_group(const RawDefinitions& r, const ArchiveDefinitions& out) {
+  std::unordered_map<std::uint64_t, Rank> rank_of_location;
+  for (Rank rank = 0; rank < out.rank_location.size(); ++rank) rank_of_location[out.rank_location[rank]] = rank;
+  std::unordered_map<std::uint64_t, Rank> out_map;
+  for (const RawLocation& loc : r.locations)
+    if (const auto it = rank_of_location.find(loc.id); it != rank_of_location.end()) out_map[loc.group] = it->second;
+  return out_map;
+}
+
+// Metric instances (after the classes): the class's members and kinds, where it is recorded; one
+// whose class is unknown or whose scope is a system tree node or group is counted as skipped.
+void convert_metric_instances(const RawDefinitions& r, ArchiveDefinitions& out) {
+  const auto rank_of_group = rank_of_location_group(r, out);
+  for (std::size_t c = 0; c < r.metric_classes.size(); ++c) {
+    if (!r.metric_classes[c].defined || !r.metric_classes[c].instance) continue;
+    MetricClass k = r.metric_classes[c].metric_class;
+    const std::uint64_t of = k.instance_of;
+    const bool known = of < out.metric_class.size() && out.metric_class[of] != kNone &&
+                       !out.defs.metric_classes[out.metric_class[of]].is_instance();
+    if (k.scope_kind == OTF2_SCOPE_LOCATION_GROUP) {
+      const auto it = rank_of_group.find(k.scope);
+      k.scope = it != rank_of_group.end() ? it->second : kNone;
+    }
+    if (!known || (k.scope_kind != OTF2_SCOPE_LOCATION && k.scope_kind != OTF2_SCOPE_LOCATION_GROUP) ||
+        k.scope == kNone) {
+      ++out.skipped["MetricInstance definition (unknown class, or a node or group scope)"];
+      continue;
+    }
+    const MetricClass& of_class = out.defs.metric_classes[out.metric_class[of]];
+    k.instance_of = out.metric_class[of];
+    k.members = of_class.members, k.occurrence = of_class.occurrence, k.recorder_kind = of_class.recorder_kind;
+    out.metric_class[c] = static_cast<std::uint32_t>(out.defs.metric_classes.size());
+    out.defs.metric_classes.push_back(std::move(k));
+  }
+  for (const auto& [metric, location] : r.metric_class_recorders) {
+    if (metric < out.metric_class.size() && out.metric_class[metric] != kNone)
+      out.defs.metric_recorders.push_back({out.metric_class[metric], location});
+    else
+      ++out.skipped["MetricClassRecorder definition (unknown class)"];
+  }
+}
+
+// Metric members and classes, renumbered densely; a class naming an undefined member is counted as
+// skipped (its events then too). Then the instances and recorders.
 void convert_metrics(const RawDefinitions& r, ArchiveDefinitions& out) {
   std::vector<std::uint32_t> member(r.metric_members.size(), kNone);
   for (std::size_t m = 0; m < r.metric_members.size(); ++m) {
@@ -632,7 +685,7 @@ void convert_metrics(const RawDefinitions& r, ArchiveDefinitions& out) {
   }
   out.metric_class.assign(r.metric_classes.size(), kNone);
   for (std::size_t c = 0; c < r.metric_classes.size(); ++c) {
-    if (!r.metric_classes[c].defined) continue;
+    if (!r.metric_classes[c].defined || r.metric_classes[c].instance) continue;
     MetricClass k = r.metric_classes[c].metric_class;
     bool known = true;
     for (std::uint32_t& m : k.members) {
@@ -646,8 +699,7 @@ void convert_metrics(const RawDefinitions& r, ArchiveDefinitions& out) {
     out.metric_class[c] = static_cast<std::uint32_t>(out.defs.metric_classes.size());
     out.defs.metric_classes.push_back(std::move(k));
   }
-  if (r.metric_instances) out.skipped["MetricInstance definition"] += r.metric_instances;
-  if (r.metric_class_recorders) out.skipped["MetricClassRecorder definition"] += r.metric_class_recorders;
+  convert_metric_instances(r, out);
 }
 
 // RMA windows on an MPI communicator or a kept team; others are counted as skipped.

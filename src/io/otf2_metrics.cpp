@@ -102,7 +102,8 @@ void intern_metric_strings(const Definitions& defs, const std::function<void(con
 }
 
 void write_metric_definitions(OTF2_GlobalDefWriter* w, const Definitions& defs,
-                              const std::function<OTF2_StringRef(const std::string&)>& string) {
+                              const std::function<OTF2_StringRef(const std::string&)>& string,
+                              const std::function<OTF2_LocationRef(std::uint64_t)>& location) {
   for (std::size_t i = 0; i < defs.metric_members.size(); ++i) {
     const MetricMember& m = defs.metric_members[i];
     OTF2_GlobalDefWriter_WriteMetricMember(w, static_cast<OTF2_MetricMemberRef>(i), string(m.name),
@@ -111,10 +112,18 @@ void write_metric_definitions(OTF2_GlobalDefWriter* w, const Definitions& defs,
   }
   for (std::size_t c = 0; c < defs.metric_classes.size(); ++c) {
     const MetricClass& k = defs.metric_classes[c];
+    if (k.is_instance()) {
+      const std::uint64_t scope = k.scope_kind == OTF2_SCOPE_LOCATION ? location(k.scope) : k.scope;  // group: rank
+      OTF2_GlobalDefWriter_WriteMetricInstance(w, static_cast<OTF2_MetricRef>(c), k.instance_of, location(k.recorder),
+                                               k.scope_kind, scope);
+      continue;
+    }
     std::vector<OTF2_MetricMemberRef> members(k.members.begin(), k.members.end());
     OTF2_GlobalDefWriter_WriteMetricClass(w, static_cast<OTF2_MetricRef>(c), static_cast<uint8_t>(members.size()),
                                           members.data(), k.occurrence, k.recorder_kind);
   }
+  for (const MetricRecorder& r : defs.metric_recorders)
+    OTF2_GlobalDefWriter_WriteMetricClassRecorder(w, r.metric_class, location(r.location));
 }
 
 }  // namespace wisp::io

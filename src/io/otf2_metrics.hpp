@@ -36,10 +36,12 @@ OTF2_ErrorCode write_metric_samples(OTF2_EvtWriter* w, const Definitions& defs, 
                                     std::size_t from, std::size_t to,
                                     const std::function<OTF2_AttributeList*(std::size_t)>& attributes = {});
 
-// The strings the metric definitions name, then the definitions (members and classes, ids: their
-// indices), written with the ids `string` gives.
+// The strings the metric definitions name, then the definitions (members, classes and instances,
+// ids: their indices; class recorders), written with the string and location ids `string` and
+// `location` give (a location group scope is the rank: the writer's location group id).
 void intern_metric_strings(const Definitions& defs, const std::function<void(const std::string&)>& string);
 void write_metric_definitions(OTF2_GlobalDefWriter* w, const Definitions& defs,
-                              const std::function<OTF2_StringRef(const std::string&)>& string);
+                              const std::function<OTF2_StringRef(const std::string&)>& string,
+                              const std::function<OTF2_LocationRef(std::uint64_t)>& location);
 
 }  // namespace wisp::io

@@ -515,8 +515,8 @@ void write_communicators(OTF2_GlobalDefWriter* w, const Definitions& d, const st
   }
 }
 
-void write_definitions(OTF2_Archive* archive, const Trace& trace, const LocationIds& ids, StringTable& str,
-                       const std::string& where, const Otf2ErrorScope& scope) {
+void write_definitions(OTF2_Archive* archive, const Trace& trace, const LocationIds& ids, const io::AttributeRefs& refs,
+                       StringTable& str, const std::string& where, const Otf2ErrorScope& scope) {
   OTF2_GlobalDefWriter* w = OTF2_Archive_GetGlobalDefWriter(archive);
   if (!w) check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": cannot create global definitions", scope);
   const SystemTree tree = system_tree(trace);
@@ -524,7 +524,12 @@ void write_definitions(OTF2_Archive* archive, const Trace& trace, const Location
   str.write(w);
   write_locations(w, trace, tree, ids, str);
   write_regions(w, trace.defs, str);
-  io::write_metric_definitions(w, trace.defs, [&](const std::string& s) { return str(s); });
+  io::write_metric_definitions(
+      w, trace.defs, [&](const std::string& s) { return str(s); },
+      [&](std::uint64_t id) {
+        const auto it = refs.location.find(id);
+        return it != refs.location.end() ? it->second : OTF2_UNDEFINED_LOCATION;
+      });
   io::write_attribute_definitions(w, trace.defs, [&](const std::string& s) { return str(s); });
   write_communicators(w, trace.defs, ids.ranks, str);
   io::RankLocationIds all(trace.rank_count());
@@ -578,7 +583,7 @@ void write_otf2_into(const Trace& trace, const std::filesystem::path& dir, const
   std::vector<OTF2_StringRef> arguments;
   for (const std::string& argument : trace.defs.program_arguments) arguments.push_back(str(argument));
   write_events({archive, refs, list.list, where, scope}, trace, ids, program, arguments);
-  write_definitions(archive, trace, ids, str, where, scope);
+  write_definitions(archive, trace, ids, refs, str, where, scope);
   closer.a = nullptr;
   check_otf2(OTF2_Archive_Close(archive), where + ": closing the archive", scope);
   // OTF2 does not always report a failed write of its small files (seen on a full disk: exit 0

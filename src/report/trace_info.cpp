@@ -216,11 +216,16 @@ std::string metrics_text(const Trace& t) {
   const MetricCounts c = metric_counts(t);
   std::string names;
   for (const MetricMember& m : t.defs.metric_members) names += (names.empty() ? "" : ", ") + m.name;
-  return fmt::format("{} counter{} ({}) in {} class{}; {} samples on the master threads, {}{} on {} metric location{}",
-                     t.defs.metric_members.size(), t.defs.metric_members.size() == 1 ? "" : "s", names,
-                     t.defs.metric_classes.size(), t.defs.metric_classes.size() == 1 ? "" : "es", c.master,
-                     c.other_threads ? fmt::format("{} on the other threads and streams, ", c.other_threads) : "",
-                     c.metric_locations, c.locations, c.locations == 1 ? "" : "s");
+  const auto instances =
+      static_cast<std::size_t>(std::count_if(t.defs.metric_classes.begin(), t.defs.metric_classes.end(),
+                                             [](const MetricClass& k) { return k.is_instance(); }));
+  const std::size_t classes = t.defs.metric_classes.size() - instances;
+  return fmt::format(
+      "{} counter{} ({}) in {} class{}{}; {} samples on the master threads, {}{} on {} metric location{}",
+      t.defs.metric_members.size(), t.defs.metric_members.size() == 1 ? "" : "s", names, classes,
+      classes == 1 ? "" : "es", instances ? fmt::format(" and {} instance(s)", instances) : "", c.master,
+      c.other_threads ? fmt::format("{} on the other threads and streams, ", c.other_threads) : "", c.metric_locations,
+      c.locations, c.locations == 1 ? "" : "s");
 }
 
 nlohmann::json metrics_json(const Trace& t) {

@@ -3,6 +3,8 @@
 // records per location in the simulated trace as in the measured one.
 #include <catch2/catch.hpp>
 
+#include <otf2/otf2.h>
+
 #include <cstdio>
 #include <cstring>
 #include <regex>
@@ -219,4 +221,68 @@ TEST_CASE("metrics: the other threads' counters are kept, each at its region eve
       }
     }
   }
+}
+
+TEST_CASE("metrics: metric instances and class recorders are read and written back", "[metrics][otf2]") {
+  // No shared trace has them: a hand-made one. Rank 1 records an instance of a class (one DOUBLE
+  // member) for rank 0's process (scope LOCATION_GROUP); rank 0 is the class's recorder.
+  test::TinyTrace tiny(2);
+  tiny.work(0, "compute", 1, 5);
+  tiny.work(1, "compute", 1, 5);
+  Trace t = tiny.finish(6);
+  t.defs.metric_members.push_back({"power", "Power of the node", "W", OTF2_METRIC_TYPE_OTHER,
+                                   OTF2_METRIC_ABSOLUTE_POINT, OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0});
+  MetricClass power;
+  power.members = {0};
+  power.occurrence = OTF2_METRIC_ASYNCHRONOUS;
+  power.recorder_kind = OTF2_RECORDER_KIND_ABSTRACT;
+  t.defs.metric_classes.push_back(power);
+  MetricClass instance = power;
+  instance.instance_of = 0;
+  instance.recorder = t.defs.ranks[1].otf2_id;
+  instance.scope_kind = OTF2_SCOPE_LOCATION_GROUP;
+  instance.scope = 0;
+  t.defs.metric_classes.push_back(instance);
+  t.defs.metric_recorders.push_back({0, t.defs.ranks[0].otf2_id});
+  MetricSamples samples;
+  const double watts[] = {41.5, 43.25};
+  for (int i = 0; i < 2; ++i) {
+    samples.samples.push_back({t.ranks[1].events[2 + i].time, 1, static_cast<std::uint32_t>(i), 2u + i});
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &watts[i], 8);
+    samples.values.push_back(bits);
+  }
+  t.ranks[1].metrics = {samples};
+  test::TempDir out;
+  write_otf2(t, out / "t");
+
+  const Trace back = read_otf2(out / "t");
+  CHECK(back.skipped_records.empty());
+  REQUIRE(back.defs.metric_classes.size() == 2);
+  const MetricClass& b = back.defs.metric_classes[1];
+  CHECK(b.instance_of == 0);
+  CHECK(b.recorder == back.defs.ranks[1].otf2_id);
+  CHECK(b.scope_kind == OTF2_SCOPE_LOCATION_GROUP);
+  CHECK(b.scope == 0);
+  CHECK(b.members == std::vector<std::uint32_t>{0});
+  REQUIRE(back.defs.metric_recorders.size() == 1);
+  CHECK(back.defs.metric_recorders[0].location == back.defs.ranks[0].otf2_id);
+  REQUIRE(back.ranks[1].metrics.size() == 1);
+  CHECK(back.ranks[1].metrics[0].samples.size() == 2);
+  CHECK(back.ranks[1].metrics[0].samples[1].metric_class == 1);
+  CHECK(back.ranks[1].metrics[0].values == samples.values);
+  // otf2-print -G decodes the definitions as OTF2 defines them; otf2-print the samples' values.
+  FILE* p = popen(("otf2-print -G '" + (out / "t" / "traces.otf2").string() + "' 2>/dev/null").c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string printed;
+  char line[4096];
+  while (std::fgets(line, sizeof line, p)) printed += line;
+  pclose(p);
+  CAPTURE(printed);
+  CHECK(std::regex_search(printed, std::regex(R"(METRIC_INSTANCE\s+1\s+Class: 0, Recorder: "Master thread" <1>, )"
+                                              R"(Scope: LOCATION_GROUP "MPI Rank 0" <0>)")));
+  CHECK(std::regex_search(printed, std::regex(R"(METRIC_CLASS_RECORDER\s+Class: 0, Recorder: "Master thread" <0>)")));
+  const auto printed_samples = printed_metrics(out / "t" / "traces.otf2", 1);
+  REQUIRE(printed_samples.size() == 2);
+  CHECK(printed_samples[1].values.find("43.25") != std::string::npos);
 }

@@ -209,7 +209,8 @@ struct Definitions {
   std::vector<CartTopology> cart_topologies;
   std::vector<CartCoordinate> cart_coordinates;
   std::vector<MetricMember> metric_members;  // counters (PAPI, rusage, ...): kept, not analysed
-  std::vector<MetricClass> metric_classes;
+  std::vector<MetricClass> metric_classes;   // and metric instances
+  std::vector<MetricRecorder> metric_recorders;
   std::vector<RmaWindow> rma_windows;          // one-sided windows (old Score-P CUDA memory copies): kept
   std::vector<AttributeDef> attributes;        // event attributes (attributes.hpp): kept
   std::vector<std::string> attribute_strings;  // the strings STRING attribute values name

@@ -23,10 +23,24 @@ struct MetricMember {
 
 // The counters sampled together in one Metric event (OTF2 MetricClass): strictly synchronous
 // (at every enter and leave), synchronous or asynchronous.
+// An instance of a class (OTF2 MetricInstance: the class's metric as one location records it for a
+// scope) is an entry too, in the same id space as OTF2 has it: its class's members, occurrence and
+// recorder kind, plus `instance_of` and where it is recorded.
 struct MetricClass {
   std::vector<std::uint32_t> members;  // indices into Definitions::metric_members
   std::uint8_t occurrence = 0;         // OTF2_MetricOccurrence
   std::uint8_t recorder_kind = 0;      // OTF2_RecorderKind: CPU, ABSTRACT, ...
+  std::uint32_t instance_of = kNone;   // instances: the class (index into Definitions::metric_classes)
+  std::uint64_t recorder = 0;          // instances: the recording location's OTF2 id as read
+  std::uint8_t scope_kind = 0;         // instances: OTF2_MetricScope (LOCATION or LOCATION_GROUP)
+  std::uint64_t scope = 0;             // instances: LOCATION its OTF2 id as read, LOCATION_GROUP the rank
+  bool is_instance() const { return instance_of != kNone; }
+};
+
+// A location that records a class (OTF2 MetricClassRecorder).
+struct MetricRecorder {
+  std::uint32_t metric_class = 0;  // index into Definitions::metric_classes
+  std::uint64_t location = 0;      // its OTF2 id as read
 };
 
 // A location that records only metrics (OTF2 location type METRIC), e.g. Score-P's per-process
