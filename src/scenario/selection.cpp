@@ -46,8 +46,9 @@ std::vector<bool> matching_callpaths(const Trace& t, const Selection& s) {
     const bool path_ok = s.callpath.empty() || matches(s.callpath, paths[c], path_exact);
     any_region |= region_ok;
     any_path |= path_ok;
-    if (s.region.empty() && s.callpath.empty())  // no region: whole ranks (their root regions)
-      match[c] = d.callpaths[c].parent == kNone && region.kind != RegionKind::Measurement;
+    if (s.region.empty() && s.callpath.empty())  // no region: whole ranks (their root regions; a root MPI call
+      match[c] = d.callpaths[c].parent == kNone && region.kind != RegionKind::Measurement &&  // has no computation)
+                 !is_mpi(region.kind);
     else
       match[c] = region_ok && path_ok;
     if (match[c] && is_mpi(region.kind))

@@ -14,6 +14,7 @@
 #include "wisp/scenario/selection.hpp"
 #include "wisp/scenario/sweep.hpp"
 #include "wisp/scenario/transform.hpp"
+#include "wisp/trace/builder.hpp"
 
 using namespace wisp;
 
@@ -289,4 +290,26 @@ TEST_CASE("move shifts a fraction of one partition's work to another, conserving
   Transform overlap = move;
   overlap.to = region("mesh_solve");
   CHECK_THROWS_WITH(apply_transforms(t, {overlap}), Catch::Contains("select the same visit"));
+}
+
+TEST_CASE("a whole-rank selection skips root MPI calls: only the user regions' computation is selected") {
+  // Some writers (SST/macro) record MPI calls outside any user region: the rank's roots are then
+  // MPI_Init, the user region and MPI_Finalize.
+  Definitions d;
+  Location loc;
+  loc.name = "rank 0";
+  d.ranks.push_back(loc);
+  d.world = d.add_comm(Communicator{"MPI_COMM_WORLD", {0}, false, kNone});
+  const RegionId init = d.add_region(make_region("MPI_Init"));
+  const RegionId solve = d.add_region(make_region("solve"));
+  TraceBuilder b(std::move(d));
+  RankBuilder& r = b.rank(0);
+  r.enter(0, init), r.leave(1, init), r.enter(1, solve), r.leave(5, solve);
+  const Trace t = b.finish();
+  Selection whole;
+  whole.where = Where{"s.yaml", 3, 5};
+  whole.ranks_text = "0";
+  const auto visits = select_visits(t, whole);
+  REQUIRE(visits.size() == 1);
+  CHECK(t.defs.region_of(t.ranks[0].events[visits[0].enter].ref).name == "solve");
 }
