@@ -234,32 +234,49 @@ class DelayReplay {
     }
     const double passed = scale_w * denom;  // < W only where the scale was clipped
     out_.unattributed += ws.seconds - passed;
-    if (delayer_.waiting > 0) propagate(ws, carried, delayer_.waiting / denom, s, passed);
+    if (delayer_.waiting > 0) propagate(ws, carried, delayer_.waiting / denom, s, passed, scalasca_group_start(w));
     const double indirect = scale_w * delayer_.waiting;
     out_.direct_wait[kind].at(slot_of(ws.callpath), ws.rank) += ws.seconds - indirect;
     out_.indirect_wait[kind].at(slot_of(ws.callpath), ws.rank) += indirect;
     done_[w] = 1;
   }
 
+  // Scalasca 2.6 (MpiDelayOps.cpp, CalculateScales) hands a collective member's share to the
+  // delayer's waits after the delayer's previous synchronisation with the whole group, except for
+  // a member met in between (at a point after it): its share starts at the next such point of
+  // another member and is lost after the last one. The first of the delayer's points (by index)
+  // that receives wait state w's share: 0 for all, kNone for none.
+  std::uint32_t scalasca_group_start(std::uint32_t w) const {
+    const WaitLink& link = graph_.links[w];
+    const RankSyncs& rs = graph_.ranks[waits_.instances[w].delayer];
+    const GroupSync* g = rs.group_at(link.delayer_sync);
+    if (!g || link.delayer_prev == g->group_prev || link.delayer_prev == kNone) return 0;
+    const auto first = rs.group_keys.begin() + g->key_first, last = first + g->key_count;
+    const auto next = std::upper_bound(first, last, link.delayer_prev);
+    return next == last ? kNone : *next;
+  }
+
   // The indirect part goes to the delayer's own wait states in the interval, by their size.
   void propagate(const WaitState& ws, const double* carried, double fi, Rank s) {
-    propagate(ws, carried, fi, s, ws.seconds);
+    propagate(ws, carried, fi, s, ws.seconds, 0);
   }
-  // The same, passing on `passed` of the wait (Scalasca's clipped scale) instead of all of it.
-  void propagate(const WaitState& ws, const double* carried, double fi, Rank s, double passed) {
+  // The same, passing on `passed` of the wait (Scalasca's clipped scale) instead of all of it, to
+  // the delayer's waits at points from `start` on (the rest is unattributed).
+  void propagate(const WaitState& ws, const double* carried, double fi, Rank s, double passed, std::uint32_t start) {
     const int kind = static_cast<int>(ws.kind);
     const auto& points = graph_.ranks[s].points;
     for (const auto& [k, wait] : delayer_.waits) {
-      const std::uint32_t j = points[k].waiter_of;
       const double f = fi * wait / delayer_.waiting;
-      double* cj = costs_of(j);
-      double moved = 0;
-      cj[kind] += passed * f;
-      moved += passed * f;
-      for (int c = 0; c < K; ++c) {
-        cj[c] += carried[c] * f;
-        moved += carried[c] * f;
+      double moved = passed * f;
+      for (int c = 0; c < K; ++c) moved += carried[c] * f;
+      if (start == kNone || k < start) {
+        out_.unattributed += moved;
+        continue;
       }
+      const std::uint32_t j = points[k].waiter_of;
+      double* cj = costs_of(j);
+      cj[kind] += passed * f;
+      for (int c = 0; c < K; ++c) cj[c] += carried[c] * f;
       if (done_[j]) out_.unattributed += moved;  // only after a broken cycle: arrives too late
     }
   }

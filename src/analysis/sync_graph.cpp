@@ -51,6 +51,7 @@ class RankPass {
         point_.stamp = stamp;
         point_.tmap_end = static_cast<std::uint32_t>(out.entries.size());
         point_.callpath_slot = slot_of(current);
+        group_sync(static_cast<std::uint32_t>(out.points.size()), out);
         link_and_update(static_cast<std::uint32_t>(out.points.size()));
         out.points.push_back(point_);
         has_point_ = false;
@@ -147,6 +148,7 @@ class RankPass {
       roles_.push_back(Role{sync.delayer, w, true});
     }
     if (delayer) {
+      delayer_comm_ = rec.comm;
       point_.delayer_first = sync.first_wait;
       point_.delayer_count = sync.wait_count;
       for (std::uint32_t k = 0; k < sync.wait_count; ++k)
@@ -197,6 +199,34 @@ class RankPass {
     return best;
   }
 
+  // The delayer of a collective: its previous synchronisation with the whole group (GroupSync).
+  void group_sync(std::uint32_t idx, RankSyncs& out) {
+    const CommId comm = delayer_comm_;
+    delayer_comm_ = kNone;
+    if (comm == kNone || point_.delayer_count == 0) return;
+    GroupSync g;
+    g.point = idx;
+    g.key_first = static_cast<std::uint32_t>(out.group_keys.size());
+    bool none = false;  // a member never met before: the group interval starts at the rank's first event
+    std::uint32_t earliest = kNone;
+    for (Rank q = 0; q < trace_.rank_count(); ++q) {
+      if (q == r_ || !member(comm, q)) continue;
+      const std::uint32_t p = previous_with(q);
+      if (p == kNone)
+        none = true;
+      else if (earliest == kNone || p < earliest)
+        earliest = p;
+      if (p != kNone) out.group_keys.push_back(p);
+    }
+    g.group_prev = none ? kNone : earliest;
+    auto first = out.group_keys.begin() + g.key_first;
+    std::sort(first, out.group_keys.end());
+    out.group_keys.erase(std::unique(first, out.group_keys.end()), out.group_keys.end());
+    if (first != out.group_keys.end() && !none && *first == earliest) out.group_keys.erase(first);
+    g.key_count = static_cast<std::uint32_t>(out.group_keys.size()) - g.key_first;
+    out.groups.push_back(g);
+  }
+
   void link_and_update(std::uint32_t idx) {
     for (const Role& role : roles_) {
       if (role.wait == kNone) continue;  // synchronises without a wait state to link
@@ -234,6 +264,7 @@ class RankPass {
   SyncPoint point_;
   bool has_point_ = false;
   CommId group_comm_ = kNone;
+  CommId delayer_comm_ = kNone;  // the communicator of a collective this point is the delayer of
   std::vector<Role> roles_;
   SlotTimes acc_{graph_.slots};
   std::vector<std::uint32_t> last_pair_;
@@ -255,6 +286,12 @@ SyncGraph build_sync_graph(const Trace& trace, const CallIndex& calls, const Wai
   RankPass pass(trace, calls, waits, g, finalize_wait, members);
   for (Rank r = 0; r < trace.rank_count(); ++r) pass.run(r);
   return g;
+}
+
+const GroupSync* RankSyncs::group_at(std::uint32_t point) const {
+  const auto it = std::lower_bound(groups.begin(), groups.end(), point,
+                                   [](const GroupSync& g, std::uint32_t p) { return g.point < p; });
+  return it != groups.end() && it->point == point ? &*it : nullptr;
 }
 
 void add_interval_times(const RankSyncs& rs, std::uint32_t from, std::uint32_t to, SlotTimes& acc) {

@@ -1,8 +1,9 @@
 // Conformance figures against Scalasca 2.6 (not a test; run by hand, figures go into tests/perf/README.md):
-// for every trace of a traces directory (tests/data, or more) with a Scalasca dump (scalasca.tsv.gz: metric, cnode id,
-// call path under the program-name root, rank, thread, value; call-path exclusive), the L1 error
+// for every trace under a traces directory (tests/data, or ../shared/traces) with a Scalasca dump (scalasca.tsv.gz:
+// metric, cnode id, call path under the program-name root, rank, thread, value; call-path exclusive), the L1 error
 // Σ|wisp − Scalasca| / Σ|Scalasca| over (call path, rank) of every metric both report.
 // Usage: scalasca_conformance [TRACES_DIR] [--metric NAME]   (default tests/data)
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "../unit/scalasca_dump.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
@@ -56,16 +58,12 @@ int main(int argc, char** argv) {
       shared = a;
   }
   try {
-    for (const char* name : {"apps/sweep3d_50c_6r", "apps/cloverleaf_bm_short_4r", "apps/minife_100c_imb20_4r",
-                             "whatif/imb8_barrier/balanced", "whatif/imb8_barrier/static",
-                             "whatif/imb8_barrier/dynamic", "whatif/imb8_barrier/mixed"}) {
-      const fs::path dir = shared / name;
-      if (!fs::exists(dir / "scalasca.tsv.gz")) {
-        std::printf("%s: absent\n", name);
-        continue;
-      }
-      compare(name, dir, only);
-    }
+    std::vector<fs::path> dirs;  // every archive with a Scalasca dump under the directory
+    for (const auto& entry : fs::recursive_directory_iterator(shared))
+      if (entry.path().filename() == "scalasca.tsv.gz") dirs.push_back(entry.path().parent_path());
+    std::sort(dirs.begin(), dirs.end());
+    if (dirs.empty()) std::printf("%s: no scalasca.tsv.gz\n", shared.c_str());
+    for (const fs::path& dir : dirs) compare(fs::relative(dir, shared).string(), dir, only);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

@@ -404,3 +404,74 @@ TEST_CASE("Delay rules: an N×N operation without full overlap synchronises its 
   CHECK(metric_of(t, tp, "delay_latesender", "main/c", 1) == Approx(1.5));
   check_accounting(p);
 }
+
+TEST_CASE("Delay rules: a collective member met in between hands on its share as Scalasca 2.6 does",
+          "[analysis][delay]") {
+  // Ranks 0-2 reduce on {0,1,2}; rank 2 (the root: latest) received from rank 1 at e1 and from
+  // rank 3 (outside the communicator) at e2 in between. All synchronise in MPI_Init [0, 0.1].
+  //   rank 0: a [0.1, 2.0], MPI_Allreduce [2.0, 3.1]: waits W0 = 3.0 - 2.0 = 1.0
+  //   rank 1: a [0.1, 1.1], MPI_Send to 2 [1.1, 1.15], c [1.15, 2.5], MPI_Allreduce [2.5, 3.1]: W1 = 0.5
+  //   rank 2: b [0.1, 0.6], MPI_Recv from 1 [0.6, 1.2] (e1: Late Sender 1.1 - 0.6 = 0.5), b [1.2, 1.7],
+  //           g [1.7, 2.3] { MPI_Recv from 3 [1.7, 2.3] (e2: Late Sender 2.2 - 1.7 = 0.5) },
+  //           b [2.3, 3.0], MPI_Allreduce [3.0, 3.1]
+  //   rank 3: d [0.1, 2.2], MPI_Send to 2 [2.2, 2.25]
+  // Rank 2 last met rank 0 in MPI_Init (its group synchronisation point) and rank 1 at e1.
+  // Member 0, interval (Init, Allreduce]: d⁺ over rank 2's paths b 1.7, MPI_Recv 0.6 - 0.5 = 0.1,
+  // g/MPI_Recv 0.1: S0 = 1.9, rank 2's waiting Ws0 = 0.5 + 0.5 -> s0 = W0 / 2.9.
+  // Member 1, interval (e1, Allreduce]: b 1.2, g/MPI_Recv 0.1 (e1's receive pruned to 0): S1 = 1.3,
+  // Ws1 = 0.5 (e2) -> s1 = W1 / 1.8.
+  // Scalasca 2.6 (CalculateScales): rank 2's waits after the group point get s0 (member 1's s1 would
+  // start at the next member's point after e1; there is none, so it is lost): e1 and e2 carry
+  // s0 · 0.5 each. wisp's paper rules hand member 1's share to the waits after e1: e2 carries
+  // s0 · 0.5 + s1 · 0.5. Each wait's carried N×N cost becomes long-term N×N delay of its delayer's
+  // only call path (rank 1's a: S = 1.0, Ws = 0; rank 3's d: S = 2.1, Ws = 0).
+  HandTrace h(4);
+  const CommId three = h.comm({0, 1, 2});
+  for (Rank r = 0; r < 4; ++r) {
+    h.enter(r, 0, "main");
+    h.init(r, 0, 0.1);
+  }
+  h.work(0, 0.1, 2.0, "a");
+  h.collective(0, 2.0, 3.1, "MPI_Allreduce", three);
+  h.work(1, 0.1, 1.1, "a");
+  h.send(1, 1.1, 1.15, 2);
+  h.work(1, 1.15, 2.5, "c");
+  h.collective(1, 2.5, 3.1, "MPI_Allreduce", three);
+  h.work(2, 0.1, 0.6, "b");
+  h.recv(2, 0.6, 1.2, 1);
+  h.work(2, 1.2, 1.7, "b");
+  h.enter(2, 1.7, "g");
+  h.recv(2, 1.7, 2.3, 3);
+  h.leave(2, 2.3, "g");
+  h.work(2, 2.3, 3.0, "b");
+  h.collective(2, 3.0, 3.1, "MPI_Allreduce", three);
+  h.work(3, 0.1, 2.2, "d");
+  h.send(3, 2.2, 2.25, 2);
+  h.work(3, 2.25, 3.1, "d");
+  for (Rank r = 0; r < 4; ++r) {
+    h.finalize(r, 4, 4.1);
+    h.leave(r, 4.2, "main");
+  }
+  const Trace t = h.finish();
+  const WaitPathAnalysis s = analyze_wait_paths(t);
+  const MetricTable ts = metric_table(s);
+  CHECK(metric_of(t, ts, "mpi_wait_nxn", "main/MPI_Allreduce", 0) == Approx(1.0));
+  CHECK(metric_of(t, ts, "mpi_wait_nxn", "main/MPI_Allreduce", 1) == Approx(0.5));
+  CHECK(metric_of(t, ts, "mpi_latesender", "main/MPI_Recv", 2) == Approx(0.5));
+  CHECK(metric_of(t, ts, "mpi_latesender", "main/g/MPI_Recv", 2) == Approx(0.5));
+  const double s0 = 1.0 / 2.9;  // s1 = 0.5 / 1.8 reaches no wait
+  CHECK(metric_of(t, ts, "delay_n2n_longterm", "main/a", 1) == Approx(s0 * 0.5));
+  CHECK(metric_of(t, ts, "delay_n2n_longterm", "main/d", 3) == Approx(s0 * 0.5));
+  check_accounting(s);  // member 1's lost share s1 · 0.5 is unattributed
+  WaitPathOptions o;
+  o.delay_rules = DelayRules::Paper;
+  const WaitPathAnalysis p = analyze_wait_paths(t, o);
+  const MetricTable tp = metric_table(p);
+  // The paper's rules: D = max(Σd, 0) = 0 for both members (their MPI_Allreduce before its End,
+  // 1.1 and 0.6, outweighs rank 2's excess: Σd = 2.0 - 3.0 and 1.4 - 1.95), so each member's wait
+  // is indirect and goes to rank 2's waits in its own interval by size: member 0 gives
+  // 1.0 · 0.5 / 1.0 to e1 and to e2, member 1 gives 0.5 · 0.5 / 0.5 to e2: e1 carries 0.5, e2 1.0.
+  CHECK(metric_of(t, tp, "delay_n2n_longterm", "main/a", 1) == Approx(0.5));
+  CHECK(metric_of(t, tp, "delay_n2n_longterm", "main/d", 3) == Approx(1.0));
+  check_accounting(p);
+}

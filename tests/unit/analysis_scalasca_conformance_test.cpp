@@ -112,8 +112,8 @@ TEST_CASE("the paper's delay rules on the Score-P ping-pong trace", "[analysis][
 // within 1 % L1 (Σ over call path and rank of |wisp − Scalasca| / Σ |Scalasca|).
 TEST_CASE("Scalasca conformance on the real application and what-if traces", "[analysis][scalasca]") {
   for (const char* name : {"apps/sweep3d_50c_6r", "apps/cloverleaf_bm_short_4r", "apps/minife_100c_imb20_4r",
-                           "whatif/imb8_barrier/balanced", "whatif/imb8_barrier/static", "whatif/imb8_barrier/dynamic",
-                           "whatif/imb8_barrier/mixed"}) {
+                           "apps/npb_lu_W_4r", "whatif/imb8_barrier/balanced", "whatif/imb8_barrier/static",
+                           "whatif/imb8_barrier/dynamic", "whatif/imb8_barrier/mixed"}) {
     const auto dir = test::real_trace(name);
     const Trace t = read_otf2(dir);
     const auto errors = test::compare_metrics(test::read_scalasca_dump(dir / "scalasca.tsv.gz"),

@@ -40,10 +40,24 @@ struct TimeEntry {
   std::uint32_t slot = 0;  // call path slot (0: program root)
 };
 
+// A collective's latest member (its delayer) looking back for its previous synchronisation with the
+// whole group, as Scalasca's findPreviousMpiGroupSynchpoints does: walking back over its points,
+// `group_prev` is the one at which the last member not yet met is met (kNone: none), and the
+// members met later, in between, were met at the `key_count` distinct points keys[key_first...]
+// (ascending; between group_prev and the collective).
+struct GroupSync {
+  std::uint32_t point = 0;  // the collective's point on the delayer
+  std::uint32_t group_prev = kNone;
+  std::uint32_t key_first = 0, key_count = 0;
+};
+
 struct RankSyncs {
   std::vector<SyncPoint> points;   // in event order
   std::vector<TimeEntry> entries;  // time maps of the intervals, interval by interval; the
                                    // entries after the last point run to the rank's end
+  std::vector<GroupSync> groups;   // per collective point this rank is the delayer of, by point
+  std::vector<std::uint32_t> group_keys;
+  const GroupSync* group_at(std::uint32_t point) const;  // null if none
 };
 
 // Per attributable wait state: its synchronisation points on both sides and, on each side, the
