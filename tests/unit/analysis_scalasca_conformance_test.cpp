@@ -165,3 +165,47 @@ TEST_CASE("Deliberate deviations from Scalasca: skipped collectives, Early Scan"
   const CallpathId scan = test::callpath(t, "main/MPI_Scan");
   CHECK(a.imbalance.non_waiting.at(slot_of(scan), 1) == Approx(0.6));
 }
+
+// CloverLeaf's non-critical-path activities (0.225 % L1 from Scalasca 2.6; critical_path itself
+// equal): both tools split a call path's non-waiting time L into activities on and off the
+// critical path with the same formulas (CriticalPath.pattern), but Scalasca's L is not its own time
+// minus its own waits. Its mLocalTimeProfile subtracts each synchronisation point's waiting time
+// from the call path its *event* maps to, capped by that call path's time; the dump shows time
+// removed from computation call paths that have no wait state (e.g. all 125 µs of rank 3's
+// advection update_tile_halo) and waits left in MPI call paths. wisp's L is time − waits per call
+// path, as the metric is described. Every entry where the two differ is one where Scalasca's L
+// differs from time − waits by its own numbers.
+TEST_CASE("CloverLeaf's non-critical-path activities differ where Scalasca's non-waiting time is not time - waits",
+          "[analysis][scalasca]") {
+  const auto dir = test::real_trace("apps/cloverleaf_bm_short_4r");
+  const Trace t = read_otf2(dir);
+  const test::MetricValues mine = test::wisp_values(t, metric_table(analyze_wait_paths(t)));
+  const test::MetricValues ref = test::read_scalasca_dump(dir / "scalasca.tsv.gz");
+  const auto value = [](const test::MetricValues& v, const std::string& metric, const std::string& path, Rank r) {
+    const auto it = v.find({metric, path, r});
+    return it == v.end() ? 0.0 : it->second;
+  };
+  const auto non_waiting = [&](const test::MetricValues& v, const std::string& path, Rank r) {
+    double waits = 0;
+    for (int k = 0; k < kWaitKindCount; ++k)
+      waits += value(v, std::string(metric_name(static_cast<WaitKind>(k))), path, r);
+    return std::max(value(v, "time", path, r) - waits, 0.0);
+  };
+  const auto activities = [&](const test::MetricValues& v, const std::string& path, Rank r) {
+    return value(v, "critical_path_activities", path, r) + value(v, "non_critical_path_activities", path, r);
+  };
+  int differing = 0, explained = 0, entries = 0;
+  for (const auto& [key, seconds] : ref) {
+    const auto& [metric, path, rank] = key;
+    if (metric != "time" || !(seconds > 0)) continue;
+    ++entries;
+    CHECK(activities(mine, path, rank) == Approx(non_waiting(mine, path, rank)).margin(1e-9));
+    const double ours = value(mine, "non_critical_path_activities", path, rank);
+    if (std::abs(ours - value(ref, "non_critical_path_activities", path, rank)) <= 1e-9) continue;
+    ++differing;
+    explained += std::abs(activities(ref, path, rank) - non_waiting(ref, path, rank)) > 1e-9;
+  }
+  CHECK(entries > 500);
+  CHECK(differing > 0);
+  CHECK(explained == differing);
+}
