@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 namespace wisp {
 
@@ -161,16 +162,92 @@ constexpr MetricInfo kCatalogue[] = {
      "Hybrid over MPI parallel efficiency (wisp)"},
 };
 
+// Display names (Cube's disp_name): the NAME lines of Scalasca 2.6's .pattern files; wisp's own
+// metrics named in the same style.
+constexpr std::pair<std::string_view, std::string_view> kDisplayNames[] = {
+    {"time", "Time"},
+    {"visits", "Visits"},
+    {"mpi_latesender", "MPI Late Sender"},
+    {"mpi_latereceiver", "MPI Late Receiver"},
+    {"mpi_wait_nxn", "MPI Wait at N x N"},
+    {"mpi_barrier_wait", "MPI Wait at Barrier"},
+    {"mpi_latebroadcast", "MPI Late Broadcast"},
+    {"mpi_earlyreduce", "MPI Early Reduce"},
+    {"mpi_earlyscan", "MPI Early Scan"},
+    {"mpi_finalize_wait", "MPI Wait at Finalize"},
+    {"omp_ibarrier_wait", "OMP Wait at Implicit Barrier"},
+    {"omp_ebarrier_wait", "OMP Wait at Explicit Barrier"},
+    {"omp_idle_threads", "OMP Idle Threads"},
+    {"mpi_cls_count", "MPI Late Sender Instances (Communications)"},
+    {"mpi_clr_count", "MPI Late Receiver Instances (Communications)"},
+    {"mpi_wait_nxn_count", "MPI Wait at N x N Instances"},
+    {"mpi_barrier_wait_count", "MPI Wait at Barrier Instances"},
+    {"mpi_latebroadcast_count", "MPI Late Broadcast Instances"},
+    {"mpi_earlyreduce_count", "MPI Early Reduce Instances"},
+    {"mpi_earlyscan_count", "MPI Early Scan Instances"},
+    {"mpi_finalize_wait_count", "MPI Wait at Finalize Instances"},
+    {"mpi_wait_direct_latesender", "Direct MPI Late Sender wait states"},
+    {"mpi_wait_direct_latereceiver", "Direct MPI Late Receiver wait states"},
+    {"mpi_wait_direct_nxn", "Direct MPI Wait at N x N wait states"},
+    {"mpi_wait_direct_barrier", "Direct MPI Wait at Barrier wait states"},
+    {"mpi_wait_direct_latebroadcast", "Direct MPI Late Broadcast wait states"},
+    {"mpi_wait_direct_earlyreduce", "Direct MPI Early Reduce wait states"},
+    {"mpi_wait_indirect_latesender", "Indirect MPI Late Sender wait states"},
+    {"mpi_wait_indirect_latereceiver", "Indirect MPI Late Receiver wait states"},
+    {"mpi_wait_indirect_nxn", "Indirect MPI Wait at N x N wait states"},
+    {"mpi_wait_indirect_barrier", "Indirect MPI Wait at Barrier wait states"},
+    {"mpi_wait_indirect_latebroadcast", "Indirect MPI Late Broadcast wait states"},
+    {"mpi_wait_indirect_earlyreduce", "Indirect MPI Early Reduce wait states"},
+    {"critical_path", "Critical path profile"},
+    {"critical_path_imbalance", "Imbalance"},
+    {"performance_impact", "Performance impact"},
+    {"critical_path_activities", "Activity impact"},
+    {"critical_imbalance_impact", "Critical-path imbalance impact"},
+    {"intra_partition_imbalance", "Intra-partition imbalance"},
+    {"inter_partition_imbalance", "Inter-partition imbalance"},
+    {"non_critical_path_activities", "Non-critical-path activities"},
+    {"delay_latesender", "MPI short-term Late Sender delay costs"},
+    {"delay_latesender_longterm", "MPI long-term Late Sender delay costs"},
+    {"delay_latereceiver", "MPI short-term Late Receiver delay costs"},
+    {"delay_latereceiver_longterm", "MPI long-term Late Receiver delay costs"},
+    {"delay_n2n", "MPI short-term N x N delay costs"},
+    {"delay_n2n_longterm", "MPI long-term N x N delay costs"},
+    {"delay_barrier", "MPI short-term barrier delay costs"},
+    {"delay_barrier_longterm", "MPI long-term barrier delay costs"},
+    {"delay_12n", "MPI short-term 1-to-N delay costs"},
+    {"delay_12n_longterm", "MPI long-term 1-to-N delay costs"},
+    {"delay_n21", "MPI short-term N-to-1 delay costs"},
+    {"delay_n21_longterm", "MPI long-term N-to-1 delay costs"},
+    {"mbm_k", "Maximum benefit (k longest paths)"},
+    {"mbm_all", "Maximum benefit (all near-critical paths)"},
+    {"estimated_wait", "Estimated waiting time"},
+    {"parallel_efficiency", "Parallel efficiency"},
+    {"load_balance", "Load balance"},
+    {"communication_efficiency", "Communication efficiency"},
+    {"serialisation", "Serialisation efficiency"},
+    {"transfer", "Transfer efficiency"},
+    {"hybrid_parallel_efficiency", "Hybrid parallel efficiency"},
+    {"mpi_parallel_efficiency", "MPI parallel efficiency"},
+    {"mpi_load_balance", "MPI load balance"},
+    {"mpi_communication_efficiency", "MPI communication efficiency"},
+    {"openmp_parallel_efficiency", "OpenMP parallel efficiency"},
+};
+
 }  // namespace
 
 std::string_view analysis_key(AnalysisKind a) { return kKeys[static_cast<int>(a)]; }
-
 const std::vector<std::string>& analysis_keys() {
   static const std::vector<std::string> keys(kKeys.begin() + 1, kKeys.end());
   return keys;
 }
 
 std::span<const MetricInfo> metric_catalogue() { return kCatalogue; }
+
+std::string_view display_name(std::string_view metric) {
+  for (const auto& [name, display] : kDisplayNames)
+    if (name == metric) return display;
+  return metric;
+}
 
 const MetricInfo* find_metric(std::string_view name) {
   const auto it =

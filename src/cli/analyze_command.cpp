@@ -42,7 +42,9 @@ Command analyze_command() {
   cmd.option("--json", o->json, "print JSON instead of text");
   cmd.option("--detail", a.detail, "JSON: also the per-segment lists (critical-path segments)");
   cmd.option("-o,--output", a.output,
-             "also write analysis.json, analysis.txt, pop_windows.csv and report.html into this directory");
+             "also write analysis.json, analysis.txt, pop_windows.csv, report.html and analysis.cubex (Cube 4) into "
+             "this directory");
+  cmd.option("--no-cube", a.no_cube, "-o: leave out analysis.cubex");
   cmd.option("--chrome-trace", a.chrome_trace, "also write the trace's timeline to FILE (Chrome/Perfetto trace JSON)");
   cmd.option("--force", a.force, "replace an existing output directory");
   cmd.option("--top", a.top, "rows per table in the text output").show_default();

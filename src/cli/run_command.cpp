@@ -28,6 +28,9 @@ Command run_command() {
              "also the analyses' per-segment lists");
   cmd.option("--no-interval", o->no_interval,
              "skip the gain interval (its two cost hypotheses are replayed beside the point: 3 more replays)");
+  cmd.option("--no-cube", o->no_cube,
+             "leave out identity.cubex, scenario.cubex and difference.cubex (Cube 4: the analyses of the simulated "
+             "traces and scenario - identity)");
   cmd.run = [o, json] { print(driver::run(*o), *json); };
   return cmd;
 }

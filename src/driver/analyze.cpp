@@ -14,6 +14,7 @@
 #include "wisp/io/read_file.hpp"
 #include "wisp/replay/ideal_platform.hpp"
 #include "wisp/report/chrome_trace.hpp"
+#include "wisp/report/cube_report.hpp"
 #include "wisp/report/html_report.hpp"
 #include "wisp/report/pop_report.hpp"
 #include "wisp/report/trace_analysis_report.hpp"
@@ -62,10 +63,17 @@ TraceAnalysisOptions analysis_options(const AnalyzeOptions& o) {
   return options;
 }
 
-// analysis.json (compact; the terminal gets it indented), analysis.txt, pop_windows.csv, report.html.
+// analysis.json (compact; the terminal gets it indented), analysis.txt, pop_windows.csv, report.html,
+// analysis.cubex; a warning about the cube, if any, goes to `warnings`.
 void write_directory(const AnalyzeOptions& o, const Trace& trace, const TraceAnalysis& analysis,
-                     const nlohmann::json& json, const std::string& text, const Timeline& timeline) {
+                     const nlohmann::json& json, const std::string& text, const Timeline& timeline,
+                     std::vector<std::string>& warnings) {
   AtomicDirectory dir(o.output, o.force);
+  if (!o.no_cube)
+    if (std::string w = write_cube(dir.staging() / "analysis.cubex", trace, cube_table(trace, analysis),
+                                   "wisp analyze " + o.trace.string());
+        !w.empty())
+      warnings.push_back(std::move(w));
   write_file_atomically(dir.staging() / "analysis.json", json_text(json) + "\n");
   write_file_atomically(dir.staging() / "analysis.txt", text);
   write_file_atomically(dir.staging() / "pop_windows.csv", pop_windows_csv(analysis.pop.windows));
@@ -97,7 +105,7 @@ Written analyze(const AnalyzeOptions& o) {
   if (!o.output.empty() || !o.chrome_trace.empty()) {
     const Timeline timeline = build_timeline(trace, analysis.wait_paths);
     if (!o.chrome_trace.empty()) write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &timeline}}));
-    if (!o.output.empty()) write_directory(o, trace, analysis, w.json, w.text, timeline);
+    if (!o.output.empty()) write_directory(o, trace, analysis, w.json, w.text, timeline, w.warnings);
   }
   return w;
 }

@@ -8,6 +8,7 @@
 
 #include "wisp/analysis/timeline.hpp"
 #include "wisp/driver/mpi_pool.hpp"
+#include "wisp/driver/point_cubes.hpp"
 #include "wisp/driver/slurm_array.hpp"
 #include "wisp/driver/sweep_outputs.hpp"
 #include "wisp/driver/sweep_parts.hpp"
@@ -65,11 +66,14 @@ Written run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& 
     throw Error(fmt::format("{}: trace {}: {}", s.file.string(), in.source, e.what()));
   }
   write_traces(s, p.result, out.staging());
+  std::vector<std::string> cube_warnings;
+  if (!o.no_cube) cube_warnings = write_point_cubes(p, out.staging(), "wisp run " + s.file.string());
   write_views(s, in, p, out, o.chrome_trace);
   RunReportOptions report{o.detail, o.top};
   Written written = commit_report(point_json(s, in, p, report), point_text(s, in, p, report), out);
   report.summary = !o.detail;  // the screen: the largest changes, report.txt the tables
   written.text = point_text(s, in, p, report);
+  written.warnings.insert(written.warnings.end(), cube_warnings.begin(), cube_warnings.end());
   if (const std::string lacking = records_not_written(in.trace); !lacking.empty())
     written.warnings.push_back("the simulated traces lack records wisp does not keep: " + lacking);
   return written;
@@ -96,7 +100,7 @@ Written run_sharded(const Scenario& s, const RunOptions& o) {
   if (slice_only)
     return Written{{}, {}, fmt::format("wrote {} ({} points computed)\n", part.string(), computed), {}, {}};
   const MergedSweep merged = merge_parts({part});
-  write_best_traces(s, in.trace, merged.result, out->staging());
+  write_best_traces(s, in.trace, merged.result, out->staging(), !o.no_cube);
   Written w = write_sweep_outputs(s, in.source, merged.result, *out);
   fs::remove_all(part);
   return w;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "wisp/driver/point_cubes.hpp"
 #include "wisp/driver/points_over_mpi.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
@@ -19,6 +20,7 @@
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/io/read_file.hpp"
 #include "wisp/process/interrupt.hpp"
+#include "wisp/scenario/evaluate.hpp"
 #include "wisp/scenario/point_replays.hpp"
 
 namespace wisp {
@@ -325,12 +327,21 @@ MergedSweep merge_parts(const std::vector<fs::path>& parts) {
   return out;
 }
 
-void write_best_traces(const Scenario& s, const Trace& measured, const SweepResult& sweep, const fs::path& dir) {
+void write_best_traces(const Scenario& s, const Trace& measured, const SweepResult& sweep, const fs::path& dir,
+                       bool cubes) {
   if (!sweep.best) return;
   const SweepPoints all = sweep_points_of(s);
-  const PointResult r = run_point(all.points.at(*sweep.best), measured);
-  write_otf2_into(r.scenario_replay.trace, dir / "scenario-trace", WriteOptions{});
-  write_otf2_into(r.identity_replay.trace, dir / "identity-trace", WriteOptions{});
+  const Scenario& best = all.points.at(*sweep.best);
+  if (!cubes) {
+    const PointResult r = run_point(best, measured);
+    write_otf2_into(r.scenario_replay.trace, dir / "scenario-trace", WriteOptions{});
+    write_otf2_into(r.identity_replay.trace, dir / "identity-trace", WriteOptions{});
+    return;
+  }
+  const PointEvaluation p = evaluate_point(best, measured);
+  write_otf2_into(p.result.scenario_replay.trace, dir / "scenario-trace", WriteOptions{});
+  write_otf2_into(p.result.identity_replay.trace, dir / "identity-trace", WriteOptions{});
+  for (const std::string& w : driver::write_point_cubes(p, dir, "wisp run " + s.file.string())) spdlog::warn("{}", w);
 }
 
 }  // namespace wisp

@@ -35,6 +35,8 @@ struct MetricInfo {
 };
 
 std::span<const MetricInfo> metric_catalogue();
+// Scalasca's display name of a metric ("MPI Late Sender"; Cube's disp_name); the name itself if none.
+std::string_view display_name(std::string_view metric);
 const MetricInfo* find_metric(std::string_view name);  // nullptr if unknown
 std::vector<const MetricInfo*> metrics_of(AnalysisKind a);
 // The metric of a wait kind in a role; "" if there is none (no delay metrics for Early Scan).

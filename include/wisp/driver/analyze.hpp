@@ -19,7 +19,8 @@ struct AnalyzeOptions {
   std::filesystem::path output;        // also write the directory
   std::filesystem::path chrome_trace;  // also write the timeline
   bool force = false;
-  bool detail = false;  // JSON with the per-segment lists (critical-path segments)
+  bool detail = false;   // JSON with the per-segment lists (critical-path segments)
+  bool no_cube = false;  // the output directory without analysis.cubex
   // Integers are signed, so that a negative value is an error rather than a huge number.
   long long top = 20;                    // rows per table in the text
   std::optional<long long> k;            // near-critical paths: the K longest

@@ -23,6 +23,7 @@ struct RunOptions {
   bool resume = false;                 // continue the part directory of an earlier run
   std::size_t slurm_array = 0;         // write Slurm job-array scripts of this many tasks instead
   bool no_interval = false;            // skip the gain interval's hypothesis replays
+  bool no_cube = false;                // leave out identity/scenario/difference.cubex
 };
 
 // Throws wisp::Error (bad scenario, options or input; a deadlocking replay, named by the file).

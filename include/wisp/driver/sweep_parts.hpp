@@ -63,8 +63,9 @@ struct MergedSweep {
 // The rows of every part in point order; errors name parts of another sweep and missing points.
 MergedSweep merge_parts(const std::vector<std::filesystem::path>& parts);
 // The best point replayed once more: its scenario trace to `dir`/scenario-trace and its identity to
-// `dir`/identity-trace, as run_sweep leaves them.
+// `dir`/identity-trace, as run_sweep leaves them; with `cubes`, also analysed, its identity, scenario
+// and difference cubes (point_cubes.hpp; warnings logged).
 void write_best_traces(const Scenario& scenario, const Trace& measured, const SweepResult& sweep,
-                       const std::filesystem::path& dir);
+                       const std::filesystem::path& dir, bool cubes = true);
 
 }  // namespace wisp
