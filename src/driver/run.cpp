@@ -158,7 +158,7 @@ Written run(const RunOptions& o) {
   AtomicDirectory out(output_dir(o, s), o.force);  // refuse an existing output before working
   const ScenarioTrace in = load_trace(s);
   if (s.sweep.empty()) return run_single(s, in, out, o);
-  const SweepResult sweep = run_sweep(s, in.trace, o.jobs, out.staging());
+  const SweepResult sweep = run_sweep(s, in.trace, o.jobs, out.staging(), !o.no_cube);
   return write_sweep_outputs(s, in.source, sweep, out);
 }
 

@@ -9,10 +9,12 @@
 #include <fstream>
 #include <map>
 
+#include "wisp/driver/point_cubes.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/io/read_file.hpp"
 #include "wisp/process/child_process.hpp"
+#include "wisp/scenario/evaluate.hpp"
 #include "wisp/scenario/point_replays.hpp"
 #include "wisp/scenario/transform.hpp"
 
@@ -147,7 +149,7 @@ std::vector<SweepRow> run_points(const std::vector<Scenario>& points, const Trac
   return rows;
 }
 
-SweepResult run_sweep(const Scenario& s, const Trace& measured, int jobs, const fs::path& out) {
+SweepResult run_sweep(const Scenario& s, const Trace& measured, int jobs, const fs::path& out, bool cubes) {
   const SweepPoints all = sweep_points_of(s);
   const std::vector<Scenario>& points = all.points;
   SweepResult result{all.rows, {}};
@@ -167,6 +169,10 @@ SweepResult run_sweep(const Scenario& s, const Trace& measured, int jobs, const 
     fs::rename(point_dir(out, *result.best) / "trace", out / "scenario-trace");
     const IdentityRun& identity = identities.at(identity_key(points[*result.best]));
     write_otf2_into(identity.replay.trace, out / "identity-trace", WriteOptions{});
+    if (cubes)
+      for (const std::string& w : driver::write_point_cubes(evaluate_point(points[*result.best], measured), out,
+                                                            "wisp run " + s.file.string()))
+        spdlog::warn("{}", w);
   }
   for (std::size_t i = 0; i < points.size(); ++i) fs::remove_all(point_dir(out, i));
   return result;

@@ -170,6 +170,27 @@ TEST_CASE("cube: wisp run writes identity, scenario and difference cubes; differ
   CHECK(!std::filesystem::exists(out / "n" / "identity.cubex"));
 }
 
+TEST_CASE("cube: a sweep writes the best point's cubes", "[report][cube][scenario]") {
+  test::TempDir out;
+  std::ofstream(out / "s.yaml") << "wisp: 1\nname: sweep\ntrace:\n  generate: imbalance --ranks 4 --iterations 6 "
+                                   "--mode static\ntransforms:\n  - scale: {region: work, factor: 1}\nsweep:\n"
+                                   "  transforms[0].factor: [1, 0.5]\n";
+  const auto r = test::run_wisp("run '" + (out / "s.yaml").string() + "' -o '" + (out / "r").string() + "'");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  // The best point halves work(): its scenario's time is below its identity's.
+  const test::CubeFile identity = test::read_cube(out / "r" / "identity.cubex");
+  const test::CubeFile scenario = test::read_cube(out / "r" / "scenario.cubex");
+  const auto total = [](const test::CubeFile& c) {
+    double t = 0;
+    for (std::size_t n = 0; n < c.cnode_path.size(); ++n)
+      for (std::size_t l = 0; l < c.locations(); ++l) t += c.value(c.metric("time"), n, l);
+    return t;
+  };
+  CHECK(total(scenario) < total(identity));
+  CHECK(std::filesystem::exists(out / "r" / "difference.cubex"));
+}
+
 TEST_CASE("cube: a value Cube cannot hold is named in one warning and written as 0", "[report][cube]") {
   test::TinyTrace tiny(2);
   tiny.work(0, "compute", 1, 5);

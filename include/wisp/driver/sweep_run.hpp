@@ -41,8 +41,11 @@ std::filesystem::path point_dir(const std::filesystem::path& dir, std::size_t i)
 
 // Runs every point with `jobs` workers; each point's transforms are applied once, in the parent
 // just before its worker starts (a transform error ends the sweep with that error). The best
-// point's scenario trace is left in `dir`/scenario-trace and its identity trace in `dir`/identity-trace;
-// nothing else is left in `dir`.
-SweepResult run_sweep(const Scenario& scenario, const Trace& measured, int jobs, const std::filesystem::path& dir);
+// point's scenario trace is left in `dir`/scenario-trace and its identity trace in `dir`/identity-trace
+// (and its cubes, below); nothing else is left in `dir`.
+// With `cubes`, the best point is evaluated once more for its identity, scenario and difference
+// cubes (point_cubes.hpp; warnings logged).
+SweepResult run_sweep(const Scenario& scenario, const Trace& measured, int jobs, const std::filesystem::path& dir,
+                      bool cubes = true);
 
 }  // namespace wisp
