@@ -24,23 +24,19 @@ namespace {
 // otf2-print's records that carry attributes, counted by "KIND location fields | ATTRIBUTES ..."
 // (the timestamp left out, string and definition ids of the fields too: the writer renumbers them).
 std::map<std::string, int> printed_attributes(const std::filesystem::path& anchor) {
-  FILE* p = popen(("otf2-print '" + anchor.string() + "' 2>/dev/null").c_str(), "r");
-  REQUIRE(p != nullptr);
+  const auto lines = test::otf2_print_lines(anchor);
+  REQUIRE(lines);
   std::map<std::string, int> out;
   std::string previous;
-  char line[8192];
   const std::regex record(R"(^(\S+)\s+(\d+)\s+\d+\s*(.*)$)");
   const std::regex ids(R"( <\d+>)");
-  while (std::fgets(line, sizeof line, p)) {
-    line[std::strcspn(line, "\n")] = '\0';
-    std::cmatch m;
-    const char* attributes = std::strstr(line, "ADDITIONAL ATTRIBUTES:");
-    if (attributes)
-      ++out[previous + " | " + attributes];
+  for (const std::string& line : *lines) {
+    std::smatch m;
+    if (const auto at = line.find("ADDITIONAL ATTRIBUTES:"); at != std::string::npos)
+      ++out[previous + " | " + line.substr(at)];
     else if (std::regex_match(line, m, record))
       previous = m[1].str() + " " + m[2].str() + " " + std::regex_replace(m[3].str(), ids, "");
   }
-  pclose(p);
   return out;
 }
 

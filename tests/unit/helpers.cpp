@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <sstream>
 
@@ -48,18 +49,31 @@ CommandResult run_wisp(const std::string& args) {
   return r;
 }
 
-std::optional<PrintedCounts> otf2_print_counts(const std::filesystem::path& anchor) {
-  FILE* p = popen(("otf2-print '" + anchor.string() + "' 2>/dev/null").c_str(), "r");
+std::optional<std::vector<std::string>> otf2_print_lines(const std::filesystem::path& anchor,
+                                                         const std::string& options) {
+  FILE* p = popen(("otf2-print " + options + " '" + anchor.string() + "' 2>/dev/null").c_str(), "r");
   if (!p) return std::nullopt;
-  PrintedCounts counts;
-  char line[4096];
+  std::vector<std::string> lines;
+  char line[8192];
   while (std::fgets(line, sizeof line, p)) {
+    line[std::strcspn(line, "\n")] = '\0';
+    lines.emplace_back(line);
+  }
+  if (pclose(p) != 0) return std::nullopt;
+  return lines;
+}
+
+std::optional<PrintedCounts> otf2_print_counts(const std::filesystem::path& anchor) {
+  const auto lines = otf2_print_lines(anchor);
+  if (!lines) return std::nullopt;
+  PrintedCounts counts;
+  for (const std::string& line : *lines) {
     std::istringstream in(line);
     std::string record, location;
     if (!(in >> record >> location) || location.find_first_not_of("0123456789") != std::string::npos) continue;
     ++counts[std::stoull(location)][record];
   }
-  if (pclose(p) != 0 || counts.empty()) return std::nullopt;
+  if (counts.empty()) return std::nullopt;
   return counts;
 }
 

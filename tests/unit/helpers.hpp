@@ -44,6 +44,10 @@ struct CommandResult {
 // Runs the built `wisp` with the given argument string (shell-quoted by the caller).
 CommandResult run_wisp(const std::string& args);
 
+// The lines otf2-print (the Debian package otf2-tools) prints with `options` ("-L 1", "-G"); nullopt
+// if it fails.
+std::optional<std::vector<std::string>> otf2_print_lines(const std::filesystem::path& anchor,
+                                                         const std::string& options = "");
 // Per OTF2 location: its event records counted by record name, as otf2-print (the Debian package
 // otf2-tools) lists them; nullopt if otf2-print fails or prints no record.
 using PrintedCounts = std::map<std::uint64_t, std::map<std::string, std::uint64_t>>;

@@ -33,22 +33,18 @@ struct PrintedMetric {
   std::string next;
 };
 std::vector<PrintedMetric> printed_metrics(const std::filesystem::path& anchor, std::uint64_t location) {
-  FILE* p =
-      popen(("otf2-print -L " + std::to_string(location) + " '" + anchor.string() + "' 2>/dev/null").c_str(), "r");
-  REQUIRE(p != nullptr);
+  const auto lines = test::otf2_print_lines(anchor, "-L " + std::to_string(location));
+  REQUIRE(lines);
   std::vector<PrintedMetric> out;
   bool open = false;
-  char line[4096];
   const std::regex record(R"(^(\S+)\s+(\d+)\s+(\d+)\s*(.*)$)");
-  while (std::fgets(line, sizeof line, p)) {
-    line[std::strcspn(line, "\n")] = '\0';
-    std::cmatch m;
+  for (const std::string& line : *lines) {
+    std::smatch m;
     if (!std::regex_match(line, m, record)) continue;
     const std::uint64_t t = std::stoull(m[3].str());
     if (open) out.back().next = m[1].str(), out.back().next_time = t, open = false;
     if (m[1].str() == "METRIC") out.push_back({m[4].str(), t, 0, ""}), open = true;
   }
-  pclose(p);
   return out;
 }
 
@@ -272,12 +268,10 @@ TEST_CASE("metrics: metric instances and class recorders are read and written ba
   CHECK(back.ranks[1].metrics[0].samples[1].metric_class == 1);
   CHECK(back.ranks[1].metrics[0].values == samples.values);
   // otf2-print -G decodes the definitions as OTF2 defines them; otf2-print the samples' values.
-  FILE* p = popen(("otf2-print -G '" + (out / "t" / "traces.otf2").string() + "' 2>/dev/null").c_str(), "r");
-  REQUIRE(p != nullptr);
+  const auto definitions = test::otf2_print_lines(out / "t" / "traces.otf2", "-G");
+  REQUIRE(definitions);
   std::string printed;
-  char line[4096];
-  while (std::fgets(line, sizeof line, p)) printed += line;
-  pclose(p);
+  for (const std::string& line : *definitions) printed += line + "\n";
   CAPTURE(printed);
   CHECK(std::regex_search(printed, std::regex(R"(METRIC_INSTANCE\s+1\s+Class: 0, Recorder: "Master thread" <1>, )"
                                               R"(Scope: LOCATION_GROUP "MPI Rank 0" <0>)")));
