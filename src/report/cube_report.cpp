@@ -299,9 +299,12 @@ std::string write_cube(const std::filesystem::path& file, const Trace& trace, co
   std::vector<std::vector<double>> own(metrics.names.size(), std::vector<double>(cnodes * locations, 0.0));
   std::uint64_t non_finite = 0;
   std::string first_non_finite;
+  std::vector<std::size_t> cube_metric;  // by table metric index: its index in the cube's tree
+  for (const std::string& name : table.metrics)
+    cube_metric.push_back(
+        static_cast<std::size_t>(std::find(metrics.names.begin(), metrics.names.end(), name) - metrics.names.begin()));
   for (const MetricRecord& r : table.records) {
-    const auto m = static_cast<std::size_t>(
-        std::find(metrics.names.begin(), metrics.names.end(), table.metrics[r.metric]) - metrics.names.begin());
+    const std::size_t m = cube_metric[r.metric];
     if (r.rank >= trace.rank_count() || m == metrics.names.size()) continue;
     double v = r.value;
     if (!std::isfinite(v)) {

@@ -24,9 +24,10 @@ const std::vector<std::string>& analysis_keys();
 enum class WaitRole : std::uint8_t { None, Time, Count, DirectWait, IndirectWait, ShortTermDelay, LongTermDelay };
 
 struct MetricInfo {
-  std::string_view name;    // Scalasca's unique name ("mpi_latesender")
-  std::string_view parent;  // nearest ancestor in Scalasca's hierarchy that wisp has; "" for a root
-  std::string_view unit;    // "sec", "occ" (occurrences) or "ratio"
+  std::string_view name;     // Scalasca's unique name ("mpi_latesender")
+  std::string_view display;  // its display name ("MPI Late Sender"; the NAME of Scalasca's .pattern)
+  std::string_view parent;   // nearest ancestor in Scalasca's hierarchy that wisp has; "" for a root
+  std::string_view unit;     // "sec", "occ" (occurrences) or "ratio"
   AnalysisKind analysis = AnalysisKind::Profile;
   bool compared = false;  // a what-if run compares it call path by call path
   std::string_view description;
