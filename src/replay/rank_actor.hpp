@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "collective_schedule.hpp"
 #include "world.hpp"
 
 namespace wisp::replay_impl {
@@ -90,16 +91,8 @@ class RankActor {
   void* sink_ = nullptr;  // where received payloads land (ignored)
 };
 
-// Replays the collective operation of record `record` of `self` (collectives.cpp). `key` is the
-// sync key of the analytic algorithm (the collective instance for trace records).
-struct CollectiveCall {
-  CollectiveOp op = CollectiveOp::Barrier;
-  CommId comm = kNone;
-  Rank root = kNone;
-  std::uint64_t sent = 0, received = 0;
-  std::uint64_t key = 0;
-  std::uint32_t instance = kNone;  // trace instance (members' records), kNone if synthesised
-};
+// Replays one collective operation of `self` with the replay's algorithm of its family
+// (collectives.cpp).
 void run_collective(RankActor& self, const CollectiveCall& call);
 
 }  // namespace wisp::replay_impl
