@@ -22,7 +22,7 @@ namespace wisp::cli {
 struct Option {
   using Target = std::variant<bool*, int*, long long*, std::size_t*, double*, std::string*, std::filesystem::path*,
                               std::vector<std::filesystem::path>*, std::optional<long long>*, std::optional<double>*,
-                              std::optional<std::uint64_t>*>;
+                              std::optional<std::uint64_t>*, std::vector<std::string>*>;
   std::string names;  // "trace" (positional) or "-o,--output"
   Target target;
   std::string description;
@@ -31,12 +31,14 @@ struct Option {
   std::optional<std::pair<long long, long long>> range;  // ... or be an integer in [first, second]
   bool is_non_negative = false;                          // ... or a number ≥ 0
   bool default_shown = false;                            // "[default]" in --help
+  bool in_pairs = false;                                 // two values per use ("--export goal FILE")
 
   Option& required() { return is_required = true, *this; }
   Option& one_of(std::vector<std::string> values) { return choices = std::move(values), *this; }
   Option& within(long long low, long long high) { return range = {low, high}, *this; }
   Option& non_negative() { return is_non_negative = true, *this; }
   Option& show_default() { return default_shown = true, *this; }
+  Option& pairs() { return in_pairs = true, *this; }
 };
 
 struct Command {

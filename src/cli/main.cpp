@@ -36,6 +36,7 @@ void add_option(CLI::App& cmd, const Option& option) {
   if (option.range) o->check(CLI::Range(option.range->first, option.range->second));
   if (option.is_non_negative) o->check(CLI::NonNegativeNumber);
   if (option.default_shown) o->capture_default_str();
+  if (option.in_pairs) o->type_size(2)->expected(1, CLI::detail::expected_max_vector_size);
 }
 
 void add_command(CLI::App& app, Command command) {

@@ -24,6 +24,15 @@ Command simulate_command() {
       .one_of({"anchored", "model"});
   cmd.option("--chrome-trace", o->chrome_trace,
              "also write the measured and the simulated timelines to FILE (Chrome/Perfetto trace JSON)");
+  cmd.option("--export", o->exports,
+             "also write the trace for another simulator: smpi-ti DIR (SimGrid time-independent trace) or "
+             "goal FILE (LogGOPSim schedule); repeatable")
+      .pairs();
+  cmd.option("--export-collectives", o->export_collectives,
+             "smpi-ti: collectives on MPI_COMM_WORLD as SMPI's actions (default) or as wisp's messages")
+      .one_of({"actions", "messages"});
+  cmd.option("--export-time-unit", o->export_time_unit, "goal: times in ns (default) or ps (for G below 1 ns/byte)")
+      .one_of({"ns", "ps"});
   cmd.option("--zero-communication", o->zero_communication, "every message has zero bytes and no latency");
   cmd.run = [o] { print(driver::simulate(*o), false); };
   return cmd;

@@ -8,6 +8,7 @@
 
 #include "wisp/analysis/timeline.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
+#include "wisp/driver/exports.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
 #include "wisp/io/otf2_reader.hpp"
@@ -74,6 +75,8 @@ std::vector<std::string> trust_warnings(const Trace& trace, const ReplayResult& 
 
 Written simulate(const SimulateOptions& o) {
   if (!o.chrome_trace.empty()) check_writable(o.chrome_trace);
+  const std::vector<ExportRequest> exports = export_requests(o.exports, o.export_collectives, o.export_time_unit);
+  check_export_paths(exports, o.force);
   const Trace trace = read_otf2(o.trace);
   const ResolvedPlatform platform = platform_of(o, trace);
   const ReplayOptions options = replay_options_of(o, platform.algorithms);
@@ -88,15 +91,16 @@ Written simulate(const SimulateOptions& o) {
   w.force = o.force;
   w.creator = "wisp simulate";
   w.description = "simulated replay of " + o.trace.string();
+  Written out;
+  write_exports(trace, platform.platform, options, result.statistics, exports, o.force, out);
   write_otf2(result.trace, o.output, w);
   std::optional<ResidualSummary> residuals;
   if (result.residuals) residuals = summarize(trace, *result.residuals);
   const ResidualSummary* summary = residuals ? &*residuals : nullptr;
-  Written out;
   out.text =
       simulation_setup_text(o.platform.string(), platform.calibration ? &*platform.calibration : nullptr, options) +
       simulation_comparison_text(trace, result, summary);
-  out.warnings = trust_warnings(trace, result, summary);
+  for (std::string& line : trust_warnings(trace, result, summary)) out.warnings.push_back(std::move(line));
   if (const std::string lacking = records_not_written(trace); !lacking.empty())
     out.warnings.push_back(o.output.string() + ": the simulated trace lacks records wisp does not keep: " + lacking);
   if (!o.chrome_trace.empty()) {

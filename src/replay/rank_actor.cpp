@@ -1,6 +1,8 @@
 // The per-rank replay loop and point-to-point semantics. See rank_actor.hpp and src/replay/README.md.
 #include "rank_actor.hpp"
 
+#include "call_shape.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -14,8 +16,6 @@ double now() { return sg::Engine::get_clock(); }
 
 // Residuals smaller than SimGrid's time precision are rounding, not cost.
 constexpr double kResidualResolution = 1e-9;
-
-bool is_communication(EventKind k) { return k >= EventKind::MpiSend && k <= EventKind::MpiCollectiveEnd; }
 
 // Records that happen when the call starts (Score-P writes them on entry); all others happen
 // when the call's communication is over.
@@ -99,41 +99,6 @@ void RankActor::replay_local(EventIndex first, EventIndex last) {
   }
   w_.stats.events += last - first + 1;
 }
-
-namespace {
-
-// What one MPI call's events say about it before it is replayed.
-struct CallShape {
-  bool has_enter = false;
-  RegionId region = kNone;
-  bool init = false, finalize = false;
-  bool communicates = false, has_collective = false, completes = false, unmatched = false;
-  std::uint64_t operations = 0;  // sends, receives, collectives
-};
-
-CallShape shape_of(const RankTrace& rt, const Definitions& defs, EventIndex first, EventIndex last) {
-  const auto& events = rt.events;
-  CallShape c;
-  c.has_enter = events[first].kind == EventKind::Enter;
-  c.region = c.has_enter ? defs.callpaths[events[first].ref].region : kNone;
-  const MpiFunction f = c.has_enter ? defs.regions[c.region].mpi : MpiFunction::None;
-  c.init = f == MpiFunction::Init || f == MpiFunction::InitThread;
-  c.finalize = f == MpiFunction::Finalize;
-  for (EventIndex k = first; k <= last; ++k) {
-    const EventKind kind = events[k].kind;
-    c.communicates |= is_communication(kind);
-    c.unmatched |= (kind == EventKind::MpiSend || kind == EventKind::MpiIsend || kind == EventKind::MpiRecv ||
-                    kind == EventKind::MpiIrecv) &&
-                   rt.p2p[events[k].ref].message == kNone;
-    c.has_collective |= kind == EventKind::MpiCollectiveEnd;
-    c.completes |= kind == EventKind::MpiIsendComplete || kind == EventKind::MpiIrecv;
-    c.operations += kind == EventKind::MpiSend || kind == EventKind::MpiIsend || kind == EventKind::MpiRecv ||
-                    kind == EventKind::MpiIrecvRequest || kind == EventKind::MpiCollectiveEnd;
-  }
-  return c;
-}
-
-}  // namespace
 
 EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
   const CallShape c = shape_of(rt_, w_.trace.defs, first, last);

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "call_shape.hpp"
+
 namespace wisp {
 
 std::string_view to_string(CallClass c) {
@@ -67,8 +69,6 @@ std::uint64_t call_bytes(const Trace& trace, Rank rank, const CallSpan& call) {
 
 namespace {
 
-bool is_communication(EventKind k) { return k >= EventKind::MpiSend && k <= EventKind::MpiCollectiveEnd; }
-
 bool has_unmatched_message(const RankTrace& rt, const CallSpan& call) {
   for (EventIndex k = call.enter; k <= call.leave; ++k) {
     const EventKind kind = rt.events[k].kind;
@@ -106,7 +106,7 @@ ResidualSummary summarize(const Trace& trace, const CallResiduals& residuals) {
       const CallSpan& call = rt.mpi_calls[i];
       bool communicates = false;
       for (EventIndex k = call.enter; k <= call.leave && !communicates; ++k)
-        communicates = is_communication(rt.events[k].kind);
+        communicates = replay_impl::is_communication(rt.events[k].kind);
       const CallClass cc = call_class(trace, r, call);
       const bool local = trace.defs.region_of(rt.events[call.enter].ref).kind == RegionKind::MpiOther;
       if (!communicates && local && cc != CallClass::InitFinalize) continue;  // keeps its traced duration

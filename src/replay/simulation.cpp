@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <unordered_map>
 
+#include "init_timing.hpp"
 #include "rank_actor.hpp"
 #include "sg_platform.hpp"
 #include "world.hpp"
@@ -94,34 +96,13 @@ void route_messages(World& w) {
   }
 }
 
-// MPI_Init: every rank leaves at max(ready) + its cost. Unless given, the cost is the traced one:
-// the rank's leave minus the last rank's enter minus the overhead.
+// MPI_Init: every rank leaves at max(ready) + its cost (init_timing.hpp), the traced one unless given.
 void init_costs(World& w, const ReplayOptions& options) {
-  const Trace& trace = w.trace;
-  w.init_cost.assign(trace.rank_count(), 0);
-  std::vector<double> enter(trace.rank_count(), -1), leave(trace.rank_count(), -1);
-  std::vector<RegionId> region(trace.rank_count(), kNone);
-  double last_enter = -1;
-  for (Rank r = 0; r < trace.rank_count(); ++r) {
-    const RankTrace& rt = trace.ranks[r];
-    for (const CallSpan& call : rt.mpi_calls) {
-      const RegionId reg = trace.defs.callpaths[rt.events[call.enter].ref].region;
-      const MpiFunction f = trace.defs.regions[reg].mpi;
-      if (f != MpiFunction::Init && f != MpiFunction::InitThread) continue;
-      enter[r] = rt.events[call.enter].time;
-      leave[r] = rt.events[call.leave].time;
-      region[r] = reg;
-      ++w.init_ranks;
-      last_enter = std::max(last_enter, enter[r]);
-      break;
-    }
-  }
-  for (Rank r = 0; r < trace.rank_count(); ++r) {
-    if (options.init_time)
-      w.init_cost[r] = *options.init_time;
-    else if (region[r] != kNone)
-      w.init_cost[r] = std::max(0.0, leave[r] - last_enter - w.overhead_of_region[region[r]]);
-  }
+  const InitTiming t = init_timing(w.trace, w.overhead_of_region);
+  w.init_ranks = t.ranks;
+  w.init_cost = t.traced_cost;
+  if (options.init_time)
+    for (Rank r = 0; r < w.trace.rank_count(); ++r) w.init_cost[r] = *options.init_time;
 }
 
 std::string describe_p2p(const Trace& t, Rank r, std::uint32_t rec, bool receive) {
@@ -326,6 +307,24 @@ void report_progress(const World& w, Clock::time_point started) {
       });
 }
 
+// What an export states about the platform (ReplayStatistics): the reference speed and one route.
+void platform_facts(const World& w, const std::vector<sg::Host*>& hosts, ReplayStatistics& s) {
+  s.reference_speed = w.flops_per_second;
+  for (const sg::Host* h : w.host_of_rank) s.rank_hosts.push_back(h->get_name());
+  sg::Host* from = w.host_of_rank.empty() ? hosts.front() : w.host_of_rank[0];
+  sg::Host* to = w.host_of_rank.size() > 1 && w.host_of_rank[1] != from ? w.host_of_rank[1] : nullptr;
+  for (std::size_t h = 0; !to && h < hosts.size(); ++h)
+    if (hosts[h] != from) to = hosts[h];
+  if (!to) return;
+  std::vector<sg::Link*> links;
+  double latency = 0;
+  from->route_to(to, links, &latency);
+  s.route_latency = latency;
+  s.route_bandwidth = std::numeric_limits<double>::infinity();
+  for (const sg::Link* l : links) s.route_bandwidth = std::min(s.route_bandwidth, l->get_bandwidth());
+  if (links.empty()) s.route_bandwidth = 0;
+}
+
 }  // namespace
 
 SimulationOutcome simulate(const Trace& trace, const Platform& platform, const ReplayOptions& options) {
@@ -347,6 +346,7 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
   const std::vector<sg::Host*> hosts = build_platform(engine, platform, trace.rank_count(), options.zero_communication);
   World w(trace, options);
   build_world(w, platform, hosts);
+  platform_facts(w, hosts, w.stats);
   const std::vector<std::unique_ptr<RankActor>> ranks = start_actors(w);
   SimulationOutcome out;
   watch_deadlock(w, out);

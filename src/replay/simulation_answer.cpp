@@ -110,6 +110,11 @@ void write_statistics(Writer& w, const ReplayStatistics& s) {
   w.value(s.child_seconds);
   w.value(s.child_start_rss_kib);
   w.value(s.child_peak_rss_kib);
+  w.value(s.reference_speed);
+  w.value(s.route_latency);
+  w.value(s.route_bandwidth);
+  w.value(static_cast<std::uint64_t>(s.rank_hosts.size()));
+  for (const std::string& h : s.rank_hosts) w.text(h);
 }
 
 ReplayStatistics read_statistics(Reader& r) {
@@ -121,6 +126,10 @@ ReplayStatistics read_statistics(Reader& r) {
   s.child_seconds = r.value<double>();
   s.child_start_rss_kib = r.value<std::uint64_t>();
   s.child_peak_rss_kib = r.value<std::uint64_t>();
+  s.reference_speed = r.value<double>();
+  s.route_latency = r.value<double>();
+  s.route_bandwidth = r.value<double>();
+  for (auto n = r.value<std::uint64_t>(); n > 0; --n) s.rank_hosts.push_back(r.text());  // each checks the size
   return s;
 }
 

@@ -61,6 +61,13 @@ struct ReplayStatistics {
   // trace) and at its peak: the simulation itself needs about the difference.
   std::uint64_t child_start_rss_kib = 0;
   std::uint64_t child_peak_rss_kib = 0;
+  // The platform as the simulation saw it, for exports that state it (export.hpp): flop/s of one
+  // traced second, and the route from rank 0's host to rank 1's (else to another host): its
+  // summed latency [s] and bottleneck bandwidth [bytes/s] (0 with a single host).
+  double reference_speed = 0;
+  double route_latency = 0;
+  double route_bandwidth = 0;
+  std::vector<std::string> rank_hosts;  // the host of every rank
 };
 
 struct ReplayResult {
