@@ -74,6 +74,7 @@ class GoalRank final : public ProgramWriter, public CollectiveMessenger {
       requests_.erase(it);
     }
     if (!blocking.empty()) frontier_ = std::move(blocking);
+    if (c.cost > 0) calc(c.cost);
   }
 
   // CollectiveMessenger: the schedule's messages, each after what the member waited for last.
@@ -206,7 +207,7 @@ ExportResult export_goal(const Trace& trace, const ExportPlatform& platform, con
   using namespace replay_impl;
   ExportResult result{"goal", file, 0, 0, {}};
   count_beyond_mpi(trace, result.left_out);
-  const ProgramCosts costs = program_costs(trace, platform.mpi);
+  const ProgramCosts costs = program_costs(trace, platform.mpi, platform.rank_hosts);
   GoalTags tags{trace.messages.size(), std::max<std::uint64_t>(1, trace.defs.comms.size())};
   write_file_atomically(file, [&](std::ostream& os) {
     os << goal_header(trace, platform, options, mean_overhead(trace, costs)) << "num_ranks " << trace.rank_count()

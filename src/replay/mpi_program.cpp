@@ -9,10 +9,11 @@
 
 #include "call_shape.hpp"
 #include "init_timing.hpp"
+#include "wisp/replay/residuals.hpp"
 
 namespace wisp::replay_impl {
 
-ProgramCosts program_costs(const Trace& trace, const MpiCosts& mpi) {
+ProgramCosts program_costs(const Trace& trace, const MpiCosts& mpi, const std::vector<std::string>& rank_hosts) {
   ProgramCosts c;
   c.overhead_of_region.assign(trace.defs.regions.size(), 0.0);
   for (RegionId r = 0; r < trace.defs.regions.size(); ++r)
@@ -24,6 +25,7 @@ ProgramCosts program_costs(const Trace& trace, const MpiCosts& mpi) {
   c.init_wait.assign(trace.rank_count(), 0);
   for (Rank r = 0; r < trace.rank_count(); ++r)
     if (t.enter[r] >= 0) c.init_wait[r] = last_ready - (t.enter[r] + t.overhead[r]) + t.traced_cost[r];
+  c.typical = typical_call_costs(trace, mpi, rank_hosts);
   return c;
 }
 
@@ -114,7 +116,10 @@ void walk_program(const Trace& trace, Rank rank, const ProgramCosts& costs, Prog
         if (computation > 0) out.compute(computation);
         computation = 0;
         ProgramCall c = program_call(trace, rt, shape, i, last, left);
-        if (shape.has_enter) c.overhead = costs.overhead_of_region[shape.region];
+        if (shape.has_enter) {
+          c.overhead = costs.overhead_of_region[shape.region];
+          c.cost = costs.typical[rank][next_call - 1];
+        }
         if (shape.init) c.init_wait = costs.init_wait[rank];
         out.call(c);
       }

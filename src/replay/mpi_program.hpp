@@ -27,6 +27,7 @@ struct ProgramCall {
   bool init = false, finalize = false;
   double overhead = 0;   // the platform's per-call overhead, before communication [s]
   double init_wait = 0;  // MPI_Init: until the last rank is ready, plus the Init cost [s]
+  double cost = 0;       // the platform's typical cost of the call, after its communication [s]
   std::vector<ProgramOperation> operations;
   std::vector<std::uint32_t> completed;  // p2p records of the requests it completes (Wait*/Test*)
   bool finalize_barrier = false;         // MPI_Finalize without records: a barrier on the world
@@ -42,12 +43,14 @@ class ProgramWriter {
   ~ProgramWriter() = default;
 };
 
-// Per-call costs the program carries: overheads by region and each rank's MPI_Init wait.
+// Per-call costs the program carries, as a model-only replay has them: overheads by region, each
+// rank's MPI_Init wait and the typical call costs of a calibrated platform (by rank and call).
 struct ProgramCosts {
   std::vector<double> overhead_of_region;
   std::vector<double> init_wait;  // by rank
+  std::vector<std::vector<double>> typical;
 };
-ProgramCosts program_costs(const Trace& trace, const MpiCosts& mpi);
+ProgramCosts program_costs(const Trace& trace, const MpiCosts& mpi, const std::vector<std::string>& rank_hosts);
 
 // Walks rank `rank`'s events into `out`; counts in `left` what the program cannot carry.
 void walk_program(const Trace& trace, Rank rank, const ProgramCosts& costs, ProgramWriter& out, ExportLeftOut& left);

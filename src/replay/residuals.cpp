@@ -152,4 +152,22 @@ std::string residual_text(const ResidualSummary& s) {
   return t;
 }
 
+std::vector<std::vector<double>> typical_call_costs(const Trace& trace, const MpiCosts& mpi,
+                                                    const std::vector<std::string>& rank_hosts) {
+  std::vector<std::vector<double>> out(trace.rank_count());
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const RankTrace& rt = trace.ranks[r];
+    out[r].assign(rt.mpi_calls.size(), 0.0);
+    const auto host = r < rank_hosts.size() ? mpi.call_costs.find(rank_hosts[r]) : mpi.call_costs.end();
+    if (host == mpi.call_costs.end()) continue;
+    for (std::size_t i = 0; i < rt.mpi_calls.size(); ++i) {
+      const auto function = host->second.find(trace.defs.region_of(rt.events[rt.mpi_calls[i].enter].ref).name);
+      if (function == host->second.end()) continue;
+      const auto cost = function->second.find(size_class(call_bytes(trace, r, rt.mpi_calls[i])));
+      if (cost != function->second.end()) out[r][i] = cost->second;
+    }
+  }
+  return out;
+}
+
 }  // namespace wisp

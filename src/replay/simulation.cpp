@@ -195,22 +195,10 @@ void setup_size_factors(World& w, const Platform& p) {
 
 // Model-only replays: every call gets its class's typical cost from the platform, if it has any.
 void typical_costs(World& w, const Platform& platform) {
-  const auto& costs = platform.mpi.call_costs;
-  if (costs.empty()) return;
-  const Trace& trace = w.trace;
-  w.typical.resize(trace.rank_count());
-  for (Rank r = 0; r < trace.rank_count(); ++r) {
-    const RankTrace& rt = trace.ranks[r];
-    w.typical[r].assign(rt.mpi_calls.size(), 0.0);
-    const auto host = costs.find(w.host_of_rank[r]->get_name());
-    if (host == costs.end()) continue;
-    for (std::size_t i = 0; i < rt.mpi_calls.size(); ++i) {
-      const auto function = host->second.find(trace.defs.region_of(rt.events[rt.mpi_calls[i].enter].ref).name);
-      if (function == host->second.end()) continue;
-      const auto cost = function->second.find(size_class(call_bytes(trace, r, rt.mpi_calls[i])));
-      if (cost != function->second.end()) w.typical[r][i] = cost->second;
-    }
-  }
+  if (platform.mpi.call_costs.empty()) return;
+  std::vector<std::string> hosts;
+  for (const sg::Host* h : w.host_of_rank) hosts.push_back(h->get_name());
+  w.typical = typical_call_costs(w.trace, platform.mpi, hosts);
   w.given_residuals = &w.typical;
 }
 

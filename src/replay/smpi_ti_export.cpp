@@ -57,7 +57,9 @@ std::pair<const char*, const char*> smpi_algorithm(CollectiveFamily f, Collectiv
     case CollectiveFamily::Allgather:
       return {"allgather", a == A::Ring ? "ring" : a == A::RecursiveDoubling ? "rdb" : ""};
     case CollectiveFamily::Alltoall:
-      return {"alltoall", a == A::Pairwise ? "pair" : a == A::Linear ? "basic_linear" : ""};
+      // SMPI's "pair" exchanges with rank ^ i (powers of two only); its "ring" takes wisp's partners
+      // (rank ± i) plus a message to itself first.
+      return {"alltoall", a == A::Pairwise ? "ring" : a == A::Linear ? "basic_linear" : ""};
     case CollectiveFamily::ReduceScatter:
       return {"reduce_scatter", a == A::Ring ? "ompi_ring" : ""};
     case CollectiveFamily::Scan:
@@ -104,6 +106,7 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
       collective(CollectiveCall{CollectiveOp::DestroyHandle, trace_.defs.world, kNone, 0, 0, 0, kNone});
     for (std::uint32_t record : c.completed) wait_for(record);
     for (std::uint32_t record : to_wait) wait_for(record);
+    sleep(c.cost);
     if (c.finalize) line("finalize");
   }
 
@@ -282,7 +285,7 @@ ExportResult export_smpi_ti(const Trace& trace, const ExportPlatform& platform, 
   using namespace replay_impl;
   ExportResult result{"smpi-ti", dir, 0, 0, {}};
   count_beyond_mpi(trace, result.left_out);
-  const ProgramCosts costs = program_costs(trace, platform.mpi);
+  const ProgramCosts costs = program_costs(trace, platform.mpi, platform.rank_hosts);
   const TiTags tags = ti_tags(trace);
   AtomicDirectory out(dir, force);
   std::string index;

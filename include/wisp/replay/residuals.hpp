@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "wisp/replay/platform.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {
@@ -74,6 +75,11 @@ struct ResidualSummary {
 // Bytes an MPI call moves (its largest point-to-point message, or its collective buffer as
 // collective_buffer() counts it): with size_class() the key of per-class costs.
 std::uint64_t call_bytes(const Trace& trace, Rank rank, const CallSpan& call);
+
+// Model-only replays: every MPI call's typical cost (MpiCosts::call_costs by host, function and
+// size class; 0 where the platform has none), by rank and call, for ranks on `rank_hosts`.
+std::vector<std::vector<double>> typical_call_costs(const Trace& trace, const MpiCosts& mpi,
+                                                    const std::vector<std::string>& rank_hosts);
 
 ResidualSummary summarize(const Trace& trace, const CallResiduals& residuals);
 
