@@ -47,6 +47,7 @@ void write_exports(const Trace& trace, const Platform& platform, const ReplayOpt
   p.platform_file = platform.file;
   if (platform.file.empty()) p.platform_xml = platform_xml(platform);
   p.rank_hosts = stats.rank_hosts;
+  p.size_factors = platform.size_factors;
   for (const ExportRequest& r : requests) {
     ExportOptions o;
     o.algorithms = options.algorithms;

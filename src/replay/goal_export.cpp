@@ -35,8 +35,9 @@ struct GoalTags {
 
 class GoalRank final : public ProgramWriter, public CollectiveMessenger {
  public:
-  GoalRank(const Trace& trace, Rank rank, const ExportOptions& options, const GoalTags& tags, std::string& out)
-      : trace_(trace), rank_(rank), options_(options), tags_(tags), out_(out) {
+  GoalRank(const Trace& trace, Rank rank, const ExportPlatform& platform, const ExportOptions& options,
+           const GoalTags& tags, std::string& out)
+      : trace_(trace), rank_(rank), platform_(platform), options_(options), tags_(tags), out_(out) {
     scale_ = options.picoseconds ? 1e12 : 1e9;
   }
 
@@ -55,9 +56,10 @@ class GoalRank final : public ProgramWriter, public CollectiveMessenger {
       }
       const P2P& p = trace_.ranks[rank_].p2p[op.record];
       const std::uint32_t tag = static_cast<std::uint32_t>(p.message);
-      const std::uint32_t label = op.kind == ProgramOperation::Kind::Send
-                                      ? emit("send", p.bytes, "to", p.peer, tag, frontier_)
-                                      : emit("recv", p.bytes, "from", p.peer, tag, frontier_);
+      const std::uint32_t label =
+          op.kind == ProgramOperation::Kind::Send
+              ? emit("send", wire_bytes(platform_, p.peer, p.bytes), "to", p.peer, tag, frontier_)
+              : emit("recv", wire_bytes(platform_, rank_, p.bytes), "from", p.peer, tag, frontier_);
       if (op.blocking)
         blocking.push_back(label);
       else
@@ -80,11 +82,13 @@ class GoalRank final : public ProgramWriter, public CollectiveMessenger {
   // CollectiveMessenger: the schedule's messages, each after what the member waited for last.
   void post_send(std::uint32_t to, std::uint64_t bytes) override {
     const Rank peer = comm_->members[to];
-    batch_.push_back(emit("send", bytes, "to", peer, tags_.collective(sequence(peer, true), comm_id_), front_));
+    batch_.push_back(emit("send", wire_bytes(platform_, peer, bytes), "to", peer,
+                          tags_.collective(sequence(peer, true), comm_id_), front_));
   }
   void post_receive(std::uint32_t from, std::uint64_t bytes) override {
     const Rank peer = comm_->members[from];
-    batch_.push_back(emit("recv", bytes, "from", peer, tags_.collective(sequence(peer, false), comm_id_), front_));
+    batch_.push_back(emit("recv", wire_bytes(platform_, rank_, bytes), "from", peer,
+                          tags_.collective(sequence(peer, false), comm_id_), front_));
   }
   void wait() override {
     if (batch_.empty()) return;
@@ -151,6 +155,7 @@ class GoalRank final : public ProgramWriter, public CollectiveMessenger {
 
   const Trace& trace_;
   Rank rank_;
+  const ExportPlatform& platform_;
   const ExportOptions& options_;
   const GoalTags& tags_;
   std::string& out_;
@@ -215,7 +220,7 @@ ExportResult export_goal(const Trace& trace, const ExportPlatform& platform, con
     std::string text;
     for (Rank r = 0; r < trace.rank_count(); ++r) {
       text = fmt::format("rank {} {{\n", r);
-      GoalRank writer(trace, r, options, tags, text);
+      GoalRank writer(trace, r, platform, options, tags, text);
       walk_program(trace, r, costs, writer, result.left_out);
       text += "}\n";
       os << text;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "call_shape.hpp"
 #include "init_timing.hpp"
@@ -128,6 +129,15 @@ void walk_program(const Trace& trace, Rank rank, const ProgramCosts& costs, Prog
     previous = events[i].time;
   }
   if (computation > 0) out.compute(computation);
+}
+
+std::uint64_t wire_bytes(const ExportPlatform& platform, Rank receiver, std::uint64_t bytes) {
+  if (platform.size_factors.empty() || receiver >= platform.rank_hosts.size()) return bytes;
+  const auto host = platform.size_factors.find(platform.rank_hosts[receiver]);
+  if (host == platform.size_factors.end()) return bytes;
+  const auto factor = host->second.find(size_class(bytes));
+  if (factor == host->second.end()) return bytes;
+  return static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) * factor->second));
 }
 
 void count_beyond_mpi(const Trace& trace, ExportLeftOut& left) {

@@ -52,6 +52,9 @@ struct ProgramCosts {
 };
 ProgramCosts program_costs(const Trace& trace, const MpiCosts& mpi, const std::vector<std::string>& rank_hosts);
 
+// The bytes the replay simulates for a message of `bytes` to rank `receiver` (size factors).
+std::uint64_t wire_bytes(const ExportPlatform& platform, Rank receiver, std::uint64_t bytes);
+
 // Walks rank `rank`'s events into `out`; counts in `left` what the program cannot carry.
 void walk_program(const Trace& trace, Rank rank, const ProgramCosts& costs, ProgramWriter& out, ExportLeftOut& left);
 

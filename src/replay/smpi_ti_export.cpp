@@ -99,7 +99,7 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
       const P2P& p = trace_.ranks[rank_].p2p[op.record];
       const bool send = op.kind == ProgramOperation::Kind::Send;
       const char* verb = send ? (single ? "send" : "isend") : (single ? "recv" : "irecv");
-      line(fmt::format("{} {} {} {}", verb, p.peer, tag_of(p), p.bytes));
+      line(fmt::format("{} {} {} {}", verb, p.peer, tag_of(p), wire_bytes(platform_, send ? p.peer : rank_, p.bytes)));
       if (!single && op.blocking) to_wait.push_back(op.record);
     }
     if (c.finalize_barrier)
@@ -113,12 +113,12 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
   // CollectiveMessenger: a collective as the replay's messages.
   void post_send(std::uint32_t to, std::uint64_t bytes) override {
     const Rank peer = comm_->members[to];
-    line(fmt::format("isend {} {} {}", peer, tags_.collective(comm_id_), bytes));
+    line(fmt::format("isend {} {} {}", peer, tags_.collective(comm_id_), wire_bytes(platform_, peer, bytes)));
     batch_.push_back({rank_, peer});
   }
   void post_receive(std::uint32_t from, std::uint64_t bytes) override {
     const Rank peer = comm_->members[from];
-    line(fmt::format("irecv {} {} {}", peer, tags_.collective(comm_id_), bytes));
+    line(fmt::format("irecv {} {} {}", peer, tags_.collective(comm_id_), wire_bytes(platform_, rank_, bytes)));
     batch_.push_back({peer, rank_});
   }
   void wait() override {
@@ -126,7 +126,8 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
     batch_.clear();
   }
   void receive(std::uint32_t from, std::uint64_t bytes) override {
-    line(fmt::format("recv {} {} {}", comm_->members[from], tags_.collective(comm_id_), bytes));
+    line(fmt::format("recv {} {} {}", comm_->members[from], tags_.collective(comm_id_),
+                     wire_bytes(platform_, rank_, bytes)));
     wait();
   }
 
@@ -241,7 +242,8 @@ std::string smpirun_script(const Trace& trace, const ExportPlatform& p, const Ex
       "#!/bin/sh\n"
       "# SimGrid time-independent trace written by wisp: {} ranks, one file per rank (index.txt).\n"
       "# compute: flops at {:.9g} flop/s per traced second (the replay's reference speed); sleep: seconds of\n"
-      "# per-call overhead, MPI_Init's wait and launch offsets; sizes in bytes (MPI_BYTE).\n",
+      "# per-call overhead, typical call costs, MPI_Init's wait and launch offsets; sizes in bytes (MPI_BYTE), those\n"
+      "# of point-to-point and expanded collective messages with the platform's size factors applied.\n",
       trace.rank_count(), p.reference_speed);
   for (const std::string& l : left) s += "# left out: " + l + "\n";
   const std::uint64_t eager = p.mpi.eager_threshold + 1;  // SMPI: size < threshold

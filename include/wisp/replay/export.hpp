@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct ExportPlatform {
   std::filesystem::path platform_file;  // the SimGrid XML the export is meant for ("" if generated)
   std::string platform_xml;             // a generated platform's XML (written beside an SMPI export)
   std::vector<std::string> rank_hosts;  // the host of every rank (SMPI's hostfile)
+  // A calibrated platform's size factors (Platform::size_factors): a message is written with the
+  // bytes the replay simulates for it (its size × the receiving host's factor of its class).
+  std::map<std::string, std::map<std::uint32_t, double>> size_factors;
 };
 
 struct ExportOptions {
