@@ -76,7 +76,7 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
     line("init");  // SMPI's replay needs it first (it sets the default datatype: MPI_BYTE)
   }
 
-  std::uint64_t lines = 1, analytic = 0;
+  std::uint64_t lines = 0, analytic = 0;
 
   void compute(double seconds) override { line(fmt::format("compute {}", seconds * platform_.reference_speed)); }
   void idle(double seconds) override { sleep(seconds); }
