@@ -45,7 +45,11 @@ void write_exports(const Trace& trace, const Platform& platform, const ReplayOpt
   p.mpi = platform.mpi;
   if (options.eager_threshold) p.mpi.eager_threshold = *options.eager_threshold;
   p.platform_file = platform.file;
-  if (platform.file.empty()) p.platform_xml = platform_xml(platform);
+  if (platform.file.empty()) {
+    Platform generated = platform;
+    if (generated.hosts == 0) generated.hosts = trace.rank_count();  // one host per rank
+    p.platform_xml = platform_xml(generated);
+  }
   p.rank_hosts = stats.rank_hosts;
   p.size_factors = platform.size_factors;
   for (const ExportRequest& r : requests) {

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "wisp/analysis/timeline.hpp"
+#include "wisp/driver/exports.hpp"
 #include "wisp/driver/mpi_pool.hpp"
 #include "wisp/driver/point_cubes.hpp"
 #include "wisp/driver/slurm_array.hpp"
@@ -58,6 +59,17 @@ void write_traces(const Scenario& s, const PointResult& r, const fs::path& dir) 
   write_otf2_into(r.identity_replay.trace, dir / "identity-trace", w);
 }
 
+// The scenario's `export:` (exports.hpp), inside the output directory.
+void write_scenario_exports(const Scenario& s, const PointResult::Input& in, const ReplayResult& replayed,
+                            AtomicDirectory& out, Written& written) {
+  std::vector<ExportRequest> requests = s.exports;
+  for (ExportRequest& r : requests) {
+    r.path = out.staging() / r.path;
+    fs::create_directories(r.path.parent_path());
+  }
+  write_exports(in.trace, in.platform, in.options, replayed.statistics, requests, false, written);
+}
+
 Written run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& out, const RunOptions& o) {
   PointEvaluation p;
   try {
@@ -66,6 +78,9 @@ Written run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& 
     throw Error(fmt::format("{}: trace {}: {}", s.file.string(), in.source, e.what()));
   }
   write_traces(s, p.result, out.staging());
+  Written exported;
+  if (p.result.scenario_input)
+    write_scenario_exports(s, *p.result.scenario_input, p.result.scenario_replay, out, exported);
   std::vector<std::string> cube_warnings;
   if (!o.no_cube) cube_warnings = write_point_cubes(p, out.staging(), "wisp run " + s.file.string());
   write_views(s, in, p, out, o.chrome_trace);
@@ -74,6 +89,7 @@ Written run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& 
   report.summary = !o.detail;  // the screen: the largest changes, report.txt the tables
   written.text = point_text(s, in, p, report);
   written.warnings.insert(written.warnings.end(), cube_warnings.begin(), cube_warnings.end());
+  written.warnings.insert(written.warnings.end(), exported.warnings.begin(), exported.warnings.end());
   if (const std::string lacking = records_not_written(in.trace); !lacking.empty())
     written.warnings.push_back("the simulated traces lack records wisp does not keep: " + lacking);
   return written;
@@ -139,6 +155,8 @@ void check_sweep_options(const Scenario& s, const RunOptions& o) {
   if (!o.chrome_trace.empty() && !s.sweep.empty())
     throw Error(fmt::format("--chrome-trace {}: {} is a sweep, which keeps no timelines; run one point of it",
                             o.chrome_trace.string(), s.file.string()));
+  if (!s.exports.empty() && !s.sweep.empty())
+    throw Error(fmt::format("{}: export: a sweep writes no exports; run one point of it", s.file.string()));
   if (s.sweep.empty() && (!o.points.empty() || o.resume || o.slurm_array > 0))
     throw Error(fmt::format("{}: --points, --resume and --slurm-array are for sweeps; this scenario has no sweep axes",
                             s.file.string()));

@@ -335,6 +335,9 @@ PointResult run_scenario(const Scenario& scenario, const Trace& measured, const 
   interval.point = identity.replay.runtime - replayed.runtime;
   PointResult r = point_result(scenario, measured, t, identity, setup.description, std::move(replayed));
   r.interval = std::move(interval);
+  if (!scenario.exports.empty())
+    r.scenario_input =
+        std::make_shared<const PointResult::Input>(PointResult::Input{t.trace, setup.platform, setup.options});
   return r;
 }
 
@@ -418,6 +421,9 @@ PointResult PointRun::finish() {
   PointResult r =
       point_result(scenario_, measured_, transformed_, identity_, scenario_description_, std::move(replayed));
   r.interval = std::move(interval);
+  if (!scenario_.exports.empty())  // the run is over: the transformed trace moves
+    r.scenario_input = std::make_shared<const PointResult::Input>(
+        PointResult::Input{std::move(transformed_.trace), scenario_platform_, scenario_options_});
   return r;
 }
 

@@ -394,10 +394,10 @@ struct Parser {
   Scenario scenario(YAML::Node root) const {
     if (!root || root.IsNull()) throw Error(file + ":1:1: the scenario is empty (start with 'wisp: 1')");
     if (!root.IsMap()) fail(root, "a scenario is a mapping of keys (wisp, trace, transforms, ...)");
-    only_keys(
-        root,
-        {"wisp", "name", "description", "trace", "platform", "replay", "transforms", "sweep", "analyses", "output"},
-        "the scenario");
+    only_keys(root,
+              {"wisp", "name", "description", "trace", "platform", "replay", "transforms", "sweep", "analyses",
+               "output", "export"},
+              "the scenario");
     if (!root["wisp"]) fail(root, "missing required key 'wisp' (the schema version: write 'wisp: 1')");
     if (!root["wisp"].IsScalar() || root["wisp"].Scalar() != "1")
       fail(root["wisp"],
@@ -450,7 +450,34 @@ struct Parser {
       s.analyses = analysis_keys();
     }
     if (root["output"]) s.output = path(root["output"], "output");
+    if (root["export"]) s.exports = exports(root["export"]);
     return s;
+  }
+
+  // export: {smpi-ti: DIR, goal: FILE, collectives: actions|messages, time_unit: ns|ps}; the
+  // paths are inside the run's output directory.
+  std::vector<ExportRequest> exports(const YAML::Node& n) const {
+    only_keys(n, {"smpi-ti", "goal", "collectives", "time_unit"}, "export");
+    auto choice = [&](const char* key, const std::string& first, const std::string& second) {
+      if (!n[key]) return false;
+      const std::string v = text(n[key], key);
+      if (v != first && v != second)
+        fail(n[key], fmt::format("export {}: '{}' is not {} or {}", key, v, first, second));
+      return v == second;
+    };
+    const bool messages = choice("collectives", "actions", "messages");
+    const bool ps = choice("time_unit", "ns", "ps");
+    std::vector<ExportRequest> out;
+    for (const char* format : {"smpi-ti", "goal"}) {
+      if (!n[format]) continue;
+      const fs::path p = text(n[format], format);
+      if (p.empty() || p.is_absolute() || p.lexically_normal().string().rfind("..", 0) == 0)
+        fail(n[format],
+             fmt::format("export {}: '{}' must be a relative path inside the output directory", format, p.string()));
+      out.push_back(ExportRequest{format, p, messages, ps});
+    }
+    if (out.empty()) fail(n, "export names no format (smpi-ti: DIR or goal: FILE)");
+    return out;
   }
 };
 

@@ -47,6 +47,33 @@ TEST_CASE("wisp simulate writes the simulated trace and compares runtimes", "[re
   CHECK_THAT(platform.err, Catch::Contains("no such file"));
 }
 
+TEST_CASE("wisp simulate --export: both formats beside the simulated trace; bad requests write nothing",
+          "[replay][cli][export]") {
+  TempDir dir;
+  REQUIRE(run_wisp("generate halo --dims 2x2 --steps 2 -o " + q(dir / "halo")).exit_code == 0);
+  const auto r = run_wisp("simulate " + q(dir / "halo") + " --costs model -o " + q(dir / "sim") + " --export goal " +
+                          q(dir / "h.goal") + " --export smpi-ti " + q(dir / "ti") + " --export-collectives messages");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("goal operations") && Catch::Contains("dependencies"));
+  CHECK(std::filesystem::exists(dir / "h.goal"));
+  CHECK(std::filesystem::exists(dir / "ti" / "rank-3.txt"));
+  CHECK(std::filesystem::exists(dir / "sim"));
+
+  const auto format = run_wisp("simulate " + q(dir / "halo") + " -o " + q(dir / "x") + " --export vampir v");
+  CHECK(format.exit_code == 1);
+  CHECK_THAT(format.err, Catch::Contains("--export vampir: unknown format (expected smpi-ti or goal)"));
+  const auto missing =
+      run_wisp("simulate " + q(dir / "halo") + " -o " + q(dir / "x") + " --export goal " + q(dir / "no" / "h.goal"));
+  CHECK(missing.exit_code == 1);
+  CHECK_THAT(missing.err, Catch::Contains("does not exist"));
+  const auto exists =
+      run_wisp("simulate " + q(dir / "halo") + " -o " + q(dir / "x") + " --export smpi-ti " + q(dir / "ti"));
+  CHECK(exists.exit_code == 1);
+  CHECK_THAT(exists.err, Catch::Contains("exists and is not empty"));
+  CHECK(!std::filesystem::exists(dir / "x"));  // refused before anything was written
+}
+
 // Per timeline (pid) and lane (tid): the durations of `work` and the waits in MPI_Barrier [µs].
 struct BarrierLanes {
   std::map<int, std::map<int, std::vector<double>>> work, wait;

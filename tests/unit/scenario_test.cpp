@@ -143,6 +143,28 @@ TEST_CASE("scenario errors name the file, line and column") {
                     "key 'fator' in transform 'scale' (did you mean 'factor'?)");
 }
 
+TEST_CASE("scenario export: formats, options, and paths inside the output directory", "[export]") {
+  const Scenario s = parse_scenario(
+      "wisp: 1\ntrace: t\nexport: {smpi-ti: ti, goal: out/run.goal, collectives: messages, time_unit: ps}\n",
+      "dir/s.yaml");
+  REQUIRE(s.exports.size() == 2);
+  CHECK(s.exports[0].format == "smpi-ti");
+  CHECK(s.exports[0].path == "ti");
+  CHECK(s.exports[0].collectives_as_messages);
+  CHECK(s.exports[1].format == "goal");
+  CHECK(s.exports[1].path == "out/run.goal");
+  CHECK(s.exports[1].picoseconds);
+  CHECK(error_of("wisp: 1\ntrace: t\nexport: {goal: /tmp/x.goal}\n") ==
+        "dir/s.yaml:3:16: export goal: '/tmp/x.goal' must be a relative path inside the output directory");
+  CHECK(error_of("wisp: 1\ntrace: t\nexport: {smpi-ti: ../ti}\n") ==
+        "dir/s.yaml:3:19: export smpi-ti: '../ti' must be a relative path inside the output directory");
+  CHECK(error_of("wisp: 1\ntrace: t\nexport: {goal: g, time_unit: us}\n") ==
+        "dir/s.yaml:3:30: export time_unit: 'us' is not ns or ps");
+  CHECK(error_of("wisp: 1\ntrace: t\nexport: {collectives: messages}\n") ==
+        "dir/s.yaml:3:9: export names no format (smpi-ti: DIR or goal: FILE)");
+  CHECK_THAT(error_of("wisp: 1\ntrace: t\nexport: {gaol: g}\n"), Catch::Contains("unknown key 'gaol' in export"));
+}
+
 // `wisp run TRACE` (natural, since `wisp suggest` takes one): the commands that take a trace.
 TEST_CASE("a trace given where a scenario is expected: the commands that take it") {
   wisp::test::TempDir dir;

@@ -8,16 +8,11 @@
 #include <vector>
 
 #include "wisp/driver/written.hpp"
+#include "wisp/replay/export.hpp"
 #include "wisp/replay/replay.hpp"
 
 namespace wisp::driver {
 
-struct ExportRequest {
-  std::string format;  // "smpi-ti" or "goal"
-  std::filesystem::path path;
-  bool collectives_as_messages = false;  // smpi-ti
-  bool picoseconds = false;              // goal
-};
 // From the command line's pairs (format, path, format, path, ...); throws wisp::Error on an
 // unknown format.
 std::vector<ExportRequest> export_requests(const std::vector<std::string>& pairs,

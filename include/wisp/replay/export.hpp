@@ -15,6 +15,14 @@
 
 namespace wisp {
 
+// One export asked for (`--export FORMAT PATH` of wisp simulate, a scenario's `export:` key).
+struct ExportRequest {
+  std::string format;  // "smpi-ti" or "goal"
+  std::filesystem::path path;
+  bool collectives_as_messages = false;  // smpi-ti: every collective as wisp's messages
+  bool picoseconds = false;              // goal: times in ps
+};
+
 // The platform figures an export states (from the replay's platform, see PlatformFacts).
 struct ExportPlatform {
   double reference_speed = 1e9;         // flop/s one traced second represents

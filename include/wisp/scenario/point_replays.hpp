@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,6 +70,13 @@ struct PointResult : Runtimes {
   std::optional<PlatformReach> platform_reach;
   ReplayResult identity_replay;
   ReplayResult scenario_replay;
+  // What the scenario replay replayed, kept only when the scenario asks for exports.
+  struct Input {
+    Trace trace;  // the transformed trace
+    Platform platform;
+    ReplayOptions options;
+  };
+  std::shared_ptr<const Input> scenario_input;
 };
 
 // The unmodified trace replayed on the scenario's platform: shared by every sweep point with the

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "wisp/replay/export.hpp"
 #include "wisp/trace/ids.hpp"
 
 namespace wisp {
@@ -118,9 +119,10 @@ struct Scenario {
   ReplaySpec replay;
   std::vector<Transform> transforms;
   std::vector<SweepAxis> sweep;
-  std::vector<std::string> analyses;  // keys of analysis_keys() (metric_catalogue.hpp); default: all
-  std::filesystem::path output;       // "" = decided by the runner
-  YAML::Node source;                  // the parsed document (sweeps edit copies of it)
+  std::vector<std::string> analyses;   // keys of analysis_keys() (metric_catalogue.hpp); default: all
+  std::filesystem::path output;        // "" = decided by the runner
+  std::vector<ExportRequest> exports;  // `export:` the scenario trace for other simulators (paths in the output)
+  YAML::Node source;                   // the parsed document (sweeps edit copies of it)
 };
 
 // Reads and checks a scenario file; throws wisp::Error("file:line:col: ...").
