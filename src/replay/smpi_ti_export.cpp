@@ -8,6 +8,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "collective_schedule.hpp"
 #include "mpi_program.hpp"
@@ -101,11 +102,11 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
       const char* verb = send ? (single ? "send" : "isend") : (single ? "recv" : "irecv");
       line(fmt::format("{} {} {} {}", verb, p.peer, tag_of(p), wire_bytes(platform_, send ? p.peer : rank_, p.bytes)));
       if (!single && op.blocking) to_wait.push_back(op.record);
+      if (!single && !op.blocking) open_.insert(op.record);
     }
     if (c.finalize_barrier)
       collective(CollectiveCall{CollectiveOp::DestroyHandle, trace_.defs.world, kNone, 0, 0, 0, kNone});
-    for (std::uint32_t record : c.completed) wait_for(record);
-    for (std::uint32_t record : to_wait) wait_for(record);
+    complete(c.completed, to_wait);
     sleep(c.cost);
     if (c.finalize) line("finalize");
   }
@@ -137,6 +138,18 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
   }
 
   int tag_of(const P2P& p) const { return tags_.p2p.at({p.comm, p.tag}); }
+
+  // A call that completes every open request (and posted no blocking ones) is SMPI's `waitall`;
+  // otherwise one `wait` per request, found by its (source, destination, tag).
+  void complete(const std::vector<std::uint32_t>& completed, const std::vector<std::uint32_t>& blocking) {
+    std::size_t open = 0;
+    for (std::uint32_t record : completed) open += open_.count(record);
+    const bool all = !completed.empty() && blocking.empty() && open == completed.size() && open == open_.size();
+    for (std::uint32_t record : completed) open_.erase(record);
+    if (all) return line("waitall");
+    for (std::uint32_t record : completed) wait_for(record);
+    for (std::uint32_t record : blocking) wait_for(record);
+  }
 
   void wait_for(std::uint32_t record) {
     const P2P& p = trace_.ranks[rank_].p2p[record];
@@ -231,6 +244,7 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
   CommId comm_id_ = kNone;
   std::vector<std::pair<Rank, Rank>> batch_;  // (source, destination) of the posted messages
   std::map<CommId, std::vector<std::uint32_t>> local_;
+  std::set<std::uint32_t> open_;  // requests (p2p records) posted and not yet completed
 };
 
 // The smpirun command: SMPI's network and MPI costs reduced to wisp's model (CM02 without

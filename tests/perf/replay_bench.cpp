@@ -44,6 +44,7 @@
 #include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/replay/calibrate.hpp"
+#include "wisp/replay/export.hpp"
 #include "wisp/replay/replay.hpp"
 
 using namespace wisp;
@@ -88,58 +89,17 @@ Platform bench_platform(const Args& a, std::uint32_t ranks) {
   return load_platform(a.platform);
 }
 
-// One TI action file per rank: init, compute <flops> for the time between MPI calls (1 Gflop/s
-// hosts), irecv/isend <peer> <tag> <bytes>, waitall, allreduce <bytes> 0, finalize.
-void write_ti(const Trace& t, const fs::path& dir, double flops_per_second) {
-  fs::create_directories(dir);
-  std::ofstream list(dir / "traces.txt");
-  for (Rank r = 0; r < t.rank_count(); ++r) {
-    const fs::path file = dir / fmt::format("rank{}.txt", r);
-    list << fs::absolute(file).string() << "\n";
-    std::ofstream out(file);
-    const RankTrace& rt = t.ranks[r];
-    double outside = 0, last = rt.events.empty() ? 0 : rt.events.front().time;
-    std::size_t call = 0;
-    for (EventIndex i = 0; i < rt.events.size(); ++i) {
-      const Event& e = rt.events[i];
-      if (call < rt.mpi_calls.size() && rt.mpi_calls[call].enter == i) {
-        outside += e.time - last;
-        if (outside > 0) out << r << " compute " << std::llround(outside * flops_per_second) << "\n";
-        outside = 0;
-        const CallSpan span = rt.mpi_calls[call++];
-        const MpiFunction f = t.defs.region_of(e.ref).mpi;
-        for (EventIndex k = span.enter; k <= span.leave; ++k) {
-          const Event& x = rt.events[k];
-          if (x.kind == EventKind::MpiIsend) {
-            const P2P& p = rt.p2p[x.ref];
-            out << r << " isend " << p.peer << " " << p.tag << " " << p.bytes << "\n";
-          } else if (x.kind == EventKind::MpiIrecvRequest) {
-            const P2P& p = rt.p2p[x.ref];
-            out << r << " irecv " << p.peer << " " << p.tag << " " << p.bytes << "\n";
-          }
-        }
-        if (f == MpiFunction::Init)
-          out << r << " init\n";
-        else if (f == MpiFunction::Finalize)
-          out << r << " finalize\n";
-        else if (f == MpiFunction::Waitall)
-          out << r << " waitall\n";
-        else if (f == MpiFunction::Allreduce) {
-          const CollectiveRecord& c = rt.collectives[rt.events[span.enter + 2].ref];
-          out << r << " allreduce " << collective_buffer(c.op, c.sent, c.received, t.rank_count(), false) << " 0\n";
-        } else if (f != MpiFunction::Isend && f != MpiFunction::Irecv) {
-          throw std::runtime_error("write_ti: " + std::string(to_string(f)) + " is not supported");
-        }
-        i = span.leave;
-        last = rt.events[i].time;
-        continue;
-      }
-      outside += e.time - last;
-      last = e.time;
-    }
-  }
-  std::ofstream hosts(dir / "hosts.txt");
-  for (Rank r = 0; r < t.rank_count(); ++r) hosts << "node-" << r << "\n";
+// The trace in SMPI's TI format, written by wisp's exporter (replay/export.hpp): init, compute
+// <flops> between MPI calls (1 Gflop/s hosts), irecv/isend, waitall, allreduce, barrier (Finalize),
+// finalize, and MPI_Init's wait as a sleep.
+void write_ti(const Trace& t, const fs::path& dir, const Platform& p, const std::string& platform_file) {
+  ExportPlatform e;
+  e.reference_speed = p.reference_speed > 0 ? p.reference_speed : 1e9;
+  e.mpi = p.mpi;
+  e.platform_file = platform_file;
+  ExportOptions o;
+  o.algorithms = parse_collective_algorithms("allreduce=recursive_doubling");
+  export_smpi_ti(t, e, o, dir, true);
 }
 
 struct Run {
@@ -161,12 +121,14 @@ Run run_smpi(const Trace& t, const fs::path& dir, const std::string& platform) {
                                    "-np",
                                    std::to_string(t.rank_count()),
                                    "-platform",
-                                   platform,
+                                   fs::absolute(platform).string(),
                                    "-hostfile",
-                                   (dir / "hosts.txt").string(),
+                                   "hostfile.txt",
                                    "-replay",
-                                   (dir / "traces.txt").string(),
+                                   "index.txt",
                                    "-no-privatize",
+                                   "--cfg=smpi/send-is-detached-thresh:65537",
+                                   "--cfg=smpi/async-small-thresh:65537",
                                    "--cfg=smpi/allreduce:rdb",
                                    "--cfg=network/model:CM02",
                                    "--cfg=network/TCP-gamma:0",
@@ -182,6 +144,7 @@ Run run_smpi(const Trace& t, const fs::path& dir, const std::string& platform) {
     std::FILE* f = std::freopen(log.c_str(), "w", stdout);
     (void)f;
     dup2(fileno(stdout), 2);
+    if (chdir(dir.c_str()) != 0) _exit(126);  // the index names the rank files relative to it
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -236,7 +199,7 @@ Result measure(const Args& a, std::uint32_t ranks, std::uint64_t operations, boo
   fs::path dir;
   if (smpi) {
     dir = fs::temp_directory_path() / fmt::format("wisp-bench-ti-{}-{}", getpid(), ranks);
-    write_ti(t, dir, p.reference_speed > 0 ? p.reference_speed : 1e9);
+    write_ti(t, dir, p, a.platform);
   }
   std::vector<double> walls, sims, smpi_walls, ratios;
   for (int k = 0; k < a.repeat; ++k) {

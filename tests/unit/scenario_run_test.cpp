@@ -237,6 +237,30 @@ TEST_CASE("scenario wavefront-tuning: scale, set and zero communication match th
   CHECK(j["transforms"].size() == 3);
 }
 
+TEST_CASE("scenario wavefront-export: the rebalanced trace written for SMPI and LogGOPSim", "[export]") {
+  TempDir dir;
+  const json j = cli_json(kScenarios + "wavefront-export.yaml", dir);
+  CHECK(j["gain"]["seconds"].get<double>() > 0);
+  const auto out = dir / "out";
+  REQUIRE(std::filesystem::exists(out / "wavefront.goal"));
+  REQUIRE(std::filesystem::exists(out / "ti" / "smpirun.sh"));
+  // The exports are of the transformed trace: rebalancing sweep() gives every rank the mean of
+  // 2 slow ranks (2 ms per block) and 6 others (1 ms): 1.25 ms x 4 iterations x 4 sweeps x 2
+  // blocks = 40 ms of computation, 4e7 flops at the generated hosts' 1 Gflop/s.
+  for (int rank : {0, 1, 4, 7}) {
+    std::ifstream in(out / "ti" / ("rank-" + std::to_string(rank) + ".txt"));
+    std::string who, action;
+    double flops = 0;
+    while (in >> who >> action) {
+      std::string rest;
+      std::getline(in, rest);
+      if (action == "compute") flops += std::stod(rest);
+    }
+    INFO("rank " << rank);
+    CHECK(flops == Approx(4e7).epsilon(1e-6));
+  }
+}
+
 TEST_CASE("scenario phases-fat-tree: a time window selects one phase; a platform file is used") {
   TempDir dir;
   const json j = run_json(kScenarios + "phases-fat-tree.yaml", dir);
