@@ -41,7 +41,7 @@ class GoalRank final : public ProgramWriter, public CollectiveMessenger {
     scale_ = options.picoseconds ? 1e12 : 1e9;
   }
 
-  std::uint64_t operations = 0, dependencies = 0, analytic = 0;
+  std::uint64_t operations = 0, dependencies = 0, analytic = 0, synchronous = 0;
 
   void compute(double seconds) override { calc(seconds); }
   void idle(double seconds) override { calc(seconds); }
@@ -55,6 +55,7 @@ class GoalRank final : public ProgramWriter, public CollectiveMessenger {
         continue;
       }
       const P2P& p = trace_.ranks[rank_].p2p[op.record];
+      synchronous += op.synchronous && p.bytes <= platform_.mpi.eager_threshold;
       const std::uint32_t tag = static_cast<std::uint32_t>(p.message);
       const std::uint32_t label =
           op.kind == ProgramOperation::Kind::Send
@@ -227,6 +228,7 @@ ExportResult export_goal(const Trace& trace, const ExportPlatform& platform, con
       result.operations += writer.operations;
       result.dependencies += writer.dependencies;
       result.left_out.analytic_collectives += writer.analytic;
+      result.left_out.synchronous_sends += writer.synchronous;
     }
   });
   return result;

@@ -40,11 +40,13 @@ ProgramCall program_call(const Trace& trace, const RankTrace& rt, const CallShap
   c.init = shape.init;
   c.finalize = shape.finalize;
   using K = ProgramOperation::Kind;
+  const MpiFunction f = shape.has_enter ? trace.defs.regions[shape.region].mpi : MpiFunction::None;
+  const bool synchronous = f == MpiFunction::Ssend || f == MpiFunction::Issend;
   auto p2p = [&](std::uint32_t record, K kind, bool blocking) {
     if (rt.p2p[record].message == kNone)
       ++left.unmatched_messages;
     else
-      c.operations.push_back(ProgramOperation{kind, record, blocking});
+      c.operations.push_back(ProgramOperation{kind, record, blocking, synchronous && kind == K::Send});
   };
   for (EventIndex k = first; k <= last; ++k) {
     const Event& e = rt.events[k];
@@ -74,7 +76,7 @@ ProgramCall program_call(const Trace& trace, const RankTrace& rt, const CallShap
         if (r.instance == kNone || !trace.collectives[r.instance].complete)
           ++left.incomplete_collectives;
         else
-          c.operations.push_back(ProgramOperation{K::Collective, e.ref, true});
+          c.operations.push_back(ProgramOperation{K::Collective, e.ref, true, false});
         break;
       }
       default:
@@ -177,6 +179,9 @@ std::vector<std::string> ExportLeftOut::names() const {
     out.push_back(fmt::format("{} accelerator stream(s) with {} event(s)", stream_locations, stream_events));
   add(rma_records, "RMA record(s) (one-sided transfers, memory copies)");
   add(analytic_collectives, "collective(s) under the analytic algorithm (written with the family's default)");
+  add(synchronous_sends,
+      "synchronous send(s) (MPI_Ssend/MPI_Issend) up to the eager threshold, rendezvous in wisp, written as standard "
+      "sends (the simulator decides by size)");
   return out;
 }
 

@@ -18,7 +18,8 @@ struct ProgramOperation {
   enum class Kind : std::uint8_t { Send, Receive, Collective };
   Kind kind = Kind::Send;
   std::uint32_t record = 0;
-  bool blocking = false;  // a send or receive the call itself completes (not a request)
+  bool blocking = false;     // a send or receive the call itself completes (not a request)
+  bool synchronous = false;  // a send of MPI_Ssend/MPI_Issend (rendezvous in the replay at any size)
 };
 
 // One MPI call that communicates (calls without communication are computation).

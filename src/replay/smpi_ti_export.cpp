@@ -77,7 +77,7 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
     line("init");  // SMPI's replay needs it first (it sets the default datatype: MPI_BYTE)
   }
 
-  std::uint64_t lines = 0, analytic = 0;
+  std::uint64_t lines = 0, analytic = 0, synchronous = 0;
 
   void compute(double seconds) override { line(fmt::format("compute {}", seconds * platform_.reference_speed)); }
   void idle(double seconds) override { sleep(seconds); }
@@ -99,6 +99,7 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
       }
       const P2P& p = trace_.ranks[rank_].p2p[op.record];
       const bool send = op.kind == ProgramOperation::Kind::Send;
+      synchronous += op.synchronous && p.bytes <= platform_.mpi.eager_threshold;
       const char* verb = send ? (single ? "send" : "isend") : (single ? "recv" : "irecv");
       line(fmt::format("{} {} {} {}", verb, p.peer, tag_of(p), wire_bytes(platform_, send ? p.peer : rank_, p.bytes)));
       if (!single && op.blocking) to_wait.push_back(op.record);
@@ -315,6 +316,7 @@ ExportResult export_smpi_ti(const Trace& trace, const ExportPlatform& platform, 
     if (!file) throw Error(fmt::format("{}: cannot write {}", dir.string(), name));
     result.operations += writer.lines;
     result.left_out.analytic_collectives += writer.analytic;
+    result.left_out.synchronous_sends += writer.synchronous;
   }
   write_file_atomically(out.staging() / "index.txt", index);
   write_file_atomically(out.staging() / "hostfile.txt", hostfile(platform, trace.rank_count()));

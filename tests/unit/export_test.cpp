@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "hand_trace.hpp"
 #include "helpers.hpp"
 #include "wisp/generate/generators.hpp"
 #include "wisp/replay/export.hpp"
@@ -262,6 +263,41 @@ TEST_CASE("SMPI time-independent export: files, actions per rank and the smpirun
   CHECK(text.str().find("allreduce") == std::string::npos);
   CHECK(text.str().find("barrier") == std::string::npos);
   CHECK_THROWS_WITH(export_smpi_ti(t, model_platform(), ExportOptions{}, out, false), Catch::Contains("exists"));
+}
+
+TEST_CASE("GOAL and SMPI exports of a ring of Sendrecv and an Ssend", "[export]") {
+  // 3 ranks: work, then MPI_Sendrecv to the right neighbour from the left one (one send and one
+  // receive each, both after the work), then rank 0 MPI_Ssends 8 bytes to rank 1.
+  test::HandTrace h(3);
+  for (Rank r = 0; r < 3; ++r) {
+    h.work(r, 0, 1, "work");
+    h.sendrecv(r, 1, 2, (r + 1) % 3, (r + 2) % 3, 5, 1024);
+  }
+  h.ssend(0, 2, 3, 1, 6, 8);
+  h.recv(1, 2, 3, 0, 6, 8);
+  const Trace t = h.finish();
+  test::TempDir dir;
+  const ExportResult g = export_goal(t, model_platform(), ExportOptions{}, dir.path() / "ring.goal");
+  const GoalCounts c = parse_goal(dir.path() / "ring.goal");
+  CHECK(c.total(c.send) == 3 + 1);
+  CHECK(c.total(c.recv) == 3 + 1);
+  CHECK(c.calc.at(2) == 1);
+  // Rank 2: calc (l0); send (l1) and recv (l2) both require l0: 2 dependencies.
+  CHECK(c.deps.at(2) == 2);
+  // Rank 0: calc, send + recv (2), then the Ssend requires both (2).
+  CHECK(c.deps.at(0) == 4);
+  REQUIRE(g.left_out.names().size() == 1);
+  CHECK_THAT(g.left_out.names()[0], Catch::StartsWith("1 synchronous send(s)"));
+
+  const ExportResult ti = export_smpi_ti(t, model_platform(), ExportOptions{}, dir.path() / "ti", false);
+  CHECK(ti.left_out.synchronous_sends == 1);
+  std::ifstream in(dir.path() / "ti" / "rank-0.txt");
+  std::stringstream text;
+  text << in.rdbuf();
+  // Both sides of the Sendrecv are posted before either is waited for (a blocking send first
+  // could deadlock a ring of rendezvous messages); the Ssend is a plain send.
+  CHECK_THAT(text.str(), Catch::Contains("0 isend 1 0 1024\n0 irecv 2 0 1024\n0 wait 0 1 0\n0 wait 2 0 0\n"));
+  CHECK_THAT(text.str(), Catch::Contains("0 send 1 1 8\n"));
 }
 
 TEST_CASE("Exports name what the format cannot express: threads of a hybrid trace", "[export]") {

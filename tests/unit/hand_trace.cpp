@@ -55,6 +55,19 @@ void HandTrace::recv(Rank r, double enter_t, double leave_t, Rank from, int tag,
   leave(r, leave_t, "MPI_Recv");
 }
 
+void HandTrace::ssend(Rank r, double enter_t, double leave_t, Rank to, int tag, std::uint64_t bytes) {
+  enter(r, enter_t, "MPI_Ssend");
+  b(r).send(enter_t, to, world_, tag, bytes);
+  leave(r, leave_t, "MPI_Ssend");
+}
+
+void HandTrace::sendrecv(Rank r, double enter_t, double leave_t, Rank to, Rank from, int tag, std::uint64_t bytes) {
+  enter(r, enter_t, "MPI_Sendrecv");
+  b(r).send(enter_t, to, world_, tag, bytes);
+  b(r).recv(leave_t, from, world_, tag, bytes);
+  leave(r, leave_t, "MPI_Sendrecv");
+}
+
 std::uint64_t HandTrace::isend(Rank r, double enter_t, double leave_t, Rank to, int tag, std::uint64_t bytes) {
   const std::uint64_t id = next_request_++;
   enter(r, enter_t, "MPI_Isend");

@@ -29,6 +29,9 @@ class HandTrace {
   // Blocking point-to-point: the send event at Enter, the receive event at Leave.
   void send(Rank r, double enter, double leave, Rank to, int tag = 0, std::uint64_t bytes = 8);
   void recv(Rank r, double enter, double leave, Rank from, int tag = 0, std::uint64_t bytes = 8);
+  // MPI_Ssend (rendezvous at any size) and MPI_Sendrecv (its send at Enter, its receive at Leave).
+  void ssend(Rank r, double enter, double leave, Rank to, int tag = 0, std::uint64_t bytes = 8);
+  void sendrecv(Rank r, double enter, double leave, Rank to, Rank from, int tag = 0, std::uint64_t bytes = 8);
   // Non-blocking: returns the request id to complete with wait().
   std::uint64_t isend(Rank r, double enter, double leave, Rank to, int tag = 0, std::uint64_t bytes = 8);
   std::uint64_t irecv(Rank r, double enter, double leave, Rank from, int tag = 0, std::uint64_t bytes = 8);

@@ -52,6 +52,7 @@ struct ExportLeftOut {
   std::uint64_t stream_locations = 0, stream_events = 0;
   std::uint64_t rma_records = 0;
   std::uint64_t analytic_collectives = 0;  // written with the family's default algorithm
+  std::uint64_t synchronous_sends = 0;     // eager-sized MPI_Ssend/Issend written as standard sends
   std::vector<std::string> names() const;
 };
 
