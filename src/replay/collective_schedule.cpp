@@ -355,6 +355,14 @@ void CollectiveSchedule::scan_recursive_doubling() {
 
 }  // namespace
 
+std::vector<std::uint32_t> local_ranks(const Trace& trace, CommId comm) {
+  std::vector<std::uint32_t> local(trace.rank_count(), kNone);
+  const auto& members = trace.defs.comms[comm].members;
+  for (std::uint32_t l = 0; l < members.size(); ++l)
+    if (members[l] < local.size()) local[members[l]] = l;
+  return local;
+}
+
 CollectiveShape collective_shape(const Trace& trace, const CollectiveCall& call,
                                  const std::vector<std::uint32_t>& local, Rank self) {
   CollectiveShape s;

@@ -23,6 +23,14 @@ struct CollectiveCall {
   std::uint32_t instance = kNone;
 };
 
+// The call of a collective record of the trace.
+inline CollectiveCall collective_call(const CollectiveRecord& r) {
+  return CollectiveCall{r.op, r.comm, r.root, r.sent, r.received, r.instance, r.instance};
+}
+
+// Global rank → local rank of communicator `comm` (kNone for non-members).
+std::vector<std::uint32_t> local_ranks(const Trace& trace, CommId comm);
+
 // Where a schedule's messages go; ranks are local to the communicator. `wait` waits for every
 // transfer posted since the last wait; `receive` is a receive waited for at once.
 class CollectiveMessenger {

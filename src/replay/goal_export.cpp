@@ -36,12 +36,12 @@ struct GoalTags {
 class GoalRank final : public ProgramWriter, public CollectiveMessenger {
  public:
   GoalRank(const Trace& trace, Rank rank, const ExportPlatform& platform, const ExportOptions& options,
-           const GoalTags& tags, std::string& out)
-      : trace_(trace), rank_(rank), platform_(platform), options_(options), tags_(tags), out_(out) {
+           const GoalTags& tags, std::string& out, ExportLeftOut& left)
+      : trace_(trace), rank_(rank), platform_(platform), options_(options), tags_(tags), out_(out), left_(left) {
     scale_ = options.picoseconds ? 1e12 : 1e9;
   }
 
-  std::uint64_t operations = 0, dependencies = 0, analytic = 0, synchronous = 0;
+  std::uint64_t operations = 0, dependencies = 0;
 
   void compute(double seconds) override { calc(seconds); }
   void idle(double seconds) override { calc(seconds); }
@@ -51,11 +51,11 @@ class GoalRank final : public ProgramWriter, public CollectiveMessenger {
     std::vector<std::uint32_t> blocking;
     for (const ProgramOperation& op : c.operations) {
       if (op.kind == ProgramOperation::Kind::Collective) {
-        collective(rank_collective(trace_.ranks[rank_].collectives[op.record]), blocking);
+        collective(collective_call(trace_.ranks[rank_].collectives[op.record]), blocking);
         continue;
       }
       const P2P& p = trace_.ranks[rank_].p2p[op.record];
-      synchronous += op.synchronous && p.bytes <= platform_.mpi.eager_threshold;
+      left_.synchronous_sends += op.synchronous && p.bytes <= platform_.mpi.eager_threshold;
       const std::uint32_t tag = static_cast<std::uint32_t>(p.message);
       const std::uint32_t label =
           op.kind == ProgramOperation::Kind::Send
@@ -98,24 +98,12 @@ class GoalRank final : public ProgramWriter, public CollectiveMessenger {
   }
 
  private:
-  static CollectiveCall rank_collective(const CollectiveRecord& r) {
-    return CollectiveCall{r.op, r.comm, r.root, r.sent, r.received, r.instance, r.instance};
-  }
-
   void collective(const CollectiveCall& call, std::vector<std::uint32_t>& blocking) {
-    CollectiveAlgorithm a = options_.algorithms.of(call.op);
-    if (a == CollectiveAlgorithm::Analytic) {
-      a = CollectiveAlgorithms{}.of(call.op);
-      ++analytic;
-    }
+    const CollectiveAlgorithm a = schedule_algorithm(options_.algorithms, call.op, left_);
     comm_ = &trace_.defs.comms[call.comm];
     comm_id_ = call.comm;
     auto& local = local_[call.comm];
-    if (local.empty()) {
-      local.assign(trace_.rank_count(), kNone);
-      for (std::uint32_t l = 0; l < comm_->members.size(); ++l)
-        if (comm_->members[l] < local.size()) local[comm_->members[l]] = l;
-    }
+    if (local.empty()) local = local_ranks(trace_, call.comm);
     front_ = frontier_;
     send_collective_messages(trace_, call, local, rank_, a, *this);
     wait();
@@ -160,6 +148,7 @@ class GoalRank final : public ProgramWriter, public CollectiveMessenger {
   const ExportOptions& options_;
   const GoalTags& tags_;
   std::string& out_;
+  ExportLeftOut& left_;
   double scale_ = 1e9;
   std::uint32_t next_label_ = 0;
   std::vector<std::uint32_t> frontier_;                        // what the next operation waits for
@@ -221,14 +210,12 @@ ExportResult export_goal(const Trace& trace, const ExportPlatform& platform, con
     std::string text;
     for (Rank r = 0; r < trace.rank_count(); ++r) {
       text = fmt::format("rank {} {{\n", r);
-      GoalRank writer(trace, r, platform, options, tags, text);
+      GoalRank writer(trace, r, platform, options, tags, text, result.left_out);
       walk_program(trace, r, costs, writer, result.left_out);
       text += "}\n";
       os << text;
       result.operations += writer.operations;
       result.dependencies += writer.dependencies;
-      result.left_out.analytic_collectives += writer.analytic;
-      result.left_out.synchronous_sends += writer.synchronous;
     }
   });
   return result;

@@ -133,6 +133,13 @@ void walk_program(const Trace& trace, Rank rank, const ProgramCosts& costs, Prog
   if (computation > 0) out.compute(computation);
 }
 
+CollectiveAlgorithm schedule_algorithm(const CollectiveAlgorithms& algorithms, CollectiveOp op, ExportLeftOut& left) {
+  const CollectiveAlgorithm a = algorithms.of(op);
+  if (a != CollectiveAlgorithm::Analytic) return a;
+  ++left.analytic_collectives;
+  return CollectiveAlgorithms{}.of(op);
+}
+
 std::uint64_t wire_bytes(const ExportPlatform& platform, Rank receiver, std::uint64_t bytes) {
   if (platform.size_factors.empty() || receiver >= platform.rank_hosts.size()) return bytes;
   const auto host = platform.size_factors.find(platform.rank_hosts[receiver]);

@@ -53,6 +53,10 @@ struct ProgramCosts {
 };
 ProgramCosts program_costs(const Trace& trace, const MpiCosts& mpi, const std::vector<std::string>& rank_hosts);
 
+// The replay's algorithm for `op`; the analytic one (no messages to write) becomes the family's
+// default and is counted in `left`.
+CollectiveAlgorithm schedule_algorithm(const CollectiveAlgorithms& algorithms, CollectiveOp op, ExportLeftOut& left);
+
 // The bytes the replay simulates for a message of `bytes` to rank `receiver` (size factors).
 std::uint64_t wire_bytes(const ExportPlatform& platform, Rank receiver, std::uint64_t bytes);
 

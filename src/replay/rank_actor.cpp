@@ -152,7 +152,7 @@ void RankActor::post_operations(EventIndex first, EventIndex last, bool init) {
       case EventKind::MpiCollectiveEnd: {
         const CollectiveRecord& c = rt_.collectives[e.ref];
         if (init || c.instance == kNone || c.comm == kNone) break;  // Init: synchronised before
-        run_collective(*this, CollectiveCall{c.op, c.comm, c.root, c.sent, c.received, c.instance, c.instance});
+        run_collective(*this, collective_call(c));
         break;
       }
       default:

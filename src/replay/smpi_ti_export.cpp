@@ -72,12 +72,12 @@ std::pair<const char*, const char*> smpi_algorithm(CollectiveFamily f, Collectiv
 class TiRank final : public ProgramWriter, public CollectiveMessenger {
  public:
   TiRank(const Trace& trace, Rank rank, const ExportPlatform& platform, const ExportOptions& options,
-         const TiTags& tags, std::ostream& out)
-      : trace_(trace), rank_(rank), platform_(platform), options_(options), tags_(tags), out_(out) {
+         const TiTags& tags, std::ostream& out, ExportLeftOut& left)
+      : trace_(trace), rank_(rank), platform_(platform), options_(options), tags_(tags), out_(out), left_(left) {
     line("init");  // SMPI's replay needs it first (it sets the default datatype: MPI_BYTE)
   }
 
-  std::uint64_t lines = 0, analytic = 0, synchronous = 0;
+  std::uint64_t lines = 0;
 
   void compute(double seconds) override { line(fmt::format("compute {}", seconds * platform_.reference_speed)); }
   void idle(double seconds) override { sleep(seconds); }
@@ -94,12 +94,12 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
     std::vector<std::uint32_t> to_wait;
     for (const ProgramOperation& op : c.operations) {
       if (op.kind == ProgramOperation::Kind::Collective) {
-        collective(rank_collective(trace_.ranks[rank_].collectives[op.record]));
+        collective(collective_call(trace_.ranks[rank_].collectives[op.record]));
         continue;
       }
       const P2P& p = trace_.ranks[rank_].p2p[op.record];
       const bool send = op.kind == ProgramOperation::Kind::Send;
-      synchronous += op.synchronous && p.bytes <= platform_.mpi.eager_threshold;
+      left_.synchronous_sends += op.synchronous && p.bytes <= platform_.mpi.eager_threshold;
       const char* verb = send ? (single ? "send" : "isend") : (single ? "recv" : "irecv");
       line(fmt::format("{} {} {} {}", verb, p.peer, tag_of(p), wire_bytes(platform_, send ? p.peer : rank_, p.bytes)));
       if (!single && op.blocking) to_wait.push_back(op.record);
@@ -134,10 +134,6 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
   }
 
  private:
-  static CollectiveCall rank_collective(const CollectiveRecord& r) {
-    return CollectiveCall{r.op, r.comm, r.root, r.sent, r.received, r.instance, r.instance};
-  }
-
   int tag_of(const P2P& p) const { return tags_.p2p.at({p.comm, p.tag}); }
 
   // A call that completes every open request (and posted no blocking ones) is SMPI's `waitall`;
@@ -164,11 +160,7 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
 
   // On the world communicator (members in rank order) SMPI's own action, else the messages.
   void collective(const CollectiveCall& call) {
-    CollectiveAlgorithm a = options_.algorithms.of(call.op);
-    if (a == CollectiveAlgorithm::Analytic) {
-      a = CollectiveAlgorithms{}.of(call.op);
-      ++analytic;
-    }
+    const CollectiveAlgorithm a = schedule_algorithm(options_.algorithms, call.op, left_);
     comm_ = &trace_.defs.comms[call.comm];
     comm_id_ = call.comm;
     if (comm_->size() <= 1) return;
@@ -221,12 +213,7 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
 
   const std::vector<std::uint32_t>& local_of(CommId comm) {
     auto& local = local_[comm];
-    if (local.empty()) {
-      const Communicator& c = trace_.defs.comms[comm];
-      local.assign(trace_.rank_count(), kNone);
-      for (std::uint32_t l = 0; l < c.members.size(); ++l)
-        if (c.members[l] < local.size()) local[c.members[l]] = l;
-    }
+    if (local.empty()) local = local_ranks(trace_, comm);
     return local;
   }
 
@@ -241,6 +228,7 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
   const ExportOptions& options_;
   const TiTags& tags_;
   std::ostream& out_;
+  ExportLeftOut& left_;
   const Communicator* comm_ = nullptr;
   CommId comm_id_ = kNone;
   std::vector<std::pair<Rank, Rank>> batch_;  // (source, destination) of the posted messages
@@ -310,13 +298,11 @@ ExportResult export_smpi_ti(const Trace& trace, const ExportPlatform& platform, 
     const std::string name = fmt::format("rank-{}.txt", r);
     index += name + "\n";
     std::ofstream file(out.staging() / name);
-    TiRank writer(trace, r, platform, options, tags, file);
+    TiRank writer(trace, r, platform, options, tags, file, result.left_out);
     walk_program(trace, r, costs, writer, result.left_out);
     file.flush();
     if (!file) throw Error(fmt::format("{}: cannot write {}", dir.string(), name));
     result.operations += writer.lines;
-    result.left_out.analytic_collectives += writer.analytic;
-    result.left_out.synchronous_sends += writer.synchronous;
   }
   write_file_atomically(out.staging() / "index.txt", index);
   write_file_atomically(out.staging() / "hostfile.txt", hostfile(platform, trace.rank_count()));

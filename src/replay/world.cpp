@@ -2,6 +2,8 @@
 // See world.hpp.
 #include "world.hpp"
 
+#include "collective_schedule.hpp"
+
 #include <cmath>
 #include <string>
 
@@ -60,12 +62,7 @@ std::uint32_t World::collective_channel(CommId comm, Rank source, Rank destinati
 
 const std::vector<std::uint32_t>& World::local_rank_of(CommId comm) {
   auto& map = local_ranks[comm];
-  if (map.empty()) {
-    map.assign(trace.rank_count(), kNone);
-    const auto& members = trace.defs.comms[comm].members;
-    for (std::uint32_t l = 0; l < members.size(); ++l)
-      if (members[l] < map.size()) map[members[l]] = l;
-  }
+  if (map.empty()) map = replay_impl::local_ranks(trace, comm);
   return map;
 }
 
