@@ -41,9 +41,9 @@ void write_views(const Scenario& s, const ScenarioTrace& in, const PointEvaluati
   const Timeline measured = build_timeline(in.trace, p.measured.wait_paths);
   const Timeline identity = build_timeline(p.result.identity_replay.trace, p.identity.wait_paths);
   const Timeline scenario = build_timeline(p.result.scenario_replay.trace, p.scenario.wait_paths);
-  write_file_atomically(
-      out.staging() / "report.html",
-      point_html(s, in, p, {{"identity", &identity}, {"scenario", &scenario}, {"measured", &measured}}));
+  write_file_atomically(out.staging() / "report.html", [&](std::ostream& os) {
+    write_point_html(os, s, in, p, {{"identity", &identity}, {"scenario", &scenario}, {"measured", &measured}});
+  });
   if (!chrome_trace.empty())
     write_file_atomically(
         chrome_trace, chrome_trace_json({{"measured", &measured}, {"identity", &identity}, {"scenario", &scenario}}));

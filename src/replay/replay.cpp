@@ -69,6 +69,16 @@ ReplayResult assemble_result(const Trace& trace, replay_impl::SimulatedTimes ans
   return result;
 }
 
+ChildAnswer answer_of(const StartedReplay& started) {
+  ChildAnswer child = collect_answer(started.child);
+  if (child.exit.killed)
+    throw Error(
+        fmt::format("replay: the simulation process was killed by signal {} ({}); SimGrid's "
+                    "messages above say why",
+                    child.exit.signal, strsignal(child.exit.signal)));
+  return child;
+}
+
 }  // namespace
 
 StartedReplay start_replay(const Trace& trace, const Platform& platform, const ReplayOptions& options) {
@@ -84,13 +94,15 @@ StartedReplay start_replay(const Trace& trace, const Platform& platform, const R
 }
 
 ReplayResult finish_replay(const StartedReplay& started) {
-  const ChildAnswer child = collect_answer(started.child);
-  if (child.exit.killed)
-    throw Error(
-        fmt::format("replay: the simulation process was killed by signal {} ({}); SimGrid's "
-                    "messages above say why",
-                    child.exit.signal, strsignal(child.exit.signal)));
-  return assemble_result(*started.trace, replay_impl::read_answer(child.data), started.options);
+  return assemble_result(*started.trace, replay_impl::read_answer(answer_of(started).data), started.options);
+}
+
+double finish_replay_runtime(const StartedReplay& started) {
+  const replay_impl::SimulatedTimes answer = replay_impl::read_answer(answer_of(started).data);
+  double runtime = 0;
+  for (const auto& times : answer.times)
+    if (!times.empty()) runtime = std::max(runtime, times.back());
+  return runtime;
 }
 
 void abandon_replay(const StartedReplay& started) { abandon_child(started.child); }

@@ -207,8 +207,9 @@ nlohmann::json callpaths_json(const std::vector<CallpathComparison>& rows) {
 
 }  // namespace
 
-std::string point_html(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p,
-                       const std::vector<NamedTimeline>& timelines) {
+namespace {
+
+nlohmann::json point_page_json(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p) {
   const PointResult& r = p.result;
   nlohmann::json j = {
       {"kind", "point"},
@@ -242,7 +243,19 @@ std::string point_html(const Scenario& s, const ScenarioTrace& in, const PointEv
   }
   j["communication"] = {{"measured", communication_json(p.measured.communication)},
                         {"scenario", communication_json(p.scenario.communication)}};
-  return page(j, timelines);
+  return j;
+}
+
+}  // namespace
+
+std::string point_html(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p,
+                       const std::vector<NamedTimeline>& timelines) {
+  return page(point_page_json(s, in, p), timelines);
+}
+
+void write_point_html(std::ostream& out, const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p,
+                      const std::vector<NamedTimeline>& timelines) {
+  write_page(out, point_page_json(s, in, p), timelines);
 }
 
 std::string sweep_html(const Scenario& s, const std::string& trace_source, const SweepResult& sweep) {

@@ -216,20 +216,23 @@ ScenarioSetup scenario_setup(const Scenario& scenario, const Transformed& t, con
   return s;
 }
 
+// `identity_replay` is the identity's replay result (a copy when sweep points share it, moved
+// from a single point's run: a trace is the largest thing a point holds).
 PointResult point_result(const Scenario& scenario, const Trace& measured, const Transformed& t,
-                         const IdentityRun& identity, std::string scenario_platform, ReplayResult replayed) {
+                         const IdentityRun& identity, ReplayResult identity_replay, std::string scenario_platform,
+                         ReplayResult replayed) {
   PointResult r;
   r.name = scenario.name;
   r.measured = measured.end_time();
   r.platform = identity.platform.description;
   r.scenario_platform = std::move(scenario_platform);
   r.effects = t.effects;
-  r.identity_replay = identity.replay;
+  r.identity_replay = std::move(identity_replay);
   r.costs = identity.options.anchor ? "trace-anchored" : "model only";
   r.residuals = identity.residuals;
   r.warnings = identity.warnings;
   r.scenario_replay = std::move(replayed);
-  r.identity = identity.replay.runtime;  // its trace's end (an identity sent by another rank has no trace)
+  r.identity = r.identity_replay.runtime;  // its trace's end (an identity sent by another rank has no trace)
   r.scenario = r.scenario_replay.trace.end_time();
   return r;
 }
@@ -253,7 +256,7 @@ IdentityRun run_identity(const Scenario& scenario, const Trace& measured) {
   }
   if (minima) {
     try {
-      id.minima_runtime = finish_replay(*minima).runtime;
+      id.minima_runtime = finish_replay_runtime(*minima);
     } catch (const Error&) {}
   }
   conclude_identity(scenario, measured, id);
@@ -333,7 +336,8 @@ PointResult run_scenario(const Scenario& scenario, const Trace& measured, const 
   else
     interval.note = "no gain interval: turned off (--no-interval)";
   interval.point = identity.replay.runtime - replayed.runtime;
-  PointResult r = point_result(scenario, measured, t, identity, setup.description, std::move(replayed));
+  PointResult r =
+      point_result(scenario, measured, t, identity, identity.replay, setup.description, std::move(replayed));
   r.interval = std::move(interval);
   if (!scenario.exports.empty())
     r.scenario_input =
@@ -418,12 +422,14 @@ PointResult PointRun::finish() {
   scenario_replay_.reset();
   ReplayResult replayed = finish_replay(started);
   GainInterval interval = finish_interval(replayed);
-  PointResult r =
-      point_result(scenario_, measured_, transformed_, identity_, scenario_description_, std::move(replayed));
+  PointResult r = point_result(scenario_, measured_, transformed_, identity_, std::move(identity_.replay),
+                               scenario_description_, std::move(replayed));
   r.interval = std::move(interval);
-  if (!scenario_.exports.empty())  // the run is over: the transformed trace moves
+  // The run is over: the transformed trace goes to the exports, or is freed before the analyses.
+  if (!scenario_.exports.empty())
     r.scenario_input = std::make_shared<const PointResult::Input>(
         PointResult::Input{std::move(transformed_.trace), scenario_platform_, scenario_options_});
+  transformed_.trace = Trace{};
   return r;
 }
 
@@ -436,7 +442,7 @@ std::optional<double> runtime_of(std::optional<StartedReplay>& started, const ch
   const StartedReplay s = *started;
   started.reset();
   try {
-    return finish_replay(s).runtime;
+    return finish_replay_runtime(s);
   } catch (const Error& e) {
     notes.push_back(fmt::format("{}: {}", what, e.what()));
     return std::nullopt;

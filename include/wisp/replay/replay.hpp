@@ -117,6 +117,9 @@ struct StartedReplay {
 };
 StartedReplay start_replay(const Trace& trace, const Platform& platform, const ReplayOptions& options = {});
 ReplayResult finish_replay(const StartedReplay& started);
+// The same when only the simulated runtime is wanted (the gain interval's hypotheses): no
+// simulated trace is built.
+double finish_replay_runtime(const StartedReplay& started);
 void abandon_replay(const StartedReplay& started);
 
 }  // namespace wisp
