@@ -10,6 +10,7 @@
 #include "wisp/driver/exports.hpp"
 #include "wisp/driver/mpi_pool.hpp"
 #include "wisp/driver/point_cubes.hpp"
+#include "wisp/driver/report_views.hpp"
 #include "wisp/driver/slurm_array.hpp"
 #include "wisp/driver/sweep_outputs.hpp"
 #include "wisp/driver/sweep_parts.hpp"
@@ -35,18 +36,32 @@ fs::path output_dir(const RunOptions& o, const Scenario& s) {
   return fs::path("wisp-" + s.name);
 }
 
-// report.html and, if asked, the Chrome trace: the timelines of the three traces.
+// report.html and, if asked, the Chrome trace: the timelines of the three traces. Within the
+// page's size limit the timelines are whole; above it (report_views.hpp) report.html holds their
+// summary and report-window.html the full detail of a window, each timeline made in turn.
 void write_views(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p, AtomicDirectory& out,
-                 const fs::path& chrome_trace) {
-  const Timeline measured = build_timeline(in.trace, p.measured.wait_paths);
-  const Timeline identity = build_timeline(p.result.identity_replay.trace, p.identity.wait_paths);
-  const Timeline scenario = build_timeline(p.result.scenario_replay.trace, p.scenario.wait_paths);
-  write_file_atomically(out.staging() / "report.html", [&](std::ostream& os) {
-    write_point_html(os, s, in, p, {{"identity", &identity}, {"scenario", &scenario}, {"measured", &measured}});
-  });
-  if (!chrome_trace.empty())
+                 const RunOptions& o) {
+  const std::vector<const Trace*> traces = {&p.result.identity_replay.trace, &p.result.scenario_replay.trace,
+                                            &in.trace};
+  const std::vector<const WaitPathAnalysis*> analyses = {&p.identity.wait_paths, &p.scenario.wait_paths,
+                                                         &p.measured.wait_paths};
+  const std::vector<std::string> names = {"identity", "scenario", "measured"};
+  const ReportViews views = report_views(traces, analyses, o.html_limit_mb * 1e6, !o.chrome_trace.empty());
+  auto named = [&](const std::vector<Timeline>& t) {
+    std::vector<NamedTimeline> n;
+    for (std::size_t i = 0; i < t.size(); ++i) n.push_back(NamedTimeline{names[i], &t[i]});
+    return n;
+  };
+  write_file_atomically(out.staging() / "report.html",
+                        [&](std::ostream& os) { write_point_html(os, s, in, p, named(views.shown), views.note); });
+  if (!views.window.empty())
+    write_file_atomically(out.staging() / "report-window.html", [&](std::ostream& os) {
+      write_point_html(os, s, in, p, named(views.window), views.window_note);
+    });
+  if (!o.chrome_trace.empty())
     write_file_atomically(
-        chrome_trace, chrome_trace_json({{"measured", &measured}, {"identity", &identity}, {"scenario", &scenario}}));
+        o.chrome_trace,
+        chrome_trace_json({{"measured", &views.full[2]}, {"identity", &views.full[0]}, {"scenario", &views.full[1]}}));
 }
 
 // The simulated identity and scenario traces side by side, so that Vampir shows both.
@@ -83,7 +98,7 @@ Written run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& 
     write_scenario_exports(s, *p.result.scenario_input, p.result.scenario_replay, out, exported);
   std::vector<std::string> cube_warnings;
   if (!o.no_cube) cube_warnings = write_point_cubes(p, out.staging(), "wisp run " + s.file.string());
-  write_views(s, in, p, out, o.chrome_trace);
+  write_views(s, in, p, out, o);
   RunReportOptions report{o.detail, o.top};
   Written written = commit_report(point_json(s, in, p, report), point_text(s, in, p, report), out);
   report.summary = !o.detail;  // the screen: the largest changes, report.txt the tables

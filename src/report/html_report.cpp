@@ -52,6 +52,10 @@ void append_lane(std::string& out, const TimelineLane& lane) {
     append_array(out, "w", lane.wait, [&](std::size_t i) { return ns(lane.wait[i]); });
   else
     out += "\"w\":[]";
+  if (!lane.members.empty()) {
+    out += ',';
+    append_array(out, "ranks", lane.members, [&](std::size_t i) { return lane.members[i]; });
+  }
   out += '}';
 }
 
@@ -254,8 +258,10 @@ std::string point_html(const Scenario& s, const ScenarioTrace& in, const PointEv
 }
 
 void write_point_html(std::ostream& out, const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p,
-                      const std::vector<NamedTimeline>& timelines) {
-  write_page(out, point_page_json(s, in, p), timelines);
+                      const std::vector<NamedTimeline>& timelines, const std::string& timeline_note) {
+  nlohmann::json j = point_page_json(s, in, p);
+  if (!timeline_note.empty()) j["timeline_note"] = timeline_note;
+  write_page(out, j, timelines);
 }
 
 std::string sweep_html(const Scenario& s, const std::string& trace_source, const SweepResult& sweep) {

@@ -134,6 +134,32 @@ def check_zoomed_out_waits(exe, work, wisp):
         sys.exit(f"FAIL zoomed out: the waits drawn ({100 * drawn:.2f} %) are far from their share ({100 * share:.2f} %)")
 
 
+def check_bounded(exe, work, wisp):
+    """A 64-rank imbalanced halo over a page limit (--html-limit 1 MB, as 20 MB for 10^7 events):
+    report.html holds the summary (16 lanes of 4 ranks per timeline, labelled), states the cut,
+    draws the waits at the overview near their share, and is below the limit; report-window.html
+    holds the full detail of its window and loads without errors."""
+    yaml, out = os.path.join(work, "bounded.yaml"), os.path.join(work, "bounded")
+    open(yaml, "w").write("wisp: 1\nname: bounded\ntrace:\n  generate: halo --dims 8x8 --steps 150 --work 0.001 "
+                          "--boundary-work 0.0001 --overload-ranks 0-7 --overload 0.5\n"
+                          "transforms:\n  - rebalance: {region: compute}\n")
+    run = subprocess.run([wisp, "-q", "run", yaml, "-o", out, "--html-limit", "1"], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"FAIL: wisp run {yaml}: {run.stderr}")
+    page, window = os.path.join(out, "report.html"), os.path.join(out, "report-window.html")
+    size = os.path.getsize(page)
+    if size > 1.0e6:
+        sys.exit(f"FAIL bounded: report.html is {size} bytes, above the 1 MB limit")
+    dom = check_page(exe, work, page, 48, "bounded")  # 16 lanes of 4 ranks x 3 timelines
+    if "The timelines are a summary" not in dom or ">ranks 60-63<" not in dom and "ranks 60-63" not in open(page).read():
+        sys.exit("FAIL bounded: the page does not state the cut or name the rank groups")
+    waiting, lane, share = (attribute(dom, n) for n in ("data-wait-pixels", "data-lane-pixels", "data-wait-share"))
+    if not waiting or not lane or not share or not 0.7 * share <= waiting / lane <= 1.3 * share:
+        sys.exit(f"FAIL bounded: the overview's waits {waiting}/{lane} are far from their share {share}")
+    print(f"bounded: report.html {size} bytes, waits drawn {100 * waiting / lane:.2f} % (share {100 * share:.2f} %)")
+    check_page(exe, work, window, 192, "bounded-window", False)  # 64 ranks x 3 timelines
+
+
 def check_suggest(exe, work, wisp):
     """`wisp suggest -o DIR` writes report.html: one table row per hypothesis of suggest.json, one
     bar per simulated one, the best gain and the identity error in the summary."""
@@ -230,6 +256,7 @@ def main():
     if "platform changes act on the network model" not in dom:
         sys.exit("FAIL sweep: a platform sweep does not say what part of the MPI time it can change")
     check_zoomed_out_waits(exe, work, wisp)
+    check_bounded(exe, work, wisp)
     check_suggest(exe, work, wisp)
     # A real C++ trace (miniFE): long demangled names must not push the numbers off the page.
     minife = os.path.join(work, "minife.yaml")

@@ -33,6 +33,7 @@ struct TimelineLane {
   std::vector<std::uint32_t> label;
   std::vector<double> wait;            // waiting time inside the interval [s] (wait states)
   std::vector<std::uint8_t> critical;  // 1: the critical path runs through the interval
+  std::vector<Rank> members;           // a summary lane (timeline_summary.hpp): the ranks it stands for
 };
 
 struct TimelineMessage {

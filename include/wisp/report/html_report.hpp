@@ -21,9 +21,11 @@ namespace wisp {
 // One scenario point; `timelines` in the order shown (e.g. identity, scenario, measured).
 std::string point_html(const Scenario& scenario, const ScenarioTrace& input, const PointEvaluation& point,
                        const std::vector<NamedTimeline>& timelines);
-// The same page written to `out` as it is made (its timelines' data is never held as one string).
+// The same page written to `out` as it is made (its timelines' data is never held as one string);
+// `timeline_note` (if any) is shown above the timelines (a summary or a window, report_views.hpp).
 void write_point_html(std::ostream& out, const Scenario& scenario, const ScenarioTrace& input,
-                      const PointEvaluation& point, const std::vector<NamedTimeline>& timelines);
+                      const PointEvaluation& point, const std::vector<NamedTimeline>& timelines,
+                      const std::string& timeline_note = "");
 // A sweep: gain against every axis, the best point marked.
 std::string sweep_html(const Scenario& scenario, const std::string& trace_source, const SweepResult& sweep);
 // `wisp suggest -o`: the ranked hypotheses (suggest.json's rows) with a chart of their gains.

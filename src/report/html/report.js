@@ -42,7 +42,7 @@
         at += l.d[i]; end[i] = at * 1e-9;
         if (l.w.length) wait[i] = l.w[i] * 1e-9;
       }
-      var lane = {name: l.name, rank: l.rank, master: l.master, start: start, end: end, label: Uint32Array.from(l.l), wait: wait};
+      var lane = {name: l.name, rank: l.rank, ranks: l.ranks, master: l.master, start: start, end: end, label: Uint32Array.from(l.l), wait: wait};
       var comp = new Float64Array(n), comm = new Float64Array(n);
       for (i = 0; i < n; ++i) {
         if (t.mpi[lane.label[i]]) comm[i] = end[i] - start[i] - wait[i];
@@ -65,7 +65,9 @@
       at += m.s[i]; messages.send[i] = at * 1e-9; messages.recv[i] = (at + m.r[i]) * 1e-9;
     }
     var master = [];
-    lanes.forEach(function (l, k) { if (l.master) master[l.rank] = k; });
+    lanes.forEach(function (l, k) {  // a summary lane stands for several ranks
+      if (l.master) (l.ranks || [l.rank]).forEach(function (r) { master[r] = k; });
+    });
     return {name: t.name, start: t.start * 1e-9, end: t.end * 1e-9, names: t.names, short: t.short, mpi: t.mpi, lanes: lanes,
             path: path, messages: messages, masterLane: master, split: t.split};
   }
@@ -225,6 +227,8 @@
   function timeline() {
     if (!timelines.length) return;
     d3.select("#timeline-section").attr("hidden", null);
+    // A timeline cut to the page's size limit says so (summary bins, the window of full detail).
+    if (report.timeline_note) d3.select("#timeline-note").attr("hidden", null).text(report.timeline_note);
     var colours = callpathColours();
     var legend = d3.select("#legend");
     colours.names.slice(0, 16).forEach(function (n) {

@@ -1,0 +1,29 @@
+// The timelines report.html shows, within a size limit: whole when they fit, else a summary at
+// every zoom level (rank groups × time bins, timeline_summary.hpp) in report.html and the full
+// detail of the longest window from the start that fits in report-window.html; a note says which.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "wisp/analysis/timeline.hpp"
+
+namespace wisp::driver {
+
+struct ReportViews {
+  std::vector<Timeline> shown;   // report.html's, one per trace
+  std::vector<Timeline> window;  // report-window.html's (empty: everything fits)
+  std::vector<Timeline> full;    // kept only when asked (the Chrome trace)
+  std::string note;              // on report.html when detail was cut
+  std::string window_note;       // on report-window.html
+};
+
+// The timelines of `traces` with their analyses' waits and critical paths. Each full timeline is
+// made, cut and dropped in turn unless `keep_full`.
+ReportViews report_views(const std::vector<const Trace*>& traces, const std::vector<const WaitPathAnalysis*>& analyses,
+                         double limit_bytes, bool keep_full);
+
+// Bytes a timeline takes in report.html, estimated from its intervals, messages and critical path.
+double timeline_bytes(const Timeline& t);
+
+}  // namespace wisp::driver

@@ -1,0 +1,84 @@
+// See report_views.hpp.
+#include "wisp/driver/report_views.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "wisp/analysis/timeline_summary.hpp"
+
+namespace wisp::driver {
+
+namespace {
+
+// report.html's JSON per interval (gap, duration, label, waiting as integers), message and
+// critical-path segment, measured on generated halos (tests/perf/README.md#reporthtml-and-the-chrome-trace).
+constexpr double kBytesPerInterval = 14, kBytesPerMessage = 20, kBytesPerSegment = 20;
+// The page without timelines (template, d3, script, tables), the summary's finest resolution and
+// its lanes per timeline.
+constexpr double kPageBytes = 0.5e6;
+constexpr std::uint32_t kMaxBins = 2000, kMinBins = 50, kLanesPerTimeline = 16;
+
+}  // namespace
+
+double timeline_bytes(const Timeline& t) {
+  return kBytesPerInterval * static_cast<double>(t.interval_count()) +
+         kBytesPerMessage * static_cast<double>(t.messages.size()) +
+         kBytesPerSegment * static_cast<double>(t.critical_path.size());
+}
+
+ReportViews report_views(const std::vector<const Trace*>& traces, const std::vector<const WaitPathAnalysis*>& analyses,
+                         double limit_bytes, bool keep_full) {
+  ReportViews v;
+  std::vector<Timeline> full;
+  double bytes = kPageBytes;
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    full.push_back(build_timeline(*traces[i], *analyses[i]));
+    bytes += timeline_bytes(full.back());
+    if (bytes > limit_bytes) break;
+  }
+  if (bytes <= limit_bytes) {  // everything fits
+    v.shown = full;
+    if (keep_full) v.full = std::move(full);
+    return v;
+  }
+  full.clear();
+  // Over the limit: per trace, in turn, the summary (as many bins as fit the page: two intervals
+  // per bin and lane) and the window [start, end) whose intervals fit a third of its own page (the
+  // window chosen on the first trace, the same for all).
+  const double share = std::max(0.0, (limit_bytes - kPageBytes) / static_cast<double>(traces.size()));
+  const auto bins = static_cast<std::uint32_t>(
+      std::clamp(share / (kLanesPerTimeline * 2 * kBytesPerInterval), double(kMinBins), double(kMaxBins)));
+  double window_start = 0, window_stop = 0;
+  std::size_t intervals = 0;
+  std::uint32_t group = 1;
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    Timeline t = build_timeline(*traces[i], *analyses[i]);
+    intervals += t.interval_count();
+    group = static_cast<std::uint32_t>((t.ranks.size() + kLanesPerTimeline - 1) / kLanesPerTimeline);
+    v.shown.push_back(summarize_timeline(t, bins, std::max<std::uint32_t>(group, 1)));
+    if (i == 0) {
+      window_start = t.start;
+      window_stop = window_end({&t}, static_cast<std::size_t>(share / (kBytesPerInterval + kBytesPerMessage)));
+    }
+    v.window.push_back(timeline_window(t, window_start, window_stop));
+    if (keep_full) v.full.push_back(std::move(t));
+  }
+  const double mb = 1e-6;
+  v.note = fmt::format(
+      "The timelines are a summary: {} time bins per lane, {} rank{} per lane (computation, MPI and waiting shares of "
+      "each "
+      "bin as in the run; messages left out). Their full detail ({} intervals, about {:.0f} MB) is above report.html's "
+      "limit of {:.0f} MB (wisp run --html-limit MB); report-window.html shows every interval from {:.6f} s to {:.6f} "
+      "s.",
+      bins, std::max<std::uint32_t>(group, 1), group > 1 ? "s" : "", intervals,
+      (kBytesPerInterval * static_cast<double>(intervals)) * mb, limit_bytes * mb, window_start, window_stop);
+  v.window_note = fmt::format(
+      "Full detail of {:.6f} s to {:.6f} s only: the whole run's timelines are above report.html's limit of {:.0f} MB "
+      "(report.html shows their summary).",
+      window_start, window_stop, limit_bytes * mb);
+  return v;
+}
+
+}  // namespace wisp::driver
