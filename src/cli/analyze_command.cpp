@@ -45,6 +45,11 @@ Command analyze_command() {
              "also write analysis.json, analysis.txt, pop_windows.csv, report.html and analysis.cubex (Cube 4) into "
              "this directory");
   cmd.option("--no-cube", a.no_cube, "-o: leave out analysis.cubex");
+  cmd.option("--html-limit", a.html_limit_mb,
+             "-o: report.html's size limit [MB]; above it the timeline is a summary and report-window.html holds the "
+             "full detail of a window")
+      .non_negative()
+      .show_default();
   cmd.option("--chrome-trace", a.chrome_trace, "also write the trace's timeline to FILE (Chrome/Perfetto trace JSON)");
   cmd.option("--force", a.force, "replace an existing output directory");
   cmd.option("--top", a.top, "rows per table in the text output").show_default();

@@ -7,6 +7,7 @@
 
 #include "wisp/analysis/timeline.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/driver/report_views.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
 #include "wisp/io/json_text.hpp"
@@ -66,7 +67,7 @@ TraceAnalysisOptions analysis_options(const AnalyzeOptions& o) {
 // analysis.json (compact; the terminal gets it indented), analysis.txt, pop_windows.csv, report.html,
 // analysis.cubex; a warning about the cube, if any, goes to `warnings`.
 void write_directory(const AnalyzeOptions& o, const Trace& trace, const TraceAnalysis& analysis,
-                     const nlohmann::json& json, const std::string& text, const Timeline& timeline,
+                     const nlohmann::json& json, const std::string& text, const ReportViews& views,
                      std::vector<std::string>& warnings) {
   AtomicDirectory dir(o.output, o.force);
   if (!o.no_cube)
@@ -78,8 +79,12 @@ void write_directory(const AnalyzeOptions& o, const Trace& trace, const TraceAna
   write_file_atomically(dir.staging() / "analysis.txt", text);
   write_file_atomically(dir.staging() / "pop_windows.csv", pop_windows_csv(analysis.pop.windows));
   write_file_atomically(dir.staging() / "report.html", [&](std::ostream& out) {
-    write_analysis_html(out, o.trace.string(), trace, analysis, timeline);
+    write_analysis_html(out, o.trace.string(), trace, analysis, views.shown.front(), views.note);
   });
+  if (!views.window.empty())
+    write_file_atomically(dir.staging() / "report-window.html", [&](std::ostream& out) {
+      write_analysis_html(out, o.trace.string(), trace, analysis, views.window.front(), views.window_note);
+    });
   dir.commit();
 }
 
@@ -102,10 +107,15 @@ Written analyze(const AnalyzeOptions& o) {
             {},
             {},
             {}};
-  if (!o.output.empty() || !o.chrome_trace.empty()) {
+  if (!o.output.empty()) {  // report.html within its size limit (report_views.hpp)
+    const ReportViews views =
+        report_views({&trace}, {&analysis.wait_paths}, o.html_limit_mb * 1e6, !o.chrome_trace.empty());
+    if (!o.chrome_trace.empty())
+      write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &views.full[0]}}));
+    write_directory(o, trace, analysis, w.json, w.text, views, w.warnings);
+  } else if (!o.chrome_trace.empty()) {
     const Timeline timeline = build_timeline(trace, analysis.wait_paths);
-    if (!o.chrome_trace.empty()) write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &timeline}}));
-    if (!o.output.empty()) write_directory(o, trace, analysis, w.json, w.text, timeline, w.warnings);
+    write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &timeline}}));
   }
   return w;
 }

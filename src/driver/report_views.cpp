@@ -39,8 +39,8 @@ ReportViews report_views(const std::vector<const Trace*>& traces, const std::vec
     if (bytes > limit_bytes) break;
   }
   if (bytes <= limit_bytes) {  // everything fits
-    v.shown = full;
-    if (keep_full) v.full = std::move(full);
+    if (keep_full) v.full = full;
+    v.shown = std::move(full);
     return v;
   }
   full.clear();

@@ -381,8 +381,10 @@ std::string analysis_html(const std::string& trace_path, const Trace& trace, con
 }
 
 void write_analysis_html(std::ostream& out, const std::string& trace_path, const Trace& trace, const TraceAnalysis& a,
-                         const Timeline& timeline) {
-  write_page(out, analysis_report(trace_path, trace, a), {{"measured", &timeline}});
+                         const Timeline& timeline, const std::string& timeline_note) {
+  nlohmann::json j = analysis_report(trace_path, trace, a);
+  if (!timeline_note.empty()) j["timeline_note"] = timeline_note;
+  write_page(out, j, {{"measured", &timeline}});
 }
 
 }  // namespace wisp

@@ -302,3 +302,26 @@ TEST_CASE("wisp analyze: bad the activity-graph analysis option values are one c
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   }
 }
+
+TEST_CASE("wisp analyze -o: report.html within --html-limit, the full detail of a window beside it",
+          "[analysis][cli][report]") {
+  test::TempDir dir;
+  const std::string trace = (dir / "h").string(), out = (dir / "a").string();
+  REQUIRE(run_wisp("generate halo --dims 8x8 --steps 150 --overload-ranks 0-7 --overload 0.5 -o " + trace).exit_code ==
+          0);
+  const auto r = run_wisp("-q analyze " + trace + " -o " + out + " --html-limit 1");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto page = read_file(dir / "a" / "report.html"), window = read_file(dir / "a" / "report-window.html");
+  REQUIRE(page);
+  REQUIRE(window);
+  CHECK(page->size() <= 1000000);
+  CHECK(window->size() <= 1000000);
+  CHECK_THAT(*page, Catch::Contains("The timelines are a summary") && Catch::Contains("ranks 60-63"));
+  CHECK_THAT(*window, Catch::Contains("Full detail of 0.000000 s to"));
+  // Within the default 20 MB the page is whole and alone.
+  const auto whole = run_wisp("-q analyze " + trace + " -o " + (dir / "b").string());
+  REQUIRE(whole.exit_code == 0);
+  CHECK(!std::filesystem::exists(dir / "b" / "report-window.html"));
+  CHECK_THAT(*read_file(dir / "b" / "report.html"), !Catch::Contains("The timelines are a summary"));
+}

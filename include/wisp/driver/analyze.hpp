@@ -19,8 +19,9 @@ struct AnalyzeOptions {
   std::filesystem::path output;        // also write the directory
   std::filesystem::path chrome_trace;  // also write the timeline
   bool force = false;
-  bool detail = false;   // JSON with the per-segment lists (critical-path segments)
-  bool no_cube = false;  // the output directory without analysis.cubex
+  bool detail = false;        // JSON with the per-segment lists (critical-path segments)
+  double html_limit_mb = 20;  // report.html's size limit [MB] (report_views.hpp)
+  bool no_cube = false;       // the output directory without analysis.cubex
   // Integers are signed, so that a negative value is an error rather than a huge number.
   long long top = 20;                    // rows per table in the text
   std::optional<long long> k;            // near-critical paths: the K longest

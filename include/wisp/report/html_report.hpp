@@ -35,6 +35,7 @@ std::string analysis_html(const std::string& trace_path, const Trace& trace, con
                           const Timeline& timeline);
 // The same page written to `out` as it is made (a large trace's data is never held whole).
 void write_analysis_html(std::ostream& out, const std::string& trace_path, const Trace& trace,
-                         const TraceAnalysis& analysis, const Timeline& timeline);
+                         const TraceAnalysis& analysis, const Timeline& timeline,
+                         const std::string& timeline_note = "");
 
 }  // namespace wisp
