@@ -143,15 +143,18 @@ Timeline timeline_window(const Timeline& full, double t0, double t1) {
   return w;
 }
 
-double window_end(const std::vector<const Timeline*>& timelines, std::size_t max_intervals) {
-  double lo = timelines.empty() ? 0 : timelines.front()->start, hi = lo;
+double window_end(const std::vector<const Timeline*>& timelines, std::size_t max_intervals, double from) {
+  double lo = from, hi = from;
   for (const Timeline* t : timelines) hi = std::max(hi, t->end);
   const double start = lo;
-  auto count = [&](double end) {
+  auto count = [&](double end) {  // intervals ending after `from` and starting before `end`
     std::size_t n = 0;
     for (const Timeline* t : timelines)
-      for (const TimelineLane& l : t->lanes)
-        n += static_cast<std::size_t>(std::lower_bound(l.start.begin(), l.start.end(), end) - l.start.begin());
+      for (const TimelineLane& l : t->lanes) {
+        const auto first = std::upper_bound(l.end.begin(), l.end.end(), from) - l.end.begin();
+        const auto last = std::lower_bound(l.start.begin(), l.start.end(), end) - l.start.begin();
+        n += last > first ? static_cast<std::size_t>(last - first) : 0;
+      }
     return n;
   };
   if (count(hi) <= max_intervals) return hi;

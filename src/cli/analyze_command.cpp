@@ -45,6 +45,8 @@ Command analyze_command() {
              "also write analysis.json, analysis.txt, pop_windows.csv, report.html and analysis.cubex (Cube 4) into "
              "this directory");
   cmd.option("--no-cube", a.no_cube, "-o: leave out analysis.cubex");
+  cmd.option("--html-window", a.html_window,
+             "START:END [s]: report-window.html shows the full detail of this window (cut to the size limit)");
   cmd.option("--html-limit", a.html_limit_mb,
              "-o: report.html's size limit [MB]; above it the timeline is a summary and report-window.html holds the "
              "full detail of a window")

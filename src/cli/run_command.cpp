@@ -31,6 +31,8 @@ Command run_command() {
   cmd.option("--no-cube", o->no_cube,
              "leave out identity.cubex, scenario.cubex and difference.cubex (Cube 4: the analyses of the simulated "
              "traces and scenario - identity)");
+  cmd.option("--html-window", o->html_window,
+             "START:END [s]: report-window.html shows the full detail of this window (cut to the size limit)");
   cmd.option("--html-limit", o->html_limit_mb,
              "report.html's size limit [MB]: above it the timelines are a summary and report-window.html holds the "
              "full detail of a window")

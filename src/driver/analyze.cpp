@@ -91,6 +91,7 @@ void write_directory(const AnalyzeOptions& o, const Trace& trace, const TraceAna
 }  // namespace
 
 Written analyze(const AnalyzeOptions& o) {
+  parse_html_window(o.html_window);  // a bad window is refused before the work
   TraceAnalysisOptions options = analysis_options(o);
   const std::string source = o.trace.string();
   const Trace trace = read_otf2(o.trace);
@@ -108,8 +109,8 @@ Written analyze(const AnalyzeOptions& o) {
             {},
             {}};
   if (!o.output.empty()) {  // report.html within its size limit (report_views.hpp)
-    const ReportViews views =
-        report_views({&trace}, {&analysis.wait_paths}, o.html_limit_mb * 1e6, !o.chrome_trace.empty());
+    const ReportViews views = report_views({&trace}, {&analysis.wait_paths}, o.html_limit_mb * 1e6,
+                                           !o.chrome_trace.empty(), parse_html_window(o.html_window));
     if (!o.chrome_trace.empty())
       write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &views.full[0]}}));
     write_directory(o, trace, analysis, w.json, w.text, views, w.warnings);

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "wisp/analysis/timeline_summary.hpp"
+#include "wisp/error.hpp"
 
 namespace wisp::driver {
 
@@ -28,8 +30,26 @@ double timeline_bytes(const Timeline& t) {
          kBytesPerSegment * static_cast<double>(t.critical_path.size());
 }
 
+std::optional<HtmlWindow> parse_html_window(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  const auto colon = text.find(':');
+  HtmlWindow w;
+  char* end = nullptr;
+  bool ok = colon != std::string::npos;
+  if (ok) {
+    const std::string a = text.substr(0, colon), b = text.substr(colon + 1);
+    w.start = std::strtod(a.c_str(), &end);
+    ok = !a.empty() && *end == '\0';
+    w.end = std::strtod(b.c_str(), &end);
+    ok = ok && !b.empty() && *end == '\0' && std::isfinite(w.start) && std::isfinite(w.end) && w.start >= 0 &&
+         w.start < w.end;
+  }
+  if (!ok) throw Error(fmt::format("--html-window '{}': expected START:END in seconds, 0 <= START < END", text));
+  return w;
+}
+
 ReportViews report_views(const std::vector<const Trace*>& traces, const std::vector<const WaitPathAnalysis*>& analyses,
-                         double limit_bytes, bool keep_full) {
+                         double limit_bytes, bool keep_full, std::optional<HtmlWindow> window) {
   ReportViews v;
   std::vector<Timeline> full;
   double bytes = kPageBytes;
@@ -38,16 +58,24 @@ ReportViews report_views(const std::vector<const Trace*>& traces, const std::vec
     bytes += timeline_bytes(full.back());
     if (bytes > limit_bytes) break;
   }
-  if (bytes <= limit_bytes) {  // everything fits
+  const double share = std::max(0.0, (limit_bytes - kPageBytes) / static_cast<double>(traces.size()));
+  const auto window_intervals = static_cast<std::size_t>(share / (kBytesPerInterval + kBytesPerMessage));
+  const double mb = 1e-6;
+  if (bytes <= limit_bytes) {  // everything fits; a window asked for beside it
+    if (window) {
+      const double stop = std::min(window->end, window_end({&full.front()}, window_intervals, window->start));
+      for (const Timeline& t : full) v.window.push_back(timeline_window(t, window->start, stop));
+      v.window_note = fmt::format("Full detail of {:.6f} s to {:.6f} s (--html-window {}:{}{}).", window->start, stop,
+                                  window->start, window->end, stop < window->end ? ", cut to the size limit" : "");
+    }
     if (keep_full) v.full = full;
     v.shown = std::move(full);
     return v;
   }
   full.clear();
   // Over the limit: per trace, in turn, the summary (as many bins as fit the page: two intervals
-  // per bin and lane) and the window [start, end) whose intervals fit a third of its own page (the
-  // window chosen on the first trace, the same for all).
-  const double share = std::max(0.0, (limit_bytes - kPageBytes) / static_cast<double>(traces.size()));
+  // per bin and lane) and the window (asked for, else from the start) whose intervals fit a third
+  // of its own page (chosen on the first trace, the same for all).
   const auto bins = static_cast<std::uint32_t>(
       std::clamp(share / (kLanesPerTimeline * 2 * kBytesPerInterval), double(kMinBins), double(kMaxBins)));
   double window_start = 0, window_stop = 0;
@@ -59,19 +87,19 @@ ReportViews report_views(const std::vector<const Trace*>& traces, const std::vec
     group = static_cast<std::uint32_t>((t.ranks.size() + kLanesPerTimeline - 1) / kLanesPerTimeline);
     v.shown.push_back(summarize_timeline(t, bins, std::max<std::uint32_t>(group, 1)));
     if (i == 0) {
-      window_start = t.start;
-      window_stop = window_end({&t}, static_cast<std::size_t>(share / (kBytesPerInterval + kBytesPerMessage)));
+      window_start = window ? window->start : t.start;
+      window_stop = window_end({&t}, window_intervals, window_start);
+      if (window) window_stop = std::min(window_stop, window->end);
     }
     v.window.push_back(timeline_window(t, window_start, window_stop));
     if (keep_full) v.full.push_back(std::move(t));
   }
-  const double mb = 1e-6;
   v.note = fmt::format(
       "The timelines are a summary: {} time bins per lane, {} rank{} per lane (computation, MPI and waiting shares of "
       "each "
       "bin as in the run; messages left out). Their full detail ({} intervals, about {:.0f} MB) is above report.html's "
-      "limit of {:.0f} MB (wisp run --html-limit MB); report-window.html shows every interval from {:.6f} s to {:.6f} "
-      "s.",
+      "limit of {:.0f} MB (--html-limit MB); report-window.html shows every interval from {:.6f} s to {:.6f} "
+      "s (--html-window START:END picks another).",
       bins, std::max<std::uint32_t>(group, 1), group > 1 ? "s" : "", intervals,
       (kBytesPerInterval * static_cast<double>(intervals)) * mb, limit_bytes * mb, window_start, window_stop);
   v.window_note = fmt::format(

@@ -46,7 +46,8 @@ void write_views(const Scenario& s, const ScenarioTrace& in, const PointEvaluati
   const std::vector<const WaitPathAnalysis*> analyses = {&p.identity.wait_paths, &p.scenario.wait_paths,
                                                          &p.measured.wait_paths};
   const std::vector<std::string> names = {"identity", "scenario", "measured"};
-  const ReportViews views = report_views(traces, analyses, o.html_limit_mb * 1e6, !o.chrome_trace.empty());
+  const ReportViews views =
+      report_views(traces, analyses, o.html_limit_mb * 1e6, !o.chrome_trace.empty(), parse_html_window(o.html_window));
   auto named = [&](const std::vector<Timeline>& t) {
     std::vector<NamedTimeline> n;
     for (std::size_t i = 0; i < t.size(); ++i) n.push_back(NamedTimeline{names[i], &t[i]});
@@ -182,6 +183,7 @@ void check_sweep_options(const Scenario& s, const RunOptions& o) {
 }  // namespace
 
 Written run(const RunOptions& o) {
+  parse_html_window(o.html_window);  // a bad window is refused before the work
   Scenario s = load_scenario(o.scenario);
   if (o.no_interval) s.replay.interval = false;
   check_sweep_options(s, o);

@@ -319,6 +319,14 @@ TEST_CASE("wisp analyze -o: report.html within --html-limit, the full detail of 
   CHECK(window->size() <= 1000000);
   CHECK_THAT(*page, Catch::Contains("The timelines are a summary") && Catch::Contains("ranks 60-63"));
   CHECK_THAT(*window, Catch::Contains("Full detail of 0.000000 s to"));
+  // A window asked for: its full detail beside the whole page; a bad one refused before the work.
+  REQUIRE(run_wisp("-q analyze " + trace + " -o " + (dir / "c").string() + " --html-window 0.01:0.02").exit_code == 0);
+  CHECK_THAT(*read_file(dir / "c" / "report-window.html"),
+             Catch::Contains("Full detail of 0.010000 s to 0.020000 s (--html-window 0.01:0.02)"));
+  const auto bad = run_wisp("-q analyze " + trace + " -o " + (dir / "d").string() + " --html-window 2:1");
+  CHECK(bad.exit_code == 1);
+  CHECK_THAT(bad.err, Catch::Contains("--html-window '2:1': expected START:END in seconds"));
+  CHECK(!std::filesystem::exists(dir / "d"));
   // Within the default 20 MB the page is whole and alone.
   const auto whole = run_wisp("-q analyze " + trace + " -o " + (dir / "b").string());
   REQUIRE(whole.exit_code == 0);

@@ -85,6 +85,8 @@ TEST_CASE("timeline window: intervals, messages and path cut to the window", "[t
   // The longest window from the start holding at most 3 intervals of the two lanes: both lanes'
   // first intervals start at 0, rank 1's second at 1, rank 0's second at 3 -> [0, 3).
   const Timeline t = two_ranks();
-  CHECK(window_end({&t}, 3) == Approx(3.0));
-  CHECK(window_end({&t}, 4) == 4.0);  // everything
+  CHECK(window_end({&t}, 3, 0) == Approx(3.0));
+  CHECK(window_end({&t}, 4, 0) == 4.0);  // everything
+  // From 2.5: rank 0's work and rank 1's MPI_Recv overlap at once, rank 0's MPI_Recv from 3.
+  CHECK(window_end({&t}, 2, 2.5) == Approx(3.0));
 }

@@ -21,8 +21,8 @@ Timeline summarize_timeline(const Timeline& full, std::uint32_t bins, std::uint3
 // The intervals, messages and critical-path segments of `full` that overlap [t0, t1], cut to it.
 Timeline timeline_window(const Timeline& full, double t0, double t1);
 
-// The longest window from `full.start` whose intervals in all of `timelines` together number at
-// most `max_intervals` (at least the first interval's end).
-double window_end(const std::vector<const Timeline*>& timelines, std::size_t max_intervals);
+// The end of the longest window from `from` whose intervals (those overlapping it) in all of
+// `timelines` together number at most `max_intervals`.
+double window_end(const std::vector<const Timeline*>& timelines, std::size_t max_intervals, double from);
 
 }  // namespace wisp

@@ -3,6 +3,7 @@
 // detail of the longest window from the start that fits in report-window.html; a note says which.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,18 @@ struct ReportViews {
   std::string window_note;       // on report-window.html
 };
 
+// A window of full detail a user asks for (`--html-window START:END`, seconds).
+struct HtmlWindow {
+  double start = 0, end = 0;
+};
+// "" → none; else "START:END" with START < END; throws wisp::Error naming the option.
+std::optional<HtmlWindow> parse_html_window(const std::string& text);
+
 // The timelines of `traces` with their analyses' waits and critical paths. Each full timeline is
-// made, cut and dropped in turn unless `keep_full`.
+// made, cut and dropped in turn unless `keep_full`. With `window`, report-window.html shows it
+// (cut where it would pass the limit) whether or not report.html is whole.
 ReportViews report_views(const std::vector<const Trace*>& traces, const std::vector<const WaitPathAnalysis*>& analyses,
-                         double limit_bytes, bool keep_full);
+                         double limit_bytes, bool keep_full, std::optional<HtmlWindow> window = std::nullopt);
 
 // Bytes a timeline takes in report.html, estimated from its intervals, messages and critical path.
 double timeline_bytes(const Timeline& t);

@@ -24,6 +24,7 @@ struct RunOptions {
   std::size_t slurm_array = 0;         // write Slurm job-array scripts of this many tasks instead
   bool no_interval = false;            // skip the gain interval's hypothesis replays
   bool no_cube = false;                // leave out identity/scenario/difference.cubex
+  std::string html_window;             // "START:END" [s]: report-window.html shows it (report_views.hpp)
   double html_limit_mb = 20;           // report.html's size limit [MB] (report_views.hpp)
 };
 
