@@ -112,7 +112,7 @@ Written analyze(const AnalyzeOptions& o) {
     const ReportViews views = report_views({&trace}, {&analysis.wait_paths}, o.html_limit_mb * 1e6,
                                            !o.chrome_trace.empty(), parse_html_window(o.html_window));
     if (!o.chrome_trace.empty())
-      write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &views.full[0]}}));
+      write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &views.whole()[0]}}));
     write_directory(o, trace, analysis, w.json, w.text, views, w.warnings);
   } else if (!o.chrome_trace.empty()) {
     const Timeline timeline = build_timeline(trace, analysis.wait_paths);

@@ -22,13 +22,14 @@ constexpr double kBytesPerInterval = 14, kBytesPerMessage = 20, kBytesPerSegment
 constexpr double kPageBytes = 0.5e6;
 constexpr std::uint32_t kMaxBins = 2000, kMinBins = 50, kLanesPerTimeline = 16;
 
-}  // namespace
-
+// Bytes a timeline takes in report.html, estimated from its intervals, messages and critical path.
 double timeline_bytes(const Timeline& t) {
   return kBytesPerInterval * static_cast<double>(t.interval_count()) +
          kBytesPerMessage * static_cast<double>(t.messages.size()) +
          kBytesPerSegment * static_cast<double>(t.critical_path.size());
 }
+
+}  // namespace
 
 std::optional<HtmlWindow> parse_html_window(const std::string& text) {
   if (text.empty()) return std::nullopt;
@@ -68,11 +69,9 @@ ReportViews report_views(const std::vector<const Trace*>& traces, const std::vec
       v.window_note = fmt::format("Full detail of {:.6f} s to {:.6f} s (--html-window {}:{}{}).", window->start, stop,
                                   window->start, window->end, stop < window->end ? ", cut to the size limit" : "");
     }
-    if (keep_full) v.full = full;
-    v.shown = std::move(full);
+    v.shown = std::move(full);  // `full` stays empty: whole() is `shown`
     return v;
   }
-  full.clear();
   // Over the limit: per trace, in turn, the summary (as many bins as fit the page: two intervals
   // per bin and lane) and the window (asked for, else from the start) whose intervals fit a third
   // of its own page (chosen on the first trace, the same for all).
@@ -81,8 +80,8 @@ ReportViews report_views(const std::vector<const Trace*>& traces, const std::vec
   double window_start = 0, window_stop = 0;
   std::size_t intervals = 0;
   std::uint32_t group = 1;
-  for (std::size_t i = 0; i < traces.size(); ++i) {
-    Timeline t = build_timeline(*traces[i], *analyses[i]);
+  for (std::size_t i = 0; i < traces.size(); ++i) {  // the timelines made above are not made again
+    Timeline t = i < full.size() ? std::move(full[i]) : build_timeline(*traces[i], *analyses[i]);
     intervals += t.interval_count();
     group = static_cast<std::uint32_t>((t.ranks.size() + kLanesPerTimeline - 1) / kLanesPerTimeline);
     v.shown.push_back(summarize_timeline(t, bins, std::max<std::uint32_t>(group, 1)));

@@ -60,9 +60,9 @@ void write_views(const Scenario& s, const ScenarioTrace& in, const PointEvaluati
       write_point_html(os, s, in, p, named(views.window), views.window_note);
     });
   if (!o.chrome_trace.empty())
-    write_file_atomically(
-        o.chrome_trace,
-        chrome_trace_json({{"measured", &views.full[2]}, {"identity", &views.full[0]}, {"scenario", &views.full[1]}}));
+    write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &views.whole()[2]},
+                                                             {"identity", &views.whole()[0]},
+                                                             {"scenario", &views.whole()[1]}}));
 }
 
 // The simulated identity and scenario traces side by side, so that Vampir shows both.

@@ -36,7 +36,6 @@ namespace {
 ProgramCall program_call(const Trace& trace, const RankTrace& rt, const CallShape& shape, EventIndex first,
                          EventIndex last, ExportLeftOut& left) {
   ProgramCall c;
-  c.region = shape.has_enter ? shape.region : kNone;
   c.init = shape.init;
   c.finalize = shape.finalize;
   using K = ProgramOperation::Kind;

@@ -24,7 +24,6 @@ struct ProgramOperation {
 
 // One MPI call that communicates (calls without communication are computation).
 struct ProgramCall {
-  RegionId region = kNone;  // kNone: records outside any MPI region
   bool init = false, finalize = false;
   double overhead = 0;   // the platform's per-call overhead, before communication [s]
   double init_wait = 0;  // MPI_Init: until the last rank is ready, plus the Init cost [s]

@@ -23,11 +23,21 @@ namespace {
 
 // Tags: SMPI matches by (source, tag) on one world communicator, so every (communicator, tag) of
 // the trace gets its own tag, and each communicator's collective messages one more.
+// Also which communicators SMPI's collective actions can stand for (all ranks in rank order: the
+// world), decided once for every rank's writer.
 struct TiTags {
   std::map<std::pair<CommId, std::int32_t>, int> p2p;
   int first_collective = 0;
+  std::vector<char> world;  // by communicator
   int collective(CommId comm) const { return first_collective + static_cast<int>(comm); }
 };
+
+bool is_world(const Communicator& c, Rank ranks) {
+  if (c.self || c.members.size() != ranks) return false;
+  for (Rank r = 0; r < c.members.size(); ++r)
+    if (c.members[r] != r) return false;
+  return true;
+}
 
 TiTags ti_tags(const Trace& trace) {
   TiTags t;
@@ -36,6 +46,7 @@ TiTags ti_tags(const Trace& trace) {
   int next = 0;
   for (auto& [key, tag] : t.p2p) tag = next++;
   t.first_collective = next;
+  for (const Communicator& c : trace.defs.comms) t.world.push_back(is_world(c, trace.rank_count()) ? 1 : 0);
   return t;
 }
 
@@ -165,19 +176,11 @@ class TiRank final : public ProgramWriter, public CollectiveMessenger {
     comm_id_ = call.comm;
     if (comm_->size() <= 1) return;
     const std::vector<std::uint32_t>& local = local_of(call.comm);
-    if (!options_.collectives_as_messages && is_world(call.comm)) {
+    if (!options_.collectives_as_messages && tags_.world[call.comm]) {
       const std::string action = collective_action(call, collective_shape(trace_, call, local, rank_));
       if (!action.empty()) return line(action);
     }
     send_collective_messages(trace_, call, local, rank_, a, *this);
-  }
-
-  bool is_world(CommId comm) const {
-    const Communicator& c = trace_.defs.comms[comm];
-    if (c.self || c.members.size() != trace_.rank_count()) return false;
-    for (Rank r = 0; r < c.members.size(); ++r)
-      if (c.members[r] != r) return false;
-    return true;
   }
 
   // SMPI's action for the operation ("" for the v-variants, written as messages).

@@ -14,9 +14,11 @@ namespace wisp::driver {
 struct ReportViews {
   std::vector<Timeline> shown;   // report.html's, one per trace
   std::vector<Timeline> window;  // report-window.html's (empty: everything fits)
-  std::vector<Timeline> full;    // kept only when asked (the Chrome trace)
-  std::string note;              // on report.html when detail was cut
-  std::string window_note;       // on report-window.html
+  std::vector<Timeline> full;    // cut timelines kept whole when asked (the Chrome trace)
+  // The whole timelines: `shown` when they fit, else `full` (if kept).
+  const std::vector<Timeline>& whole() const { return full.empty() ? shown : full; }
+  std::string note;         // on report.html when detail was cut
+  std::string window_note;  // on report-window.html
 };
 
 // A window of full detail a user asks for (`--html-window START:END`, seconds).
@@ -31,8 +33,5 @@ std::optional<HtmlWindow> parse_html_window(const std::string& text);
 // (cut where it would pass the limit) whether or not report.html is whole.
 ReportViews report_views(const std::vector<const Trace*>& traces, const std::vector<const WaitPathAnalysis*>& analyses,
                          double limit_bytes, bool keep_full, std::optional<HtmlWindow> window = std::nullopt);
-
-// Bytes a timeline takes in report.html, estimated from its intervals, messages and critical path.
-double timeline_bytes(const Timeline& t);
 
 }  // namespace wisp::driver
