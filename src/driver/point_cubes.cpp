@@ -9,8 +9,8 @@ namespace wisp::driver {
 
 std::vector<std::string> write_point_cubes(const PointEvaluation& point, const std::filesystem::path& dir,
                                            const std::string& creator) {
-  const Trace& identity_trace = point.result.identity_replay.trace;
-  const Trace& scenario_trace = point.result.scenario_replay.trace;
+  const TraceSummary& identity_trace = point.identity_trace;
+  const TraceSummary& scenario_trace = point.scenario_trace;
   const MetricTable identity = cube_table(identity_trace, point.identity);
   const MetricTable scenario = cube_table(scenario_trace, point.scenario);
   std::size_t missing = 0;

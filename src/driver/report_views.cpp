@@ -49,63 +49,78 @@ std::optional<HtmlWindow> parse_html_window(const std::string& text) {
   return w;
 }
 
-ReportViews report_views(const std::vector<const Trace*>& traces, const std::vector<const WaitPathAnalysis*>& analyses,
-                         double limit_bytes, bool keep_full, std::optional<HtmlWindow> window) {
-  ReportViews v;
-  std::vector<Timeline> full;
-  double bytes = kPageBytes;
-  for (std::size_t i = 0; i < traces.size(); ++i) {
-    full.push_back(build_timeline(*traces[i], *analyses[i]));
-    bytes += timeline_bytes(full.back());
-    if (bytes > limit_bytes) break;
-  }
-  const double share = std::max(0.0, (limit_bytes - kPageBytes) / static_cast<double>(traces.size()));
-  const auto window_intervals = static_cast<std::size_t>(share / (kBytesPerInterval + kBytesPerMessage));
-  const double mb = 1e-6;
-  if (bytes <= limit_bytes) {  // everything fits; a window asked for beside it
-    if (window) {
-      const double stop = std::min(window->end, window_end({&full.front()}, window_intervals, window->start));
-      for (const Timeline& t : full) v.window.push_back(timeline_window(t, window->start, stop));
-      v.window_note = fmt::format("Full detail of {:.6f} s to {:.6f} s (--html-window {}:{}{}).", window->start, stop,
-                                  window->start, window->end, stop < window->end ? ", cut to the size limit" : "");
-    }
-    v.shown = std::move(full);  // `full` stays empty: whole() is `shown`
-    return v;
-  }
-  // Over the limit: per trace, in turn, the summary (as many bins as fit the page: two intervals
-  // per bin and lane) and the window (asked for, else from the start) whose intervals fit a third
-  // of its own page (chosen on the first trace, the same for all).
-  const auto bins = static_cast<std::uint32_t>(
+ReportViewsBuilder::ReportViewsBuilder(std::size_t traces, double limit_bytes, bool keep_full,
+                                       std::optional<HtmlWindow> window)
+    : limit_(limit_bytes), keep_full_(keep_full), window_(window), bytes_(kPageBytes) {
+  const double share =
+      std::max(0.0, (limit_bytes - kPageBytes) / static_cast<double>(std::max<std::size_t>(traces, 1)));
+  window_intervals_ = static_cast<std::size_t>(share / (kBytesPerInterval + kBytesPerMessage));
+  // Over the limit: as many bins as fit the page, two intervals per bin and lane.
+  bins_ = static_cast<std::uint32_t>(
       std::clamp(share / (kLanesPerTimeline * 2 * kBytesPerInterval), double(kMinBins), double(kMaxBins)));
-  double window_start = 0, window_stop = 0;
-  std::size_t intervals = 0;
-  std::uint32_t group = 1;
-  for (std::size_t i = 0; i < traces.size(); ++i) {  // the timelines made above are not made again
-    Timeline t = i < full.size() ? std::move(full[i]) : build_timeline(*traces[i], *analyses[i]);
-    intervals += t.interval_count();
-    group = static_cast<std::uint32_t>((t.ranks.size() + kLanesPerTimeline - 1) / kLanesPerTimeline);
-    v.shown.push_back(summarize_timeline(t, bins, std::max<std::uint32_t>(group, 1)));
-    if (i == 0) {
-      window_start = window ? window->start : t.start;
-      window_stop = window_end({&t}, window_intervals, window_start);
-      if (window) window_stop = std::min(window_stop, window->end);
-    }
-    v.window.push_back(timeline_window(t, window_start, window_stop));
-    if (keep_full) v.full.push_back(std::move(t));
+}
+
+void ReportViewsBuilder::add(const Trace& trace, const WaitPathAnalysis& analysis) {
+  Timeline t = build_timeline(trace, analysis);
+  if (over_) return summarize(std::move(t));
+  bytes_ += timeline_bytes(t);
+  fitting_.push_back(std::move(t));
+  if (bytes_ <= limit_) return;
+  over_ = true;  // the timelines kept so far are summarized too, in their order
+  std::vector<Timeline> kept = std::move(fitting_);
+  fitting_.clear();
+  for (Timeline& k : kept) summarize(std::move(k));
+}
+
+// Over the limit, per trace in turn: the summary and the window (asked for, else from the start)
+// whose intervals fit a third of its own page (chosen on the first trace, the same for all).
+void ReportViewsBuilder::summarize(Timeline t) {
+  intervals_ += t.interval_count();
+  group_ = std::max<std::uint32_t>(
+      static_cast<std::uint32_t>((t.ranks.size() + kLanesPerTimeline - 1) / kLanesPerTimeline), 1);
+  views_.shown.push_back(summarize_timeline(t, bins_, group_));
+  if (views_.window.empty()) {
+    window_start_ = window_ ? window_->start : t.start;
+    window_stop_ = window_end({&t}, window_intervals_, window_start_);
+    if (window_) window_stop_ = std::min(window_stop_, window_->end);
   }
-  v.note = fmt::format(
+  views_.window.push_back(timeline_window(t, window_start_, window_stop_));
+  if (keep_full_) views_.full.push_back(std::move(t));
+}
+
+ReportViews ReportViewsBuilder::finish() {
+  const double mb = 1e-6;
+  if (!over_) {  // everything fits; a window asked for beside it
+    if (window_ && !fitting_.empty()) {
+      const double stop = std::min(window_->end, window_end({&fitting_.front()}, window_intervals_, window_->start));
+      for (const Timeline& t : fitting_) views_.window.push_back(timeline_window(t, window_->start, stop));
+      views_.window_note =
+          fmt::format("Full detail of {:.6f} s to {:.6f} s (--html-window {}:{}{}).", window_->start, stop,
+                      window_->start, window_->end, stop < window_->end ? ", cut to the size limit" : "");
+    }
+    views_.shown = std::move(fitting_);  // `full` stays empty: whole() is `shown`
+    return std::move(views_);
+  }
+  views_.note = fmt::format(
       "The timelines are a summary: {} time bins per lane, {} rank{} per lane (computation, MPI and waiting shares of "
       "each "
       "bin as in the run; messages left out). Their full detail ({} intervals, about {:.0f} MB) is above report.html's "
       "limit of {:.0f} MB (--html-limit MB); report-window.html shows every interval from {:.6f} s to {:.6f} "
       "s (--html-window START:END picks another).",
-      bins, std::max<std::uint32_t>(group, 1), group > 1 ? "s" : "", intervals,
-      (kBytesPerInterval * static_cast<double>(intervals)) * mb, limit_bytes * mb, window_start, window_stop);
-  v.window_note = fmt::format(
+      bins_, group_, group_ > 1 ? "s" : "", intervals_, (kBytesPerInterval * static_cast<double>(intervals_)) * mb,
+      limit_ * mb, window_start_, window_stop_);
+  views_.window_note = fmt::format(
       "Full detail of {:.6f} s to {:.6f} s only: the whole run's timelines are above report.html's limit of {:.0f} MB "
       "(report.html shows their summary).",
-      window_start, window_stop, limit_bytes * mb);
-  return v;
+      window_start_, window_stop_, limit_ * mb);
+  return std::move(views_);
+}
+
+ReportViews report_views(const std::vector<const Trace*>& traces, const std::vector<const WaitPathAnalysis*>& analyses,
+                         double limit_bytes, bool keep_full, std::optional<HtmlWindow> window) {
+  ReportViewsBuilder builder(traces.size(), limit_bytes, keep_full, window);
+  for (std::size_t i = 0; i < traces.size(); ++i) builder.add(*traces[i], *analyses[i]);
+  return builder.finish();
 }
 
 }  // namespace wisp::driver

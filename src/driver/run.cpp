@@ -36,18 +36,12 @@ fs::path output_dir(const RunOptions& o, const Scenario& s) {
   return fs::path("wisp-" + s.name);
 }
 
-// report.html and, if asked, the Chrome trace: the timelines of the three traces. Within the
-// page's size limit the timelines are whole; above it (report_views.hpp) report.html holds their
-// summary and report-window.html the full detail of a window, each timeline made in turn.
-void write_views(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p, AtomicDirectory& out,
-                 const RunOptions& o) {
-  const std::vector<const Trace*> traces = {&p.result.identity_replay.trace, &p.result.scenario_replay.trace,
-                                            &in.trace};
-  const std::vector<const WaitPathAnalysis*> analyses = {&p.identity.wait_paths, &p.scenario.wait_paths,
-                                                         &p.measured.wait_paths};
+// report.html and, if asked, the Chrome trace: the timelines of the three traces (made as each
+// trace was analysed: `views`). Within the page's size limit the timelines are whole; above it
+// (report_views.hpp) report.html holds their summary and report-window.html the full detail of a window.
+void write_views(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p, const ReportViews& views,
+                 AtomicDirectory& out, const RunOptions& o) {
   const std::vector<std::string> names = {"identity", "scenario", "measured"};
-  const ReportViews views =
-      report_views(traces, analyses, o.html_limit_mb * 1e6, !o.chrome_trace.empty(), parse_html_window(o.html_window));
   auto named = [&](const std::vector<Timeline>& t) {
     std::vector<NamedTimeline> n;
     for (std::size_t i = 0; i < t.size(); ++i) n.push_back(NamedTimeline{names[i], &t[i]});
@@ -65,14 +59,13 @@ void write_views(const Scenario& s, const ScenarioTrace& in, const PointEvaluati
                                                              {"scenario", &views.whole()[1]}}));
 }
 
-// The simulated identity and scenario traces side by side, so that Vampir shows both.
-void write_traces(const Scenario& s, const PointResult& r, const fs::path& dir) {
+// A simulated trace ("identity" or "scenario") as OTF2 beside the report, so that Vampir shows both.
+void write_simulated_trace(const Scenario& s, const std::string& name, const Trace& trace, const fs::path& dir) {
   WriteOptions w;
   w.creator = "wisp run";
-  w.description = "scenario " + s.name + " simulated by wisp";
-  write_otf2_into(r.scenario_replay.trace, dir / "scenario-trace", w);
-  w.description = "identity of scenario " + s.name + " (the unchanged trace) simulated by wisp";
-  write_otf2_into(r.identity_replay.trace, dir / "identity-trace", w);
+  w.description = name == "scenario" ? "scenario " + s.name + " simulated by wisp"
+                                     : "identity of scenario " + s.name + " (the unchanged trace) simulated by wisp";
+  write_otf2_into(trace, dir / (name + "-trace"), w);
 }
 
 // The scenario's `export:` (exports.hpp), inside the output directory.
@@ -87,19 +80,25 @@ void write_scenario_exports(const Scenario& s, const PointResult::Input& in, con
 }
 
 Written run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& out, const RunOptions& o) {
+  // Each simulated trace is written and drawn while it exists (evaluate_point drops it after).
+  ReportViewsBuilder views(3, o.html_limit_mb * 1e6, !o.chrome_trace.empty(), parse_html_window(o.html_window));
+  auto use = [&](const std::string& name, const Trace& trace, const TraceAnalysis& analysis) {
+    write_simulated_trace(s, name, trace, out.staging());
+    views.add(trace, analysis.wait_paths);
+  };
   PointEvaluation p;
   try {
-    p = evaluate_point(s, in.trace);
+    p = evaluate_point(s, in.trace, use);
   } catch (const ReplayDeadlock& e) {
     throw Error(fmt::format("{}: trace {}: {}", s.file.string(), in.source, e.what()));
   }
-  write_traces(s, p.result, out.staging());
+  views.add(in.trace, p.measured.wait_paths);
   Written exported;
   if (p.result.scenario_input)
     write_scenario_exports(s, *p.result.scenario_input, p.result.scenario_replay, out, exported);
   std::vector<std::string> cube_warnings;
   if (!o.no_cube) cube_warnings = write_point_cubes(p, out.staging(), "wisp run " + s.file.string());
-  write_views(s, in, p, out, o);
+  write_views(s, in, p, views.finish(), out, o);
   RunReportOptions report{o.detail, o.top};
   Written written = commit_report(point_json(s, in, p, report), point_text(s, in, p, report), out);
   report.summary = !o.detail;  // the screen: the largest changes, report.txt the tables

@@ -332,13 +332,17 @@ void write_best_traces(const Scenario& s, const Trace& measured, const SweepResu
   if (!sweep.best) return;
   const SweepPoints all = sweep_points_of(s);
   const Scenario& best = all.points.at(*sweep.best);
-  const auto write_traces = [&](const PointResult& r) {
+  if (!cubes) {
+    const PointResult r = run_point(best, measured);
     write_otf2_into(r.scenario_replay.trace, dir / "scenario-trace", WriteOptions{});
     write_otf2_into(r.identity_replay.trace, dir / "identity-trace", WriteOptions{});
-  };
-  if (!cubes) return write_traces(run_point(best, measured));
-  const PointEvaluation p = evaluate_point(best, measured);  // the replays, and the analyses for the cubes
-  write_traces(p.result);
+    return;
+  }
+  // The replays, and the analyses for the cubes; each simulated trace written while it exists.
+  const PointEvaluation p =
+      evaluate_point(best, measured, [&](const std::string& name, const Trace& trace, const TraceAnalysis&) {
+        write_otf2_into(trace, dir / (name + "-trace"), WriteOptions{});
+      });
   for (const std::string& w : driver::write_point_cubes(p, dir, "wisp run " + s.file.string())) spdlog::warn("{}", w);
 }
 

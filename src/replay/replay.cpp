@@ -49,10 +49,12 @@ void check(const Platform& p, const ReplayOptions& o, const Trace& trace) {
     throw Error("replay: at most 4194303 ranks and 1048575 communicators are supported");
 }
 
-// The simulated trace and what replay() reports about it.
-ReplayResult assemble_result(const Trace& trace, replay_impl::SimulatedTimes answer, const ReplayOptions& options) {
+// The simulated trace (unless only the runtime was asked for) and what replay() reports about it.
+ReplayResult assemble_result(const StartedReplay& started, replay_impl::SimulatedTimes answer) {
+  const Trace& trace = *started.trace;
+  const ReplayOptions& options = started.options;
   ReplayResult result;
-  result.trace = retimed(trace, answer.times);
+  if (started.answer == ReplayAnswer::Trace) result.trace = retimed(trace, answer.times);
   result.statistics = answer.stats;
   if (options.anchor && !options.zero_communication) {
     CallResiduals residuals;
@@ -60,10 +62,10 @@ ReplayResult assemble_result(const Trace& trace, replay_impl::SimulatedTimes ans
     attribute_residuals(trace, residuals);
     result.residuals = std::make_shared<const CallResiduals>(std::move(residuals));
   }
-  result.rank_end.assign(result.trace.rank_count(), 0.0);
-  for (Rank r = 0; r < result.trace.rank_count(); ++r) {
-    const auto& ev = result.trace.ranks[r].events;
-    if (!ev.empty()) result.rank_end[r] = ev.back().time;
+  // Each rank's last event, at the trace's clock resolution as retimed() puts it.
+  result.rank_end.assign(trace.rank_count(), 0.0);
+  for (Rank r = 0; r < trace.rank_count() && r < answer.times.size(); ++r) {
+    if (!answer.times[r].empty()) result.rank_end[r] = trace.defs.clock.snap(answer.times[r].back());
     result.runtime = std::max(result.runtime, result.rank_end[r]);
   }
   return result;
@@ -81,12 +83,14 @@ ChildAnswer answer_of(const StartedReplay& started) {
 
 }  // namespace
 
-StartedReplay start_replay(const Trace& trace, const Platform& platform, const ReplayOptions& options) {
+StartedReplay start_replay(const Trace& trace, const Platform& platform, const ReplayOptions& options,
+                           ReplayAnswer answer) {
   check(platform, options, trace);
   spdlog::default_logger()->flush();
-  StartedReplay started{&trace, options, {}};
+  StartedReplay started{&trace, options, {}, answer};
+  const bool runtime_only = answer == ReplayAnswer::Runtime;
   started.child = start_answering_child("replay", [&](int fd) {
-    const int code = replay_impl::simulate_and_answer(fd, trace, platform, options);
+    const int code = replay_impl::simulate_and_answer(fd, trace, platform, options, runtime_only);
     spdlog::default_logger()->flush();
     return code;
   });
@@ -94,7 +98,7 @@ StartedReplay start_replay(const Trace& trace, const Platform& platform, const R
 }
 
 ReplayResult finish_replay(const StartedReplay& started) {
-  return assemble_result(*started.trace, replay_impl::read_answer(answer_of(started).data), started.options);
+  return assemble_result(started, replay_impl::read_answer(answer_of(started).data));
 }
 
 double finish_replay_runtime(const StartedReplay& started) {

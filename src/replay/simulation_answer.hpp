@@ -14,9 +14,10 @@ namespace wisp::replay_impl {
 // run longer than this is an error (scale factors of 1e15 silently gave wrong gains).
 constexpr double kLongestSimulation = 1e9;
 
-// In the simulation process: runs simulate() and writes its outcome (or its error) to `fd`.
-// Returns the process's exit code.
-int simulate_and_answer(int fd, const Trace& trace, const Platform& platform, const ReplayOptions& options);
+// In the simulation process: runs simulate() and writes its outcome (or its error) to `fd`; with
+// `runtime_only`, of each rank's times the last only. Returns the process's exit code.
+int simulate_and_answer(int fd, const Trace& trace, const Platform& platform, const ReplayOptions& options,
+                        bool runtime_only);
 
 struct SimulatedTimes {
   std::vector<std::vector<double>> times;      // by rank, by event

@@ -13,7 +13,7 @@
 
 namespace wisp {
 
-nlohmann::json metrics_json(const Trace& trace, const MetricTable& table) {
+nlohmann::json metrics_json(const TraceSummary& trace, const MetricTable& table) {
   nlohmann::json out = nlohmann::json::array();
   std::vector<std::string> names(trace.defs.callpaths.size() + 1);
   for (std::uint32_t s = 1; s < names.size(); ++s) names[s] = trace.defs.callpath_name(callpath_of_slot(s));
@@ -25,7 +25,7 @@ nlohmann::json metrics_json(const Trace& trace, const MetricTable& table) {
   return out;
 }
 
-nlohmann::json segments_json(const Trace& trace, const std::vector<PathSegment>& segments) {
+nlohmann::json segments_json(const TraceSummary& trace, const std::vector<PathSegment>& segments) {
   nlohmann::json out = nlohmann::json::array();
   for (const PathSegment& s : segments)
     out.push_back({{"rank", s.rank},
@@ -35,7 +35,7 @@ nlohmann::json segments_json(const Trace& trace, const std::vector<PathSegment>&
   return out;
 }
 
-nlohmann::json analysis_json(const Trace& trace, const std::string& source, const WaitPathAnalysis& a,
+nlohmann::json analysis_json(const TraceSummary& trace, const std::string& source, const WaitPathAnalysis& a,
                              const MetricTable& table, bool detail) {
   nlohmann::json j;
   j["trace"] = source;
@@ -94,11 +94,11 @@ std::vector<Row> rows_of(const MetricTable& table, std::string_view metric) {
   return rows;
 }
 
-std::string name_of(const Trace& trace, CallpathId cp) {
+std::string name_of(const TraceSummary& trace, CallpathId cp) {
   return cp == kNone ? std::string("(program)") : trace.defs.callpath_name(cp);
 }
 
-void metric_block(std::string& out, const Trace& trace, const MetricTable& table, std::string_view metric,
+void metric_block(std::string& out, const TraceSummary& trace, const MetricTable& table, std::string_view metric,
                   std::size_t top) {
   const std::vector<Row> rows = rows_of(table, metric);
   if (rows.empty()) return;
@@ -111,7 +111,7 @@ void metric_block(std::string& out, const Trace& trace, const MetricTable& table
 
 }  // namespace
 
-std::string analysis_text(const Trace& trace, const std::string& source, const WaitPathAnalysis& a,
+std::string analysis_text(const TraceSummary& trace, const std::string& source, const WaitPathAnalysis& a,
                           const MetricTable& table, std::size_t top) {
   std::string out = fmt::format("{}: {} ranks, {} events, runtime {:.6f} s\n", source, trace.rank_count(),
                                 trace.event_count(), trace.span());

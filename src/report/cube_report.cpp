@@ -117,7 +117,7 @@ void add_metrics(pugi::xml_node cube, const MetricTree& tree) {
   }
 }
 
-void add_program(pugi::xml_node cube, const Trace& trace, const CallTree& calls) {
+void add_program(pugi::xml_node cube, const TraceSummary& trace, const CallTree& calls) {
   const Definitions& d = trace.defs;
   pugi::xml_node program = cube.append_child("program");
   const auto program_region = static_cast<unsigned>(d.regions.size());
@@ -186,7 +186,7 @@ void add_system(pugi::xml_node cube, const Definitions& d, const std::vector<std
   }
 }
 
-std::string anchor_xml(const Trace& trace, const MetricTree& metrics, const CallTree& calls,
+std::string anchor_xml(const TraceSummary& trace, const MetricTree& metrics, const CallTree& calls,
                        const std::vector<std::uint32_t>& masters, const std::string& creator) {
   pugi::xml_document doc;
   pugi::xml_node decl = doc.append_child(pugi::node_declaration);
@@ -235,7 +235,7 @@ std::string data_file(const std::vector<double>& values) {
 
 }  // namespace
 
-MetricTable cube_table(const Trace& trace, const TraceAnalysis& analysis) {
+MetricTable cube_table(const TraceSummary& trace, const TraceAnalysis& analysis) {
   MetricTable table = analysis.table;
   const Pag& pag = analysis.pag.pag;
   for (const MbmRow& r : analysis.pag.mbm) {  // activities of no call path (the launch): the program root
@@ -263,8 +263,8 @@ MetricTable cube_table(const Trace& trace, const TraceAnalysis& analysis) {
   return table;
 }
 
-MetricTable difference_table(const Trace& identity_trace, const MetricTable& identity, const Trace& scenario_trace,
-                             const MetricTable& scenario, std::size_t& missing) {
+MetricTable difference_table(const TraceSummary& identity_trace, const MetricTable& identity,
+                             const TraceSummary& scenario_trace, const MetricTable& scenario, std::size_t& missing) {
   using Key = std::tuple<std::string, std::string, Rank>;  // metric, call path name, rank
   std::map<Key, double> values;
   std::map<std::string, CallpathId> scenario_paths;
@@ -290,7 +290,7 @@ MetricTable difference_table(const Trace& identity_trace, const MetricTable& ide
   return out;
 }
 
-std::string write_cube(const std::filesystem::path& file, const Trace& trace, const MetricTable& table,
+std::string write_cube(const std::filesystem::path& file, const TraceSummary& trace, const MetricTable& table,
                        const std::string& creator) {
   const MetricTree metrics = metric_tree(table);
   const CallTree calls = call_tree(trace.defs);

@@ -21,7 +21,7 @@ double percent(Ticks part, Ticks whole) {
 
 }  // namespace
 
-nlohmann::json pag_json(const Trace& trace, const PagAnalysis& a) {
+nlohmann::json pag_json(const TraceSummary& trace, const PagAnalysis& a) {
   const Pag& pag = a.pag;
   const Ticks d_cp = a.paths.critical_length;
   nlohmann::json j;
@@ -55,7 +55,7 @@ nlohmann::json pag_json(const Trace& trace, const PagAnalysis& a) {
   return j;
 }
 
-nlohmann::json mbm_json(const Trace& trace, const PagAnalysis& a) {
+nlohmann::json mbm_json(const TraceSummary& trace, const PagAnalysis& a) {
   nlohmann::json rows = nlohmann::json::array();
   for (const MbmRow& r : a.mbm)
     rows.push_back({{"callpath", activity_callpath_name(trace.defs, r.callpath)},
@@ -65,7 +65,7 @@ nlohmann::json mbm_json(const Trace& trace, const PagAnalysis& a) {
   return rows;
 }
 
-std::string near_critical_text(const Trace& trace, const PagAnalysis& a, std::size_t max_paths) {
+std::string near_critical_text(const TraceSummary& trace, const PagAnalysis& a, std::size_t max_paths) {
   const Ticks d_cp = a.paths.critical_length;
   const NearCriticalPaths& d = a.distinct.paths.empty() ? a.paths : a.distinct;
   std::string out = fmt::format(
@@ -95,7 +95,7 @@ std::string near_critical_text(const Trace& trace, const PagAnalysis& a, std::si
   return out;
 }
 
-std::string mbm_text(const Trace& trace, const PagAnalysis& a, std::size_t top) {
+std::string mbm_text(const TraceSummary& trace, const PagAnalysis& a, std::size_t top) {
   const Ticks d_cp = a.paths.critical_length;
   std::string out = fmt::format("Maximum Benefit Metric (paper 001 §5): d_cp = {:.6f} s, MBM_k over k = {} path(s)\n",
                                 a.pag.seconds(d_cp), a.paths.paths.size());

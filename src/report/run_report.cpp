@@ -208,8 +208,8 @@ nlohmann::json point_json(const Scenario& s, const ScenarioTrace& in, const Poin
                               {"after", row.after},
                               {"change", row.change()}});
   j["analyses"] = {{"measured", trace_analysis_json(in.trace, in.source, p.measured, o.detail)},
-                   {"identity", trace_analysis_json(r.identity_replay.trace, "identity replay", p.identity, o.detail)},
-                   {"scenario", trace_analysis_json(r.scenario_replay.trace, "scenario replay", p.scenario, o.detail)}};
+                   {"identity", trace_analysis_json(p.identity_trace, "identity replay", p.identity, o.detail)},
+                   {"scenario", trace_analysis_json(p.scenario_trace, "scenario replay", p.scenario, o.detail)}};
   if (!o.detail)  // per-rank rows: "callpaths" above holds their sums over ranks for all three traces
     for (auto& [which, analysis] : j["analyses"].items()) analysis.erase("metrics");
   return j;

@@ -15,7 +15,7 @@ namespace wisp {
 
 namespace {
 
-nlohmann::json threads_json(const Trace& trace, const std::vector<ThreadTime>& rows) {
+nlohmann::json threads_json(const TraceSummary& trace, const std::vector<ThreadTime>& rows) {
   nlohmann::json out = nlohmann::json::array();
   for (const ThreadTime& t : rows)
     out.push_back({{"rank", t.rank},
@@ -26,7 +26,7 @@ nlohmann::json threads_json(const Trace& trace, const std::vector<ThreadTime>& r
 }
 
 // The rows with the most time first.
-std::string threads_text(const Trace& trace, const std::vector<ThreadTime>& rows, std::size_t top) {
+std::string threads_text(const TraceSummary& trace, const std::vector<ThreadTime>& rows, std::size_t top) {
   std::vector<const ThreadTime*> sorted;
   for (const ThreadTime& t : rows) sorted.push_back(&t);
   std::stable_sort(sorted.begin(), sorted.end(),
@@ -41,7 +41,8 @@ std::string threads_text(const Trace& trace, const std::vector<ThreadTime>& rows
 
 }  // namespace
 
-nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source, const TraceAnalysis& a, bool detail) {
+nlohmann::json trace_analysis_json(const TraceSummary& trace, const std::string& source, const TraceAnalysis& a,
+                                   bool detail) {
   nlohmann::json j = analysis_json(trace, source, a.wait_paths, a.table, detail);
   if (!a.threads.empty()) j["threads"] = threads_json(trace, a.threads);
   if (a.parts.pag) {
@@ -64,7 +65,7 @@ nlohmann::json communication_json(const CommMatrix& m) {
           {"pairs", pairs}};
 }
 
-std::string trace_analysis_text(const Trace& trace, const std::string& source, const TraceAnalysis& a,
+std::string trace_analysis_text(const TraceSummary& trace, const std::string& source, const TraceAnalysis& a,
                                 std::size_t top) {
   std::string out = analysis_text(trace, source, a.wait_paths, a.table, top);
   const auto section = [&out](const std::string& text) { (out += '\n') += text; };

@@ -5,7 +5,7 @@
 
 namespace wisp {
 
-nlohmann::json wait_estimate_json(const Trace& trace, const WaitEstimate& estimate) {
+nlohmann::json wait_estimate_json(const TraceSummary& trace, const WaitEstimate& estimate) {
   nlohmann::json rows = nlohmann::json::array();
   for (const WaitEstimateRow& r : estimate.rows) {
     nlohmann::json row = {{"callpath", trace.defs.callpath_name(r.callpath)},
@@ -21,7 +21,7 @@ nlohmann::json wait_estimate_json(const Trace& trace, const WaitEstimate& estima
   return rows;
 }
 
-std::string wait_estimate_text(const Trace& trace, const WaitEstimate& estimate, double threshold) {
+std::string wait_estimate_text(const TraceSummary& trace, const WaitEstimate& estimate, double threshold) {
   std::string out = fmt::format(
       "Minimum-based wait-state estimate (paper 002): wait ratios of at least {:.2f} % of the allocation time {:.6f} "
       "s\n",

@@ -28,12 +28,12 @@ TraceAnalysis analyze_for_scenario(const Scenario& s, const Trace& trace, bool w
 
 using Totals = std::map<std::pair<std::string, std::string>, CallpathComparison>;  // (metric, call path)
 
-void add_totals(const Scenario& s, const Trace& trace, const MetricTable& table, double CallpathComparison::*field,
+void add_totals(const Scenario& s, const Definitions& defs, const MetricTable& table, double CallpathComparison::*field,
                 Totals& totals) {
   for (const MetricRecord& r : table.records) {
     const std::string& metric = table.metrics[r.metric];
     if (!compared_by_callpath(metric, s.analyses)) continue;
-    const std::string callpath = metric_callpath_name(trace.defs, r.callpath);
+    const std::string callpath = metric_callpath_name(defs, r.callpath);
     CallpathComparison& row = totals[{metric, callpath}];
     row.metric = metric;
     row.callpath = callpath;
@@ -43,9 +43,9 @@ void add_totals(const Scenario& s, const Trace& trace, const MetricTable& table,
 
 std::vector<CallpathComparison> compare(const Scenario& s, const Trace& measured, const PointEvaluation& e) {
   Totals totals;
-  add_totals(s, measured, e.measured.table, &CallpathComparison::measured, totals);
-  add_totals(s, e.result.identity_replay.trace, e.identity.table, &CallpathComparison::before, totals);
-  add_totals(s, e.result.scenario_replay.trace, e.scenario.table, &CallpathComparison::after, totals);
+  add_totals(s, measured.defs, e.measured.table, &CallpathComparison::measured, totals);
+  add_totals(s, e.identity_trace.defs, e.identity.table, &CallpathComparison::before, totals);
+  add_totals(s, e.scenario_trace.defs, e.scenario.table, &CallpathComparison::after, totals);
   std::map<std::string, CallpathId> ids;  // full call path name -> call path of the measured trace
   const std::vector<std::string> names = callpath_display_names(measured.defs);
   for (CallpathId cp = 0; cp < names.size(); ++cp) ids[measured.defs.callpath_name(cp)] = cp;
@@ -79,11 +79,10 @@ std::vector<CallpathId> zeroed_callpaths(const Scenario& s, const PointEvaluatio
 // trace's PAG (the replay keeps the trace's definitions, so call path ids agree).
 std::vector<ZeroVersusMbm> zero_versus_mbm(const Scenario& s, const PointEvaluation& e) {
   std::vector<ZeroVersusMbm> out;
-  const Trace& identity = e.result.identity_replay.trace;
   const PagAnalysis& pag = e.identity.pag;
   for (CallpathId cp : zeroed_callpaths(s, e))
-    out.push_back(
-        {identity.defs.callpath_name(cp), pag.pag.seconds(mbm_all(pag.pag.graph, pag.cpm, cp)), e.result.gain()});
+    out.push_back({e.identity_trace.defs.callpath_name(cp), pag.pag.seconds(mbm_all(pag.pag.graph, pag.cpm, cp)),
+                   e.result.gain()});
   return out;
 }
 
@@ -112,15 +111,26 @@ bool wants(const Scenario& s, const std::string& analysis) {
 
 // The analyses run while the replays do (in their child processes): the measured trace's while the
 // identity replays, the identity's while the scenario replays.
-PointEvaluation evaluate_point(const Scenario& s, const Trace& measured) {
+PointEvaluation evaluate_point(const Scenario& s, const Trace& measured, const SimulatedTraceUse& use) {
   PointEvaluation e;
   const bool pag = wants(s, "pag");
   PointRun run(s, measured);
   e.measured = analyze_for_scenario(s, measured, pag);
-  e.identity = analyze_for_scenario(s, run.identity().trace, pag || has_zero_region(s));
+  {
+    const Trace& identity = run.identity().trace;
+    e.identity = analyze_for_scenario(s, identity, pag || has_zero_region(s));
+    e.identity_trace = identity;
+    if (use) use("identity", identity, e.identity);
+    run.release_identity_trace();
+  }
   e.result = run.finish();
-  e.scenario = analyze_for_scenario(s, e.result.scenario_replay.trace, pag);
+  Trace& scenario = e.result.scenario_replay.trace;
+  e.scenario = analyze_for_scenario(s, scenario, pag);
+  e.scenario_trace = scenario;
   add_gain_trust(s, e);
+  if (use) use("scenario", scenario, e.scenario);
+  scenario = Trace{};
+  e.result.identity_replay.trace = Trace{};
   e.callpaths = compare(s, measured, e);
   e.zero_versus_mbm = zero_versus_mbm(s, e);
   return e;

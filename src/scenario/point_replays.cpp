@@ -246,7 +246,8 @@ IdentityRun run_identity(const Scenario& scenario, const Trace& measured) {
   std::optional<StartedReplay> minima;  // in a child process, beside the identity replay
   if (scenario.replay.interval) {
     try {
-      minima = start_replay(measured, minima_platform(id.platform.platform), model_only(id.options));
+      minima =
+          start_replay(measured, minima_platform(id.platform.platform), model_only(id.options), ReplayAnswer::Runtime);
     } catch (const Error&) {  // each point replays it again and says why its interval lacks it
     }
   }
@@ -275,6 +276,11 @@ std::string identity_key(const Scenario& s) {
 
 namespace {
 
+// A hypothesis of the interval replayed for its runtime (and residuals) only.
+ReplayResult hypothesis(const Trace& trace, const Platform& platform, const ReplayOptions& options) {
+  return finish_replay(start_replay(trace, platform, options, ReplayAnswer::Runtime));
+}
+
 // The interval of a sweep point: its hypotheses replayed one after the other (the sweep's points
 // already run side by side).
 GainInterval point_interval(const Trace& measured, const Transformed& t, const IdentityRun& identity,
@@ -285,9 +291,9 @@ GainInterval point_interval(const Trace& measured, const Transformed& t, const I
   try {
     const double minima_identity =
         std::isnan(identity.minima_runtime)
-            ? replay(measured, minima_platform(identity.platform.platform), model_only(identity.options)).runtime
+            ? hypothesis(measured, minima_platform(identity.platform.platform), model_only(identity.options)).runtime
             : identity.minima_runtime;
-    minima = minima_identity - replay(t.trace, minima_platform(setup.platform), model_only(setup.options)).runtime;
+    minima = minima_identity - hypothesis(t.trace, minima_platform(setup.platform), model_only(setup.options)).runtime;
   } catch (const Error& e) {
     notes.push_back(std::string("minima model: ") + e.what());
   }
@@ -295,14 +301,14 @@ GainInterval point_interval(const Trace& measured, const Transformed& t, const I
     std::shared_ptr<const CallResiduals> residuals = identity.replay.residuals;
     double anchored = identity.replay.runtime;
     if (!residuals) {
-      const ReplayResult r = replay(measured, identity.platform.platform, anchored_options(identity.options));
+      const ReplayResult r = hypothesis(measured, identity.platform.platform, anchored_options(identity.options));
       residuals = r.residuals;
       anchored = r.runtime;
     }
     if (setup.options.zero_communication) {
       fixed = point;
     } else if (residuals) {
-      fixed = anchored - replay(t.trace, setup.platform, fixed_costs_options(setup.options, *residuals)).runtime;
+      fixed = anchored - hypothesis(t.trace, setup.platform, fixed_costs_options(setup.options, *residuals)).runtime;
     }
   } catch (const Error& e) {
     notes.push_back(std::string("fixed costs: ") + e.what());
@@ -359,10 +365,11 @@ PointRun::PointRun(const Scenario& scenario, const Trace& measured)
       identity_(prepare_identity(scenario, measured)) {
   identity_replay_ = start_replay(measured, identity_.platform.platform, identity_.options);
   if (scenario.replay.interval) {
-    minima_identity_ =
-        start_replay(measured, minima_platform(identity_.platform.platform), model_only(identity_.options));
+    minima_identity_ = start_replay(measured, minima_platform(identity_.platform.platform),
+                                    model_only(identity_.options), ReplayAnswer::Runtime);
     if (!identity_.options.anchor)
-      anchored_identity_ = start_replay(measured, identity_.platform.platform, anchored_options(identity_.options));
+      anchored_identity_ = start_replay(measured, identity_.platform.platform, anchored_options(identity_.options),
+                                        ReplayAnswer::Runtime);
   }
   if (scenario.replay.costs == "model" && std::thread::hardware_concurrency() > 1) start_scenario();
 }
@@ -378,7 +385,8 @@ PointRun::~PointRun() {
 void PointRun::start_hypotheses() {
   if (!scenario_.replay.interval) return;
   ReplayOptions minima = model_only(scenario_options_);
-  minima_scenario_ = start_replay(transformed_.trace, minima_platform(scenario_platform_), minima);
+  minima_scenario_ =
+      start_replay(transformed_.trace, minima_platform(scenario_platform_), minima, ReplayAnswer::Runtime);
   std::shared_ptr<const CallResiduals> residuals = identity_.replay.residuals;
   if (anchored_identity_) {
     const StartedReplay started = *anchored_identity_;
@@ -394,8 +402,8 @@ void PointRun::start_hypotheses() {
     anchored_runtime_ = identity_.replay.runtime;
   }
   if (!residuals || scenario_options_.zero_communication) return;
-  fixed_scenario_ =
-      start_replay(transformed_.trace, scenario_platform_, fixed_costs_options(scenario_options_, *residuals));
+  fixed_scenario_ = start_replay(transformed_.trace, scenario_platform_,
+                                 fixed_costs_options(scenario_options_, *residuals), ReplayAnswer::Runtime);
 }
 
 void PointRun::start_scenario() {
@@ -415,23 +423,33 @@ const ReplayResult& PointRun::identity() {
   identity_done_ = true;
   if (!scenario_replay_) start_scenario();
   start_hypotheses();
+  // The simulated scenario trace has the measured trace's records at new times: it is built on the
+  // measured trace and the transformed one freed here, one trace less while the replays run (the
+  // hypotheses' replays only need their runtimes).
+  if (scenario_on_measured()) {
+    scenario_replay_->trace = &measured_;
+    transformed_.trace = Trace{};
+  }
   return identity_.replay;
+}
+
+// Unless a transform moved threads' events apart from their master (rebalance across threads) or
+// the exports want the transformed trace.
+bool PointRun::scenario_on_measured() const {
+  const bool threads_moved = std::any_of(scenario_.transforms.begin(), scenario_.transforms.end(),
+                                         [](const Transform& t) { return t.across_threads; });
+  return !threads_moved && scenario_.exports.empty();
+}
+
+void PointRun::release_identity_trace() {
+  if (scenario_.replay.interval && !identity_.options.anchor) return;  // point_variability reads it
+  identity_.replay.trace = Trace{};
 }
 
 PointResult PointRun::finish() {
   identity();
   StartedReplay started = *scenario_replay_;
   scenario_replay_.reset();
-  // The simulated scenario trace has the measured trace's records at new times. Unless a transform
-  // moved threads' events apart from their master (rebalance across threads) or the exports want
-  // it, it is built on the measured trace and the transformed one is freed first: one trace less
-  // at the run's peak (the hypotheses' replays only need their runtimes).
-  const bool threads_moved = std::any_of(scenario_.transforms.begin(), scenario_.transforms.end(),
-                                         [](const Transform& t) { return t.across_threads; });
-  if (!threads_moved && scenario_.exports.empty()) {
-    started.trace = &measured_;
-    transformed_.trace = Trace{};
-  }
   ReplayResult replayed = finish_replay(started);
   GainInterval interval = finish_interval(replayed);
   PointResult r = point_result(scenario_, measured_, transformed_, identity_, std::move(identity_.replay),

@@ -1,7 +1,10 @@
-// Trace-wide queries: event counts, start and end time, memory footprint.
+// Trace-wide queries: event counts, start and end time, the summary, memory footprint.
 #include "wisp/trace/trace.hpp"
 
+#include "wisp/trace/trace_summary.hpp"
+
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 namespace wisp {
@@ -40,6 +43,11 @@ double Trace::end_time() const {
 double Trace::span() const {
   const auto [first, last] = event_range(ranks);
   return last - first;
+}
+
+TraceSummary::TraceSummary(const Trace& trace)
+    : defs(trace.defs), ranks(trace.rank_count()), events(trace.event_count()) {
+  std::tie(first, last) = event_range(trace.ranks);
 }
 
 namespace {

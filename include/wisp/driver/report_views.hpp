@@ -28,9 +28,35 @@ struct HtmlWindow {
 // "" → none; else "START:END" with START < END; throws wisp::Error naming the option.
 std::optional<HtmlWindow> parse_html_window(const std::string& text);
 
-// The timelines of `traces` with their analyses' waits and critical paths. Each full timeline is
-// made, cut and dropped in turn unless `keep_full`. With `window`, report-window.html shows it
-// (cut where it would pass the limit) whether or not report.html is whole.
+// The views made one trace at a time, so that each trace can be dropped once added (wisp run's
+// simulated traces): add() makes its full timeline and keeps it while all added so far fit the
+// limit; past it, every timeline is summarized and cut to the window as it comes. With `window`,
+// report-window.html shows it (cut where it would pass the limit) whether or not report.html is whole.
+class ReportViewsBuilder {
+ public:
+  ReportViewsBuilder(std::size_t traces, double limit_bytes, bool keep_full, std::optional<HtmlWindow> window);
+  void add(const Trace& trace, const WaitPathAnalysis& analysis);
+  ReportViews finish();
+
+ private:
+  void summarize(Timeline t);
+
+  double limit_;
+  bool keep_full_;
+  std::optional<HtmlWindow> window_;
+  double bytes_;  // report.html's estimated size with the timelines kept whole
+  std::size_t window_intervals_ = 0;
+  std::uint32_t bins_ = 0;
+  bool over_ = false;
+  std::vector<Timeline> fitting_;  // while within the limit
+  ReportViews views_;
+  std::size_t intervals_ = 0;  // of the summarized timelines
+  std::uint32_t group_ = 1;
+  double window_start_ = 0, window_stop_ = 0;
+};
+
+// All at once: the timelines of `traces` with their analyses' waits and critical paths (each full
+// timeline made, cut and dropped in turn unless `keep_full`).
 ReportViews report_views(const std::vector<const Trace*>& traces, const std::vector<const WaitPathAnalysis*>& analyses,
                          double limit_bytes, bool keep_full, std::optional<HtmlWindow> window = std::nullopt);
 

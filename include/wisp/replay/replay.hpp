@@ -110,15 +110,21 @@ ReplayResult replay(const Trace& trace, const Platform& platform, const ReplayOp
 // with model-only costs starts its identity and scenario replays together). start_replay() checks
 // and forks; finish_replay() waits and builds the result (throws like replay()); abandon_replay()
 // kills a started replay that is no longer wanted. `trace` must outlive the started replay.
+// A replay started for its runtime only (the gain interval's hypotheses) gets back each rank's end
+// and the residuals, not the simulated trace: its child answers in a few bytes and ends at once.
+enum class ReplayAnswer { Trace, Runtime };
 struct StartedReplay {
   const Trace* trace = nullptr;
   ReplayOptions options;
   AnsweringChild child;
+  ReplayAnswer answer = ReplayAnswer::Trace;
 };
-StartedReplay start_replay(const Trace& trace, const Platform& platform, const ReplayOptions& options = {});
+StartedReplay start_replay(const Trace& trace, const Platform& platform, const ReplayOptions& options = {},
+                           ReplayAnswer answer = ReplayAnswer::Trace);
+// The result; for ReplayAnswer::Runtime its trace is empty (runtime, rank_end, residuals and
+// statistics are there).
 ReplayResult finish_replay(const StartedReplay& started);
-// The same when only the simulated runtime is wanted (the gain interval's hypotheses): no
-// simulated trace is built.
+// The simulated runtime alone.
 double finish_replay_runtime(const StartedReplay& started);
 void abandon_replay(const StartedReplay& started);
 

@@ -10,23 +10,23 @@
 
 #include "wisp/analysis/metric_table.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
-#include "wisp/trace/trace.hpp"
+#include "wisp/trace/trace_summary.hpp"
 
 namespace wisp {
 
 // [{"metric": ..., "callpath": ..., "rank": r, "value": v}, ...] in table order.
-nlohmann::json metrics_json(const Trace& trace, const MetricTable& table);
+nlohmann::json metrics_json(const TraceSummary& trace, const MetricTable& table);
 
 // [{"rank", "callpath", "start", "end"}, ...]: one record per critical-path segment.
-nlohmann::json segments_json(const Trace& trace, const std::vector<PathSegment>& segments);
+nlohmann::json segments_json(const TraceSummary& trace, const std::vector<PathSegment>& segments);
 
 // The whole document: trace, ranks, runtime, metrics, critical_path (length, start rank, segment
 // count; the segments themselves only with `detail`), delay_accounting, partitions.
-nlohmann::json analysis_json(const Trace& trace, const std::string& source, const WaitPathAnalysis& analysis,
+nlohmann::json analysis_json(const TraceSummary& trace, const std::string& source, const WaitPathAnalysis& analysis,
                              const MetricTable& table, bool detail = false);
 
 // Human-readable tables, `top` call paths per metric.
-std::string analysis_text(const Trace& trace, const std::string& source, const WaitPathAnalysis& analysis,
+std::string analysis_text(const TraceSummary& trace, const std::string& source, const WaitPathAnalysis& analysis,
                           const MetricTable& table, std::size_t top = 8);
 
 }  // namespace wisp

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "wisp/analysis/pag_analysis.hpp"
-#include "wisp/trace/trace.hpp"
+#include "wisp/trace/trace_summary.hpp"
 
 namespace wisp {
 
@@ -20,15 +20,15 @@ std::string activity_callpath_name(const Definitions& defs, CallpathId callpath)
 
 // {"critical_path_length": s, "nc_percent": x, "more_available": b,
 //  "paths": [{"duration": s, "nc_percent": x, "callpaths": {"main/foo": s, ...}}, ...]}
-nlohmann::json pag_json(const Trace& trace, const PagAnalysis& analysis);
+nlohmann::json pag_json(const TraceSummary& trace, const PagAnalysis& analysis);
 // [{"callpath": "main/foo", "critical_path": s, "mbm_k": s, "mbm_all": s}, ...]
-nlohmann::json mbm_json(const Trace& trace, const PagAnalysis& analysis);
+nlohmann::json mbm_json(const TraceSummary& trace, const PagAnalysis& analysis);
 
 // The first `max_paths` paths (all by default), then a line saying how many more there are.
-std::string near_critical_text(const Trace& trace, const PagAnalysis& analysis,
+std::string near_critical_text(const TraceSummary& trace, const PagAnalysis& analysis,
                                std::size_t max_paths = std::numeric_limits<std::size_t>::max());
 // The first `top` MBM rows (by critical-path time; all by default).
-std::string mbm_text(const Trace& trace, const PagAnalysis& analysis,
+std::string mbm_text(const TraceSummary& trace, const PagAnalysis& analysis,
                      std::size_t top = std::numeric_limits<std::size_t>::max());
 
 }  // namespace wisp

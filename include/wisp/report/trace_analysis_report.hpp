@@ -10,19 +10,20 @@
 #include <string>
 
 #include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/trace/trace_summary.hpp"
 
 namespace wisp {
 
 // Without `detail` the per-segment lists (critical_path.segments) are left out: they grow with
 // the trace, the tables do not.
-nlohmann::json trace_analysis_json(const Trace& trace, const std::string& source, const TraceAnalysis& analysis,
+nlohmann::json trace_analysis_json(const TraceSummary& trace, const std::string& source, const TraceAnalysis& analysis,
                                    bool detail = false);
 
 // The communication matrix: ranks, totals and the pairs as [from, to, messages, bytes].
 nlohmann::json communication_json(const CommMatrix& matrix);
 
 // `top` rows per table (call paths, paths, windows).
-std::string trace_analysis_text(const Trace& trace, const std::string& source, const TraceAnalysis& analysis,
+std::string trace_analysis_text(const TraceSummary& trace, const std::string& source, const TraceAnalysis& analysis,
                                 std::size_t top = 8);
 
 // The metric catalogue as a table: name, parent, unit, analysis, description (--list-metrics).

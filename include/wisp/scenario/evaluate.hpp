@@ -3,12 +3,14 @@
 // comparison of their metrics, and, for `zero` transforms, MBM_all next to the simulated gain.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "wisp/analysis/trace_analysis.hpp"
 #include "wisp/scenario/point_replays.hpp"
 #include "wisp/scenario/scenario.hpp"
+#include "wisp/trace/trace_summary.hpp"
 
 namespace wisp {
 
@@ -31,14 +33,24 @@ struct ZeroVersusMbm {
 };
 
 struct PointEvaluation {
-  PointResult result;                          // runtimes, transform effects, trust, both replays
-  TraceAnalysis measured, identity, scenario;  // the scenario's analyses of the three traces
-  std::vector<CallpathComparison> callpaths;   // "time" first, then by metric; biggest change first
+  PointResult result;  // runtimes, transform effects, trust, both replays (their traces dropped: below)
+  TraceAnalysis measured, identity, scenario;   // the scenario's analyses of the three traces
+  TraceSummary identity_trace, scenario_trace;  // what the reports read of the simulated traces
+  std::vector<CallpathComparison> callpaths;    // "time" first, then by metric; biggest change first
   std::vector<ZeroVersusMbm> zero_versus_mbm;
 };
 
-// Replays the point (transforms applied once) and analyses it. Throws wisp::Error, ReplayDeadlock.
-PointEvaluation evaluate_point(const Scenario& scenario, const Trace& measured);
+// What a caller does with a simulated trace while it exists (wisp run writes it and draws its
+// timeline): called with "identity", then "scenario", each trace with its analysis.
+using SimulatedTraceUse =
+    std::function<void(const std::string& name, const Trace& trace, const TraceAnalysis& analysis)>;
+
+// Replays the point (transforms applied once) and analyses it. Each simulated trace is analysed,
+// handed to `use` and dropped before the next is made (the result's replays hold empty traces;
+// their summaries are kept): at most one simulated trace lives beside the measured one, except
+// that a model-only identity stays until the gain interval has read it. Throws wisp::Error,
+// ReplayDeadlock.
+PointEvaluation evaluate_point(const Scenario& scenario, const Trace& measured, const SimulatedTraceUse& use = {});
 
 // Whether the scenario asks for an analysis (a key of analysis_keys(), metric_catalogue.hpp).
 bool wants(const Scenario& scenario, const std::string& analysis);

@@ -117,7 +117,8 @@ PointResult run_point(const Scenario& scenario, const Trace& measured);
 // processes (the caller's own threads must have ended before each stage: the replays fork).
 // Construction applies the transforms and starts the identity replay (with model-only costs on
 // several cores the scenario replay too); identity() waits for the identity and starts the scenario
-// replay (trace-anchored costs need the identity's residuals); finish() waits for the scenario.
+// replay (trace-anchored costs need the identity's residuals), then frees the transformed trace
+// where it can (the replays' child processes have it); finish() waits for the scenario.
 // A point dropped before finish() kills the replays still running.
 class PointRun {
  public:
@@ -127,11 +128,15 @@ class PointRun {
   PointRun& operator=(const PointRun&) = delete;
 
   const ReplayResult& identity();
+  // Drops the identity's simulated trace (its runtime and residuals stay) unless the gain
+  // interval still reads it (model-only costs); finish()'s result then holds an empty trace.
+  void release_identity_trace();
   PointResult finish();
 
  private:
   void start_scenario();
   void start_hypotheses();
+  bool scenario_on_measured() const;
   GainInterval finish_interval(const ReplayResult& scenario);
 
   const Scenario& scenario_;
