@@ -3,9 +3,6 @@
 
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,14 +25,6 @@ long resident_mb() {
   long pages = 0, resident = 0;
   statm >> pages >> resident;
   return resident * (sysconf(_SC_PAGESIZE) / 1024) / 1024;
-}
-
-// Hands the allocator's free pages back to the system, where it can (glibc: freed blocks below its
-// mmap threshold, e.g. the per-rank vectors, otherwise stay resident until reused).
-void return_free_memory() {
-#ifdef __GLIBC__
-  malloc_trim(0);
-#endif
 }
 
 // Runs `step`, records its wall time and logs it (debug level: `wisp -vv analyze`).

@@ -309,6 +309,13 @@ class Detector {
 
 }  // namespace
 
+void drop_instances(WaitStates& waits) {
+  waits.instances = {};
+  waits.p2p_wait = {};
+  waits.collective_wait = {};
+  waits.collectives = {};
+}
+
 WaitStates find_wait_states(const Trace& trace, const CallIndex& calls) {
   WaitStates out;
   Detector(trace, calls, out).run();

@@ -49,59 +49,82 @@ std::optional<HtmlWindow> parse_html_window(const std::string& text) {
   return w;
 }
 
-ReportViewsBuilder::ReportViewsBuilder(std::size_t traces, double limit_bytes, bool keep_full,
+ReportViewsBuilder::ReportViewsBuilder(std::vector<std::string> slots, double limit_bytes, bool keep_full,
                                        std::optional<HtmlWindow> window)
-    : limit_(limit_bytes), keep_full_(keep_full), window_(window), bytes_(kPageBytes) {
+    : slots_(std::move(slots)), limit_(limit_bytes), keep_full_(keep_full), window_(window), bytes_(kPageBytes) {
   const double share =
-      std::max(0.0, (limit_bytes - kPageBytes) / static_cast<double>(std::max<std::size_t>(traces, 1)));
+      std::max(0.0, (limit_bytes - kPageBytes) / static_cast<double>(std::max<std::size_t>(slots_.size(), 1)));
   window_intervals_ = static_cast<std::size_t>(share / (kBytesPerInterval + kBytesPerMessage));
   // Over the limit: as many bins as fit the page, two intervals per bin and lane.
   bins_ = static_cast<std::uint32_t>(
       std::clamp(share / (kLanesPerTimeline * 2 * kBytesPerInterval), double(kMinBins), double(kMaxBins)));
+  for (auto* v : {&fitting_, &shown_, &window_part_, &full_}) v->resize(slots_.size());
 }
 
-void ReportViewsBuilder::add(const Trace& trace, const WaitPathAnalysis& analysis) {
+std::size_t ReportViewsBuilder::index_of(const std::string& slot) const {
+  const auto at = std::find(slots_.begin(), slots_.end(), slot);
+  if (at == slots_.end()) throw Error("report views: no timeline slot " + slot);
+  return static_cast<std::size_t>(at - slots_.begin());
+}
+
+void ReportViewsBuilder::add(const std::string& slot, const Trace& trace, const WaitPathAnalysis& analysis) {
+  const std::size_t i = index_of(slot);
   Timeline t = build_timeline(trace, analysis);
-  if (over_) return summarize(std::move(t));
+  if (over_) return summarize(i, std::move(t));
   bytes_ += timeline_bytes(t);
-  fitting_.push_back(std::move(t));
+  fitting_[i] = std::move(t);
   if (bytes_ <= limit_) return;
-  over_ = true;  // the timelines kept so far are summarized too, in their order
-  std::vector<Timeline> kept = std::move(fitting_);
-  fitting_.clear();
-  for (Timeline& k : kept) summarize(std::move(k));
+  over_ = true;  // the timelines kept so far are summarized too (the one just added first: its window)
+  summarize(i, std::move(*fitting_[i]));
+  for (std::size_t k = 0; k < fitting_.size(); ++k)
+    if (k != i && fitting_[k]) summarize(k, std::move(*fitting_[k]));
+  fitting_.assign(slots_.size(), std::nullopt);
 }
 
 // Over the limit, per trace in turn: the summary and the window (asked for, else from the start)
-// whose intervals fit a third of its own page (chosen on the first trace, the same for all).
-void ReportViewsBuilder::summarize(Timeline t) {
+// whose intervals fit a third of its own page (chosen on the first summarized, the same for all).
+void ReportViewsBuilder::summarize(std::size_t slot, Timeline t) {
   intervals_ += t.interval_count();
   group_ = std::max<std::uint32_t>(
       static_cast<std::uint32_t>((t.ranks.size() + kLanesPerTimeline - 1) / kLanesPerTimeline), 1);
-  views_.shown.push_back(summarize_timeline(t, bins_, group_));
-  if (views_.window.empty()) {
+  shown_[slot] = summarize_timeline(t, bins_, group_);
+  if (!window_chosen_) {
     window_start_ = window_ ? window_->start : t.start;
     window_stop_ = window_end({&t}, window_intervals_, window_start_);
     if (window_) window_stop_ = std::min(window_stop_, window_->end);
+    window_chosen_ = true;
   }
-  views_.window.push_back(timeline_window(t, window_start_, window_stop_));
-  if (keep_full_) views_.full.push_back(std::move(t));
+  window_part_[slot] = timeline_window(t, window_start_, window_stop_);
+  if (keep_full_) full_[slot] = std::move(t);
 }
 
+namespace {
+std::vector<Timeline> made(std::vector<std::optional<Timeline>>& by_slot) {
+  std::vector<Timeline> out;
+  for (std::optional<Timeline>& t : by_slot)
+    if (t) out.push_back(std::move(*t));
+  return out;
+}
+}  // namespace
+
 ReportViews ReportViewsBuilder::finish() {
+  ReportViews views;
   const double mb = 1e-6;
-  if (!over_) {  // everything fits; a window asked for beside it
-    if (window_ && !fitting_.empty()) {
-      const double stop = std::min(window_->end, window_end({&fitting_.front()}, window_intervals_, window_->start));
-      for (const Timeline& t : fitting_) views_.window.push_back(timeline_window(t, window_->start, stop));
-      views_.window_note =
+  if (!over_) {                    // everything fits; a window asked for beside it
+    views.shown = made(fitting_);  // `full` stays empty: whole() is `shown`
+    if (window_ && !views.shown.empty()) {
+      const double stop = std::min(window_->end, window_end({&views.shown.front()}, window_intervals_, window_->start));
+      for (const Timeline& t : views.shown) views.window.push_back(timeline_window(t, window_->start, stop));
+      views.window_note =
           fmt::format("Full detail of {:.6f} s to {:.6f} s (--html-window {}:{}{}).", window_->start, stop,
                       window_->start, window_->end, stop < window_->end ? ", cut to the size limit" : "");
     }
-    views_.shown = std::move(fitting_);  // `full` stays empty: whole() is `shown`
-    return std::move(views_);
+    return views;
   }
-  views_.note = fmt::format(
+  views.shown = made(shown_);
+  views.window = made(window_part_);
+  views.full = made(full_);
+  views.note = fmt::format(
       "The timelines are a summary: {} time bins per lane, {} rank{} per lane (computation, MPI and waiting shares of "
       "each "
       "bin as in the run; messages left out). Their full detail ({} intervals, about {:.0f} MB) is above report.html's "
@@ -109,17 +132,19 @@ ReportViews ReportViewsBuilder::finish() {
       "s (--html-window START:END picks another).",
       bins_, group_, group_ > 1 ? "s" : "", intervals_, (kBytesPerInterval * static_cast<double>(intervals_)) * mb,
       limit_ * mb, window_start_, window_stop_);
-  views_.window_note = fmt::format(
+  views.window_note = fmt::format(
       "Full detail of {:.6f} s to {:.6f} s only: the whole run's timelines are above report.html's limit of {:.0f} MB "
       "(report.html shows their summary).",
       window_start_, window_stop_, limit_ * mb);
-  return std::move(views_);
+  return views;
 }
 
 ReportViews report_views(const std::vector<const Trace*>& traces, const std::vector<const WaitPathAnalysis*>& analyses,
                          double limit_bytes, bool keep_full, std::optional<HtmlWindow> window) {
-  ReportViewsBuilder builder(traces.size(), limit_bytes, keep_full, window);
-  for (std::size_t i = 0; i < traces.size(); ++i) builder.add(*traces[i], *analyses[i]);
+  std::vector<std::string> slots;
+  for (std::size_t i = 0; i < traces.size(); ++i) slots.push_back(std::to_string(i));
+  ReportViewsBuilder builder(slots, limit_bytes, keep_full, window);
+  for (std::size_t i = 0; i < traces.size(); ++i) builder.add(slots[i], *traces[i], *analyses[i]);
   return builder.finish();
 }
 

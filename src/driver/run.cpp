@@ -39,7 +39,7 @@ fs::path output_dir(const RunOptions& o, const Scenario& s) {
 // report.html and, if asked, the Chrome trace: the timelines of the three traces (made as each
 // trace was analysed: `views`). Within the page's size limit the timelines are whole; above it
 // (report_views.hpp) report.html holds their summary and report-window.html the full detail of a window.
-void write_views(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p, const ReportViews& views,
+void write_views(const Scenario& s, const std::string& source, const PointEvaluation& p, const ReportViews& views,
                  AtomicDirectory& out, const RunOptions& o) {
   const std::vector<std::string> names = {"identity", "scenario", "measured"};
   auto named = [&](const std::vector<Timeline>& t) {
@@ -48,10 +48,10 @@ void write_views(const Scenario& s, const ScenarioTrace& in, const PointEvaluati
     return n;
   };
   write_file_atomically(out.staging() / "report.html",
-                        [&](std::ostream& os) { write_point_html(os, s, in, p, named(views.shown), views.note); });
+                        [&](std::ostream& os) { write_point_html(os, s, source, p, named(views.shown), views.note); });
   if (!views.window.empty())
     write_file_atomically(out.staging() / "report-window.html", [&](std::ostream& os) {
-      write_point_html(os, s, in, p, named(views.window), views.window_note);
+      write_point_html(os, s, source, p, named(views.window), views.window_note);
     });
   if (!o.chrome_trace.empty())
     write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &views.whole()[2]},
@@ -79,34 +79,35 @@ void write_scenario_exports(const Scenario& s, const PointResult::Input& in, con
   write_exports(in.trace, in.platform, in.options, replayed.statistics, requests, false, written);
 }
 
-Written run_single(const Scenario& s, const ScenarioTrace& in, AtomicDirectory& out, const RunOptions& o) {
-  // Each simulated trace is written and drawn while it exists (evaluate_point drops it after).
-  ReportViewsBuilder views(3, o.html_limit_mb * 1e6, !o.chrome_trace.empty(), parse_html_window(o.html_window));
+// The measured trace is handed to evaluate_point, which frees it as soon as it can.
+Written run_single(const Scenario& s, ScenarioTrace in, AtomicDirectory& out, const RunOptions& o) {
+  const std::string lacking = records_not_written(in.trace);
+  // Each trace is drawn, and each simulated one written, while it exists (evaluate_point drops it after).
+  ReportViewsBuilder views({"identity", "scenario", "measured"}, o.html_limit_mb * 1e6, !o.chrome_trace.empty(),
+                           parse_html_window(o.html_window));
   auto use = [&](const std::string& name, const Trace& trace, const TraceAnalysis& analysis) {
-    write_simulated_trace(s, name, trace, out.staging());
-    views.add(trace, analysis.wait_paths);
+    if (name != "measured") write_simulated_trace(s, name, trace, out.staging());
+    views.add(name, trace, analysis.wait_paths);
   };
   PointEvaluation p;
   try {
-    p = evaluate_point(s, in.trace, use);
+    p = evaluate_point(s, std::move(in.trace), use);
   } catch (const ReplayDeadlock& e) {
     throw Error(fmt::format("{}: trace {}: {}", s.file.string(), in.source, e.what()));
   }
-  views.add(in.trace, p.measured.wait_paths);
   Written exported;
   if (p.result.scenario_input)
     write_scenario_exports(s, *p.result.scenario_input, p.result.scenario_replay, out, exported);
   std::vector<std::string> cube_warnings;
   if (!o.no_cube) cube_warnings = write_point_cubes(p, out.staging(), "wisp run " + s.file.string());
-  write_views(s, in, p, views.finish(), out, o);
+  write_views(s, in.source, p, views.finish(), out, o);
   RunReportOptions report{o.detail, o.top};
-  Written written = commit_report(point_json(s, in, p, report), point_text(s, in, p, report), out);
+  Written written = commit_report(point_json(s, in.source, p, report), point_text(s, in.source, p, report), out);
   report.summary = !o.detail;  // the screen: the largest changes, report.txt the tables
-  written.text = point_text(s, in, p, report);
+  written.text = point_text(s, in.source, p, report);
   written.warnings.insert(written.warnings.end(), cube_warnings.begin(), cube_warnings.end());
   written.warnings.insert(written.warnings.end(), exported.warnings.begin(), exported.warnings.end());
-  if (const std::string lacking = records_not_written(in.trace); !lacking.empty())
-    written.warnings.push_back("the simulated traces lack records wisp does not keep: " + lacking);
+  if (!lacking.empty()) written.warnings.push_back("the simulated traces lack records wisp does not keep: " + lacking);
   return written;
 }
 
@@ -190,8 +191,8 @@ Written run(const RunOptions& o) {
   if (!s.sweep.empty() && (launched_by_mpi() || !o.points.empty() || o.resume)) return run_sharded(s, o);
   if (launched_by_mpi()) return run_point_once(s, o);
   AtomicDirectory out(output_dir(o, s), o.force);  // refuse an existing output before working
-  const ScenarioTrace in = load_trace(s);
-  if (s.sweep.empty()) return run_single(s, in, out, o);
+  ScenarioTrace in = load_trace(s);
+  if (s.sweep.empty()) return run_single(s, std::move(in), out, o);
   const SweepResult sweep = run_sweep(s, in.trace, o.jobs, out.staging(), !o.no_cube);
   return write_sweep_outputs(s, in.source, sweep, out);
 }

@@ -341,7 +341,7 @@ void write_best_traces(const Scenario& s, const Trace& measured, const SweepResu
   // The replays, and the analyses for the cubes; each simulated trace written while it exists.
   const PointEvaluation p =
       evaluate_point(best, measured, [&](const std::string& name, const Trace& trace, const TraceAnalysis&) {
-        write_otf2_into(trace, dir / (name + "-trace"), WriteOptions{});
+        if (name != "measured") write_otf2_into(trace, dir / (name + "-trace"), WriteOptions{});
       });
   for (const std::string& w : driver::write_point_cubes(p, dir, "wisp run " + s.file.string())) spdlog::warn("{}", w);
 }

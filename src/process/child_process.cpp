@@ -130,6 +130,11 @@ ChildAnswer collect_answer(const AnsweringChild& child) {
   return out;
 }
 
+ChildExit close_answering_child(const AnsweringChild& child) {
+  ::close(child.fd);
+  return wait_for_child(child.pid);
+}
+
 void abandon_child(const AnsweringChild& child) {
   ::kill(child.pid, SIGKILL);
   ::close(child.fd);

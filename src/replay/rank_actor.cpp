@@ -27,7 +27,12 @@ bool is_posting(EventKind k) {
 }  // namespace
 
 RankActor::RankActor(World& world, Rank rank)
-    : w_(world), rank_(rank), rt_(world.trace.ranks[rank]), times_(world.times[rank]) {}
+    : w_(world),
+      rank_(rank),
+      rt_(world.trace.ranks[rank]),
+      times_(world.runtime_only ? nullptr : world.times[rank].data()),
+      last_event_(static_cast<EventIndex>(rt_.events.size()) - 1),
+      end_(world.runtime_only ? &world.ends[rank] : nullptr) {}
 
 void RankActor::run() {
   const auto& events = rt_.events;
@@ -40,7 +45,7 @@ void RankActor::run() {
       if (starts_call(i, last)) {
         i = replay_call(i, last);
       } else {
-        times_[i] = now();
+        stamp(i, now());
         ++w_.stats.events;
       }
       previous = events[i].time;
@@ -92,10 +97,10 @@ bool RankActor::starts_call(EventIndex i, EventIndex& last) {
 
 void RankActor::replay_local(EventIndex first, EventIndex last) {
   const auto& events = rt_.events;
-  times_[first] = now();
+  stamp(first, now());
   for (EventIndex k = first + 1; k <= last; ++k) {
     compute(events[k].time - events[k - 1].time);
-    times_[k] = now();
+    stamp(k, now());
   }
   w_.stats.events += last - first + 1;
 }
@@ -165,12 +170,12 @@ void RankActor::stamp_call(EventIndex first, EventIndex last, bool has_enter, do
   bool posting = true;
   for (EventIndex k = first; k <= last; ++k) {
     if (k == first && has_enter) {
-      times_[k] = enter;
+      stamp(k, enter);
     } else if (posting && is_posting(rt_.events[k].kind)) {
-      times_[k] = enter;
+      stamp(k, enter);
     } else {
       posting = false;
-      times_[k] = end;
+      stamp(k, end);
     }
   }
 }

@@ -67,11 +67,18 @@ class RankActor {
   void delivered(std::uint32_t channel, std::uint64_t sequence);
   void retire_delivered();
   void retire_all_eager_sends();
+  // The simulated time of event k: in the table, or (runtime only) kept for the last event alone.
+  void stamp(EventIndex k, double t) {
+    if (times_) times_[k] = t;
+    if (end_ && k == last_event_) *end_ = t;
+  }
 
   World& w_;
   Rank rank_;
   const RankTrace& rt_;
-  std::vector<double>& times_;
+  double* times_;          // this rank's row of the times table (null: runtime only)
+  EventIndex last_event_;  // runtime only: the event whose time is kept, in *end_
+  double* end_;
   std::size_t next_call_ = 0;  // index into rt_.mpi_calls
   // Trace-anchored costs: how much later than traced the last call ended because its model cost
   // exceeded the traced one; the following computation catches it up (see settle_residual).

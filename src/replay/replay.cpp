@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <exception>
+#include <optional>
 #include <string>
 
 #include "simulation_answer.hpp"
@@ -49,12 +51,13 @@ void check(const Platform& p, const ReplayOptions& o, const Trace& trace) {
     throw Error("replay: at most 4194303 ranks and 1048575 communicators are supported");
 }
 
-// The simulated trace (unless only the runtime was asked for) and what replay() reports about it.
-ReplayResult assemble_result(const StartedReplay& started, replay_impl::SimulatedTimes answer) {
+// The result without its trace (built from `answer.times` by the caller, unless only the runtime
+// was asked for): statistics, residuals, and each rank's end at the trace's clock resolution, as
+// retimed() puts its last event.
+ReplayResult assemble_result(const StartedReplay& started, replay_impl::SimulatedTimes& answer) {
   const Trace& trace = *started.trace;
   const ReplayOptions& options = started.options;
   ReplayResult result;
-  if (started.answer == ReplayAnswer::Trace) result.trace = retimed(trace, answer.times);
   result.statistics = answer.stats;
   if (options.anchor && !options.zero_communication) {
     CallResiduals residuals;
@@ -62,7 +65,6 @@ ReplayResult assemble_result(const StartedReplay& started, replay_impl::Simulate
     attribute_residuals(trace, residuals);
     result.residuals = std::make_shared<const CallResiduals>(std::move(residuals));
   }
-  // Each rank's last event, at the trace's clock resolution as retimed() puts it.
   result.rank_end.assign(trace.rank_count(), 0.0);
   for (Rank r = 0; r < trace.rank_count() && r < answer.times.size(); ++r) {
     if (!answer.times[r].empty()) result.rank_end[r] = trace.defs.clock.snap(answer.times[r].back());
@@ -71,14 +73,24 @@ ReplayResult assemble_result(const StartedReplay& started, replay_impl::Simulate
   return result;
 }
 
-ChildAnswer answer_of(const StartedReplay& started) {
-  ChildAnswer child = collect_answer(started.child);
-  if (child.exit.killed)
+// The child's answer, decoded as it arrives; a child killed by a signal is reported as such (its
+// answer is then cut short).
+replay_impl::SimulatedTimes answer_of(const StartedReplay& started) {
+  std::optional<replay_impl::SimulatedTimes> answer;
+  std::exception_ptr failure;
+  try {
+    answer = replay_impl::read_answer(started.child.fd);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  const ChildExit exit = close_answering_child(started.child);
+  if (exit.killed)
     throw Error(
         fmt::format("replay: the simulation process was killed by signal {} ({}); SimGrid's "
                     "messages above say why",
-                    child.exit.signal, strsignal(child.exit.signal)));
-  return child;
+                    exit.signal, strsignal(exit.signal)));
+  if (failure) std::rethrow_exception(failure);
+  return std::move(*answer);
 }
 
 }  // namespace
@@ -98,11 +110,21 @@ StartedReplay start_replay(const Trace& trace, const Platform& platform, const R
 }
 
 ReplayResult finish_replay(const StartedReplay& started) {
-  return assemble_result(started, replay_impl::read_answer(answer_of(started).data));
+  std::vector<std::vector<double>> times;
+  ReplayResult result = finish_replay(started, times);
+  if (started.answer == ReplayAnswer::Trace) result.trace = retimed(*started.trace, std::move(times));
+  return result;
+}
+
+ReplayResult finish_replay(const StartedReplay& started, std::vector<std::vector<double>>& times) {
+  replay_impl::SimulatedTimes answer = answer_of(started);
+  ReplayResult result = assemble_result(started, answer);
+  times = std::move(answer.times);
+  return result;
 }
 
 double finish_replay_runtime(const StartedReplay& started) {
-  const replay_impl::SimulatedTimes answer = replay_impl::read_answer(answer_of(started).data);
+  const replay_impl::SimulatedTimes answer = answer_of(started);
   double runtime = 0;
   for (const auto& times : answer.times)
     if (!times.empty()) runtime = std::max(runtime, times.back());

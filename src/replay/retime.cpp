@@ -75,7 +75,11 @@ void append(RankBuilder& b, const Trace& in, const RankTrace& rt, const Event& e
 
 }  // namespace
 
-Trace retimed(const Trace& trace, const std::vector<std::vector<double>>& times) {
+namespace {
+
+// `consumed` (the same times, or null): each rank's times are freed once its events are built.
+Trace retime_all(const Trace& trace, const std::vector<std::vector<double>>& times,
+                 std::vector<std::vector<double>>* consumed) {
   if (times.size() != trace.rank_count())
     throw Error(fmt::format("retimed: {} ranks of times for a trace of {} ranks", times.size(), trace.rank_count()));
   Definitions defs = trace.defs;
@@ -89,6 +93,7 @@ Trace retimed(const Trace& trace, const std::vector<std::vector<double>>& times)
     RankBuilder& b = builder.rank(r);
     b.reserve(rt.events.size());
     for (EventIndex i = 0; i < rt.events.size(); ++i) append(b, trace, rt, rt.events[i], clock.snap(times[r][i]));
+    if (consumed) std::vector<double>().swap((*consumed)[r]);
   }
   Trace out = builder.finish();
   for (Rank r = 0; r < trace.rank_count(); ++r) {  // hybrid traces: the other threads follow their master
@@ -112,5 +117,13 @@ Trace retimed(const Trace& trace, const std::vector<std::vector<double>>& times)
   }
   return out;
 }
+
+}  // namespace
+
+Trace retimed(const Trace& trace, const std::vector<std::vector<double>>& times) {
+  return retime_all(trace, times, nullptr);
+}
+
+Trace retimed(const Trace& trace, std::vector<std::vector<double>>&& times) { return retime_all(trace, times, &times); }
 
 }  // namespace wisp

@@ -17,6 +17,8 @@ struct SimulationOutcome {
   ReplayStatistics stats;
 };
 
-SimulationOutcome simulate(const Trace& trace, const Platform& platform, const ReplayOptions& options);
+// `runtime_only`: of each rank's times the last only (no table of every event's time).
+SimulationOutcome simulate(const Trace& trace, const Platform& platform, const ReplayOptions& options,
+                           bool runtime_only = false);
 
 }  // namespace wisp::replay_impl

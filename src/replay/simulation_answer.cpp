@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -52,41 +53,58 @@ class Writer {
   int fd_;
 };
 
+// Decodes the answer as it arrives from the pipe: the times go straight into their vectors (no
+// copy of the whole answer in between).
 class Reader {
  public:
-  explicit Reader(const std::string& data) : data_(data) {}
+  explicit Reader(int fd) : fd_(fd) {}
   template <typename T>
   T value() {
     T v;
-    need(sizeof v);
-    std::memcpy(&v, data_.data() + pos_, sizeof v);
-    pos_ += sizeof v;
+    bytes(&v, sizeof v);
     return v;
   }
   std::string text() {
     const auto n = value<std::uint64_t>();
-    need(n);
-    std::string s = data_.substr(pos_, n);
-    pos_ += n;
+    std::string s;
+    while (s.size() < n) {  // by pieces: a corrupt length ends at the pipe's end, not in one allocation
+      const std::size_t piece = std::min<std::uint64_t>(n - s.size(), 1 << 16);
+      const std::size_t at = s.size();
+      s.resize(at + piece);
+      bytes(s.data() + at, piece);
+    }
     return s;
   }
   void doubles(std::vector<double>& out, std::uint64_t n) {
-    need(n * sizeof(double));
-    out.resize(n);
-    std::memcpy(out.data(), data_.data() + pos_, n * sizeof(double));
-    pos_ += n * sizeof(double);
+    out.clear();
+    while (out.size() < n) {  // as text(): grown as the data arrives
+      const std::size_t piece = std::min<std::uint64_t>(n - out.size(), 1 << 20);
+      const std::size_t at = out.size();
+      out.resize(at + piece);
+      bytes(out.data() + at, piece * sizeof(double));
+    }
   }
   void tables(std::vector<std::vector<double>>& rows) {
-    rows.resize(value<std::uint64_t>());
-    for (auto& row : rows) doubles(row, value<std::uint64_t>());
+    const auto n = value<std::uint64_t>();
+    rows.clear();
+    for (std::uint64_t i = 0; i < n; ++i) {
+      rows.emplace_back();
+      doubles(rows.back(), value<std::uint64_t>());
+    }
   }
 
  private:
-  void need(std::uint64_t n) const {
-    if (data_.size() - pos_ < n) throw Error("replay: the simulation process sent a truncated answer");
+  void bytes(void* to, std::size_t size) {
+    char* p = static_cast<char*>(to);
+    while (size > 0) {
+      const ssize_t n = ::read(fd_, p, size);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) throw Error("replay: the simulation process sent a truncated answer");
+      p += n;
+      size -= static_cast<std::size_t>(n);
+    }
   }
-  const std::string& data_;
-  std::size_t pos_ = 0;
+  int fd_;
 };
 
 // A "VmRSS:" / "VmHWM:" line of /proc/self/status [KiB] (0 if unavailable).
@@ -176,16 +194,13 @@ int simulate_and_answer(int fd, const Trace& trace, const Platform& platform, co
   const std::uint64_t start_rss = proc_status_kib("VmRSS:");
   enable_allocation_cache();  // this process ends with the simulation
   try {
-    SimulationOutcome out = simulate(trace, platform, options);
+    SimulationOutcome out = simulate(trace, platform, options, runtime_only);
     out.stats.child_start_rss_kib = start_rss;
     out.stats.child_peak_rss_kib = proc_status_kib("VmHWM:");
     if (out.deadlock) {
       write_deadlock(w, out);
       return 0;
     }
-    if (runtime_only)
-      for (std::vector<double>& times : out.times)
-        if (times.size() > 1) times.erase(times.begin(), times.end() - 1);
     w.value(Status::Ok);
     write_statistics(w, out.stats);
     w.tables(out.times);
@@ -198,10 +213,13 @@ int simulate_and_answer(int fd, const Trace& trace, const Platform& platform, co
   }
 }
 
-SimulatedTimes read_answer(const std::string& data) {
-  Reader in(data);
-  if (data.size() < sizeof kMagic || in.value<std::uint32_t>() != kMagic)
-    throw Error("replay: the simulation process ended without an answer");
+SimulatedTimes read_answer(int fd) {
+  Reader in(fd);
+  std::uint32_t magic = 0;
+  try {
+    magic = in.value<std::uint32_t>();
+  } catch (const Error&) {}
+  if (magic != kMagic) throw Error("replay: the simulation process ended without an answer");
   const auto st = in.value<Status>();
   if (st == Status::Failed) throw Error(in.text());
   SimulatedTimes out;

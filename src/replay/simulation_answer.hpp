@@ -24,8 +24,9 @@ struct SimulatedTimes {
   std::vector<std::vector<double>> residuals;  // by rank, by MPI call
   ReplayStatistics stats;
 };
-// In replay(): decodes the answer. Throws ReplayDeadlock for a deadlock report, wisp::Error for
-// an error message, a truncated answer or a simulated run beyond kLongestSimulation.
-SimulatedTimes read_answer(const std::string& data);
+// In replay(): decodes the answer as it arrives on `fd`. Throws ReplayDeadlock for a deadlock
+// report, wisp::Error for an error message, a missing or truncated answer or a simulated run beyond
+// kLongestSimulation.
+SimulatedTimes read_answer(int fd);
 
 }  // namespace wisp::replay_impl

@@ -75,7 +75,9 @@ struct World {
   std::vector<std::vector<double>> size_factor;
   std::vector<sg::ActorPtr> actors;
   std::vector<sg::SemaphorePtr> wakeup;    // by rank
-  std::vector<std::vector<double>> times;  // by rank, by event: simulated time
+  std::vector<std::vector<double>> times;  // by rank, by event: simulated time (empty: runtime_only)
+  bool runtime_only = false;               // only each rank's last event's time is kept: `ends`
+  std::vector<double> ends;                // by rank (runtime_only)
   // Trace-anchored costs: derived (options.anchor) or given (options.residuals), by rank and call.
   std::vector<std::vector<double>> residuals;
   const std::vector<std::vector<double>>* given_residuals = nullptr;

@@ -213,16 +213,16 @@ nlohmann::json callpaths_json(const std::vector<CallpathComparison>& rows) {
 
 namespace {
 
-nlohmann::json point_page_json(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p) {
+nlohmann::json point_page_json(const Scenario& s, const std::string& trace_source, const PointEvaluation& p) {
   const PointResult& r = p.result;
   nlohmann::json j = {
       {"kind", "point"},
       {"title", s.name},
       {"description", s.description},
       {"file", s.file.string()},
-      {"trace", in.source},
-      {"ranks", in.trace.rank_count()},
-      {"events", in.trace.event_count()},
+      {"trace", trace_source},
+      {"ranks", p.measured_trace.rank_count()},
+      {"events", p.measured_trace.event_count()},
       {"platform", r.platform},
       {"scenario_platform", r.scenario_platform},
       {"costs", r.costs},
@@ -252,14 +252,14 @@ nlohmann::json point_page_json(const Scenario& s, const ScenarioTrace& in, const
 
 }  // namespace
 
-std::string point_html(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p,
+std::string point_html(const Scenario& s, const std::string& trace_source, const PointEvaluation& p,
                        const std::vector<NamedTimeline>& timelines) {
-  return page(point_page_json(s, in, p), timelines);
+  return page(point_page_json(s, trace_source, p), timelines);
 }
 
-void write_point_html(std::ostream& out, const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p,
+void write_point_html(std::ostream& out, const Scenario& s, const std::string& trace_source, const PointEvaluation& p,
                       const std::vector<NamedTimeline>& timelines, const std::string& timeline_note) {
-  nlohmann::json j = point_page_json(s, in, p);
+  nlohmann::json j = point_page_json(s, trace_source, p);
   if (!timeline_note.empty()) j["timeline_note"] = timeline_note;
   write_page(out, j, timelines);
 }

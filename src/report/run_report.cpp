@@ -173,14 +173,15 @@ std::string sweep_line(std::size_t i, const SweepRow& r) {
 
 }  // namespace
 
-nlohmann::json point_json(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p,
+nlohmann::json point_json(const Scenario& s, const std::string& trace_source, const PointEvaluation& p,
                           const RunReportOptions& o) {
   const PointResult& r = p.result;
   nlohmann::json j;
   j["scenario"] = s.name;
   j["file"] = s.file.string();
   if (!s.description.empty()) j["description"] = s.description;
-  j["trace"] = {{"source", in.source}, {"ranks", in.trace.rank_count()}, {"events", in.trace.event_count()}};
+  j["trace"] = {
+      {"source", trace_source}, {"ranks", p.measured_trace.rank_count()}, {"events", p.measured_trace.event_count()}};
   j["platform"] = {{"identity", r.platform}};
   if (!r.scenario_platform.empty()) j["platform"]["scenario"] = r.scenario_platform;
   j["runtime"] = {{"measured", r.measured},
@@ -207,7 +208,7 @@ nlohmann::json point_json(const Scenario& s, const ScenarioTrace& in, const Poin
                               {"before", row.before},
                               {"after", row.after},
                               {"change", row.change()}});
-  j["analyses"] = {{"measured", trace_analysis_json(in.trace, in.source, p.measured, o.detail)},
+  j["analyses"] = {{"measured", trace_analysis_json(p.measured_trace, trace_source, p.measured, o.detail)},
                    {"identity", trace_analysis_json(p.identity_trace, "identity replay", p.identity, o.detail)},
                    {"scenario", trace_analysis_json(p.scenario_trace, "scenario replay", p.scenario, o.detail)}};
   if (!o.detail)  // per-rank rows: "callpaths" above holds their sums over ranks for all three traces
@@ -215,13 +216,13 @@ nlohmann::json point_json(const Scenario& s, const ScenarioTrace& in, const Poin
   return j;
 }
 
-std::string point_text(const Scenario& s, const ScenarioTrace& in, const PointEvaluation& p,
+std::string point_text(const Scenario& s, const std::string& trace_source, const PointEvaluation& p,
                        const RunReportOptions& o) {
   const PointResult& r = p.result;
   std::string t = fmt::format("scenario      {} ({})\n", s.name, s.file.string());
   if (!s.description.empty()) t += fmt::format("              {}\n", s.description);
-  t +=
-      fmt::format("trace         {} ({} ranks, {} events)\n", in.source, in.trace.rank_count(), in.trace.event_count());
+  t += fmt::format("trace         {} ({} ranks, {} events)\n", trace_source, p.measured_trace.rank_count(),
+                   p.measured_trace.event_count());
   t += fmt::format("platform      {}\n", r.platform);
   if (!r.scenario_platform.empty()) t += fmt::format("  scenario    {}\n", r.scenario_platform);
   t += transforms_text(r);

@@ -19,10 +19,14 @@ bool has_zero_region(const Scenario& s) {
                      [](const Transform& t) { return t.kind == TransformKind::Zero && !t.communication; });
 }
 
-TraceAnalysis analyze_for_scenario(const Scenario& s, const Trace& trace, bool with_pag) {
+// The PAG's graph (a vertex per event) is kept only where MBM_all is asked of it afterwards
+// (zero_versus_mbm); the reports read what the analysis derived from it.
+TraceAnalysis analyze_for_scenario(const Scenario& s, const Trace& trace, bool with_pag, bool keep_graph = false) {
   TraceAnalysisOptions options;
   options.parts = analysis_parts(s.analyses);
   options.parts.pag |= with_pag;
+  options.keep_graph = keep_graph;
+  return_free_memory();  // what the replays' answers and the last trace left: the analysis takes its place
   return analyze_trace(trace, options);
 }
 
@@ -41,7 +45,8 @@ void add_totals(const Scenario& s, const Definitions& defs, const MetricTable& t
   }
 }
 
-std::vector<CallpathComparison> compare(const Scenario& s, const Trace& measured, const PointEvaluation& e) {
+std::vector<CallpathComparison> compare(const Scenario& s, const PointEvaluation& e) {
+  const TraceSummary& measured = e.measured_trace;
   Totals totals;
   add_totals(s, measured.defs, e.measured.table, &CallpathComparison::measured, totals);
   add_totals(s, e.identity_trace.defs, e.identity.table, &CallpathComparison::before, totals);
@@ -103,37 +108,54 @@ void add_gain_trust(const Scenario& s, PointEvaluation& e) {
   if (!r.interval.available && !r.interval.note.empty()) r.warnings.push_back(r.interval.note);
 }
 
+// The analyses run while the replays do (in their child processes): the measured trace's while the
+// identity replays, the identity's while the scenario replays. `owned`: the measured trace, freed
+// once the identity's trace stands in for it.
+PointEvaluation evaluate(const Scenario& s, const Trace& measured, Trace* owned, const TraceUse& use) {
+  PointEvaluation e;
+  const bool pag = wants(s, "pag");
+  PointRun run(s, measured);
+  e.measured = analyze_for_scenario(s, measured, pag);
+  e.measured_trace = measured;
+  if (use) use("measured", measured, e.measured);
+  drop_instances(e.measured.wait_paths.waits);
+  const Trace& identity = run.identity().trace;
+  if (owned) {
+    run.forget_measured();
+    release(*owned);
+  }
+  e.identity = analyze_for_scenario(s, identity, pag || has_zero_region(s), has_zero_region(s));
+  e.identity_trace = identity;
+  if (use) use("identity", identity, e.identity);
+  drop_instances(e.identity.wait_paths.waits);
+  run.release_identity_trace();
+  e.result = run.finish();
+  release(e.result.identity_replay.trace);
+  Trace& scenario = e.result.scenario_replay.trace;
+  e.scenario = analyze_for_scenario(s, scenario, pag);
+  e.scenario_trace = scenario;
+  add_gain_trust(s, e);
+  if (use) use("scenario", scenario, e.scenario);
+  drop_instances(e.scenario.wait_paths.waits);
+  release(scenario);
+  e.callpaths = compare(s, e);
+  e.zero_versus_mbm = zero_versus_mbm(s, e);
+  return e;
+}
+
 }  // namespace
 
 bool wants(const Scenario& s, const std::string& analysis) {
   return std::find(s.analyses.begin(), s.analyses.end(), analysis) != s.analyses.end();
 }
 
-// The analyses run while the replays do (in their child processes): the measured trace's while the
-// identity replays, the identity's while the scenario replays.
-PointEvaluation evaluate_point(const Scenario& s, const Trace& measured, const SimulatedTraceUse& use) {
-  PointEvaluation e;
-  const bool pag = wants(s, "pag");
-  PointRun run(s, measured);
-  e.measured = analyze_for_scenario(s, measured, pag);
-  {
-    const Trace& identity = run.identity().trace;
-    e.identity = analyze_for_scenario(s, identity, pag || has_zero_region(s));
-    e.identity_trace = identity;
-    if (use) use("identity", identity, e.identity);
-    run.release_identity_trace();
-  }
-  e.result = run.finish();
-  Trace& scenario = e.result.scenario_replay.trace;
-  e.scenario = analyze_for_scenario(s, scenario, pag);
-  e.scenario_trace = scenario;
-  add_gain_trust(s, e);
-  if (use) use("scenario", scenario, e.scenario);
-  scenario = Trace{};
-  e.result.identity_replay.trace = Trace{};
-  e.callpaths = compare(s, measured, e);
-  e.zero_versus_mbm = zero_versus_mbm(s, e);
-  return e;
+PointEvaluation evaluate_point(const Scenario& s, const Trace& measured, const TraceUse& use) {
+  return evaluate(s, measured, nullptr, use);
+}
+
+PointEvaluation evaluate_point(const Scenario& s, Trace&& measured, const TraceUse& use) {
+  Trace owned = std::move(measured);
+  return evaluate(s, owned, &owned, use);
 }
 
 }  // namespace wisp

@@ -27,21 +27,14 @@ namespace {
 constexpr int kResamples = 2000;
 constexpr std::size_t kFractionSegments = 50;
 
-// A synchronisation interval's end and its kind: the call path of the collective that closes it
-// (so that the setup's one-off stretches are not drawn in place of an iteration's).
-struct Boundary {
-  double end = 0;
-  CallpathId kind = kNone;
-};
-
 // When every member of each complete collective on the communicator of all ranks had left it.
-std::vector<Boundary> collective_ends(const Trace& t) {
-  std::vector<Boundary> ends;
+std::vector<SyncBoundary> collective_ends(const Trace& t) {
+  std::vector<SyncBoundary> ends;
   const CommId world = t.defs.world;
   if (world == kNone || world >= t.defs.comms.size() || t.defs.comms[world].size() != t.rank_count()) return ends;
   for (const CollectiveInstance& c : t.collectives) {
     if (c.comm != world || !c.complete) continue;
-    Boundary b;
+    SyncBoundary b;
     for (std::uint32_t i = 0; i < c.count; ++i) {
       const CollectiveMember& m = t.members(c)[i];
       const RankTrace& rt = t.ranks[m.rank];
@@ -61,8 +54,8 @@ std::vector<Boundary> collective_ends(const Trace& t) {
 }
 
 // Without such collectives: when the last rank reached the same fraction of its events.
-std::vector<Boundary> fraction_ends(const Trace& t) {
-  std::vector<Boundary> ends(kFractionSegments);
+std::vector<SyncBoundary> fraction_ends(const Trace& t) {
+  std::vector<SyncBoundary> ends(kFractionSegments);
   for (std::size_t k = 0; k < kFractionSegments; ++k)
     for (const RankTrace& rt : t.ranks) {
       if (rt.events.empty()) continue;
@@ -73,14 +66,15 @@ std::vector<Boundary> fraction_ends(const Trace& t) {
 }
 
 // Interval lengths: from the start to each boundary (in the identity's order), then to the end.
-std::vector<double> lengths(const Trace& t, const std::vector<Boundary>& ends, const std::vector<std::size_t>& order) {
+std::vector<double> lengths(const SyncIntervals& t, const std::vector<SyncBoundary>& ends,
+                            const std::vector<std::size_t>& order) {
   std::vector<double> out;
-  double previous = t.start_time();
+  double previous = t.start;
   for (std::size_t k : order) {
     out.push_back(ends[k].end - previous);
     previous = ends[k].end;
   }
-  out.push_back(t.end_time() - previous);
+  out.push_back(t.end - previous);
   return out;
 }
 
@@ -116,10 +110,21 @@ double percentile(std::vector<double>& v, double q) {
 
 }  // namespace
 
+SyncIntervals sync_intervals(const Trace& trace) {
+  return SyncIntervals{collective_ends(trace), fraction_ends(trace), trace.start_time(), trace.end_time(),
+                       launch_skew(trace)};
+}
+
 GainVariability gain_variability(const Trace& identity, const Trace& scenario) {
+  return gain_variability(sync_intervals(identity), sync_intervals(scenario));
+}
+
+GainVariability gain_variability(const SyncIntervals& identity, const SyncIntervals& scenario) {
   GainVariability out;
-  std::vector<Boundary> a = collective_ends(identity), b = collective_ends(scenario);
-  if (a.size() != b.size() || a.size() < kMinSegments) a = fraction_ends(identity), b = fraction_ends(scenario);
+  const bool by_collectives = identity.collective_ends.size() == scenario.collective_ends.size() &&
+                              identity.collective_ends.size() >= kMinSegments;
+  const std::vector<SyncBoundary>& a = by_collectives ? identity.collective_ends : identity.fraction_ends;
+  const std::vector<SyncBoundary>& b = by_collectives ? scenario.collective_ends : scenario.fraction_ends;
   std::vector<std::size_t> order(a.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return a[x].end < a[y].end; });
@@ -144,7 +149,7 @@ GainVariability gain_variability(const Trace& identity, const Trace& scenario) {
       for (std::size_t k = 0; k < gains.size(); ++k) sum += gains[pick(random)];
   }
   out.segments = before.size();
-  out.startup = launch_skew(identity);
+  out.startup = identity.launch_skew;
   out.low = fixed + percentile(sums, 0.05) - out.startup;
   out.high = fixed + percentile(sums, 0.95) + out.startup;
   return out;

@@ -2,6 +2,8 @@
 // See point_replays.hpp.
 #include "wisp/scenario/point_replays.hpp"
 
+#include "wisp/replay/retime.hpp"
+
 #include <cmath>
 
 #include <fmt/format.h>
@@ -75,9 +77,9 @@ ReplayOptions fixed_costs_options(const ReplayOptions& scenario, const CallResid
 }
 
 // The interval from the hypotheses' gains, the variability of the two traces and the failed replays' notes.
-GainInterval interval_of(double point, std::optional<double> fixed, std::optional<double> minima, const Trace& identity,
-                         const Trace& scenario, const std::vector<std::string>& notes) {
-  GainInterval g = gain_interval(point, fixed, minima, gain_variability(identity, scenario));
+GainInterval interval_of(double point, std::optional<double> fixed, std::optional<double> minima,
+                         const SyncIntervals& identity, const Trace& scenario, const std::vector<std::string>& notes) {
+  GainInterval g = gain_interval(point, fixed, minima, gain_variability(identity, sync_intervals(scenario)));
   for (const std::string& n : notes) g.note += (g.note.empty() ? "" : "; ") + n;
   return g;
 }
@@ -173,10 +175,14 @@ IdentityRun identity_setup(const Scenario& scenario, const Trace& measured) {
 namespace {
 
 // The identity run up to its replay, said in the log.
-IdentityRun prepare_identity(const Scenario& scenario, const Trace& measured) {
-  IdentityRun id = identity_setup(scenario, measured);
+void log_identity_start(const Scenario& scenario, const Trace& measured) {
   spdlog::info("{}: replaying the unmodified trace ({} ranks, {} events)", scenario.name, measured.rank_count(),
                measured.event_count());
+}
+
+IdentityRun prepare_identity(const Scenario& scenario, const Trace& measured) {
+  IdentityRun id = identity_setup(scenario, measured);
+  log_identity_start(scenario, measured);
   return id;
 }
 
@@ -220,12 +226,12 @@ ScenarioSetup scenario_setup(const Scenario& scenario, const Transformed& t, con
 
 // `identity_replay` is the identity's replay result (a copy when sweep points share it, moved
 // from a single point's run: a trace is the largest thing a point holds).
-PointResult point_result(const Scenario& scenario, const Trace& measured, const Transformed& t,
+PointResult point_result(const Scenario& scenario, double measured_end, const Transformed& t,
                          const IdentityRun& identity, ReplayResult identity_replay, std::string scenario_platform,
                          ReplayResult replayed) {
   PointResult r;
   r.name = scenario.name;
-  r.measured = measured.end_time();
+  r.measured = measured_end;
   r.platform = identity.platform.description;
   r.scenario_platform = std::move(scenario_platform);
   r.effects = t.effects;
@@ -345,7 +351,7 @@ PointResult run_scenario(const Scenario& scenario, const Trace& measured, const 
     interval.note = "no gain interval: turned off (--no-interval)";
   interval.point = identity.replay.runtime - replayed.runtime;
   PointResult r =
-      point_result(scenario, measured, t, identity, identity.replay, setup.description, std::move(replayed));
+      point_result(scenario, measured.end_time(), t, identity, identity.replay, setup.description, std::move(replayed));
   r.interval = std::move(interval);
   if (!scenario.exports.empty())
     r.scenario_input =
@@ -357,12 +363,18 @@ PointResult run_point(const Scenario& scenario, const Trace& measured) { return 
 
 // Transforms are applied (and so checked) before the possibly long identity replay. With
 // model-only costs the scenario replay needs nothing from the identity replay: both run at once,
-// each in its own child process.
+// each in its own child process. Otherwise the transformed trace is freed before the identity's
+// replays fork (they would keep its pages) and made again when the scenario's replays start
+// (identity()): it is not alive beside the measured trace's analyses.
 PointRun::PointRun(const Scenario& scenario, const Trace& measured)
     : scenario_(scenario),
       measured_(measured),
-      transformed_(apply_transforms(measured, scenario.transforms)),
-      identity_(prepare_identity(scenario, measured)) {
+      measured_end_(measured.end_time()),
+      identity_(identity_setup(scenario, measured)),
+      transformed_(apply_transforms(measured, scenario.transforms)) {
+  log_identity_start(scenario, measured);
+  const bool together = scenario.replay.costs == "model" && std::thread::hardware_concurrency() > 1;
+  if (!together) release(transformed_.trace);
   identity_replay_ = start_replay(measured, identity_.platform.platform, identity_.options);
   if (scenario.replay.interval) {
     minima_identity_ = start_replay(measured, minima_platform(identity_.platform.platform),
@@ -371,7 +383,7 @@ PointRun::PointRun(const Scenario& scenario, const Trace& measured)
       anchored_identity_ = start_replay(measured, identity_.platform.platform, anchored_options(identity_.options),
                                         ReplayAnswer::Runtime);
   }
-  if (scenario.replay.costs == "model" && std::thread::hardware_concurrency() > 1) start_scenario();
+  if (together) start_scenario();
 }
 
 PointRun::~PointRun() {
@@ -416,9 +428,11 @@ void PointRun::start_scenario() {
 
 const ReplayResult& PointRun::identity() {
   if (identity_done_) return identity_.replay;
+  if (!scenario_replay_) transformed_ = apply_transforms(measured_, scenario_.transforms);  // freed in the constructor
   const StartedReplay started = *identity_replay_;
-  identity_replay_.reset();  // waited for below, whatever happens: never abandoned after that
-  identity_.replay = finish_replay(started);
+  identity_replay_.reset();                // waited for below, whatever happens: never abandoned after that
+  std::vector<std::vector<double>> times;  // the identity's trace is built last, once the transformed one is freed
+  identity_.replay = finish_replay(started, times);
   conclude_identity(scenario_, measured_, identity_);
   identity_done_ = true;
   if (!scenario_replay_) start_scenario();
@@ -428,9 +442,19 @@ const ReplayResult& PointRun::identity() {
   // hypotheses' replays only need their runtimes).
   if (scenario_on_measured()) {
     scenario_replay_->trace = &measured_;
-    transformed_.trace = Trace{};
+    release(transformed_.trace);
   }
+  identity_.replay.trace = retimed(measured_, std::move(times));
+  // What the gain interval's variability reads of the identity side, taken now: the traces may be
+  // freed before finish().
+  if (scenario_.replay.interval) identity_sync_ = sync_intervals(identity_trace(identity_, measured_));
   return identity_.replay;
+}
+
+void PointRun::forget_measured() {
+  identity();
+  if (scenario_replay_->trace == &measured_) scenario_replay_->trace = &identity_.replay.trace;
+  identity_is_structure_ = scenario_replay_->trace == &identity_.replay.trace;
 }
 
 // Unless a transform moved threads' events apart from their master (rebalance across threads) or
@@ -442,8 +466,8 @@ bool PointRun::scenario_on_measured() const {
 }
 
 void PointRun::release_identity_trace() {
-  if (scenario_.replay.interval && !identity_.options.anchor) return;  // point_variability reads it
-  identity_.replay.trace = Trace{};
+  if (identity_is_structure_) return;  // the scenario's trace is built on it
+  release(identity_.replay.trace);
 }
 
 PointResult PointRun::finish() {
@@ -452,7 +476,7 @@ PointResult PointRun::finish() {
   scenario_replay_.reset();
   ReplayResult replayed = finish_replay(started);
   GainInterval interval = finish_interval(replayed);
-  PointResult r = point_result(scenario_, measured_, transformed_, identity_, std::move(identity_.replay),
+  PointResult r = point_result(scenario_, measured_end_, transformed_, identity_, std::move(identity_.replay),
                                scenario_description_, std::move(replayed));
   r.interval = std::move(interval);
   // The run is over: the transformed trace goes to the exports, or is freed before the analyses.
@@ -498,7 +522,7 @@ GainInterval PointRun::finish_interval(const ReplayResult& scenario) {
   if (minima_identity && minima_scenario) minima = *minima_identity - *minima_scenario;
   if (fixed_scenario && anchored_runtime_) fixed = *anchored_runtime_ - *fixed_scenario;
   if (scenario_options_.zero_communication) fixed = point;  // no residual is kept: (a) is the point
-  return interval_of(point, fixed, minima, identity_trace(identity_, measured_), scenario.trace, hypothesis_notes_);
+  return interval_of(point, fixed, minima, identity_sync_, scenario.trace, hypothesis_notes_);
 }
 
 }  // namespace wisp

@@ -53,11 +53,11 @@ TransformEffect apply_platform(Transformed& out, const Transform& tr) {
 }
 
 // `move`: a fraction of the computation of `select` goes to the visits of `to`, in proportion.
-TransformEffect apply_move(Transformed& out, const Transform& tr, const std::vector<Visit>& visits,
+TransformEffect apply_move(const Trace& in, Transformed& out, const Transform& tr, const std::vector<Visit>& visits,
                            const std::vector<double>& c) {
   const auto where = tr.where.str();
-  const std::vector<Visit> to = select_visits(out.trace, tr.to);
-  const std::vector<double> ct = computation(out.trace, to);
+  const std::vector<Visit> to = select_visits(in, tr.to);
+  const std::vector<double> ct = computation(in, to);
   for (const Visit& a : visits)
     for (const Visit& b : to)
       if (a.rank == b.rank && a.enter < b.leave && b.enter < a.leave)
@@ -69,7 +69,7 @@ TransformEffect apply_move(Transformed& out, const Transform& tr, const std::vec
   for (std::size_t k = 0; k < c.size(); ++k) target[k] = c[k] * (1 - tr.fraction);
   std::vector<double> to_target(ct.size());
   for (std::size_t k = 0; k < ct.size(); ++k) to_target[k] = grown > 0 ? ct[k] * (1 + moved / grown) : ct[k];
-  out.trace = retime(out.trace, to, to_target);
+  out.trace = retime(in, to, to_target);
   TransformEffect effect;
   effect.description =
       fmt::format("move {:.6f} s ({} %) of {} to {}", moved, 100 * tr.fraction, describe(tr.select), describe(tr.to));
@@ -81,10 +81,10 @@ TransformEffect apply_move(Transformed& out, const Transform& tr, const std::vec
 }
 
 // Rebalance call path by call path: every instance's exclusive computation to the ranks' mean.
-TransformEffect apply_callpath_balance(Transformed& out, const Transform& tr, const std::vector<Visit>& visits,
-                                       const std::vector<double>& c) {
-  const CallpathBalance balance = balance_callpaths(out.trace, visits);
-  out.trace = retime(out.trace, balance.gaps);
+TransformEffect apply_callpath_balance(const Trace& in, Transformed& out, const Transform& tr,
+                                       const std::vector<Visit>& visits, const std::vector<double>& c) {
+  const CallpathBalance balance = balance_callpaths(in, visits);
+  out.trace = retime(in, balance.gaps);
   TransformEffect effect;
   effect.description =
       fmt::format("rebalance {} (call path by call path) on {} ranks: {} call paths, {} repeated, {} instances",
@@ -139,7 +139,13 @@ std::vector<double> targets(const Transform& tr, const Trace& trace, const std::
   return target;
 }
 
-TransformEffect apply_one(Transformed& out, const Transform& tr) {
+// Whether a transform changes the trace (the others change the platform or the replay's options).
+bool retimes(const Transform& tr) {
+  return tr.kind != TransformKind::Platform && !(tr.kind == TransformKind::Zero && tr.communication);
+}
+
+// `in` is the trace before the transform; a transform that retimes it writes out.trace.
+TransformEffect apply_one(const Trace& in, Transformed& out, const Transform& tr) {
   if (tr.kind == TransformKind::Platform) return apply_platform(out, tr);
   TransformEffect effect;
   if (tr.kind == TransformKind::Zero && tr.communication) {
@@ -147,21 +153,21 @@ TransformEffect apply_one(Transformed& out, const Transform& tr) {
     effect.description = "zero communication: every message zero-byte and latency-free";
     return effect;
   }
-  const std::vector<Visit> visits = select_visits(out.trace, tr.select);
-  const std::vector<double> c = computation(out.trace, visits);
+  const std::vector<Visit> visits = select_visits(in, tr.select);
+  const std::vector<double> c = computation(in, visits);
   if (tr.kind == TransformKind::Move) {
-    effect = apply_move(out, tr, visits, c);
+    effect = apply_move(in, out, tr, visits, c);
   } else if (tr.kind == TransformKind::Rebalance && tr.mode == RebalanceMode::Callpaths) {
-    effect = apply_callpath_balance(out, tr, visits, c);
+    effect = apply_callpath_balance(in, out, tr, visits, c);
   } else {
     const bool threads = tr.kind == TransformKind::Rebalance && tr.across_threads;
-    const std::vector<TeamWork> teams = threads ? team_work(out.trace, visits) : std::vector<TeamWork>{};
+    const std::vector<TeamWork> teams = threads ? team_work(in, visits) : std::vector<TeamWork>{};
     const std::vector<double> target = threads ? balance_threads(tr, teams, visits, c, effect.description)
-                                               : targets(tr, out.trace, visits, c, effect.description);
+                                               : targets(tr, in, visits, c, effect.description);
     effect.visits = visits.size();
     effect.before = sum(c);
     effect.after = sum(target);
-    out.trace = retime(out.trace, visits, target);
+    out.trace = retime(in, visits, target);
     if (threads) balance_team_events(out.trace, visits, teams);
   }
   effect.callpaths = callpaths_of(out.trace, visits);
@@ -204,9 +210,15 @@ std::vector<double> rebalance_totals(const std::vector<Visit>& visits, const std
   return target;
 }
 
+// The input is read, not copied, until a transform retimes it: one trace less at the peak.
 Transformed apply_transforms(const Trace& trace, const std::vector<Transform>& transforms) {
-  Transformed out{trace, false, {}, {}};
-  for (const Transform& t : transforms) out.effects.push_back(apply_one(out, t));
+  Transformed out{Trace{}, false, {}, {}};
+  const Trace* in = &trace;
+  for (const Transform& t : transforms) {
+    out.effects.push_back(apply_one(*in, out, t));
+    if (retimes(t)) in = &out.trace;
+  }
+  if (in == &trace) out.trace = trace;
   return out;
 }
 

@@ -341,6 +341,8 @@ void find_mpi_calls(const Definitions& defs, RankTrace& rt) {
                         [](const CallSpan& a, const CallSpan& b) { return a.enter < b.enter; }))
       std::sort(rt.mpi_calls.begin(), rt.mpi_calls.end(),
                 [](const CallSpan& a, const CallSpan& b) { return a.enter < b.enter; });
+    // Growth slack back (up to half the table; one of a trace's large ones).
+    if (rt.mpi_calls.capacity() > rt.mpi_calls.size() + rt.mpi_calls.size() / 10) rt.mpi_calls.shrink_to_fit();
   }
 }
 

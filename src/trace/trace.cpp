@@ -1,7 +1,11 @@
-// Trace-wide queries: event counts, start and end time, the summary, memory footprint.
+// Trace-wide queries: event counts, start and end time, the summary, memory footprint, release.
 #include "wisp/trace/trace.hpp"
 
 #include "wisp/trace/trace_summary.hpp"
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <algorithm>
 #include <tuple>
@@ -78,6 +82,17 @@ std::uint64_t memory_footprint(const Trace& trace) {
   for (const auto& r : d.regions) n += r.name.capacity() + r.canonical_name.capacity();
   for (const auto& c : d.comms) n += bytes(c.members);
   return n;
+}
+
+void return_free_memory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
+void release(Trace& trace) {
+  trace = Trace{};
+  return_free_memory();
 }
 
 }  // namespace wisp

@@ -31,25 +31,23 @@ int main(int argc, char** argv) {
   const ScenarioTrace in = load_trace(s);
   auto t = std::chrono::steady_clock::now();
   double timeline_seconds = 0;
-  std::map<std::string, Timeline> simulated;  // made while evaluate_point holds each simulated trace
+  std::map<std::string, Timeline> timelines;  // made while evaluate_point holds each trace
   const PointEvaluation p =
       evaluate_point(s, in.trace, [&](const std::string& name, const Trace& trace, const TraceAnalysis& a) {
         const auto start = std::chrono::steady_clock::now();
-        simulated[name] = build_timeline(trace, a.wait_paths);
+        timelines[name] = build_timeline(trace, a.wait_paths);
         timeline_seconds += since(start);
       });
   std::printf("trace %s: %u ranks, %llu events; evaluate_point %.2f s\n", in.source.c_str(), in.trace.rank_count(),
               static_cast<unsigned long long>(in.trace.event_count()), since(t) - timeline_seconds);
-  t = std::chrono::steady_clock::now();
-  const Timeline measured = build_timeline(in.trace, p.measured.wait_paths);
-  timeline_seconds += since(t);
-  const Timeline& identity = simulated.at("identity");
-  const Timeline& scenario = simulated.at("scenario");
+  const Timeline& measured = timelines.at("measured");
+  const Timeline& identity = timelines.at("identity");
+  const Timeline& scenario = timelines.at("scenario");
   std::printf("timelines: %.3f s, %zu + %zu + %zu intervals\n", timeline_seconds, measured.interval_count(),
               identity.interval_count(), scenario.interval_count());
   t = std::chrono::steady_clock::now();
   const std::string html =
-      point_html(s, in, p, {{"identity", &identity}, {"scenario", &scenario}, {"measured", &measured}});
+      point_html(s, in.source, p, {{"identity", &identity}, {"scenario", &scenario}, {"measured", &measured}});
   std::printf("report.html: %.3f s, %.1f MB\n", since(t), html.size() / 1e6);
   t = std::chrono::steady_clock::now();
   const std::string chrome =

@@ -37,7 +37,7 @@ const std::string kScenarios = std::string(WISP_SOURCE_DIR) + "/scenarios/";
 json run_json(const std::string& file, const TempDir& dir, int jobs = 1) {
   const Scenario s = load_scenario(file);
   const ScenarioTrace in = load_trace(s);
-  if (s.sweep.empty()) return point_json(s, in, evaluate_point(s, in.trace));
+  if (s.sweep.empty()) return point_json(s, in.source, evaluate_point(s, in.trace));
   std::filesystem::create_directories(dir / "sweep");
   return sweep_json(s, in.source, run_sweep(s, in.trace, jobs, dir / "sweep"));
 }

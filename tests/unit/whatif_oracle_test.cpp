@@ -57,7 +57,8 @@ TEST_CASE("ring oracle: a late receiver's wait is re-derived, not kept as fixed 
   const double measured_gain = measured.end_time() - read_otf2(kOracles / o.fixed[0]).end_time();
   const std::string yaml = "wisp: 1\nname: ring\ntrace: " + (kOracles / o.trace).string() +
                            "\nreplay:\n  eager_threshold: 65536\ntransforms:\n" + o.transforms;
-  PointRun run(parse_scenario(yaml, kOracles / "ring.yaml"), measured);
+  const Scenario scenario = parse_scenario(yaml, kOracles / "ring.yaml");  // PointRun keeps a reference
+  PointRun run(scenario, measured);
   const PointResult r = run.finish();
   REQUIRE(r.residuals);
   CHECK(r.residuals->partner_waits >= 90);  // about one per iteration on rank 7

@@ -79,6 +79,11 @@ struct WaitStates {
 
 WaitStates find_wait_states(const Trace& trace, const CallIndex& calls);
 
+// Frees the per-instance tables (instances, p2p_wait, collective_wait, collectives: what the
+// timelines read) and keeps the sums per (call path, rank) and init/finalize: all the reports
+// read once the timelines are made (wisp run, for the run's peak memory).
+void drop_instances(WaitStates& waits);
+
 // L1 distance of two traces' waiting time of one kind over (call path, rank), relative to the
 // reference's total (1 if only `other` waits): how far a replay's wait states are from the measured
 // ones. Both traces must share their call paths and ranks (a replay keeps them).

@@ -28,19 +28,24 @@ struct HtmlWindow {
 // "" → none; else "START:END" with START < END; throws wisp::Error naming the option.
 std::optional<HtmlWindow> parse_html_window(const std::string& text);
 
-// The views made one trace at a time, so that each trace can be dropped once added (wisp run's
-// simulated traces): add() makes its full timeline and keeps it while all added so far fit the
-// limit; past it, every timeline is summarized and cut to the window as it comes. With `window`,
+// The views made one trace at a time, in any order, so that each trace can be dropped once added
+// (wisp run's traces): add() makes its full timeline and keeps it while all added so far fit the
+// limit; past it, every timeline is summarized and cut to the window as it comes (the window is
+// chosen on the one that passed the limit). The views list the timelines in `slots` order. With `window`,
 // report-window.html shows it (cut where it would pass the limit) whether or not report.html is whole.
 class ReportViewsBuilder {
  public:
-  ReportViewsBuilder(std::size_t traces, double limit_bytes, bool keep_full, std::optional<HtmlWindow> window);
-  void add(const Trace& trace, const WaitPathAnalysis& analysis);
+  ReportViewsBuilder(std::vector<std::string> slots, double limit_bytes, bool keep_full,
+                     std::optional<HtmlWindow> window);
+  // `slot`: one of the constructor's names, each added once.
+  void add(const std::string& slot, const Trace& trace, const WaitPathAnalysis& analysis);
   ReportViews finish();
 
  private:
-  void summarize(Timeline t);
+  std::size_t index_of(const std::string& slot) const;
+  void summarize(std::size_t slot, Timeline t);
 
+  std::vector<std::string> slots_;
   double limit_;
   bool keep_full_;
   std::optional<HtmlWindow> window_;
@@ -48,9 +53,9 @@ class ReportViewsBuilder {
   std::size_t window_intervals_ = 0;
   std::uint32_t bins_ = 0;
   bool over_ = false;
-  std::vector<Timeline> fitting_;  // while within the limit
-  ReportViews views_;
-  std::size_t intervals_ = 0;  // of the summarized timelines
+  bool window_chosen_ = false;
+  std::vector<std::optional<Timeline>> fitting_, shown_, window_part_, full_;  // by slot
+  std::size_t intervals_ = 0;                                                  // of the summarized timelines
   std::uint32_t group_ = 1;
   double window_start_ = 0, window_stop_ = 0;
 };

@@ -57,5 +57,8 @@ struct AnsweringChild {
 AnsweringChild start_answering_child(const std::string& what, const std::function<int(int answer_fd)>& body);
 ChildAnswer collect_answer(const AnsweringChild& child);
 void abandon_child(const AnsweringChild& child);
+// For a caller that reads child.fd itself (the replay decodes its answer as it arrives, without a
+// copy): closes the read end (a child still writing then ends on a broken pipe) and waits for it.
+ChildExit close_answering_child(const AnsweringChild& child);
 
 }  // namespace wisp

@@ -124,6 +124,10 @@ StartedReplay start_replay(const Trace& trace, const Platform& platform, const R
 // The result; for ReplayAnswer::Runtime its trace is empty (runtime, rank_end, residuals and
 // statistics are there).
 ReplayResult finish_replay(const StartedReplay& started);
+// The same without building the trace yet: the simulated time of every event goes to `times`
+// (by rank, by event), from which retimed(*started.trace, std::move(times)) builds it when the
+// caller is ready (wisp run starts the scenario's replays and frees the transformed trace first).
+ReplayResult finish_replay(const StartedReplay& started, std::vector<std::vector<double>>& times);
 // The simulated runtime alone.
 double finish_replay_runtime(const StartedReplay& started);
 void abandon_replay(const StartedReplay& started);

@@ -14,16 +14,15 @@
 #include "wisp/scenario/scenario.hpp"
 #include "wisp/scenario/suggestion.hpp"
 #include "wisp/scenario/sweep.hpp"
-#include "wisp/scenario/trace_source.hpp"
 
 namespace wisp {
 
 // One scenario point; `timelines` in the order shown (e.g. identity, scenario, measured).
-std::string point_html(const Scenario& scenario, const ScenarioTrace& input, const PointEvaluation& point,
+std::string point_html(const Scenario& scenario, const std::string& trace_source, const PointEvaluation& point,
                        const std::vector<NamedTimeline>& timelines);
 // The same page written to `out` as it is made (its timelines' data is never held as one string);
 // `timeline_note` (if any) is shown above the timelines (a summary or a window, report_views.hpp).
-void write_point_html(std::ostream& out, const Scenario& scenario, const ScenarioTrace& input,
+void write_point_html(std::ostream& out, const Scenario& scenario, const std::string& trace_source,
                       const PointEvaluation& point, const std::vector<NamedTimeline>& timelines,
                       const std::string& timeline_note = "");
 // A sweep: gain against every axis, the best point marked.

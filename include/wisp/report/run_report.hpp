@@ -12,7 +12,6 @@
 #include "wisp/scenario/evaluate.hpp"
 #include "wisp/scenario/scenario.hpp"
 #include "wisp/scenario/sweep.hpp"
-#include "wisp/scenario/trace_source.hpp"
 
 namespace wisp {
 
@@ -28,12 +27,12 @@ struct RunReportOptions {
   std::size_t changes = 5;
 };
 
-nlohmann::json point_json(const Scenario& scenario, const ScenarioTrace& input, const PointEvaluation& point,
+nlohmann::json point_json(const Scenario& scenario, const std::string& trace_source, const PointEvaluation& point,
                           const RunReportOptions& options = {});
 // Rows that print as zero in all three columns (measured, identity, scenario: below 0.5 us) are
 // left out, and counted; so are the rows beyond options.top of each metric. In summary, only rows
 // whose change prints as non-zero, the largest `changes` of them.
-std::string point_text(const Scenario& scenario, const ScenarioTrace& input, const PointEvaluation& point,
+std::string point_text(const Scenario& scenario, const std::string& trace_source, const PointEvaluation& point,
                        const RunReportOptions& options = {});
 
 // sweep.csv: point, one column per axis, measured, identity, scenario, gain_seconds, gain_percent, error.

@@ -34,23 +34,26 @@ struct ZeroVersusMbm {
 
 struct PointEvaluation {
   PointResult result;  // runtimes, transform effects, trust, both replays (their traces dropped: below)
-  TraceAnalysis measured, identity, scenario;   // the scenario's analyses of the three traces
-  TraceSummary identity_trace, scenario_trace;  // what the reports read of the simulated traces
-  std::vector<CallpathComparison> callpaths;    // "time" first, then by metric; biggest change first
+  TraceAnalysis measured, identity, scenario;                   // the scenario's analyses of the three traces
+  TraceSummary measured_trace, identity_trace, scenario_trace;  // what the reports read of the traces
+  std::vector<CallpathComparison> callpaths;                    // "time" first, then by metric; biggest change first
   std::vector<ZeroVersusMbm> zero_versus_mbm;
 };
 
-// What a caller does with a simulated trace while it exists (wisp run writes it and draws its
-// timeline): called with "identity", then "scenario", each trace with its analysis.
-using SimulatedTraceUse =
-    std::function<void(const std::string& name, const Trace& trace, const TraceAnalysis& analysis)>;
+// What a caller does with each trace of the point once it is analysed (wisp run writes the
+// simulated ones and draws every timeline): called with "measured", "identity", then "scenario".
+using TraceUse = std::function<void(const std::string& name, const Trace& trace, const TraceAnalysis& analysis)>;
 
-// Replays the point (transforms applied once) and analyses it. Each simulated trace is analysed,
-// handed to `use` and dropped before the next is made (the result's replays hold empty traces;
-// their summaries are kept): at most one simulated trace lives beside the measured one, except
-// that a model-only identity stays until the gain interval has read it. Throws wisp::Error,
-// ReplayDeadlock.
-PointEvaluation evaluate_point(const Scenario& scenario, const Trace& measured, const SimulatedTraceUse& use = {});
+// Replays the point (transforms applied once) and analyses it. Each trace is analysed and handed to
+// `use`; each simulated one is then dropped before the next is made (the result's replays hold
+// empty traces; their summaries are kept), so at most one simulated trace lives beside the measured
+// one, except that a model-only identity stays until the gain interval has read it. The analyses
+// keep no per-instance wait states (drop_instances: the timelines `use` made were their readers).
+// Throws wisp::Error, ReplayDeadlock.
+PointEvaluation evaluate_point(const Scenario& scenario, const Trace& measured, const TraceUse& use = {});
+// The same, freeing the measured trace as soon as the identity's simulated trace (the same records)
+// can stand in for it: one trace less beside the identity's and the scenario's analyses (wisp run).
+PointEvaluation evaluate_point(const Scenario& scenario, Trace&& measured, const TraceUse& use = {});
 
 // Whether the scenario asks for an analysis (a key of analysis_keys(), metric_catalogue.hpp).
 bool wants(const Scenario& scenario, const std::string& analysis);

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "wisp/trace/trace.hpp"
 
@@ -26,6 +27,23 @@ struct GainVariability {
 inline constexpr std::size_t kMinSegments = 8;
 // `identity` and `scenario` hold the same events (the scenario's trace is the transformed identity).
 GainVariability gain_variability(const Trace& identity, const Trace& scenario);
+
+// What the variability reads of one trace, so that it can be taken before the trace is freed: the
+// ends of its synchronisation intervals — each complete collective on the communicator of all ranks
+// (kind: the call path of the collective that closes it, so that the setup's one-off stretches are
+// not drawn in place of an iteration's), else the same fractions of every rank's events — its
+// start and end, and its launch skew.
+struct SyncBoundary {
+  double end = 0;
+  CallpathId kind = kNone;
+};
+struct SyncIntervals {
+  std::vector<SyncBoundary> collective_ends, fraction_ends;
+  double start = 0, end = 0;
+  double launch_skew = 0;  // how far apart the ranks entered MPI_Init [s]
+};
+SyncIntervals sync_intervals(const Trace& trace);
+GainVariability gain_variability(const SyncIntervals& identity, const SyncIntervals& scenario);
 
 struct GainInterval {
   bool available = false;

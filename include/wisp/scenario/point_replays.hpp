@@ -128,8 +128,12 @@ class PointRun {
   PointRun& operator=(const PointRun&) = delete;
 
   const ReplayResult& identity();
-  // Drops the identity's simulated trace (its runtime and residuals stay) unless the gain
-  // interval still reads it (model-only costs); finish()'s result then holds an empty trace.
+  // The caller frees the measured trace after this (waiting for the identity first): the identity's
+  // simulated trace, which has the same records, stands in for it as the structure the scenario's
+  // trace is built on, and stays until finish().
+  void forget_measured();
+  // Drops the identity's simulated trace (its runtime and residuals stay) unless the scenario's is to
+  // be built on it (forget_measured); finish()'s result then holds an empty trace.
   void release_identity_trace();
   PointResult finish();
 
@@ -140,9 +144,10 @@ class PointRun {
   GainInterval finish_interval(const ReplayResult& scenario);
 
   const Scenario& scenario_;
-  const Trace& measured_;
+  const Trace& measured_;  // read until the identity's trace is built (see forget_measured)
+  double measured_end_;
+  IdentityRun identity_;  // calibrated before the transforms are applied: not beside their trace
   Transformed transformed_;
-  IdentityRun identity_;
   bool identity_done_ = false;
   std::optional<StartedReplay> identity_replay_, scenario_replay_;
   // The gain interval's cost hypotheses: the minima model alone (identity and scenario), fixed
@@ -150,6 +155,8 @@ class PointRun {
   std::optional<StartedReplay> minima_identity_, minima_scenario_, anchored_identity_, fixed_scenario_;
   std::vector<std::string> hypothesis_notes_;
   std::optional<double> anchored_runtime_;  // the identity of the fixed-costs hypothesis
+  SyncIntervals identity_sync_;             // the identity side of the interval's variability
+  bool identity_is_structure_ = false;
   Platform scenario_platform_;
   ReplayOptions scenario_options_;
   std::string scenario_description_;

@@ -89,4 +89,10 @@ struct Trace {
 // Bytes the trace occupies in memory (capacity of every table), for the memory budget.
 std::uint64_t memory_footprint(const Trace& trace);
 
+// Hands the allocator's free pages back to the system, where it can (glibc keeps freed blocks below
+// its mmap threshold resident until reused): before a step that allocates much (an analysis).
+void return_free_memory();
+// Empties `trace` and returns its pages: for a caller done with a large trace.
+void release(Trace& trace);
+
 }  // namespace wisp
