@@ -43,6 +43,16 @@ std::string read_until_closed(int fd) {
   return data;
 }
 
+// Reads and discards what is left, until the writer closes its end.
+void drain(int fd) {
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+  }
+}
+
 }  // namespace
 
 pid_t start_child(const std::function<int()>& body) {
@@ -131,6 +141,7 @@ ChildAnswer collect_answer(const AnsweringChild& child) {
 }
 
 ChildExit close_answering_child(const AnsweringChild& child) {
+  drain(child.fd);  // a child still writing ends as it would have, not on a broken pipe
   ::close(child.fd);
   return wait_for_child(child.pid);
 }

@@ -96,12 +96,13 @@ replay_impl::SimulatedTimes answer_of(const StartedReplay& started) {
 }  // namespace
 
 StartedReplay start_replay(const Trace& trace, const Platform& platform, const ReplayOptions& options,
-                           ReplayAnswer answer) {
+                           ReplayAnswer answer, const Trace* unread) {
   check(platform, options, trace);
   spdlog::default_logger()->flush();
   StartedReplay started{&trace, options, {}, answer};
   const bool runtime_only = answer == ReplayAnswer::Runtime;
   started.child = start_answering_child("replay", [&](int fd) {
+    if (unread && unread != &trace) forget_pages(*unread);
     const int code = replay_impl::simulate_and_answer(fd, trace, platform, options, runtime_only);
     spdlog::default_logger()->flush();
     return code;

@@ -398,7 +398,7 @@ void PointRun::start_hypotheses() {
   if (!scenario_.replay.interval) return;
   ReplayOptions minima = model_only(scenario_options_);
   minima_scenario_ =
-      start_replay(transformed_.trace, minima_platform(scenario_platform_), minima, ReplayAnswer::Runtime);
+      start_replay(transformed_.trace, minima_platform(scenario_platform_), minima, ReplayAnswer::Runtime, &measured_);
   std::shared_ptr<const CallResiduals> residuals = identity_.replay.residuals;
   if (anchored_identity_) {
     const StartedReplay started = *anchored_identity_;
@@ -415,7 +415,7 @@ void PointRun::start_hypotheses() {
   }
   if (!residuals || scenario_options_.zero_communication) return;
   fixed_scenario_ = start_replay(transformed_.trace, scenario_platform_,
-                                 fixed_costs_options(scenario_options_, *residuals), ReplayAnswer::Runtime);
+                                 fixed_costs_options(scenario_options_, *residuals), ReplayAnswer::Runtime, &measured_);
 }
 
 void PointRun::start_scenario() {
@@ -423,7 +423,8 @@ void PointRun::start_scenario() {
   scenario_platform_ = std::move(setup.platform);
   scenario_options_ = std::move(setup.options);
   scenario_description_ = std::move(setup.description);
-  scenario_replay_ = start_replay(transformed_.trace, scenario_platform_, scenario_options_);
+  scenario_replay_ =
+      start_replay(transformed_.trace, scenario_platform_, scenario_options_, ReplayAnswer::Trace, &measured_);
 }
 
 const ReplayResult& PointRun::identity() {

@@ -7,7 +7,11 @@
 #include <malloc.h>
 #endif
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <tuple>
 #include <utility>
 
@@ -88,6 +92,29 @@ void return_free_memory() {
 #ifdef __GLIBC__
   malloc_trim(0);
 #endif
+}
+
+namespace {
+// The whole pages inside v's buffer, back to the kernel (this process's copy of them).
+template <typename T>
+void forget(const std::vector<T>& v) {
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto begin = (reinterpret_cast<std::uintptr_t>(v.data()) + page - 1) / page * page;
+  const auto end = (reinterpret_cast<std::uintptr_t>(v.data()) + v.capacity() * sizeof(T)) / page * page;
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+}  // namespace
+
+void forget_pages(const Trace& trace) {
+  for (const RankTrace& r : trace.ranks) {
+    forget(r.events);
+    forget(r.p2p);
+    forget(r.collectives);
+    forget(r.mpi_calls);
+  }
+  forget(trace.messages);
+  forget(trace.collectives);
+  forget(trace.collective_members);
 }
 
 void release(Trace& trace) {

@@ -58,7 +58,8 @@ AnsweringChild start_answering_child(const std::string& what, const std::functio
 ChildAnswer collect_answer(const AnsweringChild& child);
 void abandon_child(const AnsweringChild& child);
 // For a caller that reads child.fd itself (the replay decodes its answer as it arrives, without a
-// copy): closes the read end (a child still writing then ends on a broken pipe) and waits for it.
+// copy): reads and discards whatever the child still writes (a decoding error then does not turn
+// into a broken pipe), closes the read end and waits for the child.
 ChildExit close_answering_child(const AnsweringChild& child);
 
 }  // namespace wisp

@@ -119,8 +119,10 @@ struct StartedReplay {
   AnsweringChild child;
   ReplayAnswer answer = ReplayAnswer::Trace;
 };
+// `unread`: a trace of the caller the replay does not read, whose pages the child drops at once
+// (forget_pages) so that they do not outlive the caller's copy.
 StartedReplay start_replay(const Trace& trace, const Platform& platform, const ReplayOptions& options = {},
-                           ReplayAnswer answer = ReplayAnswer::Trace);
+                           ReplayAnswer answer = ReplayAnswer::Trace, const Trace* unread = nullptr);
 // The result; for ReplayAnswer::Runtime its trace is empty (runtime, rank_end, residuals and
 // statistics are there).
 ReplayResult finish_replay(const StartedReplay& started);

@@ -94,5 +94,10 @@ std::uint64_t memory_footprint(const Trace& trace);
 void return_free_memory();
 // Empties `trace` and returns its pages: for a caller done with a large trace.
 void release(Trace& trace);
+// In a forked child process that will never read `trace` (nor free it: it ends with _exit): drops
+// the child's copies of its large tables' pages, so that they do not outlive the parent's trace
+// (the scenario's replays do not read the measured trace the parent frees meanwhile). The
+// object must not be read in that process afterwards.
+void forget_pages(const Trace& trace);
 
 }  // namespace wisp
