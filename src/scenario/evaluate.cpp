@@ -120,10 +120,7 @@ PointEvaluation evaluate(const Scenario& s, const Trace& measured, Trace* owned,
   if (use) use("measured", measured, e.measured);
   drop_instances(e.measured.wait_paths.waits);
   const Trace& identity = run.identity().trace;
-  if (owned) {
-    run.forget_measured();
-    release(*owned);
-  }
+  if (owned && run.forget_measured()) release(*owned);
   e.identity = analyze_for_scenario(s, identity, pag || has_zero_region(s), has_zero_region(s));
   e.identity_trace = identity;
   if (use) use("identity", identity, e.identity);

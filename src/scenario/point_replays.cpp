@@ -452,10 +452,16 @@ const ReplayResult& PointRun::identity() {
   return identity_.replay;
 }
 
-void PointRun::forget_measured() {
+bool PointRun::forget_measured() {
   identity();
+  const bool followers = std::any_of(measured_.ranks.begin(), measured_.ranks.end(), [](const RankTrace& r) {
+    return !r.others.empty() || !r.thread_records.empty() || !r.metrics.empty() || !r.other_metrics.empty() ||
+           !r.rma_records.empty() || !r.attributes.empty();
+  });
+  if (followers) return false;
   if (scenario_replay_->trace == &measured_) scenario_replay_->trace = &identity_.replay.trace;
   identity_is_structure_ = scenario_replay_->trace == &identity_.replay.trace;
+  return true;
 }
 
 // Unless a transform moved threads' events apart from their master (rebalance across threads) or

@@ -128,10 +128,12 @@ class PointRun {
   PointRun& operator=(const PointRun&) = delete;
 
   const ReplayResult& identity();
-  // The caller frees the measured trace after this (waiting for the identity first): the identity's
-  // simulated trace, which has the same records, stands in for it as the structure the scenario's
-  // trace is built on, and stays until finish().
-  void forget_measured();
+  // Whether the caller may free the measured trace now (waiting for the identity first): if so, the
+  // identity's simulated trace, which has the same records, stands in for it as the structure the
+  // scenario's trace is built on, and stays until finish(). Not for a trace whose other locations
+  // (threads, streams, metrics, one-sided records) follow their master: the scenario's must follow
+  // the measured positions, not the identity's.
+  bool forget_measured();
   // Drops the identity's simulated trace (its runtime and residuals stay) unless the scenario's is to
   // be built on it (forget_measured); finish()'s result then holds an empty trace.
   void release_identity_trace();
