@@ -108,19 +108,20 @@ void add_gain_trust(const Scenario& s, PointEvaluation& e) {
   if (!r.interval.available && !r.interval.note.empty()) r.warnings.push_back(r.interval.note);
 }
 
-// The analyses run while the replays do (in their child processes): the measured trace's while the
-// identity replays, the identity's while the scenario replays. `owned`: the measured trace, freed
-// once the identity's trace stands in for it.
+// The measured trace's analyses run while the identity replays (in its child processes); the
+// identity's once the scenario's replays have ended, whose processes hold the transformed trace:
+// at most two traces' worth beside an analysis. `owned`: the measured trace, freed once the
+// identity's trace stands in for it.
 PointEvaluation evaluate(const Scenario& s, const Trace& measured, Trace* owned, const TraceUse& use) {
   PointEvaluation e;
   const bool pag = wants(s, "pag");
-  PointRun run(s, measured);
+  PointRun run(s, measured, owned);
   e.measured = analyze_for_scenario(s, measured, pag);
   e.measured_trace = measured;
   if (use) use("measured", measured, e.measured);
   drop_instances(e.measured.wait_paths.waits);
   const Trace& identity = run.identity().trace;
-  if (owned && run.forget_measured()) release(*owned);
+  run.wait_replays();  // the identity is analysed once the scenario's replays (and their memory) are gone
   e.identity = analyze_for_scenario(s, identity, pag || has_zero_region(s), has_zero_region(s));
   e.identity_trace = identity;
   if (use) use("identity", identity, e.identity);

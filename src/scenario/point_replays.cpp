@@ -42,6 +42,15 @@ void apply(Platform& p, const PlatformChange& c) {
 // The identity side of the interval's variability. The anchored identity reproduces the measured
 // trace, which every process of a sweep has (an identity sent by another rank of an MPI job has no
 // trace): the measured one, so that the outputs do not depend on where a point ran.
+// Records of other locations (threads, streams, metrics, one-sided records) that follow their
+// master's events when a trace is retimed: a simulated trace must be built on the measured one.
+bool has_followers(const Trace& t) {
+  return std::any_of(t.ranks.begin(), t.ranks.end(), [](const RankTrace& r) {
+    return !r.others.empty() || !r.thread_records.empty() || !r.metrics.empty() || !r.other_metrics.empty() ||
+           !r.rma_records.empty() || !r.attributes.empty();
+  });
+}
+
 const Trace& identity_trace(const IdentityRun& identity, const Trace& measured) {
   return identity.options.anchor || identity.replay.trace.ranks.empty() ? measured : identity.replay.trace;
 }
@@ -366,9 +375,10 @@ PointResult run_point(const Scenario& scenario, const Trace& measured) { return 
 // each in its own child process. Otherwise the transformed trace is freed before the identity's
 // replays fork (they would keep its pages) and made again when the scenario's replays start
 // (identity()): it is not alive beside the measured trace's analyses.
-PointRun::PointRun(const Scenario& scenario, const Trace& measured)
+PointRun::PointRun(const Scenario& scenario, const Trace& measured, Trace* owned)
     : scenario_(scenario),
       measured_(measured),
+      owned_(owned),
       measured_end_(measured.end_time()),
       identity_(identity_setup(scenario, measured)),
       transformed_(apply_transforms(measured, scenario.transforms)) {
@@ -438,30 +448,24 @@ const ReplayResult& PointRun::identity() {
   identity_done_ = true;
   if (!scenario_replay_) start_scenario();
   start_hypotheses();
-  // The simulated scenario trace has the measured trace's records at new times: it is built on the
-  // measured trace and the transformed one freed here, one trace less while the replays run (the
-  // hypotheses' replays only need their runtimes).
+  // What the gain interval's variability reads of the identity side, taken while the trace is there.
+  const bool anchored_side = identity_.options.anchor;
+  if (scenario_.replay.interval && anchored_side) identity_sync_ = sync_intervals(measured_);
+  // The simulated traces have the measured trace's records at new times. Where the measured trace
+  // may go (owned, and no other locations that follow its master), it is freed now and the
+  // identity's trace built on the transformed one (the same records), the scenario's on the
+  // identity's; else both on the measured trace. The transformed trace is freed here unless the
+  // scenario's trace is built on it: one trace less while the replays run (their processes have it).
+  const bool free_measured = owned_ && !has_followers(measured_);
+  if (free_measured) release(*owned_);
+  identity_.replay.trace = retimed(free_measured ? transformed_.trace : measured_, std::move(times));
   if (scenario_on_measured()) {
-    scenario_replay_->trace = &measured_;
+    scenario_replay_->trace = free_measured ? &identity_.replay.trace : &measured_;
+    identity_is_structure_ = free_measured;
     release(transformed_.trace);
   }
-  identity_.replay.trace = retimed(measured_, std::move(times));
-  // What the gain interval's variability reads of the identity side, taken now: the traces may be
-  // freed before finish().
-  if (scenario_.replay.interval) identity_sync_ = sync_intervals(identity_trace(identity_, measured_));
+  if (scenario_.replay.interval && !anchored_side) identity_sync_ = sync_intervals(identity_.replay.trace);
   return identity_.replay;
-}
-
-bool PointRun::forget_measured() {
-  identity();
-  const bool followers = std::any_of(measured_.ranks.begin(), measured_.ranks.end(), [](const RankTrace& r) {
-    return !r.others.empty() || !r.thread_records.empty() || !r.metrics.empty() || !r.other_metrics.empty() ||
-           !r.rma_records.empty() || !r.attributes.empty();
-  });
-  if (followers) return false;
-  if (scenario_replay_->trace == &measured_) scenario_replay_->trace = &identity_.replay.trace;
-  identity_is_structure_ = scenario_replay_->trace == &identity_.replay.trace;
-  return true;
 }
 
 // Unless a transform moved threads' events apart from their master (rebalance across threads) or
@@ -475,23 +479,6 @@ bool PointRun::scenario_on_measured() const {
 void PointRun::release_identity_trace() {
   if (identity_is_structure_) return;  // the scenario's trace is built on it
   release(identity_.replay.trace);
-}
-
-PointResult PointRun::finish() {
-  identity();
-  StartedReplay started = *scenario_replay_;
-  scenario_replay_.reset();
-  ReplayResult replayed = finish_replay(started);
-  GainInterval interval = finish_interval(replayed);
-  PointResult r = point_result(scenario_, measured_end_, transformed_, identity_, std::move(identity_.replay),
-                               scenario_description_, std::move(replayed));
-  r.interval = std::move(interval);
-  // The run is over: the transformed trace goes to the exports, or is freed before the analyses.
-  if (!scenario_.exports.empty())
-    r.scenario_input = std::make_shared<const PointResult::Input>(
-        PointResult::Input{std::move(transformed_.trace), scenario_platform_, scenario_options_});
-  transformed_.trace = Trace{};
-  return r;
 }
 
 namespace {
@@ -512,6 +499,34 @@ std::optional<double> runtime_of(std::optional<StartedReplay>& started, const ch
 
 }  // namespace
 
+void PointRun::wait_replays() {
+  identity();
+  if (!scenario_replay_) return;  // waited for already
+  const StartedReplay started = *scenario_replay_;
+  scenario_replay_.reset();
+  scenario_structure_ = started.trace;
+  scenario_result_ = finish_replay(started, scenario_times_);
+  minima_identity_runtime_ = runtime_of(minima_identity_, "minima model identity", hypothesis_notes_);
+  minima_scenario_runtime_ = runtime_of(minima_scenario_, "minima model scenario", hypothesis_notes_);
+  fixed_scenario_runtime_ = runtime_of(fixed_scenario_, "fixed costs scenario", hypothesis_notes_);
+}
+
+PointResult PointRun::finish() {
+  wait_replays();
+  ReplayResult replayed = std::move(scenario_result_);
+  replayed.trace = retimed(*scenario_structure_, std::move(scenario_times_));
+  GainInterval interval = finish_interval(replayed);
+  PointResult r = point_result(scenario_, measured_end_, transformed_, identity_, std::move(identity_.replay),
+                               scenario_description_, std::move(replayed));
+  r.interval = std::move(interval);
+  // The run is over: the transformed trace goes to the exports, or is freed before the analyses.
+  if (!scenario_.exports.empty())
+    r.scenario_input = std::make_shared<const PointResult::Input>(
+        PointResult::Input{std::move(transformed_.trace), scenario_platform_, scenario_options_});
+  transformed_.trace = Trace{};
+  return r;
+}
+
 GainInterval PointRun::finish_interval(const ReplayResult& scenario) {
   const double point = identity_.replay.runtime - scenario.runtime;
   if (!scenario_.replay.interval) {
@@ -520,14 +535,10 @@ GainInterval PointRun::finish_interval(const ReplayResult& scenario) {
     off.note = "no gain interval: turned off (--no-interval)";
     return off;
   }
-  const std::optional<double> minima_identity =
-      runtime_of(minima_identity_, "minima model identity", hypothesis_notes_);
-  const std::optional<double> minima_scenario =
-      runtime_of(minima_scenario_, "minima model scenario", hypothesis_notes_);
-  const std::optional<double> fixed_scenario = runtime_of(fixed_scenario_, "fixed costs scenario", hypothesis_notes_);
   std::optional<double> minima, fixed;
-  if (minima_identity && minima_scenario) minima = *minima_identity - *minima_scenario;
-  if (fixed_scenario && anchored_runtime_) fixed = *anchored_runtime_ - *fixed_scenario;
+  if (minima_identity_runtime_ && minima_scenario_runtime_)
+    minima = *minima_identity_runtime_ - *minima_scenario_runtime_;
+  if (fixed_scenario_runtime_ && anchored_runtime_) fixed = *anchored_runtime_ - *fixed_scenario_runtime_;
   if (scenario_options_.zero_communication) fixed = point;  // no residual is kept: (a) is the point
   return interval_of(point, fixed, minima, identity_sync_, scenario.trace, hypothesis_notes_);
 }

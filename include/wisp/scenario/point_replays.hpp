@@ -122,21 +122,21 @@ PointResult run_point(const Scenario& scenario, const Trace& measured);
 // A point dropped before finish() kills the replays still running.
 class PointRun {
  public:
-  PointRun(const Scenario& scenario, const Trace& measured);
+  // `owned`: the measured trace itself, if the run may free it as soon as it is no longer read (in
+  // identity(), unless other locations follow its master: then it stays to the end).
+  PointRun(const Scenario& scenario, const Trace& measured, Trace* owned = nullptr);
   ~PointRun();
   PointRun(const PointRun&) = delete;
   PointRun& operator=(const PointRun&) = delete;
 
   const ReplayResult& identity();
-  // Whether the caller may free the measured trace now (waiting for the identity first): if so, the
-  // identity's simulated trace, which has the same records, stands in for it as the structure the
-  // scenario's trace is built on, and stays until finish(). Not for a trace whose other locations
-  // (threads, streams, metrics, one-sided records) follow their master: the scenario's must follow
-  // the measured positions, not the identity's.
-  bool forget_measured();
   // Drops the identity's simulated trace (its runtime and residuals stay) unless the scenario's is to
-  // be built on it (forget_measured); finish()'s result then holds an empty trace.
+  // be built on it (the measured trace freed); finish()'s result then holds an empty trace.
   void release_identity_trace();
+  // Waits for the scenario's replays and reads the scenario's simulated times without building its
+  // trace (finish() does): the caller analyses the identity's trace after it, once the replays'
+  // processes have ended, not beside them (their copies of the transformed trace).
+  void wait_replays();
   PointResult finish();
 
  private:
@@ -146,7 +146,8 @@ class PointRun {
   GainInterval finish_interval(const ReplayResult& scenario);
 
   const Scenario& scenario_;
-  const Trace& measured_;  // read until the identity's trace is built (see forget_measured)
+  const Trace& measured_;  // read until the identity's trace is built (then freed if owned_)
+  Trace* owned_;
   double measured_end_;
   IdentityRun identity_;  // calibrated before the transforms are applied: not beside their trace
   Transformed transformed_;
@@ -158,6 +159,12 @@ class PointRun {
   std::vector<std::string> hypothesis_notes_;
   std::optional<double> anchored_runtime_;  // the identity of the fixed-costs hypothesis
   SyncIntervals identity_sync_;             // the identity side of the interval's variability
+  // Waited for (wait_replays): the scenario's result without its trace, its times and structure,
+  // and the hypotheses' runtimes.
+  ReplayResult scenario_result_;
+  std::vector<std::vector<double>> scenario_times_;
+  const Trace* scenario_structure_ = nullptr;
+  std::optional<double> minima_identity_runtime_, minima_scenario_runtime_, fixed_scenario_runtime_;
   bool identity_is_structure_ = false;
   Platform scenario_platform_;
   ReplayOptions scenario_options_;
