@@ -41,13 +41,13 @@ OTF2_CallbackCode on_location_metric(OTF2_LocationRef, OTF2_TimeStamp t, uint64_
 }  // namespace
 
 std::vector<std::vector<MetricSamples>> read_metric_locations(OTF2_Reader* reader, const ArchiveDefinitions& archive,
-                                                              MetricLocationSkips& skipped, const std::string& where,
-                                                              const Otf2ErrorScope& scope) {
+                                                              RankShare share, MetricLocationSkips& skipped,
+                                                              const std::string& where, const Otf2ErrorScope& scope) {
   std::vector<std::vector<MetricSamples>> out(archive.defs.ranks.size());
   OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
   OTF2_EvtReaderCallbacks_SetMetricCallback(cb, on_location_metric);
   try {
-    for (Rank r = 0; r < archive.defs.ranks.size(); ++r)
+    for (Rank r = share.first; r < share.last; ++r)
       for (const MetricLocation& location : archive.defs.ranks[r].metric_locations) {
         const std::string context =
             fmt::format("{}: rank {}, metric location '{}' (location {})", where, r, location.name, location.otf2_id);

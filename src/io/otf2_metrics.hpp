@@ -11,6 +11,7 @@
 #include "otf2_definitions.hpp"
 #include "otf2_errors.hpp"
 #include "wisp/trace/metrics.hpp"
+#include "wisp/trace/process_group.hpp"
 
 namespace wisp::io {
 
@@ -27,8 +28,8 @@ struct MetricLocationSkips {
   std::uint64_t records = 0, attributes = 0;
 };
 std::vector<std::vector<MetricSamples>> read_metric_locations(OTF2_Reader* reader, const ArchiveDefinitions& archive,
-                                                              MetricLocationSkips& skipped, const std::string& where,
-                                                              const Otf2ErrorScope& scope);
+                                                              RankShare share, MetricLocationSkips& skipped,
+                                                              const std::string& where, const Otf2ErrorScope& scope);
 
 // Writes `samples` [from, to) (those of one location, in order) to `w`, each with the attribute
 // list `attributes` gives for its index (null: none).

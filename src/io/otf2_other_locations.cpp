@@ -127,17 +127,18 @@ void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const Arc
 
 }  // namespace
 
-std::vector<std::uint64_t> locations_to_read(const ArchiveDefinitions& archive) {
-  std::vector<std::uint64_t> out = archive.rank_location;
-  for (const Location& rank : archive.defs.ranks)
-    for (const ThreadLocation& other : rank.others) out.push_back(other.otf2_id);
-  for (const Location& rank : archive.defs.ranks)
-    for (const MetricLocation& location : rank.metric_locations) out.push_back(location.otf2_id);
+std::vector<std::uint64_t> locations_to_read(const ArchiveDefinitions& archive, RankShare share) {
+  std::vector<std::uint64_t> out(archive.rank_location.begin() + share.first,
+                                 archive.rank_location.begin() + share.last);
+  for (Rank r = share.first; r < share.last; ++r)
+    for (const ThreadLocation& other : archive.defs.ranks[r].others) out.push_back(other.otf2_id);
+  for (Rank r = share.first; r < share.last; ++r)
+    for (const MetricLocation& location : archive.defs.ranks[r].metric_locations) out.push_back(location.otf2_id);
   return out;
 }
 
-OtherLocations read_other_locations(OTF2_Reader* reader, ArchiveDefinitions& archive, const std::string& where,
-                                    const Otf2ErrorScope& scope) {
+OtherLocations read_other_locations(OTF2_Reader* reader, ArchiveDefinitions& archive, RankShare share,
+                                    const std::string& where, const Otf2ErrorScope& scope) {
   OtherLocations out;
   out.events.resize(archive.defs.ranks.size());
   out.thread_records.resize(archive.defs.ranks.size());
@@ -146,7 +147,7 @@ OtherLocations read_other_locations(OTF2_Reader* reader, ArchiveDefinitions& arc
   out.metrics.resize(archive.defs.ranks.size());
   OTF2_EvtReaderCallbacks* callbacks = make_callbacks();
   try {
-    for (Rank r = 0; r < archive.defs.ranks.size(); ++r)
+    for (Rank r = share.first; r < share.last; ++r)
       for (ThreadLocation& other : archive.defs.ranks[r].others)
         read_one(reader, callbacks, archive, r, other, where, scope, out);
   } catch (...) {

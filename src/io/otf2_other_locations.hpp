@@ -13,13 +13,14 @@
 #include "wisp/trace/attributes.hpp"
 #include "wisp/trace/metrics.hpp"
 #include "wisp/trace/other_locations.hpp"
+#include "wisp/trace/process_group.hpp"
 #include "wisp/trace/rma_records.hpp"
 #include "wisp/trace/thread_records.hpp"
 
 namespace wisp::io {
 
-// Every OTF2 location id the reader needs: the ranks' masters, their other locations, their metric locations.
-std::vector<std::uint64_t> locations_to_read(const ArchiveDefinitions& archive);
+// Every OTF2 location id the reader needs for the ranks of `share`: their masters, other locations, metric locations.
+std::vector<std::uint64_t> locations_to_read(const ArchiveDefinitions& archive, RankShare share);
 
 // Reads the event files of every rank's other locations into ThreadLocation::records. An MPI call
 // (an Enter of an MPI region or an MPI record) on one of them is refused with one line naming the
@@ -34,8 +35,8 @@ struct OtherLocations {
   std::uint64_t unknown_team = 0;                                      // thread records naming no thread team: skipped
   std::uint64_t unkept = 0;  // other records (RMA memory copies, attributes-only records, ...): counted
 };
-// Returns the kept events and thread records of every rank's other locations.
-OtherLocations read_other_locations(OTF2_Reader* reader, ArchiveDefinitions& archive, const std::string& where,
-                                    const Otf2ErrorScope& scope);
+// Returns the kept events and thread records of the other locations of `share`'s ranks.
+OtherLocations read_other_locations(OTF2_Reader* reader, ArchiveDefinitions& archive, RankShare share,
+                                    const std::string& where, const Otf2ErrorScope& scope);
 
 }  // namespace wisp::io

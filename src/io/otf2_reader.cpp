@@ -375,11 +375,11 @@ struct ReaderHandle {
   }
 };
 
-void read_local_definitions(OTF2_Reader* reader, const ArchiveDefinitions& archive, const std::string& where,
-                            const Otf2ErrorScope& scope) {
+void read_local_definitions(OTF2_Reader* reader, const ArchiveDefinitions& archive, RankShare share,
+                            const std::string& where, const Otf2ErrorScope& scope) {
   // Local definitions hold the mapping tables and clock offsets the event readers apply.
   io::check_otf2(OTF2_Reader_OpenDefFiles(reader), where + ": cannot open local definitions", scope);
-  for (std::uint64_t location : io::locations_to_read(archive)) {
+  for (std::uint64_t location : io::locations_to_read(archive, share)) {
     OTF2_DefReader* defs = OTF2_Reader_GetDefReader(reader, location);
     if (!defs) continue;  // no local definition file: nothing to map
     uint64_t n = 0;
@@ -485,14 +485,15 @@ unsigned reading_threads(const ReadOptions& options, std::size_t ranks) {
 
 // Reads every rank's event file, on `threads` threads; RankBuilders of a RankAppend::Concurrent
 // builder when there are several.
-std::vector<RankRead> read_ranks(const EventReading& in, TraceBuilder& builder, unsigned threads,
+std::vector<RankRead> read_ranks(const EventReading& in, TraceBuilder& builder, unsigned threads, RankShare share,
                                  const ReadOptions& options) {
-  const std::size_t ranks = in.archive.rank_location.size();
-  std::vector<RankRead> out(ranks);
+  std::vector<RankRead> out(in.archive.rank_location.size());
+  const std::size_t ranks = share.size();
   io::for_each_rank(
       ranks, threads,
-      [&](std::size_t r, const io::RankStop& stop) {
-        read_rank_events(in, static_cast<Rank>(r), builder.rank(static_cast<Rank>(r)), out[r], stop);
+      [&](std::size_t k, const io::RankStop& stop) {
+        const auto r = static_cast<Rank>(share.first + k);
+        read_rank_events(in, r, builder.rank(r), out[r], stop);
       },
       [&](std::size_t done) {
         if (options.progress) options.progress(done, ranks);
@@ -501,7 +502,7 @@ std::vector<RankRead> read_ranks(const EventReading& in, TraceBuilder& builder, 
 }
 
 // The ranks' skipped records and the program name (the first rank's that has one).
-void add_rank_reads(TraceBuilder& builder, const ArchiveDefinitions& archive, const std::vector<RankRead>& reads) {
+void add_rank_reads(TraceBuilder& builder, const std::vector<RankRead>& reads) {
   std::array<std::uint64_t, kSkippedCount> skipped{};
   std::string program;
   for (const RankRead& read : reads) {
@@ -509,7 +510,6 @@ void add_rank_reads(TraceBuilder& builder, const ArchiveDefinitions& archive, co
     if (program.empty()) program = read.program, builder.defs().program_arguments = read.program_arguments;
   }
   builder.defs().program_name = program;
-  for (const auto& [what, n] : archive.skipped) builder.skipped_records()[what] += n;
   for (int k = 0; k < kSkippedCount; ++k)
     if (skipped[k]) builder.skipped_records()[kSkippedNames[k]] += skipped[k];
 }
@@ -553,6 +553,38 @@ void add_other_locations(Trace& trace, const ArchiveDefinitions& archive, io::Ot
   check_teams(trace);
 }
 
+// Spread over processes: what the other processes' ranks found joins this one's, as if one process
+// had read every rank: skipped records (summed), the program name (the first rank's that has one,
+// in rank order) and the anomalies of their threads (merged in rank order).
+void gather_rank_reads(Trace& trace, ProcessGroup& group) {
+  constexpr AnomalyKind kThreadKinds[] = {AnomalyKind::OrphanThreadRegion, AnomalyKind::TeamSizeChange};
+  Packer mine;
+  mine.put_string(trace.defs.program_name);
+  mine.put<std::uint64_t>(trace.defs.program_arguments.size());
+  for (const std::string& a : trace.defs.program_arguments) mine.put_string(a);
+  mine.put<std::uint64_t>(trace.skipped_records.size());
+  for (const auto& [what, n] : trace.skipped_records) mine.put_string(what).put(n);
+  Anomalies threads;
+  for (AnomalyKind k : kThreadKinds) threads.set(k, trace.anomalies[k]);
+  pack_anomalies(mine, threads);
+  trace.defs.program_name.clear();
+  trace.skipped_records.clear();
+  for (AnomalyKind k : kThreadKinds) trace.anomalies.reset(k);
+  for (const std::string& packet : all_gather(group, mine.take())) {
+    Unpacker in(packet);
+    std::string program = in.get_string();
+    std::vector<std::string> arguments(in.get<std::uint64_t>());
+    for (std::string& a : arguments) a = in.get_string();
+    if (trace.defs.program_name.empty() && !program.empty())
+      trace.defs.program_name = std::move(program), trace.defs.program_arguments = std::move(arguments);
+    for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
+      std::string what = in.get_string();
+      trace.skipped_records[what] += in.get<std::uint64_t>();
+    }
+    trace.anomalies.merge(unpack_anomalies(in));
+  }
+}
+
 // The global definitions and the anchor's creator ("Score-P 8.1").
 ArchiveDefinitions read_archive_definitions(OTF2_Reader* reader, const std::string& where,
                                             const Otf2ErrorScope& scope) {
@@ -567,15 +599,17 @@ ArchiveDefinitions read_archive_definitions(OTF2_Reader* reader, const std::stri
 }
 
 // Opens the anchor and reads its global definitions and the local ones of every location to read.
-ArchiveDefinitions open_archive(ReaderHandle& handle, const fs::path& anchor, const std::string& where,
-                                const Otf2ErrorScope& scope) {
+ArchiveDefinitions open_archive(ReaderHandle& handle, const fs::path& anchor, ProcessGroup* group, RankShare& share,
+                                const std::string& where, const Otf2ErrorScope& scope) {
   handle.reader = OTF2_Reader_Open(anchor.c_str());
   if (!handle.reader) io::check_otf2(OTF2_ERROR_FILE_INTERACTION, where + ": not an OTF2 anchor file", scope);
   io::check_otf2(OTF2_Reader_SetSerialCollectiveCallbacks(handle.reader), where + ": not an OTF2 anchor file", scope);
   ArchiveDefinitions archive = read_archive_definitions(handle.reader, where, scope);
-  for (std::uint64_t location : io::locations_to_read(archive))
+  share = RankShare{0, static_cast<Rank>(archive.rank_location.size())};
+  if (group) share = share_of(archive.declared_events, group->process(), group->processes());
+  for (std::uint64_t location : io::locations_to_read(archive, share))
     io::check_otf2(OTF2_Reader_SelectLocation(handle.reader, location), where, scope);
-  read_local_definitions(handle.reader, archive, where, scope);
+  read_local_definitions(handle.reader, archive, share, where, scope);
   return archive;
 }
 
@@ -603,21 +637,22 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   io::probe_anchor(anchor);
   Otf2ErrorScope scope;
   ReaderHandle handle{nullptr};
-  ArchiveDefinitions archive = open_archive(handle, anchor, where, scope);
-  const unsigned threads = reading_threads(options, archive.rank_location.size());
+  RankShare share;
+  ArchiveDefinitions archive = open_archive(handle, anchor, options.group, share, where, scope);
+  const unsigned threads = reading_threads(options, share.size());
   if (threads > 1) io::check_otf2(OTF2_Pthread_Reader_SetLockingCallbacks(handle.reader, nullptr), where, scope);
-  TraceBuilder builder(archive.defs, threads > 1 ? RankAppend::Concurrent : RankAppend::Shared);
+  TraceBuilder builder(archive.defs, threads > 1 || options.group ? RankAppend::Concurrent : RankAppend::Shared);
   const CallbacksHandle callbacks;
   io::check_otf2(OTF2_Reader_OpenEvtFiles(handle.reader), where + ": cannot open event files", scope);
   std::vector<RankRead> reads =
-      read_ranks({handle.reader, callbacks.callbacks, archive, where, scope}, builder, threads, options);
-  io::OtherLocations others = io::read_other_locations(handle.reader, archive, where, scope);
+      read_ranks({handle.reader, callbacks.callbacks, archive, where, scope}, builder, threads, share, options);
+  io::OtherLocations others = io::read_other_locations(handle.reader, archive, share, where, scope);
   io::MetricLocationSkips unkept_metrics;
-  auto metric_locations = io::read_metric_locations(handle.reader, archive, unkept_metrics, where, scope);
+  auto metric_locations = io::read_metric_locations(handle.reader, archive, share, unkept_metrics, where, scope);
   OTF2_Reader_CloseEvtFiles(handle.reader);
 
-  add_rank_reads(builder, archive, reads);
-  Trace trace = builder.finish();
+  add_rank_reads(builder, reads);
+  Trace trace = options.group ? builder.finish(*options.group, share) : builder.finish();
   if (others.unknown_team) trace.skipped_records[kSkippedNames[kThread]] += others.unknown_team;
   if (unkept_metrics.records)
     trace.skipped_records["record on a metric location (not a kept Metric)"] += unkept_metrics.records;
@@ -627,6 +662,8 @@ Trace read_otf2(const fs::path& path, const ReadOptions& options) {
   if (others.unkept_attributes) trace.skipped_records[kSkippedNames[kAttributes]] += others.unkept_attributes;
   add_metrics(trace, reads, std::move(metric_locations));
   add_other_locations(trace, archive, std::move(others), std::move(reads));
+  if (options.group) gather_rank_reads(trace, *options.group);
+  for (const auto& [what, n] : archive.skipped) trace.skipped_records[what] += n;
   io::intern_attribute_strings(trace, archive.strings);
   return trace;
 }

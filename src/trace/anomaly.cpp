@@ -50,4 +50,24 @@ std::uint64_t Anomalies::total() const {
   return n;
 }
 
+void pack_anomalies(Packer& out, const Anomalies& anomalies) {
+  for (int k = 0; k < kAnomalyKindCount; ++k) {
+    const Anomaly& a = anomalies[AnomalyKind(k)];
+    out.put(a.count).put<std::uint64_t>(a.examples.size());
+    for (const std::string& e : a.examples) out.put_string(e);
+  }
+}
+
+Anomalies unpack_anomalies(Unpacker& in) {
+  Anomalies anomalies;
+  for (int k = 0; k < kAnomalyKindCount; ++k) {
+    Anomaly a;
+    a.count = in.get<std::uint64_t>();
+    const auto n = in.get<std::uint64_t>();
+    for (std::uint64_t i = 0; i < n && i <= Anomalies::kMaxExamples; ++i) a.examples.push_back(in.get_string());
+    anomalies.set(AnomalyKind(k), std::move(a));
+  }
+  return anomalies;
+}
+
 }  // namespace wisp

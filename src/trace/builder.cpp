@@ -245,6 +245,50 @@ void RankBuilder::collective_end(double t, CollectiveOp op, CommId comm, Rank ro
 void RankBuilder::comm_create(double t, CommId comm) { push(t, EventKind::CommCreate, comm); }
 void RankBuilder::comm_destroy(double t, CommId comm) { push(t, EventKind::CommDestroy, comm); }
 
+Trace TraceBuilder::finish(ProcessGroup& group, RankShare share) {
+  // Every rank's own call paths and anomalies, in rank order on every process.
+  Packer mine;
+  mine.put(share.first).put(share.last);
+  for (Rank r = share.first; r < share.last; ++r) {
+    mine.put_vector(builders_[r]->own_->paths);
+    pack_anomalies(mine, builders_[r]->own_->anomalies);
+  }
+  for (const std::string& packet : all_gather(group, mine.take())) {
+    Unpacker in(packet);
+    const auto first = in.get<Rank>();
+    const auto last = in.get<Rank>();
+    for (Rank r = first; r < last; ++r) {
+      const std::vector<Callpath> paths = in.get_vector<Callpath>();
+      const Anomalies anomalies = unpack_anomalies(in);
+      if (share.owns(r)) {
+        adopt(*builders_[r]);
+        continue;
+      }
+      std::vector<CallpathId> to(paths.size());
+      for (CallpathId id = 0; id < paths.size(); ++id)
+        to[id] = callpaths_.find_or_add(paths[id].parent == kNone ? kNone : to[paths[id].parent], paths[id].region);
+      trace_.anomalies.merge(anomalies);
+    }
+  }
+  // What closing the ranks finds, merged in rank order too.
+  Anomalies closing;
+  for (Rank r = share.first; r < share.last; ++r) {
+    builders_[r]->anomalies_ = &closing;
+    builders_[r]->finish();
+  }
+  Packer found;
+  pack_anomalies(found, closing);
+  for (const std::string& packet : all_gather(group, found.take())) {
+    Unpacker in(packet);
+    trace_.anomalies.merge(unpack_anomalies(in));
+  }
+  builders_.clear();
+  callpaths_.index.clear();
+  trace_.share = share;
+  derive(trace_, group);
+  return std::move(trace_);
+}
+
 namespace {
 // Gives back growth slack of more than 10 % (traces built without reserve(): generators, replay).
 template <typename T>

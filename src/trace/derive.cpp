@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "wisp/error.hpp"
+
 namespace wisp {
 
 namespace {
@@ -64,10 +66,19 @@ class ChannelTable {
   std::size_t mask_ = 0;
 };
 
-std::string describe_side(const Trace& t, Rank r, const P2P& p, std::string_view what) {
+// Times of the ranks' message sides by p2p record, when the events are elsewhere (a trace spread
+// over processes: derive(trace, group)); null: the events' times.
+using SideTimes = std::vector<std::vector<double>>;
+
+double side_time(const Trace& t, const SideTimes* times, Rank r, std::uint32_t record) {
+  return times ? (*times)[r][record] : t.event(r, t.ranks[r].p2p[record].event).time;
+}
+
+std::string describe_side(const Trace& t, const SideTimes* times, Rank r, std::uint32_t record, std::string_view what) {
+  const P2P& p = t.ranks[r].p2p[record];
   const auto& comm = t.defs.comms[p.comm];
   return fmt::format("rank {} event {}: {} {} rank {} on {} tag {} ({} bytes) at {:.9f} s", r, p.event, what,
-                     what == "send" ? "to" : "from", p.peer, comm.name, p.tag, p.bytes, t.event(r, p.event).time);
+                     what == "send" ? "to" : "from", p.peer, comm.name, p.tag, p.bytes, side_time(t, times, r, record));
 }
 
 }  // namespace
@@ -95,8 +106,8 @@ struct Grouped {
   std::vector<Side> sides;
 };
 
-Grouped group_by_channel(const Trace& trace, const std::vector<std::uint32_t>& channel_of, std::size_t channels,
-                         bool sends) {
+Grouped group_by_channel(const Trace& trace, const SideTimes* times, const std::vector<std::uint32_t>& channel_of,
+                         std::size_t channels, bool sends) {
   Grouped g;
   g.first.assign(channels + 2, 0);  // the last channel id (== channels) collects "no channel"
   for (std::uint32_t c : channel_of) ++g.first[c + 1];
@@ -109,7 +120,7 @@ Grouped group_by_channel(const Trace& trace, const std::vector<std::uint32_t>& c
     for (std::uint32_t i = 0; i < rt.p2p.size(); ++i) {
       const P2P& p = rt.p2p[i];
       if (p.event == kNone || p.is_send() != sends) continue;
-      g.sides[fill[channel_of[k++]]++] = Side{r, i, rt.events[p.event].time};
+      g.sides[fill[channel_of[k++]]++] = Side{r, i, side_time(trace, times, r, i)};
     }
   }
   return g;
@@ -133,19 +144,19 @@ void make_message(Trace& trace, const Side& s, const Side& r) {
   }
 }
 
-void report_unmatched(Trace& trace) {
+void report_unmatched(Trace& trace, const SideTimes* times) {
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     const auto& rt = trace.ranks[r];
-    for (const P2P& p : rt.p2p)
+    for (std::uint32_t i = 0; i < rt.p2p.size(); ++i) {
+      const P2P& p = rt.p2p[i];
       if (p.event != kNone && p.message == kNone)
         trace.anomalies.add(p.is_send() ? AnomalyKind::UnmatchedSend : AnomalyKind::UnmatchedReceive,
-                            [&] { return describe_side(trace, r, p, p.is_send() ? "send" : "receive"); });
+                            [&] { return describe_side(trace, times, r, i, p.is_send() ? "send" : "receive"); });
+    }
   }
 }
 
-}  // namespace
-
-void match_messages(Trace& trace) {
+void match_messages(Trace& trace, const SideTimes* times) {
   trace.messages.clear();
   // Channel of every send and receive, in (rank, record) order; receives on channels nobody
   // sends on get the extra id channels.size().
@@ -165,9 +176,9 @@ void match_messages(Trace& trace) {
         recv_channel.push_back(c == kNone ? no_channel : c);
       }
   // The two groupings read the trace only: side by side on a big trace.
-  std::future<Grouped> grouped_sends =
-      std::async(side_by_side(trace), [&] { return group_by_channel(trace, send_channel, channels.size(), true); });
-  const Grouped recvs = group_by_channel(trace, recv_channel, channels.size(), false);
+  std::future<Grouped> grouped_sends = std::async(
+      side_by_side(trace), [&] { return group_by_channel(trace, times, send_channel, channels.size(), true); });
+  const Grouped recvs = group_by_channel(trace, times, recv_channel, channels.size(), false);
   const Grouped sends = grouped_sends.get();
 
   // Pair the k-th send with the k-th receive of every channel.
@@ -179,8 +190,12 @@ void match_messages(Trace& trace) {
       make_message(trace, sends.sides[sends.first[c] + k], recvs.sides[recvs.first[c] + k]);
     }
   }
-  report_unmatched(trace);
+  report_unmatched(trace, times);
 }
+
+}  // namespace
+
+void match_messages(Trace& trace) { match_messages(trace, nullptr); }
 
 namespace {
 
@@ -358,12 +373,66 @@ void find_mpi_calls(Trace& trace) {
   upper.get();
 }
 
-void derive(Trace& trace) {
+namespace {
+
+void reset_derived_anomalies(Trace& trace) {
   for (auto kind : {AnomalyKind::UnmatchedSend, AnomalyKind::UnmatchedReceive, AnomalyKind::ReceiveBeforeSend,
                     AnomalyKind::MismatchedCollective})
     trace.anomalies.reset(kind);
+}
+
+// This process's ranks' message sides (with their times) and collective records, rank by rank.
+std::string pack_sides(const Trace& trace, RankShare share) {
+  Packer out;
+  out.put(share.first).put(share.last);
+  for (Rank r = share.first; r < share.last; ++r) {
+    const RankTrace& rt = trace.ranks[r];
+    std::vector<double> times(rt.p2p.size(), 0.0);
+    for (std::size_t i = 0; i < rt.p2p.size(); ++i)
+      if (rt.p2p[i].event != kNone) times[i] = rt.events[rt.p2p[i].event].time;
+    out.put_vector(rt.p2p).put_vector(times).put_vector(rt.collectives);
+  }
+  return out.take();
+}
+
+// The other processes' sides and records join this trace (their ranks' tables) for the matching.
+void unpack_sides(Trace& trace, const std::vector<std::string>& packets, SideTimes& times) {
+  times.assign(trace.rank_count(), {});
+  for (const std::string& packet : packets) {
+    Unpacker in(packet);
+    const auto first = in.get<Rank>();
+    const auto last = in.get<Rank>();
+    for (Rank r = first; r < last && r < trace.rank_count(); ++r) {
+      std::vector<P2P> p2p = in.get_vector<P2P>();
+      times[r] = in.get_vector<double>();
+      std::vector<CollectiveRecord> collectives = in.get_vector<CollectiveRecord>();
+      if (trace.holds(r)) continue;
+      trace.ranks[r].p2p = std::move(p2p);
+      trace.ranks[r].collectives = std::move(collectives);
+    }
+  }
+}
+
+}  // namespace
+
+void derive(Trace& trace) {
+  reset_derived_anomalies(trace);
   match_messages(trace);
   match_collectives(trace);
+  find_mpi_calls(trace);
+}
+
+void derive(Trace& trace, ProcessGroup& group) {
+  if (!trace.share) throw Error("derive: the trace is not spread over processes (no share)");
+  reset_derived_anomalies(trace);
+  {
+    SideTimes times;
+    unpack_sides(trace, all_gather(group, pack_sides(trace, *trace.share)), times);
+    match_messages(trace, &times);
+  }
+  match_collectives(trace);
+  for (Rank r = 0; r < trace.rank_count(); ++r)
+    if (!trace.holds(r)) trace.ranks[r].p2p = {}, trace.ranks[r].collectives = {};
   find_mpi_calls(trace);
 }
 

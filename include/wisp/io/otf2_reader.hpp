@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "wisp/trace/process_group.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {
@@ -19,6 +20,10 @@ struct ReadOptions {
   // Threads that read the ranks' event files (0: one per core; 1: one rank after another). The
   // trace is the same whatever the number.
   unsigned threads = 0;
+  // Spread over these processes (every one calls read_otf2 with the same path): this process reads
+  // the definitions and only its share of the ranks' event files (share_of by the events the
+  // definitions declare; Trace::share), the tables derived across ranks are whole on every one.
+  ProcessGroup* group = nullptr;
 };
 
 // `path` is the anchor file (traces.otf2) or the directory that holds exactly one anchor file.

@@ -7,7 +7,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "wisp/trace/process_group.hpp"
 
 namespace wisp {
 
@@ -47,6 +50,8 @@ class Anomalies {
     ++a.count;
   }
   void reset(AnomalyKind kind) { items_[static_cast<std::size_t>(kind)] = Anomaly{}; }
+  // Sets one kind's count and examples (anomalies that crossed from another process).
+  void set(AnomalyKind kind, Anomaly anomaly) { items_[static_cast<std::size_t>(kind)] = std::move(anomaly); }
   // Adds `other`'s counts and, while there is room, its examples: as if its anomalies had been
   // added after these ones.
   void merge(const Anomalies& other);
@@ -56,5 +61,9 @@ class Anomalies {
  private:
   std::array<Anomaly, kAnomalyKindCount> items_{};
 };
+
+// Anomalies in and out of a process exchange (process_group.hpp): counts and examples.
+void pack_anomalies(Packer& out, const Anomalies& anomalies);
+Anomalies unpack_anomalies(Unpacker& in);
 
 }  // namespace wisp

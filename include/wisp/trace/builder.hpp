@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "wisp/trace/process_group.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {
@@ -111,6 +112,10 @@ class TraceBuilder {
   // Closes what is left open (reported as anomalies), derives the shared structures and hands
   // the trace over. The builder is empty afterwards.
   Trace finish();
+  // The same for a trace spread over `group`: only `share`'s ranks were appended (with
+  // RankAppend::Concurrent); every process numbers the call paths and merges the anomalies as
+  // finish() would with every rank, and derives over the group (derive.hpp).
+  Trace finish(ProcessGroup& group, RankShare share);
 
  private:
   friend class RankBuilder;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "wisp/trace/definitions.hpp"
 #include "wisp/trace/event.hpp"
 #include "wisp/trace/other_locations.hpp"
+#include "wisp/trace/process_group.hpp"
 
 namespace wisp {
 
@@ -70,6 +72,10 @@ struct Trace {
   std::vector<CollectiveMember> collective_members;
   Anomalies anomalies;
   std::map<std::string, std::uint64_t> skipped_records;  // OTF2 records wisp does not model
+  // Spread over processes (read_otf2 with a ProcessGroup): the ranks whose records this process
+  // holds; the others' RankTrace is empty. The derived tables above are whole on every process.
+  std::optional<RankShare> share;
+  bool holds(Rank r) const { return !share || share->owns(r); }
 
   std::uint32_t rank_count() const { return static_cast<std::uint32_t>(ranks.size()); }
   std::uint64_t event_count() const;

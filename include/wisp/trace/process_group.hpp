@@ -1,0 +1,117 @@
+// The processes one analysis is spread over (the ranks of an MPI job, or threads in a test), as in
+// Scalasca's parallel replay: each process holds a share of the trace's ranks (RankShare) and what
+// crosses shares moves by collective exchanges of byte buffers, so that no layer below the driver
+// sees MPI (driver/mpi_pool.hpp makes the MPI group; SoloProcess is the group of one).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "wisp/error.hpp"
+#include "wisp/trace/ids.hpp"
+
+namespace wisp {
+
+class ProcessGroup {
+ public:
+  virtual ~ProcessGroup() = default;
+  virtual int process() const = 0;    // this process, 0 .. processes() - 1
+  virtual int processes() const = 0;  // how many take part
+  // Collective (every process calls it, in the same order): `outgoing[p]` goes to process p;
+  // returns, by process, what each sent to this one.
+  virtual std::vector<std::string> exchange(std::vector<std::string> outgoing) = 0;
+};
+
+// The group of one process: what a single-process analysis runs in.
+class SoloProcess final : public ProcessGroup {
+ public:
+  int process() const override { return 0; }
+  int processes() const override { return 1; }
+  std::vector<std::string> exchange(std::vector<std::string> outgoing) override { return outgoing; }
+};
+
+// Collective: every process's `mine`, by process.
+std::vector<std::string> all_gather(ProcessGroup& group, const std::string& mine);
+
+// The trace ranks one process holds: [first, last), contiguous, so that results merged in process
+// order are in rank order.
+struct RankShare {
+  Rank first = 0;
+  Rank last = 0;
+  bool owns(Rank r) const { return r >= first && r < last; }
+  Rank size() const { return last - first; }
+};
+
+// Process `process` of `processes`: contiguous blocks of ranks with about the same number of
+// events each (`events[r]`, as the definitions declare them). Processes beyond the rank count
+// get empty shares (clamped_processes() says how many have ranks).
+RankShare share_of(const std::vector<std::uint64_t>& events, int process, int processes);
+int clamped_processes(std::size_t ranks, int processes);
+
+// Plain values in and out of a byte buffer (trivially copyable types and vectors of them).
+class Packer {
+ public:
+  template <typename T>
+  Packer& put(const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    text_.append(reinterpret_cast<const char*>(&value), sizeof(T));
+    return *this;
+  }
+  template <typename T>
+  Packer& put_vector(const std::vector<T>& values) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    put<std::uint64_t>(values.size());
+    text_.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+    return *this;
+  }
+  Packer& put_string(std::string_view s) {
+    put<std::uint64_t>(s.size());
+    text_.append(s);
+    return *this;
+  }
+  std::string take() { return std::move(text_); }
+
+ private:
+  std::string text_;
+};
+
+class Unpacker {
+ public:
+  explicit Unpacker(std::string_view text) : text_(text) {}
+  template <typename T>
+  T get() {
+    static_assert(std::is_trivially_copyable_v<T>);
+    T value;
+    std::memcpy(&value, take(sizeof(T)), sizeof(T));
+    return value;
+  }
+  template <typename T>
+  std::vector<T> get_vector() {
+    const auto n = get<std::uint64_t>();
+    if (n > (text_.size() - at_) / (sizeof(T) ? sizeof(T) : 1)) throw Error("process exchange: a truncated message");
+    std::vector<T> values(n);
+    std::memcpy(values.data(), take(n * sizeof(T)), n * sizeof(T));
+    return values;
+  }
+  std::string get_string() {
+    const auto n = get<std::uint64_t>();
+    return std::string(take(n), n);
+  }
+  bool done() const { return at_ == text_.size(); }
+
+ private:
+  const char* take(std::size_t n) {
+    if (n > text_.size() - at_) throw Error("process exchange: a truncated message");
+    const char* p = text_.data() + at_;
+    at_ += n;
+    return p;
+  }
+  std::string_view text_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace wisp

@@ -1,0 +1,42 @@
+// Process groups and rank shares. See process_group.hpp.
+#include "wisp/trace/process_group.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace wisp {
+
+std::vector<std::string> all_gather(ProcessGroup& group, const std::string& mine) {
+  return group.exchange(std::vector<std::string>(static_cast<std::size_t>(group.processes()), mine));
+}
+
+int clamped_processes(std::size_t ranks, int processes) {
+  return static_cast<int>(std::min<std::size_t>(ranks, static_cast<std::size_t>(std::max(processes, 1))));
+}
+
+// Process p's share starts at the first rank whose events before it reach p / n of the total
+// (n the processes that get ranks), with at least one rank per process.
+RankShare share_of(const std::vector<std::uint64_t>& events, int process, int processes) {
+  const auto ranks = static_cast<Rank>(events.size());
+  const int n = clamped_processes(ranks, processes);
+  if (process >= n) return RankShare{ranks, ranks};
+  // +1 per rank, so that ranks without events are spread too.
+  const long double total = std::accumulate(events.begin(), events.end(), 0.0L) + ranks;
+  const auto start = [&](int p) -> Rank {
+    if (p <= 0) return 0;
+    if (p >= n) return ranks;
+    long double before = 0;
+    Rank r = 0;
+    while (r < ranks && before + (events[r] + 1) / 2.0L < total * p / n) before += events[r++] + 1;
+    // at least one rank for each process before and after
+    return std::clamp<Rank>(r, static_cast<Rank>(p), ranks - static_cast<Rank>(n - p));
+  };
+  Rank first = 0, last = 0;
+  for (int p = 0; p <= process; ++p) {
+    first = p == 0 ? 0 : last;
+    last = std::max(first + 1, start(p + 1));
+  }
+  return RankShare{first, std::min(last, ranks)};
+}
+
+}  // namespace wisp
