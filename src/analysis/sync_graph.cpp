@@ -103,17 +103,17 @@ class RankPass {
     const bool waiter = ws.rank == r_ && ws.event == i;
     const bool delayer = ws.delayer == r_ && ws.delayer_event == i;
     if (!waiter && !delayer) return;
+    // Both calls exist (the wait state compared their times); the other side's Leave is in it.
     const std::uint32_t mine = call_of(r_, i);
-    const Rank other_rank = waiter ? ws.delayer : ws.rank;
-    const std::uint32_t other = call_of(other_rank, waiter ? ws.delayer_event : ws.event);
-    if (mine == kNone || other == kNone) return;
+    if (mine == kNone) return;
     has_point_ = true;
     const double my_leave = leave_of(r_, mine);
-    const double completion = std::max(0.0, my_leave - leave_of(other_rank, other));
+    const double other_leave = waiter ? ws.delayer_leave : ws.waiter_leave;
+    const double completion = std::max(0.0, my_leave - other_leave);
     point_.prune = my_leave - enter_of(r_, mine) - completion;
     point_.prune_scalasca = point_.prune;
     if (waiter && ws.kind == WaitKind::LateReceiver)
-      point_.prune_scalasca = my_leave - enter_of(r_, mine) - std::min(0.0, my_leave - leave_of(other_rank, other));
+      point_.prune_scalasca = my_leave - enter_of(r_, mine) - std::min(0.0, my_leave - other_leave);
     if (waiter) {
       point_.wait = ws.seconds;
       point_.waiter_of = w;

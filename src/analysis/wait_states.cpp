@@ -70,9 +70,16 @@ class Detector {
       const CallTimes sc = call_times(trace_, msg.sender, send_call);
       const double idle = std::min(sc.enter, rc.leave) - rc.enter;
       if (!(idle > 0)) continue;
-      WaitState w{
-          idle, msg.receiver,        trace_.recv_of(msg).event, msg.sender, trace_.send_of(msg).event, rc.callpath,
-          m,    WaitKind::LateSender};
+      WaitState w{idle,
+                  msg.receiver,
+                  trace_.recv_of(msg).event,
+                  msg.sender,
+                  trace_.send_of(msg).event,
+                  rc.callpath,
+                  m,
+                  WaitKind::LateSender,
+                  rc.leave,
+                  sc.leave};
       if (is_wait_multi(rc.function)) {
         Candidate& c = multi[{msg.receiver, recv_call}];
         if (idle > c.seconds) c = Candidate{idle, w};
@@ -117,7 +124,9 @@ class Detector {
                   blocking_recv ? rp.event : rp.request_event,
                   cmp.callpath,
                   m,
-                  WaitKind::LateReceiver};
+                  WaitKind::LateReceiver,
+                  cmp.leave,
+                  req.leave};
       if (w.event == kNone || w.delayer_event == kNone) continue;
       if (several) {
         if (ls_multi_calls_.count({msg.sender, cmp_call})) continue;

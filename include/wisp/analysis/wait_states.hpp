@@ -46,6 +46,8 @@ struct WaitState {
   CallpathId callpath = kNone;       // call path of the waiting MPI call
   std::uint32_t source = kNone;      // Trace::messages index (LS, LR) or Trace::collectives index
   WaitKind kind = WaitKind::LateSender;
+  double waiter_leave = 0;   // LS, LR: Leave of the MPI call on each side (the synchronisation
+  double delayer_leave = 0;  //   graph's completion times read them, on either side's process)
 };
 
 // How one collective instance synchronises its members.
