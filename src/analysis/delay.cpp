@@ -63,6 +63,8 @@ class DelayReplay {
     const auto W = static_cast<std::uint32_t>(waits_.instances.size());
     costs_.assign(std::size_t(W) * K, 0.0);
     done_.assign(W, 0);
+    waiter_share_.assign(W, Shares{});
+    sums_.assign(P, RankSums{});
     pending_.resize(P);
     next_.resize(P);
     blocked_.assign(P, 0);
@@ -74,10 +76,10 @@ class DelayReplay {
     for (std::uint32_t w = 0; w < W; ++w) {
       const WaitState& ws = waits_.instances[w];
       if (!is_attributable(ws.kind)) continue;
-      out_.total_wait += ws.seconds;
+      sums_[ws.rank].total_wait += ws.seconds;
       const WaitLink& link = graph_.links[w];
       if (link.waiter_sync == kNone || link.delayer_sync == kNone) {
-        unattributed(w);  // no synchronisation point to follow (e.g. MPI call not found)
+        unattributed(w, ws.rank);  // no synchronisation point to follow (e.g. MPI call not found)
         continue;
       }
       ++pending_[ws.delayer][link.delayer_sync];
@@ -91,10 +93,30 @@ class DelayReplay {
       }
       if (!break_cycle()) break;
     }
+    finish();
   }
 
  private:
   double* costs_of(std::uint32_t w) { return costs_.data() + std::size_t(w) * K; }
+
+  // The sums over all wait states, in a fixed order whatever order the replay took (and however
+  // many processes shared it): the waiting sides' direct and indirect parts instance by instance,
+  // the scalars rank by rank.
+  void finish() {
+    for (std::uint32_t w = 0; w < waits_.instances.size(); ++w) {
+      const Shares& s = waiter_share_[w];
+      if (!s.set) continue;
+      const WaitState& ws = waits_.instances[w];
+      out_.direct_wait[static_cast<int>(ws.kind)].at(slot_of(ws.callpath), ws.rank) += s.direct;
+      if (s.has_indirect) out_.indirect_wait[static_cast<int>(ws.kind)].at(slot_of(ws.callpath), ws.rank) += s.indirect;
+    }
+    for (const RankSums& r : sums_) {
+      out_.total_wait += r.total_wait;
+      out_.short_sum += r.short_sum;
+      out_.long_sum += r.long_sum;
+      out_.unattributed += r.unattributed;
+    }
+  }
 
   void advance(Rank r) {
     const auto& points = graph_.ranks[r].points;
@@ -146,14 +168,16 @@ class DelayReplay {
     return true;
   }
 
-  void unattributed(std::uint32_t w) {
+  // Wait state w has nothing to blame; the rank whose sums take it: its own before the replay,
+  // its delayer's during it.
+  void unattributed(std::uint32_t w, Rank at) {
     const WaitState& ws = waits_.instances[w];
     const double* c = costs_of(w);
     double carried = 0;
     for (int k = 0; k < K; ++k) carried += c[k];
-    out_.unattributed += ws.seconds + carried;
+    sums_[at].unattributed += ws.seconds + carried;
     ++out_.unattributed_waits;
-    out_.direct_wait[static_cast<int>(ws.kind)].at(slot_of(ws.callpath), ws.rank) += ws.seconds;
+    waiter_share_[w] = Shares{ws.seconds, 0.0, true, false};
     done_[w] = 1;
   }
 
@@ -177,7 +201,7 @@ class DelayReplay {
     const double direct = positive > 0 ? delay : 0.0;
     const double denom = direct + delayer_.waiting;
     if (!(denom > 0)) {
-      unattributed(w);
+      unattributed(w, s);
       return;
     }
     const int kind = static_cast<int>(ws.kind);
@@ -189,17 +213,16 @@ class DelayReplay {
         if (!(d > 0)) continue;
         const double share = fd * d / positive;
         out_.short_term[kind].at(c, s) += ws.seconds * share;
-        out_.short_sum += ws.seconds * share;
+        sums_[s].short_sum += ws.seconds * share;
         for (int k = 0; k < K; ++k) {
           if (carried[k] == 0) continue;
           out_.long_term[k].at(c, s) += carried[k] * share;
-          out_.long_sum += carried[k] * share;
+          sums_[s].long_sum += carried[k] * share;
         }
       }
     }
     if (fi > 0) propagate(ws, carried, fi, s);
-    out_.direct_wait[kind].at(slot_of(ws.callpath), ws.rank) += ws.seconds * fd;
-    out_.indirect_wait[kind].at(slot_of(ws.callpath), ws.rank) += ws.seconds * fi;
+    waiter_share_[w] = Shares{ws.seconds * fd, ws.seconds * fi, true, true};
     done_[w] = 1;
   }
 
@@ -214,7 +237,7 @@ class DelayReplay {
       positive += std::max(delayer_.times.value[c] - waiter_.times.value[c], 0.0);
     const double denom = positive + delayer_.waiting;
     if (!(denom > 0)) {
-      unattributed(w);
+      unattributed(w, s);
       return;
     }
     const int kind = static_cast<int>(ws.kind);
@@ -225,19 +248,18 @@ class DelayReplay {
       const double d = delayer_.times.value[c] - waiter_.times.value[c];
       if (!(d > 0)) continue;
       out_.short_term[kind].at(c, s) += scale_w * d;
-      out_.short_sum += scale_w * d;
+      sums_[s].short_sum += scale_w * d;
       for (int k = 0; k < K; ++k) {
         if (carried[k] == 0) continue;
         out_.long_term[k].at(c, s) += carried[k] / denom * d;
-        out_.long_sum += carried[k] / denom * d;
+        sums_[s].long_sum += carried[k] / denom * d;
       }
     }
     const double passed = scale_w * denom;  // < W only where the scale was clipped
-    out_.unattributed += ws.seconds - passed;
+    sums_[s].unattributed += ws.seconds - passed;
     if (delayer_.waiting > 0) propagate(ws, carried, delayer_.waiting / denom, s, passed, scalasca_group_start(w));
     const double indirect = scale_w * delayer_.waiting;
-    out_.direct_wait[kind].at(slot_of(ws.callpath), ws.rank) += ws.seconds - indirect;
-    out_.indirect_wait[kind].at(slot_of(ws.callpath), ws.rank) += indirect;
+    waiter_share_[w] = Shares{ws.seconds - indirect, indirect, true, true};
     done_[w] = 1;
   }
 
@@ -270,14 +292,14 @@ class DelayReplay {
       double moved = passed * f;
       for (int c = 0; c < K; ++c) moved += carried[c] * f;
       if (start == kNone || k < start) {
-        out_.unattributed += moved;
+        sums_[s].unattributed += moved;
         continue;
       }
       const std::uint32_t j = points[k].waiter_of;
       double* cj = costs_of(j);
       cj[kind] += passed * f;
       for (int c = 0; c < K; ++c) cj[c] += carried[c] * f;
-      if (done_[j]) out_.unattributed += moved;  // only after a broken cycle: arrives too late
+      if (done_[j]) sums_[s].unattributed += moved;  // only after a broken cycle: arrives too late
     }
   }
 
@@ -289,7 +311,19 @@ class DelayReplay {
   IntervalTimes delayer_, waiter_;
   Rank cached_rank_ = kNone;
   std::uint32_t cached_from_ = kNone, cached_to_ = kNone;
-  std::vector<double> costs_;  // per wait state: accumulated long-term costs per category
+  // A wait state's waiting time split into the part its delayer caused directly and the part it
+  // passed on from its own waiting (indirect: none for an unattributed one).
+  struct Shares {
+    double direct = 0, indirect = 0;
+    bool set = false, has_indirect = false;
+  };
+  // A rank's part of the scalar sums: total_wait as the waiting side, the rest as the delayer.
+  struct RankSums {
+    double total_wait = 0, short_sum = 0, long_sum = 0, unattributed = 0;
+  };
+  std::vector<Shares> waiter_share_;  // per wait state
+  std::vector<RankSums> sums_;        // per rank
+  std::vector<double> costs_;         // per wait state: accumulated long-term costs per category
   std::vector<char> done_;
   std::vector<std::vector<std::uint32_t>> pending_;
   std::vector<std::int64_t> next_;
