@@ -21,30 +21,133 @@ class PathWalk {
     Rank r = start_rank();
     out_.end_rank = r;
     if (r == kNone) return;
-    std::uint32_t end_point = finalize_point(r);
-    EventIndex end_stamp = end_point != kNone ? graph_.ranks[r].points[end_point].stamp : last_stamp(r);
-    if (end_point != kNone) frontier_[r] = end_point;
-    while (true) {
-      const std::uint32_t from = previous_wait(r);
-      const auto& points = graph_.ranks[r].points;
-      const bool has_from = from != kNone;
-      walk(r, has_from ? points[from].stamp : first_stamp(r), end_stamp, has_from ? points[from].wait : 0.0);
-      if (!has_from || points[from].init) break;
-      frontier_[r] = from;
-      const WaitState& ws = waits_.instances[points[from].waiter_of];
-      const std::uint32_t target = graph_.links[points[from].waiter_of].delayer_sync;
-      if (target == kNone || target >= frontier_[ws.delayer]) {
-        out_.stopped_early = 1;
-        break;
-      }
-      r = ws.delayer;
-      frontier_[r] = target;
-      end_stamp = graph_.ranks[r].points[target].stamp;
-    }
+    Leg leg = start(r);
+    while (leg.rank != kNone) leg = follow(enter(leg));
+    out_.length = length_;
     std::reverse(out_.segments.begin(), out_.segments.end());
   }
 
+  // Spread over processes: the path walks on the process that holds its rank and its state (the
+  // rank and point it goes on at, the length so far, how many pieces it has) crosses to the next
+  // one; the pieces are gathered in the order they were found.
+  void run(ProcessGroup& group) {
+    const std::vector<RankShare> shares = gather_shares(group, *trace_.share);
+    const Rank first = start_rank(group);
+    out_.end_rank = first;
+    Token token;
+    token.leg.rank = first;
+    token.state = first == kNone ? Token::Done : Token::Start;
+    bool mine = first != kNone && trace_.holds(first);
+    std::vector<FoundPiece> found;
+    while (token.state != Token::Done) {
+      std::vector<std::string> out(static_cast<std::size_t>(group.processes()));
+      if (mine) {
+        Leg leg = token.state == Token::Start ? start(token.leg.rank) : token.leg;
+        length_ = token.length;
+        while (true) {
+          leg = enter(leg);
+          const std::size_t before = out_.segments.size();
+          leg = follow(leg);
+          for (std::size_t k = before; k < out_.segments.size(); ++k)
+            found.push_back(FoundPiece{token.seq++, out_.segments[k]});
+          if (leg.rank == kNone || !trace_.holds(leg.rank)) break;
+        }
+        token.leg = leg;
+        token.length = length_;
+        token.stopped_early = out_.stopped_early;
+        token.state = leg.rank == kNone ? Token::Done : Token::Continue;
+        const std::string packet = Packer().put(token).take();
+        if (token.state == Token::Done)
+          out.assign(out.size(), packet);
+        else
+          out[static_cast<std::size_t>(owner_of(shares, leg.rank))] = packet;
+      }
+      mine = false;
+      for (const std::string& packet : group.exchange(std::move(out)))
+        if (!packet.empty()) {
+          Unpacker in(packet);
+          token = in.get<Token>();
+          mine = token.state != Token::Done;
+        }
+    }
+    out_.length = token.length;
+    out_.stopped_early = token.stopped_early;
+    Packer pieces;
+    pieces.put_vector(found);
+    out_.segments.clear();
+    for (const std::string& packet : all_gather(group, pieces.take())) {
+      Unpacker in(packet);
+      for (const FoundPiece& f : in.get_vector<FoundPiece>()) found.push_back(f);
+    }
+    std::sort(found.begin(), found.end(), [](const FoundPiece& a, const FoundPiece& b) { return a.seq > b.seq; });
+    found.erase(std::unique(found.begin(), found.end(),
+                            [](const FoundPiece& a, const FoundPiece& b) { return a.seq == b.seq; }),
+                found.end());
+    for (const FoundPiece& f : found) out_.segments.push_back(f.piece);
+  }
+
  private:
+  // Where the walk goes on: a rank, the point it arrived at (kNone: its end) and the stamp the
+  // walk back from there starts at.
+  struct Leg {
+    Rank rank = kNone;
+    std::uint32_t target = kNone;
+    EventIndex end_stamp = kNone;
+    bool arrived = false;  // the target is checked against the rank's frontier
+  };
+  struct FoundPiece {
+    std::uint64_t seq = 0;  // the order the walk found it in
+    PathSegment piece;
+  };
+  struct Token {
+    enum State : std::uint8_t { Start, Continue, Done };
+    Leg leg;
+    double length = 0;
+    std::uint64_t seq = 0;
+    std::uint64_t stopped_early = 0;
+    State state = Start;
+  };
+
+  // The path's end on the rank it starts at.
+  Leg start(Rank r) {
+    const std::uint32_t end_point = finalize_point(r);
+    if (end_point != kNone) frontier_[r] = end_point;
+    return Leg{r, end_point, end_point != kNone ? graph_.ranks[r].points[end_point].stamp : last_stamp(r), true};
+  }
+
+  // Arriving at a point of another rank: the jump must not revisit the rank's past.
+  Leg enter(Leg leg) {
+    if (leg.arrived) return leg;
+    if (leg.target >= frontier_[leg.rank]) {
+      out_.stopped_early = 1;
+      return Leg{};
+    }
+    frontier_[leg.rank] = leg.target;
+    leg.end_stamp = graph_.ranks[leg.rank].points[leg.target].stamp;
+    leg.arrived = true;
+    return leg;
+  }
+
+  // Walks rank leg.rank back to its previous wait and returns where the path jumps (a rank of
+  // kNone: it ends).
+  Leg follow(const Leg& leg) {
+    if (leg.rank == kNone) return leg;
+    const Rank r = leg.rank;
+    const std::uint32_t from = previous_wait(r);
+    const auto& points = graph_.ranks[r].points;
+    const bool has_from = from != kNone;
+    walk(r, has_from ? points[from].stamp : first_stamp(r), leg.end_stamp, has_from ? points[from].wait : 0.0);
+    if (!has_from || points[from].init) return Leg{};
+    frontier_[r] = from;
+    const WaitState& ws = waits_.instances[points[from].waiter_of];
+    const std::uint32_t target = graph_.links[points[from].waiter_of].delayer_sync;
+    if (target == kNone) {
+      out_.stopped_early = 1;
+      return Leg{};
+    }
+    return Leg{ws.delayer, target, kNone, false};
+  }
+
   // Scalasca: the rank that entered MPI_Finalize last; without MPI_Finalize, the last to end.
   Rank start_rank() const {
     if (waits_.finalize.present) return waits_.finalize.latest;
@@ -54,6 +157,26 @@ class PathWalk {
       if (ev.empty()) continue;
       if (best == kNone || ev.back().time > trace_.ranks[best].events.back().time) best = r;
     }
+    return best;
+  }
+  // The same over processes: the ranks' last times cross to every process.
+  Rank start_rank(ProcessGroup& group) const {
+    if (waits_.finalize.present) return waits_.finalize.latest;
+    Packer mine;
+    for (Rank r = trace_.share->first; r < trace_.share->last; ++r)
+      if (!trace_.ranks[r].events.empty()) mine.put(r).put(trace_.ranks[r].events.back().time);
+    std::vector<double> last(trace_.rank_count(), 0.0);
+    std::vector<char> has(trace_.rank_count(), 0);
+    for (const std::string& packet : all_gather(group, mine.take())) {
+      Unpacker in(packet);
+      while (!in.done()) {
+        const auto r = in.get<Rank>();
+        last[r] = in.get<double>(), has[r] = 1;
+      }
+    }
+    Rank best = kNone;
+    for (Rank r = 0; r < trace_.rank_count(); ++r)
+      if (has[r] && (best == kNone || last[r] > last[best])) best = r;
     return best;
   }
 
@@ -113,7 +236,7 @@ class PathWalk {
   void add_piece(Rank r, CallpathId cp, double start, double end) {
     if (!(end > start)) return;
     out_.profile.at(slot_of(cp), r) += end - start;
-    out_.length += end - start;
+    length_ += end - start;
     if (!piece_.empty() && piece_.back().callpath == cp && piece_.back().end == start) {
       piece_.back().end = end;
       return;
@@ -127,6 +250,7 @@ class PathWalk {
   CriticalPath& out_;
   std::vector<std::uint32_t> frontier_;  // points at or above it are already on the path
   std::vector<PathSegment> piece_;
+  double length_ = 0;  // the path's length so far
 };
 
 }  // namespace
@@ -135,6 +259,15 @@ CriticalPath find_critical_path(const Trace& trace, const WaitStates& waits, con
   CriticalPath cp;
   cp.profile = CallpathMatrix(trace);
   PathWalk(trace, waits, graph, cp).run();
+  return cp;
+}
+
+CriticalPath find_critical_path(const Trace& trace, const WaitStates& waits, const SyncGraph& graph,
+                                ProcessGroup& group) {
+  if (!trace.share) return find_critical_path(trace, waits, graph);
+  CriticalPath cp;
+  cp.profile = CallpathMatrix(trace);
+  PathWalk(trace, waits, graph, cp).run(group);
   return cp;
 }
 

@@ -2,6 +2,9 @@
 #include "wisp/analysis/delay.hpp"
 
 #include <algorithm>
+#include <map>
+
+#include "wisp/error.hpp"
 
 #include "wisp/analysis/metric_catalogue.hpp"
 
@@ -34,16 +37,17 @@ struct IntervalTimes {
     waits.clear();
     waiting = 0;
     add_interval_times(rs, from, to, times);
+    // (through add(), so that clear() resets the slot even where the interval had no time in it)
     for (std::uint32_t k = from == kNone ? 0 : from + 1; k < to; ++k) {
       const SyncPoint& p = rs.points[k];
       if (!(p.wait > 0)) continue;
-      times.value[p.callpath_slot] -= p.wait;
+      times.add(p.callpath_slot, -p.wait);
       waiting += p.wait;
       if (p.waiter_of != kNone) waits.emplace_back(k, p.wait);
     }
     if (from != kNone) {
       const SyncPoint& p = rs.points[from];
-      times.value[p.callpath_slot] -= rules == DelayRules::Scalasca ? p.prune_scalasca : p.prune;
+      times.add(p.callpath_slot, -(rules == DelayRules::Scalasca ? p.prune_scalasca : p.prune));
     }
     sum = 0;
     for (std::uint32_t s : times.touched) {
@@ -55,8 +59,11 @@ struct IntervalTimes {
 
 class DelayReplay {
  public:
-  DelayReplay(const Trace& t, const WaitStates& w, const SyncGraph& g, DelayRules rules, DelayCosts& out)
-      : trace_(t), waits_(w), graph_(g), rules_(rules), out_(out), delayer_(g.slots), waiter_(g.slots) {}
+  DelayReplay(const Trace& t, const WaitStates& w, const SyncGraph& g, DelayRules rules, DelayCosts& out,
+              ProcessGroup* group = nullptr)
+      : trace_(t), waits_(w), graph_(g), rules_(rules), out_(out), delayer_(g.slots), waiter_(g.slots), group_(group) {
+    if (group_) start_spread();
+  }
 
   void run() {
     const Rank P = trace_.rank_count();
@@ -76,23 +83,27 @@ class DelayReplay {
     for (std::uint32_t w = 0; w < W; ++w) {
       const WaitState& ws = waits_.instances[w];
       if (!is_attributable(ws.kind)) continue;
-      sums_[ws.rank].total_wait += ws.seconds;
+      if (trace_.holds(ws.rank)) sums_[ws.rank].total_wait += ws.seconds;
       const WaitLink& link = graph_.links[w];
       if (link.waiter_sync == kNone || link.delayer_sync == kNone) {
-        unattributed(w, ws.rank);  // no synchronisation point to follow (e.g. MPI call not found)
+        // no synchronisation point to follow (e.g. MPI call not found)
+        if (trace_.holds(ws.rank)) unattributed(w, ws.rank);
         continue;
       }
-      ++pending_[ws.delayer][link.delayer_sync];
+      if (trace_.holds(ws.delayer)) ++pending_[ws.delayer][link.delayer_sync];
     }
-    for (Rank r = P; r-- > 0;) ready_.push_back(r);
+    for (Rank r = P; r-- > 0;)
+      if (trace_.holds(r)) ready_.push_back(r);
     while (true) {
       while (!ready_.empty()) {
         const Rank r = ready_.back();
         ready_.pop_back();
         advance(r);
       }
+      if (group_ && deliver()) continue;
       if (!break_cycle()) break;
     }
+    if (group_) return_shares();
     finish();
   }
 
@@ -105,8 +116,8 @@ class DelayReplay {
   void finish() {
     for (std::uint32_t w = 0; w < waits_.instances.size(); ++w) {
       const Shares& s = waiter_share_[w];
-      if (!s.set) continue;
       const WaitState& ws = waits_.instances[w];
+      if (!s.set || !trace_.holds(ws.rank)) continue;
       out_.direct_wait[static_cast<int>(ws.kind)].at(slot_of(ws.callpath), ws.rank) += s.direct;
       if (s.has_indirect) out_.indirect_wait[static_cast<int>(ws.kind)].at(slot_of(ws.callpath), ws.rank) += s.indirect;
     }
@@ -138,6 +149,11 @@ class DelayReplay {
   // The waiting side has reached the wait state: its costs are complete.
   void release(std::uint32_t w) {
     const WaitState& ws = waits_.instances[w];
+    if (!trace_.holds(ws.delayer)) return send_release(w);
+    unblock(w);
+  }
+  void unblock(std::uint32_t w) {
+    const WaitState& ws = waits_.instances[w];
     const std::uint32_t k = graph_.links[w].delayer_sync;
     if (k == kNone || pending_[ws.delayer][k] == 0) return;
     if (--pending_[ws.delayer][k] == 0 && blocked_[ws.delayer] && next_[ws.delayer] == k) {
@@ -152,7 +168,7 @@ class DelayReplay {
     Rank best = kNone;
     double latest = 0;
     for (Rank r = 0; r < trace_.rank_count(); ++r) {
-      if (!blocked_[r] || next_[r] < 0) continue;
+      if (!trace_.holds(r) || !blocked_[r] || next_[r] < 0) continue;
       const SyncPoint& p = graph_.ranks[r].points[next_[r]];
       const double t = trace_.ranks[r].events[p.event].time;
       if (best == kNone || t > latest) {
@@ -160,7 +176,9 @@ class DelayReplay {
         latest = t;
       }
     }
+    if (group_ && !latest_over_processes(best, latest)) return false;
     if (best == kNone) return false;
+    if (!trace_.holds(best)) return true;  // another process releases it
     pending_[best][next_[best]] = 0;
     blocked_[best] = 0;
     ++out_.cycles_broken;
@@ -191,7 +209,10 @@ class DelayReplay {
       cached_from_ = link.delayer_prev;
       cached_to_ = link.delayer_sync;
     }
-    waiter_.compute(graph_.ranks[ws.rank], link.waiter_prev, link.waiter_sync, rules_);
+    if (trace_.holds(ws.rank))
+      waiter_.compute(graph_.ranks[ws.rank], link.waiter_prev, link.waiter_sync, rules_);
+    else
+      waiter_ = arrived_.at(w);
     if (rules_ == DelayRules::Scalasca) return attribute_scalasca(w);
 
     const double delay = std::max(delayer_.sum - waiter_.sum, 0.0);  // D of the heuristic
@@ -303,6 +324,108 @@ class DelayReplay {
     }
   }
 
+  // Spread over processes. A wait state's waiting side and delayer may be on two processes: when
+  // the waiting side reaches it, its carried costs and the waiting rank's interval cross to the
+  // delayer's process (a release), which attributes it; the direct and indirect parts of its
+  // waiting time come back at the end (return_shares).
+  void start_spread() {
+    shares_ = gather_shares(*group_, *trace_.share);
+    outbox_.resize(static_cast<std::size_t>(group_->processes()));
+    for (std::uint32_t w = 0; w < waits_.instances.size(); ++w) {
+      const WaitState& ws = waits_.instances[w];
+      if (trace_.holds(ws.rank) != trace_.holds(ws.delayer)) keys_.emplace_back(wait_key(ws), w);
+    }
+    std::sort(keys_.begin(), keys_.end());
+  }
+  std::uint32_t local(const WaitKey& key) const {
+    const auto it = std::lower_bound(keys_.begin(), keys_.end(), std::make_pair(key, std::uint32_t(0)));
+    if (it == keys_.end() || it->first != key) throw Error("delay costs: a wait state crossed to the wrong process");
+    return it->second;
+  }
+  Packer& to_owner(Rank r) { return outbox_[static_cast<std::size_t>(owner_of(shares_, r))]; }
+
+  void send_release(std::uint32_t w) {
+    const WaitState& ws = waits_.instances[w];
+    const WaitLink& link = graph_.links[w];
+    IntervalTimes times(graph_.slots);
+    times.compute(graph_.ranks[ws.rank], link.waiter_prev, link.waiter_sync, rules_);
+    Packer& out = to_owner(ws.delayer);
+    out.put(wait_key(ws));
+    for (int k = 0; k < K; ++k) out.put(costs_of(w)[k]);
+    out.put(times.sum).put<std::uint64_t>(times.times.touched.size());
+    for (std::uint32_t c : times.times.touched) out.put(c).put(times.times.value[c]);
+    ++sent_;
+  }
+
+  // One exchange of releases; false when no process had any to send (nothing more can arrive).
+  bool deliver() {
+    std::vector<std::string> packets(outbox_.size());
+    for (std::size_t p = 0; p < packets.size(); ++p) packets[p] = Packer().put(sent_).take() + outbox_[p].take();
+    sent_ = 0;
+    std::uint64_t sent = 0;
+    for (const std::string& packet : group_->exchange(std::move(packets))) {
+      Unpacker in(packet);
+      sent += in.get<std::uint64_t>();
+      while (!in.done()) {
+        const std::uint32_t w = local(in.get<WaitKey>());
+        for (int k = 0; k < K; ++k) costs_of(w)[k] = in.get<double>();
+        IntervalTimes times(graph_.slots);
+        times.sum = in.get<double>();
+        for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
+          const auto c = in.get<std::uint32_t>();
+          times.times.add(c, in.get<double>());
+        }
+        arrived_.insert_or_assign(w, std::move(times));
+        unblock(w);
+      }
+    }
+    return sent > 0;
+  }
+
+  // Every process's latest blocked point: the one of them all that the single-process replay would
+  // release (the latest, the lowest rank among equals). False when no rank is blocked anywhere.
+  bool latest_over_processes(Rank& best, double& latest) {
+    Packer mine;
+    if (best != kNone) mine.put(best).put(latest);
+    best = kNone;
+    for (const std::string& packet : all_gather(*group_, mine.take())) {
+      if (packet.empty()) continue;
+      Unpacker in(packet);
+      const auto r = in.get<Rank>();
+      const auto t = in.get<double>();
+      if (best == kNone || t > latest) best = r, latest = t;
+    }
+    return best != kNone;
+  }
+
+  // The waiting sides' parts go home; the scalar sums and counts are added over processes.
+  void return_shares() {
+    for (std::uint32_t w = 0; w < waits_.instances.size(); ++w) {
+      const WaitState& ws = waits_.instances[w];
+      if (waiter_share_[w].set && !trace_.holds(ws.rank)) to_owner(ws.rank).put(wait_key(ws)).put(waiter_share_[w]);
+    }
+    std::vector<std::string> packets(outbox_.size());
+    for (std::size_t p = 0; p < packets.size(); ++p) packets[p] = outbox_[p].take();
+    for (const std::string& packet : group_->exchange(std::move(packets))) {
+      Unpacker in(packet);
+      while (!in.done()) {
+        const std::uint32_t w = local(in.get<WaitKey>());
+        waiter_share_[w] = in.get<Shares>();
+      }
+    }
+    Packer mine;
+    mine.put(out_.unattributed_waits).put(out_.cycles_broken).put(*trace_.share);
+    for (Rank r = trace_.share->first; r < trace_.share->last; ++r) mine.put(sums_[r]);
+    out_.unattributed_waits = out_.cycles_broken = 0;
+    for (const std::string& packet : all_gather(*group_, mine.take())) {
+      Unpacker in(packet);
+      out_.unattributed_waits += in.get<std::uint64_t>();
+      out_.cycles_broken += in.get<std::uint64_t>();
+      const auto share = in.get<RankShare>();
+      for (Rank r = share.first; r < share.last; ++r) sums_[r] = in.get<RankSums>();
+    }
+  }
+
   const Trace& trace_;
   const WaitStates& waits_;
   const SyncGraph& graph_;
@@ -323,7 +446,13 @@ class DelayReplay {
   };
   std::vector<Shares> waiter_share_;  // per wait state
   std::vector<RankSums> sums_;        // per rank
-  std::vector<double> costs_;         // per wait state: accumulated long-term costs per category
+  ProcessGroup* group_ = nullptr;     // spread over processes: the state below
+  std::vector<RankShare> shares_;
+  std::vector<std::pair<WaitKey, std::uint32_t>> keys_;  // wait states with a side elsewhere
+  std::vector<Packer> outbox_;                           // by process
+  std::uint64_t sent_ = 0;                               // releases in the outbox
+  std::map<std::uint32_t, IntervalTimes> arrived_;       // waiting sides' intervals, by wait state
+  std::vector<double> costs_;                            // per wait state: accumulated long-term costs per category
   std::vector<char> done_;
   std::vector<std::vector<std::uint32_t>> pending_;
   std::vector<std::int64_t> next_;
@@ -333,7 +462,8 @@ class DelayReplay {
 
 }  // namespace
 
-DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph, DelayRules rules) {
+DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph, DelayRules rules,
+                          ProcessGroup* group) {
   DelayCosts out;
   out.rules = rules;
   for (int k = 0; k < K; ++k) {
@@ -342,7 +472,7 @@ DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const Syn
     out.direct_wait[k] = CallpathMatrix(trace);
     out.indirect_wait[k] = CallpathMatrix(trace);
   }
-  DelayReplay(trace, waits, graph, rules, out).run();
+  DelayReplay(trace, waits, graph, rules, out, trace.share ? group : nullptr).run();
   return out;
 }
 

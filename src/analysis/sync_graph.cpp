@@ -284,7 +284,49 @@ SyncGraph build_sync_graph(const Trace& trace, const CallIndex& calls, const Wai
     if (waits.instances[w].kind == WaitKind::FinalizeWait) finalize_wait[waits.instances[w].rank] = w;
   std::vector<std::vector<char>> members(trace.defs.comms.size());
   RankPass pass(trace, calls, waits, g, finalize_wait, members);
-  for (Rank r = 0; r < trace.rank_count(); ++r) pass.run(r);
+  for (Rank r = 0; r < trace.rank_count(); ++r)
+    if (trace.holds(r)) pass.run(r);
+  return g;
+}
+
+SyncGraph build_sync_graph(const Trace& trace, const CallIndex& calls, const WaitStates& waits, ProcessGroup& group) {
+  SyncGraph g = build_sync_graph(trace, calls, waits);
+  if (!trace.share) return g;
+  // Each side of a wait state set its half of the link: the halves cross to the other side.
+  const std::vector<RankShare> shares = gather_shares(group, *trace.share);
+  const auto P = static_cast<std::size_t>(group.processes());
+  std::vector<Packer> out(P);
+  std::vector<std::pair<WaitKey, std::uint32_t>> split;  // (key, instance) with a side elsewhere
+  for (std::uint32_t w = 0; w < waits.instances.size(); ++w) {
+    const WaitState& ws = waits.instances[w];
+    const bool waiter = trace.holds(ws.rank), delayer = trace.holds(ws.delayer);
+    if (waiter == delayer || ws.delayer == kNone) continue;
+    split.emplace_back(wait_key(ws), w);
+    const WaitLink& l = g.links[w];
+    const Rank there = waiter ? ws.delayer : ws.rank;
+    out[static_cast<std::size_t>(owner_of(shares, there))]
+        .put(wait_key(ws))
+        .put(waiter ? l.waiter_sync : l.delayer_sync)
+        .put(waiter ? l.waiter_prev : l.delayer_prev);
+  }
+  std::sort(split.begin(), split.end());
+  std::vector<std::string> packets(P);
+  for (std::size_t p = 0; p < P; ++p) packets[p] = out[p].take();
+  for (const std::string& packet : group.exchange(std::move(packets))) {
+    Unpacker in(packet);
+    while (!in.done()) {
+      const auto key = in.get<WaitKey>();
+      const auto sync = in.get<std::uint32_t>();
+      const auto prev = in.get<std::uint32_t>();
+      const auto it = std::lower_bound(split.begin(), split.end(), std::make_pair(key, std::uint32_t(0)));
+      if (it == split.end() || it->first != key) continue;  // a collective wait not followed here
+      WaitLink& l = g.links[it->second];
+      if (trace.holds(waits.instances[it->second].rank))
+        l.delayer_sync = sync, l.delayer_prev = prev;
+      else
+        l.waiter_sync = sync, l.waiter_prev = prev;
+    }
+  }
   return g;
 }
 

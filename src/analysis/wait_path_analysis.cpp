@@ -24,6 +24,37 @@ WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& o
   return a;
 }
 
+WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options, ProcessGroup& group) {
+  if (!trace.share) return analyze_wait_paths(trace, options);
+  WaitPathAnalysis a;
+  a.profile = compute_profile(trace);
+  a.openmp = find_openmp_waits(trace, a.profile);
+  {
+    const CallIndex calls = index_mpi_calls(trace);
+    a.waits = find_wait_states(trace, calls, group);
+    const SyncGraph graph = build_sync_graph(trace, calls, a.waits, group);
+    a.critical_path = find_critical_path(trace, a.waits, graph, group);
+    a.delays = analyze_delays(trace, a.waits, graph, options.delay_rules, &group);
+  }
+  // Every process's rows of every matrix: the analyses below read them whole.
+  const std::vector<RankShare> shares = gather_shares(group, *trace.share);
+  for (CallpathMatrix* m : {&a.profile.time, &a.profile.visits, &a.openmp.ibarrier, &a.openmp.ebarrier, &a.openmp.idle,
+                            &a.critical_path.profile})
+    gather_rows(*m, group, shares);
+  for (int k = 0; k < kWaitKindCount; ++k) {
+    gather_rows(a.waits.seconds[k], group, shares);
+    gather_rows(a.waits.counts[k], group, shares);
+  }
+  for (int k = 0; k < kDelayCategoryCount; ++k)
+    for (CallpathMatrix* m :
+         {&a.delays.short_term[k], &a.delays.long_term[k], &a.delays.direct_wait[k], &a.delays.indirect_wait[k]})
+      gather_rows(*m, group, shares);
+  a.partitions = options.partitions ? *options.partitions : derive_partitions(trace, a.profile);
+  a.imbalance =
+      compute_imbalance(trace, a.profile, a.waits, a.critical_path, options.partitions ? &a.partitions : nullptr);
+  return a;
+}
+
 MetricTable metric_table(const WaitPathAnalysis& a) {
   MetricTable t;
   add_matrix(t, metric::kTime, a.profile.time);

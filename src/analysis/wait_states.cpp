@@ -31,9 +31,67 @@ struct Candidate {
 };
 using CallKey = std::pair<Rank, std::uint32_t>;  // (rank, call index)
 
+// One side of a message as the search reads it: the MPI calls its event and its request event
+// happen in (ids index the side's rank's mpi_calls; kNone: in no call).
+struct SideCalls {
+  CallTimes event_call, request_call;
+  std::uint32_t event_call_id = kNone, request_call_id = kNone;
+  EventIndex event = kNone, request_event = kNone;
+  bool blocking = false;  // an MpiSend / MpiRecv event
+};
+
+SideCalls side_calls(const Trace& trace, const CallIndex& calls, Rank r, std::uint32_t record) {
+  const P2P& p = trace.ranks[r].p2p[record];
+  SideCalls s;
+  s.event_call_id = calls.ranks[r].p2p_event[record];
+  s.request_call_id = calls.ranks[r].p2p_request[record];
+  if (s.event_call_id != kNone) s.event_call = call_times(trace, r, s.event_call_id);
+  if (s.request_call_id != kNone) s.request_call = call_times(trace, r, s.request_call_id);
+  s.event = p.event;
+  s.request_event = p.request_event;
+  s.blocking = p.event != kNone && (trace.event(r, p.event).kind == EventKind::MpiSend ||
+                                    trace.event(r, p.event).kind == EventKind::MpiRecv);
+  return s;
+}
+
+// What the search reads of a collective member: its record's begin and end, the call's path.
+struct MemberFacts {
+  double begin = 0, end = 0;
+  CallpathId callpath = kNone;
+  EventIndex end_event = kNone;
+  bool usable = false;  // in an MPI call other than MPI_Init / MPI_Finalize
+};
+
+// MPI_Init and MPI_Finalize of one rank.
+struct InitFinalizeFacts {
+  CallTimes init, finalize;
+  EventIndex finalize_leave = kNone;
+  bool has_init = false, has_finalize = false;
+};
+
+// Where an instance comes in the single-process order: the phase that finds it (Late Sender,
+// its multi-completion calls, Late Receiver, theirs, collectives, MPI_Finalize), then its
+// message, (rank, call), (instance, member) or rank.
+struct OrderKey {
+  std::uint32_t phase = 0, a = 0, b = 0;
+  auto operator<=>(const OrderKey&) const = default;
+};
+
+// Spread over processes: the facts of the other processes' sides, members and ranks this one
+// reads, and where its instances are kept until they are merged in the single-process order.
+struct Spread {
+  ProcessGroup* group = nullptr;
+  std::vector<RankShare> shares;
+  std::vector<std::pair<std::uint64_t, SideCalls>> sides;  // by (message << 1 | is receiver)
+  std::vector<MemberFacts> members;                        // like Trace::collective_members
+  std::vector<InitFinalizeFacts> ranks;                    // by rank
+  std::vector<std::pair<OrderKey, std::uint32_t>> keyed;   // (key, collective record or kNone) per instance
+};
+
 class Detector {
  public:
-  Detector(const Trace& t, const CallIndex& c, WaitStates& out) : trace_(t), calls_(c), out_(out) {}
+  Detector(const Trace& t, const CallIndex& c, WaitStates& out, Spread* spread = nullptr)
+      : trace_(t), calls_(c), out_(out), spread_(spread) {}
 
   void run() {
     const Rank P = trace_.rank_count();
@@ -43,85 +101,97 @@ class Detector {
       out_.p2p_wait[r].assign(trace_.ranks[r].p2p.size(), kNone);
       out_.collective_wait[r].assign(trace_.ranks[r].collectives.size(), kNone);
     }
+    if (spread_) gather_facts();
     late_senders();
     late_receivers();
     collectives();
     finalize();
+    if (spread_) merge_instances();
+    assign_sides();
     totals();
   }
 
  private:
-  std::uint32_t emit(const WaitState& w) {
+  bool holds(Rank r) const { return trace_.holds(r); }
+
+  std::uint32_t emit(const WaitState& w, OrderKey key, std::uint32_t record = kNone) {
     out_.instances.push_back(w);
+    if (spread_)
+      spread_->keyed.emplace_back(key, record);
+    else
+      records_.push_back(record);
     return static_cast<std::uint32_t>(out_.instances.size() - 1);
   }
 
+  SideCalls side(std::uint32_t m, bool receiver) const {
+    const Message& msg = trace_.messages[m];
+    const Rank r = receiver ? msg.receiver : msg.sender;
+    if (holds(r)) return side_calls(trace_, calls_, r, receiver ? msg.recv : msg.send);
+    const std::uint64_t key = std::uint64_t(m) << 1 | (receiver ? 1u : 0u);
+    const auto& sides = spread_->sides;
+    const auto it =
+        std::lower_bound(sides.begin(), sides.end(), key, [](const auto& e, std::uint64_t k) { return e.first < k; });
+    if (it == sides.end() || it->first != key) throw Error("wait states: a message side crossed to no process");
+    return it->second;
+  }
+
   // Late Sender: idle = min(enter of the send call, leave of the receive) - enter of the call
-  // completing the receive. Test calls never wait.
+  // completing the receive. Test calls never wait. Found where the receiver is.
   void late_senders() {
     std::map<CallKey, Candidate> multi;
     for (std::uint32_t m = 0; m < trace_.messages.size(); ++m) {
       const Message& msg = trace_.messages[m];
-      const std::uint32_t send_call = calls_.ranks[msg.sender].p2p_event[msg.send];
-      const std::uint32_t recv_call = calls_.ranks[msg.receiver].p2p_event[msg.recv];
-      if (send_call == kNone || recv_call == kNone) continue;
-      const CallTimes rc = call_times(trace_, msg.receiver, recv_call);
+      if (!holds(msg.receiver)) continue;
+      const SideCalls r = side(m, true);
+      if (r.event_call_id == kNone) continue;
+      const CallTimes& rc = r.event_call;
       if (is_test(rc.function)) continue;
-      const CallTimes sc = call_times(trace_, msg.sender, send_call);
+      const SideCalls s = side(m, false);
+      if (s.event_call_id == kNone) continue;
+      const CallTimes& sc = s.event_call;
       const double idle = std::min(sc.enter, rc.leave) - rc.enter;
       if (!(idle > 0)) continue;
-      WaitState w{idle,
-                  msg.receiver,
-                  trace_.recv_of(msg).event,
-                  msg.sender,
-                  trace_.send_of(msg).event,
-                  rc.callpath,
-                  m,
-                  WaitKind::LateSender,
-                  rc.leave,
-                  sc.leave};
+      WaitState w{idle, msg.receiver,         r.event,  msg.sender, s.event, rc.callpath,
+                  m,    WaitKind::LateSender, rc.leave, sc.leave};
       if (is_wait_multi(rc.function)) {
-        Candidate& c = multi[{msg.receiver, recv_call}];
+        Candidate& c = multi[{msg.receiver, r.event_call_id}];
         if (idle > c.seconds) c = Candidate{idle, w};
         continue;
       }
-      out_.p2p_wait[msg.receiver][msg.recv] = out_.p2p_wait[msg.sender][msg.send] = emit(w);
+      emit(w, OrderKey{0, m, 0});
     }
     for (const auto& [key, c] : multi) {
       ls_multi_calls_.insert(key);
-      const Message& msg = trace_.messages[c.state.source];
-      out_.p2p_wait[msg.receiver][msg.recv] = out_.p2p_wait[msg.sender][msg.send] = emit(c.state);
+      emit(c.state, OrderKey{1, key.first, key.second});
     }
   }
 
   // Late Receiver (Scalasca's convention, also for blocking MPI_Send): idle = enter of the call
   // posting the receive - enter of the call completing the send, if that call is left after the
   // receive was posted. Multi-completion calls that already wait as Late Sender are skipped.
+  // Found where the sender is.
   void late_receivers() {
     std::map<CallKey, Candidate> multi;
     for (std::uint32_t m = 0; m < trace_.messages.size(); ++m) {
       const Message& msg = trace_.messages[m];
-      const P2P& sp = trace_.send_of(msg);
-      const P2P& rp = trace_.recv_of(msg);
-      const RankCalls& sc = calls_.ranks[msg.sender];
-      const RankCalls& rc = calls_.ranks[msg.receiver];
-      const bool blocking_send = trace_.event(msg.sender, sp.event).kind == EventKind::MpiSend;
-      const bool blocking_recv = trace_.event(msg.receiver, rp.event).kind == EventKind::MpiRecv;
-      const std::uint32_t cmp_call = blocking_send ? sc.p2p_event[msg.send] : sc.p2p_request[msg.send];
-      const std::uint32_t req_call = blocking_recv ? rc.p2p_event[msg.recv] : rc.p2p_request[msg.recv];
+      if (!holds(msg.sender)) continue;
+      const SideCalls s = side(m, false);
+      const SideCalls r = side(m, true);
+      const std::uint32_t cmp_call = s.blocking ? s.event_call_id : s.request_call_id;
+      const std::uint32_t req_call = r.blocking ? r.event_call_id : r.request_call_id;
       if (cmp_call == kNone || req_call == kNone) continue;
-      const CallTimes cmp = call_times(trace_, msg.sender, cmp_call);
+      const CallTimes& cmp = s.blocking ? s.event_call : s.request_call;
       const bool single = is_blocking_send(cmp.function) || is_wait_single(cmp.function);
       const bool several = is_wait_multi(cmp.function);
       if (!single && !several) continue;
-      const CallTimes req = call_times(trace_, msg.receiver, req_call);
+      const CallTimes& req = r.blocking ? r.event_call : r.request_call;
       const double idle = cmp.leave <= req.enter ? 0.0 : req.enter - cmp.enter;
       if (!(idle > 0)) continue;
       WaitState w{idle,
                   msg.sender,
-                  blocking_send ? sp.event : sp.request_event,
+                  s.blocking ? s.event : s.request_event,
                   msg.receiver,
-                  blocking_recv ? rp.event : rp.request_event,
+                  r.blocking ? r.event : r.request_event,
                   cmp.callpath,
                   m,
                   WaitKind::LateReceiver,
@@ -134,12 +204,9 @@ class Detector {
         if (idle > c.seconds) c = Candidate{idle, w};
         continue;
       }
-      out_.p2p_wait[msg.receiver][msg.recv] = out_.p2p_wait[msg.sender][msg.send] = emit(w);
+      emit(w, OrderKey{2, m, 0});
     }
-    for (const auto& [key, c] : multi) {
-      const Message& msg = trace_.messages[c.state.source];
-      out_.p2p_wait[msg.receiver][msg.recv] = out_.p2p_wait[msg.sender][msg.send] = emit(c.state);
-    }
+    for (const auto& [key, c] : multi) emit(c.state, OrderKey{3, key.first, key.second});
   }
 
   struct Member {
@@ -150,19 +217,26 @@ class Detector {
     EventIndex end_event;
   };
 
+  MemberFacts member_facts(Rank r, std::uint32_t record) const {
+    const RankCalls& rc = calls_.ranks[r];
+    const std::uint32_t call = rc.collective[record];
+    MemberFacts f;
+    if (call == kNone || call == rc.init || call == rc.finalize) return f;
+    const RankTrace& rt = trace_.ranks[r];
+    const CollectiveRecord& rec = rt.collectives[record];
+    return MemberFacts{rt.events[rec.begin].time, rt.events[rec.end].time, rt.events[rt.mpi_calls[call].enter].ref,
+                       rec.end, true};
+  }
+
   // Members of an analysable instance, or empty.
   std::vector<Member> members_of(const CollectiveInstance& inst) const {
     std::vector<Member> out;
     if (!inst.complete || inst.count < 2) return out;
     const CollectiveMember* m = trace_.members(inst);
     for (std::uint32_t k = 0; k < inst.count; ++k) {
-      const RankCalls& rc = calls_.ranks[m[k].rank];
-      const std::uint32_t call = rc.collective[m[k].record];
-      if (call == kNone || call == rc.init || call == rc.finalize) return {};
-      const CollectiveRecord& rec = trace_.ranks[m[k].rank].collectives[m[k].record];
-      const RankTrace& rt = trace_.ranks[m[k].rank];
-      out.push_back(Member{m[k].rank, m[k].record, rt.events[rec.begin].time, rt.events[rec.end].time,
-                           rt.events[rt.mpi_calls[call].enter].ref, rec.end});
+      const MemberFacts f = spread_ ? spread_->members[inst.first + k] : member_facts(m[k].rank, m[k].record);
+      if (!f.usable) return {};
+      out.push_back(Member{m[k].rank, m[k].record, f.begin, f.end, f.callpath, f.end_event});
     }
     return out;
   }
@@ -170,8 +244,9 @@ class Detector {
   void wait_on(CollectiveSync& sync, const Member& waiter, const Member& delayer, double idle, WaitKind kind,
                std::uint32_t instance) {
     if (!(idle > 0)) return;
-    out_.collective_wait[waiter.rank][waiter.record] = emit(WaitState{
-        idle, waiter.rank, waiter.end_event, delayer.rank, delayer.end_event, waiter.callpath, instance, kind});
+    emit(WaitState{idle, waiter.rank, waiter.end_event, delayer.rank, delayer.end_event, waiter.callpath, instance,
+                   kind},
+         OrderKey{4, instance, sync.wait_count}, waiter.record);
     ++sync.wait_count;
   }
 
@@ -182,10 +257,20 @@ class Detector {
     return best;
   }
 
+  // Spread over processes: an instance none of whose members is here is left out.
+  bool has_member_here(const CollectiveInstance& inst) const {
+    if (!spread_) return true;
+    const CollectiveMember* m = trace_.members(inst);
+    for (std::uint32_t k = 0; k < inst.count; ++k)
+      if (holds(m[k].rank)) return true;
+    return false;
+  }
+
   void collectives() {
     out_.collectives.assign(trace_.collectives.size(), CollectiveSync{});
     for (std::uint32_t i = 0; i < trace_.collectives.size(); ++i) {
       const CollectiveInstance& inst = trace_.collectives[i];
+      if (!has_member_here(inst)) continue;
       const std::vector<Member> m = members_of(inst);
       if (m.empty()) continue;
       CollectiveSync& sync = out_.collectives[i];
@@ -248,19 +333,34 @@ class Detector {
   // Scan/Exscan: member k waits for the latest of members 0..k (reported, not followed).
   void prefix(const std::vector<Member>& m, CollectiveSync& sync, std::uint32_t i) {
     std::size_t last = 0;
+    std::uint32_t n = 0;
     for (std::size_t k = 1; k < m.size(); ++k) {
       if (m[k].begin > m[last].begin) {
         last = k;
         continue;
       }
       if (!(m[last].begin > m[k].begin)) continue;
-      out_.collective_wait[m[k].rank][m[k].record] =
-          emit(WaitState{std::min(m[last].begin, m[k].end) - m[k].begin, m[k].rank, m[k].end_event, m[last].rank,
-                         m[last].end_event, m[k].callpath, i, WaitKind::EarlyScan});
+      emit(WaitState{std::min(m[last].begin, m[k].end) - m[k].begin, m[k].rank, m[k].end_event, m[last].rank,
+                     m[last].end_event, m[k].callpath, i, WaitKind::EarlyScan},
+           OrderKey{4, i, n++}, m[k].record);
     }
     sync.analyzed = false;  // Scan is not a synchronisation point (as in Scalasca)
     sync.wait_count = 0;
   }
+
+  InitFinalizeFacts rank_facts(Rank r) const {
+    InitFinalizeFacts f;
+    const RankCalls& rc = calls_.ranks[r];
+    f.has_init = rc.init != kNone;
+    f.has_finalize = rc.finalize != kNone;
+    if (f.has_init) f.init = call_times(trace_, r, rc.init);
+    if (f.has_finalize) {
+      f.finalize = call_times(trace_, r, rc.finalize);
+      f.finalize_leave = trace_.ranks[r].mpi_calls[rc.finalize].leave;
+    }
+    return f;
+  }
+  InitFinalizeFacts facts_of(Rank r) const { return spread_ ? spread_->ranks[r] : rank_facts(r); }
 
   // MPI_Init / MPI_Finalize across ranks: latest Enter, earliest Leave.
   InitFinalizeSync init_finalize(bool finalize) const {
@@ -268,9 +368,9 @@ class Detector {
     s.latest_enter = -kInf;
     s.earliest_leave = kInf;
     for (Rank r = 0; r < trace_.rank_count(); ++r) {
-      const std::uint32_t call = finalize ? calls_.ranks[r].finalize : calls_.ranks[r].init;
-      if (call == kNone) continue;
-      const CallTimes c = call_times(trace_, r, call);
+      const InitFinalizeFacts f = facts_of(r);
+      if (!(finalize ? f.has_finalize : f.has_init)) continue;
+      const CallTimes& c = finalize ? f.finalize : f.init;
       s.present = true;
       if (c.enter > s.latest_enter) {
         s.latest_enter = c.enter;
@@ -286,16 +386,32 @@ class Detector {
     out_.finalize = init_finalize(true);
     const InitFinalizeSync& f = out_.finalize;
     if (!f.present) return;
-    const EventIndex latest_leave = trace_.ranks[f.latest].mpi_calls[calls_.ranks[f.latest].finalize].leave;
+    const EventIndex latest_leave = facts_of(f.latest).finalize_leave;
     for (Rank r = 0; r < trace_.rank_count(); ++r) {
-      const std::uint32_t call = calls_.ranks[r].finalize;
-      if (call == kNone || r == f.latest) continue;
-      const CallTimes c = call_times(trace_, r, call);
+      const InitFinalizeFacts rf = facts_of(r);
+      if (!rf.has_finalize || r == f.latest || !(holds(r) || holds(f.latest))) continue;
+      const CallTimes& c = rf.finalize;
       const double idle = std::min(f.latest_enter, c.leave) - c.enter;
       if (idle > 0)
-        emit(WaitState{idle, r, trace_.ranks[r].mpi_calls[call].leave, f.latest, latest_leave, c.callpath, kNone,
-                       WaitKind::FinalizeWait});
+        emit(WaitState{idle, r, rf.finalize_leave, f.latest, latest_leave, c.callpath, kNone, WaitKind::FinalizeWait},
+             OrderKey{5, r, 0});
     }
+  }
+
+  // Every instance's sides point at it; the last instance of a message wins, as found in order.
+  void assign_sides() {
+    for (std::uint32_t w = 0; w < out_.instances.size(); ++w) {
+      const WaitState& ws = out_.instances[w];
+      const std::uint32_t record = spread_ ? spread_->keyed[w].second : records_[w];
+      if (ws.kind == WaitKind::LateSender || ws.kind == WaitKind::LateReceiver) {
+        const Message& msg = trace_.messages[ws.source];
+        if (holds(msg.receiver)) out_.p2p_wait[msg.receiver][msg.recv] = w;
+        if (holds(msg.sender)) out_.p2p_wait[msg.sender][msg.send] = w;
+      } else if (record != kNone && holds(ws.rank)) {
+        out_.collective_wait[ws.rank][record] = w;
+      }
+    }
+    records_ = {};
   }
 
   void totals() {
@@ -304,17 +420,118 @@ class Detector {
       out_.counts[k] = CallpathMatrix(trace_);
     }
     for (const WaitState& w : out_.instances) {
+      if (!holds(w.rank)) continue;
       const int k = static_cast<int>(w.kind);
       out_.seconds[k].at(slot_of(w.callpath), w.rank) += w.seconds;
       out_.counts[k].at(slot_of(w.callpath), w.rank) += 1;
     }
   }
 
+  // Spread: the facts of the other processes' message sides (of messages with a side here),
+  // collective members and MPI_Init / MPI_Finalize calls cross to where they are read.
+  void gather_facts();
+  // Spread: instances found here whose delayer is elsewhere go there; every process's list is
+  // then the single-process list restricted to what concerns its ranks, in the same order.
+  void merge_instances();
+
   const Trace& trace_;
   const CallIndex& calls_;
   WaitStates& out_;
+  Spread* spread_;
+  std::vector<std::uint32_t> records_;  // per instance: its collective record (single process)
   std::set<CallKey> ls_multi_calls_;
 };
+
+void Detector::gather_facts() {
+  Spread& sp = *spread_;
+  ProcessGroup& group = *sp.group;
+  const auto P = static_cast<std::size_t>(group.processes());
+  std::vector<Packer> out(P);
+  // Message sides: to the process of the other side.
+  for (std::uint32_t m = 0; m < trace_.messages.size(); ++m) {
+    const Message& msg = trace_.messages[m];
+    for (const bool receiver : {false, true}) {
+      const Rank here = receiver ? msg.receiver : msg.sender;
+      const Rank there = receiver ? msg.sender : msg.receiver;
+      if (!holds(here) || holds(there)) continue;
+      out[static_cast<std::size_t>(owner_of(sp.shares, there))]
+          .put(std::uint64_t(m) << 1 | (receiver ? 1u : 0u))
+          .put(side_calls(trace_, calls_, here, receiver ? msg.recv : msg.send));
+    }
+  }
+  std::vector<std::string> packets(P);
+  for (std::size_t p = 0; p < P; ++p) packets[p] = out[p].take();
+  for (const std::string& packet : group.exchange(std::move(packets))) {
+    Unpacker in(packet);
+    while (!in.done()) {
+      const auto key = in.get<std::uint64_t>();
+      sp.sides.emplace_back(key, in.get<SideCalls>());
+    }
+  }
+  std::sort(sp.sides.begin(), sp.sides.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  // Collective members and MPI_Init / MPI_Finalize: to every process.
+  Packer mine;
+  for (std::uint32_t i = 0; i < trace_.collectives.size(); ++i) {
+    const CollectiveInstance& inst = trace_.collectives[i];
+    const CollectiveMember* m = trace_.members(inst);
+    for (std::uint32_t k = 0; k < inst.count; ++k)
+      if (holds(m[k].rank)) mine.put(inst.first + k).put(member_facts(m[k].rank, m[k].record));
+  }
+  mine.put(kNone);
+  for (Rank r = 0; r < trace_.rank_count(); ++r)
+    if (holds(r)) mine.put(r).put(rank_facts(r));
+  sp.members.assign(trace_.collective_members.size(), MemberFacts{});
+  sp.ranks.assign(trace_.rank_count(), InitFinalizeFacts{});
+  for (const std::string& packet : all_gather(group, mine.take())) {
+    Unpacker in(packet);
+    for (auto slot = in.get<std::uint32_t>(); slot != kNone; slot = in.get<std::uint32_t>())
+      sp.members.at(slot) = in.get<MemberFacts>();
+    while (!in.done()) {
+      const auto r = in.get<Rank>();
+      sp.ranks.at(r) = in.get<InitFinalizeFacts>();
+    }
+  }
+}
+
+void Detector::merge_instances() {
+  Spread& sp = *spread_;
+  ProcessGroup& group = *sp.group;
+  const auto P = static_cast<std::size_t>(group.processes());
+  std::vector<Packer> out(P);
+  for (std::uint32_t w = 0; w < out_.instances.size(); ++w) {
+    const WaitState& ws = out_.instances[w];
+    const bool p2p = ws.kind == WaitKind::LateSender || ws.kind == WaitKind::LateReceiver;
+    if (p2p && !holds(ws.delayer))
+      out[static_cast<std::size_t>(owner_of(sp.shares, ws.delayer))].put(sp.keyed[w].first).put(ws);
+  }
+  std::vector<std::string> packets(P);
+  for (std::size_t p = 0; p < P; ++p) packets[p] = out[p].take();
+  std::vector<std::pair<OrderKey, WaitState>> all;
+  all.reserve(out_.instances.size());
+  for (std::uint32_t w = 0; w < out_.instances.size(); ++w) all.emplace_back(sp.keyed[w].first, out_.instances[w]);
+  std::vector<std::uint32_t> record(out_.instances.size());
+  for (std::uint32_t w = 0; w < out_.instances.size(); ++w) record[w] = sp.keyed[w].second;
+  for (const std::string& packet : group.exchange(std::move(packets))) {
+    Unpacker in(packet);
+    while (!in.done()) {
+      const auto key = in.get<OrderKey>();
+      all.emplace_back(key, in.get<WaitState>());
+      record.push_back(kNone);
+    }
+  }
+  std::vector<std::uint32_t> order(all.size());
+  for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return all[x].first < all[y].first; });
+  out_.instances.clear();
+  sp.keyed.clear();
+  for (std::uint32_t k : order) {
+    out_.instances.push_back(all[k].second);
+    sp.keyed.emplace_back(all[k].first, record[k]);
+  }
+  // Each collective's waits start where its keys do.
+  for (auto w = static_cast<std::uint32_t>(out_.instances.size()); w-- > 0;)
+    if (sp.keyed[w].first.phase == 4) out_.collectives[sp.keyed[w].first.a].first_wait = w;
+}
 
 }  // namespace
 
@@ -328,6 +545,16 @@ void drop_instances(WaitStates& waits) {
 WaitStates find_wait_states(const Trace& trace, const CallIndex& calls) {
   WaitStates out;
   Detector(trace, calls, out).run();
+  return out;
+}
+
+WaitStates find_wait_states(const Trace& trace, const CallIndex& calls, ProcessGroup& group) {
+  if (!trace.share) return find_wait_states(trace, calls);
+  WaitStates out;
+  Spread spread;
+  spread.group = &group;
+  spread.shares = gather_shares(group, *trace.share);
+  Detector(trace, calls, out, &spread).run();
   return out;
 }
 

@@ -39,4 +39,19 @@ RankShare share_of(const std::vector<std::uint64_t>& events, int process, int pr
   return RankShare{first, std::min(last, ranks)};
 }
 
+std::vector<RankShare> gather_shares(ProcessGroup& group, RankShare mine) {
+  std::vector<RankShare> out;
+  for (const std::string& packet : all_gather(group, Packer().put(mine).take())) {
+    Unpacker in(packet);
+    out.push_back(in.get<RankShare>());
+  }
+  return out;
+}
+
+int owner_of(const std::vector<RankShare>& shares, Rank r) {
+  const auto it =
+      std::upper_bound(shares.begin(), shares.end(), r, [](Rank x, const RankShare& s) { return x < s.last; });
+  return it == shares.end() ? -1 : static_cast<int>(it - shares.begin());
+}
+
 }  // namespace wisp

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "wisp/trace/process_group.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {
@@ -34,5 +35,10 @@ struct CallpathMatrix {
   // Sum of every value.
   double sum() const;
 };
+
+// Spread over processes: every process's rows of its ranks (`shares`, by process) join `m` on every
+// process, which then holds the whole matrix; a process whose matrix is empty (no values) sends
+// none, and `m` is empty only if every process's is.
+void gather_rows(CallpathMatrix& m, ProcessGroup& group, const std::vector<RankShare>& shares);
 
 }  // namespace wisp

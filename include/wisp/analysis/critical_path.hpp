@@ -26,5 +26,10 @@ struct CriticalPath {
 };
 
 CriticalPath find_critical_path(const Trace& trace, const WaitStates& waits, const SyncGraph& graph);
+// Spread over processes (the spread wait states and graph): the path walks from process to process
+// as it moves between ranks; the segments and length are whole on every process, the profile
+// holds this process's ranks (the others' zero).
+CriticalPath find_critical_path(const Trace& trace, const WaitStates& waits, const SyncGraph& graph,
+                                ProcessGroup& group);
 
 }  // namespace wisp

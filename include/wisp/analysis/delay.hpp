@@ -61,7 +61,10 @@ struct DelayCosts {
   std::uint64_t cycles_broken = 0;  // backward-replay dependency cycles (inconsistent traces)
 };
 
+// With a group, on a trace spread over processes (the spread wait states and graph): the backward
+// replay runs on every process at once, wait states crossing between them; the sums and counts are
+// whole on every process, the matrices hold this process's ranks (the others' zero).
 DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph,
-                          DelayRules rules = DelayRules::Scalasca);
+                          DelayRules rules = DelayRules::Scalasca, ProcessGroup* group = nullptr);
 
 }  // namespace wisp

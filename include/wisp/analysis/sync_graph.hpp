@@ -77,6 +77,9 @@ struct SyncGraph {
 };
 
 SyncGraph build_sync_graph(const Trace& trace, const CallIndex& calls, const WaitStates& waits);
+// Spread over processes (find_wait_states with the group): the points of this process's ranks,
+// and every link of a wait state with a side here whole (the other side's half crosses over).
+SyncGraph build_sync_graph(const Trace& trace, const CallIndex& calls, const WaitStates& waits, ProcessGroup& group);
 
 // Seconds per call-path slot, dense, remembering which slots were touched so that clearing and
 // iterating cost only what was used.

@@ -33,6 +33,11 @@ struct WaitPathAnalysis {
 };
 
 WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options = {});
+// Spread over processes (a trace read with a ProcessGroup: Trace::share), as Scalasca's parallel
+// replay: each process analyses its ranks and exchanges what crosses to the others; every
+// process ends with the results analyze_wait_paths gives the whole trace, except the wait-state
+// instances (and the graph they are found on), which stay those of its ranks.
+WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options, ProcessGroup& group);
 
 // Every metric of the analysis as tidy records (Scalasca names; see src/analysis/README.md, "Metrics", and
 // metric_catalogue.hpp).

@@ -50,6 +50,14 @@ struct WaitState {
   double delayer_leave = 0;  //   graph's completion times read them, on either side's process)
 };
 
+// A wait state's name on every process of a spread analysis: (kind, message or collective
+// instance, waiting rank) is unique.
+struct WaitKey {
+  std::uint32_t kind = 0, source = 0, rank = 0;
+  auto operator<=>(const WaitKey&) const = default;
+};
+inline WaitKey wait_key(const WaitState& w) { return WaitKey{static_cast<std::uint32_t>(w.kind), w.source, w.rank}; }
+
 // How one collective instance synchronises its members.
 struct CollectiveSync {
   std::uint32_t first_wait = 0;  // its wait states: instances[first_wait, first_wait + wait_count)
@@ -80,6 +88,10 @@ struct WaitStates {
 };
 
 WaitStates find_wait_states(const Trace& trace, const CallIndex& calls);
+// Spread over processes (Trace::share): the instances whose waiting side or delayer is one of this
+// process's ranks (all of a collective instance's when one of its members is), in the order
+// find_wait_states gives the whole trace, and the sums of this process's ranks (the others' zero).
+WaitStates find_wait_states(const Trace& trace, const CallIndex& calls, ProcessGroup& group);
 
 // Frees the per-instance tables (instances, p2p_wait, collective_wait, collectives: what the
 // timelines read) and keeps the sums per (call path, rank) and init/finalize: all the reports

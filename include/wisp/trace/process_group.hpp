@@ -52,6 +52,10 @@ struct RankShare {
 RankShare share_of(const std::vector<std::uint64_t>& events, int process, int processes);
 int clamped_processes(std::size_t ranks, int processes);
 
+// Collective: every process's share, by process; and the process whose share holds rank r.
+std::vector<RankShare> gather_shares(ProcessGroup& group, RankShare mine);
+int owner_of(const std::vector<RankShare>& shares, Rank r);
+
 // Plain values in and out of a byte buffer (trivially copyable types and vectors of them).
 class Packer {
  public:
