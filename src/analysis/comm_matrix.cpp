@@ -25,4 +25,22 @@ CommMatrix communication_matrix(const Trace& t) {
   return m;
 }
 
+CommMatrix communication_matrix(const Trace& trace, ProcessGroup& group) {
+  if (!trace.share) return communication_matrix(trace);
+  const CommMatrix mine = communication_matrix(trace);  // the messages this process's ranks sent
+  CommMatrix m;
+  m.ranks = trace.rank_count();
+  Packer pairs;
+  pairs.put_vector(mine.pairs);
+  for (const std::string& packet : all_gather(group, pairs.take())) {
+    Unpacker in(packet);
+    for (const CommPair& p : in.get_vector<CommPair>()) {
+      m.messages += p.messages;
+      m.bytes += p.bytes;
+      m.pairs.push_back(p);
+    }
+  }
+  return m;
+}
+
 }  // namespace wisp

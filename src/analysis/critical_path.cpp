@@ -56,7 +56,7 @@ class PathWalk {
         token.length = length_;
         token.stopped_early = out_.stopped_early;
         token.state = leg.rank == kNone ? Token::Done : Token::Continue;
-        const std::string packet = Packer().put(token).take();
+        const std::string packet = packed(token);
         if (token.state == Token::Done)
           out.assign(out.size(), packet);
         else

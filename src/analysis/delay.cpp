@@ -360,7 +360,7 @@ class DelayReplay {
   // One exchange of releases; false when no process had any to send (nothing more can arrive).
   bool deliver() {
     std::vector<std::string> packets(outbox_.size());
-    for (std::size_t p = 0; p < packets.size(); ++p) packets[p] = Packer().put(sent_).take() + outbox_[p].take();
+    for (std::size_t p = 0; p < packets.size(); ++p) packets[p] = packed(sent_) + outbox_[p].take();
     sent_ = 0;
     std::uint64_t sent = 0;
     for (const std::string& packet : group_->exchange(std::move(packets))) {

@@ -72,4 +72,24 @@ std::vector<ThreadTime> thread_profile(const Trace& t) {
   return rows;
 }
 
+std::vector<ThreadTime> thread_profile(const Trace& trace, ProcessGroup& group) {
+  if (!trace.share) return thread_profile(trace);
+  Packer mine;
+  for (const ThreadTime& t : thread_profile(trace))
+    mine.put(t.rank).put(t.location).put_string(t.callpath).put(t.seconds);
+  std::vector<ThreadTime> rows;
+  for (const std::string& packet : all_gather(group, mine.take())) {
+    Unpacker in(packet);
+    while (!in.done()) {
+      ThreadTime t;
+      t.rank = in.get<Rank>();
+      t.location = in.get<std::uint32_t>();
+      t.callpath = in.get_string();
+      t.seconds = in.get<double>();
+      rows.push_back(std::move(t));
+    }
+  }
+  return rows;
+}
+
 }  // namespace wisp

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "wisp/analysis/metric_catalogue.hpp"
+#include "wisp/trace/trace_summary.hpp"
 
 namespace wisp {
 
@@ -167,6 +168,30 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   a.timings.insert(a.timings.end(), graph.begin(), graph.begin() + 1);
   a.timings.insert(a.timings.end(), pop_timings.begin(), pop_timings.end());
   a.timings.insert(a.timings.end(), graph.begin() + 1, graph.end());
+  return a;
+}
+
+AnalysisParts spread_parts(AnalysisParts parts) {
+  parts.pag = false;
+  parts.pop = false;
+  return parts;
+}
+
+TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options, ProcessGroup& group) {
+  if (!trace.share) return analyze_trace(trace, options);
+  TraceAnalysis a;
+  a.parts = spread_parts(options.parts);
+  const double span = summary_over(trace, group).span();
+  timed(a.timings, "the wait-path analysis (wait states, critical path, imbalance, delay costs)",
+        [&] { a.wait_paths = analyze_wait_paths(trace, options.wait_paths, group); });
+  timed(a.timings, "metric table", [&] { a.table = metric_table(a.wait_paths); });
+  a.threads = thread_profile(trace, group);
+  a.communication = communication_matrix(trace, group);
+  if (a.parts.wait_estimate)
+    timed(a.timings, "minimum-based wait estimate", [&] {
+      const TraceBasedWaits trace_based = trace_based_waits(trace, a.wait_paths.waits);
+      a.waits = estimate_waits(trace, &trace_based, group, span);
+    });
   return a;
 }
 

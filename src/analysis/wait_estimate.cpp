@@ -147,6 +147,47 @@ WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_bas
   return out;
 }
 
+WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_based, ProcessGroup& group, double span) {
+  if (!trace.share) return estimate_waits(trace, trace_based);
+  CallStatistics st = gather_calls(trace);  // this process's ranks
+  // The global minima over every process (a minimum and a count: the order does not matter).
+  std::vector<WaitMinimum> mine;
+  for (const auto& [key, m] : st.global) mine.push_back(m);
+  st.global.clear();
+  Packer minima;
+  minima.put_vector(mine);
+  for (const std::string& packet : all_gather(group, minima.take())) {
+    Unpacker in(packet);
+    for (const WaitMinimum& m : in.get_vector<WaitMinimum>()) {
+      WaitMinimum& g = st.global[{m.function, m.size_class}];
+      if (g.visits == 0) {
+        g = m;
+        continue;
+      }
+      g.minimum = std::min(g.minimum, m.minimum);
+      g.visits += m.visits;
+    }
+  }
+  WaitEstimate out;
+  out.allocation_time = trace.rank_count() * span;
+  add_rows(out, st, trace.defs, trace_based);
+  std::vector<WaitMinimum> local;
+  for (const auto& [key, m] : st.local) local.push_back(m);
+  // Rows and local minima of every process, in process (= rank) order.
+  Packer packed;
+  packed.put_vector(local).put_vector(out.rows);
+  out.rows.clear();
+  for (const std::string& packet : all_gather(group, packed.take())) {
+    Unpacker in(packet);
+    for (const WaitMinimum& m : in.get_vector<WaitMinimum>()) out.minima.push_back(m);
+    for (const WaitEstimateRow& row : in.get_vector<WaitEstimateRow>()) out.rows.push_back(row);
+  }
+  std::stable_sort(out.rows.begin(), out.rows.end(),
+                   [](const WaitEstimateRow& a, const WaitEstimateRow& b) { return a.callpath < b.callpath; });
+  for (const auto& [key, m] : st.global) out.minima.push_back(m);
+  return out;
+}
+
 std::vector<WaitRatio> wait_ratios(const WaitEstimate& estimate, double threshold) {
   std::map<CallpathId, WaitRatio> by_callpath;
   for (const WaitEstimateRow& row : estimate.rows) {

@@ -68,6 +68,9 @@ Command analyze_command() {
       .one_of({"clock", "simgrid"})
       .show_default();
   cmd.option("--eager-limit", a.eager_limit, "largest message the ideal network sends eagerly [bytes]").show_default();
+  cmd.option("--analyses", a.analyses,
+             "only these analyses, comma-separated (wait_states, critical_path and delays always run; pag, "
+             "wait_estimate, pop: default all)");
   cmd.run = [o] { run(*o); };
   return cmd;
 }

@@ -2,11 +2,17 @@
 #include "wisp/driver/analyze.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
+#include <sstream>
 
+#include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/analysis/timeline.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/driver/mpi_pool.hpp"
 #include "wisp/driver/report_views.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
@@ -19,6 +25,7 @@
 #include "wisp/report/html_report.hpp"
 #include "wisp/report/pop_report.hpp"
 #include "wisp/report/trace_analysis_report.hpp"
+#include "wisp/trace/trace_summary.hpp"
 
 namespace wisp::driver {
 
@@ -28,6 +35,19 @@ std::string read_text(const std::filesystem::path& path) {
   auto text = read_file(path);
   if (!text) throw Error("cannot read partitions file '" + path.string() + "'");
   return std::move(*text);
+}
+
+// --analyses KEY,KEY...: every key one of the catalogue's.
+std::vector<std::string> analysis_list(const std::string& text) {
+  std::vector<std::string> keys;
+  std::stringstream in(text);
+  for (std::string key; std::getline(in, key, ',');) {
+    const auto& known = analysis_keys();
+    if (std::find(known.begin(), known.end(), key) == known.end())
+      throw Error(fmt::format("--analyses: unknown analysis '{}' (known: {})", key, fmt::join(known, ", ")));
+    keys.push_back(key);
+  }
+  return keys;
 }
 
 // The analyses' options, checked before the trace is read.
@@ -60,6 +80,7 @@ TraceAnalysisOptions analysis_options(const AnalyzeOptions& o) {
   if (o.eager_limit < 0) throw Error(fmt::format("--eager-limit {}: the limit must not be negative", o.eager_limit));
   options.pop.eager_limit = static_cast<std::uint64_t>(o.eager_limit);
   options.wait_paths.delay_rules = o.delay_rules == "paper" ? DelayRules::Paper : DelayRules::Scalasca;
+  if (!o.analyses.empty()) options.parts = analysis_parts(analysis_list(o.analyses));
   options.keep_graph = false;  // the reports need the results only: the timeline takes the graph's place
   return options;
 }
@@ -88,11 +109,51 @@ void write_directory(const AnalyzeOptions& o, const Trace& trace, const TraceAna
   dir.commit();
 }
 
+// Under mpirun/srun: every process reads its share of the ranks and the analyses run spread over
+// the processes (analyze_trace with the group); process 0 reports, the others print nothing.
+Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) {
+  if (!o.output.empty() || !o.chrome_trace.empty() || o.ideal_network == "simgrid")
+    throw Error(
+        "wisp analyze over MPI processes prints its text or --json only: -o, --chrome-trace and --ideal-network "
+        "simgrid need the whole trace in one process (run wisp analyze without mpirun/srun)");
+  const MpiSession session;
+  const std::unique_ptr<ProcessGroup> group = mpi_process_group(session);
+  const bool root = group->process() == 0;
+  const AnalysisParts wanted = options.parts;
+  options.parts = spread_parts(wanted);
+  options.threads = 1;  // one process per core: each analyses its share on one thread
+  ReadOptions read;
+  read.group = group.get();
+  read.threads = 1;
+  const Trace trace = read_otf2(o.trace, read);
+  if (!o.partitions.empty())
+    options.wait_paths.partitions =
+        parse_partitions(read_text(o.partitions), o.partitions.string(), trace.rank_count());
+  const auto processes = static_cast<std::uint32_t>(group->processes());
+  if (root && processes > trace.rank_count())
+    spdlog::info("wisp analyze: {} processes for a trace of {} ranks: {} of them have no rank to analyse", processes,
+                 trace.rank_count(), processes - trace.rank_count());
+  if (root && (wanted.pag || wanted.pop))
+    spdlog::info(
+        "wisp analyze over MPI processes: the activity-graph analysis (near-critical paths, MBM) and the POP "
+        "factors are not spread yet and are left out (wisp analyze without mpirun computes them)");
+  const TraceAnalysis analysis = analyze_trace(trace, options, *group);
+  const TraceSummary summary = summary_over(trace, *group);
+  if (!root) return {};
+  const std::string source = o.trace.string();
+  return Written{trace_analysis_json(summary, source, analysis, o.detail),
+                 trace_analysis_text(summary, source, analysis, static_cast<std::size_t>(o.top)),
+                 {},
+                 {},
+                 {}};
+}
+
 }  // namespace
 
 Written analyze(const AnalyzeOptions& o) {
   parse_html_window(o.html_window);  // a bad window is refused before the work
   TraceAnalysisOptions options = analysis_options(o);
+  if (launched_by_mpi()) return analyze_over_mpi(o, options);
   const std::string source = o.trace.string();
   const Trace trace = read_otf2(o.trace);
   if (!o.partitions.empty())

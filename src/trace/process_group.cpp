@@ -41,7 +41,7 @@ RankShare share_of(const std::vector<std::uint64_t>& events, int process, int pr
 
 std::vector<RankShare> gather_shares(ProcessGroup& group, RankShare mine) {
   std::vector<RankShare> out;
-  for (const std::string& packet : all_gather(group, Packer().put(mine).take())) {
+  for (const std::string& packet : all_gather(group, packed(mine))) {
     Unpacker in(packet);
     out.push_back(in.get<RankShare>());
   }

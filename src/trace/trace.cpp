@@ -58,6 +58,29 @@ TraceSummary::TraceSummary(const Trace& trace)
   std::tie(first, last) = event_range(trace.ranks);
 }
 
+TraceSummary summary_over(const Trace& trace, ProcessGroup& group) {
+  TraceSummary whole(trace);
+  if (!trace.share) return whole;
+  struct Part {
+    std::uint64_t events = 0;
+    double first = 0, last = 0;
+    bool any = false;
+  };
+  const Part mine{whole.events, whole.first, whole.last, whole.events > 0};
+  whole.events = 0;
+  bool any = false;
+  for (const std::string& packet : all_gather(group, packed(mine))) {
+    Unpacker in(packet);
+    const auto p = in.get<Part>();
+    whole.events += p.events;
+    if (!p.any) continue;
+    whole.first = any ? std::min(whole.first, p.first) : p.first;
+    whole.last = any ? std::max(whole.last, p.last) : p.last;
+    any = true;
+  }
+  return whole;
+}
+
 namespace {
 template <typename T>
 std::uint64_t bytes(const std::vector<T>& v) {

@@ -22,5 +22,7 @@ struct CommMatrix {
 };
 
 CommMatrix communication_matrix(const Trace& trace);
+// Spread over processes (Trace::share): every process's senders, whole on every process.
+CommMatrix communication_matrix(const Trace& trace, ProcessGroup& group);
 
 }  // namespace wisp

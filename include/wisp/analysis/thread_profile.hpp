@@ -20,5 +20,7 @@ struct ThreadTime {
 
 // Rows ordered by rank, location, call path; empty for single-threaded traces.
 std::vector<ThreadTime> thread_profile(const Trace& trace);
+// Spread over processes (Trace::share): every process's rows, in rank order, on every process.
+std::vector<ThreadTime> thread_profile(const Trace& trace, ProcessGroup& group);
 
 }  // namespace wisp

@@ -75,6 +75,14 @@ struct TraceAnalysis {
 
 TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options = {});
 
+// Spread over processes (a trace read with a ProcessGroup: Trace::share), as Scalasca's parallel
+// replay: the wait-path analysis, the wait estimate, the communication matrix and the threads'
+// profile, each equal on every process to analyze_trace() of the whole trace with the same parts.
+// The activity-graph analysis and POP are not spread yet: `spread_parts` says what is.
+TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options, ProcessGroup& group);
+// The parts of `parts` that analyze_trace(trace, options, group) computes.
+AnalysisParts spread_parts(AnalysisParts parts);
+
 // The wait-path analysis's waiting time per (call path, rank) in the pattern the minimum-based estimate
 // compares with (paper 002 Fig. 3): Late Sender for MPI_Recv / MPI_Wait / MPI_Waitall, Wait at N x N
 // for the N x N collectives, Wait at Barrier for MPI_Barrier. Only call paths of those functions.

@@ -56,6 +56,9 @@ struct WaitEstimate {
 using TraceBasedWaits = std::map<std::pair<CallpathId, Rank>, double>;
 
 WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_based = nullptr);
+// Spread over processes (Trace::share): this process's ranks' calls, the global minima over every
+// process; every process gets the whole estimate. `span`: the whole trace's (TraceSummary).
+WaitEstimate estimate_waits(const Trace& trace, const TraceBasedWaits* trace_based, ProcessGroup& group, double span);
 
 // Wait ratios per call path (summed over ranks), paper 002 §4.1: only call paths whose estimated
 // or trace-based ratio reaches `threshold` (0.5 % in the paper).

@@ -32,9 +32,13 @@ struct AnalyzeOptions {
   std::string ideal_network = "clock";   // or "simgrid"
   std::string delay_rules = "scalasca";  // or "paper"
   long long eager_limit = 65536;         // largest message the ideal network sends eagerly [bytes]
+  std::string analyses;                  // comma-separated analysis keys (metric_catalogue.hpp); empty: all
 };
 
-// Options are checked before the trace is read; throws wisp::Error naming a bad value.
+// Options are checked before the trace is read; throws wisp::Error naming a bad value. Launched by
+// mpirun/srun, the trace and the analyses are spread over the job's processes (each reads and
+// analyses a share of the ranks, as Scalasca's parallel replay) and process 0 reports; the
+// activity-graph analysis and POP are left out there (with a note), as are -o and --chrome-trace.
 Written analyze(const AnalyzeOptions& options);
 
 }  // namespace wisp::driver

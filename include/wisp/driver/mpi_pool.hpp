@@ -5,8 +5,11 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "wisp/trace/process_group.hpp"
 
 namespace wisp {
 
@@ -37,6 +40,11 @@ class MpiSession {
   int rank_ = 0;
   int size_ = 1;
 };
+
+// The job's ranks as the processes of an analysis spread over them (process_group.hpp): exchanges
+// are MPI_Alltoall of the sizes and point-to-point messages of at most 1 GiB each. The session must
+// outlive it.
+std::unique_ptr<ProcessGroup> mpi_process_group(const MpiSession& session);
 
 // What the pool does with an item. Workers call `compute` with what rank 0 attached to the item (it
 // must not throw: it answers with text); rank 0 calls `ready` to pick the next item it can hand out

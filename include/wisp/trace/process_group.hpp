@@ -83,6 +83,15 @@ class Packer {
   std::string text_;
 };
 
+// One plain value as a buffer.
+template <typename T>
+std::string packed(const T& value) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  std::string text(sizeof(T), '\0');
+  std::memcpy(text.data(), &value, sizeof(T));
+  return text;
+}
+
 class Unpacker {
  public:
   explicit Unpacker(std::string_view text) : text_(text) {}

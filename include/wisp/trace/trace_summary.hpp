@@ -25,4 +25,7 @@ struct TraceSummary {
   double span() const { return last - first; }
 };
 
+// Spread over processes (Trace::share): the whole trace's summary, on every process.
+TraceSummary summary_over(const Trace& trace, ProcessGroup& group);
+
 }  // namespace wisp

@@ -144,6 +144,61 @@ void mpi_serve(const MpiSession& session, const PoolWork& work) {
   }
 }
 
+namespace {
+
+class MpiProcessGroup final : public ProcessGroup {
+ public:
+  explicit MpiProcessGroup(const MpiSession& session) : process_(session.rank()), processes_(session.size()) {}
+  int process() const override { return process_; }
+  int processes() const override { return processes_; }
+
+  std::vector<std::string> exchange(std::vector<std::string> outgoing) override {
+    constexpr int kTagExchange = 11;
+    constexpr std::size_t kChunk = std::size_t(1) << 30;
+    const auto P = static_cast<std::size_t>(processes_);
+    const auto me = static_cast<std::size_t>(process_);
+    std::vector<std::uint64_t> out_sizes(P), in_sizes(P);
+    for (std::size_t p = 0; p < P; ++p) out_sizes[p] = outgoing[p].size();
+    check(MPI_Alltoall(out_sizes.data(), 1, MPI_UINT64_T, in_sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD),
+          "MPI_Alltoall");
+    std::vector<std::string> incoming(P);
+    std::vector<MPI_Request> requests;
+    const auto post = [&](char* data, std::size_t size, std::size_t peer, bool receive) {
+      for (std::size_t at = 0; at < size; at += kChunk) {
+        const int n = static_cast<int>(std::min(kChunk, size - at));
+        MPI_Request r;
+        if (receive)
+          check(MPI_Irecv(data + at, n, MPI_CHAR, static_cast<int>(peer), kTagExchange, MPI_COMM_WORLD, &r),
+                "MPI_Irecv");
+        else
+          check(MPI_Isend(data + at, n, MPI_CHAR, static_cast<int>(peer), kTagExchange, MPI_COMM_WORLD, &r),
+                "MPI_Isend");
+        requests.push_back(r);
+      }
+    };
+    for (std::size_t p = 0; p < P; ++p) {
+      if (p == me) continue;
+      incoming[p].resize(in_sizes[p]);
+      post(incoming[p].data(), in_sizes[p], p, true);
+    }
+    for (std::size_t p = 0; p < P; ++p)
+      if (p != me) post(outgoing[p].data(), outgoing[p].size(), p, false);
+    check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    incoming[me] = std::move(outgoing[me]);
+    return incoming;
+  }
+
+ private:
+  int process_, processes_;
+};
+
+}  // namespace
+
+std::unique_ptr<ProcessGroup> mpi_process_group(const MpiSession& session) {
+  if (!session.active()) return std::make_unique<SoloProcess>();
+  return std::make_unique<MpiProcessGroup>(session);
+}
+
 bool built_with_mpi() { return true; }
 
 MpiSession::MpiSession() {

@@ -26,5 +26,6 @@ void mpi_schedule(const MpiSession&, const std::vector<std::size_t>&, const Pool
 void mpi_release(const MpiSession&) { no_mpi("mpi_release"); }
 void mpi_serve(const MpiSession&, const PoolWork&) { no_mpi("mpi_serve"); }
 void mpi_pool(const MpiSession&, const std::vector<std::size_t>&, const PoolWork&) { no_mpi("mpi_pool"); }
+std::unique_ptr<ProcessGroup> mpi_process_group(const MpiSession&) { return std::make_unique<SoloProcess>(); }
 
 }  // namespace wisp
