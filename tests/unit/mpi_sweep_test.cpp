@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "helpers.hpp"
+#include "mpi_helpers.hpp"
 #include "tiny_trace.hpp"
 #include "wisp/driver/mpi_pool.hpp"
 #include "wisp/driver/sweep_parts.hpp"
@@ -24,36 +25,12 @@ namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
+using wisp::test::mpirun;
 using wisp::test::run_wisp;
+using wisp::test::shell;
 using wisp::test::TempDir;
 
 const std::string kSweep = std::string(WISP_SOURCE_DIR) + "/scenarios/halo-bandwidth-sweep.yaml";
-
-// A shell command's exit code and stderr.
-wisp::test::CommandResult shell(const std::string& command, const fs::path& tmp) {
-  const std::string cmd = "(" + command + ") >" + (tmp / "sh.out").string() + " 2>" + (tmp / "sh.err").string();
-  const int status = std::system(cmd.c_str());
-  wisp::test::CommandResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  r.out = wisp::read_file(tmp / "sh.out").value_or("");
-  r.err = wisp::read_file(tmp / "sh.err").value_or("");
-  return r;
-}
-
-// `mpirun -n N wisp ARGS` (oversubscribed, as root if need be), or "" when this wisp was built
-// without MPI (a build option). A missing mpirun fails: the test command installs it.
-std::string mpirun(int ranks, const std::string& btl, const std::string& args) {
-  if (!wisp::built_with_mpi()) {
-    WARN("SKIPPED: this wisp was built without MPI");
-    return "";
-  }
-  INFO("mpirun is the Debian package openmpi-bin (bash scripts/setup.sh installs it)");
-  REQUIRE(std::system("command -v mpirun >/dev/null 2>&1") == 0);
-  return fmt::format(
-      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -n {} "
-      "--mca btl {} --mca btl_vader_single_copy_mechanism none {} {}",
-      ranks, btl, WISP_CLI, args);
-}
 
 std::string file(const fs::path& p) { return wisp::read_file(p).value_or("<missing " + p.string() + ">"); }
 

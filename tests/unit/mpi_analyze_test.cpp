@@ -1,0 +1,87 @@
+// `mpirun -n 3 wisp analyze` (the analyses spread over the job's processes) prints what `-n 1` and
+// a plain `wisp analyze` of the same analyses print, on real and generated traces (JSON compared
+// with the timings removed); more processes than ranks are noted, options that need the whole
+// trace in one process are refused in one line. Skipped when wisp was built without MPI.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "mpi_helpers.hpp"
+#include "wisp/generate/generators.hpp"
+#include "wisp/io/otf2_writer.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using wisp::test::mpirun;
+using wisp::test::TempDir;
+
+// What the spread analyses compute (the activity-graph analysis and POP are not spread).
+const std::string kSpread = "--analyses wait_states,critical_path,delays,wait_estimate";
+
+json without_timings(json j) {
+  if (j.is_object()) {
+    j.erase("timings");
+    for (auto& [key, value] : j.items()) value = without_timings(value);
+  } else if (j.is_array()) {
+    for (auto& value : j) value = without_timings(value);
+  }
+  return j;
+}
+
+json parsed(const wisp::test::CommandResult& r) {
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  return without_timings(json::parse(r.out));
+}
+
+void require_same_over_processes(const fs::path& trace, const TempDir& dir) {
+  const std::string args = fmt::format("analyze {} --json --detail", trace.string());
+  const std::string one = mpirun(1, "self,vader", args);
+  if (one.empty()) return;
+  INFO(trace.string());
+  const json whole = parsed(wisp::test::run_wisp(args + " " + kSpread));
+  const json first = parsed(wisp::test::shell(one, dir.path()));
+  CHECK(first == whole);
+  const auto three = wisp::test::shell(mpirun(3, "self,vader", args), dir.path());
+  CHECK(parsed(three) == first);
+  CHECK_THAT(three.err, Catch::Contains("not spread yet and are left out"));
+}
+
+}  // namespace
+
+TEST_CASE("mpirun -n 3 wisp analyze equals -n 1 and one process on real traces", "[mpi][analyze]") {
+  TempDir dir;
+  for (const char* name : {"apps/sweep3d_50c_6r", "apps/minife_100c_imb20_4r", "whatif/imb8_ring/static",
+                           "other-writers/casita-2_jacobi_blame_cpu_015", "scorep-ping-pong"})
+    require_same_over_processes(wisp::test::real_trace(name), dir);
+}
+
+TEST_CASE("mpirun -n 3 wisp analyze equals -n 1 and one process on a generated trace", "[mpi][analyze]") {
+  TempDir dir;
+  wisp::gen::HaloOptions halo;
+  halo.dims = {4, 3};
+  halo.steps = 30;
+  halo.overload_ranks = {5};
+  halo.overload = 0.3;
+  halo.launch_jitter = 0.001;
+  wisp::write_otf2(wisp::gen::generate_halo(halo), dir / "halo");
+  require_same_over_processes(dir / "halo", dir);
+}
+
+TEST_CASE("mpirun wisp analyze: more processes than ranks noted, whole-trace options refused", "[mpi][analyze]") {
+  TempDir dir;
+  const std::string trace = wisp::test::real_trace("scorep-ping-pong").string();
+  const std::string many = mpirun(3, "self,vader", "analyze " + trace + " --analyses wait_estimate");
+  if (many.empty()) return;
+  const auto r = wisp::test::shell(many, dir.path());
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.err, Catch::Contains("3 processes for a trace of 2 ranks: 1 of them have no rank to analyse"));
+  CHECK_THAT(r.out, Catch::Contains("mpi_latesender"));
+  const auto o =
+      wisp::test::shell(mpirun(2, "self,vader", "analyze " + trace + " -o " + (dir / "out").string()), dir.path());
+  CHECK(o.exit_code != 0);
+  CHECK_THAT(o.err, Catch::Contains("wisp analyze over MPI processes prints its text or --json only"));
+  CHECK(!fs::exists(dir / "out"));
+}
