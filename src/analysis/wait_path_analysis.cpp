@@ -1,6 +1,10 @@
 // The wait-path analysis: runs the analyses in dependency order. See wait_path_analysis.hpp.
 #include "wisp/analysis/wait_path_analysis.hpp"
 
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
 #include "wisp/analysis/call_index.hpp"
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/analysis/sync_graph.hpp"
@@ -27,14 +31,26 @@ WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& o
 WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options, ProcessGroup& group) {
   if (!trace.share) return analyze_wait_paths(trace, options);
   WaitPathAnalysis a;
+  auto t0 = std::chrono::steady_clock::now();
+  const auto step = [&](const char* what) {  // `wisp -vv analyze` over MPI: where the time goes
+    const auto t = std::chrono::steady_clock::now();
+    spdlog::debug("analyze, process {}: {} took {:.3f} s", group.process(), what,
+                  std::chrono::duration<double>(t - t0).count());
+    t0 = t;
+  };
   a.profile = compute_profile(trace);
   a.openmp = find_openmp_waits(trace, a.profile);
   {
     const CallIndex calls = index_mpi_calls(trace);
+    step("profile and call index");
     a.waits = find_wait_states(trace, calls, group);
+    step("wait states");
     const SyncGraph graph = build_sync_graph(trace, calls, a.waits, group);
+    step("synchronisation graph");
     a.critical_path = find_critical_path(trace, a.waits, graph, group);
+    step("critical path");
     a.delays = analyze_delays(trace, a.waits, graph, options.delay_rules, &group);
+    step("delay costs");
   }
   // Every process's rows of every matrix: the analyses below read them whole.
   const std::vector<RankShare> shares = gather_shares(group, *trace.share);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
@@ -126,6 +127,10 @@ Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) 
   read.group = group.get();
   read.threads = 1;
   const Trace trace = read_otf2(o.trace, read);
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  spdlog::debug("analyze, process {}: read ranks {}-{} ({} events), peak RSS so far {} MB", group->process(),
+                trace.share->first, trace.share->last - 1, trace.event_count(), usage.ru_maxrss / 1024);
   if (!o.partitions.empty())
     options.wait_paths.partitions =
         parse_partitions(read_text(o.partitions), o.partitions.string(), trace.rank_count());
