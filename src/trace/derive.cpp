@@ -381,34 +381,230 @@ void reset_derived_anomalies(Trace& trace) {
     trace.anomalies.reset(kind);
 }
 
-// This process's ranks' message sides (with their times) and collective records, rank by rank.
-std::string pack_sides(const Trace& trace, RankShare share) {
+// Spread over processes, the matching crosses only what it needs: every sender's channels (in the
+// order of their first send, numbered after the lower ranks' as match_messages numbers them) go
+// with their sends to the process of their receiver, which pairs them with its receives in
+// posting order; the pairs of every channel number the messages (channel by channel, as one
+// process would), the message tables of all processes join on every one, and the anomalies merge
+// in the order one process would find them.
+struct ChannelSends {
+  std::uint32_t id = 0;  // the channel's number
+  ChannelKey key{};
+  std::vector<std::uint32_t> records;  // the sender's p2p records, in posting order
+  std::vector<double> times;
+};
+
+struct SentChannels {
+  std::vector<std::vector<ChannelSends>> by_owner;  // the channels of this process's senders, by receiver's process
+};
+
+SentChannels channels_of_senders(const Trace& trace, const std::vector<RankShare>& shares, ProcessGroup& group) {
+  const RankShare mine = *trace.share;
+  std::vector<std::vector<ChannelSends>> per_rank(mine.size());
+  Packer counts;
+  for (Rank s = mine.first; s < mine.last; ++s) {
+    ChannelTable table;
+    auto& channels = per_rank[s - mine.first];
+    const RankTrace& rt = trace.ranks[s];
+    for (std::uint32_t i = 0; i < rt.p2p.size(); ++i) {
+      const P2P& p = rt.p2p[i];
+      if (p.event == kNone || !p.is_send()) continue;
+      const std::uint32_t c = table.insert(ChannelKey{p.comm, s, p.peer, p.tag});
+      if (c == channels.size()) channels.push_back(ChannelSends{0, ChannelKey{p.comm, s, p.peer, p.tag}, {}, {}});
+      channels[c].records.push_back(i);
+      channels[c].times.push_back(rt.events[p.event].time);
+    }
+    counts.put(static_cast<std::uint32_t>(channels.size()));
+  }
+  // Channel numbers: after every lower rank's.
+  std::uint32_t next = 0;
+  const std::vector<std::string> all = all_gather(group, counts.take());
+  for (std::size_t p = 0; p < all.size(); ++p) {
+    Unpacker in(all[p]);
+    for (Rank s = shares[p].first; s < shares[p].last; ++s) {
+      const auto n = in.get<std::uint32_t>();
+      if (static_cast<int>(p) == group.process())
+        for (std::uint32_t k = 0; k < n; ++k) per_rank[s - mine.first][k].id = next + k;
+      next += n;
+    }
+  }
+  SentChannels out;
+  out.by_owner.resize(shares.size());
+  for (auto& channels : per_rank)
+    for (ChannelSends& c : channels) {
+      const int owner = c.key.dest < trace.rank_count() ? owner_of(shares, c.key.dest) : -1;
+      if (owner >= 0) out.by_owner[static_cast<std::size_t>(owner)].push_back(std::move(c));
+    }
+  return out;
+}
+
+std::vector<ChannelSends> route_channels(SentChannels sent, ProcessGroup& group) {
+  std::vector<std::string> packets(sent.by_owner.size());
+  for (std::size_t p = 0; p < packets.size(); ++p) {
+    Packer out;
+    for (const ChannelSends& c : sent.by_owner[p]) out.put(c.id).put(c.key).put_vector(c.records).put_vector(c.times);
+    packets[p] = out.take();
+    sent.by_owner[p] = {};
+  }
+  std::vector<ChannelSends> in;
+  for (const std::string& packet : group.exchange(std::move(packets))) {
+    Unpacker u(packet);
+    while (!u.done()) {
+      ChannelSends c;
+      c.id = u.get<std::uint32_t>();
+      c.key = u.get<ChannelKey>();
+      c.records = u.get_vector<std::uint32_t>();
+      c.times = u.get_vector<double>();
+      in.push_back(std::move(c));
+    }
+  }
+  std::sort(in.begin(), in.end(), [](const ChannelSends& a, const ChannelSends& b) { return a.id < b.id; });
+  return in;
+}
+
+// Anomalies found here of kinds that the processes' parts merge in a fixed order.
+void merge_in_order(Trace& trace, ProcessGroup& group, const Anomalies& found) {
+  Packer out;
+  pack_anomalies(out, found);
+  for (const std::string& packet : all_gather(group, out.take())) {
+    Unpacker in(packet);
+    trace.anomalies.merge(unpack_anomalies(in));
+  }
+}
+
+void match_messages_spread(Trace& trace, ProcessGroup& group, const std::vector<RankShare>& shares) {
+  trace.messages.clear();
+  for (RankTrace& rt : trace.ranks)
+    for (P2P& p : rt.p2p) p.message = kNone;
+  const std::vector<ChannelSends> channels = route_channels(channels_of_senders(trace, shares, group), group);
+  // This process's receives by channel, in posting order.
+  ChannelTable index;
+  for (const ChannelSends& c : channels) index.insert(c.key);
+  std::vector<std::vector<std::pair<Rank, std::uint32_t>>> recvs(channels.size());
+  for (Rank r = trace.share->first; r < trace.share->last; ++r) {
+    const RankTrace& rt = trace.ranks[r];
+    for (std::uint32_t i = 0; i < rt.p2p.size(); ++i) {
+      const P2P& p = rt.p2p[i];
+      if (p.event == kNone || p.is_send()) continue;
+      const std::uint32_t c = index.find(ChannelKey{p.comm, p.peer, r, p.tag});
+      if (c != kNone) recvs[c].emplace_back(r, i);
+    }
+  }
+  // Message numbers: channel by channel over every process's channels.
+  Packer pairs;
+  for (std::size_t c = 0; c < channels.size(); ++c) {
+    const auto n = static_cast<std::uint32_t>(std::min(channels[c].records.size(), recvs[c].size()));
+    if (n > 0) pairs.put(channels[c].id).put(n);
+  }
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> all_pairs;
+  for (const std::string& packet : all_gather(group, pairs.take())) {
+    Unpacker in(packet);
+    while (!in.done()) {
+      const auto id = in.get<std::uint32_t>();
+      all_pairs.emplace_back(id, in.get<std::uint32_t>());
+    }
+  }
+  std::sort(all_pairs.begin(), all_pairs.end());
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> first_message;  // (channel, its first message)
+  std::uint64_t next = 0;
+  for (const auto& [id, n] : all_pairs) first_message.emplace_back(id, next), next += n;
+  // This process's messages; the ids of the sends go back to their processes.
+  std::vector<Message> mine;
+  std::vector<std::uint64_t> ids;
+  struct Early {
+    std::uint64_t count = 0;
+    std::vector<std::pair<std::uint32_t, std::string>> examples;  // (message, text)
+  } early;
+  std::vector<Packer> back(shares.size());
+  for (std::size_t c = 0; c < channels.size(); ++c) {
+    const auto n = std::min(channels[c].records.size(), recvs[c].size());
+    if (n == 0) continue;
+    const auto it = std::lower_bound(first_message.begin(), first_message.end(),
+                                     std::make_pair(channels[c].id, std::uint64_t(0)));
+    for (std::size_t k = 0; k < n; ++k) {
+      const auto id = static_cast<std::uint32_t>(it->second + k);
+      const Side s{channels[c].key.source, channels[c].records[k], channels[c].times[k]};
+      const auto [rank, record] = recvs[c][k];
+      const Side r{rank, record, side_time(trace, nullptr, rank, record)};
+      mine.push_back(Message{s.rank, r.rank, s.record, r.record});
+      ids.push_back(id);
+      trace.ranks[r.rank].p2p[r.record].message = id;
+      back[static_cast<std::size_t>(owner_of(shares, s.rank))].put(s.rank).put(s.record).put(id);
+      if (r.time < s.time) {
+        ++early.count;
+        if (early.examples.size() < Anomalies::kMaxExamples)
+          early.examples.emplace_back(id, fmt::format("message rank {} -> {} tag {} ({} bytes): received at {:.9f} s, "
+                                                      "{:.3f} us before its send starts",
+                                                      s.rank, r.rank, trace.ranks[r.rank].p2p[r.record].tag,
+                                                      trace.ranks[r.rank].p2p[r.record].bytes, r.time,
+                                                      (s.time - r.time) * 1e6));
+      }
+    }
+  }
+  // Receives before their sends, as one process finds them: in message order.
+  {
+    Packer out;
+    out.put(early.count).put<std::uint64_t>(early.examples.size());
+    for (const auto& [id, text] : early.examples) out.put(id).put_string(text);
+    Anomaly merged;
+    std::vector<std::pair<std::uint32_t, std::string>> examples;
+    for (const std::string& packet : all_gather(group, out.take())) {
+      Unpacker in(packet);
+      merged.count += in.get<std::uint64_t>();
+      for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
+        const auto id = in.get<std::uint32_t>();
+        examples.emplace_back(id, in.get_string());
+      }
+    }
+    std::sort(examples.begin(), examples.end());
+    for (std::size_t k = 0; k < examples.size() && k < Anomalies::kMaxExamples; ++k)
+      merged.examples.push_back(examples[k].second);
+    trace.anomalies.set(AnomalyKind::ReceiveBeforeSend, std::move(merged));
+  }
+  std::vector<std::string> packets(shares.size());
+  for (std::size_t p = 0; p < packets.size(); ++p) packets[p] = back[p].take();
+  for (const std::string& packet : group.exchange(std::move(packets))) {
+    Unpacker in(packet);
+    while (!in.done()) {
+      const auto s = in.get<Rank>();
+      const auto record = in.get<std::uint32_t>();
+      trace.ranks[s].p2p[record].message = in.get<std::uint32_t>();
+    }
+  }
+  // The whole table on every process, by message number.
+  Packer table;
+  for (std::size_t k = 0; k < mine.size(); ++k) table.put(static_cast<std::uint32_t>(ids[k])).put(mine[k]);
+  trace.messages.assign(next, Message{});
+  for (const std::string& packet : all_gather(group, table.take())) {
+    Unpacker in(packet);
+    while (!in.done()) {
+      const auto id = in.get<std::uint32_t>();
+      trace.messages.at(id) = in.get<Message>();
+    }
+  }
+  Anomalies unmatched;
+  std::swap(unmatched, trace.anomalies);
+  report_unmatched(trace, nullptr);  // this process's ranks only: the others' tables are empty
+  std::swap(unmatched, trace.anomalies);
+  merge_in_order(trace, group, unmatched);
+}
+
+// This process's ranks' collective records, rank by rank, for the instances' matching.
+std::string pack_collectives(const Trace& trace, RankShare share) {
   Packer out;
   out.put(share.first).put(share.last);
-  for (Rank r = share.first; r < share.last; ++r) {
-    const RankTrace& rt = trace.ranks[r];
-    std::vector<double> times(rt.p2p.size(), 0.0);
-    for (std::size_t i = 0; i < rt.p2p.size(); ++i)
-      if (rt.p2p[i].event != kNone) times[i] = rt.events[rt.p2p[i].event].time;
-    out.put_vector(rt.p2p).put_vector(times).put_vector(rt.collectives);
-  }
+  for (Rank r = share.first; r < share.last; ++r) out.put_vector(trace.ranks[r].collectives);
   return out.take();
 }
 
-// The other processes' sides and records join this trace (their ranks' tables) for the matching.
-void unpack_sides(Trace& trace, const std::vector<std::string>& packets, SideTimes& times) {
-  times.assign(trace.rank_count(), {});
+void unpack_collectives(Trace& trace, const std::vector<std::string>& packets) {
   for (const std::string& packet : packets) {
     Unpacker in(packet);
     const auto first = in.get<Rank>();
     const auto last = in.get<Rank>();
     for (Rank r = first; r < last && r < trace.rank_count(); ++r) {
-      std::vector<P2P> p2p = in.get_vector<P2P>();
-      times[r] = in.get_vector<double>();
       std::vector<CollectiveRecord> collectives = in.get_vector<CollectiveRecord>();
-      if (trace.holds(r)) continue;
-      trace.ranks[r].p2p = std::move(p2p);
-      trace.ranks[r].collectives = std::move(collectives);
+      if (!trace.holds(r)) trace.ranks[r].collectives = std::move(collectives);
     }
   }
 }
@@ -425,14 +621,11 @@ void derive(Trace& trace) {
 void derive(Trace& trace, ProcessGroup& group) {
   if (!trace.share) throw Error("derive: the trace is not spread over processes (no share)");
   reset_derived_anomalies(trace);
-  {
-    SideTimes times;
-    unpack_sides(trace, all_gather(group, pack_sides(trace, *trace.share)), times);
-    match_messages(trace, &times);
-  }
+  match_messages_spread(trace, group, gather_shares(group, *trace.share));
+  unpack_collectives(trace, all_gather(group, pack_collectives(trace, *trace.share)));
   match_collectives(trace);
   for (Rank r = 0; r < trace.rank_count(); ++r)
-    if (!trace.holds(r)) trace.ranks[r].p2p = {}, trace.ranks[r].collectives = {};
+    if (!trace.holds(r)) trace.ranks[r].collectives = {};
   find_mpi_calls(trace);
 }
 
