@@ -506,27 +506,43 @@ void Detector::merge_instances() {
   }
   std::vector<std::string> packets(P);
   for (std::size_t p = 0; p < P; ++p) packets[p] = out[p].take();
-  std::vector<std::pair<OrderKey, WaitState>> all;
-  all.reserve(out_.instances.size());
-  for (std::uint32_t w = 0; w < out_.instances.size(); ++w) all.emplace_back(sp.keyed[w].first, out_.instances[w]);
-  std::vector<std::uint32_t> record(out_.instances.size());
-  for (std::uint32_t w = 0; w < out_.instances.size(); ++w) record[w] = sp.keyed[w].second;
+  // Every list is in key order (this process's as found, the others' as sent): merged, not sorted.
+  struct Run {
+    std::vector<std::pair<OrderKey, WaitState>> items;
+    std::size_t next = 0;
+  };
+  std::vector<Run> runs;
   for (const std::string& packet : group.exchange(std::move(packets))) {
     Unpacker in(packet);
+    Run run;
     while (!in.done()) {
       const auto key = in.get<OrderKey>();
-      all.emplace_back(key, in.get<WaitState>());
-      record.push_back(kNone);
+      run.items.emplace_back(key, in.get<WaitState>());
     }
+    if (!run.items.empty()) runs.push_back(std::move(run));
   }
-  std::vector<std::uint32_t> order(all.size());
-  for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return all[x].first < all[y].first; });
+  std::vector<WaitState> mine = std::move(out_.instances);
+  std::vector<std::pair<OrderKey, std::uint32_t>> mine_keyed = std::move(sp.keyed);
   out_.instances.clear();
   sp.keyed.clear();
-  for (std::uint32_t k : order) {
-    out_.instances.push_back(all[k].second);
-    sp.keyed.emplace_back(all[k].first, record[k]);
+  std::size_t at = 0;
+  for (;;) {
+    int best = -1;  // -1: this process's next, else runs[best]'s
+    const OrderKey* key = at < mine.size() ? &mine_keyed[at].first : nullptr;
+    for (std::size_t k = 0; k < runs.size(); ++k)
+      if (runs[k].next < runs[k].items.size() && (!key || runs[k].items[runs[k].next].first < *key)) {
+        key = &runs[k].items[runs[k].next].first;
+        best = static_cast<int>(k);
+      }
+    if (!key) break;
+    if (best < 0) {
+      out_.instances.push_back(mine[at]);
+      sp.keyed.push_back(mine_keyed[at++]);
+    } else {
+      const auto& item = runs[static_cast<std::size_t>(best)].items[runs[static_cast<std::size_t>(best)].next++];
+      out_.instances.push_back(item.second);
+      sp.keyed.emplace_back(item.first, kNone);
+    }
   }
   // Each collective's waits start where its keys do.
   for (auto w = static_cast<std::uint32_t>(out_.instances.size()); w-- > 0;)
