@@ -1,6 +1,8 @@
 // Critical path by backward replay over the synchronisation points. See critical_path.hpp.
 #include "wisp/analysis/critical_path.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 
 #include "wisp/analysis/profile.hpp"
@@ -38,6 +40,7 @@ class PathWalk {
     token.leg.rank = first;
     token.state = first == kNone ? Token::Done : Token::Start;
     bool mine = first != kNone && trace_.holds(first);
+    std::uint64_t exchanges = 0;
     std::vector<FoundPiece> found;
     while (token.state != Token::Done) {
       std::vector<std::string> out(static_cast<std::size_t>(group.processes()));
@@ -63,6 +66,7 @@ class PathWalk {
           out[static_cast<std::size_t>(owner_of(shares, leg.rank))] = packet;
       }
       mine = false;
+      ++exchanges;
       for (const std::string& packet : group.exchange(std::move(out)))
         if (!packet.empty()) {
           Unpacker in(packet);
@@ -72,6 +76,7 @@ class PathWalk {
     }
     out_.length = token.length;
     out_.stopped_early = token.stopped_early;
+    spdlog::debug("critical path, process {}: {} exchanges of the walk", group.process(), exchanges);
     Packer pieces;
     pieces.put_vector(found);
     out_.segments.clear();

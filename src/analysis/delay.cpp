@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <map>
 
+#include <spdlog/spdlog.h>
+
 #include "wisp/error.hpp"
 
 #include "wisp/analysis/metric_catalogue.hpp"
@@ -103,7 +105,10 @@ class DelayReplay {
       if (group_ && deliver()) continue;
       if (!break_cycle()) break;
     }
-    if (group_) return_shares();
+    if (group_) {
+      spdlog::debug("delay costs, process {}: {} exchanges of releases", group_->process(), exchanges_);
+      return_shares();
+    }
     finish();
   }
 
@@ -362,6 +367,7 @@ class DelayReplay {
     std::vector<std::string> packets(outbox_.size());
     for (std::size_t p = 0; p < packets.size(); ++p) packets[p] = packed(sent_) + outbox_[p].take();
     sent_ = 0;
+    ++exchanges_;
     std::uint64_t sent = 0;
     for (const std::string& packet : group_->exchange(std::move(packets))) {
       Unpacker in(packet);
@@ -451,6 +457,7 @@ class DelayReplay {
   std::vector<std::pair<WaitKey, std::uint32_t>> keys_;  // wait states with a side elsewhere
   std::vector<Packer> outbox_;                           // by process
   std::uint64_t sent_ = 0;                               // releases in the outbox
+  std::uint64_t exchanges_ = 0;                          // rounds of deliver()
   std::map<std::uint32_t, IntervalTimes> arrived_;       // waiting sides' intervals, by wait state
   std::vector<double> costs_;                            // per wait state: accumulated long-term costs per category
   std::vector<char> done_;
