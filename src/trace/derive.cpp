@@ -519,8 +519,8 @@ void match_messages_spread(Trace& trace, ProcessGroup& group, const std::vector<
   for (std::size_t c = 0; c < channels.size(); ++c) {
     const auto n = std::min(channels[c].records.size(), recvs[c].size());
     if (n == 0) continue;
-    const auto it = std::lower_bound(first_message.begin(), first_message.end(),
-                                     std::make_pair(channels[c].id, std::uint64_t(0)));
+    const auto it =
+        std::lower_bound(first_message.begin(), first_message.end(), std::make_pair(channels[c].id, std::uint64_t(0)));
     for (std::size_t k = 0; k < n; ++k) {
       const auto id = static_cast<std::uint32_t>(it->second + k);
       const Side s{channels[c].key.source, channels[c].records[k], channels[c].times[k]};
@@ -533,11 +533,11 @@ void match_messages_spread(Trace& trace, ProcessGroup& group, const std::vector<
       if (r.time < s.time) {
         ++early.count;
         if (early.examples.size() < Anomalies::kMaxExamples)
-          early.examples.emplace_back(id, fmt::format("message rank {} -> {} tag {} ({} bytes): received at {:.9f} s, "
-                                                      "{:.3f} us before its send starts",
-                                                      s.rank, r.rank, trace.ranks[r.rank].p2p[r.record].tag,
-                                                      trace.ranks[r.rank].p2p[r.record].bytes, r.time,
-                                                      (s.time - r.time) * 1e6));
+          early.examples.emplace_back(
+              id, fmt::format("message rank {} -> {} tag {} ({} bytes): received at {:.9f} s, "
+                              "{:.3f} us before its send starts",
+                              s.rank, r.rank, trace.ranks[r.rank].p2p[r.record].tag,
+                              trace.ranks[r.rank].p2p[r.record].bytes, r.time, (s.time - r.time) * 1e6));
       }
     }
   }
