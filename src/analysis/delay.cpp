@@ -2,7 +2,6 @@
 #include "wisp/analysis/delay.hpp"
 
 #include <algorithm>
-#include <map>
 
 #include <spdlog/spdlog.h>
 
@@ -217,7 +216,7 @@ class DelayReplay {
     if (trace_.holds(ws.rank))
       waiter_.compute(graph_.ranks[ws.rank], link.waiter_prev, link.waiter_sync, rules_);
     else
-      waiter_ = arrived_.at(w);
+      take_arrived(w);
     if (rules_ == DelayRules::Scalasca) return attribute_scalasca(w);
 
     const double delay = std::max(delayer_.sum - waiter_.sum, 0.0);  // D of the heuristic
@@ -335,6 +334,7 @@ class DelayReplay {
   // waiting time come back at the end (return_shares).
   void start_spread() {
     shares_ = gather_shares(*group_, *trace_.share);
+    arrived_.assign(waits_.instances.size(), Arrived{});
     outbox_.resize(static_cast<std::size_t>(group_->processes()));
     for (std::uint32_t w = 0; w < waits_.instances.size(); ++w) {
       const WaitState& ws = waits_.instances[w];
@@ -362,6 +362,15 @@ class DelayReplay {
     ++sent_;
   }
 
+  // The waiting side's interval of wait state w, as it arrived, in waiter_.
+  void take_arrived(std::uint32_t w) {
+    const Arrived& a = arrived_.at(w);
+    waiter_.times.clear();
+    for (std::uint32_t k = a.first; k < a.first + a.count; ++k)
+      waiter_.times.add(arrived_slots_[k].first, arrived_slots_[k].second);
+    waiter_.sum = a.sum;
+  }
+
   // One exchange of releases; false when no process had any to send (nothing more can arrive).
   bool deliver() {
     std::vector<std::string> packets(outbox_.size());
@@ -375,13 +384,13 @@ class DelayReplay {
       while (!in.done()) {
         const std::uint32_t w = local(in.get<WaitKey>());
         for (int k = 0; k < K; ++k) costs_of(w)[k] = in.get<double>();
-        IntervalTimes times(graph_.slots);
-        times.sum = in.get<double>();
-        for (auto n = in.get<std::uint64_t>(); n > 0; --n) {
+        Arrived& a = arrived_[w];
+        a.sum = in.get<double>();
+        a.first = static_cast<std::uint32_t>(arrived_slots_.size());
+        for (auto n = in.get<std::uint64_t>(); n > 0; --n, ++a.count) {
           const auto c = in.get<std::uint32_t>();
-          times.times.add(c, in.get<double>());
+          arrived_slots_.emplace_back(c, in.get<double>());
         }
-        arrived_.insert_or_assign(w, std::move(times));
         unblock(w);
       }
     }
@@ -458,8 +467,14 @@ class DelayReplay {
   std::vector<Packer> outbox_;                           // by process
   std::uint64_t sent_ = 0;                               // releases in the outbox
   std::uint64_t exchanges_ = 0;                          // rounds of deliver()
-  std::map<std::uint32_t, IntervalTimes> arrived_;       // waiting sides' intervals, by wait state
-  std::vector<double> costs_;                            // per wait state: accumulated long-term costs per category
+  // The waiting sides' intervals that crossed over: per wait state a range of (slot, seconds).
+  struct Arrived {
+    std::uint32_t first = 0, count = 0;
+    double sum = 0;
+  };
+  std::vector<Arrived> arrived_;
+  std::vector<std::pair<std::uint32_t, double>> arrived_slots_;
+  std::vector<double> costs_;  // per wait state: accumulated long-term costs per category
   std::vector<char> done_;
   std::vector<std::vector<std::uint32_t>> pending_;
   std::vector<std::int64_t> next_;

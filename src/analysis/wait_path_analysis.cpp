@@ -2,6 +2,7 @@
 #include "wisp/analysis/wait_path_analysis.hpp"
 
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <chrono>
 
@@ -34,8 +35,10 @@ WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& o
   auto t0 = std::chrono::steady_clock::now();
   const auto step = [&](const char* what) {  // `wisp -vv analyze` over MPI: where the time goes
     const auto t = std::chrono::steady_clock::now();
-    spdlog::debug("analyze, process {}: {} took {:.3f} s", group.process(), what,
-                  std::chrono::duration<double>(t - t0).count());
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    spdlog::debug("analyze, process {}: {} took {:.3f} s (peak RSS so far {} MB)", group.process(), what,
+                  std::chrono::duration<double>(t - t0).count(), usage.ru_maxrss / 1024);
     t0 = t;
   };
   a.profile = compute_profile(trace);

@@ -123,8 +123,10 @@ class Detector {
     return static_cast<std::uint32_t>(out_.instances.size() - 1);
   }
 
-  SideCalls side(std::uint32_t m, bool receiver) const {
-    const Message& msg = trace_.messages[m];
+  // Side of messages[k] (spread: number trace_.message_id(k)).
+  SideCalls side(std::uint32_t k, bool receiver) const {
+    const Message& msg = trace_.messages[k];
+    const std::uint32_t m = trace_.message_id(k);
     const Rank r = receiver ? msg.receiver : msg.sender;
     if (holds(r)) return side_calls(trace_, calls_, r, receiver ? msg.recv : msg.send);
     const std::uint64_t key = std::uint64_t(m) << 1 | (receiver ? 1u : 0u);
@@ -139,14 +141,15 @@ class Detector {
   // completing the receive. Test calls never wait. Found where the receiver is.
   void late_senders() {
     std::map<CallKey, Candidate> multi;
-    for (std::uint32_t m = 0; m < trace_.messages.size(); ++m) {
-      const Message& msg = trace_.messages[m];
+    for (std::uint32_t k = 0; k < trace_.messages.size(); ++k) {
+      const Message& msg = trace_.messages[k];
+      const std::uint32_t m = trace_.message_id(k);
       if (!holds(msg.receiver)) continue;
-      const SideCalls r = side(m, true);
+      const SideCalls r = side(k, true);
       if (r.event_call_id == kNone) continue;
       const CallTimes& rc = r.event_call;
       if (is_test(rc.function)) continue;
-      const SideCalls s = side(m, false);
+      const SideCalls s = side(k, false);
       if (s.event_call_id == kNone) continue;
       const CallTimes& sc = s.event_call;
       const double idle = std::min(sc.enter, rc.leave) - rc.enter;
@@ -172,11 +175,12 @@ class Detector {
   // Found where the sender is.
   void late_receivers() {
     std::map<CallKey, Candidate> multi;
-    for (std::uint32_t m = 0; m < trace_.messages.size(); ++m) {
-      const Message& msg = trace_.messages[m];
+    for (std::uint32_t k = 0; k < trace_.messages.size(); ++k) {
+      const Message& msg = trace_.messages[k];
+      const std::uint32_t m = trace_.message_id(k);
       if (!holds(msg.sender)) continue;
-      const SideCalls s = side(m, false);
-      const SideCalls r = side(m, true);
+      const SideCalls s = side(k, false);
+      const SideCalls r = side(k, true);
       const std::uint32_t cmp_call = s.blocking ? s.event_call_id : s.request_call_id;
       const std::uint32_t req_call = r.blocking ? r.event_call_id : r.request_call_id;
       if (cmp_call == kNone || req_call == kNone) continue;
@@ -404,7 +408,7 @@ class Detector {
       const WaitState& ws = out_.instances[w];
       const std::uint32_t record = spread_ ? spread_->keyed[w].second : records_[w];
       if (ws.kind == WaitKind::LateSender || ws.kind == WaitKind::LateReceiver) {
-        const Message& msg = trace_.messages[ws.source];
+        const Message& msg = trace_.message(ws.source);
         if (holds(msg.receiver)) out_.p2p_wait[msg.receiver][msg.recv] = w;
         if (holds(msg.sender)) out_.p2p_wait[msg.sender][msg.send] = w;
       } else if (record != kNone && holds(ws.rank)) {
@@ -448,8 +452,9 @@ void Detector::gather_facts() {
   const auto P = static_cast<std::size_t>(group.processes());
   std::vector<Packer> out(P);
   // Message sides: to the process of the other side.
-  for (std::uint32_t m = 0; m < trace_.messages.size(); ++m) {
-    const Message& msg = trace_.messages[m];
+  for (std::uint32_t k = 0; k < trace_.messages.size(); ++k) {
+    const Message& msg = trace_.messages[k];
+    const std::uint32_t m = trace_.message_id(k);
     for (const bool receiver : {false, true}) {
       const Rank here = receiver ? msg.receiver : msg.sender;
       const Rank there = receiver ? msg.sender : msg.receiver;

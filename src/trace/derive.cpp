@@ -158,6 +158,7 @@ void report_unmatched(Trace& trace, const SideTimes* times) {
 
 void match_messages(Trace& trace, const SideTimes* times) {
   trace.messages.clear();
+  trace.message_ids.clear();
   // Channel of every send and receive, in (rank, record) order; receives on channels nobody
   // sends on get the extra id channels.size().
   ChannelTable channels;
@@ -529,7 +530,7 @@ void match_messages_spread(Trace& trace, ProcessGroup& group, const std::vector<
       mine.push_back(Message{s.rank, r.rank, s.record, r.record});
       ids.push_back(id);
       trace.ranks[r.rank].p2p[r.record].message = id;
-      back[static_cast<std::size_t>(owner_of(shares, s.rank))].put(s.rank).put(s.record).put(id);
+      if (!trace.holds(s.rank)) back[static_cast<std::size_t>(owner_of(shares, s.rank))].put(id).put(mine.back());
       if (r.time < s.time) {
         ++early.count;
         if (early.examples.size() < Anomalies::kMaxExamples)
@@ -563,25 +564,31 @@ void match_messages_spread(Trace& trace, ProcessGroup& group, const std::vector<
   }
   std::vector<std::string> packets(shares.size());
   for (std::size_t p = 0; p < packets.size(); ++p) packets[p] = back[p].take();
+  // The messages this process's ranks sent to others' come back numbered: this process's table is
+  // the messages with a side here, in message order.
+  std::vector<std::pair<std::uint32_t, Message>> table;
+  for (std::size_t k = 0; k < mine.size(); ++k) {
+    table.emplace_back(static_cast<std::uint32_t>(ids[k]), mine[k]);
+    if (trace.holds(mine[k].sender)) trace.ranks[mine[k].sender].p2p[mine[k].send].message = table.back().first;
+  }
   for (const std::string& packet : group.exchange(std::move(packets))) {
     Unpacker in(packet);
     while (!in.done()) {
-      const auto s = in.get<Rank>();
-      const auto record = in.get<std::uint32_t>();
-      trace.ranks[s].p2p[record].message = in.get<std::uint32_t>();
-    }
-  }
-  // The whole table on every process, by message number.
-  Packer table;
-  for (std::size_t k = 0; k < mine.size(); ++k) table.put(static_cast<std::uint32_t>(ids[k])).put(mine[k]);
-  trace.messages.assign(next, Message{});
-  for (const std::string& packet : all_gather(group, table.take())) {
-    Unpacker in(packet);
-    while (!in.done()) {
       const auto id = in.get<std::uint32_t>();
-      trace.messages.at(id) = in.get<Message>();
+      const auto m = in.get<Message>();
+      trace.ranks[m.sender].p2p[m.send].message = id;
+      table.emplace_back(id, m);
     }
   }
+  std::sort(table.begin(), table.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  trace.messages.clear();
+  trace.message_ids.clear();
+  for (const auto& [id, m] : table) {
+    trace.message_ids.push_back(id);
+    trace.messages.push_back(m);
+  }
+  trace.messages.shrink_to_fit();
+  trace.message_ids.shrink_to_fit();
   Anomalies unmatched;
   std::swap(unmatched, trace.anomalies);
   report_unmatched(trace, nullptr);  // this process's ranks only: the others' tables are empty

@@ -1,6 +1,8 @@
 // Trace-wide queries: event counts, start and end time, the summary, memory footprint, release.
 #include "wisp/trace/trace.hpp"
 
+#include "wisp/error.hpp"
+
 #include "wisp/trace/trace_summary.hpp"
 
 #ifdef __GLIBC__
@@ -56,6 +58,13 @@ double Trace::span() const {
 TraceSummary::TraceSummary(const Trace& trace)
     : defs(trace.defs), ranks(trace.rank_count()), events(trace.event_count()) {
   std::tie(first, last) = event_range(trace.ranks);
+}
+
+const Message& Trace::message(std::uint32_t id) const {
+  if (message_ids.empty()) return messages[id];
+  const auto it = std::lower_bound(message_ids.begin(), message_ids.end(), id);
+  if (it == message_ids.end() || *it != id) throw Error("message " + std::to_string(id) + " has no side here");
+  return messages[static_cast<std::size_t>(it - message_ids.begin())];
 }
 
 TraceSummary summary_over(const Trace& trace, ProcessGroup& group) {

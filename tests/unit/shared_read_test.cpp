@@ -2,7 +2,8 @@
 // ranks): every process holds its share's ranks exactly as a whole read has them, nothing of the
 // others, and the same call-path ids, matching, collective instances, anomalies and skipped
 // records; the shares cover the ranks once, in order, balanced by events; more processes than
-// ranks leave the extra ones empty.
+// ranks leave the extra ones empty. Each process's message table holds the messages with a side on
+// its ranks.
 #include <catch2/catch.hpp>
 
 #include <mutex>
@@ -47,7 +48,17 @@ void require_spread_like_whole(const fs::path& path) {
       for (std::size_t i = 0; i < part.defs.callpaths.size(); ++i)
         REQUIRE((part.defs.callpaths[i].region == whole.defs.callpaths[i].region &&
                  part.defs.callpaths[i].parent == whole.defs.callpaths[i].parent));
-      test::require_same_derived(part, whole);
+      test::require_same_derived_but_messages(part, whole);
+      // Its messages: those with a side on its ranks, numbered as in the whole trace.
+      std::size_t k = 0;
+      for (std::uint32_t m = 0; m < whole.messages.size(); ++m) {
+        const Message& x = whole.messages[m];
+        if (!part.holds(x.sender) && !part.holds(x.receiver)) continue;
+        REQUIRE(k < part.messages.size());
+        REQUIRE(part.message_id(k) == m);
+        test::require_same_message(part.messages[k++], x);
+      }
+      REQUIRE(k == part.messages.size());
       for (Rank r = 0; r < whole.rank_count(); ++r) {
         if (part.holds(r)) {
           test::require_same_events(part.ranks[r], whole.ranks[r], r);

@@ -68,6 +68,10 @@ struct Trace {
 
   // Derived by derive() (see derive.hpp); read-only for consumers.
   std::vector<Message> messages;
+  // Spread over processes: `messages` holds only the messages with a side on this process's ranks,
+  // in message order, and message_ids[k] is the number of messages[k] (what P2P::message holds);
+  // empty: messages[k] is message k. message() and message_id() read either.
+  std::vector<std::uint32_t> message_ids;
   std::vector<CollectiveInstance> collectives;
   std::vector<CollectiveMember> collective_members;
   Anomalies anomalies;
@@ -87,6 +91,10 @@ struct Trace {
   double span() const;
 
   const Event& event(Rank r, EventIndex i) const { return ranks[r].events[i]; }
+  std::uint32_t message_id(std::size_t k) const {
+    return message_ids.empty() ? static_cast<std::uint32_t>(k) : message_ids[k];
+  }
+  const Message& message(std::uint32_t id) const;  // by number (spread: one with a side here)
   const P2P& send_of(const Message& m) const { return ranks[m.sender].p2p[m.send]; }
   const P2P& recv_of(const Message& m) const { return ranks[m.receiver].p2p[m.recv]; }
   const CollectiveMember* members(const CollectiveInstance& c) const { return collective_members.data() + c.first; }
