@@ -62,7 +62,15 @@ class DelayReplay {
  public:
   DelayReplay(const Trace& t, const WaitStates& w, const SyncGraph& g, DelayRules rules, DelayCosts& out,
               ProcessGroup* group = nullptr)
-      : trace_(t), waits_(w), graph_(g), rules_(rules), out_(out), delayer_(g.slots), waiter_(g.slots), group_(group) {
+      : trace_(t),
+        waits_(w),
+        graph_(g),
+        rules_(rules),
+        out_(out),
+        delayer_(g.slots),
+        waiter_(g.slots),
+        outgoing_(g.slots),
+        group_(group) {
     if (group_) start_spread();
   }
 
@@ -352,7 +360,7 @@ class DelayReplay {
   void send_release(std::uint32_t w) {
     const WaitState& ws = waits_.instances[w];
     const WaitLink& link = graph_.links[w];
-    IntervalTimes times(graph_.slots);
+    IntervalTimes& times = outgoing_;  // one table for every release: no allocation each
     times.compute(graph_.ranks[ws.rank], link.waiter_prev, link.waiter_sync, rules_);
     Packer& out = to_owner(ws.delayer);
     out.put(wait_key(ws));
@@ -446,7 +454,7 @@ class DelayReplay {
   const SyncGraph& graph_;
   const DelayRules rules_;
   DelayCosts& out_;
-  IntervalTimes delayer_, waiter_;
+  IntervalTimes delayer_, waiter_, outgoing_;  // outgoing_: a release's waiting side
   Rank cached_rank_ = kNone;
   std::uint32_t cached_from_ = kNone, cached_to_ = kNone;
   // A wait state's waiting time split into the part its delayer caused directly and the part it
