@@ -40,17 +40,23 @@ struct SideCalls {
   bool blocking = false;  // an MpiSend / MpiRecv event
 };
 
-SideCalls side_calls(const Trace& trace, const CallIndex& calls, Rank r, std::uint32_t record) {
+// Which calls' times a search reads: its event's, the one completing it (the event's if blocking,
+// else the request's), or both (what crosses to another process).
+enum class Want : std::uint8_t { Event, Completion, Both };
+
+SideCalls side_calls(const Trace& trace, const CallIndex& calls, Rank r, std::uint32_t record, Want want = Want::Both) {
   const P2P& p = trace.ranks[r].p2p[record];
   SideCalls s;
   s.event_call_id = calls.ranks[r].p2p_event[record];
   s.request_call_id = calls.ranks[r].p2p_request[record];
-  if (s.event_call_id != kNone) s.event_call = call_times(trace, r, s.event_call_id);
-  if (s.request_call_id != kNone) s.request_call = call_times(trace, r, s.request_call_id);
   s.event = p.event;
   s.request_event = p.request_event;
   s.blocking = p.event != kNone && (trace.event(r, p.event).kind == EventKind::MpiSend ||
                                     trace.event(r, p.event).kind == EventKind::MpiRecv);
+  const bool event = want == Want::Both || want == Want::Event || s.blocking;
+  const bool request = want == Want::Both || (want == Want::Completion && !s.blocking);
+  if (event && s.event_call_id != kNone) s.event_call = call_times(trace, r, s.event_call_id);
+  if (request && s.request_call_id != kNone) s.request_call = call_times(trace, r, s.request_call_id);
   return s;
 }
 
@@ -124,15 +130,15 @@ class Detector {
   }
 
   // Side of messages[k] (spread: number trace_.message_id(k)).
-  SideCalls side(std::uint32_t k, bool receiver) const {
+  SideCalls side(std::uint32_t k, bool receiver, Want want) const {
     const Message& msg = trace_.messages[k];
     const std::uint32_t m = trace_.message_id(k);
     const Rank r = receiver ? msg.receiver : msg.sender;
-    if (holds(r)) return side_calls(trace_, calls_, r, receiver ? msg.recv : msg.send);
+    if (holds(r)) return side_calls(trace_, calls_, r, receiver ? msg.recv : msg.send, want);
     const std::uint64_t key = std::uint64_t(m) << 1 | (receiver ? 1u : 0u);
     const auto& sides = spread_->sides;
-    const auto it =
-        std::lower_bound(sides.begin(), sides.end(), key, [](const auto& e, std::uint64_t k) { return e.first < k; });
+    const auto it = std::lower_bound(sides.begin(), sides.end(), key,
+                                     [](const auto& e, std::uint64_t wanted) { return e.first < wanted; });
     if (it == sides.end() || it->first != key) throw Error("wait states: a message side crossed to no process");
     return it->second;
   }
@@ -145,11 +151,11 @@ class Detector {
       const Message& msg = trace_.messages[k];
       const std::uint32_t m = trace_.message_id(k);
       if (!holds(msg.receiver)) continue;
-      const SideCalls r = side(k, true);
+      const SideCalls r = side(k, true, Want::Event);
       if (r.event_call_id == kNone) continue;
       const CallTimes& rc = r.event_call;
       if (is_test(rc.function)) continue;
-      const SideCalls s = side(k, false);
+      const SideCalls s = side(k, false, Want::Event);
       if (s.event_call_id == kNone) continue;
       const CallTimes& sc = s.event_call;
       const double idle = std::min(sc.enter, rc.leave) - rc.enter;
@@ -179,8 +185,8 @@ class Detector {
       const Message& msg = trace_.messages[k];
       const std::uint32_t m = trace_.message_id(k);
       if (!holds(msg.sender)) continue;
-      const SideCalls s = side(k, false);
-      const SideCalls r = side(k, true);
+      const SideCalls s = side(k, false, Want::Completion);
+      const SideCalls r = side(k, true, Want::Completion);
       const std::uint32_t cmp_call = s.blocking ? s.event_call_id : s.request_call_id;
       const std::uint32_t req_call = r.blocking ? r.event_call_id : r.request_call_id;
       if (cmp_call == kNone || req_call == kNone) continue;

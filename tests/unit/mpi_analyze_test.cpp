@@ -1,7 +1,8 @@
 // `mpirun -n 3 wisp analyze` (the analyses spread over the job's processes) prints what `-n 1` and
 // a plain `wisp analyze` of the same analyses print, on real and generated traces (JSON compared
 // with the timings removed); more processes than ranks are noted, options that need the whole
-// trace in one process are refused in one line. Skipped when wisp was built without MPI.
+// trace in one process are refused in one line, a corrupt event file read by one process ends the
+// job with the reader's one-line error. Skipped when wisp was built without MPI.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -84,4 +85,17 @@ TEST_CASE("mpirun wisp analyze: more processes than ranks noted, whole-trace opt
   CHECK(o.exit_code != 0);
   CHECK_THAT(o.err, Catch::Contains("wisp analyze over MPI processes prints its text or --json only"));
   CHECK(!fs::exists(dir / "out"));
+}
+
+TEST_CASE("mpirun wisp analyze: a corrupt event file of one share ends the job with one line", "[mpi][analyze]") {
+  TempDir dir;
+  const std::string cmd = mpirun(2, "self,vader", "analyze " + (dir / "bad").string());
+  if (cmd.empty()) return;
+  fs::copy(wisp::test::real_trace("apps/sweep3d_50c_6r"), dir / "bad", fs::copy_options::recursive);
+  fs::resize_file(dir / "bad" / "traces" / "5.evt", 100);  // rank 5: the second process's
+  const auto r = wisp::test::shell("timeout 120 env " + cmd, dir.path());
+  INFO(r.err);
+  CHECK(r.exit_code != 0);
+  CHECK(r.exit_code != 124);  // not the timeout: no process waits for the one that failed
+  CHECK_THAT(r.err, Catch::Contains("rank 5 (location 5): corrupt or truncated event file"));
 }
