@@ -66,19 +66,13 @@ class ChannelTable {
   std::size_t mask_ = 0;
 };
 
-// Times of the ranks' message sides by p2p record, when the events are elsewhere (a trace spread
-// over processes: derive(trace, group)); null: the events' times.
-using SideTimes = std::vector<std::vector<double>>;
+double side_time(const Trace& t, Rank r, std::uint32_t record) { return t.event(r, t.ranks[r].p2p[record].event).time; }
 
-double side_time(const Trace& t, const SideTimes* times, Rank r, std::uint32_t record) {
-  return times ? (*times)[r][record] : t.event(r, t.ranks[r].p2p[record].event).time;
-}
-
-std::string describe_side(const Trace& t, const SideTimes* times, Rank r, std::uint32_t record, std::string_view what) {
+std::string describe_side(const Trace& t, Rank r, std::uint32_t record, std::string_view what) {
   const P2P& p = t.ranks[r].p2p[record];
   const auto& comm = t.defs.comms[p.comm];
   return fmt::format("rank {} event {}: {} {} rank {} on {} tag {} ({} bytes) at {:.9f} s", r, p.event, what,
-                     what == "send" ? "to" : "from", p.peer, comm.name, p.tag, p.bytes, side_time(t, times, r, record));
+                     what == "send" ? "to" : "from", p.peer, comm.name, p.tag, p.bytes, side_time(t, r, record));
 }
 
 }  // namespace
@@ -106,8 +100,8 @@ struct Grouped {
   std::vector<Side> sides;
 };
 
-Grouped group_by_channel(const Trace& trace, const SideTimes* times, const std::vector<std::uint32_t>& channel_of,
-                         std::size_t channels, bool sends) {
+Grouped group_by_channel(const Trace& trace, const std::vector<std::uint32_t>& channel_of, std::size_t channels,
+                         bool sends) {
   Grouped g;
   g.first.assign(channels + 2, 0);  // the last channel id (== channels) collects "no channel"
   for (std::uint32_t c : channel_of) ++g.first[c + 1];
@@ -120,10 +114,18 @@ Grouped group_by_channel(const Trace& trace, const SideTimes* times, const std::
     for (std::uint32_t i = 0; i < rt.p2p.size(); ++i) {
       const P2P& p = rt.p2p[i];
       if (p.event == kNone || p.is_send() != sends) continue;
-      g.sides[fill[channel_of[k++]]++] = Side{r, i, side_time(trace, times, r, i)};
+      g.sides[fill[channel_of[k++]]++] = Side{r, i, side_time(trace, r, i)};
     }
   }
   return g;
+}
+
+std::string receive_before_send(const Trace& trace, const Side& s, const Side& r) {
+  const P2P& p = trace.ranks[r.rank].p2p[r.record];
+  return fmt::format(
+      "message rank {} -> {} tag {} ({} bytes): received at {:.9f} s, "
+      "{:.3f} us before its send starts",
+      s.rank, r.rank, p.tag, p.bytes, r.time, (s.time - r.time) * 1e6);
 }
 
 // Makes send side s and receive side r one message; a receive that ends before its send starts
@@ -133,30 +135,25 @@ void make_message(Trace& trace, const Side& s, const Side& r) {
   trace.messages.push_back(Message{s.rank, r.rank, s.record, r.record});
   trace.ranks[s.rank].p2p[s.record].message = id;
   trace.ranks[r.rank].p2p[r.record].message = id;
-  if (r.time < s.time) {
-    trace.anomalies.add(AnomalyKind::ReceiveBeforeSend, [&] {
-      const P2P& p = trace.ranks[r.rank].p2p[r.record];
-      return fmt::format(
-          "message rank {} -> {} tag {} ({} bytes): received at {:.9f} s, "
-          "{:.3f} us before its send starts",
-          s.rank, r.rank, p.tag, p.bytes, r.time, (s.time - r.time) * 1e6);
-    });
-  }
+  if (r.time < s.time)
+    trace.anomalies.add(AnomalyKind::ReceiveBeforeSend, [&] { return receive_before_send(trace, s, r); });
 }
 
-void report_unmatched(Trace& trace, const SideTimes* times) {
+void report_unmatched(Trace& trace) {
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     const auto& rt = trace.ranks[r];
     for (std::uint32_t i = 0; i < rt.p2p.size(); ++i) {
       const P2P& p = rt.p2p[i];
       if (p.event != kNone && p.message == kNone)
         trace.anomalies.add(p.is_send() ? AnomalyKind::UnmatchedSend : AnomalyKind::UnmatchedReceive,
-                            [&] { return describe_side(trace, times, r, i, p.is_send() ? "send" : "receive"); });
+                            [&] { return describe_side(trace, r, i, p.is_send() ? "send" : "receive"); });
     }
   }
 }
 
-void match_messages(Trace& trace, const SideTimes* times) {
+}  // namespace
+
+void match_messages(Trace& trace) {
   trace.messages.clear();
   trace.message_ids.clear();
   // Channel of every send and receive, in (rank, record) order; receives on channels nobody
@@ -177,9 +174,9 @@ void match_messages(Trace& trace, const SideTimes* times) {
         recv_channel.push_back(c == kNone ? no_channel : c);
       }
   // The two groupings read the trace only: side by side on a big trace.
-  std::future<Grouped> grouped_sends = std::async(
-      side_by_side(trace), [&] { return group_by_channel(trace, times, send_channel, channels.size(), true); });
-  const Grouped recvs = group_by_channel(trace, times, recv_channel, channels.size(), false);
+  std::future<Grouped> grouped_sends =
+      std::async(side_by_side(trace), [&] { return group_by_channel(trace, send_channel, channels.size(), true); });
+  const Grouped recvs = group_by_channel(trace, recv_channel, channels.size(), false);
   const Grouped sends = grouped_sends.get();
 
   // Pair the k-th send with the k-th receive of every channel.
@@ -191,12 +188,8 @@ void match_messages(Trace& trace, const SideTimes* times) {
       make_message(trace, sends.sides[sends.first[c] + k], recvs.sides[recvs.first[c] + k]);
     }
   }
-  report_unmatched(trace, times);
+  report_unmatched(trace);
 }
-
-}  // namespace
-
-void match_messages(Trace& trace) { match_messages(trace, nullptr); }
 
 namespace {
 
@@ -526,7 +519,7 @@ void match_messages_spread(Trace& trace, ProcessGroup& group, const std::vector<
       const auto id = static_cast<std::uint32_t>(it->second + k);
       const Side s{channels[c].key.source, channels[c].records[k], channels[c].times[k]};
       const auto [rank, record] = recvs[c][k];
-      const Side r{rank, record, side_time(trace, nullptr, rank, record)};
+      const Side r{rank, record, side_time(trace, rank, record)};
       mine.push_back(Message{s.rank, r.rank, s.record, r.record});
       ids.push_back(id);
       trace.ranks[r.rank].p2p[r.record].message = id;
@@ -534,11 +527,7 @@ void match_messages_spread(Trace& trace, ProcessGroup& group, const std::vector<
       if (r.time < s.time) {
         ++early.count;
         if (early.examples.size() < Anomalies::kMaxExamples)
-          early.examples.emplace_back(
-              id, fmt::format("message rank {} -> {} tag {} ({} bytes): received at {:.9f} s, "
-                              "{:.3f} us before its send starts",
-                              s.rank, r.rank, trace.ranks[r.rank].p2p[r.record].tag,
-                              trace.ranks[r.rank].p2p[r.record].bytes, r.time, (s.time - r.time) * 1e6));
+          early.examples.emplace_back(id, receive_before_send(trace, s, r));
       }
     }
   }
@@ -591,7 +580,7 @@ void match_messages_spread(Trace& trace, ProcessGroup& group, const std::vector<
   trace.message_ids.shrink_to_fit();
   Anomalies unmatched;
   std::swap(unmatched, trace.anomalies);
-  report_unmatched(trace, nullptr);  // this process's ranks only: the others' tables are empty
+  report_unmatched(trace);  // this process's ranks only: the others' tables are empty
   std::swap(unmatched, trace.anomalies);
   merge_in_order(trace, group, unmatched);
 }

@@ -37,16 +37,19 @@ fs::path real_trace(const std::string& name) {
   return p;
 }
 
-CommandResult run_wisp(const std::string& args) {
-  TempDir tmp;
-  const std::string cmd =
-      std::string(WISP_CLI) + " " + args + " >" + (tmp / "out").string() + " 2>" + (tmp / "err").string();
+CommandResult shell(const std::string& command, const std::filesystem::path& tmp) {
+  const std::string cmd = "(" + command + ") >" + (tmp / "sh.out").string() + " 2>" + (tmp / "sh.err").string();
   const int status = std::system(cmd.c_str());
   CommandResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  r.out = read_file(tmp / "out").value_or("");
-  r.err = read_file(tmp / "err").value_or("");
+  r.out = read_file(tmp / "sh.out").value_or("");
+  r.err = read_file(tmp / "sh.err").value_or("");
   return r;
+}
+
+CommandResult run_wisp(const std::string& args) {
+  TempDir tmp;
+  return shell(std::string(WISP_CLI) + " " + args, tmp.path());
 }
 
 std::optional<std::vector<std::string>> otf2_print_lines(const std::filesystem::path& anchor,

@@ -41,6 +41,8 @@ struct CommandResult {
   std::string out;  // stdout
   std::string err;  // stderr
 };
+// A shell command's exit code, stdout and stderr (through files in `tmp`).
+CommandResult shell(const std::string& command, const std::filesystem::path& tmp);
 // Runs the built `wisp` with the given argument string (shell-quoted by the caller).
 CommandResult run_wisp(const std::string& args);
 

@@ -1,9 +1,8 @@
-// For the tests that launch wisp under mpirun: a shell command's result and the mpirun command
-// line (oversubscribed, as root if need be; skipped when this wisp was built without MPI).
+// For the tests that launch wisp under mpirun: the mpirun command line (oversubscribed, as root if
+// need be; skipped when this wisp was built without MPI); run it with test::shell (helpers.hpp).
 #pragma once
 
 #include <fmt/format.h>
-#include <sys/wait.h>
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -12,20 +11,8 @@
 
 #include "helpers.hpp"
 #include "wisp/driver/mpi_pool.hpp"
-#include "wisp/io/read_file.hpp"
 
 namespace wisp::test {
-
-// A shell command's exit code, stdout and stderr (through files in `tmp`).
-inline CommandResult shell(const std::string& command, const std::filesystem::path& tmp) {
-  const std::string cmd = "(" + command + ") >" + (tmp / "sh.out").string() + " 2>" + (tmp / "sh.err").string();
-  const int status = std::system(cmd.c_str());
-  CommandResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  r.out = read_file(tmp / "sh.out").value_or("");
-  r.err = read_file(tmp / "sh.err").value_or("");
-  return r;
-}
 
 // `mpirun -n N wisp ARGS`, or "" when this wisp was built without MPI (a build option). A missing
 // mpirun fails: the test command installs it.
