@@ -2,6 +2,7 @@
 #include "wisp/analysis/delay.hpp"
 
 #include <algorithm>
+#include <deque>
 
 #include <spdlog/spdlog.h>
 
@@ -61,7 +62,7 @@ struct IntervalTimes {
 class DelayReplay {
  public:
   DelayReplay(const Trace& t, const WaitStates& w, const SyncGraph& g, DelayRules rules, DelayCosts& out,
-              ProcessGroup* group = nullptr)
+              ProcessGroup* group = nullptr, std::size_t round_bytes = kReleaseRoundBytes)
       : trace_(t),
         waits_(w),
         graph_(g),
@@ -70,7 +71,8 @@ class DelayReplay {
         delayer_(g.slots),
         waiter_(g.slots),
         outgoing_(g.slots),
-        group_(group) {
+        group_(group),
+        round_bytes_(round_bytes) {
     if (group_) start_spread();
   }
 
@@ -144,6 +146,10 @@ class DelayReplay {
   void advance(Rank r) {
     const auto& points = graph_.ranks[r].points;
     while (next_[r] >= 0) {
+      if (group_ && outbox_bytes_ >= round_bytes_) {  // this round's releases are many: the rest next round
+        deferred_.push_back(r);
+        return;
+      }
       const auto k = static_cast<std::uint32_t>(next_[r]);
       const SyncPoint& p = points[k];
       if (pending_[r][k] > 0) {
@@ -367,6 +373,7 @@ class DelayReplay {
     for (int k = 0; k < K; ++k) out.put(costs_of(w)[k]);
     out.put(times.sum).put<std::uint64_t>(times.times.touched.size());
     for (std::uint32_t c : times.times.touched) out.put(c).put(times.times.value[c]);
+    outbox_bytes_ += sizeof(WaitKey) + (K + 1) * sizeof(double) + 8 + times.times.touched.size() * 12;
     ++sent_;
   }
 
@@ -375,34 +382,45 @@ class DelayReplay {
     const Arrived& a = arrived_.at(w);
     waiter_.times.clear();
     for (std::uint32_t k = a.first; k < a.first + a.count; ++k)
-      waiter_.times.add(arrived_slots_[k].first, arrived_slots_[k].second);
+      waiter_.times.add(arrived_slot_[k], arrived_seconds_[k]);
     waiter_.sum = a.sum;
   }
 
-  // One exchange of releases; false when no process had any to send (nothing more can arrive).
+  // One exchange of releases; false when no process had any to send or any deferred (nothing
+  // more can arrive). Each packet ends with its sender's count of both; every received packet is
+  // freed once read (the first rounds carry most releases).
   bool deliver() {
     std::vector<std::string> packets(outbox_.size());
-    for (std::size_t p = 0; p < packets.size(); ++p) packets[p] = packed(sent_) + outbox_[p].take();
-    sent_ = 0;
+    for (std::size_t p = 0; p < packets.size(); ++p)
+      packets[p] = outbox_[p].put<std::uint64_t>(sent_ + deferred_.size()).take();
+    sent_ = outbox_bytes_ = 0;
     ++exchanges_;
-    std::uint64_t sent = 0;
-    for (const std::string& packet : group_->exchange(std::move(packets))) {
-      Unpacker in(packet);
-      sent += in.get<std::uint64_t>();
+    std::uint64_t more = 0;
+    std::vector<std::string> received = group_->exchange(std::move(packets));
+    for (std::string& packet : received) {
+      const std::string_view text = packet;
+      if (text.size() < sizeof(std::uint64_t)) throw Error("delay costs: a truncated exchange of releases");
+      more += Unpacker(text.substr(text.size() - sizeof(std::uint64_t))).get<std::uint64_t>();
+      Unpacker in(text.substr(0, text.size() - sizeof(std::uint64_t)));
       while (!in.done()) {
         const std::uint32_t w = local(in.get<WaitKey>());
         for (int k = 0; k < K; ++k) costs_of(w)[k] = in.get<double>();
         Arrived& a = arrived_[w];
         a.sum = in.get<double>();
-        a.first = static_cast<std::uint32_t>(arrived_slots_.size());
+        if (arrived_slot_.size() >= kNone)
+          throw Error("delay costs: more releases' call paths than 32-bit ids can hold");
+        a.first = static_cast<std::uint32_t>(arrived_slot_.size());
         for (auto n = in.get<std::uint64_t>(); n > 0; --n, ++a.count) {
-          const auto c = in.get<std::uint32_t>();
-          arrived_slots_.emplace_back(c, in.get<double>());
+          arrived_slot_.push_back(in.get<std::uint32_t>());
+          arrived_seconds_.push_back(in.get<double>());
         }
         unblock(w);
       }
+      std::string().swap(packet);
     }
-    return sent > 0;
+    ready_.insert(ready_.end(), deferred_.rbegin(), deferred_.rend());
+    deferred_.clear();
+    return more > 0;
   }
 
   // Every process's latest blocked point: the one of them all that the single-process replay would
@@ -481,7 +499,11 @@ class DelayReplay {
     double sum = 0;
   };
   std::vector<Arrived> arrived_;
-  std::vector<std::pair<std::uint32_t, double>> arrived_slots_;
+  std::deque<std::uint32_t> arrived_slot_;  // in chunks: no copy of them all as they grow
+  std::deque<double> arrived_seconds_;
+  std::size_t round_bytes_;  // a round's releases stop at about this many bytes sent
+  std::size_t outbox_bytes_ = 0;
+  std::vector<Rank> deferred_;
   std::vector<double> costs_;  // per wait state: accumulated long-term costs per category
   std::vector<char> done_;
   std::vector<std::vector<std::uint32_t>> pending_;
@@ -493,7 +515,7 @@ class DelayReplay {
 }  // namespace
 
 DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph, DelayRules rules,
-                          ProcessGroup* group) {
+                          ProcessGroup* group, std::size_t round_bytes) {
   DelayCosts out;
   out.rules = rules;
   for (int k = 0; k < K; ++k) {
@@ -502,7 +524,7 @@ DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const Syn
     out.direct_wait[k] = CallpathMatrix(trace);
     out.indirect_wait[k] = CallpathMatrix(trace);
   }
-  DelayReplay(trace, waits, graph, rules, out, trace.share ? group : nullptr).run();
+  DelayReplay(trace, waits, graph, rules, out, trace.share ? group : nullptr, round_bytes).run();
   return out;
 }
 

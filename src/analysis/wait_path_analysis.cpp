@@ -52,7 +52,7 @@ WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& o
     step("synchronisation graph");
     a.critical_path = find_critical_path(trace, a.waits, graph, group);
     step("critical path");
-    a.delays = analyze_delays(trace, a.waits, graph, options.delay_rules, &group);
+    a.delays = analyze_delays(trace, a.waits, graph, options.delay_rules, &group, options.release_round_bytes);
     step("delay costs");
   }
   // Every process's rows of every matrix: the analyses below read them whole.

@@ -518,31 +518,33 @@ void Detector::merge_instances() {
   std::vector<std::string> packets(P);
   for (std::size_t p = 0; p < P; ++p) packets[p] = out[p].take();
   // Every list is in key order (this process's as found, the others' as sent): merged, not sorted.
-  struct Run {
-    std::vector<std::pair<OrderKey, WaitState>> items;
-    std::size_t next = 0;
-  };
-  std::vector<Run> runs;
-  for (const std::string& packet : group.exchange(std::move(packets))) {
+  // The others' arrive in one table, each packet freed once read; runs are ranges of it.
+  std::vector<std::pair<OrderKey, WaitState>> theirs;
+  std::vector<std::pair<std::size_t, std::size_t>> runs;  // (next, end) in theirs
+  std::vector<std::string> received = group.exchange(std::move(packets));
+  for (std::string& packet : received) {
     Unpacker in(packet);
-    Run run;
+    const std::size_t first = theirs.size();
     while (!in.done()) {
       const auto key = in.get<OrderKey>();
-      run.items.emplace_back(key, in.get<WaitState>());
+      theirs.emplace_back(key, in.get<WaitState>());
     }
-    if (!run.items.empty()) runs.push_back(std::move(run));
+    if (theirs.size() > first) runs.emplace_back(first, theirs.size());
+    std::string().swap(packet);
   }
   std::vector<WaitState> mine = std::move(out_.instances);
   std::vector<std::pair<OrderKey, std::uint32_t>> mine_keyed = std::move(sp.keyed);
   out_.instances.clear();
   sp.keyed.clear();
+  out_.instances.reserve(mine.size() + theirs.size());
+  sp.keyed.reserve(mine.size() + theirs.size());
   std::size_t at = 0;
   for (;;) {
     int best = -1;  // -1: this process's next, else runs[best]'s
     const OrderKey* key = at < mine.size() ? &mine_keyed[at].first : nullptr;
     for (std::size_t k = 0; k < runs.size(); ++k)
-      if (runs[k].next < runs[k].items.size() && (!key || runs[k].items[runs[k].next].first < *key)) {
-        key = &runs[k].items[runs[k].next].first;
+      if (runs[k].first < runs[k].second && (!key || theirs[runs[k].first].first < *key)) {
+        key = &theirs[runs[k].first].first;
         best = static_cast<int>(k);
       }
     if (!key) break;
@@ -550,7 +552,7 @@ void Detector::merge_instances() {
       out_.instances.push_back(mine[at]);
       sp.keyed.push_back(mine_keyed[at++]);
     } else {
-      const auto& item = runs[static_cast<std::size_t>(best)].items[runs[static_cast<std::size_t>(best)].next++];
+      const auto& item = theirs[runs[static_cast<std::size_t>(best)].first++];
       out_.instances.push_back(item.second);
       sp.keyed.emplace_back(item.first, kNone);
     }

@@ -62,9 +62,12 @@ struct DelayCosts {
 };
 
 // With a group, on a trace spread over processes (the spread wait states and graph): the backward
-// replay runs on every process at once, wait states crossing between them; the sums and counts are
-// whole on every process, the matrices hold this process's ranks (the others' zero).
+// replay runs on every process at once, wait states crossing between them in rounds of at most
+// about `round_bytes` sent per process (a rank with more to send goes on next round); the sums and
+// counts are whole on every process, the matrices hold this process's ranks (the others' zero).
+inline constexpr std::size_t kReleaseRoundBytes = std::size_t{8} << 20;
 DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph,
-                          DelayRules rules = DelayRules::Scalasca, ProcessGroup* group = nullptr);
+                          DelayRules rules = DelayRules::Scalasca, ProcessGroup* group = nullptr,
+                          std::size_t round_bytes = kReleaseRoundBytes);
 
 }  // namespace wisp

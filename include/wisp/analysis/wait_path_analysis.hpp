@@ -20,6 +20,7 @@ namespace wisp {
 struct WaitPathOptions {
   std::optional<Partitions> partitions;  // user-given partitions; derived from the trace if empty
   DelayRules delay_rules = DelayRules::Scalasca;
+  std::size_t release_round_bytes = kReleaseRoundBytes;  // spread: the delay replay's rounds (delay.hpp)
 };
 
 struct WaitPathAnalysis {
