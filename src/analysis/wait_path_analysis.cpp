@@ -33,13 +33,16 @@ WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& o
   if (!trace.share) return analyze_wait_paths(trace, options);
   WaitPathAnalysis a;
   auto t0 = std::chrono::steady_clock::now();
+  double exchanging = group.exchange_seconds();
   const auto step = [&](const char* what) {  // `wisp -vv analyze` over MPI: where the time goes
     const auto t = std::chrono::steady_clock::now();
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
-    spdlog::debug("analyze, process {}: {} took {:.3f} s (peak RSS so far {} MB)", group.process(), what,
-                  std::chrono::duration<double>(t - t0).count(), usage.ru_maxrss / 1024);
+    spdlog::debug("analyze, process {}: {} took {:.3f} s, {:.3f} s of it in exchanges (peak RSS so far {} MB)",
+                  group.process(), what, std::chrono::duration<double>(t - t0).count(),
+                  group.exchange_seconds() - exchanging, usage.ru_maxrss / 1024);
     t0 = t;
+    exchanging = group.exchange_seconds();
   };
   a.profile = compute_profile(trace);
   a.openmp = find_openmp_waits(trace, a.profile);

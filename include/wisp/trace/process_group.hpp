@@ -24,6 +24,9 @@ class ProcessGroup {
   // Collective (every process calls it, in the same order): `outgoing[p]` goes to process p;
   // returns, by process, what each sent to this one.
   virtual std::vector<std::string> exchange(std::vector<std::string> outgoing) = 0;
+  // Seconds spent in exchange() so far, waiting for the others included (what the -vv step logs
+  // tell apart from the work; 0 where not measured).
+  virtual double exchange_seconds() const { return 0; }
 };
 
 // The group of one process: what a single-process analysis runs in.

@@ -6,6 +6,7 @@
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
@@ -149,12 +150,21 @@ namespace {
 class MpiProcessGroup final : public ProcessGroup {
  public:
   explicit MpiProcessGroup(const MpiSession& session) : process_(session.rank()), processes_(session.size()) {}
+  // -vv: how much the spread analysis exchanged, and how long this process spent in the exchanges
+  // (its own sends and receives, and waiting for the processes behind it).
+  ~MpiProcessGroup() override {
+    spdlog::debug("process {}: {} exchanges, {:.1f} MB sent, {:.3f} s in them", process_, exchanges_, sent_ / 1e6,
+                  seconds_);
+  }
   int process() const override { return process_; }
   int processes() const override { return processes_; }
+  double exchange_seconds() const override { return seconds_; }
 
   std::vector<std::string> exchange(std::vector<std::string> outgoing) override {
     constexpr int kTagExchange = 11;
     constexpr std::size_t kChunk = std::size_t(1) << 30;
+    const double start = MPI_Wtime();
+    ++exchanges_;
     const auto P = static_cast<std::size_t>(processes_);
     const auto me = static_cast<std::size_t>(process_);
     std::vector<std::uint64_t> out_sizes(P), in_sizes(P);
@@ -182,14 +192,20 @@ class MpiProcessGroup final : public ProcessGroup {
       post(incoming[p].data(), in_sizes[p], p, true);
     }
     for (std::size_t p = 0; p < P; ++p)
-      if (p != me) post(outgoing[p].data(), outgoing[p].size(), p, false);
+      if (p != me) {
+        post(outgoing[p].data(), outgoing[p].size(), p, false);
+        sent_ += outgoing[p].size();
+      }
     check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
     incoming[me] = std::move(outgoing[me]);
+    seconds_ += MPI_Wtime() - start;
     return incoming;
   }
 
  private:
   int process_, processes_;
+  std::uint64_t exchanges_ = 0, sent_ = 0;
+  double seconds_ = 0;
 };
 
 }  // namespace
