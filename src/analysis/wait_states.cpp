@@ -143,11 +143,49 @@ class Detector {
     return it->second;
   }
 
+  // The records side() reads for messages[k + kAhead] (and earlier stages of those after it), in
+  // three dependent stages a few messages apart: consecutive messages' sides lie on scattered
+  // ranks and events, so that a search reading them in turn waits on a cache miss at each step
+  // (10^8 events: Late Sender 1.78 -> 0.90 s, Late Receiver 2.06 -> 0.75 s; 4 apart is fastest).
+  // Always inlined: GCC drops a call to a function whose only effect is a prefetch.
+  static constexpr std::uint32_t kAhead = 4;
+  [[gnu::always_inline]] void prefetch_sides(std::uint32_t k) const {
+    for (std::uint32_t stage = 0; stage < 3; ++stage) {
+      const std::uint32_t j = k + (3 - stage) * kAhead;
+      if (j >= trace_.messages.size()) continue;
+      const Message& msg = trace_.messages[j];
+      prefetch_side(msg.sender, msg.send, stage);
+      prefetch_side(msg.receiver, msg.recv, stage);
+    }
+  }
+  [[gnu::always_inline]] void prefetch_side(Rank r, std::uint32_t record, std::uint32_t stage) const {
+    if (!holds(r)) return;
+    const RankTrace& rt = trace_.ranks[r];
+    const RankCalls& rc = calls_.ranks[r];
+    if (stage == 0) {
+      __builtin_prefetch(&rt.p2p[record]);
+      __builtin_prefetch(&rc.p2p_event[record]);
+      __builtin_prefetch(&rc.p2p_request[record]);
+      return;
+    }
+    if (stage == 1 && rt.p2p[record].event != kNone) __builtin_prefetch(&rt.events[rt.p2p[record].event]);
+    for (const std::uint32_t call : {rc.p2p_event[record], rc.p2p_request[record]}) {
+      if (call == kNone) continue;
+      if (stage == 1) {
+        __builtin_prefetch(&rt.mpi_calls[call]);
+      } else {
+        __builtin_prefetch(&rt.events[rt.mpi_calls[call].enter]);
+        __builtin_prefetch(&rt.events[rt.mpi_calls[call].leave]);
+      }
+    }
+  }
+
   // Late Sender: idle = min(enter of the send call, leave of the receive) - enter of the call
   // completing the receive. Test calls never wait. Found where the receiver is.
   void late_senders() {
     std::map<CallKey, Candidate> multi;
     for (std::uint32_t k = 0; k < trace_.messages.size(); ++k) {
+      prefetch_sides(k);
       const Message& msg = trace_.messages[k];
       const std::uint32_t m = trace_.message_id(k);
       if (!holds(msg.receiver)) continue;
@@ -182,6 +220,7 @@ class Detector {
   void late_receivers() {
     std::map<CallKey, Candidate> multi;
     for (std::uint32_t k = 0; k < trace_.messages.size(); ++k) {
+      prefetch_sides(k);
       const Message& msg = trace_.messages[k];
       const std::uint32_t m = trace_.message_id(k);
       if (!holds(msg.sender)) continue;
@@ -459,6 +498,7 @@ void Detector::gather_facts() {
   std::vector<Packer> out(P);
   // Message sides: to the process of the other side.
   for (std::uint32_t k = 0; k < trace_.messages.size(); ++k) {
+    prefetch_sides(k);
     const Message& msg = trace_.messages[k];
     const std::uint32_t m = trace_.message_id(k);
     for (const bool receiver : {false, true}) {
