@@ -498,7 +498,6 @@ void Detector::gather_facts() {
   std::vector<Packer> out(P);
   // Message sides: to the process of the other side.
   for (std::uint32_t k = 0; k < trace_.messages.size(); ++k) {
-    prefetch_sides(k);
     const Message& msg = trace_.messages[k];
     const std::uint32_t m = trace_.message_id(k);
     for (const bool receiver : {false, true}) {
