@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <deque>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "wisp/error.hpp"
@@ -349,17 +350,36 @@ class DelayReplay {
   void start_spread() {
     shares_ = gather_shares(*group_, *trace_.share);
     arrived_.assign(waits_.instances.size(), Arrived{});
-    outbox_.resize(static_cast<std::size_t>(group_->processes()));
+    const auto P = static_cast<std::size_t>(group_->processes());
+    outbox_.resize(P);
+    // The wait states two processes share, in WaitKey order on both: a release names one by its
+    // place in that list (no key to look up as it arrives).
+    std::vector<std::pair<WaitKey, std::uint32_t>> keys;
     for (std::uint32_t w = 0; w < waits_.instances.size(); ++w) {
       const WaitState& ws = waits_.instances[w];
-      if (trace_.holds(ws.rank) != trace_.holds(ws.delayer)) keys_.emplace_back(wait_key(ws), w);
+      if (trace_.holds(ws.rank) != trace_.holds(ws.delayer)) keys.emplace_back(wait_key(ws), w);
     }
-    std::sort(keys_.begin(), keys_.end());
+    std::sort(keys.begin(), keys.end());
+    shared_.resize(P);
+    place_.assign(waits_.instances.size(), kNone);
+    for (const auto& [key, w] : keys) {
+      const WaitState& ws = waits_.instances[w];
+      auto& list = shared_[static_cast<std::size_t>(owner_of(shares_, trace_.holds(ws.rank) ? ws.delayer : ws.rank))];
+      place_[w] = static_cast<std::uint32_t>(list.size());
+      list.push_back(w);
+    }
+    std::vector<std::string> counts(P);
+    for (std::size_t p = 0; p < P; ++p) counts[p] = packed<std::uint64_t>(shared_[p].size());
+    const std::vector<std::string> theirs = group_->exchange(std::move(counts));
+    for (std::size_t p = 0; p < P; ++p)
+      if (Unpacker(theirs[p]).get<std::uint64_t>() != shared_[p].size())
+        throw Error(fmt::format("delay costs: processes {} and {} disagree on the wait states between them",
+                                group_->process(), p));
   }
-  std::uint32_t local(const WaitKey& key) const {
-    const auto it = std::lower_bound(keys_.begin(), keys_.end(), std::make_pair(key, std::uint32_t(0)));
-    if (it == keys_.end() || it->first != key) throw Error("delay costs: a wait state crossed to the wrong process");
-    return it->second;
+  // The wait state process `from` named by its place in their shared list.
+  std::uint32_t shared_wait(std::size_t from, std::uint32_t place) const {
+    if (place >= shared_[from].size()) throw Error("delay costs: a wait state crossed to the wrong process");
+    return shared_[from][place];
   }
   Packer& to_owner(Rank r) { return outbox_[static_cast<std::size_t>(owner_of(shares_, r))]; }
 
@@ -369,11 +389,11 @@ class DelayReplay {
     IntervalTimes& times = outgoing_;  // one table for every release: no allocation each
     times.compute(graph_.ranks[ws.rank], link.waiter_prev, link.waiter_sync, rules_);
     Packer& out = to_owner(ws.delayer);
-    out.put(wait_key(ws));
+    out.put(place_[w]);
     for (int k = 0; k < K; ++k) out.put(costs_of(w)[k]);
     out.put(times.sum).put<std::uint64_t>(times.times.touched.size());
     for (std::uint32_t c : times.times.touched) out.put(c).put(times.times.value[c]);
-    outbox_bytes_ += sizeof(WaitKey) + (K + 1) * sizeof(double) + 8 + times.times.touched.size() * 12;
+    outbox_bytes_ += sizeof(std::uint32_t) + (K + 1) * sizeof(double) + 8 + times.times.touched.size() * 12;
     ++sent_;
   }
 
@@ -397,13 +417,14 @@ class DelayReplay {
     ++exchanges_;
     std::uint64_t more = 0;
     std::vector<std::string> received = group_->exchange(std::move(packets));
-    for (std::string& packet : received) {
+    for (std::size_t from = 0; from < received.size(); ++from) {
+      std::string& packet = received[from];
       const std::string_view text = packet;
       if (text.size() < sizeof(std::uint64_t)) throw Error("delay costs: a truncated exchange of releases");
       more += Unpacker(text.substr(text.size() - sizeof(std::uint64_t))).get<std::uint64_t>();
       Unpacker in(text.substr(0, text.size() - sizeof(std::uint64_t)));
       while (!in.done()) {
-        const std::uint32_t w = local(in.get<WaitKey>());
+        const std::uint32_t w = shared_wait(from, in.get<std::uint32_t>());
         for (int k = 0; k < K; ++k) costs_of(w)[k] = in.get<double>();
         Arrived& a = arrived_[w];
         a.sum = in.get<double>();
@@ -443,14 +464,15 @@ class DelayReplay {
   void return_shares() {
     for (std::uint32_t w = 0; w < waits_.instances.size(); ++w) {
       const WaitState& ws = waits_.instances[w];
-      if (waiter_share_[w].set && !trace_.holds(ws.rank)) to_owner(ws.rank).put(wait_key(ws)).put(waiter_share_[w]);
+      if (waiter_share_[w].set && !trace_.holds(ws.rank)) to_owner(ws.rank).put(place_[w]).put(waiter_share_[w]);
     }
     std::vector<std::string> packets(outbox_.size());
     for (std::size_t p = 0; p < packets.size(); ++p) packets[p] = outbox_[p].take();
-    for (const std::string& packet : group_->exchange(std::move(packets))) {
-      Unpacker in(packet);
+    const std::vector<std::string> received = group_->exchange(std::move(packets));
+    for (std::size_t from = 0; from < received.size(); ++from) {
+      Unpacker in(received[from]);
       while (!in.done()) {
-        const std::uint32_t w = local(in.get<WaitKey>());
+        const std::uint32_t w = shared_wait(from, in.get<std::uint32_t>());
         waiter_share_[w] = in.get<Shares>();
       }
     }
@@ -489,10 +511,11 @@ class DelayReplay {
   std::vector<RankSums> sums_;        // per rank
   ProcessGroup* group_ = nullptr;     // spread over processes: the state below
   std::vector<RankShare> shares_;
-  std::vector<std::pair<WaitKey, std::uint32_t>> keys_;  // wait states with a side elsewhere
-  std::vector<Packer> outbox_;                           // by process
-  std::uint64_t sent_ = 0;                               // releases in the outbox
-  std::uint64_t exchanges_ = 0;                          // rounds of deliver()
+  std::vector<std::vector<std::uint32_t>> shared_;  // by process: the wait states shared with it, in key order
+  std::vector<std::uint32_t> place_;                // per wait state: its place there (kNone: not shared)
+  std::vector<Packer> outbox_;                      // by process
+  std::uint64_t sent_ = 0;                          // releases in the outbox
+  std::uint64_t exchanges_ = 0;                     // rounds of deliver()
   // The waiting sides' intervals that crossed over: per wait state a range of (slot, seconds).
   struct Arrived {
     std::uint32_t first = 0, count = 0;
