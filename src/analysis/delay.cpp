@@ -389,11 +389,12 @@ class DelayReplay {
     IntervalTimes& times = outgoing_;  // one table for every release: no allocation each
     times.compute(graph_.ranks[ws.rank], link.waiter_prev, link.waiter_sync, rules_);
     Packer& out = to_owner(ws.delayer);
+    const std::size_t before = out.size();
     out.put(place_[w]);
     for (int k = 0; k < K; ++k) out.put(costs_of(w)[k]);
     out.put(times.sum).put<std::uint64_t>(times.times.touched.size());
     for (std::uint32_t c : times.times.touched) out.put(c).put(times.times.value[c]);
-    outbox_bytes_ += sizeof(std::uint32_t) + (K + 1) * sizeof(double) + 8 + times.times.touched.size() * 12;
+    outbox_bytes_ += out.size() - before;
     ++sent_;
   }
 

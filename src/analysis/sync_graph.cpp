@@ -64,9 +64,6 @@ class RankPass {
       }
     }
     flush(out);
-    // Grown by doubling: up to half of each table is spare, which the delay replay would carry.
-    out.points.shrink_to_fit();
-    out.entries.shrink_to_fit();
     for (std::uint32_t q : touched_pairs_) last_pair_[q] = kNone;
     touched_pairs_.clear();
     comm_last_.clear();

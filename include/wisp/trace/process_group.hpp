@@ -80,6 +80,7 @@ class Packer {
     text_.append(s);
     return *this;
   }
+  std::size_t size() const { return text_.size(); }  // bytes put so far
   std::string take() { return std::move(text_); }
 
  private:
