@@ -1,6 +1,8 @@
 // OTF2 error capture. See otf2_errors.hpp.
 #include "otf2_errors.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
@@ -48,6 +50,15 @@ void check_otf2(OTF2_ErrorCode code, const std::string& context, const Otf2Error
   const std::string first = scope.first_message();
   const std::string detail = first.empty() ? OTF2_Error_GetDescription(code) : first;
   throw Error(context + ": " + detail);
+}
+
+void check_event_file(OTF2_ErrorCode code, std::uint64_t read, std::uint64_t declared, const std::string& context,
+                      const Otf2ErrorScope& scope) {
+  const std::string what = context + ": corrupt or truncated event file";
+  if (code == OTF2_ERROR_FILE_INTERACTION || code == OTF2_ERROR_FILE_CAN_NOT_OPEN) check_otf2(code, what, scope);
+  if (code != OTF2_SUCCESS || read < declared)
+    throw Error(
+        fmt::format("{}: its records end or break before the {} events the definitions declare", what, declared));
 }
 
 }  // namespace wisp::io

@@ -5,6 +5,7 @@
 
 #include <otf2/otf2.h>
 
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -34,5 +35,13 @@ class Otf2ErrorScope {
 
 // Throws wisp::Error("<context>: <OTF2 description>") unless `code` is OTF2_SUCCESS.
 void check_otf2(OTF2_ErrorCode code, const std::string& context, const Otf2ErrorScope& scope);
+
+// After reading a location's event file (`read` of `declared` events): throws wisp::Error
+// "<context>: corrupt or truncated event file: ..." if OTF2 failed or stopped short. A file that
+// could not be read names OTF2's reason; one that ends or breaks inside its records gets the
+// same line whatever OTF2 made of it (OTF2 3.0 decodes a short last chunk together with
+// uninitialised buffer bytes, so where it stops and why is not repeatable).
+void check_event_file(OTF2_ErrorCode code, std::uint64_t read, std::uint64_t declared, const std::string& context,
+                      const Otf2ErrorScope& scope);
 
 }  // namespace wisp::io

@@ -113,11 +113,8 @@ void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const Arc
         fmt::format("{}: {}: MPI calls from threads other than the master (MPI_THREAD_MULTIPLE) "
                     "are not modelled",
                     context, ctx.first_mpi));
-  check_otf2(status, context + ": corrupt or truncated event file", scope);
+  check_event_file(status, read, location.declared_events, context, scope);
   OTF2_Reader_CloseEvtReader(reader, events);
-  if (read < location.declared_events)
-    throw Error(
-        fmt::format("{}: event file is truncated: {} of {} declared events", context, read, location.declared_events));
   location.records = read;
   out.unknown_team += ctx.threads.unknown_team;
   out.unkept_attributes += ctx.attributes.unkept;

@@ -453,12 +453,10 @@ void read_rank_events(const EventReading& in, Rank r, RankBuilder& rank, RankRea
   const OTF2_ErrorCode status = read_events(in.reader, events, stop, read);
   if (status == OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
     throw Error(context + ": an event refers to an undefined region (corrupt definitions)");
-  io::check_otf2(status, context + ": corrupt or truncated event file", in.scope);
+  if (status != OTF2_SUCCESS || !stop.requested())  // stopped early: another rank failed
+    io::check_event_file(status, read, archive.declared_events[r], context, in.scope);
   OTF2_Reader_CloseEvtReader(in.reader, events);
   if (stop.requested()) return;
-  if (read < archive.declared_events[r])
-    throw Error(fmt::format("{}: event file is truncated: {} of {} declared events", context, read,
-                            archive.declared_events[r]));
   // Score-P's MPI records name communicators through the rank's local mapping tables; records on
   // a communicator that maps to nothing MPI mean those tables are missing, empty or truncated.
   if (ctx.skipped[kUnknownComm] > 0)
