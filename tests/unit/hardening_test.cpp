@@ -205,6 +205,26 @@ TEST_CASE("fuzz findings: local definitions whose mapping table makes libotf2 ma
                                       ": corrupt local definitions of location 1"));
 }
 
+TEST_CASE("an event record whose array count is huge is one clear error in bounded memory", "[hardening]") {
+  // fuzz_otf2 (CI smoke): a PROGRAM_BEGIN whose argument count is 2^31 makes libotf2 ask malloc for
+  // 8 GiB before it reads the arguments. glibc gives the pages lazily and the read stops at the
+  // first bad byte (the pages are never touched); under an address-space limit malloc says no and
+  // libotf2 reports it: one line either way, the reader's own (scripts/fuzz.sh caps AddressSanitizer
+  // at 2 GiB per allocation the same way, since its shadow of 8 GiB would be 1 GiB resident).
+  TempDir dir;
+  REQUIRE(test::run_wisp("generate imbalance --ranks 2 --iterations 3 -o " + (dir / "t").string()).exit_code == 0);
+  fs::copy_file(kRegression / "fuzz-otf2-program-begin-huge-args.evt", dir / "t" / "traces" / "0.evt",
+                fs::copy_options::overwrite_existing);
+  const std::string line = "wisp: error: " + (dir / "t" / "traces.otf2").string() +
+                           ": rank 0 (location 0): corrupt or truncated event file";
+  for (const char* limit : {"", "ulimit -v 1000000 && "}) {
+    INFO(limit);
+    const auto r = test::shell(std::string(limit) + WISP_CLI + " info " + (dir / "t").string(), dir.path());
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::StartsWith(line));
+  }
+}
+
 TEST_CASE("a corrupt anchor that crashes or hangs libotf2 is one clear error", "[hardening]") {
   // Flipped bits of the Score-P ping-pong's anchor: byte 63 bit 7 made libotf2 abort ("double
   // free or corruption"), byte 59 bit 0 made it spin for 10-60 s allocating without bound.
