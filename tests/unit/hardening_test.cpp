@@ -215,8 +215,8 @@ TEST_CASE("an event record whose array count is huge is one clear error in bound
   REQUIRE(test::run_wisp("generate imbalance --ranks 2 --iterations 3 -o " + (dir / "t").string()).exit_code == 0);
   fs::copy_file(kRegression / "fuzz-otf2-program-begin-huge-args.evt", dir / "t" / "traces" / "0.evt",
                 fs::copy_options::overwrite_existing);
-  const std::string line = "wisp: error: " + (dir / "t" / "traces.otf2").string() +
-                           ": rank 0 (location 0): corrupt or truncated event file";
+  const std::string line =
+      "wisp: error: " + (dir / "t" / "traces.otf2").string() + ": rank 0 (location 0): corrupt or truncated event file";
   for (const char* limit : {"", "ulimit -v 1000000 && "}) {
     INFO(limit);
     const auto r = test::shell(std::string(limit) + WISP_CLI + " info " + (dir / "t").string(), dir.path());
