@@ -8,7 +8,8 @@
 
 namespace wisp {
 
-namespace {
+// A named namespace: its `using enum` must not reach the rest of a unity batch.
+namespace catalogue {
 
 using enum AnalysisKind;
 using R = WaitRole;
@@ -172,15 +173,15 @@ constexpr MetricInfo kCatalogue[] = {
      "Hybrid over MPI parallel efficiency (wisp)"},
 };
 
-}  // namespace
+}  // namespace catalogue
 
-std::string_view analysis_key(AnalysisKind a) { return kKeys[static_cast<int>(a)]; }
+std::string_view analysis_key(AnalysisKind a) { return catalogue::kKeys[static_cast<int>(a)]; }
 const std::vector<std::string>& analysis_keys() {
-  static const std::vector<std::string> keys(kKeys.begin() + 1, kKeys.end());
+  static const std::vector<std::string> keys(catalogue::kKeys.begin() + 1, catalogue::kKeys.end());
   return keys;
 }
 
-std::span<const MetricInfo> metric_catalogue() { return kCatalogue; }
+std::span<const MetricInfo> metric_catalogue() { return catalogue::kCatalogue; }
 
 std::string_view display_name(std::string_view metric) {
   const MetricInfo* m = find_metric(metric);
@@ -188,20 +189,20 @@ std::string_view display_name(std::string_view metric) {
 }
 
 const MetricInfo* find_metric(std::string_view name) {
-  const auto it =
-      std::find_if(std::begin(kCatalogue), std::end(kCatalogue), [&](const MetricInfo& m) { return m.name == name; });
-  return it == std::end(kCatalogue) ? nullptr : &*it;
+  const auto it = std::find_if(std::begin(catalogue::kCatalogue), std::end(catalogue::kCatalogue),
+                               [&](const MetricInfo& m) { return m.name == name; });
+  return it == std::end(catalogue::kCatalogue) ? nullptr : &*it;
 }
 
 std::vector<const MetricInfo*> metrics_of(AnalysisKind a) {
   std::vector<const MetricInfo*> out;
-  for (const MetricInfo& m : kCatalogue)
+  for (const MetricInfo& m : catalogue::kCatalogue)
     if (m.analysis == a) out.push_back(&m);
   return out;
 }
 
 std::string_view wait_metric(WaitRole role, WaitKind kind) {
-  for (const MetricInfo& m : kCatalogue)
+  for (const MetricInfo& m : catalogue::kCatalogue)
     if (m.role == role && m.kind == kind && role != WaitRole::None) return m.name;
   return {};
 }

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "analysis/bisect.hpp"
+#include "analysis/pop_timers.hpp"
 #include "wisp/analysis/chain_sweep.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/error.hpp"
@@ -35,21 +36,13 @@ double interpolate(const PopTimeline& tl, Rank r, double t, Field field) {
 
 // The timers of every rank, breakpoint by breakpoint, from one ideal-network sweep that keeps
 // values only where explicit activities arrive (chain_sweep.hpp) instead of a clock per vertex.
-// A rank's events are met in their order, so a cursor per rank finds its calls: its chain links
-// them, and a PAG keeps every chain (cycles always contain a message or collective dependency,
-// which cycle breaking removes first). Per rank, in order: sink.first(r, point) at its first
-// event, sink.call(r, call) at each call's leave, sink.last(r, point) at its last event.
+// A rank's events are met in their order (its chain links them, and a PAG keeps every chain:
+// cycles always contain a message or collective dependency, which cycle breaking removes first).
 // Returns the largest clock.
 template <typename Sink>
 Ticks replay_timers(const Trace& trace, const Pag& pag, Sink& sink) {
   const Rank n = trace.rank_count();
-  struct RankState {
-    std::size_t next_call = 0;
-    EventIndex last_seen = kNone;
-    double useful = 0, previous = 0, ideal_enter = 0;
-  };
-  std::vector<RankState> state(n);
-  bool in_order = true;
+  TimerFeed<Sink> feed(trace, pag.calls, pag.ticks_per_second, sink);
   Ticks length = 0;
   Rank r = 0;
   const auto holds = [&](Rank rank, std::uint32_t v) {
@@ -65,35 +58,9 @@ Ticks replay_timers(const Trace& trace, const Pag& pag, Sink& sink) {
         length = std::max(length, value);
         if (!holds(r, v)) r = pag.graph.lane_of(v);
         if (!holds(r, v)) return;  // the virtual start, a synchronisation vertex
-        const EventIndex e = v - pag.first_vertex[r];
-        RankState& st = state[r];
-        if (st.last_seen != kNone && e <= st.last_seen) in_order = false;
-        st.last_seen = e;
-        const std::vector<Event>& events = trace.ranks[r].events;
-        const double clock = pag.seconds(value);
-        if (e == 0) {
-          st.previous = events.front().time;
-          sink.first(r, PopTimeline::Point{st.previous, 0, clock});
-        }
-        const auto& calls = pag.calls[r];
-        if (st.next_call < calls.size() && e == calls[st.next_call].enter) {
-          st.useful += events[e].time - st.previous;
-          st.ideal_enter = clock;
-        } else if (st.next_call < calls.size() && e == calls[st.next_call].leave) {
-          const PagCall& c = calls[st.next_call++];
-          const double enter = events[c.enter].time, leave = events[c.leave].time;
-          const double release = std::clamp(pag.seconds(c.ideal_release), enter, leave);
-          sink.call(r, PopTimeline::Call{enter, release, leave, st.useful, st.ideal_enter, clock});
-          st.previous = leave;
-        }
-        if (e + 1 == events.size()) {
-          st.useful += events.back().time - st.previous;
-          sink.last(r, PopTimeline::Point{events.back().time, st.useful, clock});
-        }
+        feed.visit(r, v - pag.first_vertex[r], value);
       });
-  for (Rank q = 0; q < n; ++q)
-    if (state[q].next_call != pag.calls[q].size()) in_order = false;
-  if (!in_order) throw Error("POP: the ideal-network sweep did not meet a rank's events in their order");
+  feed.finish();
   return length;
 }
 
@@ -106,52 +73,6 @@ struct TimelineSink {
   }
   void call(Rank r, const PopTimeline::Call& c) { timeline.ranks[r].calls.push_back(c); }
   void last(Rank r, const PopTimeline::Point& p) { timeline.ranks[r].last = p; }
-};
-
-// Keeps the timers at the sample times only: interpolate() as the breakpoints stream by (the
-// value at t is resolved by the first breakpoint later than t, with the one before it).
-class SampleSink {
- public:
-  explicit SampleSink(PopSamples& s) : s_(s), ranks_(s.rank_count) {}
-  void first(Rank r, const PopTimeline::Point& p) {
-    RankSampler& q = ranks_[r];
-    const std::size_t n = s_.times.size();
-    while (q.next < n && s_.times[q.next] <= p.time) set(r, q.next++, p.useful, p.ideal);
-    q.previous = p;
-  }
-  void call(Rank r, const PopTimeline::Call& c) {
-    feed(r, {c.enter, c.useful, c.ideal_enter});
-    feed(r, {c.release, c.useful, c.ideal_leave});
-    feed(r, {c.leave, c.useful, c.ideal_leave});
-  }
-  void last(Rank r, const PopTimeline::Point& p) {
-    feed(r, p);
-    RankSampler& q = ranks_[r];
-    while (q.next < s_.times.size()) set(r, q.next++, p.useful, p.ideal);  // at or after the last
-  }
-
- private:
-  struct RankSampler {
-    std::size_t next = 0;  // the first sample time not resolved yet
-    PopTimeline::Point previous;
-  };
-  void set(Rank r, std::size_t i, double useful, double ideal) {
-    s_.useful[r * s_.times.size() + i] = useful;
-    s_.ideal[r * s_.times.size() + i] = ideal;
-  }
-  void feed(Rank r, const PopTimeline::Point& b) {
-    RankSampler& q = ranks_[r];
-    const PopTimeline::Point& a = q.previous;
-    const double span = b.time - a.time;
-    for (; q.next < s_.times.size() && s_.times[q.next] < b.time; ++q.next) {
-      const double t = s_.times[q.next];
-      const auto at = [&](double fa, double fb) { return span > 0 ? fa + (fb - fa) * (t - a.time) / span : fb; };
-      set(r, q.next, at(a.useful, b.useful), at(a.ideal, b.ideal));
-    }
-    q.previous = b;
-  }
-  PopSamples& s_;
-  std::vector<RankSampler> ranks_;
 };
 
 // The factors over [from, to] of any timers with useful_at() and ideal_at().

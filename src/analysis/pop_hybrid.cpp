@@ -2,6 +2,10 @@
 #include "wisp/analysis/pop_hybrid.hpp"
 
 #include <algorithm>
+#include <string>
+#include <vector>
+
+#include "wisp/trace/trace_summary.hpp"
 
 namespace wisp {
 
@@ -45,35 +49,76 @@ double thread_useful(const Definitions& defs, const std::vector<LocationEvent>& 
   return useful;
 }
 
-}  // namespace
+// A rank's part of the factors: its master's time in MPI calls and in OpenMP barriers, and the
+// useful time of each of its CPU threads (none: not hybrid).
+struct RankPart {
+  double mpi = 0, barrier = 0;
+  std::vector<double> threads;
+};
 
-std::optional<HybridPopFactors> hybrid_pop_factors(const Trace& t) {
+RankPart rank_part(const Trace& t, Rank r) {
+  const MasterTimes m = master_times(t, r);
+  RankPart part{m.mpi, m.barrier, {}};
+  for (std::size_t k = 0; k < t.ranks[r].others.size(); ++k)
+    if (t.defs.ranks[r].others[k].kind == LocationKind::CpuThread)
+      part.threads.push_back(thread_useful(t.defs, t.ranks[r].others[k]));
+  return part;
+}
+
+// The factors from every rank's part, summed in rank order.
+std::optional<HybridPopFactors> combine(double runtime, const std::vector<RankPart>& parts) {
   HybridPopFactors f;
-  f.runtime = t.span();
+  f.runtime = runtime;
   double useful = 0, outside_sum = 0, outside_max = 0;
   bool hybrid = false;
-  for (Rank r = 0; r < t.rank_count(); ++r) {
-    const MasterTimes m = master_times(t, r);
-    const double outside = f.runtime - m.mpi;
+  for (const RankPart& part : parts) {
+    const double outside = f.runtime - part.mpi;
     outside_sum += outside;
     outside_max = std::max(outside_max, outside);
-    useful += outside - m.barrier;
+    useful += outside - part.barrier;
     f.threads += 1;
-    for (std::size_t k = 0; k < t.ranks[r].others.size(); ++k) {
-      if (t.defs.ranks[r].others[k].kind != LocationKind::CpuThread) continue;
+    for (const double thread : part.threads) {
       hybrid = true;
       f.threads += 1;
-      useful += thread_useful(t.defs, t.ranks[r].others[k]);
+      useful += thread;
     }
   }
   if (!hybrid || f.runtime <= 0) return std::nullopt;
   f.hybrid_parallel_efficiency = useful / (static_cast<double>(f.threads) * f.runtime);
   f.mpi_communication_efficiency = outside_max / f.runtime;
-  f.mpi_load_balance = outside_max > 0 ? outside_sum / static_cast<double>(t.rank_count()) / outside_max : 0;
+  f.mpi_load_balance = outside_max > 0 ? outside_sum / static_cast<double>(parts.size()) / outside_max : 0;
   f.mpi_parallel_efficiency = f.mpi_load_balance * f.mpi_communication_efficiency;
   f.openmp_parallel_efficiency =
       f.mpi_parallel_efficiency > 0 ? f.hybrid_parallel_efficiency / f.mpi_parallel_efficiency : 0;
   return f;
+}
+
+}  // namespace
+
+std::optional<HybridPopFactors> hybrid_pop_factors(const Trace& t) {
+  std::vector<RankPart> parts;
+  for (Rank r = 0; r < t.rank_count(); ++r) parts.push_back(rank_part(t, r));
+  return combine(t.span(), parts);
+}
+
+std::optional<HybridPopFactors> hybrid_pop_factors(const Trace& t, ProcessGroup& group) {
+  Packer mine;
+  for (Rank r = t.share->first; r < t.share->last; ++r) {
+    const RankPart part = rank_part(t, r);
+    mine.put(part.mpi).put(part.barrier).put_vector(part.threads);
+  }
+  std::vector<RankPart> parts;
+  for (const std::string& packet : all_gather(group, mine.take())) {
+    Unpacker in(packet);
+    while (!in.done()) {
+      RankPart part;
+      part.mpi = in.get<double>();
+      part.barrier = in.get<double>();
+      part.threads = in.get_vector<double>();
+      parts.push_back(std::move(part));
+    }
+  }
+  return combine(summary_over(t, group).span(), parts);
 }
 
 }  // namespace wisp

@@ -9,6 +9,8 @@
 #include "analysis/bisect.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/error.hpp"
+#include "wisp/trace/process_group.hpp"
+#include "wisp/trace/trace_summary.hpp"
 
 namespace wisp {
 
@@ -26,7 +28,24 @@ struct CallEvents {
   }
 };
 
+// Spread over processes: every rank's MPI events counted at the windows' borders, gathered (what
+// the merging reads of them), instead of the events themselves.
+struct BorderCounts {
+  std::vector<double> borders;
+  std::vector<std::vector<std::uint32_t>> below;  // per rank: events before each border, then up to the last
+  std::size_t mpi_event_count(Rank r) const { return below[r].empty() ? 0 : below[r].back(); }
+  std::size_t border(double t) const {
+    return static_cast<std::size_t>(std::lower_bound(borders.begin(), borders.end(), t) - borders.begin());
+  }
+};
+
 // MPI events of rank r in [a, b), or [a, b] for the last window.
+std::uint32_t events_in(const BorderCounts& t, Rank r, double a, double b, bool closed) {
+  const std::vector<std::uint32_t>& below = t.below[r];
+  if (below.empty()) return 0;
+  return (closed ? below.back() : below[t.border(b)]) - below[t.border(a)];
+}
+
 template <typename Events>
 std::uint32_t events_in(const Events& t, Rank r, double a, double b, bool closed) {
   const std::size_t n = t.mpi_event_count(r);
@@ -63,9 +82,8 @@ std::vector<double> fixed_borders(double start, double end, double length) {
 }
 
 template <typename Events>
-std::vector<WindowRange> ranges_of(const Events& t, Rank ranks, double start, double end,
+std::vector<WindowRange> ranges_of(const Events& t, Rank ranks, const std::vector<double>& borders,
                                    const WindowOptions& options) {
-  const std::vector<double> borders = fixed_borders(start, end, options.length);
   const std::size_t last = borders.size() - 1;
   std::vector<std::pair<double, double>> ranges;
   std::size_t from = 0;
@@ -89,11 +107,45 @@ std::vector<WindowRange> ranges_of(const Events& t, Rank ranks, double start, do
 }  // namespace
 
 std::vector<WindowRange> window_ranges(const PopTimeline& t, const WindowOptions& options) {
-  return ranges_of(t, static_cast<Rank>(t.ranks.size()), t.start, t.end, options);
+  return ranges_of(t, static_cast<Rank>(t.ranks.size()), fixed_borders(t.start, t.end, options.length), options);
 }
 
 std::vector<WindowRange> window_ranges(const Trace& trace, const Pag& pag, const WindowOptions& options) {
-  return ranges_of(CallEvents{trace, pag}, trace.rank_count(), trace.start_time(), trace.end_time(), options);
+  return ranges_of(CallEvents{trace, pag}, trace.rank_count(),
+                   fixed_borders(trace.start_time(), trace.end_time(), options.length), options);
+}
+
+std::vector<WindowRange> window_ranges(const Trace& trace, const WindowOptions& options, ProcessGroup& group) {
+  const TraceSummary whole = summary_over(trace, group);
+  BorderCounts counts{fixed_borders(whole.start_time(), whole.end_time(), options.length), {}};
+  counts.below.resize(trace.rank_count());
+  Packer mine;
+  for (Rank r = trace.share->first; r < trace.share->last; ++r) {
+    const RankTrace& rt = trace.ranks[r];
+    std::vector<double> times;  // the enters and leaves of its outermost MPI calls, as the PAG's calls
+    EventIndex leave = 0;
+    for (const CallSpan& c : rt.mpi_calls) {
+      if (!times.empty() && c.enter <= leave) continue;  // nested
+      times.push_back(rt.events[c.enter].time);
+      times.push_back(rt.events[c.leave].time);
+      leave = c.leave;
+    }
+    std::vector<std::uint32_t> below;
+    if (!times.empty()) {
+      const auto time = [&](std::size_t i) { return times[i]; };
+      for (const double b : counts.borders)
+        below.push_back(static_cast<std::uint32_t>(lower_index(times.size(), b, time)));
+      below.push_back(static_cast<std::uint32_t>(upper_index(times.size(), counts.borders.back(), time)));
+    }
+    mine.put_vector(below);
+  }
+  const std::vector<RankShare> shares = gather_shares(group, *trace.share);
+  const std::vector<std::string> parts = all_gather(group, mine.take());
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    Unpacker in(parts[p]);
+    for (Rank r = shares[p].first; r < shares[p].last; ++r) counts.below[r] = in.get_vector<std::uint32_t>();
+  }
+  return ranges_of(counts, trace.rank_count(), counts.borders, options);
 }
 
 std::vector<PopWindow> pop_windows(const PopTimeline& t, const WindowOptions& options) {

@@ -173,7 +173,6 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
 
 AnalysisParts spread_parts(AnalysisParts parts) {
   parts.pag = false;
-  parts.pop = false;
   return parts;
 }
 
@@ -192,6 +191,22 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
       const TraceBasedWaits trace_based = trace_based_waits(trace, a.wait_paths.waits);
       a.waits = estimate_waits(trace, &trace_based, group, span);
     });
+  if (a.parts.pop) {
+    PopAnalysisOptions pop;
+    pop.pop = options.pop;
+    pop.windows = resolve_windows(options.windows, span);
+    std::optional<PopAnalysis> result;
+    timed(a.timings, "POP factors and windows (ideal-network clock replay)",
+          [&] { result = analyze_pop(trace, pop, group); });
+    a.parts.pop = result.has_value();
+    if (result)
+      a.pop = std::move(*result);
+    else if (group.process() == 0)
+      spdlog::warn(
+          "POP over processes: the ideal network's dependencies form a cycle (events with equal timestamps out of "
+          "order), which only the whole trace's activity graph can break; POP is left out (wisp analyze without "
+          "mpirun computes it)");
+  }
   return a;
 }
 

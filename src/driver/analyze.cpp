@@ -138,10 +138,10 @@ Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) 
   if (root && processes > trace.rank_count())
     spdlog::info("wisp analyze: {} processes for a trace of {} ranks: {} of them have no rank to analyse", processes,
                  trace.rank_count(), processes - trace.rank_count());
-  if (root && (wanted.pag || wanted.pop))
+  if (root && wanted.pag)
     spdlog::info(
-        "wisp analyze over MPI processes: the activity-graph analysis (near-critical paths, MBM) and the POP "
-        "factors are not spread yet and are left out (wisp analyze without mpirun computes them)");
+        "wisp analyze over MPI processes: the activity-graph analysis (near-critical paths, MBM) is not spread yet "
+        "and is left out (wisp analyze without mpirun computes it)");
   const TraceAnalysis analysis = analyze_trace(trace, options, *group);
   const TraceSummary summary = summary_over(trace, *group);
   if (!root) return {};

@@ -1,8 +1,9 @@
 // `mpirun -n 3 wisp analyze` (the analyses spread over the job's processes) prints what `-n 1` and
-// a plain `wisp analyze` of the same analyses print, on real and generated traces (JSON compared
-// with the timings removed); more processes than ranks are noted, options that need the whole
-// trace in one process are refused in one line, a corrupt event file read by one process ends the
-// job with the reader's one-line error. Skipped when wisp was built without MPI.
+// a plain `wisp analyze` of the same analyses (POP's factors and windows included) print, on real
+// and generated traces (JSON compared with the timings removed); more processes than ranks are
+// noted, options that need the whole trace in one process are refused in one line, a corrupt event
+// file read by one process ends the job with the reader's one-line error. Skipped when wisp was
+// built without MPI.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -17,8 +18,8 @@ using json = nlohmann::json;
 using wisp::test::mpirun;
 using wisp::test::TempDir;
 
-// What the spread analyses compute (the activity-graph analysis and POP are not spread).
-const std::string kSpread = "--analyses wait_states,critical_path,delays,wait_estimate";
+// What the spread analyses compute (the activity-graph analysis is not spread yet).
+const std::string kSpread = "--analyses wait_states,critical_path,delays,wait_estimate,pop";
 
 json without_timings(json j) {
   if (j.is_object()) {
@@ -46,7 +47,8 @@ void require_same_over_processes(const fs::path& trace, const TempDir& dir) {
   CHECK(first == whole);
   const auto three = wisp::test::shell(mpirun(3, "self,vader", args), dir.path());
   CHECK(parsed(three) == first);
-  CHECK_THAT(three.err, Catch::Contains("not spread yet and are left out"));
+  CHECK_THAT(three.err, Catch::Contains("not spread yet and is left out"));
+  CHECK(first.contains("pop"));
 }
 
 }  // namespace

@@ -29,5 +29,8 @@ struct PopAnalysis {
 // With `pag` (built with PagOptions::ideal_eager_limit = options.pop.eager_limit and still holding
 // that variant), the ideal-network clock replay runs on it; otherwise on a PAG of its own.
 PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options = {}, const Pag* pag = nullptr);
+// Collective over `group`, for a trace read spread over it: the same analysis on every process
+// (ideal_clock_spread.hpp); nullopt if the ideal network's dependencies form a cycle.
+std::optional<PopAnalysis> analyze_pop(const Trace& trace, const PopAnalysisOptions& options, ProcessGroup& group);
 
 }  // namespace wisp

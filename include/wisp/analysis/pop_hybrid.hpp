@@ -9,6 +9,7 @@
 
 #include <optional>
 
+#include "wisp/trace/process_group.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {
@@ -25,5 +26,7 @@ struct HybridPopFactors {
 
 // No value for single-threaded traces (or a trace without duration).
 std::optional<HybridPopFactors> hybrid_pop_factors(const Trace& trace);
+// Collective over `group`, for a trace read spread over it: the same factors, on every process.
+std::optional<HybridPopFactors> hybrid_pop_factors(const Trace& trace, ProcessGroup& group);
 
 }  // namespace wisp

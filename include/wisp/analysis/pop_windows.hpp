@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "wisp/analysis/pop.hpp"
+#include "wisp/trace/process_group.hpp"
 
 namespace wisp {
 
@@ -33,5 +34,8 @@ struct WindowRange {
 };
 std::vector<WindowRange> window_ranges(const PopTimeline& timeline, const WindowOptions& options);
 std::vector<WindowRange> window_ranges(const Trace& trace, const Pag& pag, const WindowOptions& options);
+// Collective over `group`, for a trace read spread over it: the same ranges as of the whole trace,
+// on every process (each process counts its ranks' MPI events at the borders).
+std::vector<WindowRange> window_ranges(const Trace& trace, const WindowOptions& options, ProcessGroup& group);
 
 }  // namespace wisp

@@ -76,9 +76,10 @@ struct TraceAnalysis {
 TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options = {});
 
 // Spread over processes (a trace read with a ProcessGroup: Trace::share), as Scalasca's parallel
-// replay: the wait-path analysis, the wait estimate, the communication matrix and the threads'
+// replay: the wait-path analysis, the wait estimate, POP, the communication matrix and the threads'
 // profile, each equal on every process to analyze_trace() of the whole trace with the same parts.
-// The activity-graph analysis and POP are not spread yet: `spread_parts` says what is.
+// The activity-graph analysis is not spread yet: `spread_parts` says what is. POP is left out
+// (parts.pop false) if the ideal network's dependencies form a cycle.
 TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options, ProcessGroup& group);
 // The parts of `parts` that analyze_trace(trace, options, group) computes.
 AnalysisParts spread_parts(AnalysisParts parts);

@@ -1,0 +1,217 @@
+// POP spread over processes (threads stand in for MPI ranks) equals POP of the whole trace exactly:
+// the factors of the run and of every window, the clock replay's T_ideal and the hybrid factors,
+// on real traces, generated ones and a hand-built trace with every kind of dependency (messages
+// below and above the eager limit, a receive that ends before its send starts, collectives of
+// every class on the world and on a sub-communicator, a prefix operation), over 1 to 4 and 7
+// processes and with rounds of one clock; and a trace whose ideal dependencies form a cycle
+// leaves POP out on every process.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "hand_trace.hpp"
+#include "helpers.hpp"
+#include "thread_group.hpp"
+#include "wisp/analysis/ideal_clock_spread.hpp"
+#include "wisp/analysis/pag.hpp"
+#include "wisp/analysis/pop_analysis.hpp"
+#include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/generate/generators.hpp"
+#include "wisp/io/otf2_reader.hpp"
+#include "wisp/io/otf2_writer.hpp"
+
+using namespace wisp;
+using wisp::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+void require_same(const PopFactors& x, const PopFactors& y) {
+  CHECK(same(x.load_balance, y.load_balance));
+  CHECK(same(x.serialisation, y.serialisation));
+  CHECK(same(x.transfer, y.transfer));
+  CHECK(same(x.parallel_efficiency, y.parallel_efficiency));
+  CHECK(same(x.communication_efficiency, y.communication_efficiency));
+  CHECK(same(x.elapsed, y.elapsed));
+  CHECK(same(x.ideal, y.ideal));
+  CHECK(same(x.mean_useful, y.mean_useful));
+  CHECK(same(x.max_useful, y.max_useful));
+}
+
+void require_same(const PopAnalysis& x, const PopAnalysis& y) {
+  require_same(x.whole, y.whole);
+  CHECK(x.replay_ideal == y.replay_ideal);
+  REQUIRE(x.windows.size() == y.windows.size());
+  for (std::size_t i = 0; i < y.windows.size(); ++i) {
+    INFO("window " << i);
+    CHECK(x.windows[i].start == y.windows[i].start);
+    CHECK(x.windows[i].end == y.windows[i].end);
+    CHECK(x.windows[i].min_events == y.windows[i].min_events);
+    require_same(x.windows[i].factors, y.windows[i].factors);
+  }
+  REQUIRE(x.hybrid.has_value() == y.hybrid.has_value());
+  if (y.hybrid) {
+    CHECK(x.hybrid->hybrid_parallel_efficiency == y.hybrid->hybrid_parallel_efficiency);
+    CHECK(x.hybrid->mpi_load_balance == y.hybrid->mpi_load_balance);
+    CHECK(x.hybrid->openmp_parallel_efficiency == y.hybrid->openmp_parallel_efficiency);
+    CHECK(x.hybrid->threads == y.hybrid->threads);
+  }
+}
+
+PopAnalysisOptions options_for(const Trace& whole, std::uint64_t eager_limit) {
+  PopAnalysisOptions o;
+  o.pop.eager_limit = eager_limit;
+  o.windows = resolve_windows(WindowChoice{}, whole.span());
+  return o;
+}
+
+// POP of the whole trace against POP over 1-4 and 7 processes; over 3 and 7 the replay's rounds
+// carry one clock each (the samples alone: analyze_pop() keeps the default rounds).
+void require_spread_equals_whole(const fs::path& path, std::uint64_t eager_limit = 65536) {
+  const Trace whole_trace = read_otf2(path);
+  const PopAnalysisOptions options = options_for(whole_trace, eager_limit);
+  const PopAnalysis whole = analyze_pop(whole_trace, options);
+  const std::vector<double> times{whole_trace.start_time(), whole_trace.end_time()};
+  const PopSamples whole_samples =
+      pop_samples(whole_trace, build_pag(whole_trace, eager_limit_options(eager_limit)), times);
+  for (int processes : {1, 2, 3, 4, 7}) {
+    INFO(path.string() << " over " << processes << " processes, eager limit " << eager_limit);
+    std::vector<std::optional<PopAnalysis>> parts(static_cast<std::size_t>(processes));
+    std::vector<std::optional<PopSamples>> samples(parts.size());
+    test::on_processes(processes, [&](ProcessGroup& group) {
+      ReadOptions o;
+      o.group = &group;
+      o.threads = 1;
+      const Trace trace = read_otf2(path, o);
+      const auto p = static_cast<std::size_t>(group.process());
+      parts[p] = analyze_pop(trace, options, group);
+      if (processes == 3 || processes == 7) samples[p] = pop_samples(trace, eager_limit, times, group, 1);
+    });
+    for (const std::optional<PopAnalysis>& part : parts) {
+      REQUIRE(part.has_value());
+      require_same(*part, whole);
+    }
+    for (const std::optional<PopSamples>& s : samples) {
+      if (!s) continue;
+      CHECK(s->ideal_runtime == whole_samples.ideal_runtime);
+      CHECK(s->useful == whole_samples.useful);
+      CHECK(s->ideal == whole_samples.ideal);
+    }
+  }
+}
+
+// Every kind of dependency the ideal network has, on 5 ranks (times in seconds).
+Trace every_dependency() {
+  test::HandTrace h(5);
+  const CommId sub = h.comm({1, 2, 4});
+  for (Rank r = 0; r < 5; ++r) {
+    h.enter(r, 0.0 + 0.1 * r, "main");
+    h.init(r, 0.5 + 0.1 * r, 1.0 + 0.1 * r);
+  }
+  // Small and large blocking messages: 0 -> 1 small, 2 -> 3 large (rendezvous), 3 -> 2 large received early.
+  h.send(0, 2.0, 2.1, 1, 0, 64);
+  h.recv(1, 1.5, 2.2, 0, 0, 64);
+  h.send(2, 2.0, 3.0, 3, 0, 1 << 20);
+  h.recv(3, 2.5, 3.1, 2, 0, 1 << 20);
+  h.ssend(4, 2.0, 2.4, 0, 1, 1 << 18);
+  h.recv(0, 2.3, 2.5, 4, 1, 1 << 18);
+  // A receive that ends before its send starts (clock skew): no dependency.
+  h.send(1, 3.4, 3.5, 4, 2, 8);
+  h.recv(4, 3.0, 3.3, 1, 2, 8);
+  // Non-blocking, large, completed by MPI_Wait / MPI_Waitall.
+  const auto s0 = h.isend(0, 3.6, 3.7, 2, 3, 1 << 20);
+  const auto r2 = h.irecv(2, 3.2, 3.3, 0, 3, 1 << 20);
+  const auto s3 = h.isend(3, 3.4, 3.5, 1, 4, 1 << 10);
+  const auto r1 = h.irecv(1, 3.6, 3.7, 3, 4, 1 << 10);
+  h.wait(0, 3.8, 4.0, {s0});
+  h.wait(2, 3.4, 4.1, {r2});
+  h.wait(3, 3.6, 3.9, {s3});
+  h.wait(1, 3.8, 4.2, {r1});
+  h.sendrecv(4, 3.5, 4.3, 3, 3, 5, 1 << 19);
+  h.sendrecv(3, 4.0, 4.4, 4, 4, 5, 1 << 19);
+  // Collectives of every class.
+  const double bcast[5] = {4.5, 4.6, 4.7, 4.8, 4.5};
+  for (Rank r = 0; r < 5; ++r) h.collective(r, bcast[r], 5.0 + 0.01 * r, "MPI_Bcast", h.world(), 2);
+  const double reduce[5] = {5.2, 5.5, 5.3, 5.1, 5.4};
+  for (Rank r = 0; r < 5; ++r) h.collective(r, reduce[r], r == 1 ? 5.8 : reduce[r] + 0.05, "MPI_Reduce", h.world(), 1);
+  const double scan[5] = {6.0, 6.3, 6.1, 6.5, 6.2};
+  for (Rank r = 0; r < 5; ++r) h.collective(r, scan[r], 6.6 + 0.01 * r, "MPI_Scan", h.world());
+  for (Rank r : {1, 2, 4}) h.collective(r, 6.8 + 0.1 * r, 7.5, "MPI_Allreduce", sub);
+  for (Rank r = 0; r < 5; ++r) h.collective(r, 7.6 + 0.05 * r, 8.0, "MPI_Barrier", h.world());
+  for (Rank r = 0; r < 5; ++r) {
+    h.work(r, 8.0, 8.5 + 0.2 * r, "compute");
+    h.finalize(r, 9.5, 10.0);
+    h.leave(r, 10.1, "main");
+  }
+  Trace t = h.finish();
+  t.defs.world = h.world();  // to be written
+  return t;
+}
+
+// Both ranks send a large message, then receive: the ideal network's rendezvous wait for each
+// other's receive, posted at the same instant as the sends complete (a cycle).
+Trace ideal_cycle() {
+  test::HandTrace h(2);
+  for (Rank r = 0; r < 2; ++r) {
+    h.enter(r, 0.0, "main");
+    h.send(r, 1.0, 2.0, 1 - r, 0, 1 << 20);
+    h.recv(r, 2.0, 3.0, 1 - r, 0, 1 << 20);
+    h.leave(r, 4.0, "main");
+  }
+  Trace t = h.finish();
+  t.defs.world = h.world();
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("POP over processes equals it in one, on real traces", "[analysis][processes][pop]") {
+  for (const char* name :
+       {"apps/sweep3d_50c_6r", "apps/cloverleaf_bm_short_4r", "apps/cloverleaf_2r", "apps/minife_100c_imb20_4r",
+        "apps/npb_lu_W_4r", "whatif/minife2/imb20_A", "whatif/imb8_barrier/dynamic", "whatif/imb8_ring/static",
+        "other-writers/sstmacro-otf2_test_traces", "other-writers/casita-2_jacobi_blame_cpu_015",
+        "other-writers/casita-10_scorep_mpi_tags", "scorep-ping-pong"})
+    require_spread_equals_whole(test::real_trace(name));
+}
+
+TEST_CASE("POP over processes equals it in one, on generated and hand-built traces", "[analysis][processes][pop]") {
+  TempDir dir;
+  gen::HaloOptions halo;
+  halo.dims = {4, 3};
+  halo.steps = 20;
+  halo.overload_ranks = {5};
+  halo.overload = 0.3;
+  halo.launch_jitter = 0.001;
+  write_otf2(gen::generate_halo(halo), dir / "halo");
+  require_spread_equals_whole(dir / "halo");
+  require_spread_equals_whole(dir / "halo", 0);  // every message a rendezvous
+  write_otf2(gen::generate_mpmd(gen::MpmdOptions{}), dir / "mpmd");
+  require_spread_equals_whole(dir / "mpmd");
+  write_otf2(gen::generate_wavefront(gen::WavefrontOptions{}), dir / "wavefront");
+  require_spread_equals_whole(dir / "wavefront", 0);
+  write_otf2(gen::generate_hybrid(gen::HybridOptions{}), dir / "hybrid");
+  require_spread_equals_whole(dir / "hybrid");
+  write_otf2(every_dependency(), dir / "every");
+  for (const std::uint64_t limit : {std::uint64_t{0}, std::uint64_t{1} << 12, std::uint64_t{65536}})
+    require_spread_equals_whole(dir / "every", limit);
+}
+
+TEST_CASE("POP over processes is left out when the ideal dependencies form a cycle", "[analysis][processes][pop]") {
+  TempDir dir;
+  write_otf2(ideal_cycle(), dir / "cycle");
+  const Trace whole = read_otf2(dir / "cycle");
+  CHECK(analyze_pop(whole, options_for(whole, 65536)).replay_ideal > 0);  // one process breaks the cycle
+  for (int processes : {1, 2}) {
+    std::vector<int> pop(static_cast<std::size_t>(processes), -1);
+    test::on_processes(processes, [&](ProcessGroup& group) {
+      ReadOptions o;
+      o.group = &group;
+      const Trace trace = read_otf2(dir / "cycle", o);
+      TraceAnalysisOptions options;
+      pop[static_cast<std::size_t>(group.process())] = analyze_trace(trace, options, group).parts.pop ? 1 : 0;
+    });
+    CHECK(pop == std::vector<int>(static_cast<std::size_t>(processes), 0));
+  }
+}
