@@ -14,6 +14,8 @@
 #include <limits>
 #include <unordered_map>
 
+#include <spdlog/spdlog.h>
+
 #include "analysis/pop_timers.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/error.hpp"
@@ -95,11 +97,12 @@ struct RoundState {
 class ClockReplay {
  public:
   ClockReplay(const Trace& trace, std::uint64_t eager_limit, ProcessGroup& group, std::size_t round_bytes,
-              PopSamples& samples)
+              ClockTransport transport, PopSamples& samples)
       : trace_(trace),
         limit_(eager_limit),
         group_(group),
         round_bytes_(round_bytes),
+        transport_(transport),
         me_(group.process()),
         tps_(static_cast<double>(trace.defs.clock.ticks_per_second)),
         sink_(samples),
@@ -123,7 +126,14 @@ class ClockReplay {
     outer_ = {};
     remote_ = {};
     roles_ = {};
-    return replay();
+    if (transport_ == ClockTransport::Automatic) {
+      std::uint64_t tight = 0;
+      for (const std::string& part : all_gather(group_, packed(tight_))) tight += Unpacker(part).get<std::uint64_t>();
+      transport_ = tight == 0 ? ClockTransport::PointToPoint : ClockTransport::Rounds;
+      spdlog::debug("POP over processes, process {}: {} tight dependencies, clocks cross {}", me_, tight,
+                    tight == 0 ? "point to point" : "in rounds");
+    }
+    return transport_ == ClockTransport::PointToPoint ? replay_point_to_point() : replay();
   }
 
  private:
@@ -424,6 +434,7 @@ class ClockReplay {
       if (send.message == kNone || send.bytes <= limit_) return;
       const Ticks post = side(send.message, false).first;
       if (post == kMissing || post > at(r, target)) return;
+      tight_ += post == at(r, target) ? 1 : 0;
       deps.push_back({target, DepKind::Post, send.message, 0});
       release = std::max(release, post);
     };
@@ -436,6 +447,7 @@ class ClockReplay {
           if (recv.message == kNone) break;
           const Ticks sent = side(recv.message, true).first;
           if (sent == kMissing || sent > at(r, i)) break;
+          tight_ += sent == at(r, i) ? 1 : 0;
           deps.push_back({i, DepKind::Start, recv.message, 0});
           release = std::max(release, sent);
           break;
@@ -449,6 +461,7 @@ class ClockReplay {
         case EventKind::MpiCollectiveEnd: {
           const Role& role = roles_[r][e.ref];
           if (role.instance == kNone || !role.waits) break;
+          tight_ += role.hub_time == at(r, i) ? 1 : 0;
           deps.push_back({i, DepKind::Hub, role.instance, role.member});
           release = std::max(release, role.hub_time);
           break;
@@ -491,11 +504,46 @@ class ClockReplay {
     return length_;
   }
 
+  // Point to point: a process's clocks go out when its ranks all wait (or many are ready), and it
+  // waits for the next message; no cycle (no tight dependency), so every process finishes.
+  std::optional<Ticks> replay_point_to_point() {
+    outbox_.assign(static_cast<std::size_t>(group_.processes()), Packer());
+    cursor_.resize(trace_.rank_count());
+    unfinished_ = trace_.share->size();
+    for (Rank r = trace_.share->last; r-- > trace_.share->first;) ready_.push_back(r);
+    while (true) {
+      while (!ready_.empty()) {
+        const Rank r = ready_.back();
+        ready_.pop_back();
+        advance(r);
+      }
+      flush();
+      if (unfinished_ == 0) break;
+      const std::string message = group_.receive();
+      Unpacker in(message);
+      while (!in.done()) {
+        const auto key = in.get<std::uint64_t>();
+        deliver(key, in.get<Ticks>());
+      }
+    }
+    feed_.finish();
+    return length_;
+  }
+  void flush() {
+    for (std::size_t p = 0; p < outbox_.size(); ++p)
+      if (outbox_[p].size() > 0) {
+        group_.send(static_cast<int>(p), outbox_[p].take());
+        outbox_[p] = Packer();
+      }
+    outbox_bytes_ = 0;
+  }
+
   void advance(Rank r) {
     Cursor& c = cursor_[r];
     const std::vector<Event>& events = trace_.ranks[r].events;
     const std::vector<Dep>& deps = deps_[r];
     while (c.next < events.size()) {
+      if (outbox_bytes_ >= round_bytes_ && transport_ == ClockTransport::PointToPoint) flush();
       if (outbox_bytes_ >= round_bytes_) {  // this round's clocks are many: the rest next round
         deferred_.push_back(r);
         return;
@@ -628,6 +676,7 @@ class ClockReplay {
   std::uint64_t limit_;
   ProcessGroup& group_;
   std::size_t round_bytes_;
+  ClockTransport transport_;
   int me_;
   double tps_;
   SampleSink sink_;
@@ -652,13 +701,14 @@ class ClockReplay {
   std::size_t outbox_bytes_ = 0;
   std::uint64_t sent_ = 0;
   std::uint64_t unfinished_ = 0;
+  std::uint64_t tight_ = 0;  // dependencies whose start and end have the same time stamp
   Ticks length_ = 0;
 };
 
 }  // namespace
 
 std::optional<PopSamples> pop_samples(const Trace& trace, std::uint64_t eager_limit, std::vector<double> times,
-                                      ProcessGroup& group, std::size_t round_bytes) {
+                                      ProcessGroup& group, std::size_t round_bytes, ClockTransport transport) {
   if (!trace.share) throw Error("POP over processes: the trace was not read spread over them");
   std::sort(times.begin(), times.end());
   times.erase(std::unique(times.begin(), times.end()), times.end());
@@ -667,7 +717,7 @@ std::optional<PopSamples> pop_samples(const Trace& trace, std::uint64_t eager_li
   out.times = std::move(times);
   out.useful.assign(out.rank_count * out.times.size(), 0);
   out.ideal.assign(out.useful.size(), 0);
-  const std::optional<Ticks> length = ClockReplay(trace, eager_limit, group, round_bytes, out).run();
+  const std::optional<Ticks> length = ClockReplay(trace, eager_limit, group, round_bytes, transport, out).run();
   // Every process's rows and largest clock, to every process.
   const RankShare own = *trace.share;
   const std::size_t n = out.times.size();

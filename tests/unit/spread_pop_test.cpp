@@ -3,8 +3,8 @@
 // on real traces, generated ones and a hand-built trace with every kind of dependency (messages
 // below and above the eager limit, a receive that ends before its send starts, collectives of
 // every class on the world and on a sub-communicator, a prefix operation), over 1 to 4 and 7
-// processes and with rounds of one clock; and a trace whose ideal dependencies form a cycle
-// leaves POP out on every process.
+// processes, with the clocks crossing in rounds of one clock and point to point one by one; and a
+// trace whose ideal dependencies form a cycle leaves POP out on every process.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -67,8 +67,8 @@ PopAnalysisOptions options_for(const Trace& whole, std::uint64_t eager_limit) {
   return o;
 }
 
-// POP of the whole trace against POP over 1-4 and 7 processes; over 3 and 7 the replay's rounds
-// carry one clock each (the samples alone: analyze_pop() keeps the default rounds).
+// POP of the whole trace against POP over 1-4 and 7 processes; over 3 and 7 also the samples with
+// clocks crossing one per round, and one per point-to-point message (analyze_pop() chooses).
 void require_spread_equals_whole(const fs::path& path, std::uint64_t eager_limit = 65536) {
   const Trace whole_trace = read_otf2(path);
   const PopAnalysisOptions options = options_for(whole_trace, eager_limit);
@@ -79,7 +79,7 @@ void require_spread_equals_whole(const fs::path& path, std::uint64_t eager_limit
   for (int processes : {1, 2, 3, 4, 7}) {
     INFO(path.string() << " over " << processes << " processes, eager limit " << eager_limit);
     std::vector<std::optional<PopAnalysis>> parts(static_cast<std::size_t>(processes));
-    std::vector<std::optional<PopSamples>> samples(parts.size());
+    std::vector<std::optional<PopSamples>> samples(2 * parts.size());
     test::on_processes(processes, [&](ProcessGroup& group) {
       ReadOptions o;
       o.group = &group;
@@ -87,7 +87,9 @@ void require_spread_equals_whole(const fs::path& path, std::uint64_t eager_limit
       const Trace trace = read_otf2(path, o);
       const auto p = static_cast<std::size_t>(group.process());
       parts[p] = analyze_pop(trace, options, group);
-      if (processes == 3 || processes == 7) samples[p] = pop_samples(trace, eager_limit, times, group, 1);
+      if (processes != 3 && processes != 7) return;
+      samples[2 * p] = pop_samples(trace, eager_limit, times, group, 1, ClockTransport::Rounds);
+      samples[2 * p + 1] = pop_samples(trace, eager_limit, times, group, 1, ClockTransport::PointToPoint);
     });
     for (const std::optional<PopAnalysis>& part : parts) {
       REQUIRE(part.has_value());

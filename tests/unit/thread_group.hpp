@@ -4,6 +4,8 @@
 #pragma once
 
 #include <barrier>
+#include <condition_variable>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -17,11 +19,18 @@ namespace wisp::test {
 
 class ThreadGroup final : public ProcessGroup {
  public:
+  struct Mailbox {  // point-to-point messages to one process
+    std::mutex mutex;
+    std::condition_variable arrived;
+    std::deque<std::string> messages;
+  };
   struct Shared {
-    explicit Shared(int n) : size(n), sync(n), boxes(static_cast<std::size_t>(n) * n) {}
+    explicit Shared(int n)
+        : size(n), sync(n), boxes(static_cast<std::size_t>(n) * n), mailboxes(static_cast<std::size_t>(n)) {}
     int size;
     std::barrier<> sync;
     std::vector<std::string> boxes;  // [from * size + to]
+    std::vector<Mailbox> mailboxes;
   };
   ThreadGroup(Shared& shared, int process) : shared_(shared), process_(process) {}
   int process() const override { return process_; }
@@ -34,6 +43,22 @@ class ThreadGroup final : public ProcessGroup {
     for (std::size_t from = 0; from < n; ++from) in[from] = std::move(shared_.boxes[from * n + process_]);
     shared_.sync.arrive_and_wait();
     return in;
+  }
+  void send(int to, std::string message) override {
+    Mailbox& box = shared_.mailboxes[static_cast<std::size_t>(to)];
+    {
+      const std::lock_guard lock(box.mutex);
+      box.messages.push_back(std::move(message));
+    }
+    box.arrived.notify_one();
+  }
+  std::string receive() override {
+    Mailbox& box = shared_.mailboxes[static_cast<std::size_t>(process_)];
+    std::unique_lock lock(box.mutex);
+    box.arrived.wait(lock, [&] { return !box.messages.empty(); });
+    std::string message = std::move(box.messages.front());
+    box.messages.pop_front();
+    return message;
   }
 
  private:

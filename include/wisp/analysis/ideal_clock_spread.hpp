@@ -21,11 +21,24 @@ namespace wisp {
 // the next round), so that no process holds a whole replay's values at once.
 inline constexpr std::size_t kClockRoundBytes = std::size_t{8} << 20;
 
+// How the clocks cross. A dependency chain that goes back and forth between processes (a halo
+// exchange and an Allreduce per step) needs a hop per crossing: in rounds of exchange() each hop
+// costs a collective of every process; point to point, one message (a process sends what its
+// ranks produced when they all wait, and waits for the next message). Point to point cannot tell
+// a cycle from slow processes, so it is only safe where no cycle can be: every dependency goes
+// forward in time, so a cycle needs dependencies between events of the same time stamp ("tight").
+enum class ClockTransport : std::uint8_t {
+  Automatic,     // point to point if no dependency of the trace is tight, else rounds
+  Rounds,        // exchange() rounds; a round in which nothing is sent while ranks wait is a cycle
+  PointToPoint,  // ProcessGroup::send/receive (the caller knows there is no cycle)
+};
+
 // Collective over `group`, for a trace read spread over it: the timers of every rank at `times`,
 // on every process, equal to pop_samples(whole trace, its PAG with this eager limit, times).
 // nullopt (on every process) if the ideal network's dependencies form a cycle (events with equal
 // timestamps in an inconsistent trace), which only a PAG of the whole trace can break.
 std::optional<PopSamples> pop_samples(const Trace& trace, std::uint64_t eager_limit, std::vector<double> times,
-                                      ProcessGroup& group, std::size_t round_bytes = kClockRoundBytes);
+                                      ProcessGroup& group, std::size_t round_bytes = kClockRoundBytes,
+                                      ClockTransport transport = ClockTransport::Automatic);
 
 }  // namespace wisp

@@ -27,6 +27,12 @@ class ProcessGroup {
   // Seconds spent in exchange() so far, waiting for the others included (what the -vv step logs
   // tell apart from the work; 0 where not measured).
   virtual double exchange_seconds() const { return 0; }
+  // Point-to-point, for replays whose values cross one dependency at a time (a round of exchange()
+  // per hop would cost a collective each): `message` goes to process `to` (not this one) without
+  // waiting for it to arrive; receive() waits for the next message sent to this process by any.
+  // Every message sent must be received before the next exchange(). A group without it throws.
+  virtual void send(int to, std::string message);
+  virtual std::string receive();
 };
 
 // The group of one process: what a single-process analysis runs in.

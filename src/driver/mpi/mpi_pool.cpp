@@ -12,6 +12,7 @@
 #include <chrono>
 #include <exception>
 #include <limits>
+#include <list>
 #include <map>
 #include <string>
 #include <thread>
@@ -153,8 +154,9 @@ class MpiProcessGroup final : public ProcessGroup {
   // -vv: how much the spread analysis exchanged, and how long this process spent in the exchanges
   // (its own sends and receives, and waiting for the processes behind it).
   ~MpiProcessGroup() override {
-    spdlog::debug("process {}: {} exchanges, {:.1f} MB sent, {:.3f} s in them", process_, exchanges_, sent_ / 1e6,
-                  seconds_);
+    for (auto& [text, request] : sends_) MPI_Wait(&request, MPI_STATUS_IGNORE);  // no throwing here
+    spdlog::debug("process {}: {} exchanges and {} point-to-point messages, {:.1f} MB sent, {:.3f} s in them", process_,
+                  exchanges_, messages_, sent_ / 1e6, seconds_);
   }
   int process() const override { return process_; }
   int processes() const override { return processes_; }
@@ -163,6 +165,7 @@ class MpiProcessGroup final : public ProcessGroup {
   std::vector<std::string> exchange(std::vector<std::string> outgoing) override {
     constexpr int kTagExchange = 11;
     constexpr std::size_t kChunk = std::size_t(1) << 30;
+    complete_sends();
     const double start = MPI_Wtime();
     ++exchanges_;
     const auto P = static_cast<std::size_t>(processes_);
@@ -202,10 +205,47 @@ class MpiProcessGroup final : public ProcessGroup {
     return incoming;
   }
 
+  // MPI_Isend of a buffer kept until it completes (the finished ones are dropped as more go out).
+  void send(int to, std::string message) override {
+    if (message.size() > std::size_t{INT32_MAX}) throw Error("process group: a point-to-point message over 2 GiB");
+    while (!sends_.empty()) {
+      int done = 0;
+      check(MPI_Test(&sends_.front().second, &done, MPI_STATUS_IGNORE), "MPI_Test");
+      if (!done) break;
+      sends_.pop_front();
+    }
+    ++messages_;
+    sent_ += message.size();
+    sends_.emplace_back(std::move(message), MPI_REQUEST_NULL);
+    std::string& text = sends_.back().first;
+    check(MPI_Isend(text.data(), static_cast<int>(text.size()), MPI_CHAR, to, kTagPoint, MPI_COMM_WORLD,
+                    &sends_.back().second),
+          "MPI_Isend");
+  }
+  std::string receive() override {
+    const double start = MPI_Wtime();
+    MPI_Status status;
+    check(MPI_Probe(MPI_ANY_SOURCE, kTagPoint, MPI_COMM_WORLD, &status), "MPI_Probe");
+    int size = 0;
+    check(MPI_Get_count(&status, MPI_CHAR, &size), "MPI_Get_count");
+    std::string message(static_cast<std::size_t>(size), '\0');
+    check(MPI_Recv(message.data(), size, MPI_CHAR, status.MPI_SOURCE, kTagPoint, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+          "MPI_Recv");
+    seconds_ += MPI_Wtime() - start;
+    return message;
+  }
+
  private:
+  static constexpr int kTagPoint = 12;
+  void complete_sends() {
+    for (auto& [text, request] : sends_) check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
+    sends_.clear();
+  }
+
   int process_, processes_;
-  std::uint64_t exchanges_ = 0, sent_ = 0;
+  std::uint64_t exchanges_ = 0, sent_ = 0, messages_ = 0;
   double seconds_ = 0;
+  std::list<std::pair<std::string, MPI_Request>> sends_;  // point-to-point sends not known complete
 };
 
 }  // namespace
