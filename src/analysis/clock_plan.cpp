@@ -56,6 +56,8 @@ class Planner {
   ClockPlan run() {
     const RankShare own = *trace_.share;
     const Rank P = trace_.rank_count();
+    for (const Callpath& cp : trace_.defs.callpaths)
+      mpi_callpath_.push_back(is_mpi(trace_.defs.regions[cp.region].kind) ? 1 : 0);
     sides_.resize(P);
     outer_.resize(P);
     for (Rank r = own.first; r < own.last; ++r) index_sides(r);
@@ -63,6 +65,8 @@ class Planner {
     decide_collectives();
     plan_.deps.resize(P);
     plan_.pubs.resize(P);
+    from_.resize(P);
+    connect_sides();
     plan_.replaced.resize(P);
     plan_.calls.resize(P);
     for (Rank r = own.first; r < own.last; ++r) build_rank(r);
@@ -86,7 +90,7 @@ class Planner {
     for (EventIndex i = 0; i < rt.events.size(); ++i) {
       const Event& e = rt.events[i];
       if (e.kind == EventKind::Enter || e.kind == EventKind::Leave) {
-        if (is_mpi(trace_.defs.region_of(e.ref).kind)) call = e.kind == EventKind::Enter ? i : kNone;
+        if (mpi_callpath_[e.ref]) call = e.kind == EventKind::Enter ? i : kNone;
         continue;
       }
       if (e.kind != EventKind::MpiSend && e.kind != EventKind::MpiIsend && e.kind != EventKind::MpiRecv &&
@@ -116,16 +120,14 @@ class Planner {
   // Each side of a message whose other side is on another process goes there.
   void exchange_sides() {
     std::vector<Packer> out(static_cast<std::size_t>(group_.processes()));
-    for (Rank r = trace_.share->first; r < trace_.share->last; ++r)
-      for (std::uint32_t k = 0; k < trace_.ranks[r].p2p.size(); ++k) {
-        const P2P& p = trace_.ranks[r].p2p[k];
-        if (p.message == kNone) continue;
-        const Message& m = trace_.message(p.message);
-        const Rank other = p.is_send() ? m.receiver : m.sender;
-        if (trace_.holds(other)) continue;
-        const Side& s = sides_[r][k];
-        out[static_cast<std::size_t>(owner(other))].put(SideFact{p.message, s.at, s.target});
-      }
+    for (std::size_t k = 0; k < trace_.messages.size(); ++k) {  // those with a side here, by number
+      const Message& m = trace_.messages[k];
+      const bool send_here = trace_.holds(m.sender), recv_here = trace_.holds(m.receiver);
+      if (send_here == recv_here) continue;
+      const Side& s = send_here ? sides_[m.sender][m.send] : sides_[m.receiver][m.recv];
+      out[static_cast<std::size_t>(owner(send_here ? m.receiver : m.sender))].put(
+          SideFact{trace_.message_id(k), s.at, s.target});
+    }
     std::vector<std::string> packets;
     for (Packer& p : out) packets.push_back(p.take());
     for (const std::string& packet : group_.exchange(std::move(packets))) {
@@ -136,19 +138,42 @@ class Planner {
               [](const SideFact& a, const SideFact& b) { return a.message < b.message; });
   }
 
-  // A message's side (send or receive), wherever it is.
-  std::pair<Ticks, Ticks> side(std::uint32_t message, bool send) const {
-    const Message& m = trace_.message(message);
-    const Rank r = send ? m.sender : m.receiver;
-    if (trace_.holds(r)) {
-      const Side& s = sides_[r][send ? m.send : m.recv];
-      return {s.at, s.target};
+  // Every message with a side here, walked by number beside the sides that arrived (no search
+  // per side): which of its two dependencies exist — a send's start to its receive's completion
+  // unless the receive ended first, a receive's posting to the completion of a send above the
+  // eager limit that completed after it —, kept as the start time each completion waits for
+  // (`from_`) and as a publication at the side it leaves.
+  void connect_sides() {
+    for (Rank r = trace_.share->first; r < trace_.share->last; ++r) {
+      from_[r].assign(trace_.ranks[r].p2p.size(), kMissing);
+      plan_.pubs[r].reserve(trace_.ranks[r].p2p.size() + trace_.ranks[r].collectives.size());
     }
-    const auto it = std::lower_bound(remote_.begin(), remote_.end(), message,
-                                     [](const SideFact& f, std::uint32_t id) { return f.message < id; });
-    if (it == remote_.end() || it->message != message)
-      throw Error("POP over processes: a message side did not arrive from its process");
-    return {it->at, it->target};
+    auto remote = remote_.begin();
+    for (std::size_t k = 0; k < trace_.messages.size(); ++k) {
+      const Message& m = trace_.messages[k];
+      const std::uint32_t id = trace_.message_id(k);
+      const bool send_here = trace_.holds(m.sender), recv_here = trace_.holds(m.receiver);
+      Side send = send_here ? sides_[m.sender][m.send] : Side{};
+      Side recv = recv_here ? sides_[m.receiver][m.recv] : Side{};
+      if (!send_here || !recv_here) {
+        while (remote != remote_.end() && remote->message < id) ++remote;
+        if (remote == remote_.end() || remote->message != id)
+          throw Error("POP over processes: a message side did not arrive from its process");
+        Side& other = send_here ? recv : send;
+        other.at = remote->at;
+        other.target = remote->target;
+      }
+      if (send.at != kMissing && recv.target != kMissing && send.at <= recv.target) {  // the message
+        if (send_here) plan_.pubs[m.sender].push_back({send.at_event, kStart, owner(m.receiver), id, 0});
+        if (recv_here) from_[m.receiver][m.recv] = send.at;
+      }
+      if (recv.at != kMissing && send.target != kMissing && recv.at <= send.target) {  // the rendezvous
+        if (recv_here) plan_.pubs[m.receiver].push_back({recv.at_event, kPost, owner(m.sender), id, 0});
+        if (send_here) from_[m.sender][m.send] = recv.at;
+      }
+    }
+    sides_ = {};
+    remote_ = {};
   }
 
   // ---- collectives: the PAG builder's add_instance, from summaries of each process's members ----
@@ -321,18 +346,6 @@ class Planner {
   void build_rank(Rank r) {
     const RankTrace& rt = trace_.ranks[r];
     std::vector<Publication>& pubs = plan_.pubs[r];
-    for (std::uint32_t k = 0; k < rt.p2p.size(); ++k) {
-      const P2P& p = rt.p2p[k];
-      const Side& s = sides_[r][k];
-      if (p.message == kNone || s.at == kMissing) continue;
-      const Message& m = trace_.message(p.message);
-      // A send's start reaches its receive's completion unless the receive ended first; a receive's
-      // posting reaches a send above the eager limit that completed after it.
-      const Ticks target = side(p.message, !p.is_send()).second;
-      if (target != kMissing && s.at <= target)
-        pubs.push_back(
-            {s.at_event, p.is_send() ? kStart : kPost, owner(p.is_send() ? m.receiver : m.sender), p.message, 0});
-    }
     plan_.replaced[r].assign(rt.collectives.size(), 0);
     for (std::uint32_t k = 0; k < rt.collectives.size(); ++k) {
       const Role& role = roles_[r][k];
@@ -365,7 +378,7 @@ class Planner {
     const auto rendezvous = [&](std::uint32_t record, EventIndex target) {
       const P2P& send = rt.p2p[record];
       if (send.message == kNone || send.bytes <= limit_) return;
-      const Ticks post = side(send.message, false).first;
+      const Ticks post = from_[r][record];
       if (post == kMissing || post > at(r, target)) return;
       plan_.tight += post == at(r, target) ? 1 : 0;
       deps.push_back({target, DepKind::Post, send.message, 0});
@@ -378,7 +391,7 @@ class Planner {
         case EventKind::MpiIrecv: {
           const P2P& recv = rt.p2p[e.ref];
           if (recv.message == kNone) break;
-          const Ticks sent = side(recv.message, true).first;
+          const Ticks sent = from_[r][e.ref];
           if (sent == kMissing || sent > at(r, i)) break;
           plan_.tight += sent == at(r, i) ? 1 : 0;
           deps.push_back({i, DepKind::Start, recv.message, 0});
@@ -414,9 +427,12 @@ class Planner {
   int me_;
   double tps_;
   const std::vector<RankShare>& shares_;
+  std::vector<std::uint8_t> mpi_callpath_;    // per call path: its region is an MPI function
   std::vector<std::vector<Side>> sides_;      // per local rank, per message side
   std::vector<std::vector<CallSpan>> outer_;  // per local rank: outermost MPI calls
   std::vector<SideFact> remote_;              // the other sides of messages that cross, by message
+  std::vector<std::vector<Ticks>> from_;      // per local rank, per message side: when the dependency into
+                                              // its completion starts (kMissing: none)
   std::vector<std::vector<Role>> roles_;      // per local rank, per collective record
   ClockPlan plan_;
 };

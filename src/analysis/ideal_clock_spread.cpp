@@ -8,6 +8,7 @@
 #include "wisp/analysis/ideal_clock_spread.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <unordered_map>
 
 #include <spdlog/spdlog.h>
@@ -61,7 +62,8 @@ class ClockReplay {
 
   struct Cursor {
     EventIndex next = 0;
-    Ticks previous = 0;  // the clock at event next - 1
+    Ticks previous = 0;     // the clock at event next - 1
+    Ticks previous_at = 0;  // its time stamp
     std::size_t dep = 0, pub = 0, call = 0;
   };
 
@@ -131,7 +133,8 @@ class ClockReplay {
         return;
       }
       const EventIndex i = c.next;
-      Ticks clock = i == 0 ? 0 : std::max<Ticks>(0, c.previous + chain(r, c, i - 1));
+      const Ticks here = at(r, i);
+      Ticks clock = i == 0 ? 0 : std::max<Ticks>(0, c.previous + (in_call(r, c, i - 1) ? 0 : here - c.previous_at));
       if (i > 0 && replaced(r, i)) clock = 0;  // the hub alone leads to it
       std::size_t d = c.dep;
       for (; d < deps.size() && deps[d].target == i; ++d) {
@@ -149,17 +152,18 @@ class ClockReplay {
       feed_.visit(r, i, clock);
       length_ = std::max(length_, clock);
       c.previous = clock;
+      c.previous_at = here;
       ++c.next;
     }
     --unfinished_;
   }
 
-  // The duration of the chain v -> v + 1 in the ideal clock: its computation time outside MPI calls.
-  Ticks chain(Rank r, Cursor& c, EventIndex v) const {
+  // Whether the chain v -> v + 1 is inside an MPI call (no time on the ideal clock) rather than
+  // computation (its whole duration).
+  bool in_call(Rank r, Cursor& c, EventIndex v) const {
     const std::vector<PagCall>& calls = plan_.calls[r];
     while (c.call < calls.size() && calls[c.call].leave <= v) ++c.call;
-    if (c.call < calls.size() && calls[c.call].enter <= v) return 0;
-    return at(r, v + 1) - at(r, v);
+    return c.call < calls.size() && calls[c.call].enter <= v;
   }
   // The chain begin -> end of a collective belongs to its hub.
   bool replaced(Rank r, EventIndex i) const {
@@ -287,9 +291,13 @@ std::optional<PopSamples> pop_samples(const Trace& trace, std::uint64_t eager_li
   out.useful.assign(out.rank_count * out.times.size(), 0);
   out.ideal.assign(out.useful.size(), 0);
   const std::vector<RankShare> shares = gather_shares(group, *trace.share);
-  const std::optional<Ticks> length =
-      ClockReplay(trace, group, round_bytes, transport, clock::plan_clocks(trace, eager_limit, group, shares), out)
-          .run();
+  const auto start = std::chrono::steady_clock::now();
+  clock::ClockPlan plan = clock::plan_clocks(trace, eager_limit, group, shares);
+  const auto planned = std::chrono::steady_clock::now();
+  const std::optional<Ticks> length = ClockReplay(trace, group, round_bytes, transport, std::move(plan), out).run();
+  const std::chrono::duration<double> plan_s = planned - start, replay_s = std::chrono::steady_clock::now() - planned;
+  spdlog::debug("POP over processes, process {}: plan {:.3f} s, replay {:.3f} s", group.process(), plan_s.count(),
+                replay_s.count());
   // Every process's rows and largest clock, to every process.
   const RankShare own = *trace.share;
   const std::size_t n = out.times.size();

@@ -93,15 +93,26 @@ std::optional<HybridPopFactors> combine(double runtime, const std::vector<RankPa
   return f;
 }
 
+// Whether any rank has a CPU thread besides its master (else the factors are none, and no rank's
+// events need reading).
+bool any_threads(const Definitions& defs) {
+  for (const auto& rank : defs.ranks)
+    for (const auto& other : rank.others)
+      if (other.kind == LocationKind::CpuThread) return true;
+  return false;
+}
+
 }  // namespace
 
 std::optional<HybridPopFactors> hybrid_pop_factors(const Trace& t) {
+  if (!any_threads(t.defs)) return std::nullopt;
   std::vector<RankPart> parts;
   for (Rank r = 0; r < t.rank_count(); ++r) parts.push_back(rank_part(t, r));
   return combine(t.span(), parts);
 }
 
 std::optional<HybridPopFactors> hybrid_pop_factors(const Trace& t, ProcessGroup& group) {
+  if (!any_threads(t.defs)) return std::nullopt;  // the same on every process: the definitions
   Packer mine;
   for (Rank r = t.share->first; r < t.share->last; ++r) {
     const RankPart part = rank_part(t, r);
