@@ -87,36 +87,40 @@ TraceAnalysisOptions analysis_options(const AnalyzeOptions& o) {
 }
 
 // analysis.json (compact; the terminal gets it indented), analysis.txt, pop_windows.csv, report.html,
-// analysis.cubex; a warning about the cube, if any, goes to `warnings`.
-void write_directory(const AnalyzeOptions& o, const Trace& trace, const TraceAnalysis& analysis,
-                     const nlohmann::json& json, const std::string& text, const ReportViews& views,
-                     std::vector<std::string>& warnings) {
+// analysis.cubex; a warning about the cube, if any, goes to `warnings`. Without `trace` (the analyses
+// spread over processes: no process holds every rank's events) report.html, whose timelines need
+// them, is left out.
+void write_directory(const AnalyzeOptions& o, const TraceSummary& summary, const Trace* trace,
+                     const TraceAnalysis& analysis, const nlohmann::json& json, const std::string& text,
+                     const ReportViews* views, std::vector<std::string>& warnings) {
   AtomicDirectory dir(o.output, o.force);
   if (!o.no_cube)
-    if (std::string w = write_cube(dir.staging() / "analysis.cubex", trace, cube_table(trace, analysis),
+    if (std::string w = write_cube(dir.staging() / "analysis.cubex", summary, cube_table(summary, analysis),
                                    "wisp analyze " + o.trace.string());
         !w.empty())
       warnings.push_back(std::move(w));
   write_file_atomically(dir.staging() / "analysis.json", json_text(json) + "\n");
   write_file_atomically(dir.staging() / "analysis.txt", text);
   write_file_atomically(dir.staging() / "pop_windows.csv", pop_windows_csv(analysis.pop.windows));
-  write_file_atomically(dir.staging() / "report.html", [&](std::ostream& out) {
-    write_analysis_html(out, o.trace.string(), trace, analysis, views.shown.front(), views.note);
-  });
-  if (!views.window.empty())
-    write_file_atomically(dir.staging() / "report-window.html", [&](std::ostream& out) {
-      write_analysis_html(out, o.trace.string(), trace, analysis, views.window.front(), views.window_note);
+  if (trace && views) {
+    write_file_atomically(dir.staging() / "report.html", [&](std::ostream& out) {
+      write_analysis_html(out, o.trace.string(), *trace, analysis, views->shown.front(), views->note);
     });
+    if (!views->window.empty())
+      write_file_atomically(dir.staging() / "report-window.html", [&](std::ostream& out) {
+        write_analysis_html(out, o.trace.string(), *trace, analysis, views->window.front(), views->window_note);
+      });
+  }
   dir.commit();
 }
 
 // Under mpirun/srun: every process reads its share of the ranks and the analyses run spread over
 // the processes (analyze_trace with the group); process 0 reports, the others print nothing.
 Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) {
-  if (!o.output.empty() || !o.chrome_trace.empty() || o.ideal_network == "simgrid")
+  if (!o.chrome_trace.empty() || o.ideal_network == "simgrid")
     throw Error(
-        "wisp analyze over MPI processes prints its text or --json only: -o, --chrome-trace and --ideal-network "
-        "simgrid need the whole trace in one process (run wisp analyze without mpirun/srun)");
+        "wisp analyze over MPI processes: --chrome-trace and --ideal-network simgrid need the whole trace in one "
+        "process (run wisp analyze without mpirun/srun)");
   const MpiSession session;
   const std::unique_ptr<ProcessGroup> group = mpi_process_group(session);
   const bool root = group->process() == 0;
@@ -146,11 +150,19 @@ Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) 
   const TraceSummary summary = summary_over(trace, *group);
   if (!root) return {};
   const std::string source = o.trace.string();
-  return Written{trace_analysis_json(summary, source, analysis, o.detail),
-                 trace_analysis_text(summary, source, analysis, static_cast<std::size_t>(o.top)),
-                 {},
-                 {},
-                 {}};
+  Written w{trace_analysis_json(summary, source, analysis, o.detail),
+            trace_analysis_text(summary, source, analysis, static_cast<std::size_t>(o.top)),
+            {},
+            {},
+            {}};
+  if (!o.output.empty()) {
+    write_directory(o, summary, nullptr, analysis, w.json, w.text, nullptr, w.warnings);
+    spdlog::info(
+        "wisp analyze over MPI processes: {} holds analysis.json, analysis.txt, pop_windows.csv{}; report.html is "
+        "left out (its timelines need every rank's events in one process: wisp analyze -o without mpirun writes it)",
+        o.output.string(), o.no_cube ? "" : " and analysis.cubex");
+  }
+  return w;
 }
 
 }  // namespace
@@ -179,7 +191,7 @@ Written analyze(const AnalyzeOptions& o) {
                                            !o.chrome_trace.empty(), parse_html_window(o.html_window));
     if (!o.chrome_trace.empty())
       write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &views.whole()[0]}}));
-    write_directory(o, trace, analysis, w.json, w.text, views, w.warnings);
+    write_directory(o, TraceSummary(trace), &trace, analysis, w.json, w.text, &views, w.warnings);
   } else if (!o.chrome_trace.empty()) {
     const Timeline timeline = build_timeline(trace, analysis.wait_paths);
     write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &timeline}}));

@@ -1,15 +1,18 @@
 // `mpirun -n 3 wisp analyze` (the analyses spread over the job's processes) prints what `-n 1` and
 // a plain `wisp analyze` of the same analyses (POP's factors and windows included) print, on real
 // and generated traces (JSON compared with the timings removed); more processes than ranks are
-// noted, options that need the whole trace in one process are refused in one line, a corrupt event
+// noted, -o writes every file one process writes but report.html (whose timelines need the whole
+// trace), options that need the whole trace in one process are refused in one line, a corrupt event
 // file read by one process ends the job with the reader's one-line error. Skipped when wisp was
 // built without MPI.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cube_reader.hpp"
 #include "mpi_helpers.hpp"
 #include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_writer.hpp"
+#include "wisp/io/read_file.hpp"
 
 namespace {
 
@@ -82,11 +85,36 @@ TEST_CASE("mpirun wisp analyze: more processes than ranks noted, whole-trace opt
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.err, Catch::Contains("3 processes for a trace of 2 ranks: 1 of them have no rank to analyse"));
   CHECK_THAT(r.out, Catch::Contains("mpi_latesender"));
-  const auto o =
-      wisp::test::shell(mpirun(2, "self,vader", "analyze " + trace + " -o " + (dir / "out").string()), dir.path());
+  const auto o = wisp::test::shell(
+      mpirun(2, "self,vader", "analyze " + trace + " --chrome-trace " + (dir / "t.json").string()), dir.path());
   CHECK(o.exit_code != 0);
-  CHECK_THAT(o.err, Catch::Contains("wisp analyze over MPI processes prints its text or --json only"));
-  CHECK(!fs::exists(dir / "out"));
+  CHECK_THAT(o.err, Catch::Contains("--chrome-trace and --ideal-network simgrid need the whole trace in one process"));
+  CHECK(!fs::exists(dir / "t.json"));
+}
+
+TEST_CASE("mpirun -n 3 wisp analyze -o writes what one process writes but report.html", "[mpi][analyze]") {
+  TempDir dir;
+  const std::string trace = wisp::test::real_trace("apps/sweep3d_50c_6r").string();
+  const std::string cmd = mpirun(3, "self,vader", "analyze " + trace + " -o " + (dir / "spread").string());
+  if (cmd.empty()) return;
+  const auto r = wisp::test::shell(cmd, dir.path());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.err, Catch::Contains("report.html is left out"));
+  REQUIRE(wisp::test::run_wisp("analyze " + trace + " " + kSpread + " -o " + (dir / "one").string()).exit_code == 0);
+  const auto json_of = [&](const char* run) {
+    return without_timings(json::parse(wisp::read_file(dir / run / "analysis.json").value_or("null")));
+  };
+  CHECK(json_of("spread") == json_of("one"));
+  CHECK(wisp::read_file(dir / "spread" / "pop_windows.csv") == wisp::read_file(dir / "one" / "pop_windows.csv"));
+  CHECK(fs::exists(dir / "one" / "report.html"));
+  CHECK(!fs::exists(dir / "spread" / "report.html"));
+  const wisp::test::CubeFile spread = wisp::test::read_cube(dir / "spread" / "analysis.cubex");
+  const wisp::test::CubeFile one = wisp::test::read_cube(dir / "one" / "analysis.cubex");
+  CHECK(spread.metrics == one.metrics);
+  CHECK(spread.cnode_path == one.cnode_path);
+  CHECK(spread.location_rank == one.location_rank);
+  CHECK(spread.stored == one.stored);
 }
 
 TEST_CASE("mpirun wisp analyze: a corrupt event file of one share ends the job with one line", "[mpi][analyze]") {
