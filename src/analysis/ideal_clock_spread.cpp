@@ -67,17 +67,26 @@ class ClockReplay {
     std::size_t dep = 0, pub = 0, call = 0;
   };
 
-  std::optional<Ticks> replay() {
+  // Every rank of this process ready, in rank order.
+  void start() {
     outbox_.assign(static_cast<std::size_t>(group_.processes()), Packer());
     cursor_.resize(trace_.rank_count());
     unfinished_ = trace_.share->size();
     for (Rank r = trace_.share->last; r-- > trace_.share->first;) ready_.push_back(r);
+  }
+  // Each ready rank as far as it goes (a rank a clock it waited for wakes is ready again).
+  void advance_ready() {
+    while (!ready_.empty()) {
+      const Rank r = ready_.back();
+      ready_.pop_back();
+      advance(r);
+    }
+  }
+
+  std::optional<Ticks> replay() {
+    start();
     while (true) {
-      while (!ready_.empty()) {
-        const Rank r = ready_.back();
-        ready_.pop_back();
-        advance(r);
-      }
+      advance_ready();
       const RoundState all = exchange();
       if (all.unfinished == 0) break;
       if (all.sent == 0 && all.deferred == 0) return std::nullopt;  // every rank waits: a cycle
@@ -91,16 +100,9 @@ class ClockReplay {
   // Point to point: a process's clocks go out when its ranks all wait (or many are ready), and it
   // waits for the next message; no cycle (no tight dependency), so every process finishes.
   std::optional<Ticks> replay_point_to_point() {
-    outbox_.assign(static_cast<std::size_t>(group_.processes()), Packer());
-    cursor_.resize(trace_.rank_count());
-    unfinished_ = trace_.share->size();
-    for (Rank r = trace_.share->last; r-- > trace_.share->first;) ready_.push_back(r);
+    start();
     while (true) {
-      while (!ready_.empty()) {
-        const Rank r = ready_.back();
-        ready_.pop_back();
-        advance(r);
-      }
+      advance_ready();
       flush();
       if (unfinished_ == 0) break;
       const std::string message = group_.receive();
@@ -283,13 +285,7 @@ class ClockReplay {
 std::optional<PopSamples> pop_samples(const Trace& trace, std::uint64_t eager_limit, std::vector<double> times,
                                       ProcessGroup& group, std::size_t round_bytes, ClockTransport transport) {
   if (!trace.share) throw Error("POP over processes: the trace was not read spread over them");
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  PopSamples out;
-  out.rank_count = trace.rank_count();
-  out.times = std::move(times);
-  out.useful.assign(out.rank_count * out.times.size(), 0);
-  out.ideal.assign(out.useful.size(), 0);
+  PopSamples out = unsampled(trace.rank_count(), std::move(times));
   const std::vector<RankShare> shares = gather_shares(group, *trace.share);
   const auto start = std::chrono::steady_clock::now();
   clock::ClockPlan plan = clock::plan_clocks(trace, eager_limit, group, shares);

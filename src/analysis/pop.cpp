@@ -157,13 +157,7 @@ std::size_t PopSamples::slot(Rank r, double t) const {
 
 PopSamples pop_samples(const Trace& trace, const Pag& pag, std::vector<double> times) {
   if (pag.ideal_variant == 0) throw Error("POP: the program activity graph holds no ideal-network dependencies");
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  PopSamples out;
-  out.rank_count = trace.rank_count();
-  out.times = std::move(times);
-  out.useful.assign(out.rank_count * out.times.size(), 0);
-  out.ideal.assign(out.useful.size(), 0);
+  PopSamples out = unsampled(trace.rank_count(), std::move(times));
   SampleSink sink(out);
   out.ideal_runtime = pag.seconds(replay_timers(trace, pag, sink));
   out.start = trace.start_time();

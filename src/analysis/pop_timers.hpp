@@ -13,6 +13,18 @@
 
 namespace wisp {
 
+// Samples of `ranks` ranks at `times` (sorted and made distinct here), every value 0 until fed.
+inline PopSamples unsampled(Rank ranks, std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  PopSamples out;
+  out.rank_count = ranks;
+  out.times = std::move(times);
+  out.useful.assign(out.rank_count * out.times.size(), 0);
+  out.ideal.assign(out.useful.size(), 0);
+  return out;
+}
+
 // Per rank, in order: sink.first(r, point) at its first event, sink.call(r, call) at each call's
 // leave, sink.last(r, point) at its last event. `calls[r]`: rank r's outermost MPI calls with their
 // ideal release (PagCall), for the ranks that are visited.

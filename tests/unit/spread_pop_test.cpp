@@ -170,12 +170,7 @@ Trace ideal_cycle() {
 }  // namespace
 
 TEST_CASE("POP over processes equals it in one, on real traces", "[analysis][processes][pop]") {
-  for (const char* name :
-       {"apps/sweep3d_50c_6r", "apps/cloverleaf_bm_short_4r", "apps/cloverleaf_2r", "apps/minife_100c_imb20_4r",
-        "apps/npb_lu_W_4r", "whatif/minife2/imb20_A", "whatif/imb8_barrier/dynamic", "whatif/imb8_ring/static",
-        "other-writers/sstmacro-otf2_test_traces", "other-writers/casita-2_jacobi_blame_cpu_015",
-        "other-writers/casita-10_scorep_mpi_tags", "scorep-ping-pong"})
-    require_spread_equals_whole(test::real_trace(name));
+  for (const char* name : test::kSpreadRealTraces) require_spread_equals_whole(test::real_trace(name));
 }
 
 TEST_CASE("POP over processes equals it in one, on generated and hand-built traces", "[analysis][processes][pop]") {

@@ -17,6 +17,21 @@
 
 namespace wisp::test {
 
+// The real traces (tests/data) the spread analyses are compared on: every kind of application,
+// writer and clock anomaly the shared traces have.
+inline constexpr const char* kSpreadRealTraces[] = {"apps/sweep3d_50c_6r",
+                                                    "apps/cloverleaf_bm_short_4r",
+                                                    "apps/cloverleaf_2r",
+                                                    "apps/minife_100c_imb20_4r",
+                                                    "apps/npb_lu_W_4r",
+                                                    "whatif/minife2/imb20_A",
+                                                    "whatif/imb8_barrier/dynamic",
+                                                    "whatif/imb8_ring/static",
+                                                    "other-writers/sstmacro-otf2_test_traces",
+                                                    "other-writers/casita-2_jacobi_blame_cpu_015",
+                                                    "other-writers/casita-10_scorep_mpi_tags",
+                                                    "scorep-ping-pong"};
+
 class ThreadGroup final : public ProcessGroup {
  public:
   struct Mailbox {  // point-to-point messages to one process
