@@ -46,12 +46,7 @@ struct Role {
 class Planner {
  public:
   Planner(const Trace& trace, std::uint64_t eager_limit, ProcessGroup& group, const std::vector<RankShare>& shares)
-      : trace_(trace),
-        limit_(eager_limit),
-        group_(group),
-        me_(group.process()),
-        tps_(static_cast<double>(trace.defs.clock.ticks_per_second)),
-        shares_(shares) {}
+      : trace_(trace), limit_(eager_limit), group_(group), me_(group.process()), shares_(shares) {}
 
   ClockPlan run() {
     const RankShare own = *trace_.share;
@@ -74,8 +69,7 @@ class Planner {
   }
 
  private:
-  Ticks ticks(double seconds) const { return std::llround(seconds * tps_); }
-  Ticks at(Rank r, EventIndex i) const { return ticks(trace_.ranks[r].events[i].time); }
+  Ticks at(Rank r, EventIndex i) const { return ticks_at(trace_, r, i); }
   int owner(Rank r) const { return owner_of(shares_, r); }
 
   // ---- the facts ----
@@ -104,8 +98,7 @@ class Planner {
       sides[e.ref].at = at(r, from);
       sides[e.ref].at_event = from;
     }
-    for (const CallSpan& c : rt.mpi_calls)
-      if (outer_[r].empty() || c.enter > outer_[r].back().leave) outer_[r].push_back(c);
+    outer_[r] = outermost_calls(rt);
     for (const CallSpan& c : outer_[r])
       for (EventIndex i = c.enter + 1; i <= c.leave; ++i) {
         const Event& e = rt.events[i];
@@ -425,7 +418,6 @@ class Planner {
   std::uint64_t limit_;
   ProcessGroup& group_;
   int me_;
-  double tps_;
   const std::vector<RankShare>& shares_;
   std::vector<std::uint8_t> mpi_callpath_;    // per call path: its region is an MPI function
   std::vector<std::vector<Side>> sides_;      // per local rank, per message side

@@ -5,6 +5,7 @@
 // times, a summary of each process's members of a collective instance. Internal to the analysis layer.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <unordered_map>
@@ -49,6 +50,19 @@ struct Publication {  // a clock that leaves at event `event`
   int to;  // the process it goes to (kPartial: the instance's own list)
   std::uint32_t a, b;
 };
+
+// Event i of rank r in clock ticks, as the PAG converts it (pag.cpp).
+inline Ticks ticks_at(const Trace& trace, Rank r, EventIndex i) {
+  return std::llround(trace.ranks[r].events[i].time * static_cast<double>(trace.defs.clock.ticks_per_second));
+}
+
+// A rank's outermost MPI calls (those not inside another), in order: the PAG's calls.
+inline std::vector<CallSpan> outermost_calls(const RankTrace& rt) {
+  std::vector<CallSpan> outer;
+  for (const CallSpan& c : rt.mpi_calls)
+    if (outer.empty() || c.enter > outer.back().leave) outer.push_back(c);
+  return outer;
+}
 
 struct ClockPlan {
   std::vector<std::vector<Dep>> deps;                     // per local rank, by target event

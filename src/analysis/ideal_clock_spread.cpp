@@ -56,7 +56,7 @@ class ClockReplay {
   }
 
  private:
-  Ticks at(Rank r, EventIndex i) const { return std::llround(trace_.ranks[r].events[i].time * tps_); }
+  Ticks at(Rank r, EventIndex i) const { return ticks_at(trace_, r, i); }
 
   // ---- the replay ----
 
@@ -282,8 +282,9 @@ class ClockReplay {
 
 }  // namespace
 
-std::optional<PopSamples> pop_samples(const Trace& trace, std::uint64_t eager_limit, std::vector<double> times,
-                                      ProcessGroup& group, std::size_t round_bytes, ClockTransport transport) {
+std::optional<PopSamples> pop_samples(const Trace& trace, const TraceSummary& whole, std::uint64_t eager_limit,
+                                      std::vector<double> times, ProcessGroup& group, std::size_t round_bytes,
+                                      ClockTransport transport) {
   if (!trace.share) throw Error("POP over processes: the trace was not read spread over them");
   PopSamples out = unsampled(trace.rank_count(), std::move(times));
   const std::vector<RankShare> shares = gather_shares(group, *trace.share);
@@ -315,7 +316,6 @@ std::optional<PopSamples> pop_samples(const Trace& trace, std::uint64_t eager_li
     std::copy(ideal.begin(), ideal.end(), out.ideal.begin() + shares[p].first * n);
   }
   if (cycle) return std::nullopt;
-  const TraceSummary whole = summary_over(trace, group);
   out.start = whole.start_time();
   out.end = whole.end_time();
   out.ideal_runtime = static_cast<double>(largest) / static_cast<double>(trace.defs.clock.ticks_per_second);

@@ -51,22 +51,22 @@ PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options, c
 }
 
 std::optional<PopAnalysis> analyze_pop(const Trace& trace, const PopAnalysisOptions& options, ProcessGroup& group) {
-  const std::vector<WindowRange> ranges =
-      options.windows ? window_ranges(trace, *options.windows, group) : std::vector<WindowRange>{};
   const TraceSummary whole = summary_over(trace, group);
+  const std::vector<WindowRange> ranges =
+      options.windows ? window_ranges(trace, whole, *options.windows, group) : std::vector<WindowRange>{};
   std::vector<double> times{whole.start_time(), whole.end_time()};
   for (const WindowRange& w : ranges) {
     times.push_back(w.start);
     times.push_back(w.end);
   }
-  const std::optional<PopSamples> samples = pop_samples(trace, options.pop.eager_limit, std::move(times), group);
+  const std::optional<PopSamples> samples = pop_samples(trace, whole, options.pop.eager_limit, std::move(times), group);
   if (!samples) return std::nullopt;
   PopAnalysis a;
   fill_factors(a, *samples, ranges, options);
   a.external_ideal = options.pop.ideal_runtime.has_value();
   if (a.external_ideal) a.ideal_source = options.pop.ideal_runtime_source;
   a.window_options = options.windows;
-  a.hybrid = hybrid_pop_factors(trace, group);
+  a.hybrid = hybrid_pop_factors(trace, whole, group);
   return a;
 }
 

@@ -111,7 +111,7 @@ std::optional<HybridPopFactors> hybrid_pop_factors(const Trace& t) {
   return combine(t.span(), parts);
 }
 
-std::optional<HybridPopFactors> hybrid_pop_factors(const Trace& t, ProcessGroup& group) {
+std::optional<HybridPopFactors> hybrid_pop_factors(const Trace& t, const TraceSummary& whole, ProcessGroup& group) {
   if (!any_threads(t.defs)) return std::nullopt;  // the same on every process: the definitions
   Packer mine;
   for (Rank r = t.share->first; r < t.share->last; ++r) {
@@ -129,7 +129,7 @@ std::optional<HybridPopFactors> hybrid_pop_factors(const Trace& t, ProcessGroup&
       parts.push_back(std::move(part));
     }
   }
-  return combine(summary_over(t, group).span(), parts);
+  return combine(whole.span(), parts);
 }
 
 }  // namespace wisp

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "analysis/bisect.hpp"
+#include "analysis/clock_plan.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/error.hpp"
 #include "wisp/trace/process_group.hpp"
@@ -115,20 +116,17 @@ std::vector<WindowRange> window_ranges(const Trace& trace, const Pag& pag, const
                    fixed_borders(trace.start_time(), trace.end_time(), options.length), options);
 }
 
-std::vector<WindowRange> window_ranges(const Trace& trace, const WindowOptions& options, ProcessGroup& group) {
-  const TraceSummary whole = summary_over(trace, group);
+std::vector<WindowRange> window_ranges(const Trace& trace, const TraceSummary& whole, const WindowOptions& options,
+                                       ProcessGroup& group) {
   BorderCounts counts{fixed_borders(whole.start_time(), whole.end_time(), options.length), {}};
   counts.below.resize(trace.rank_count());
   Packer mine;
   for (Rank r = trace.share->first; r < trace.share->last; ++r) {
     const RankTrace& rt = trace.ranks[r];
     std::vector<double> times;  // the enters and leaves of its outermost MPI calls, as the PAG's calls
-    EventIndex leave = 0;
-    for (const CallSpan& c : rt.mpi_calls) {
-      if (!times.empty() && c.enter <= leave) continue;  // nested
+    for (const CallSpan& c : clock::outermost_calls(rt)) {
       times.push_back(rt.events[c.enter].time);
       times.push_back(rt.events[c.leave].time);
-      leave = c.leave;
     }
     std::vector<std::uint32_t> below;
     if (!times.empty()) {

@@ -88,8 +88,9 @@ void require_spread_equals_whole(const fs::path& path, std::uint64_t eager_limit
       const auto p = static_cast<std::size_t>(group.process());
       parts[p] = analyze_pop(trace, options, group);
       if (processes != 3 && processes != 7) return;
-      samples[2 * p] = pop_samples(trace, eager_limit, times, group, 1, ClockTransport::Rounds);
-      samples[2 * p + 1] = pop_samples(trace, eager_limit, times, group, 1, ClockTransport::PointToPoint);
+      const TraceSummary summary = summary_over(trace, group);
+      samples[2 * p] = pop_samples(trace, summary, eager_limit, times, group, 1, ClockTransport::Rounds);
+      samples[2 * p + 1] = pop_samples(trace, summary, eager_limit, times, group, 1, ClockTransport::PointToPoint);
     });
     for (const std::optional<PopAnalysis>& part : parts) {
       REQUIRE(part.has_value());

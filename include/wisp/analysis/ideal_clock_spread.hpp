@@ -14,6 +14,7 @@
 #include "wisp/analysis/pop.hpp"
 #include "wisp/trace/process_group.hpp"
 #include "wisp/trace/trace.hpp"
+#include "wisp/trace/trace_summary.hpp"
 
 namespace wisp {
 
@@ -33,12 +34,14 @@ enum class ClockTransport : std::uint8_t {
   PointToPoint,  // ProcessGroup::send/receive (the caller knows there is no cycle)
 };
 
-// Collective over `group`, for a trace read spread over it: the timers of every rank at `times`,
-// on every process, equal to pop_samples(whole trace, its PAG with this eager limit, times).
+// Collective over `group`, for a trace read spread over it (`whole`: summary_over() of it): the
+// timers of every rank at `times`, on every process, equal to pop_samples(whole trace, its PAG
+// with this eager limit, times).
 // nullopt (on every process) if the ideal network's dependencies form a cycle (events with equal
 // timestamps in an inconsistent trace), which only a PAG of the whole trace can break.
-std::optional<PopSamples> pop_samples(const Trace& trace, std::uint64_t eager_limit, std::vector<double> times,
-                                      ProcessGroup& group, std::size_t round_bytes = kClockRoundBytes,
+std::optional<PopSamples> pop_samples(const Trace& trace, const TraceSummary& whole, std::uint64_t eager_limit,
+                                      std::vector<double> times, ProcessGroup& group,
+                                      std::size_t round_bytes = kClockRoundBytes,
                                       ClockTransport transport = ClockTransport::Automatic);
 
 }  // namespace wisp

@@ -11,6 +11,7 @@
 
 #include "wisp/trace/process_group.hpp"
 #include "wisp/trace/trace.hpp"
+#include "wisp/trace/trace_summary.hpp"
 
 namespace wisp {
 
@@ -26,7 +27,8 @@ struct HybridPopFactors {
 
 // No value for single-threaded traces (or a trace without duration).
 std::optional<HybridPopFactors> hybrid_pop_factors(const Trace& trace);
-// Collective over `group`, for a trace read spread over it: the same factors, on every process.
-std::optional<HybridPopFactors> hybrid_pop_factors(const Trace& trace, ProcessGroup& group);
+// Collective over `group`, for a trace read spread over it (`whole`: summary_over() of it): the
+// same factors, on every process.
+std::optional<HybridPopFactors> hybrid_pop_factors(const Trace& trace, const TraceSummary& whole, ProcessGroup& group);
 
 }  // namespace wisp

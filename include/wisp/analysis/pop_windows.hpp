@@ -9,6 +9,7 @@
 
 #include "wisp/analysis/pop.hpp"
 #include "wisp/trace/process_group.hpp"
+#include "wisp/trace/trace_summary.hpp"
 
 namespace wisp {
 
@@ -34,8 +35,9 @@ struct WindowRange {
 };
 std::vector<WindowRange> window_ranges(const PopTimeline& timeline, const WindowOptions& options);
 std::vector<WindowRange> window_ranges(const Trace& trace, const Pag& pag, const WindowOptions& options);
-// Collective over `group`, for a trace read spread over it: the same ranges as of the whole trace,
-// on every process (each process counts its ranks' MPI events at the borders).
-std::vector<WindowRange> window_ranges(const Trace& trace, const WindowOptions& options, ProcessGroup& group);
+// Collective over `group`, for a trace read spread over it (`whole`: summary_over() of it): the
+// same ranges as of the whole trace, on every process (each counts its ranks' MPI events at the borders).
+std::vector<WindowRange> window_ranges(const Trace& trace, const TraceSummary& whole, const WindowOptions& options,
+                                       ProcessGroup& group);
 
 }  // namespace wisp
