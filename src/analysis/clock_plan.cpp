@@ -19,6 +19,7 @@ struct Side {
 };
 struct SideFact {
   std::uint32_t message = 0;
+  EventIndex at_event = kNone;
   Ticks at = kMissing, target = kMissing;
 };
 
@@ -45,8 +46,9 @@ struct Role {
 
 class Planner {
  public:
-  Planner(const Trace& trace, std::uint64_t eager_limit, ProcessGroup& group, const std::vector<RankShare>& shares)
-      : trace_(trace), limit_(eager_limit), group_(group), me_(group.process()), shares_(shares) {}
+  Planner(const Trace& trace, RendezvousRule rule, std::uint64_t eager_limit, ProcessGroup& group,
+          const std::vector<RankShare>& shares)
+      : trace_(trace), rule_(rule), limit_(eager_limit), group_(group), me_(group.process()), shares_(shares) {}
 
   ClockPlan run() {
     const RankShare own = *trace_.share;
@@ -61,6 +63,7 @@ class Planner {
     plan_.deps.resize(P);
     plan_.pubs.resize(P);
     from_.resize(P);
+    from_event_.resize(P);
     connect_sides();
     plan_.replaced.resize(P);
     plan_.calls.resize(P);
@@ -71,6 +74,9 @@ class Planner {
  private:
   Ticks at(Rank r, EventIndex i) const { return ticks_at(trace_, r, i); }
   int owner(Rank r) const { return owner_of(shares_, r); }
+  // A send that may wait for its receive to be posted: every one as observed, only those above
+  // the limit on the ideal network.
+  bool may_rendezvous(const P2P& send) const { return rule_ == RendezvousRule::Observed || send.bytes > limit_; }
 
   // ---- the facts ----
 
@@ -105,7 +111,7 @@ class Planner {
         if (e.kind == EventKind::MpiRecv || e.kind == EventKind::MpiIrecv)
           sides[e.ref].target = at(r, i);
         else if ((e.kind == EventKind::MpiIsendComplete || e.kind == EventKind::MpiSend) &&
-                 rt.p2p[e.ref].bytes > limit_)
+                 may_rendezvous(rt.p2p[e.ref]))
           sides[e.ref].target = at(r, e.kind == EventKind::MpiSend ? c.leave : i);
       }
   }
@@ -119,7 +125,7 @@ class Planner {
       if (send_here == recv_here) continue;
       const Side& s = send_here ? sides_[m.sender][m.send] : sides_[m.receiver][m.recv];
       out[static_cast<std::size_t>(owner(send_here ? m.receiver : m.sender))].put(
-          SideFact{trace_.message_id(k), s.at, s.target});
+          SideFact{trace_.message_id(k), s.at_event, s.at, s.target});
     }
     std::vector<std::string> packets;
     for (Packer& p : out) packets.push_back(p.take());
@@ -133,12 +139,14 @@ class Planner {
 
   // Every message with a side here, walked by number beside the sides that arrived (no search
   // per side): which of its two dependencies exist — a send's start to its receive's completion
-  // unless the receive ended first, a receive's posting to the completion of a send above the
-  // eager limit that completed after it —, kept as the start time each completion waits for
-  // (`from_`) and as a publication at the side it leaves.
+  // unless the receive ended first (an anomaly), a receive's posting to the completion of a send
+  // that completed after it (as observed: posted after the send started; ideal network: above the
+  // eager limit) —, kept as the start time and event each completion waits for (`from_`,
+  // `from_event_`) and as a publication at the side it leaves.
   void connect_sides() {
     for (Rank r = trace_.share->first; r < trace_.share->last; ++r) {
       from_[r].assign(trace_.ranks[r].p2p.size(), kMissing);
+      from_event_[r].assign(trace_.ranks[r].p2p.size(), kNone);
       plan_.pubs[r].reserve(trace_.ranks[r].p2p.size() + trace_.ranks[r].collectives.size());
     }
     auto remote = remote_.begin();
@@ -155,14 +163,24 @@ class Planner {
         Side& other = send_here ? recv : send;
         other.at = remote->at;
         other.target = remote->target;
+        other.at_event = remote->at_event;
       }
       if (send.at != kMissing && recv.target != kMissing && send.at <= recv.target) {  // the message
         if (send_here) plan_.pubs[m.sender].push_back({send.at_event, kStart, owner(m.receiver), id, 0});
-        if (recv_here) from_[m.receiver][m.recv] = send.at;
+        if (recv_here) {
+          from_[m.receiver][m.recv] = send.at;
+          from_event_[m.receiver][m.recv] = send.at_event;
+        }
+      } else if (recv_here && send.at != kMissing && recv.target != kMissing) {
+        ++plan_.receive_before_send;
       }
-      if (recv.at != kMissing && send.target != kMissing && recv.at <= send.target) {  // the rendezvous
+      const bool observed = rule_ != RendezvousRule::Observed || send.at < recv.at;
+      if (recv.at != kMissing && send.target != kMissing && recv.at <= send.target && observed) {  // the rendezvous
         if (recv_here) plan_.pubs[m.receiver].push_back({recv.at_event, kPost, owner(m.sender), id, 0});
-        if (send_here) from_[m.sender][m.send] = recv.at;
+        if (send_here) {
+          from_[m.sender][m.send] = recv.at;
+          from_event_[m.sender][m.send] = recv.at_event;
+        }
       }
     }
     sides_ = {};
@@ -287,7 +305,10 @@ class Planner {
     if (!all.all_have || (rooted && !all.has_root)) return;
     const Ticks hub = cls == CollectiveClass::OneToN ? all.root_begin : all.max_begin;
     const bool inconsistent = cls == CollectiveClass::NToOne ? all.root_end < all.max_begin : all.min_end < hub;
-    if (inconsistent) return;
+    if (inconsistent) {
+      plan_.inconsistent_collectives += p.owners.front() == me_ ? 1 : 0;
+      return;
+    }
     Instance state;
     state.count = inst.count;
     const int root_owner = rooted ? owner(inst.root) : -1;
@@ -313,13 +334,18 @@ class Planner {
     const auto first = std::lower_bound(facts.begin(), facts.end(), p.instance,
                                         [](const MemberFact& f, std::uint32_t i) { return f.instance < i; });
     if (static_cast<std::size_t>(facts.end() - first) < inst.count) return;
-    std::vector<Ticks> release(inst.count);
-    Ticks prefix = kMissing;
     for (std::uint32_t j = 0; j < inst.count; ++j) {
       const MemberFact& f = first[j];
       if (f.instance != p.instance || f.member != j || f.begin == kMissing || f.end == kMissing) return;
-      prefix = std::max(prefix, f.begin);
-      if (f.end < prefix) return;  // inconsistent
+    }
+    std::vector<Ticks> release(inst.count);
+    Ticks prefix = kMissing;
+    for (std::uint32_t j = 0; j < inst.count; ++j) {
+      prefix = std::max(prefix, first[j].begin);
+      if (first[j].end < prefix) {
+        plan_.inconsistent_collectives += p.owners.front() == me_ ? 1 : 0;
+        return;
+      }
       release[j] = prefix;
     }
     Instance state;
@@ -327,6 +353,7 @@ class Planner {
     state.count = inst.count;
     for (std::uint32_t j = 0; j < inst.count; ++j) {
       const CollectiveMember& m = trace_.members(inst)[j];
+      state.member_owner.push_back(owner(m.rank));
       if (!trace_.holds(m.rank)) continue;
       roles_[m.rank][m.record] = Role{p.instance, j, release[j], true, true, true};
       ++state.consumers;
@@ -350,15 +377,11 @@ class Planner {
         pubs.push_back({begin, kPartial, me_, role.instance, role.member});
         continue;
       }
-      const CollectiveInstance& inst = trace_.collectives[role.instance];
-      std::vector<int> to;  // the processes with members j or later: they wait for member j
-      for (std::uint32_t j = role.member; j < inst.count; ++j) to.push_back(owner(trace_.members(inst)[j].rank));
-      std::sort(to.begin(), to.end());
-      to.erase(std::unique(to.begin(), to.end()), to.end());
-      for (const int o : to) pubs.push_back({begin, kMember, o, role.instance, role.member});
+      pubs.push_back({begin, kMember, me_, role.instance, role.member});
     }
     std::stable_sort(pubs.begin(), pubs.end(),
                      [](const Publication& a, const Publication& b) { return a.event < b.event; });
+    next_seq_ = 1;  // the rank's launch is 0
     for (const CallSpan& c : outer_[r]) add_call(r, c);
   }
 
@@ -370,11 +393,11 @@ class Planner {
     Ticks release = at(r, call.enter);
     const auto rendezvous = [&](std::uint32_t record, EventIndex target) {
       const P2P& send = rt.p2p[record];
-      if (send.message == kNone || send.bytes <= limit_) return;
+      if (send.message == kNone || !may_rendezvous(send)) return;
       const Ticks post = from_[r][record];
       if (post == kMissing || post > at(r, target)) return;
       plan_.tight += post == at(r, target) ? 1 : 0;
-      deps.push_back({target, DepKind::Post, send.message, 0});
+      deps.push_back({target, DepKind::Post, send.message, from_event_[r][record], next_seq_++});
       release = std::max(release, post);
     };
     for (EventIndex i = call.enter + 1; i <= call.leave; ++i) {
@@ -387,7 +410,7 @@ class Planner {
           const Ticks sent = from_[r][e.ref];
           if (sent == kMissing || sent > at(r, i)) break;
           plan_.tight += sent == at(r, i) ? 1 : 0;
-          deps.push_back({i, DepKind::Start, recv.message, 0});
+          deps.push_back({i, DepKind::Start, recv.message, from_event_[r][e.ref], next_seq_++});
           release = std::max(release, sent);
           break;
         }
@@ -401,7 +424,7 @@ class Planner {
           const Role& role = roles_[r][e.ref];
           if (role.instance == kNone || !role.waits) break;
           plan_.tight += role.hub_time == at(r, i) ? 1 : 0;
-          deps.push_back({i, DepKind::Hub, role.instance, role.member});
+          deps.push_back({i, DepKind::Hub, role.instance, role.member, next_seq_++});
           release = std::max(release, role.hub_time);
           break;
         }
@@ -415,25 +438,35 @@ class Planner {
   }
 
   const Trace& trace_;
+  RendezvousRule rule_;
   std::uint64_t limit_;
   ProcessGroup& group_;
   int me_;
   const std::vector<RankShare>& shares_;
-  std::vector<std::uint8_t> mpi_callpath_;    // per call path: its region is an MPI function
-  std::vector<std::vector<Side>> sides_;      // per local rank, per message side
-  std::vector<std::vector<CallSpan>> outer_;  // per local rank: outermost MPI calls
-  std::vector<SideFact> remote_;              // the other sides of messages that cross, by message
-  std::vector<std::vector<Ticks>> from_;      // per local rank, per message side: when the dependency into
-                                              // its completion starts (kMissing: none)
-  std::vector<std::vector<Role>> roles_;      // per local rank, per collective record
+  std::vector<std::uint8_t> mpi_callpath_;           // per call path: its region is an MPI function
+  std::vector<std::vector<Side>> sides_;             // per local rank, per message side
+  std::vector<std::vector<CallSpan>> outer_;         // per local rank: outermost MPI calls
+  std::vector<SideFact> remote_;                     // the other sides of messages that cross, by message
+  std::vector<std::vector<Ticks>> from_;             // per local rank, per message side: when the dependency into
+                                                     // its completion starts (kMissing: none)
+  std::vector<std::vector<EventIndex>> from_event_;  // and at which event of the other rank
+  std::vector<std::vector<Role>> roles_;             // per local rank, per collective record
+  std::uint32_t next_seq_ = 1;                       // build_rank(): the next dependency's Dep::seq
   ClockPlan plan_;
 };
 
 }  // namespace
 
-ClockPlan plan_clocks(const Trace& trace, std::uint64_t eager_limit, ProcessGroup& group,
+std::vector<int> Instance::unique_owners(std::uint32_t first, std::uint32_t end) const {
+  std::vector<int> owners(member_owner.begin() + first, member_owner.begin() + end);
+  std::sort(owners.begin(), owners.end());
+  owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
+  return owners;
+}
+
+ClockPlan plan_clocks(const Trace& trace, RendezvousRule rule, std::uint64_t eager_limit, ProcessGroup& group,
                       const std::vector<RankShare>& shares) {
-  return Planner(trace, eager_limit, group, shares).run();
+  return Planner(trace, rule, eager_limit, group, shares).run();
 }
 
 }  // namespace wisp::clock

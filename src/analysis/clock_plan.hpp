@@ -30,24 +30,35 @@ inline std::uint64_t key_of(Key k, std::uint64_t a, std::uint64_t b = 0) {
 // An instance with members here: where the clocks of its hub come from and go to.
 struct Instance {
   bool prefix = false;
-  std::vector<int> feeders;     // not prefix: the processes whose partial the hub takes
-  std::vector<int> partial_to;  // not prefix: where this process's partial goes
+  std::vector<int> feeders;       // not prefix: the processes whose partial the hub takes
+  std::vector<int> partial_to;    // not prefix: where this process's partial goes
+  std::vector<int> member_owner;  // prefix: each member's process
   std::uint32_t count = 0;
   std::uint32_t local_feeders = 0;  // feeding members here not at their begin yet
   std::uint32_t consumers = 0;      // waiting members here that have not taken the hub's clock yet
   Ticks partial = kMissing;
+
+  // Prefix: the processes with members from j on (they wait for member j's begin) / up to j
+  // (member j's end waits for them, walking back).
+  std::vector<int> owners_from(std::uint32_t j) const { return unique_owners(j, count); }
+  std::vector<int> owners_upto(std::uint32_t j) const { return unique_owners(0, j + 1); }
+
+ private:
+  std::vector<int> unique_owners(std::uint32_t first, std::uint32_t end) const;
 };
 
 enum class DepKind : std::uint8_t { Start, Post, Hub };
 struct Dep {  // a dependency into event `target` of a rank
   EventIndex target;
   DepKind kind;
-  std::uint32_t a, b;  // Start/Post: the message; Hub: the instance and the member
+  std::uint32_t a, b;  // Start/Post: the message and the event it leaves on the other rank;
+                       // Hub: the instance and the member
+  std::uint32_t seq;   // the order the PAG adds the rank's dependencies in (1, 2, ...; its launch: 0)
 };
 struct Publication {  // a clock that leaves at event `event`
   EventIndex event;
   Key key;
-  int to;  // the process it goes to (kPartial: the instance's own list)
+  int to;  // the process it goes to (kPartial, kMember: the instance's own lists)
   std::uint32_t a, b;
 };
 
@@ -72,10 +83,15 @@ struct ClockPlan {
                                                           // begin -> end chain belongs to the hub
   std::unordered_map<std::uint32_t, Instance> instances;  // those with members here
   std::uint64_t tight = 0;  // dependencies whose two ends have the same time stamp (a cycle needs them)
+  // The PAG's anomalies among this process's dependencies (pag.hpp, PagAnomalies; an instance is
+  // counted by the process of its first member).
+  std::uint64_t receive_before_send = 0;
+  std::uint64_t inconsistent_collectives = 0;
 };
 
-// Collective over `group`, for a trace read spread over it (`shares`: every process's ranks).
-ClockPlan plan_clocks(const Trace& trace, std::uint64_t eager_limit, ProcessGroup& group,
+// Collective over `group`, for a trace read spread over it (`shares`: every process's ranks): the
+// PAG's dependencies under `rule` (its first variant; POP's ideal network: EagerLimit).
+ClockPlan plan_clocks(const Trace& trace, RendezvousRule rule, std::uint64_t eager_limit, ProcessGroup& group,
                       const std::vector<RankShare>& shares);
 
 }  // namespace wisp::clock

@@ -213,7 +213,11 @@ class ClockReplay {
   }
 
   void publish(const Publication& p, Ticks clock) {
-    if (p.key != kPartial) return send(p.to, key_of(p.key, p.a, p.key == kMember ? p.b : 0), clock);
+    if (p.key == kMember) {
+      for (const int to : plan_.instances.at(p.a).owners_from(p.b)) send(to, key_of(kMember, p.a, p.b), clock);
+      return;
+    }
+    if (p.key != kPartial) return send(p.to, key_of(p.key, p.a), clock);
     const auto it = plan_.instances.find(p.a);
     Instance& inst = it->second;
     inst.partial = std::max(inst.partial, clock);
@@ -289,7 +293,7 @@ std::optional<PopSamples> pop_samples(const Trace& trace, const TraceSummary& wh
   PopSamples out = unsampled(trace.rank_count(), std::move(times));
   const std::vector<RankShare> shares = gather_shares(group, *trace.share);
   const auto start = std::chrono::steady_clock::now();
-  clock::ClockPlan plan = clock::plan_clocks(trace, eager_limit, group, shares);
+  clock::ClockPlan plan = clock::plan_clocks(trace, RendezvousRule::EagerLimit, eager_limit, group, shares);
   const auto planned = std::chrono::steady_clock::now();
   const std::optional<Ticks> length = ClockReplay(trace, group, round_bytes, transport, std::move(plan), out).run();
   const std::chrono::duration<double> plan_s = planned - start, replay_s = std::chrono::steady_clock::now() - planned;
