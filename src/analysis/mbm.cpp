@@ -220,8 +220,8 @@ void mbm_all_lanes(const PassInput& in, std::span<const CallpathId> callpaths, s
 
 }  // namespace
 
-std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, const NearCriticalPaths& paths,
-                                    unsigned threads) {
+std::vector<MbmRow> benefit_rows(const NearCriticalPaths& paths,
+                                 const std::function<std::vector<Ticks>(const std::vector<CallpathId>&)>& mbm_all_of) {
   std::set<CallpathId> seen;
   for (const NearCriticalPath& p : paths.paths)
     for (const auto& [cp, d] : p.callpaths)
@@ -236,22 +236,7 @@ std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, cons
     if (row.mbm_k > 0) to_zero.push_back(cp);
     rows.push_back(row);
   }
-  std::vector<Ticks> all(to_zero.size());
-  const PassInput input = pass_input(g, cpm);
-  const std::size_t passes = (to_zero.size() + kLanes - 1) / kLanes;
-  // Thread t takes passes t, t + workers, ...; each writes its own part of `all`.
-  const auto work = [&](std::size_t t, std::size_t workers) {
-    std::vector<Lanes> stored;
-    for (std::size_t p = t; p < passes; p += workers) {
-      const std::size_t i = p * kLanes, n = std::min(kLanes, to_zero.size() - i);
-      mbm_all_lanes(input, std::span(to_zero).subspan(i, n), stored, std::span(all).subspan(i, n));
-    }
-  };
-  const std::size_t workers = std::max<std::size_t>(1, std::min<std::size_t>(threads, passes));
-  std::vector<std::future<void>> helpers;
-  for (std::size_t t = 1; t < workers; ++t) helpers.push_back(std::async(std::launch::async, work, t, workers));
-  work(0, workers);
-  for (auto& h : helpers) h.get();
+  const std::vector<Ticks> all = mbm_all_of(to_zero);
   for (MbmRow& row : rows) {
     const auto it = std::find(to_zero.begin(), to_zero.end(), row.callpath);
     if (it != to_zero.end()) row.mbm_all = all[static_cast<std::size_t>(it - to_zero.begin())];
@@ -262,6 +247,29 @@ std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, cons
     return a.callpath < b.callpath;
   });
   return rows;
+}
+
+std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, const NearCriticalPaths& paths,
+                                    unsigned threads) {
+  return benefit_rows(paths, [&](const std::vector<CallpathId>& to_zero) {
+    std::vector<Ticks> all(to_zero.size());
+    const PassInput input = pass_input(g, cpm);
+    const std::size_t passes = (to_zero.size() + kLanes - 1) / kLanes;
+    // Thread t takes passes t, t + workers, ...; each writes its own part of `all`.
+    const auto work = [&](std::size_t t, std::size_t workers) {
+      std::vector<Lanes> stored;
+      for (std::size_t p = t; p < passes; p += workers) {
+        const std::size_t i = p * kLanes, n = std::min(kLanes, to_zero.size() - i);
+        mbm_all_lanes(input, std::span(to_zero).subspan(i, n), stored, std::span(all).subspan(i, n));
+      }
+    };
+    const std::size_t workers = std::max<std::size_t>(1, std::min<std::size_t>(threads, passes));
+    std::vector<std::future<void>> helpers;
+    for (std::size_t t = 1; t < workers; ++t) helpers.push_back(std::async(std::launch::async, work, t, workers));
+    work(0, workers);
+    for (auto& h : helpers) h.get();
+    return all;
+  });
 }
 
 }  // namespace wisp

@@ -17,6 +17,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "analysis/bounded_candidates.hpp"
 #include "wisp/error.hpp"
 
 namespace wisp {
@@ -97,46 +98,6 @@ double NearCriticalPaths::last_nc_percent() const {
 }
 
 namespace {
-
-struct Candidate {
-  Ticks cost;
-  std::uint64_t seq;  // insertion order: deterministic among equal costs
-  std::uint32_t parent;
-  std::uint32_t deviation;
-  bool operator<(const Candidate& o) const { return cost != o.cost ? cost < o.cost : seq < o.seq; }
-};
-
-// The best (lowest-cost) candidates, at most `capacity` of them.
-class BoundedCandidates {
- public:
-  void set_capacity(std::size_t c) {
-    capacity_ = c;
-    while (set_.size() > capacity_) set_.erase(std::prev(set_.end()));
-  }
-  void offer(Ticks cost, std::uint32_t parent, std::uint32_t deviation) {
-    if (capacity_ == 0) return;
-    if (set_.size() >= capacity_) {
-      if (!(cost < std::prev(set_.end())->cost)) return;
-      set_.erase(std::prev(set_.end()));
-    }
-    set_.insert(Candidate{cost, seq_++, parent, deviation});
-  }
-  bool empty() const { return set_.empty(); }
-  // Whether offer(cost, ...) would keep it.
-  bool accepts(Ticks cost) const {
-    return capacity_ > 0 && (set_.size() < capacity_ || cost < std::prev(set_.end())->cost);
-  }
-  Candidate pop() {
-    const Candidate c = *set_.begin();
-    set_.erase(set_.begin());
-    return c;
-  }
-
- private:
-  std::set<Candidate> set_;
-  std::size_t capacity_ = 0;
-  std::uint64_t seq_ = 0;
-};
 
 Ticks cost_of(const ActivityGraph& g, const Cpm& cpm, const Activity& act) {
   return cpm.latest_at(g, act.to) - act.duration - cpm.latest_at(g, act.from);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "analysis/pag_share.hpp"
+
 namespace wisp {
 
 NearCriticalQuery distinct_query(NearCriticalQuery q, Ticks length) {
@@ -18,6 +20,30 @@ PagAnalysis analyze_pag(const Trace& trace, const PagAnalysisOptions& options) {
   a.distinct = near_critical_paths(a.pag.graph, a.cpm, distinct_query(options.query, a.cpm.length));
   a.distinct.successor = Successors();
   a.mbm = maximum_benefit(a.pag.graph, a.cpm, a.paths);
+  return a;
+}
+
+std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOptions& options, ProcessGroup& group) {
+  std::optional<clock::PagShare> s = clock::share_pag(trace, group, options.pag.rendezvous, options.pag.eager_limit);
+  if (!s) return std::nullopt;
+  clock::mark_critical_path(trace, group, *s);
+  PagAnalysis a;
+  a.pag.ticks_per_second = s->ticks_per_second;
+  a.pag.origin = s->origin;
+  a.pag.ideal_variant = options.pag.rendezvous == RendezvousRule::EagerLimit ? kFirstVariant : 0;
+  a.pag.ideal_eager_limit = options.pag.rendezvous == RendezvousRule::EagerLimit ? options.pag.eager_limit : 0;
+  Packer anomalies;
+  anomalies.put(s->plan.receive_before_send).put(s->plan.inconsistent_collectives);
+  for (const std::string& part : all_gather(group, anomalies.take())) {
+    Unpacker in(part);
+    a.pag.anomalies.receive_before_send += in.get<std::uint64_t>();
+    a.pag.anomalies.inconsistent_collectives += in.get<std::uint64_t>();
+  }
+  a.cpm.length = s->length;
+  a.paths = clock::share_near_critical_paths(trace, group, *s, options.query);
+  a.distinct = clock::share_near_critical_paths(trace, group, *s, distinct_query(options.query, s->length));
+  a.mbm = benefit_rows(
+      a.paths, [&](const std::vector<CallpathId>& to_zero) { return clock::share_mbm_all(trace, group, *s, to_zero); });
   return a;
 }
 

@@ -4,6 +4,7 @@
 // path. MBM_all(i) equals the minimum over all paths, so MBM_all(i) <= MBM_k(i) <= d(i)_1.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "wisp/analysis/near_critical.hpp"
@@ -27,5 +28,9 @@ Ticks mbm_all(const ActivityGraph& g, const Cpm& cpm, CallpathId callpath);
 // independent: with threads > 1 they are shared out among that many threads (same result).
 std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, const NearCriticalPaths& paths,
                                     unsigned threads = 1);
+// Its rows from the paths, with MBM_all of the call paths that need it from `mbm_all_of` (the
+// graph's passes in one process, or spread over processes).
+std::vector<MbmRow> benefit_rows(const NearCriticalPaths& paths,
+                                 const std::function<std::vector<Ticks>(const std::vector<CallpathId>&)>& mbm_all_of);
 
 }  // namespace wisp

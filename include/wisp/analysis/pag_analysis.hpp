@@ -2,10 +2,12 @@
 // the near-critical paths of a query and the MBM rows. What `wisp analyze --k/--nc` runs.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/pag.hpp"
+#include "wisp/trace/process_group.hpp"
 
 namespace wisp {
 
@@ -28,5 +30,13 @@ inline constexpr double kDistinctDetour = 1e-3;
 NearCriticalQuery distinct_query(NearCriticalQuery query, Ticks length);
 
 PagAnalysis analyze_pag(const Trace& trace, const PagAnalysisOptions& options = {});
+
+// Spread over processes (a trace read with a ProcessGroup: Trace::share), as Scalasca's parallel
+// replay: the same length, paths, MBM rows and anomalies on every process as analyze_pag() of the
+// whole trace, without a graph (`pag.graph` stays empty; `paths` have no successor table). The
+// rendezvous rule of options.pag applies; its other options do not. nullopt on every process if
+// the dependencies form a cycle (events with equal time stamps out of order), which only a graph
+// of the whole trace can break.
+std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOptions& options, ProcessGroup& group);
 
 }  // namespace wisp

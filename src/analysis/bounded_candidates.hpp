@@ -1,0 +1,55 @@
+// The candidates of the near-critical paths' best-first search (paper 001 §3.3): the best
+// `capacity` by (cost, offer order), which is all the search can still pop. Shared by the search in
+// one process (near_critical.cpp) and over processes (pag_share_paths.cpp). Internal to the analysis layer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <set>
+
+#include "wisp/analysis/activity_graph.hpp"
+
+namespace wisp {
+
+struct Candidate {
+  Ticks cost;
+  std::uint64_t seq;  // insertion order: deterministic among equal costs
+  std::uint32_t parent;
+  std::uint32_t deviation;
+  bool operator<(const Candidate& o) const { return cost != o.cost ? cost < o.cost : seq < o.seq; }
+};
+
+// The best (lowest-cost) candidates, at most `capacity` of them.
+class BoundedCandidates {
+ public:
+  void set_capacity(std::size_t c) {
+    capacity_ = c;
+    while (set_.size() > capacity_) set_.erase(std::prev(set_.end()));
+  }
+  void offer(Ticks cost, std::uint32_t parent, std::uint32_t deviation) {
+    if (capacity_ == 0) return;
+    if (set_.size() >= capacity_) {
+      if (!(cost < std::prev(set_.end())->cost)) return;
+      set_.erase(std::prev(set_.end()));
+    }
+    set_.insert(Candidate{cost, seq_++, parent, deviation});
+  }
+  bool empty() const { return set_.empty(); }
+  // Whether offer(cost, ...) would keep it.
+  bool accepts(Ticks cost) const {
+    return capacity_ > 0 && (set_.size() < capacity_ || cost < std::prev(set_.end())->cost);
+  }
+  Candidate pop() {
+    const Candidate c = *set_.begin();
+    set_.erase(set_.begin());
+    return c;
+  }
+
+ private:
+  std::set<Candidate> set_;
+  std::size_t capacity_ = 0;
+  std::uint64_t seq_ = 0;
+};
+
+}  // namespace wisp

@@ -1,0 +1,121 @@
+// One process's share of the program activity graph (pag.hpp) when the analysis is spread over
+// processes: no graph, but per event of its ranks the CPM's tail (longest path to the end) and
+// earliest time, from a backward and a forward pass that cross processes as the clock replay does
+// (clock_plan.hpp: the dependencies, clock_post.hpp: the transport), and what the walks of the
+// critical and near-critical paths read at each vertex. Internal to the analysis layer.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/clock_plan.hpp"
+#include "wisp/analysis/activity_graph.hpp"
+#include "wisp/analysis/near_critical.hpp"
+#include "wisp/trace/process_group.hpp"
+#include "wisp/trace/trace.hpp"
+
+namespace wisp::clock {
+
+struct Value {
+  Ticks a = 0, b = 0, c = 0, d = 0;
+};
+
+// An explicit activity leaving an event of a local rank (a plan publication), as the backward pass
+// found it at its target.
+struct Out {
+  Ticks through = 0;          // the target's tail plus the activity's duration
+  Ticks duration = 0;         // 0 into a hub
+  EventIndex target = kNone;  // the event it goes to on the other rank (kNone: a hub)
+  std::uint32_t seq = 0;      // its order among the target rank's dependencies (Dep::seq)
+  CallpathId callpath = kNone;
+};
+
+// A collective member as the walks read it at its instance's hub (every process with members
+// of the instance has all of them).
+struct MemberFact {
+  std::uint32_t instance = 0, member = 0;
+  Rank rank = kNone;
+  EventIndex begin = kNone, end = kNone;
+  Ticks begin_earliest = 0, begin_tail = 0;
+  Ticks end_through = 0;  // tail of the end + the hub -> end activity's duration
+  Ticks end_duration = 0;
+  CallpathId end_callpath = kNone;
+  std::uint32_t end_seq = 0;
+  std::uint8_t feeds = 0, waits = 0;
+};
+
+// Which activity leaves a vertex of the critical path: at an event its chain or a publication
+// (its index in ClockPlan::pubs); at a hub the one to a member's end (the member) or to the next
+// prefix hub.
+inline constexpr std::uint32_t kChainOut = 0xfffffffd;  // (kNone: no activity)
+inline constexpr std::uint32_t kHubChainOut = 0xfffffffe;
+
+struct HubFacts {
+  bool prefix = false;
+  std::vector<MemberFact> members;  // by member number
+  // Not prefix: one hub. Prefix: a hub per member (its earliest, its tail).
+  std::vector<Ticks> earliest, tail;
+  std::vector<std::uint32_t> critical_out;  // per hub: kNone if not on the critical path
+};
+
+struct PagShare {
+  ClockPlan plan;
+  std::vector<RankShare> shares;
+  double ticks_per_second = 1e9;
+  Ticks origin = 0;                       // the trace's first time stamp
+  Ticks length = 0;                       // d_cp
+  std::vector<Ticks> launch, first_tail;  // per rank (every one): its launch, the tail of its event 0
+  std::vector<std::uint8_t> has_events;   // per rank: it has a vertex (and a launch)
+  // Per local rank, per event.
+  std::vector<std::vector<Ticks>> earliest, tail;
+  std::vector<std::vector<Out>> outs;                // per local rank, by plan.pubs
+  std::vector<std::vector<std::uint8_t>> tight;      // per local rank, by plan.deps: on a longest path to its target
+  std::unordered_map<std::uint32_t, HubFacts> hubs;  // instances with members here
+  // The critical path (mark_critical_path()): per local rank its events on it, ascending, with the
+  // activity that leaves each; the rank its launch goes to.
+  std::vector<std::vector<std::pair<EventIndex, std::uint32_t>>> critical;
+  Rank critical_launch = kNone;
+  bool point_to_point = true;  // no tight dependency: values cross point to point (else in rounds)
+
+  int owner(Rank r) const { return owner_of(shares, r); }
+  bool zero_slack(Ticks earliest_at, Ticks tail_at) const { return earliest_at + tail_at == length; }
+};
+
+// Durations of a local rank's activities as the PAG gives them (pag.cpp): the chain v -> v + 1
+// (computation, or MPI time after the call's release) and a dependency into a call.
+class RankDurations {
+ public:
+  RankDurations(const Trace& trace, const ClockPlan& plan, Rank r) : trace_(trace), plan_(plan), r_(r) {}
+  bool has_chain(EventIndex i) const;  // i -> i + 1
+  Ticks chain(EventIndex i) const;
+  CallpathId chain_callpath(EventIndex i) const;
+  Ticks dependency(const Dep& d) const;
+  CallpathId dependency_callpath(const Dep& d) const;
+  // The outermost call holding i (enter <= i <= leave), or nullptr.
+  const PagCall* call_at(EventIndex i) const;
+
+ private:
+  Ticks at(EventIndex i) const { return ticks_at(trace_, r_, i); }
+  const Trace& trace_;
+  const ClockPlan& plan_;
+  Rank r_;
+};
+
+// Collective over `group`: the plan (the PAG's first variant under `rule`), the two passes and the
+// hubs' facts. nullopt on every process if the dependencies form a cycle.
+std::optional<PagShare> share_pag(const Trace& trace, ProcessGroup& group, RendezvousRule rule,
+                                  std::uint64_t eager_limit);
+
+// Collective: MBM_all of each call path (mbm_all() of the whole graph), from passes of four.
+std::vector<Ticks> share_mbm_all(const Trace& trace, ProcessGroup& group, PagShare& s,
+                                 const std::vector<CallpathId>& callpaths);
+// Collective: the critical path critical_path() finds in the whole graph, marked in `s`.
+void mark_critical_path(const Trace& trace, ProcessGroup& group, PagShare& s);
+// Collective: near_critical_paths() of the whole graph, on every process (successor table empty;
+// each path's `deviation` numbers a step of the search, not a graph activity).
+NearCriticalPaths share_near_critical_paths(const Trace& trace, ProcessGroup& group, const PagShare& s,
+                                            const NearCriticalQuery& query);
+
+}  // namespace wisp::clock

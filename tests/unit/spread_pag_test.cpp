@@ -1,0 +1,90 @@
+// The activity-graph analysis spread over processes (threads stand in for MPI ranks) equals it in
+// one process exactly: the critical path's length, the near-critical paths (durations, time per
+// call path, variants of the distinct ones), the MBM rows and the PAG's anomalies, on real traces,
+// generated ones and a hand-built trace with every kind of dependency, over 1 to 4 and 7 processes.
+#include <catch2/catch.hpp>
+
+#include "hand_trace.hpp"
+#include "helpers.hpp"
+#include "thread_group.hpp"
+#include "wisp/analysis/pag_analysis.hpp"
+#include "wisp/generate/generators.hpp"
+#include "wisp/io/otf2_reader.hpp"
+#include "wisp/io/otf2_writer.hpp"
+
+using namespace wisp;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A path's time per call path, without the call paths it spends no time in.
+std::vector<std::pair<CallpathId, Ticks>> spent(const NearCriticalPath& p) {
+  std::vector<std::pair<CallpathId, Ticks>> out;
+  for (const auto& [cp, d] : p.callpaths)
+    if (d != 0) out.emplace_back(cp, d);
+  return out;
+}
+
+void require_same(const NearCriticalPaths& x, const NearCriticalPaths& y) {
+  CHECK(x.critical_length == y.critical_length);
+  CHECK(x.more_available == y.more_available);
+  CHECK(x.nc_bound == y.nc_bound);
+  REQUIRE(x.paths.size() == y.paths.size());
+  for (std::size_t i = 0; i < y.paths.size(); ++i) {
+    INFO("path " << i);
+    CHECK(x.paths[i].duration == y.paths[i].duration);
+    CHECK(x.paths[i].variants == y.paths[i].variants);
+    CHECK(x.paths[i].parent == y.paths[i].parent);
+    CHECK(spent(x.paths[i]) == spent(y.paths[i]));
+  }
+}
+
+void require_same(const PagAnalysis& x, const PagAnalysis& y) {
+  CHECK(x.cpm.length == y.cpm.length);
+  CHECK(x.pag.ticks_per_second == y.pag.ticks_per_second);
+  CHECK(x.pag.anomalies.receive_before_send == y.pag.anomalies.receive_before_send);
+  CHECK(x.pag.anomalies.inconsistent_collectives == y.pag.anomalies.inconsistent_collectives);
+  CHECK(x.pag.anomalies.cycle_activities == y.pag.anomalies.cycle_activities);
+  {
+    INFO("k paths");
+    require_same(x.paths, y.paths);
+  }
+  {
+    INFO("distinct paths");
+    require_same(x.distinct, y.distinct);
+  }
+  REQUIRE(x.mbm.size() == y.mbm.size());
+  for (std::size_t i = 0; i < y.mbm.size(); ++i) {
+    INFO("MBM row " << i);
+    CHECK(x.mbm[i].callpath == y.mbm[i].callpath);
+    CHECK(x.mbm[i].critical_path == y.mbm[i].critical_path);
+    CHECK(x.mbm[i].mbm_k == y.mbm[i].mbm_k);
+    CHECK(x.mbm[i].mbm_all == y.mbm[i].mbm_all);
+  }
+}
+
+void require_spread_equals_whole(const fs::path& path, const PagAnalysisOptions& options = {},
+                                 std::initializer_list<int> counts = {1, 2, 3, 4, 7}) {
+  const PagAnalysis whole = analyze_pag(read_otf2(path), options);
+  for (int processes : counts) {
+    INFO(path.string() << " over " << processes << " processes");
+    std::vector<std::optional<PagAnalysis>> parts(static_cast<std::size_t>(processes));
+    test::on_processes(processes, [&](ProcessGroup& group) {
+      ReadOptions o;
+      o.group = &group;
+      o.threads = 1;
+      const Trace trace = read_otf2(path, o);
+      parts[static_cast<std::size_t>(group.process())] = analyze_pag(trace, options, group);
+    });
+    for (const std::optional<PagAnalysis>& part : parts) {
+      REQUIRE(part.has_value());
+      require_same(*part, whole);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("The activity-graph analysis over processes equals it in one, on real traces", "[analysis][processes][pag]") {
+  for (const char* name : test::kSpreadRealTraces) require_spread_equals_whole(test::real_trace(name));
+}
