@@ -171,15 +171,10 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   return a;
 }
 
-AnalysisParts spread_parts(AnalysisParts parts) {
-  parts.pag = false;
-  return parts;
-}
-
 TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options, ProcessGroup& group) {
   if (!trace.share) return analyze_trace(trace, options);
   TraceAnalysis a;
-  a.parts = spread_parts(options.parts);
+  a.parts = options.parts;
   const double span = summary_over(trace, group).span();
   timed(a.timings, "the wait-path analysis (wait states, critical path, imbalance, delay costs)",
         [&] { a.wait_paths = analyze_wait_paths(trace, options.wait_paths, group); });
@@ -206,6 +201,21 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
           "POP over processes: the ideal network's dependencies form a cycle (events with equal timestamps out of "
           "order), which only the whole trace's activity graph can break; POP is left out (wisp analyze without "
           "mpirun computes it)");
+  }
+  if (a.parts.pag) {
+    PagAnalysisOptions pag;
+    pag.query = options.paths;
+    std::optional<PagAnalysis> result;
+    timed(a.timings, "activity-graph analysis (critical path method, near-critical paths, MBM)",
+          [&] { result = analyze_pag(trace, pag, group); });
+    a.parts.pag = result.has_value();
+    if (result)
+      a.pag = std::move(*result);
+    else if (group.process() == 0)
+      spdlog::warn(
+          "activity graph over processes: its dependencies form a cycle (events with equal timestamps out of order), "
+          "which only the whole trace's graph can break; the near-critical paths and the MBM are left out (wisp "
+          "analyze without mpirun computes them)");
   }
   return a;
 }

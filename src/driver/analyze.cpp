@@ -124,8 +124,6 @@ Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) 
   const MpiSession session;
   const std::unique_ptr<ProcessGroup> group = mpi_process_group(session);
   const bool root = group->process() == 0;
-  const AnalysisParts wanted = options.parts;
-  options.parts = spread_parts(wanted);
   options.threads = 1;  // one process per core: each analyses its share on one thread
   ReadOptions read;
   read.group = group.get();
@@ -142,10 +140,6 @@ Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) 
   if (root && processes > trace.rank_count())
     spdlog::info("wisp analyze: {} processes for a trace of {} ranks: {} of them have no rank to analyse", processes,
                  trace.rank_count(), processes - trace.rank_count());
-  if (root && wanted.pag)
-    spdlog::info(
-        "wisp analyze over MPI processes: the activity-graph analysis (near-critical paths, MBM) is not spread yet "
-        "and is left out (wisp analyze without mpirun computes it)");
   const TraceAnalysis analysis = analyze_trace(trace, options, *group);
   const TraceSummary summary = summary_over(trace, *group);
   if (!root) return {};

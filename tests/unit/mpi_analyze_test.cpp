@@ -1,5 +1,6 @@
 // `mpirun -n 3 wisp analyze` (the analyses spread over the job's processes) prints what `-n 1` and
-// a plain `wisp analyze` of the same analyses (POP's factors and windows included) print, on real
+// a plain `wisp analyze` print (every analysis: POP's factors and windows, the near-critical paths
+// and the MBM included), on real
 // and generated traces (JSON compared with the timings removed); more processes than ranks are
 // noted, -o writes every file one process writes but report.html (whose timelines need the whole
 // trace), options that need the whole trace in one process are refused in one line, a corrupt event
@@ -20,9 +21,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using wisp::test::mpirun;
 using wisp::test::TempDir;
-
-// What the spread analyses compute (the activity-graph analysis is not spread yet).
-const std::string kSpread = "--analyses wait_states,critical_path,delays,wait_estimate,pop";
 
 json without_timings(json j) {
   if (j.is_object()) {
@@ -45,13 +43,14 @@ void require_same_over_processes(const fs::path& trace, const TempDir& dir) {
   const std::string one = mpirun(1, "self,vader", args);
   if (one.empty()) return;
   INFO(trace.string());
-  const json whole = parsed(wisp::test::run_wisp(args + " " + kSpread));
+  const json whole = parsed(wisp::test::run_wisp(args));
   const json first = parsed(wisp::test::shell(one, dir.path()));
   CHECK(first == whole);
   const auto three = wisp::test::shell(mpirun(3, "self,vader", args), dir.path());
   CHECK(parsed(three) == first);
-  CHECK_THAT(three.err, Catch::Contains("not spread yet and is left out"));
   CHECK(first.contains("pop"));
+  CHECK(first.contains("pag"));
+  CHECK(first.contains("mbm"));
 }
 
 }  // namespace
@@ -101,7 +100,7 @@ TEST_CASE("mpirun -n 3 wisp analyze -o writes what one process writes but report
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.err, Catch::Contains("report.html is left out"));
-  REQUIRE(wisp::test::run_wisp("analyze " + trace + " " + kSpread + " -o " + (dir / "one").string()).exit_code == 0);
+  REQUIRE(wisp::test::run_wisp("analyze " + trace + " -o " + (dir / "one").string()).exit_code == 0);
   const auto json_of = [&](const char* run) {
     return without_timings(json::parse(wisp::read_file(dir / run / "analysis.json").value_or("null")));
   };

@@ -4,15 +4,17 @@
 // generated ones and a hand-built trace with every kind of dependency, over 1 to 4 and 7 processes.
 #include <catch2/catch.hpp>
 
-#include "hand_trace.hpp"
 #include "helpers.hpp"
+#include "spread_traces.hpp"
 #include "thread_group.hpp"
 #include "wisp/analysis/pag_analysis.hpp"
+#include "wisp/analysis/trace_analysis.hpp"
 #include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
 
 using namespace wisp;
+using wisp::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
@@ -87,4 +89,62 @@ void require_spread_equals_whole(const fs::path& path, const PagAnalysisOptions&
 
 TEST_CASE("The activity-graph analysis over processes equals it in one, on real traces", "[analysis][processes][pag]") {
   for (const char* name : test::kSpreadRealTraces) require_spread_equals_whole(test::real_trace(name));
+}
+
+TEST_CASE("The activity-graph analysis over processes equals it in one, on generated and hand-built traces",
+          "[analysis][processes][pag]") {
+  TempDir dir;
+  gen::HaloOptions halo;
+  halo.dims = {4, 3};
+  halo.steps = 20;
+  halo.overload_ranks = {5};
+  halo.overload = 0.3;
+  halo.launch_jitter = 0.001;
+  write_otf2(gen::generate_halo(halo), dir / "halo");
+  require_spread_equals_whole(dir / "halo");
+  PagAnalysisOptions eager;
+  eager.pag = eager_limit_options(0);  // every message a rendezvous
+  require_spread_equals_whole(dir / "halo", eager);
+  write_otf2(gen::generate_mpmd(gen::MpmdOptions{}), dir / "mpmd");
+  require_spread_equals_whole(dir / "mpmd");
+  write_otf2(gen::generate_wavefront(gen::WavefrontOptions{}), dir / "wavefront");
+  require_spread_equals_whole(dir / "wavefront");
+  write_otf2(gen::generate_hybrid(gen::HybridOptions{}), dir / "hybrid");
+  require_spread_equals_whole(dir / "hybrid");
+  write_otf2(test::every_dependency(), dir / "every");
+  require_spread_equals_whole(dir / "every");
+  for (const std::uint64_t limit : {std::uint64_t{0}, std::uint64_t{1} << 12, std::uint64_t{65536}}) {
+    eager.pag = eager_limit_options(limit);
+    require_spread_equals_whole(dir / "every", eager);
+  }
+}
+
+TEST_CASE("The near-critical queries over processes equal them in one", "[analysis][processes][pag]") {
+  for (const auto& [k, nc] : {std::pair<std::optional<std::size_t>, std::optional<double>>{25, std::nullopt},
+                              {std::nullopt, 1.0},
+                              {5, 0.5},
+                              {1, std::nullopt}}) {
+    PagAnalysisOptions options;
+    options.query.k = k;
+    options.query.nc_percent = nc;
+    require_spread_equals_whole(test::real_trace("apps/minife_100c_imb20_4r"), options, {1, 3});
+    require_spread_equals_whole(test::real_trace("whatif/imb8_ring/static"), options, {2, 4});
+  }
+}
+
+TEST_CASE("The activity-graph analysis over processes is left out when the dependencies form a cycle",
+          "[analysis][processes][pag]") {
+  TempDir dir;
+  write_otf2(test::ideal_cycle(), dir / "cycle");
+  CHECK(analyze_pag(read_otf2(dir / "cycle")).pag.anomalies.cycle_activities > 0);  // one process breaks it
+  for (int processes : {1, 2}) {
+    std::vector<int> results(static_cast<std::size_t>(processes), -1);
+    test::on_processes(processes, [&](ProcessGroup& group) {
+      ReadOptions o;
+      o.group = &group;
+      const Trace trace = read_otf2(dir / "cycle", o);
+      results[static_cast<std::size_t>(group.process())] = analyze_pag(trace, {}, group).has_value() ? 1 : 0;
+    });
+    CHECK(results == std::vector<int>(static_cast<std::size_t>(processes), 0));
+  }
 }

@@ -76,13 +76,12 @@ struct TraceAnalysis {
 TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options = {});
 
 // Spread over processes (a trace read with a ProcessGroup: Trace::share), as Scalasca's parallel
-// replay: the wait-path analysis, the wait estimate, POP, the communication matrix and the threads'
-// profile, each equal on every process to analyze_trace() of the whole trace with the same parts.
-// The activity-graph analysis is not spread yet: `spread_parts` says what is. POP is left out
-// (parts.pop false) if the ideal network's dependencies form a cycle.
+// replay: the wait-path analysis, the wait estimate, POP, the activity-graph analysis, the
+// communication matrix and the threads' profile, each equal on every process to analyze_trace() of
+// the whole trace with the same parts (the activity graph itself is not kept: `pag.pag.graph` is
+// empty). POP or the activity-graph analysis is left out (its part false) if its dependencies form
+// a cycle (events with equal time stamps out of order), which only the whole trace's graph breaks.
 TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options, ProcessGroup& group);
-// The parts of `parts` that analyze_trace(trace, options, group) computes.
-AnalysisParts spread_parts(AnalysisParts parts);
 
 // The wait-path analysis's waiting time per (call path, rank) in the pattern the minimum-based estimate
 // compares with (paper 002 Fig. 3): Late Sender for MPI_Recv / MPI_Wait / MPI_Waitall, Wait at N x N
