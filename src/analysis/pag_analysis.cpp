@@ -1,7 +1,10 @@
 // One-call PAG analysis. See pag_analysis.hpp.
 #include "wisp/analysis/pag_analysis.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <chrono>
 
 #include "analysis/pag_share.hpp"
 
@@ -24,9 +27,18 @@ PagAnalysis analyze_pag(const Trace& trace, const PagAnalysisOptions& options) {
 }
 
 std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOptions& options, ProcessGroup& group) {
+  auto t0 = std::chrono::steady_clock::now();
+  const auto lap = [&](const char* what) {
+    const auto t = std::chrono::steady_clock::now();
+    spdlog::debug("activity graph over processes, process {}: {} took {:.3f} s", group.process(), what,
+                  std::chrono::duration<double>(t - t0).count());
+    t0 = t;
+  };
   std::optional<clock::PagShare> s = clock::share_pag(trace, group, options.pag.rendezvous, options.pag.eager_limit);
+  lap("plan and passes");
   if (!s) return std::nullopt;
   clock::mark_critical_path(trace, group, *s);
+  lap("critical path");
   PagAnalysis a;
   a.pag.ticks_per_second = s->ticks_per_second;
   a.pag.origin = s->origin;
@@ -42,8 +54,12 @@ std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOpti
   a.cpm.length = s->length;
   a.paths = clock::share_near_critical_paths(trace, group, *s, options.query);
   a.distinct = clock::share_near_critical_paths(trace, group, *s, distinct_query(options.query, s->length));
-  a.mbm = benefit_rows(
-      a.paths, [&](const std::vector<CallpathId>& to_zero) { return clock::share_mbm_all(trace, group, *s, to_zero); });
+  lap("near-critical paths");
+  a.mbm = benefit_rows(a.paths, [&](const std::vector<CallpathId>& to_zero) {
+    spdlog::debug("activity graph over processes: MBM_all of {} call paths", to_zero.size());
+    return clock::share_mbm_all(trace, group, *s, to_zero);
+  });
+  lap("MBM");
   return a;
 }
 

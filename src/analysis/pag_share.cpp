@@ -9,7 +9,10 @@
 // max only: the order they arrive in does not change them.
 #include "analysis/pag_share.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <chrono>
 #include <array>
 #include <limits>
 
@@ -18,13 +21,6 @@
 
 namespace wisp::clock {
 
-bool RankDurations::has_chain(EventIndex i) const {
-  const std::vector<Event>& ev = trace_.ranks[r_].events;
-  if (i + 1 >= ev.size()) return false;
-  return !(ev[i + 1].kind == EventKind::MpiCollectiveEnd && ev[i].kind == EventKind::MpiCollectiveBegin &&
-           plan_.replaced[r_][ev[i + 1].ref] != 0);
-}
-
 const PagCall* RankDurations::call_at(EventIndex i) const {
   const std::vector<PagCall>& calls = plan_.calls[r_];
   const auto it =
@@ -32,23 +28,6 @@ const PagCall* RankDurations::call_at(EventIndex i) const {
   if (it == calls.begin()) return nullptr;
   const PagCall& c = *(it - 1);
   return i <= c.leave ? &c : nullptr;
-}
-
-Ticks RankDurations::chain(EventIndex i) const {
-  const PagCall* c = call_at(i);
-  if (c != nullptr && i < c->leave) return std::max<Ticks>(0, at(i + 1) - std::max(at(i), c->ideal_release));
-  return at(i + 1) - at(i);
-}
-
-CallpathId RankDurations::chain_callpath(EventIndex i) const {
-  const std::vector<Event>& ev = trace_.ranks[r_].events;
-  const PagCall* c = call_at(i);
-  if (c != nullptr && i < c->leave) return ev[c->enter].ref;
-  for (EventIndex k = i + 1; k-- > 0;) {  // the call path after event i: its last Enter or Leave
-    if (ev[k].kind == EventKind::Enter) return ev[k].ref;
-    if (ev[k].kind == EventKind::Leave) return trace_.defs.callpaths[ev[k].ref].parent;
-  }
-  return kNone;
 }
 
 Ticks RankDurations::dependency(const Dep& d) const {
@@ -156,6 +135,15 @@ class Passes {
     }
     return true;
   }
+  bool one(Post<Value>& post, Rank r, std::uint64_t key, Value& into) const {
+    const Value* v = post.find(key);
+    if (v == nullptr) {
+      post.wait(key, r);
+      return false;
+    }
+    into = *v;
+    return true;
+  }
   std::vector<std::uint64_t> keys_of_partials(std::uint32_t inst, const std::vector<int>& from) const {
     std::vector<std::uint64_t> keys;
     for (const int p : from) keys.push_back(partial_key(inst, p));
@@ -172,14 +160,14 @@ class Passes {
 
   // The value an explicit activity out of an event brings back (false: not arrived).
   bool out_value(Post<Value>& post, Rank r, const Publication& p, Value& v) const {
-    if (p.key == kStart || p.key == kPost) return largest(post, r, std::vector<std::uint64_t>{key_of(p.key, p.a)}, v);
+    if (p.key == kStart || p.key == kPost) return one(post, r, key_of(p.key, p.a), v);
     const Instance& inst = s_.plan.instances.at(p.a);
     if (p.key == kMember) return largest(post, r, keys_of_members(p.a, p.b, inst.count), v);
     return largest(post, r, keys_of_partials(p.a, inst.partial_to), v);
   }
 
   bool back(Rank r, Cursor& c, Post<Value>& post, std::unordered_map<std::uint32_t, Counts>& counts) {
-    const RankDurations dur(trace_, s_.plan, r);
+    const RankDurations dur(trace_, s_, r);
     const std::vector<Dep>& deps = s_.plan.deps[r];
     const std::vector<Publication>& pubs = s_.plan.pubs[r];
     std::vector<Ticks>& tail = s_.tail[r];
@@ -240,7 +228,7 @@ class Passes {
   // ---- forward ----
 
   bool forth(Rank r, Cursor& c, Post<Value>& post, std::unordered_map<std::uint32_t, Counts>& counts) {
-    const RankDurations dur(trace_, s_.plan, r);
+    const RankDurations dur(trace_, s_, r);
     const std::vector<Dep>& deps = s_.plan.deps[r];
     const std::vector<Publication>& pubs = s_.plan.pubs[r];
     std::vector<Ticks>& earliest = s_.earliest[r];
@@ -269,7 +257,7 @@ class Passes {
 
   bool forth_lanes(Rank r, Cursor& c, Post<Value>& post, Counts_& counts, const std::array<CallpathId, 4>& zeroed,
                    Value& longest) {
-    const RankDurations dur(trace_, s_.plan, r);
+    const RankDurations dur(trace_, s_, r);
     const std::vector<Dep>& deps = s_.plan.deps[r];
     const std::vector<Publication>& pubs = s_.plan.pubs[r];
     const std::size_t n = trace_.ranks[r].events.size();
@@ -299,8 +287,8 @@ class Passes {
   }
 
   bool in_value(Post<Value>& post, Rank r, const Dep& d, Value& v) const {
-    if (d.kind == DepKind::Start) return largest(post, r, std::vector<std::uint64_t>{key_of(kStart, d.a)}, v);
-    if (d.kind == DepKind::Post) return largest(post, r, std::vector<std::uint64_t>{key_of(kPost, d.a)}, v);
+    if (d.kind == DepKind::Start) return one(post, r, key_of(kStart, d.a), v);
+    if (d.kind == DepKind::Post) return one(post, r, key_of(kPost, d.a), v);
     const Instance& inst = s_.plan.instances.at(d.a);
     if (inst.prefix) return largest(post, r, keys_of_members(d.a, 0, d.b + 1), v);
     return largest(post, r, keys_of_partials(d.a, inst.feeders), v);
@@ -337,6 +325,40 @@ class Passes {
   bool p2p_;
   int me_;
 };
+
+// The local ranks' chains (pag.cpp: add_rank_activities, add_call): v -> v + 1 inside an outermost
+// MPI call is MPI time after the call's release (none where a hub replaces a collective's begin ->
+// end), outside one the computation time, labelled with the call path after v.
+void build_chains(const Trace& trace, PagShare& s) {
+  ActivityGraph& g = s.chains;
+  s.first_vertex.assign(trace.rank_count(), 0);
+  for (Rank r = trace.share->first; r < trace.share->last; ++r)
+    s.first_vertex[r] = g.add_vertices(static_cast<std::uint32_t>(trace.ranks[r].events.size()), r);
+  for (Rank r = trace.share->first; r < trace.share->last; ++r) {
+    const std::vector<Event>& ev = trace.ranks[r].events;
+    const std::vector<PagCall>& calls = s.plan.calls[r];
+    std::size_t c = 0;
+    CallpathId cp = kNone;  // after the event
+    Ticks next = ev.empty() ? 0 : ticks_at(trace, r, 0);
+    for (EventIndex i = 0; i + 1 < ev.size(); ++i) {
+      const Ticks here = next;
+      next = ticks_at(trace, r, i + 1);
+      if (ev[i].kind == EventKind::Enter) cp = ev[i].ref;
+      if (ev[i].kind == EventKind::Leave) cp = trace.defs.callpaths[ev[i].ref].parent;
+      while (c < calls.size() && calls[c].leave <= i) ++c;
+      const std::uint32_t v = s.first_vertex[r] + i;
+      if (c < calls.size() && calls[c].enter <= i) {
+        const bool replaced = ev[i + 1].kind == EventKind::MpiCollectiveEnd &&
+                              ev[i].kind == EventKind::MpiCollectiveBegin && s.plan.replaced[r][ev[i + 1].ref] != 0;
+        if (!replaced)
+          g.add_chain(v, std::max<Ticks>(0, next - std::max(here, calls[c].ideal_release)), ev[calls[c].enter].ref,
+                      ActivityKind::Mpi);
+      } else {
+        g.add_chain(v, next - here, cp, ActivityKind::Computation);
+      }
+    }
+  }
+}
 
 // ---- facts every process needs of the others ----
 
@@ -406,7 +428,7 @@ void gather_hubs(const Trace& trace, ProcessGroup& group, PagShare& s) {
     return f;
   };
   for (Rank r = trace.share->first; r < trace.share->last; ++r) {
-    const RankDurations dur(trace, s.plan, r);
+    const RankDurations dur(trace, s, r);
     for (const Publication& p : s.plan.pubs[r])
       if (p.key == kPartial || p.key == kMember) {
         MemberFact& f = fact(p.a, p.b, r);
@@ -465,7 +487,7 @@ void gather_hubs(const Trace& trace, ProcessGroup& group, PagShare& s) {
 // forward pass).
 void mark_hub_dependencies(const Trace& trace, PagShare& s) {
   for (Rank r = trace.share->first; r < trace.share->last; ++r) {
-    const RankDurations dur(trace, s.plan, r);
+    const RankDurations dur(trace, s, r);
     const std::vector<Dep>& deps = s.plan.deps[r];
     for (std::size_t k = 0; k < deps.size(); ++k) {
       if (deps[k].kind != DepKind::Hub) continue;
@@ -503,13 +525,23 @@ std::vector<Ticks> share_mbm_all(const Trace& trace, ProcessGroup& group, PagSha
 std::optional<PagShare> share_pag(const Trace& trace, ProcessGroup& group, RendezvousRule rule,
                                   std::uint64_t eager_limit) {
   if (!trace.share) throw Error("PAG over processes: the trace was not read spread over them");
+  auto t0 = std::chrono::steady_clock::now();
+  const auto lap = [&](const char* what) {
+    const auto t = std::chrono::steady_clock::now();
+    spdlog::debug("activity graph over processes, process {}: {} took {:.3f} s", group.process(), what,
+                  std::chrono::duration<double>(t - t0).count());
+    t0 = t;
+  };
   PagShare s;
   s.shares = gather_shares(group, *trace.share);
   s.ticks_per_second = static_cast<double>(trace.defs.clock.ticks_per_second);
   s.plan = plan_clocks(trace, rule, eager_limit, group, s.shares);
   std::uint64_t tight = 0;
   for (const std::string& part : all_gather(group, packed(s.plan.tight))) tight += Unpacker(part).get<std::uint64_t>();
+  lap("the plan");
+  build_chains(trace, s);
   gather_launches(trace, group, s);
+  lap("the chains");
   s.tail.resize(trace.rank_count());
   s.earliest.resize(trace.rank_count());
   s.outs.resize(trace.rank_count());
@@ -519,9 +551,12 @@ std::optional<PagShare> share_pag(const Trace& trace, ProcessGroup& group, Rende
   Passes passes(trace, group, s, s.point_to_point);
   if (!passes.backward()) return std::nullopt;  // rounds: every process finds the cycle
   gather_length(trace, group, s);
+  lap("the backward pass");
   if (!passes.forward()) throw Error("PAG over processes: the forward pass met a cycle the backward pass did not");
+  lap("the forward pass");
   gather_hubs(trace, group, s);
   mark_hub_dependencies(trace, s);
+  lap("the hubs' facts");
   return s;
 }
 

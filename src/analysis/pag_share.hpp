@@ -73,6 +73,10 @@ struct PagShare {
   std::vector<std::vector<Out>> outs;                // per local rank, by plan.pubs
   std::vector<std::vector<std::uint8_t>> tight;      // per local rank, by plan.deps: on a longest path to its target
   std::unordered_map<std::uint32_t, HubFacts> hubs;  // instances with members here
+  // The chains of the local ranks' events (vertex first_vertex[r] + i: event i of rank r), as the
+  // PAG keeps them: duration, call path and kind in 7 bytes per event, read by every pass.
+  ActivityGraph chains;
+  std::vector<std::uint32_t> first_vertex;  // per rank (local ones)
   // The critical path (mark_critical_path()): per local rank its events on it, ascending, with the
   // activity that leaves each; the rank its launch goes to.
   std::vector<std::vector<std::pair<EventIndex, std::uint32_t>>> critical;
@@ -87,10 +91,11 @@ struct PagShare {
 // (computation, or MPI time after the call's release) and a dependency into a call.
 class RankDurations {
  public:
-  RankDurations(const Trace& trace, const ClockPlan& plan, Rank r) : trace_(trace), plan_(plan), r_(r) {}
-  bool has_chain(EventIndex i) const;  // i -> i + 1
-  Ticks chain(EventIndex i) const;
-  CallpathId chain_callpath(EventIndex i) const;
+  RankDurations(const Trace& trace, const PagShare& s, Rank r)
+      : trace_(trace), plan_(s.plan), chains_(s.chains), first_(s.first_vertex[r]), r_(r) {}
+  bool has_chain(EventIndex i) const { return chains_.has_chain(first_ + i); }  // i -> i + 1
+  Ticks chain(EventIndex i) const { return chains_.chain_duration_of(first_ + i); }
+  CallpathId chain_callpath(EventIndex i) const { return chains_.chain_callpath_of(first_ + i); }
   Ticks dependency(const Dep& d) const;
   CallpathId dependency_callpath(const Dep& d) const;
   // The outermost call holding i (enter <= i <= leave), or nullptr.
@@ -100,7 +105,10 @@ class RankDurations {
   Ticks at(EventIndex i) const { return ticks_at(trace_, r_, i); }
   const Trace& trace_;
   const ClockPlan& plan_;
+  const ActivityGraph& chains_;
+  std::uint32_t first_;
   Rank r_;
+  mutable std::size_t hint_ = 0;  // the call found last: the passes ask for events in order
 };
 
 // Collective over `group`: the plan (the PAG's first variant under `rule`), the two passes and the

@@ -127,7 +127,11 @@ class View {
     if (it == s_.hubs.end()) throw Error("PAG over processes: a walk reached a hub on a process without its instance");
     return it->second;
   }
-  RankDurations durations(Rank r) const { return RankDurations(trace_, s_.plan, r); }
+  const RankDurations& durations(Rank r) const {
+    if (durations_.size() != trace_.rank_count()) durations_.resize(trace_.rank_count());
+    if (!durations_[r]) durations_[r].emplace(trace_, s_, r);
+    return *durations_[r];
+  }
   // The range of rank r's publications at event k.
   std::pair<std::size_t, std::size_t> pubs_at(Rank r, EventIndex k) const {
     const std::vector<Publication>& pubs = s_.plan.pubs[r];
@@ -177,6 +181,7 @@ class View {
   const Trace& trace_;
   const PagShare& s_;
   mutable std::vector<Step> scratch_;
+  mutable std::vector<std::optional<RankDurations>> durations_;  // per rank, as asked for (their hints kept)
 };
 
 // ---- the token ----
@@ -225,7 +230,7 @@ class CriticalWalk {
     while (true) {
       const Rank r = v.x;
       const EventIndex k = v.y;
-      const RankDurations dur = view_.durations(r);
+      const RankDurations& dur = view_.durations(r);
       if (k > 0 && dur.has_chain(k - 1) && s_.zero_slack(s_.earliest[r][k - 1], s_.tail[r][k - 1]) &&
           s_.tail[r][k - 1] == s_.tail[r][k] + dur.chain(k - 1)) {
         v.y = k - 1;
@@ -356,7 +361,7 @@ class CriticalWalk {
 std::optional<std::pair<Rank, EventIndex>> path_end(const Trace& trace, ProcessGroup& group, const PagShare& s) {
   Packer mine;
   for (Rank r = trace.share->first; r < trace.share->last; ++r) {
-    const RankDurations dur(trace, s.plan, r);
+    const RankDurations dur(trace, s, r);
     const std::vector<Publication>& pubs = s.plan.pubs[r];
     std::size_t p = 0;
     for (EventIndex k = 0; k < s.tail[r].size(); ++k) {
@@ -439,8 +444,12 @@ class PathWalk {
 
   // What this process met: time per call path, variants, its best offers.
   std::string result() {
-    std::sort(offers_.begin(), offers_.end(), [](const Offer& a, const Offer& b) { return a.key() < b.key(); });
-    if (offers_.size() > capacity_) offers_.resize(capacity_);  // the others cannot be kept
+    const auto by_key = [](const Offer& a, const Offer& b) { return a.key() < b.key(); };
+    if (offers_.size() > capacity_) {  // the others cannot be kept
+      std::nth_element(offers_.begin(), offers_.begin() + static_cast<std::ptrdiff_t>(capacity_), offers_.end(), by_key);
+      offers_.resize(capacity_);
+    }
+    std::sort(offers_.begin(), offers_.end(), by_key);
     Packer out;
     out.put<std::uint64_t>(variants_).put_vector(offers_);
     for (const auto& [cp, d] : sums_) out.put(Sum{cp, d});
