@@ -77,7 +77,7 @@ class Passes {
 
   bool forward() {
     for (Rank r = first(); r < last(); ++r) {
-      s_.earliest[r].assign(trace_.ranks[r].events.size(), 0);
+      s_.zero[r].assign(trace_.ranks[r].events.size(), false);
       s_.tight[r].assign(s_.plan.deps[r].size(), 0);
     }
     return run_forward(
@@ -231,28 +231,44 @@ class Passes {
     const RankDurations dur(trace_, s_, r);
     const std::vector<Dep>& deps = s_.plan.deps[r];
     const std::vector<Publication>& pubs = s_.plan.pubs[r];
-    std::vector<Ticks>& earliest = s_.earliest[r];
     const std::vector<Ticks>& tail = s_.tail[r];
     const std::size_t n = trace_.ranks[r].events.size();
     while (c.event < n) {
       if (post.pause(r)) return false;
       const auto k = static_cast<EventIndex>(c.event);
-      Ticks value = k == 0 ? s_.launch[r] : dur.has_chain(k - 1) ? earliest[k - 1] + dur.chain(k - 1) : kNoValue;
+      Ticks value = k == 0 ? s_.launch[r] : dur.has_chain(k - 1) ? c.previous.a + dur.chain(k - 1) : kNoValue;
       std::size_t d = c.dep;
       for (; d < deps.size() && deps[d].target == k; ++d) {
-        Value v;
+        Value v;  // the source's earliest time and tail (a hub's: its earliest time and tail)
         if (!in_value(post, r, deps[d], v)) return false;
         const Ticks duration = dur.dependency(deps[d]);
         value = std::max(value, v.a + duration);
-        if (deps[d].kind != DepKind::Hub) s_.tight[r][d] = s_.zero_slack(v.a, v.b) && v.b == tail[k] + duration ? 1 : 0;
+        const Ticks source_tail = deps[d].kind == DepKind::Hub && s_.plan.instances.at(deps[d].a).prefix
+                                      ? prefix_hub_tail(r, deps[d], c.pub)
+                                      : v.b;
+        s_.tight[r][d] = s_.zero_slack(v.a, source_tail) && source_tail == tail[k] + duration ? 1 : 0;
       }
       for (; c.dep < d; ++c.dep) taken_forth(deps[c.dep], post, counts);
-      earliest[k] = value;
-      for (; c.pub < pubs.size() && pubs[c.pub].event == k; ++c.pub)
-        give_forth(pubs[c.pub], Value{value, tail[k], 0, 0}, post, counts);
+      c.previous.a = value;
+      s_.zero[r][k] = s_.zero_slack(value, tail[k]);
+      for (; c.pub < pubs.size() && pubs[c.pub].event == k; ++c.pub) {
+        Out& out = s_.outs[r][c.pub];
+        out.earliest = value;
+        const bool sync = pubs[c.pub].key == kPartial || pubs[c.pub].key == kMember;
+        give_forth(pubs[c.pub], Value{value, sync ? out.through : tail[k], 0, 0}, post, counts);
+      }
       ++c.event;
     }
     return true;
+  }
+
+  // The tail of the prefix hub of rank r's member whose end dependency is `d`: what its own begin
+  // (published before `pub`) found going back.
+  Ticks prefix_hub_tail(Rank r, const Dep& d, std::size_t pub) const {
+    const std::vector<Publication>& pubs = s_.plan.pubs[r];
+    for (std::size_t p = pub; p-- > 0;)
+      if (pubs[p].key == kMember && pubs[p].a == d.a && pubs[p].b == d.b) return s_.outs[r][p].through;
+    throw Error("PAG over processes: a prefix member's end before its begin");
   }
 
   bool forth_lanes(Rank r, Cursor& c, Post<Value>& post, Counts_& counts, const std::array<CallpathId, 4>& zeroed,
@@ -408,16 +424,7 @@ void gather_length(const Trace& trace, ProcessGroup& group, PagShare& s) {
   }
 }
 
-std::vector<int> owners_of_instance(const Trace& trace, const PagShare& s, std::uint32_t i) {
-  const CollectiveInstance& inst = trace.collectives[i];
-  std::vector<int> owners;
-  for (std::uint32_t j = 0; j < inst.count; ++j) owners.push_back(s.owner(trace.members(inst)[j].rank));
-  std::sort(owners.begin(), owners.end());
-  owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
-  return owners;
-}
-
-// Every member of the instances with members here, from their processes; then the hubs' times.
+// Every member of the instances this process hosts, from their processes; then the hubs' times.
 void gather_hubs(const Trace& trace, ProcessGroup& group, PagShare& s) {
   std::unordered_map<std::uint64_t, MemberFact> local;  // by instance and member
   const auto fact = [&](std::uint32_t inst, std::uint32_t member, Rank r) -> MemberFact& {
@@ -433,7 +440,7 @@ void gather_hubs(const Trace& trace, ProcessGroup& group, PagShare& s) {
       if (p.key == kPartial || p.key == kMember) {
         MemberFact& f = fact(p.a, p.b, r);
         f.begin = p.event;
-        f.begin_earliest = s.earliest[r][p.event];
+        f.begin_earliest = s.outs[r][static_cast<std::size_t>(&p - s.plan.pubs[r].data())].earliest;
         f.begin_tail = s.tail[r][p.event];
         f.feeds = 1;
       }
@@ -449,23 +456,26 @@ void gather_hubs(const Trace& trace, ProcessGroup& group, PagShare& s) {
       }
   }
   std::vector<Packer> out(static_cast<std::size_t>(group.processes()));
-  for (const auto& [key, f] : local)
-    for (const int o : owners_of_instance(trace, s, f.instance)) out[static_cast<std::size_t>(o)].put(f);
+  std::unordered_map<std::uint32_t, int> host;
+  for (const auto& [key, f] : local) {
+    const auto [it, added] = host.try_emplace(f.instance, 0);
+    if (added) it->second = s.hub_host(trace, f.instance);
+    out[static_cast<std::size_t>(it->second)].put(f);
+  }
+  local = {};
   std::vector<std::string> packets;
   for (Packer& p : out) packets.push_back(p.take());
-  for (const auto& [i, inst] : s.plan.instances) {
-    HubFacts& h = s.hubs[i];
-    h.prefix = inst.prefix;
-    h.members.assign(inst.count, MemberFact{});
-  }
   for (const std::string& packet : group.exchange(std::move(packets))) {
     Unpacker in(packet);
     while (!in.done()) {
       const auto f = in.get<MemberFact>();
-      const auto it = s.hubs.find(f.instance);
-      if (it == s.hubs.end() || f.member >= it->second.members.size())
-        throw Error("PAG over processes: a collective member's facts arrived at a process without the instance");
-      it->second.members[f.member] = f;
+      HubFacts& h = s.hubs[f.instance];
+      if (h.members.empty()) {
+        h.prefix = classify(trace.collectives[f.instance].op) == CollectiveClass::Prefix;
+        h.members.assign(trace.collectives[f.instance].count, MemberFact{});
+      }
+      if (f.member >= h.members.size()) throw Error("PAG over processes: a collective member out of its instance");
+      h.members[f.member] = f;
     }
   }
   for (auto& [i, h] : s.hubs) {
@@ -483,25 +493,16 @@ void gather_hubs(const Trace& trace, ProcessGroup& group, PagShare& s) {
   }
 }
 
-// Whether each hub -> end dependency lies on a longest path to its end (the others are set by the
-// forward pass).
-void mark_hub_dependencies(const Trace& trace, PagShare& s) {
-  for (Rank r = trace.share->first; r < trace.share->last; ++r) {
-    const RankDurations dur(trace, s, r);
-    const std::vector<Dep>& deps = s.plan.deps[r];
-    for (std::size_t k = 0; k < deps.size(); ++k) {
-      if (deps[k].kind != DepKind::Hub) continue;
-      const HubFacts& h = s.hubs.at(deps[k].a);
-      const std::size_t j = h.prefix ? deps[k].b : 0;
-      s.tight[r][k] =
-          s.zero_slack(h.earliest[j], h.tail[j]) && h.tail[j] == s.tail[r][deps[k].target] + dur.dependency(deps[k])
-              ? 1
-              : 0;
-    }
-  }
-}
-
 }  // namespace
+
+int PagShare::hub_host(const Trace& trace, std::uint32_t instance) const {
+  const CollectiveInstance& inst = trace.collectives[instance];
+  std::vector<int> owners;
+  for (std::uint32_t j = 0; j < inst.count; ++j) owners.push_back(owner(trace.members(inst)[j].rank));
+  std::sort(owners.begin(), owners.end());
+  owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
+  return owners[instance % owners.size()];
+}
 
 std::vector<Ticks> share_mbm_all(const Trace& trace, ProcessGroup& group, PagShare& s,
                                  const std::vector<CallpathId>& callpaths) {
@@ -543,7 +544,7 @@ std::optional<PagShare> share_pag(const Trace& trace, ProcessGroup& group, Rende
   gather_launches(trace, group, s);
   lap("the chains");
   s.tail.resize(trace.rank_count());
-  s.earliest.resize(trace.rank_count());
+  s.zero.resize(trace.rank_count());
   s.outs.resize(trace.rank_count());
   s.tight.resize(trace.rank_count());
   s.critical.resize(trace.rank_count());
@@ -555,7 +556,6 @@ std::optional<PagShare> share_pag(const Trace& trace, ProcessGroup& group, Rende
   if (!passes.forward()) throw Error("PAG over processes: the forward pass met a cycle the backward pass did not");
   lap("the forward pass");
   gather_hubs(trace, group, s);
-  mark_hub_dependencies(trace, s);
   lap("the hubs' facts");
   return s;
 }

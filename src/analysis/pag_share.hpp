@@ -25,6 +25,7 @@ struct Value {
 // An explicit activity leaving an event of a local rank (a plan publication), as the backward pass
 // found it at its target.
 struct Out {
+  Ticks earliest = 0;         // its source event's earliest time
   Ticks through = 0;          // the target's tail plus the activity's duration
   Ticks duration = 0;         // 0 into a hub
   EventIndex target = kNone;  // the event it goes to on the other rank (kNone: a hub)
@@ -32,8 +33,7 @@ struct Out {
   CallpathId callpath = kNone;
 };
 
-// A collective member as the walks read it at its instance's hub (every process with members
-// of the instance has all of them).
+// A collective member as the walks read it at its instance's hub (the instance's host has all).
 struct MemberFact {
   std::uint32_t instance = 0, member = 0;
   Rank rank = kNone;
@@ -68,11 +68,12 @@ struct PagShare {
   Ticks length = 0;                       // d_cp
   std::vector<Ticks> launch, first_tail;  // per rank (every one): its launch, the tail of its event 0
   std::vector<std::uint8_t> has_events;   // per rank: it has a vertex (and a launch)
-  // Per local rank, per event.
-  std::vector<std::vector<Ticks>> earliest, tail;
+  // Per local rank, per event: its tail, and whether it has zero total slack (earliest + tail = d_cp).
+  std::vector<std::vector<Ticks>> tail;
+  std::vector<std::vector<bool>> zero;
   std::vector<std::vector<Out>> outs;                // per local rank, by plan.pubs
   std::vector<std::vector<std::uint8_t>> tight;      // per local rank, by plan.deps: on a longest path to its target
-  std::unordered_map<std::uint32_t, HubFacts> hubs;  // instances with members here
+  std::unordered_map<std::uint32_t, HubFacts> hubs;  // the instances this process hosts (hub_host())
   // The chains of the local ranks' events (vertex first_vertex[r] + i: event i of rank r), as the
   // PAG keeps them: duration, call path and kind in 7 bytes per event, read by every pass.
   ActivityGraph chains;
@@ -84,6 +85,8 @@ struct PagShare {
   bool point_to_point = true;  // no tight dependency: values cross point to point (else in rounds)
 
   int owner(Rank r) const { return owner_of(shares, r); }
+  // The process the walks go to at an instance's hubs (one of those with members, by instance).
+  int hub_host(const Trace& trace, std::uint32_t instance) const;
   bool zero_slack(Ticks earliest_at, Ticks tail_at) const { return earliest_at + tail_at == length; }
 };
 

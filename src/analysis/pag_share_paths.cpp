@@ -37,8 +37,10 @@ class View {
  public:
   View(const Trace& trace, const PagShare& s) : trace_(trace), s_(s) {}
 
-  bool here(const Vertex& v) const { return v.at != At::Event || trace_.holds(v.x); }
-  int owner(const Vertex& v) const { return s_.owner(v.x); }
+  bool here(const Vertex& v) const {
+    return v.at == At::Start || (v.at == At::Event ? trace_.holds(v.x) : s_.hubs.count(v.x) != 0);
+  }
+  int owner(const Vertex& v) const { return v.at == At::Event ? s_.owner(v.x) : s_.hub_host(trace_, v.x); }
 
   Ticks tail(const Vertex& v) const {
     if (v.at == At::Start) return s_.length;
@@ -75,8 +77,7 @@ class View {
     const Publication& p = s_.plan.pubs[v.x][a.out];
     if (p.key == kStart) return {At::Event, trace_.message(p.a).receiver, s_.outs[v.x][a.out].target};
     if (p.key == kPost) return {At::Event, trace_.message(p.a).sender, s_.outs[v.x][a.out].target};
-    const HubFacts& h = s_.hubs.at(p.a);
-    return {At::Hub, p.a, h.prefix ? p.b : 0};
+    return {At::Hub, p.a, s_.plan.instances.at(p.a).prefix ? p.b : 0};
   }
   // Its target's tail plus its duration.
   Ticks through(const Step& a) const {
@@ -124,7 +125,7 @@ class View {
   }
   const HubFacts& hub(const Vertex& v) const {
     const auto it = s_.hubs.find(v.x);
-    if (it == s_.hubs.end()) throw Error("PAG over processes: a walk reached a hub on a process without its instance");
+    if (it == s_.hubs.end()) throw Error("PAG over processes: a walk reached a hub on a process that does not host it");
     return it->second;
   }
   const RankDurations& durations(Rank r) const {
@@ -215,23 +216,31 @@ void pass_token(ProcessGroup& group, bool start_here, std::string token, Walk&& 
 
 struct CriticalToken {
   Vertex at;
-  Key key = kStart;  // the publication of `at` the path leaves by (when it arrives from another rank)
+  Key key = kStart;  // an event: the publication the path leaves it by (a = kNone: none, its end)
   std::uint32_t a = 0;
+  std::uint32_t member = 0;  // a hub: the member whose end the path came back from, on rank `lane`
+  Rank lane = kNone;
 };
 
 class CriticalWalk {
  public:
-  CriticalWalk(const Trace& trace, PagShare& s) : trace_(trace), s_(s), view_(trace, s) {}
+  CriticalWalk(const Trace& trace, PagShare& s, int process)
+      : trace_(trace), s_(s), view_(trace, s), group_process_(process) {}
 
   // From `t` as far as this process goes: the next process, or -1 at the start vertex.
   int walk(CriticalToken t) {
+    if (t.at.at == At::Hub && !through_hub(t)) return -1;
+    if (!trace_.holds(t.at.x)) {
+      token_ = t;
+      return s_.owner(t.at.x);
+    }
     Vertex v = t.at;
     if (t.a != kNone) mark(v, publication(v, t.key, t.a));  // else the path's end: nothing leaves it
     while (true) {
       const Rank r = v.x;
       const EventIndex k = v.y;
       const RankDurations& dur = view_.durations(r);
-      if (k > 0 && dur.has_chain(k - 1) && s_.zero_slack(s_.earliest[r][k - 1], s_.tail[r][k - 1]) &&
+      if (k > 0 && dur.has_chain(k - 1) && s_.zero[r][k - 1] &&
           s_.tail[r][k - 1] == s_.tail[r][k] + dur.chain(k - 1)) {
         v.y = k - 1;
         mark(v, kChainOut);
@@ -246,7 +255,14 @@ class CriticalWalk {
       const Dep& d = s_.plan.deps[r][in->dep];
       CriticalToken next;
       if (d.kind == DepKind::Hub) {
-        if (!through_hub(d, r, next)) return -1;
+        const bool prefix = s_.plan.instances.at(d.a).prefix;
+        next = {{At::Hub, d.a, prefix ? d.b : 0}, kStart, 0, d.b, r};
+        const int host = s_.hub_host(trace_, d.a);
+        if (host != group_process_) {
+          token_ = next;
+          return host;
+        }
+        if (!through_hub(next)) return -1;
       } else {
         const Message& m = trace_.message(d.a);
         next = {{At::Event, d.kind == DepKind::Start ? m.sender : m.receiver, d.b},
@@ -262,7 +278,6 @@ class CriticalWalk {
     }
   }
   CriticalToken token() const { return token_; }
-  std::vector<std::uint32_t> hub_marks;  // instance, hub, out: three per hub on the path
 
  private:
   struct Incoming {
@@ -304,38 +319,38 @@ class CriticalWalk {
     return best;
   }
 
-  // Back through the hub of the collective end of rank r (dependency d): the hub's incoming
-  // activity critical_path() takes — a member's begin on the path's rank, else the lowest rank's;
-  // at a prefix hub the member's own begin, else the previous hub.
-  bool through_hub(const Dep& d, Rank r, CriticalToken& next) {
-    HubFacts& h = s_.hubs.at(d.a);
-    std::uint32_t j = h.prefix ? d.b : 0;
-    h.critical_out[j] = d.b;
-    hub_marks.insert(hub_marks.end(), {d.a, j, d.b});
+  // Back through a hub (on its host), arrived at from member t.member's end on rank t.lane: the
+  // hub's incoming activity critical_path() takes — a member's begin on the path's rank, else the
+  // lowest rank's; at a prefix hub the member's own begin, else the previous hub. `t` becomes the
+  // begin the path goes on at.
+  bool through_hub(CriticalToken& t) {
+    const std::uint32_t instance = t.at.x;
+    HubFacts& h = s_.hubs.at(instance);
+    std::uint32_t j = t.at.y;
+    h.critical_out[j] = t.member;
     if (h.prefix) {
       while (true) {
         const MemberFact& m = h.members[j];
         if (s_.zero_slack(m.begin_earliest, m.begin_tail) && m.begin_tail == h.tail[j]) {
-          next = {{At::Event, m.rank, m.begin}, kMember, d.a};
+          t = {{At::Event, m.rank, m.begin}, kMember, instance};
           return true;
         }
         if (j == 0 || !(s_.zero_slack(h.earliest[j - 1], h.tail[j - 1]) && h.tail[j - 1] == h.tail[j])) return false;
         --j;
         h.critical_out[j] = kHubChainOut;
-        hub_marks.insert(hub_marks.end(), {d.a, j, kHubChainOut});
       }
     }
     const MemberFact* best = nullptr;
     for (const MemberFact& m : h.members) {
       if (!m.feeds || !s_.zero_slack(m.begin_earliest, m.begin_tail) || m.begin_tail != h.tail[0]) continue;
-      if (m.rank == r) {
+      if (m.rank == t.lane) {
         best = &m;
         break;
       }
       if (best == nullptr || m.rank < best->rank) best = &m;
     }
     if (best == nullptr) return false;
-    next = {{At::Event, best->rank, best->begin}, kPartial, d.a};
+    t = {{At::Event, best->rank, best->begin}, kPartial, instance};
     return true;
   }
 
@@ -354,6 +369,7 @@ class CriticalWalk {
   const Trace& trace_;
   PagShare& s_;
   View view_;
+  int group_process_;
   CriticalToken token_;
 };
 
@@ -367,7 +383,7 @@ std::optional<std::pair<Rank, EventIndex>> path_end(const Trace& trace, ProcessG
     for (EventIndex k = 0; k < s.tail[r].size(); ++k) {
       while (p < pubs.size() && pubs[p].event < k) ++p;
       const bool leaf = !dur.has_chain(k) && (p == pubs.size() || pubs[p].event != k);
-      if (leaf && s.tail[r][k] == 0 && s.earliest[r][k] == s.length) {
+      if (leaf && s.tail[r][k] == 0 && s.zero[r][k]) {
         mine.put(r).put(k);
         break;
       }
@@ -489,7 +505,7 @@ class PathWalk {
 
 void mark_critical_path(const Trace& trace, ProcessGroup& group, PagShare& s) {
   const auto end = path_end(trace, group, s);
-  CriticalWalk walk(trace, s);
+  CriticalWalk walk(trace, s, group.process());
   if (end) {
     const CriticalToken start{{At::Event, end->first, end->second}, kStart, kNone};
     pass_token(group, trace.holds(end->first), packed(start), [&](std::string& token) {
@@ -500,17 +516,9 @@ void mark_critical_path(const Trace& trace, ProcessGroup& group, PagShare& s) {
   }
   for (Rank r = trace.share->first; r < trace.share->last; ++r)  // walked back: each rank's events descending
     std::reverse(s.critical[r].begin(), s.critical[r].end());
-  Packer mine;
-  mine.put<Rank>(s.critical_launch).put_vector(walk.hub_marks);
-  for (const std::string& packet : all_gather(group, mine.take())) {
-    Unpacker in(packet);
-    const auto launch = in.get<Rank>();
+  for (const std::string& packet : all_gather(group, packed(s.critical_launch))) {
+    const auto launch = Unpacker(packet).get<Rank>();
     if (launch != kNone) s.critical_launch = launch;
-    const std::vector<std::uint32_t> marks = in.get_vector<std::uint32_t>();
-    for (std::size_t k = 0; k + 2 < marks.size(); k += 3) {
-      const auto it = s.hubs.find(marks[k]);
-      if (it != s.hubs.end()) it->second.critical_out[marks[k + 1]] = marks[k + 2];
-    }
   }
 }
 
