@@ -2,6 +2,7 @@
 #include "wisp/analysis/pag_analysis.hpp"
 
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -30,8 +31,10 @@ std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOpti
   auto t0 = std::chrono::steady_clock::now();
   const auto lap = [&](const char* what) {
     const auto t = std::chrono::steady_clock::now();
-    spdlog::debug("activity graph over processes, process {}: {} took {:.3f} s", group.process(), what,
-                  std::chrono::duration<double>(t - t0).count());
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    spdlog::debug("activity graph over processes, process {}: {} took {:.3f} s (peak RSS so far {} MB)",
+                  group.process(), what, std::chrono::duration<double>(t - t0).count(), usage.ru_maxrss / 1024);
     t0 = t;
   };
   std::optional<clock::PagShare> s = clock::share_pag(trace, group, options.pag.rendezvous, options.pag.eager_limit);

@@ -10,10 +10,11 @@
 #include "analysis/pag_share.hpp"
 
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <algorithm>
-#include <chrono>
 #include <array>
+#include <chrono>
 #include <limits>
 
 #include "analysis/clock_post.hpp"
@@ -59,7 +60,10 @@ class Passes {
   Passes(const Trace& trace, ProcessGroup& group, PagShare& s, bool point_to_point)
       : trace_(trace), group_(group), s_(s), p2p_(point_to_point), me_(group.process()) {}
 
-  bool backward() {
+  // Every tail of the local ranks (kept ones stored), their events 0's, the longest.
+  bool backward(std::vector<Ticks>& first_tail, Ticks& longest) {
+    first_tail_ = std::vector<Ticks>(trace_.rank_count(), 0);
+    longest = 0;
     Post<Value> post(group_, p2p_, kRoundBytes);
     std::vector<Cursor> cursor(trace_.rank_count());
     std::unordered_map<std::uint32_t, Counts> counts;
@@ -67,19 +71,17 @@ class Passes {
       counts[i] = Counts{inst.consumers, inst.prefix ? inst.consumers : inst.local_feeders};
     for (Rank r = first(); r < last(); ++r) {
       cursor[r] = Cursor{trace_.ranks[r].events.size(), s_.plan.deps[r].size(), s_.plan.pubs[r].size()};
-      s_.tail[r].assign(trace_.ranks[r].events.size(), 0);
       s_.outs[r].assign(s_.plan.pubs[r].size(), Out{});
     }
-    const bool ok = post.run(first(), last(), [&](Rank r) { return back(r, cursor[r], post, counts); });
+    const bool ok = post.run(first(), last(), [&](Rank r) { return back(r, cursor[r], post, counts, longest); });
     all_gather(group_, std::string());  // every value of the pass received before the next exchange
+    first_tail = std::move(first_tail_);
     return ok;
   }
 
   bool forward() {
-    for (Rank r = first(); r < last(); ++r) {
-      s_.zero[r].assign(trace_.ranks[r].events.size(), false);
-      s_.tight[r].assign(s_.plan.deps[r].size(), 0);
-    }
+    s_.zero.assign(s_.chains.vertex_count, false);
+    for (Rank r = first(); r < last(); ++r) s_.tight[r].assign(s_.plan.deps[r].size(), 0);
     return run_forward(
         [&](Rank r, Cursor& c, Post<Value>& post, Counts_& counts) { return forth(r, c, post, counts); });
   }
@@ -99,7 +101,8 @@ class Passes {
   static constexpr std::size_t kRoundBytes = std::size_t{8} << 20;
   struct Cursor {
     std::size_t event = 0, dep = 0, pub = 0;  // backward: one past the next
-    Value previous = kNothing;                // forward_lanes(): the lanes at event - 1
+    Value previous = kNothing;                // the value at event - 1 (backward: event + 1)
+    std::uint32_t gap = kNone;                // forward(): the first vertex of the chain's inside it is in
   };
   using Counts_ = std::unordered_map<std::uint32_t, Counts>;
 
@@ -166,15 +169,14 @@ class Passes {
     return largest(post, r, keys_of_partials(p.a, inst.partial_to), v);
   }
 
-  bool back(Rank r, Cursor& c, Post<Value>& post, std::unordered_map<std::uint32_t, Counts>& counts) {
+  bool back(Rank r, Cursor& c, Post<Value>& post, std::unordered_map<std::uint32_t, Counts>& counts, Ticks& longest) {
     const RankDurations dur(trace_, s_, r);
     const std::vector<Dep>& deps = s_.plan.deps[r];
     const std::vector<Publication>& pubs = s_.plan.pubs[r];
-    std::vector<Ticks>& tail = s_.tail[r];
     while (c.event > 0) {
       if (post.pause(r)) return false;
       const EventIndex k = static_cast<EventIndex>(c.event - 1);
-      Ticks value = dur.has_chain(k) ? tail[k + 1] + dur.chain(k) : 0;
+      Ticks value = dur.has_chain(k) ? c.previous.a + dur.chain(k) : 0;  // previous: the tail of k + 1
       std::size_t p = c.pub;
       for (; p > 0 && pubs[p - 1].event == k; --p) {
         Value v;
@@ -190,7 +192,11 @@ class Passes {
         }
       }
       for (; c.pub > p; --c.pub) taken_back(pubs[c.pub - 1], post, counts);
-      tail[k] = value;
+      const std::uint32_t v = s_.vertex(r, k);
+      if (s_.tails.kept(v)) s_.tails.tail[s_.tails.slot(v)] = value;
+      if (k == 0) first_tail_[r] = value;
+      c.previous.a = value;
+      longest = std::max(longest, value);
       for (; c.dep > 0 && deps[c.dep - 1].target == k; --c.dep) give_back(deps[c.dep - 1], value, dur, post, counts);
       --c.event;
     }
@@ -231,12 +237,24 @@ class Passes {
     const RankDurations dur(trace_, s_, r);
     const std::vector<Dep>& deps = s_.plan.deps[r];
     const std::vector<Publication>& pubs = s_.plan.pubs[r];
-    const std::vector<Ticks>& tail = s_.tail[r];
     const std::size_t n = trace_.ranks[r].events.size();
     while (c.event < n) {
       if (post.pause(r)) return false;
       const auto k = static_cast<EventIndex>(c.event);
+      const std::uint32_t vk = s_.vertex(r, k);
       Ticks value = k == 0 ? s_.launch[r] : dur.has_chain(k - 1) ? c.previous.a + dur.chain(k - 1) : kNoValue;
+      if (!s_.tails.kept(vk)) {  // inside a chain: no dependency, no publication; slack decided at its end
+        if (c.gap == kNone) c.gap = vk;
+        c.previous.a = value;
+        ++c.event;
+        continue;
+      }
+      const Ticks tail_k = s_.tails.tail[s_.tails.slot(vk)];
+      if (c.gap != kNone) {  // earliest + tail is the same along the chain: the arrival here plus the tail
+        const bool zero = s_.zero_slack(value, tail_k);
+        for (std::uint32_t x = c.gap; x < vk; ++x) s_.zero[x] = zero;
+        c.gap = kNone;
+      }
       std::size_t d = c.dep;
       for (; d < deps.size() && deps[d].target == k; ++d) {
         Value v;  // the source's earliest time and tail (a hub's: its earliest time and tail)
@@ -246,16 +264,16 @@ class Passes {
         const Ticks source_tail = deps[d].kind == DepKind::Hub && s_.plan.instances.at(deps[d].a).prefix
                                       ? prefix_hub_tail(r, deps[d], c.pub)
                                       : v.b;
-        s_.tight[r][d] = s_.zero_slack(v.a, source_tail) && source_tail == tail[k] + duration ? 1 : 0;
+        s_.tight[r][d] = s_.zero_slack(v.a, source_tail) && source_tail == tail_k + duration ? 1 : 0;
       }
       for (; c.dep < d; ++c.dep) taken_forth(deps[c.dep], post, counts);
       c.previous.a = value;
-      s_.zero[r][k] = s_.zero_slack(value, tail[k]);
+      s_.zero[vk] = s_.zero_slack(value, tail_k);
       for (; c.pub < pubs.size() && pubs[c.pub].event == k; ++c.pub) {
         Out& out = s_.outs[r][c.pub];
         out.earliest = value;
         const bool sync = pubs[c.pub].key == kPartial || pubs[c.pub].key == kMember;
-        give_forth(pubs[c.pub], Value{value, sync ? out.through : tail[k], 0, 0}, post, counts);
+        give_forth(pubs[c.pub], Value{value, sync ? out.through : tail_k, 0, 0}, post, counts);
       }
       ++c.event;
     }
@@ -340,7 +358,10 @@ class Passes {
   PagShare& s_;
   bool p2p_;
   int me_;
+  std::vector<Ticks> first_tail_;  // backward(): per rank
 };
+
+void mark_kept(const Trace& trace, PagShare& s);
 
 // The local ranks' chains (pag.cpp: add_rank_activities, add_call): v -> v + 1 inside an outermost
 // MPI call is MPI time after the call's release (none where a hub replaces a collective's begin ->
@@ -374,6 +395,26 @@ void build_chains(const Trace& trace, PagShare& s) {
       }
     }
   }
+  mark_kept(trace, s);
+}
+
+// The vertices whose tails are kept: a rank's first and last events, a chain's ends, the events
+// with dependencies in or publications out (cpm.hpp, ChainTails::keeps, on the local vertices).
+void mark_kept(const Trace& trace, PagShare& s) {
+  ChainTails& t = s.tails;
+  const ActivityGraph& g = s.chains;
+  t.marks.assign((g.vertex_count + 63) / 64, 0);
+  const auto keep = [&](std::uint32_t v) { t.marks[v >> 6] |= std::uint64_t{1} << (v & 63); };
+  for (Rank r = trace.share->first; r < trace.share->last; ++r) {
+    const std::uint32_t first = s.first_vertex[r];
+    const auto n = static_cast<std::uint32_t>(trace.ranks[r].events.size());
+    for (std::uint32_t v = first; v < first + n; ++v)
+      if (v == first || !g.has_chain(v) || !g.has_chain(v - 1)) keep(v);
+    for (const Dep& d : s.plan.deps[r]) keep(first + d.target);
+    for (const Publication& p : s.plan.pubs[r]) keep(first + p.event);
+  }
+  count_before(t.marks, t.before);
+  t.tail.assign(t.kept_count(), 0);
 }
 
 // ---- facts every process needs of the others ----
@@ -403,14 +444,13 @@ void gather_launches(const Trace& trace, ProcessGroup& group, PagShare& s) {
 }
 
 // d_cp (the longest tail, as fill_tails() finds it) and every rank's first tail.
-void gather_length(const Trace& trace, ProcessGroup& group, PagShare& s) {
+void gather_length(const Trace& trace, ProcessGroup& group, PagShare& s, const std::vector<Ticks>& first_tail,
+                   Ticks longest) {
   Packer mine;
-  Ticks longest = 0;
   for (Rank r = trace.share->first; r < trace.share->last; ++r) {
-    for (const Ticks t : s.tail[r]) longest = std::max(longest, t);
-    if (s.tail[r].empty()) continue;
-    mine.put(r).put(s.tail[r][0]);
-    longest = std::max(longest, s.tail[r][0] + s.launch[r]);
+    if (!s.has_events[r]) continue;
+    mine.put(r).put(first_tail[r]);
+    longest = std::max(longest, first_tail[r] + s.launch[r]);
   }
   s.first_tail.assign(trace.rank_count(), 0);
   s.length = 0;
@@ -441,7 +481,7 @@ void gather_hubs(const Trace& trace, ProcessGroup& group, PagShare& s) {
         MemberFact& f = fact(p.a, p.b, r);
         f.begin = p.event;
         f.begin_earliest = s.outs[r][static_cast<std::size_t>(&p - s.plan.pubs[r].data())].earliest;
-        f.begin_tail = s.tail[r][p.event];
+        f.begin_tail = s.tail(r, p.event);
         f.feeds = 1;
       }
     for (const Dep& d : s.plan.deps[r])
@@ -449,7 +489,7 @@ void gather_hubs(const Trace& trace, ProcessGroup& group, PagShare& s) {
         MemberFact& f = fact(d.a, d.b, r);
         f.end = d.target;
         f.end_duration = dur.dependency(d);
-        f.end_through = s.tail[r][d.target] + f.end_duration;
+        f.end_through = s.tail(r, d.target) + f.end_duration;
         f.end_callpath = dur.dependency_callpath(d);
         f.end_seq = d.seq;
         f.waits = 1;
@@ -529,8 +569,10 @@ std::optional<PagShare> share_pag(const Trace& trace, ProcessGroup& group, Rende
   auto t0 = std::chrono::steady_clock::now();
   const auto lap = [&](const char* what) {
     const auto t = std::chrono::steady_clock::now();
-    spdlog::debug("activity graph over processes, process {}: {} took {:.3f} s", group.process(), what,
-                  std::chrono::duration<double>(t - t0).count());
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    spdlog::debug("activity graph over processes, process {}: {} took {:.3f} s (peak RSS so far {} MB)",
+                  group.process(), what, std::chrono::duration<double>(t - t0).count(), usage.ru_maxrss / 1024);
     t0 = t;
   };
   PagShare s;
@@ -543,15 +585,15 @@ std::optional<PagShare> share_pag(const Trace& trace, ProcessGroup& group, Rende
   build_chains(trace, s);
   gather_launches(trace, group, s);
   lap("the chains");
-  s.tail.resize(trace.rank_count());
-  s.zero.resize(trace.rank_count());
   s.outs.resize(trace.rank_count());
   s.tight.resize(trace.rank_count());
   s.critical.resize(trace.rank_count());
   s.point_to_point = tight == 0;
   Passes passes(trace, group, s, s.point_to_point);
-  if (!passes.backward()) return std::nullopt;  // rounds: every process finds the cycle
-  gather_length(trace, group, s);
+  std::vector<Ticks> first_tail;
+  Ticks longest = 0;
+  if (!passes.backward(first_tail, longest)) return std::nullopt;  // rounds: every process finds the cycle
+  gather_length(trace, group, s, first_tail, longest);
   lap("the backward pass");
   if (!passes.forward()) throw Error("PAG over processes: the forward pass met a cycle the backward pass did not");
   lap("the forward pass");

@@ -12,6 +12,7 @@
 
 #include "analysis/clock_plan.hpp"
 #include "wisp/analysis/activity_graph.hpp"
+#include "wisp/analysis/cpm.hpp"
 #include "wisp/analysis/near_critical.hpp"
 #include "wisp/trace/process_group.hpp"
 #include "wisp/trace/trace.hpp"
@@ -68,9 +69,11 @@ struct PagShare {
   Ticks length = 0;                       // d_cp
   std::vector<Ticks> launch, first_tail;  // per rank (every one): its launch, the tail of its event 0
   std::vector<std::uint8_t> has_events;   // per rank: it has a vertex (and a launch)
-  // Per local rank, per event: its tail, and whether it has zero total slack (earliest + tail = d_cp).
-  std::vector<std::vector<Ticks>> tail;
-  std::vector<std::vector<bool>> zero;
+  // Per local vertex (the chains' numbering): its tail, kept only where a chain starts or ends or
+  // an explicit activity meets it (cpm.hpp, ChainTails: inside a chain it is the next kept one's
+  // plus the chains between), and whether it has zero total slack (earliest + tail = d_cp).
+  ChainTails tails;
+  std::vector<bool> zero;
   std::vector<std::vector<Out>> outs;                // per local rank, by plan.pubs
   std::vector<std::vector<std::uint8_t>> tight;      // per local rank, by plan.deps: on a longest path to its target
   std::unordered_map<std::uint32_t, HubFacts> hubs;  // the instances this process hosts (hub_host())
@@ -85,6 +88,9 @@ struct PagShare {
   bool point_to_point = true;  // no tight dependency: values cross point to point (else in rounds)
 
   int owner(Rank r) const { return owner_of(shares, r); }
+  std::uint32_t vertex(Rank r, EventIndex k) const { return first_vertex[r] + k; }
+  Ticks tail(Rank r, EventIndex k) const { return tails.tail_at(chains, vertex(r, k)); }
+  bool kept(Rank r, EventIndex k) const { return tails.kept(vertex(r, k)); }
   // The process the walks go to at an instance's hubs (one of those with members, by instance).
   int hub_host(const Trace& trace, std::uint32_t instance) const;
   bool zero_slack(Ticks earliest_at, Ticks tail_at) const { return earliest_at + tail_at == length; }

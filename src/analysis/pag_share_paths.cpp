@@ -45,8 +45,10 @@ class View {
   Ticks tail(const Vertex& v) const {
     if (v.at == At::Start) return s_.length;
     if (v.at == At::Hub) return hub(v).tail[v.y];
-    return s_.tail[v.x][v.y];
+    return s_.tail(v.x, v.y);
   }
+  // An event inside a chain: its chain is its one activity out.
+  bool inside_chain(const Vertex& v) const { return v.at == At::Event && !s_.kept(v.x, v.y); }
   // Its activities out, in the order the PAG lists them (ActivityGraph::for_each_outgoing).
   void outs(const Vertex& v, std::vector<Step>& into) const {
     into.clear();
@@ -84,7 +86,7 @@ class View {
     const Vertex& v = a.from;
     if (v.at == At::Start) return s_.first_tail[a.out] + s_.launch[a.out];
     if (v.at == At::Hub) return a.out == kHubChainOut ? hub(v).tail[v.y + 1] : hub(v).members[a.out].end_through;
-    if (a.out == kChainOut) return s_.tail[v.x][v.y + 1] + durations(v.x).chain(v.y);
+    if (a.out == kChainOut) return s_.tail(v.x, v.y + 1) + durations(v.x).chain(v.y);
     return s_.outs[v.x][a.out].through;
   }
   Ticks duration(const Step& a) const {
@@ -240,8 +242,8 @@ class CriticalWalk {
       const Rank r = v.x;
       const EventIndex k = v.y;
       const RankDurations& dur = view_.durations(r);
-      if (k > 0 && dur.has_chain(k - 1) && s_.zero[r][k - 1] &&
-          s_.tail[r][k - 1] == s_.tail[r][k] + dur.chain(k - 1)) {
+      if (k > 0 && dur.has_chain(k - 1) &&
+          (!s_.kept(r, k) || (s_.zero[s_.vertex(r, k - 1)] && s_.tail(r, k - 1) == s_.tail(r, k) + dur.chain(k - 1)))) {
         v.y = k - 1;
         mark(v, kChainOut);
         continue;
@@ -298,7 +300,7 @@ class CriticalWalk {
         best_pref = pref;
       }
     };
-    if (k == 0 && s_.launch[r] + s_.tail[r][0] == s_.length)
+    if (k == 0 && s_.launch[r] + s_.tail(r, 0) == s_.length)
       consider({true, 0}, kNone);
     else if (k == 0)
       ++position;
@@ -380,10 +382,10 @@ std::optional<std::pair<Rank, EventIndex>> path_end(const Trace& trace, ProcessG
     const RankDurations dur(trace, s, r);
     const std::vector<Publication>& pubs = s.plan.pubs[r];
     std::size_t p = 0;
-    for (EventIndex k = 0; k < s.tail[r].size(); ++k) {
+    for (EventIndex k = 0; k < trace.ranks[r].events.size(); ++k) {
       while (p < pubs.size() && pubs[p].event < k) ++p;
       const bool leaf = !dur.has_chain(k) && (p == pubs.size() || pubs[p].event != k);
-      if (leaf && s.tail[r][k] == 0 && s.zero[r][k]) {
+      if (leaf && s.tail(r, k) == 0 && s.zero[s.vertex(r, k)]) {
         mine.put(r).put(k);
         break;
       }
@@ -445,9 +447,15 @@ class PathWalk {
         token_ = t;
         return view_.owner(t.at);
       }
-      Step act{t.at, kNone};
+      if (view_.inside_chain(t.at)) {  // its chain is its one way on: no deviation, no candidate
+        const Step chain{t.at, kChainOut};
+        const Ticks d = view_.duration(chain);
+        if (d != 0) sums_[view_.callpath(chain)] += d;
+        ++t.at.y;
+        continue;
+      }
       const bool deviates = t.next_deviation < deviations_.size() && deviations_[t.next_deviation].from == t.at;
-      act = deviates ? deviations_[t.next_deviation++] : view_.successor(t.at);
+      const Step act = deviates ? deviations_[t.next_deviation++] : view_.successor(t.at);
       if (t.own) offer_around(t, act, outs);
       if (act.out == kNone) return -1;  // a leaf
       const Ticks d = view_.duration(act);
@@ -462,7 +470,8 @@ class PathWalk {
   std::string result() {
     const auto by_key = [](const Offer& a, const Offer& b) { return a.key() < b.key(); };
     if (offers_.size() > capacity_) {  // the others cannot be kept
-      std::nth_element(offers_.begin(), offers_.begin() + static_cast<std::ptrdiff_t>(capacity_), offers_.end(), by_key);
+      std::nth_element(offers_.begin(), offers_.begin() + static_cast<std::ptrdiff_t>(capacity_), offers_.end(),
+                       by_key);
       offers_.resize(capacity_);
     }
     std::sort(offers_.begin(), offers_.end(), by_key);

@@ -203,6 +203,7 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
           "mpirun computes it)");
   }
   if (a.parts.pag) {
+    return_free_memory();  // what the steps before freed: the graph's share takes its place
     PagAnalysisOptions pag;
     pag.query = options.paths;
     std::optional<PagAnalysis> result;
