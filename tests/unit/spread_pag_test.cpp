@@ -127,6 +127,7 @@ TEST_CASE("The near-critical queries over processes equal them in one", "[analys
     PagAnalysisOptions options;
     options.query.k = k;
     options.query.nc_percent = nc;
+    options.query.limit = 60;  // nc % alone: up to 60 paths (10,000 by default) and more available
     require_spread_equals_whole(test::real_trace("apps/minife_100c_imb20_4r"), options, {1, 3});
     require_spread_equals_whole(test::real_trace("whatif/imb8_ring/static"), options, {2, 4});
   }
