@@ -1,14 +1,17 @@
-// The candidates of the near-critical paths' best-first search (paper 001 §3.3): the best
+// The candidates of the near-critical paths' best-first search (and the query's bounds) (paper 001 §3.3): the best
 // `capacity` by (cost, offer order), which is all the search can still pop. Shared by the search in
 // one process (near_critical.cpp) and over processes (pag_share_paths.cpp). Internal to the analysis layer.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <set>
 
-#include "wisp/analysis/activity_graph.hpp"
+#include "wisp/analysis/near_critical.hpp"
+#include "wisp/error.hpp"
 
 namespace wisp {
 
@@ -51,5 +54,21 @@ class BoundedCandidates {
   std::size_t capacity_ = 0;
   std::uint64_t seq_ = 0;
 };
+
+// A query's number of paths to find and its largest slack (d_cp - d_j) for a critical path of
+// `length`; throws wisp::Error on a query that asks for nothing.
+struct SearchBounds {
+  std::size_t target;
+  Ticks nc_bound;
+};
+inline SearchBounds search_bounds(const NearCriticalQuery& q, Ticks length) {
+  if (q.k && *q.k == 0) throw Error("near-critical paths: k must be at least 1");
+  if (q.nc_percent && !(*q.nc_percent >= 0 && *q.nc_percent <= 100))
+    throw Error("near-critical paths: nc % must be between 0 and 100");
+  if (!q.k && q.nc_percent && q.limit == 0) throw Error("near-critical paths: the path limit must be at least 1");
+  return {q.k ? *q.k : (q.nc_percent ? q.limit : NearCriticalQuery::kDefaultK),
+          q.nc_percent ? static_cast<Ticks>(std::floor(static_cast<long double>(length) * *q.nc_percent / 100.0L))
+                       : std::numeric_limits<Ticks>::max()};
+}
 
 }  // namespace wisp

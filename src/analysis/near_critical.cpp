@@ -266,17 +266,12 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
 
 NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& q,
                                       const std::vector<std::uint32_t>& critical, unsigned threads) {
-  if (q.k && *q.k == 0) throw Error("near-critical paths: k must be at least 1");
-  if (q.nc_percent && !(*q.nc_percent >= 0 && *q.nc_percent <= 100))
-    throw Error("near-critical paths: nc % must be between 0 and 100");
-  if (!q.k && q.nc_percent && q.limit == 0) throw Error("near-critical paths: the path limit must be at least 1");
+  const SearchBounds bounds = search_bounds(q, cpm.length);
   NearCriticalPaths r;
   r.critical_length = cpm.length;
   r.successor = successors(g, cpm, critical, threads);
-  const std::size_t target = q.k ? *q.k : (q.nc_percent ? q.limit : NearCriticalQuery::kDefaultK);
-  r.nc_bound = q.nc_percent
-                   ? static_cast<Ticks>(std::floor(static_cast<long double>(cpm.length) * *q.nc_percent / 100.0L))
-                   : std::numeric_limits<Ticks>::max();
+  const std::size_t target = bounds.target;
+  r.nc_bound = bounds.nc_bound;
 
   BoundedCandidates candidates;
   candidates.set_capacity(target + 1);

@@ -2,10 +2,8 @@
 #include "wisp/analysis/pag_analysis.hpp"
 
 #include <spdlog/spdlog.h>
-#include <sys/resource.h>
 
 #include <algorithm>
-#include <chrono>
 
 #include "analysis/pag_share.hpp"
 
@@ -28,20 +26,12 @@ PagAnalysis analyze_pag(const Trace& trace, const PagAnalysisOptions& options) {
 }
 
 std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOptions& options, ProcessGroup& group) {
-  auto t0 = std::chrono::steady_clock::now();
-  const auto lap = [&](const char* what) {
-    const auto t = std::chrono::steady_clock::now();
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    spdlog::debug("activity graph over processes, process {}: {} took {:.3f} s (peak RSS so far {} MB)",
-                  group.process(), what, std::chrono::duration<double>(t - t0).count(), usage.ru_maxrss / 1024);
-    t0 = t;
-  };
+  clock::StepLog log(group.process());
   std::optional<clock::PagShare> s = clock::share_pag(trace, group, options.pag.rendezvous, options.pag.eager_limit);
-  lap("plan and passes");
+  log.lap("plan and passes");
   if (!s) return std::nullopt;
   clock::mark_critical_path(trace, group, *s);
-  lap("critical path");
+  log.lap("critical path");
   PagAnalysis a;
   a.pag.ticks_per_second = s->ticks_per_second;
   a.pag.origin = s->origin;
@@ -57,12 +47,12 @@ std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOpti
   a.cpm.length = s->length;
   a.paths = clock::share_near_critical_paths(trace, group, *s, options.query);
   a.distinct = clock::share_near_critical_paths(trace, group, *s, distinct_query(options.query, s->length));
-  lap("near-critical paths");
+  log.lap("near-critical paths");
   a.mbm = benefit_rows(a.paths, [&](const std::vector<CallpathId>& to_zero) {
     spdlog::debug("activity graph over processes: MBM_all of {} call paths", to_zero.size());
     return clock::share_mbm_all(trace, group, *s, to_zero);
   });
-  lap("MBM");
+  log.lap("MBM");
   return a;
 }
 

@@ -535,6 +535,17 @@ void gather_hubs(const Trace& trace, ProcessGroup& group, PagShare& s) {
 
 }  // namespace
 
+StepLog::StepLog(int process) : process_(process), start_(std::chrono::steady_clock::now()) {}
+
+void StepLog::lap(const char* what) {
+  const auto now = std::chrono::steady_clock::now();
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  spdlog::debug("activity graph over processes, process {}: {} took {:.3f} s (peak RSS so far {} MB)", process_, what,
+                std::chrono::duration<double>(now - start_).count(), usage.ru_maxrss / 1024);
+  start_ = now;
+}
+
 int PagShare::hub_host(const Trace& trace, std::uint32_t instance) const {
   const CollectiveInstance& inst = trace.collectives[instance];
   std::vector<int> owners;
@@ -566,25 +577,17 @@ std::vector<Ticks> share_mbm_all(const Trace& trace, ProcessGroup& group, PagSha
 std::optional<PagShare> share_pag(const Trace& trace, ProcessGroup& group, RendezvousRule rule,
                                   std::uint64_t eager_limit) {
   if (!trace.share) throw Error("PAG over processes: the trace was not read spread over them");
-  auto t0 = std::chrono::steady_clock::now();
-  const auto lap = [&](const char* what) {
-    const auto t = std::chrono::steady_clock::now();
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    spdlog::debug("activity graph over processes, process {}: {} took {:.3f} s (peak RSS so far {} MB)",
-                  group.process(), what, std::chrono::duration<double>(t - t0).count(), usage.ru_maxrss / 1024);
-    t0 = t;
-  };
+  StepLog log(group.process());
   PagShare s;
   s.shares = gather_shares(group, *trace.share);
   s.ticks_per_second = static_cast<double>(trace.defs.clock.ticks_per_second);
   s.plan = plan_clocks(trace, rule, eager_limit, group, s.shares);
   std::uint64_t tight = 0;
   for (const std::string& part : all_gather(group, packed(s.plan.tight))) tight += Unpacker(part).get<std::uint64_t>();
-  lap("the plan");
+  log.lap("the plan");
   build_chains(trace, s);
   gather_launches(trace, group, s);
-  lap("the chains");
+  log.lap("the chains");
   s.outs.resize(trace.rank_count());
   s.tight.resize(trace.rank_count());
   s.critical.resize(trace.rank_count());
@@ -594,11 +597,11 @@ std::optional<PagShare> share_pag(const Trace& trace, ProcessGroup& group, Rende
   Ticks longest = 0;
   if (!passes.backward(first_tail, longest)) return std::nullopt;  // rounds: every process finds the cycle
   gather_length(trace, group, s, first_tail, longest);
-  lap("the backward pass");
+  log.lap("the backward pass");
   if (!passes.forward()) throw Error("PAG over processes: the forward pass met a cycle the backward pass did not");
-  lap("the forward pass");
+  log.lap("the forward pass");
   gather_hubs(trace, group, s);
-  lap("the hubs' facts");
+  log.lap("the hubs' facts");
   return s;
 }
 

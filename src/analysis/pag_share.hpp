@@ -5,6 +5,7 @@
 // critical and near-critical paths read at each vertex. Internal to the analysis layer.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -118,6 +119,17 @@ class RankDurations {
   std::uint32_t first_;
   Rank r_;
   mutable std::size_t hint_ = 0;  // the call found last: the passes ask for events in order
+};
+
+// Logs (wisp -vv) each step's wall time and the peak RSS so far.
+class StepLog {
+ public:
+  explicit StepLog(int process);
+  void lap(const char* what);
+
+ private:
+  int process_;
+  std::chrono::steady_clock::time_point start_;
 };
 
 // Collective over `group`: the plan (the PAG's first variant under `rule`), the two passes and the

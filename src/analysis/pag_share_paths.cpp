@@ -533,16 +533,11 @@ void mark_critical_path(const Trace& trace, ProcessGroup& group, PagShare& s) {
 
 NearCriticalPaths share_near_critical_paths(const Trace& trace, ProcessGroup& group, const PagShare& s,
                                             const NearCriticalQuery& q) {
-  if (q.k && *q.k == 0) throw Error("near-critical paths: k must be at least 1");
-  if (q.nc_percent && !(*q.nc_percent >= 0 && *q.nc_percent <= 100))
-    throw Error("near-critical paths: nc % must be between 0 and 100");
-  if (!q.k && q.nc_percent && q.limit == 0) throw Error("near-critical paths: the path limit must be at least 1");
+  const SearchBounds bounds = search_bounds(q, s.length);
   NearCriticalPaths r;
   r.critical_length = s.length;
-  const std::size_t target = q.k ? *q.k : (q.nc_percent ? q.limit : NearCriticalQuery::kDefaultK);
-  r.nc_bound = q.nc_percent
-                   ? static_cast<Ticks>(std::floor(static_cast<long double>(s.length) * *q.nc_percent / 100.0L))
-                   : std::numeric_limits<Ticks>::max();
+  const std::size_t target = bounds.target;
+  r.nc_bound = bounds.nc_bound;
   std::vector<Step> deviations{Step{}};  // what each candidate's `deviation` numbers; 0: the start (a root)
   BoundedCandidates candidates;
   candidates.set_capacity(target + 1);
