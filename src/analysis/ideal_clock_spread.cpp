@@ -3,8 +3,8 @@
 // It computes what the PAG's ideal variant gives without building a graph: a rank's clock advances
 // by its computation time between events outside MPI calls and takes the max with the clocks its
 // dependencies bring (which ones: clock_plan.hpp, decided before); the ranks advance, their clocks
-// crossing point to point or in rounds, until every rank is done (or, in rounds, none can go on:
-// a cycle).
+// crossing point to point or in rounds (clock_post.hpp), until every rank is done (or, in rounds,
+// none can go on: a cycle).
 #include "wisp/analysis/ideal_clock_spread.hpp"
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include "analysis/clock_plan.hpp"
+#include "analysis/clock_post.hpp"
 #include "analysis/pop_timers.hpp"
 #include "wisp/error.hpp"
 #include "wisp/trace/trace_summary.hpp"
@@ -23,10 +24,6 @@ namespace wisp {
 namespace {
 
 using namespace clock;
-
-struct RoundState {
-  std::uint64_t sent = 0, deferred = 0, unfinished = 0;
-};
 
 class ClockReplay {
  public:
@@ -52,13 +49,18 @@ class ClockReplay {
       spdlog::debug("POP over processes, process {}: {} tight dependencies, clocks cross {}", me_, tight,
                     tight == 0 ? "point to point" : "in rounds");
     }
-    return transport_ == ClockTransport::PointToPoint ? replay_point_to_point() : replay();
+    // Point to point: a process's clocks go out when its ranks all wait (or many are ready), and it
+    // waits for the next message; no cycle (no tight dependency), so every process finishes.
+    Post<Ticks> post(group_, transport_ == ClockTransport::PointToPoint, round_bytes_);
+    cursor_.resize(trace_.rank_count());
+    if (!post.run(trace_.share->first, trace_.share->last, [&](Rank r) { return advance(r, post); }))
+      return std::nullopt;  // rounds: every rank waits, a cycle
+    feed_.finish();
+    return length_;
   }
 
  private:
   Ticks at(Rank r, EventIndex i) const { return ticks_at(trace_, r, i); }
-
-  // ---- the replay ----
 
   struct Cursor {
     EventIndex next = 0;
@@ -67,97 +69,30 @@ class ClockReplay {
     std::size_t dep = 0, pub = 0, call = 0;
   };
 
-  // Every rank of this process ready, in rank order.
-  void start() {
-    outbox_.assign(static_cast<std::size_t>(group_.processes()), Packer());
-    cursor_.resize(trace_.rank_count());
-    unfinished_ = trace_.share->size();
-    for (Rank r = trace_.share->last; r-- > trace_.share->first;) ready_.push_back(r);
-  }
-  // Each ready rank as far as it goes (a rank a clock it waited for wakes is ready again).
-  void advance_ready() {
-    while (!ready_.empty()) {
-      const Rank r = ready_.back();
-      ready_.pop_back();
-      advance(r);
-    }
-  }
-
-  std::optional<Ticks> replay() {
-    start();
-    while (true) {
-      advance_ready();
-      const RoundState all = exchange();
-      if (all.unfinished == 0) break;
-      if (all.sent == 0 && all.deferred == 0) return std::nullopt;  // every rank waits: a cycle
-      ready_.insert(ready_.end(), deferred_.rbegin(), deferred_.rend());
-      deferred_.clear();
-    }
-    feed_.finish();
-    return length_;
-  }
-
-  // Point to point: a process's clocks go out when its ranks all wait (or many are ready), and it
-  // waits for the next message; no cycle (no tight dependency), so every process finishes.
-  std::optional<Ticks> replay_point_to_point() {
-    start();
-    while (true) {
-      advance_ready();
-      flush();
-      if (unfinished_ == 0) break;
-      const std::string message = group_.receive();
-      Unpacker in(message);
-      while (!in.done()) {
-        const auto key = in.get<std::uint64_t>();
-        deliver(key, in.get<Ticks>());
-      }
-    }
-    feed_.finish();
-    return length_;
-  }
-  void flush() {
-    for (std::size_t p = 0; p < outbox_.size(); ++p)
-      if (outbox_[p].size() > 0) {
-        group_.send(static_cast<int>(p), outbox_[p].take());
-        outbox_[p] = Packer();
-      }
-    outbox_bytes_ = 0;
-  }
-
-  void advance(Rank r) {
+  // Rank r as far as it goes: true when it is done, false when it waits for a clock or pauses.
+  bool advance(Rank r, Post<Ticks>& post) {
     Cursor& c = cursor_[r];
     const std::vector<Event>& events = trace_.ranks[r].events;
     const std::vector<Dep>& deps = plan_.deps[r];
     while (c.next < events.size()) {
-      if (outbox_bytes_ >= round_bytes_ && transport_ == ClockTransport::PointToPoint) flush();
-      if (outbox_bytes_ >= round_bytes_) {  // this round's clocks are many: the rest next round
-        deferred_.push_back(r);
-        return;
-      }
+      if (post.pause(r)) return false;
       const EventIndex i = c.next;
       const Ticks here = at(r, i);
       Ticks clock = i == 0 ? 0 : std::max<Ticks>(0, c.previous + (in_call(r, c, i - 1) ? 0 : here - c.previous_at));
       if (i > 0 && replaced(r, i)) clock = 0;  // the hub alone leads to it
       std::size_t d = c.dep;
-      for (; d < deps.size() && deps[d].target == i; ++d) {
-        Ticks brought = 0;
-        std::uint64_t missing = 0;
-        if (!clock_of(deps[d], brought, missing)) {
-          waiters_.emplace(missing, r);
-          return;
-        }
-        clock = std::max(clock, brought);
-      }
-      for (; c.dep < d; ++c.dep) taken(deps[c.dep]);
+      for (; d < deps.size() && deps[d].target == i; ++d)
+        if (!clock_of(deps[d], post, r, clock)) return false;
+      for (; c.dep < d; ++c.dep) taken(deps[c.dep], post);
       const std::vector<Publication>& pubs = plan_.pubs[r];
-      for (; c.pub < pubs.size() && pubs[c.pub].event == i; ++c.pub) publish(pubs[c.pub], clock);
+      for (; c.pub < pubs.size() && pubs[c.pub].event == i; ++c.pub) publish(pubs[c.pub], clock, post);
       feed_.visit(r, i, clock);
       length_ = std::max(length_, clock);
       c.previous = clock;
       c.previous_at = here;
       ++c.next;
     }
-    --unfinished_;
+    return true;
   }
 
   // Whether the chain v -> v + 1 is inside an MPI call (no time on the ideal clock) rather than
@@ -174,94 +109,56 @@ class ClockReplay {
            plan_.replaced[r][ev[i].ref] != 0;
   }
 
-  bool value(std::uint64_t key, Ticks& into, std::uint64_t& missing) const {
-    const auto it = values_.find(key);
-    if (it == values_.end()) {
-      missing = key;
+  // The clock of `key` into `into` (max), or false and rank r waits for it.
+  static bool value(Post<Ticks>& post, Rank r, std::uint64_t key, Ticks& into) {
+    const Ticks* v = post.find(key);
+    if (v == nullptr) {
+      post.wait(key, r);
       return false;
     }
-    into = std::max(into, it->second);
+    into = std::max(into, *v);
     return true;
   }
-  // The clock a dependency brings, or false and the key it waits for.
-  bool clock_of(const Dep& d, Ticks& brought, std::uint64_t& missing) const {
-    if (d.kind == DepKind::Start) return value(key_of(kStart, d.a), brought, missing);
-    if (d.kind == DepKind::Post) return value(key_of(kPost, d.a), brought, missing);
-    const Instance& inst = plan_.instances.at(d.a);
-    if (inst.prefix) {
-      for (std::uint32_t j = 0; j <= d.b; ++j)
-        if (!value(key_of(kMember, d.a, j), brought, missing)) return false;
-      return true;
+  // The clock a dependency brings, into `clock` (false: not arrived).
+  bool clock_of(const Dep& d, Post<Ticks>& post, Rank r, Ticks& clock) const {
+    Ticks brought = 0;
+    bool ok = true;
+    if (d.kind == DepKind::Start || d.kind == DepKind::Post) {
+      ok = value(post, r, key_of(d.kind == DepKind::Start ? kStart : kPost, d.a), brought);
+    } else if (const Instance& inst = plan_.instances.at(d.a); inst.prefix) {
+      for (std::uint32_t j = 0; ok && j <= d.b; ++j) ok = value(post, r, key_of(kMember, d.a, j), brought);
+    } else {
+      for (std::size_t k = 0; ok && k < inst.feeders.size(); ++k)
+        ok = value(post, r, key_of(kPartial, d.a, static_cast<std::uint64_t>(inst.feeders[k])), brought);
     }
-    for (const int p : inst.feeders)
-      if (!value(key_of(kPartial, d.a, static_cast<std::uint64_t>(p)), brought, missing)) return false;
-    return true;
+    if (ok) clock = std::max(clock, brought);
+    return ok;
   }
-  void taken(const Dep& d) {
-    if (d.kind != DepKind::Hub) {
-      values_.erase(key_of(d.kind == DepKind::Start ? kStart : kPost, d.a));
-      return;
-    }
+  void taken(const Dep& d, Post<Ticks>& post) {
+    if (d.kind != DepKind::Hub) return post.erase(key_of(d.kind == DepKind::Start ? kStart : kPost, d.a));
     const auto it = plan_.instances.find(d.a);
     Instance& inst = it->second;
     if (--inst.consumers > 0) return;
     if (inst.prefix)
-      for (std::uint32_t j = 0; j < inst.count; ++j) values_.erase(key_of(kMember, d.a, j));
+      for (std::uint32_t j = 0; j < inst.count; ++j) post.erase(key_of(kMember, d.a, j));
     else
-      for (const int p : inst.feeders) values_.erase(key_of(kPartial, d.a, static_cast<std::uint64_t>(p)));
+      for (const int p : inst.feeders) post.erase(key_of(kPartial, d.a, static_cast<std::uint64_t>(p)));
     if (inst.local_feeders == 0) plan_.instances.erase(it);
   }
 
-  void publish(const Publication& p, Ticks clock) {
+  void publish(const Publication& p, Ticks clock, Post<Ticks>& post) {
     if (p.key == kMember) {
-      for (const int to : plan_.instances.at(p.a).owners_from(p.b)) send(to, key_of(kMember, p.a, p.b), clock);
+      for (const int to : plan_.instances.at(p.a).owners_from(p.b)) post.send(to, key_of(kMember, p.a, p.b), clock);
       return;
     }
-    if (p.key != kPartial) return send(p.to, key_of(p.key, p.a), clock);
+    if (p.key != kPartial) return post.send(p.to, key_of(p.key, p.a), clock);
     const auto it = plan_.instances.find(p.a);
     Instance& inst = it->second;
     inst.partial = std::max(inst.partial, clock);
     if (--inst.local_feeders > 0) return;
-    for (const int to : inst.partial_to) send(to, key_of(kPartial, p.a, static_cast<std::uint64_t>(me_)), inst.partial);
+    for (const int to : inst.partial_to)
+      post.send(to, key_of(kPartial, p.a, static_cast<std::uint64_t>(me_)), inst.partial);
     if (inst.consumers == 0) plan_.instances.erase(it);
-  }
-  void send(int to, std::uint64_t key, Ticks clock) {
-    if (to == me_) return deliver(key, clock);
-    outbox_[static_cast<std::size_t>(to)].put(key).put(clock);
-    outbox_bytes_ += sizeof(key) + sizeof(clock);
-    ++sent_;
-  }
-  void deliver(std::uint64_t key, Ticks clock) {
-    values_.emplace(key, clock);
-    const auto [first, last] = waiters_.equal_range(key);
-    for (auto it = first; it != last; ++it) ready_.push_back(it->second);
-    waiters_.erase(first, last);
-  }
-
-  // One round's exchange of clocks; every process learns how many were sent and how many ranks
-  // are not done.
-  RoundState exchange() {
-    const RoundState mine{sent_, deferred_.size(), unfinished_};
-    std::vector<std::string> packets(outbox_.size());
-    for (std::size_t p = 0; p < outbox_.size(); ++p) {
-      packets[p] = packed(mine) + outbox_[p].take();
-      outbox_[p] = Packer();
-    }
-    outbox_bytes_ = 0;
-    sent_ = 0;
-    RoundState all;
-    for (const std::string& packet : group_.exchange(std::move(packets))) {
-      Unpacker in(packet);
-      const auto s = in.get<RoundState>();
-      all.sent += s.sent;
-      all.deferred += s.deferred;
-      all.unfinished += s.unfinished;
-      while (!in.done()) {
-        const auto key = in.get<std::uint64_t>();
-        deliver(key, in.get<Ticks>());
-      }
-    }
-    return all;
   }
 
   const Trace& trace_;
@@ -274,13 +171,6 @@ class ClockReplay {
   SampleSink sink_;
   TimerFeed<SampleSink> feed_;
   std::vector<Cursor> cursor_;
-  std::unordered_map<std::uint64_t, Ticks> values_;  // clocks arrived and not taken yet
-  std::unordered_multimap<std::uint64_t, Rank> waiters_;
-  std::vector<Rank> ready_, deferred_;
-  std::vector<Packer> outbox_;
-  std::size_t outbox_bytes_ = 0;
-  std::uint64_t sent_ = 0;
-  std::uint64_t unfinished_ = 0;
   Ticks length_ = 0;
 };
 

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "helpers.hpp"
+#include "spread_traces.hpp"
 #include "thread_group.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/generate/generators.hpp"
@@ -97,13 +98,7 @@ TEST_CASE("the wait-path analysis over processes equals it in one, on real trace
 
 TEST_CASE("the wait-path analysis over processes equals it in one, on generated traces", "[analysis][processes]") {
   TempDir dir;
-  gen::HaloOptions halo;
-  halo.dims = {4, 3};
-  halo.steps = 20;
-  halo.overload_ranks = {5};
-  halo.overload = 0.3;
-  halo.launch_jitter = 0.001;
-  write_otf2(gen::generate_halo(halo), dir / "halo");
+  write_otf2(gen::generate_halo(test::spread_halo()), dir / "halo");
   require_spread_equals_whole(dir / "halo");
   gen::MpmdOptions mpmd;
   write_otf2(gen::generate_mpmd(mpmd), dir / "mpmd");

@@ -94,13 +94,7 @@ TEST_CASE("The activity-graph analysis over processes equals it in one, on real 
 TEST_CASE("The activity-graph analysis over processes equals it in one, on generated and hand-built traces",
           "[analysis][processes][pag]") {
   TempDir dir;
-  gen::HaloOptions halo;
-  halo.dims = {4, 3};
-  halo.steps = 20;
-  halo.overload_ranks = {5};
-  halo.overload = 0.3;
-  halo.launch_jitter = 0.001;
-  write_otf2(gen::generate_halo(halo), dir / "halo");
+  write_otf2(gen::generate_halo(test::spread_halo()), dir / "halo");
   require_spread_equals_whole(dir / "halo");
   PagAnalysisOptions eager;
   eager.pag = eager_limit_options(0);  // every message a rendezvous

@@ -113,13 +113,7 @@ TEST_CASE("POP over processes equals it in one, on real traces", "[analysis][pro
 
 TEST_CASE("POP over processes equals it in one, on generated and hand-built traces", "[analysis][processes][pop]") {
   TempDir dir;
-  gen::HaloOptions halo;
-  halo.dims = {4, 3};
-  halo.steps = 20;
-  halo.overload_ranks = {5};
-  halo.overload = 0.3;
-  halo.launch_jitter = 0.001;
-  write_otf2(gen::generate_halo(halo), dir / "halo");
+  write_otf2(gen::generate_halo(test::spread_halo()), dir / "halo");
   require_spread_equals_whole(dir / "halo");
   require_spread_equals_whole(dir / "halo", 0);  // every message a rendezvous
   write_otf2(gen::generate_mpmd(gen::MpmdOptions{}), dir / "mpmd");

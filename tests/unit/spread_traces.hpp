@@ -1,9 +1,21 @@
-// Hand-built traces the analyses spread over processes are tested on (spread_*_test.cpp).
+// Generated and hand-built traces the analyses spread over processes are tested on (spread_*_test.cpp).
 #pragma once
 
 #include "hand_trace.hpp"
+#include "wisp/generate/generators.hpp"
 
 namespace wisp::test {
+
+// A small imbalanced halo (12 ranks, one overloaded, launch jitter) the spread tests generate.
+inline gen::HaloOptions spread_halo() {
+  gen::HaloOptions halo;
+  halo.dims = {4, 3};
+  halo.steps = 20;
+  halo.overload_ranks = {5};
+  halo.overload = 0.3;
+  halo.launch_jitter = 0.001;
+  return halo;
+}
 
 // Every kind of dependency the ideal network has, on 5 ranks (times in seconds).
 inline Trace every_dependency() {
