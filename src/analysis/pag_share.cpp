@@ -491,7 +491,6 @@ void gather_hubs(const Trace& trace, ProcessGroup& group, PagShare& s) {
         f.end_duration = dur.dependency(d);
         f.end_through = s.tail(r, d.target) + f.end_duration;
         f.end_callpath = dur.dependency_callpath(d);
-        f.end_seq = d.seq;
         f.waits = 1;
       }
   }

@@ -44,7 +44,6 @@ struct MemberFact {
   Ticks end_through = 0;  // tail of the end + the hub -> end activity's duration
   Ticks end_duration = 0;
   CallpathId end_callpath = kNone;
-  std::uint32_t end_seq = 0;
   std::uint8_t feeds = 0, waits = 0;
 };
 

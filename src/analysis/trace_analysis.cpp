@@ -171,6 +171,21 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   return a;
 }
 
+namespace {
+
+// A spread part's result into `into`; none (a cycle): process 0 says why in one line. Whether it is there.
+template <typename Part>
+bool adopt(std::optional<Part> result, Part& into, ProcessGroup& group, const char* warning) {
+  if (result) {
+    into = std::move(*result);
+    return true;
+  }
+  if (group.process() == 0) spdlog::warn("{}", warning);
+  return false;
+}
+
+}  // namespace
+
 TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options, ProcessGroup& group) {
   if (!trace.share) return analyze_trace(trace, options);
   TraceAnalysis a;
@@ -193,14 +208,10 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
     std::optional<PopAnalysis> result;
     timed(a.timings, "POP factors and windows (ideal-network clock replay)",
           [&] { result = analyze_pop(trace, pop, group); });
-    a.parts.pop = result.has_value();
-    if (result)
-      a.pop = std::move(*result);
-    else if (group.process() == 0)
-      spdlog::warn(
-          "POP over processes: the ideal network's dependencies form a cycle (events with equal timestamps out of "
-          "order), which only the whole trace's activity graph can break; POP is left out (wisp analyze without "
-          "mpirun computes it)");
+    a.parts.pop = adopt(std::move(result), a.pop, group,
+                        "POP over processes: the ideal network's dependencies form a cycle (events with equal "
+                        "timestamps out of order), which only the whole trace's activity graph can break; POP is left "
+                        "out (wisp analyze without mpirun computes it)");
   }
   if (a.parts.pag) {
     return_free_memory();  // what the steps before freed: the graph's share takes its place
@@ -209,14 +220,10 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
     std::optional<PagAnalysis> result;
     timed(a.timings, "activity-graph analysis (critical path method, near-critical paths, MBM)",
           [&] { result = analyze_pag(trace, pag, group); });
-    a.parts.pag = result.has_value();
-    if (result)
-      a.pag = std::move(*result);
-    else if (group.process() == 0)
-      spdlog::warn(
-          "activity graph over processes: its dependencies form a cycle (events with equal timestamps out of order), "
-          "which only the whole trace's graph can break; the near-critical paths and the MBM are left out (wisp "
-          "analyze without mpirun computes them)");
+    a.parts.pag = adopt(std::move(result), a.pag, group,
+                        "activity graph over processes: its dependencies form a cycle (events with equal timestamps "
+                        "out of order), which only the whole trace's graph can break; the near-critical paths and the "
+                        "MBM are left out (wisp analyze without mpirun computes them)");
   }
   return a;
 }
