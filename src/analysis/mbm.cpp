@@ -249,27 +249,32 @@ std::vector<MbmRow> benefit_rows(const NearCriticalPaths& paths,
   return rows;
 }
 
+std::vector<Ticks> mbm_all_of(const ActivityGraph& g, const Cpm& cpm, const std::vector<CallpathId>& callpaths,
+                              unsigned threads) {
+  std::vector<Ticks> all(callpaths.size());
+  if (callpaths.empty()) return all;
+  const PassInput input = pass_input(g, cpm);
+  const std::size_t passes = (callpaths.size() + kLanes - 1) / kLanes;
+  // Thread t takes passes t, t + workers, ...; each writes its own part of `all`.
+  const auto work = [&](std::size_t t, std::size_t workers) {
+    std::vector<Lanes> stored;
+    for (std::size_t p = t; p < passes; p += workers) {
+      const std::size_t i = p * kLanes, n = std::min(kLanes, callpaths.size() - i);
+      mbm_all_lanes(input, std::span(callpaths).subspan(i, n), stored, std::span(all).subspan(i, n));
+    }
+  };
+  const std::size_t workers = std::max<std::size_t>(1, std::min<std::size_t>(threads, passes));
+  std::vector<std::future<void>> helpers;
+  for (std::size_t t = 1; t < workers; ++t) helpers.push_back(std::async(std::launch::async, work, t, workers));
+  work(0, workers);
+  for (auto& h : helpers) h.get();
+  return all;
+}
+
 std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, const NearCriticalPaths& paths,
                                     unsigned threads) {
-  return benefit_rows(paths, [&](const std::vector<CallpathId>& to_zero) {
-    std::vector<Ticks> all(to_zero.size());
-    const PassInput input = pass_input(g, cpm);
-    const std::size_t passes = (to_zero.size() + kLanes - 1) / kLanes;
-    // Thread t takes passes t, t + workers, ...; each writes its own part of `all`.
-    const auto work = [&](std::size_t t, std::size_t workers) {
-      std::vector<Lanes> stored;
-      for (std::size_t p = t; p < passes; p += workers) {
-        const std::size_t i = p * kLanes, n = std::min(kLanes, to_zero.size() - i);
-        mbm_all_lanes(input, std::span(to_zero).subspan(i, n), stored, std::span(all).subspan(i, n));
-      }
-    };
-    const std::size_t workers = std::max<std::size_t>(1, std::min<std::size_t>(threads, passes));
-    std::vector<std::future<void>> helpers;
-    for (std::size_t t = 1; t < workers; ++t) helpers.push_back(std::async(std::launch::async, work, t, workers));
-    work(0, workers);
-    for (auto& h : helpers) h.get();
-    return all;
-  });
+  return benefit_rows(paths,
+                      [&](const std::vector<CallpathId>& to_zero) { return mbm_all_of(g, cpm, to_zero, threads); });
 }
 
 }  // namespace wisp

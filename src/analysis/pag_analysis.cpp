@@ -22,6 +22,7 @@ PagAnalysis analyze_pag(const Trace& trace, const PagAnalysisOptions& options) {
   a.distinct = near_critical_paths(a.pag.graph, a.cpm, distinct_query(options.query, a.cpm.length));
   a.distinct.successor = Successors();
   a.mbm = maximum_benefit(a.pag.graph, a.cpm, a.paths);
+  a.mbm_of = mbm_all_of(a.pag.graph, a.cpm, options.mbm_of);
   return a;
 }
 
@@ -52,6 +53,7 @@ std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOpti
     spdlog::debug("activity graph over processes: MBM_all of {} call paths", to_zero.size());
     return clock::share_mbm_all(trace, group, *s, to_zero);
   });
+  if (!options.mbm_of.empty()) a.mbm_of = clock::share_mbm_all(trace, group, *s, options.mbm_of);
   log.lap("MBM");
   return a;
 }

@@ -159,6 +159,9 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   // Its passes are independent: on every core once POP is done.
   timed(graph, "maximum benefit metric",
         [&] { a.pag.mbm = maximum_benefit(a.pag.pag.graph, a.pag.cpm, a.pag.paths, beside ? cores : 1); });
+  if (!options.mbm_of.empty())
+    timed(graph, "MBM of the zeroed call paths",
+          [&] { a.pag.mbm_of = mbm_all_of(a.pag.pag.graph, a.pag.cpm, options.mbm_of, beside ? cores : 1); });
   if (!options.keep_graph) {  // what stays: seconds(), the anomalies, the variants
     a.pag.pag.graph = ActivityGraph();
     a.pag.pag.calls = {};
@@ -217,6 +220,7 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
     return_free_memory();  // what the steps before freed: the graph's share takes its place
     PagAnalysisOptions pag;
     pag.query = options.paths;
+    pag.mbm_of = options.mbm_of;
     std::optional<PagAnalysis> result;
     timed(a.timings, "activity-graph analysis (critical path method, near-critical paths, MBM)",
           [&] { result = analyze_pag(trace, pag, group); });

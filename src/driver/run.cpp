@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "wisp/analysis/timeline.hpp"
+#include "wisp/driver/analysis_service.hpp"
 #include "wisp/driver/exports.hpp"
 #include "wisp/driver/mpi_pool.hpp"
 #include "wisp/driver/point_cubes.hpp"
@@ -80,7 +81,8 @@ void write_scenario_exports(const Scenario& s, const PointResult::Input& in, con
 }
 
 // The measured trace is handed to evaluate_point, which frees it as soon as it can.
-Written run_single(const Scenario& s, ScenarioTrace in, AtomicDirectory& out, const RunOptions& o) {
+Written run_single(const Scenario& s, ScenarioTrace in, AtomicDirectory& out, const RunOptions& o,
+                   const TraceAnalyzer& analyzer = {}) {
   const std::string lacking = records_not_written(in.trace);
   // Each trace is drawn, and each simulated one written, while it exists (evaluate_point drops it after).
   ReportViewsBuilder views({"identity", "scenario", "measured"}, o.html_limit_mb * 1e6, !o.chrome_trace.empty(),
@@ -91,7 +93,7 @@ Written run_single(const Scenario& s, ScenarioTrace in, AtomicDirectory& out, co
   };
   PointEvaluation p;
   try {
-    p = evaluate_point(s, std::move(in.trace), use);
+    p = evaluate_point(s, std::move(in.trace), use, analyzer);
   } catch (const ReplayDeadlock& e) {
     throw Error(fmt::format("{}: trace {}: {}", s.file.string(), in.source, e.what()));
   }
@@ -157,14 +159,21 @@ Written write_slurm(const Scenario& s, const RunOptions& o) {
       {}};
 }
 
-// Under mpirun a single point runs on rank 0 only.
+// Under mpirun/srun a single point replays on process 0; its analyses spread over every process.
 Written run_point_once(const Scenario& s, const RunOptions& o) {
   const MpiSession mpi;
-  if (mpi.rank() != 0) return {};
-  if (mpi.size() > 1)
-    spdlog::warn("{}: a single point runs on rank 0 only; the other ranks have nothing to do", s.name);
+  const std::unique_ptr<ProcessGroup> group = mpi_process_group(mpi);
+  AnalysisService service(*group);
+  if (group->process() != 0) {
+    service.serve();
+    return {};
+  }
   AtomicDirectory out(output_dir(o, s), o.force);
-  return run_single(s, load_trace(s), out, o);
+  Written w = run_single(s, load_trace(s), out, o, [&](const Trace& trace, const TraceAnalysisOptions& options) {
+    return service.analyze(trace, options);
+  });
+  service.release();
+  return w;
 }
 
 void check_sweep_options(const Scenario& s, const RunOptions& o) {

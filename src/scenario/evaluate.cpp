@@ -5,7 +5,6 @@
 #include <cmath>
 #include <map>
 
-#include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/scenario/kept_residuals.hpp"
 #include "wisp/trace/short_names.hpp"
@@ -14,20 +13,16 @@ namespace wisp {
 
 namespace {
 
-bool has_zero_region(const Scenario& s) {
-  return std::any_of(s.transforms.begin(), s.transforms.end(),
-                     [](const Transform& t) { return t.kind == TransformKind::Zero && !t.communication; });
-}
-
-// The PAG's graph (a vertex per event) is kept only where MBM_all is asked of it afterwards
-// (zero_versus_mbm); the reports read what the analysis derived from it.
-TraceAnalysis analyze_for_scenario(const Scenario& s, const Trace& trace, bool with_pag, bool keep_graph = false) {
+// The PAG part also gives MBM_all of `mbm_of` (the zeroed call paths, for zero_versus_mbm).
+TraceAnalysis analyze_for_scenario(const Scenario& s, const Trace& trace, bool with_pag, const TraceAnalyzer& analyzer,
+                                   const std::vector<CallpathId>& mbm_of = {}) {
   TraceAnalysisOptions options;
   options.parts = analysis_parts(s.analyses);
   options.parts.pag |= with_pag;
-  options.keep_graph = keep_graph;
+  options.keep_graph = false;
+  options.mbm_of = mbm_of;
   return_free_memory();  // what the replays' answers and the last trace left: the analysis takes its place
-  return analyze_trace(trace, options);
+  return analyzer ? analyzer(trace, options) : analyze_trace(trace, options);
 }
 
 using Totals = std::map<std::pair<std::string, std::string>, CallpathComparison>;  // (metric, call path)
@@ -70,24 +65,23 @@ std::vector<CallpathComparison> compare(const Scenario& s, const PointEvaluation
 
 // The call paths the `zero` transforms of a region zeroed, each once (two transforms may select
 // the same call path, e.g. `zero compute` on ranks 0-1 and on ranks 2-3), ascending.
-std::vector<CallpathId> zeroed_callpaths(const Scenario& s, const PointEvaluation& e) {
+std::vector<CallpathId> zeroed_callpaths(const Scenario& s, const std::vector<TransformEffect>& effects) {
   std::vector<CallpathId> out;
   for (std::size_t i = 0; i < s.transforms.size(); ++i)
     if (s.transforms[i].kind == TransformKind::Zero && !s.transforms[i].communication)
-      out.insert(out.end(), e.result.effects[i].callpaths.begin(), e.result.effects[i].callpaths.end());
+      out.insert(out.end(), effects[i].callpaths.begin(), effects[i].callpaths.end());
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
 // For every call path zeroed by a `zero` transform of a region: its MBM_all on the identity
-// trace's PAG (the replay keeps the trace's definitions, so call path ids agree).
-std::vector<ZeroVersusMbm> zero_versus_mbm(const Scenario& s, const PointEvaluation& e) {
+// trace's PAG (`zeroed`, as analysed; the replay keeps the trace's definitions, so call path ids agree).
+std::vector<ZeroVersusMbm> zero_versus_mbm(const std::vector<CallpathId>& zeroed, const PointEvaluation& e) {
   std::vector<ZeroVersusMbm> out;
   const PagAnalysis& pag = e.identity.pag;
-  for (CallpathId cp : zeroed_callpaths(s, e))
-    out.push_back({e.identity_trace.defs.callpath_name(cp), pag.pag.seconds(mbm_all(pag.pag.graph, pag.cpm, cp)),
-                   e.result.gain()});
+  for (std::size_t i = 0; i < zeroed.size() && i < pag.mbm_of.size(); ++i)
+    out.push_back({e.identity_trace.defs.callpath_name(zeroed[i]), pag.pag.seconds(pag.mbm_of[i]), e.result.gain()});
   return out;
 }
 
@@ -112,17 +106,19 @@ void add_gain_trust(const Scenario& s, PointEvaluation& e) {
 // identity's once the scenario's replays have ended, whose processes hold the transformed trace:
 // at most two traces' worth beside an analysis. `owned`: the measured trace, freed once the
 // identity's trace stands in for it.
-PointEvaluation evaluate(const Scenario& s, const Trace& measured, Trace* owned, const TraceUse& use) {
+PointEvaluation evaluate(const Scenario& s, const Trace& measured, Trace* owned, const TraceUse& use,
+                         const TraceAnalyzer& analyzer) {
   PointEvaluation e;
   const bool pag = wants(s, "pag");
   PointRun run(s, measured, owned);
-  e.measured = analyze_for_scenario(s, measured, pag);
+  const std::vector<CallpathId> zeroed = zeroed_callpaths(s, run.effects());
+  e.measured = analyze_for_scenario(s, measured, pag, analyzer);
   e.measured_trace = measured;
   if (use) use("measured", measured, e.measured);
   drop_instances(e.measured.wait_paths.waits);
   const Trace& identity = run.identity().trace;
   run.wait_replays();  // the identity is analysed once the scenario's replays (and their memory) are gone
-  e.identity = analyze_for_scenario(s, identity, pag || has_zero_region(s), has_zero_region(s));
+  e.identity = analyze_for_scenario(s, identity, pag || !zeroed.empty(), analyzer, zeroed);
   e.identity_trace = identity;
   if (use) use("identity", identity, e.identity);
   drop_instances(e.identity.wait_paths.waits);
@@ -130,14 +126,14 @@ PointEvaluation evaluate(const Scenario& s, const Trace& measured, Trace* owned,
   e.result = run.finish();
   release(e.result.identity_replay.trace);
   Trace& scenario = e.result.scenario_replay.trace;
-  e.scenario = analyze_for_scenario(s, scenario, pag);
+  e.scenario = analyze_for_scenario(s, scenario, pag, analyzer);
   e.scenario_trace = scenario;
   add_gain_trust(s, e);
   if (use) use("scenario", scenario, e.scenario);
   drop_instances(e.scenario.wait_paths.waits);
   release(scenario);
   e.callpaths = compare(s, e);
-  e.zero_versus_mbm = zero_versus_mbm(s, e);
+  e.zero_versus_mbm = zero_versus_mbm(zeroed, e);
   return e;
 }
 
@@ -148,12 +144,13 @@ bool wants(const Scenario& s, const std::string& analysis) {
 }
 
 PointEvaluation evaluate_point(const Scenario& s, const Trace& measured, const TraceUse& use) {
-  return evaluate(s, measured, nullptr, use);
+  return evaluate(s, measured, nullptr, use, {});
 }
 
-PointEvaluation evaluate_point(const Scenario& s, Trace&& measured, const TraceUse& use) {
+PointEvaluation evaluate_point(const Scenario& s, Trace&& measured, const TraceUse& use,
+                               const TraceAnalyzer& analyzer) {
   Trace owned = std::move(measured);
-  return evaluate(s, owned, &owned, use);
+  return evaluate(s, owned, &owned, use, analyzer);
 }
 
 }  // namespace wisp

@@ -23,6 +23,10 @@ Ticks mbm_k(const NearCriticalPaths& paths, CallpathId callpath, std::size_t k);
 // d_cp minus the longest path with every activity of `callpath` at zero duration.
 Ticks mbm_all(const ActivityGraph& g, const Cpm& cpm, CallpathId callpath);
 
+// MBM_all of each of `callpaths`, in their order: one pass over the graph per four, shared out among
+// `threads` (same result).
+std::vector<Ticks> mbm_all_of(const ActivityGraph& g, const Cpm& cpm, const std::vector<CallpathId>& callpaths,
+                              unsigned threads = 1);
 // One row per call path with time on any of the paths, sorted by critical-path time, then MBM_all
 // (both descending), then call path id. The passes over the graph (four call paths each) are
 // independent: with threads > 1 they are shared out among that many threads (same result).

@@ -14,6 +14,7 @@ namespace wisp {
 struct PagAnalysisOptions {
   NearCriticalQuery query;  // --k, --nc
   PagOptions pag;
+  std::vector<CallpathId> mbm_of;  // MBM_all of these call paths too, rows or not (what a scenario zeroes)
 };
 
 struct PagAnalysis {
@@ -23,6 +24,7 @@ struct PagAnalysis {
   NearCriticalPaths distinct;  // the k most critical distinct ones: detours shorter than kDistinctDetour
                                // of d_cp are variants (counted); without their successor table
   std::vector<MbmRow> mbm;
+  std::vector<Ticks> mbm_of;  // MBM_all of options.mbm_of, in its order
 };
 // The detour below which two near-critical paths are one (a share of the critical path's length).
 inline constexpr double kDistinctDetour = 1e-3;

@@ -57,6 +57,9 @@ struct TraceAnalysisOptions {
   // Keep the PAG's graph and calls in the result (e.g. for mbm_all() of other call paths later);
   // without, they are freed once the analyses are done, for reports built after (wisp analyze).
   bool keep_graph = true;
+  // MBM_all of these call paths too (pag.mbm_of), whether or not they are rows of the MBM: what a
+  // scenario's `zero` transform removed, compared with its simulated gain.
+  std::vector<CallpathId> mbm_of;
 };
 
 struct TraceAnalysis {

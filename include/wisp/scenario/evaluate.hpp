@@ -44,6 +44,11 @@ struct PointEvaluation {
 // simulated ones and draws every timeline): called with "measured", "identity", then "scenario".
 using TraceUse = std::function<void(const std::string& name, const Trace& trace, const TraceAnalysis& analysis)>;
 
+// How each trace of the point is analysed: analyze_trace() in this process unless given (wisp run
+// under mpirun spreads it over the job's processes: driver/analysis_service.hpp). The scenario's
+// options set `parts` and `mbm_of` only; `keep_graph` is false.
+using TraceAnalyzer = std::function<TraceAnalysis(const Trace& trace, const TraceAnalysisOptions& options)>;
+
 // Replays the point (transforms applied once) and analyses it. Each trace is analysed and handed to
 // `use`; each simulated one is then dropped before the next is made (the result's replays hold
 // empty traces; their summaries are kept), so at most one simulated trace lives beside the measured
@@ -53,7 +58,8 @@ using TraceUse = std::function<void(const std::string& name, const Trace& trace,
 PointEvaluation evaluate_point(const Scenario& scenario, const Trace& measured, const TraceUse& use = {});
 // The same, freeing the measured trace as soon as the identity's simulated trace (the same records)
 // can stand in for it: one trace less beside the identity's and the scenario's analyses (wisp run).
-PointEvaluation evaluate_point(const Scenario& scenario, Trace&& measured, const TraceUse& use = {});
+PointEvaluation evaluate_point(const Scenario& scenario, Trace&& measured, const TraceUse& use = {},
+                               const TraceAnalyzer& analyzer = {});
 
 // Whether the scenario asks for an analysis (a key of analysis_keys(), metric_catalogue.hpp).
 bool wants(const Scenario& scenario, const std::string& analysis);

@@ -130,6 +130,8 @@ class PointRun {
   PointRun& operator=(const PointRun&) = delete;
 
   const ReplayResult& identity();
+  // What each transform did (known from construction on; finish()'s result holds them too).
+  const std::vector<TransformEffect>& effects() const { return transformed_.effects; }
   // Drops the identity's simulated trace (its runtime and residuals stay) unless the scenario's is to
   // be built on it (the measured trace freed); finish()'s result then holds an empty trace.
   void release_identity_trace();
