@@ -553,7 +553,8 @@ void add_other_locations(Trace& trace, const ArchiveDefinitions& archive, io::Ot
 
 // Spread over processes: what the other processes' ranks found joins this one's, as if one process
 // had read every rank: skipped records (summed), the program name (the first rank's that has one,
-// in rank order) and the anomalies of their threads (merged in rank order).
+// in rank order), the anomalies of their threads (merged in rank order) and how many records each
+// of their other locations has.
 void gather_rank_reads(Trace& trace, ProcessGroup& group) {
   constexpr AnomalyKind kThreadKinds[] = {AnomalyKind::OrphanThreadRegion, AnomalyKind::TeamSizeChange};
   Packer mine;
@@ -565,6 +566,9 @@ void gather_rank_reads(Trace& trace, ProcessGroup& group) {
   Anomalies threads;
   for (AnomalyKind k : kThreadKinds) threads.set(k, trace.anomalies[k]);
   pack_anomalies(mine, threads);
+  mine.put(*trace.share);
+  for (Rank r = trace.share->first; r < trace.share->last; ++r)
+    for (const ThreadLocation& l : trace.defs.ranks[r].others) mine.put(l.records);
   trace.defs.program_name.clear();
   trace.skipped_records.clear();
   for (AnomalyKind k : kThreadKinds) trace.anomalies.reset(k);
@@ -580,6 +584,9 @@ void gather_rank_reads(Trace& trace, ProcessGroup& group) {
       trace.skipped_records[what] += in.get<std::uint64_t>();
     }
     trace.anomalies.merge(unpack_anomalies(in));
+    const auto share = in.get<RankShare>();
+    for (Rank r = share.first; r < share.last; ++r)
+      for (ThreadLocation& l : trace.defs.ranks[r].others) l.records = in.get<std::uint64_t>();
   }
 }
 

@@ -43,30 +43,7 @@ void require_spread_like_whole(const fs::path& path) {
       REQUIRE(part.share.has_value());
       REQUIRE(part.share->first == std::min(next, whole.rank_count()));
       next = part.share->last;
-      CHECK(part.defs.program_name == whole.defs.program_name);
-      REQUIRE(part.defs.callpaths.size() == whole.defs.callpaths.size());
-      for (std::size_t i = 0; i < part.defs.callpaths.size(); ++i)
-        REQUIRE((part.defs.callpaths[i].region == whole.defs.callpaths[i].region &&
-                 part.defs.callpaths[i].parent == whole.defs.callpaths[i].parent));
-      test::require_same_derived_but_messages(part, whole);
-      // Its messages: those with a side on its ranks, numbered as in the whole trace.
-      std::size_t k = 0;
-      for (std::uint32_t m = 0; m < whole.messages.size(); ++m) {
-        const Message& x = whole.messages[m];
-        if (!part.holds(x.sender) && !part.holds(x.receiver)) continue;
-        REQUIRE(k < part.messages.size());
-        REQUIRE(part.message_id(k) == m);
-        test::require_same_message(part.messages[k++], x);
-      }
-      REQUIRE(k == part.messages.size());
-      for (Rank r = 0; r < whole.rank_count(); ++r) {
-        if (part.holds(r)) {
-          test::require_same_events(part.ranks[r], whole.ranks[r], r);
-          test::require_same_records(part.ranks[r], whole.ranks[r]);
-        } else {
-          REQUIRE((part.ranks[r].events.empty() && part.ranks[r].p2p.empty() && part.ranks[r].collectives.empty()));
-        }
-      }
+      test::require_share_of(part, whole);
     }
     REQUIRE(next == whole.rank_count());
     const int with_ranks = clamped_processes(whole.rank_count(), processes);

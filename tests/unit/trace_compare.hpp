@@ -83,4 +83,66 @@ inline void require_identical(const Trace& a, const Trace& b) {
   require_same_derived(a, b);
 }
 
+// Every field of the definitions, one check each (so that a failure names the field).
+inline void require_same_definitions(const Definitions& a, const Definitions& b) {
+  CHECK(a.clock == b.clock);
+  CHECK(a.program_name == b.program_name);
+  CHECK(a.program_arguments == b.program_arguments);
+  CHECK(a.creator == b.creator);
+  CHECK(a.ranks == b.ranks);
+  CHECK(a.paradigms == b.paradigms);
+  CHECK(a.regions == b.regions);
+  CHECK(a.callpaths == b.callpaths);
+  CHECK(a.comms == b.comms);
+  CHECK(a.world == b.world);
+  CHECK(a.thread_teams == b.thread_teams);
+  CHECK(a.location_comms == b.location_comms);
+  CHECK(a.cart_dimensions == b.cart_dimensions);
+  CHECK(a.cart_topologies == b.cart_topologies);
+  CHECK(a.cart_coordinates == b.cart_coordinates);
+  CHECK(a.metric_members == b.metric_members);
+  CHECK(a.metric_classes == b.metric_classes);
+  CHECK(a.metric_recorders == b.metric_recorders);
+  CHECK(a.rma_windows == b.rma_windows);
+  CHECK(a.attributes == b.attributes);
+  CHECK(a.attribute_strings == b.attribute_strings);
+  CHECK(a == b);  // and whatever field a later change adds
+}
+
+// One process's share of a spread trace against the whole trace: its ranks' events and records
+// as the whole has them (the other locations', counters' and attributes' too), nothing of the
+// other ranks, the same definitions, derived tables and anomalies, and the messages with a side on
+// its ranks, numbered as in the whole trace.
+inline void require_share_of(const Trace& part, const Trace& whole) {
+  REQUIRE(part.share.has_value());
+  REQUIRE(part.rank_count() == whole.rank_count());
+  require_same_definitions(part.defs, whole.defs);
+  require_same_derived_but_messages(part, whole);
+  std::size_t k = 0;
+  for (std::uint32_t m = 0; m < whole.messages.size(); ++m) {
+    const Message& x = whole.messages[m];
+    if (!part.holds(x.sender) && !part.holds(x.receiver)) continue;
+    REQUIRE(k < part.messages.size());
+    REQUIRE(part.message_id(k) == m);
+    require_same_message(part.messages[k++], x);
+  }
+  REQUIRE(k == part.messages.size());
+  for (Rank r = 0; r < whole.rank_count(); ++r) {
+    const RankTrace& a = part.ranks[r];
+    const RankTrace& b = whole.ranks[r];
+    if (!part.holds(r)) {
+      REQUIRE((a.events.empty() && a.p2p.empty() && a.collectives.empty() && a.others.empty()));
+      continue;
+    }
+    require_same_events(a, b, r);
+    require_same_records(a, b);
+    CHECK(a.others == b.others);
+    CHECK(a.thread_records == b.thread_records);
+    CHECK(a.metrics == b.metrics);
+    CHECK(a.other_metrics == b.other_metrics);
+    CHECK(a.rma_records == b.rma_records);
+    CHECK(a.attributes == b.attributes);
+  }
+}
+
 }  // namespace wisp::test

@@ -13,6 +13,7 @@ namespace wisp {
 
 // One ATTRIBUTE definition; `type` is its OTF2_Type.
 struct AttributeDef {
+  bool operator==(const AttributeDef&) const = default;
   std::string name, description;
   std::uint8_t type = 0;
 };
@@ -23,6 +24,7 @@ struct AttributeDef {
 // kTeamAttribute | thread-team index, RMA_WIN a Definitions::rma_windows index, ATTRIBUTE a
 // Definitions::attributes index.
 struct AttributeValue {
+  bool operator==(const AttributeValue&) const = default;
   std::uint64_t value = 0;
   std::uint32_t attribute = 0;  // index into Definitions::attributes
   std::uint8_t type = 0;        // OTF2_Type
@@ -40,6 +42,7 @@ enum class AttributedTable : std::uint8_t {
 
 // The attribute list of one record: values [first, first + count) of its location's values.
 struct AttributedRecord {
+  bool operator==(const AttributedRecord&) const = default;
   std::uint32_t record = 0;  // index into the table at this location
   std::uint32_t first = 0;
   std::uint32_t count = 0;
@@ -49,6 +52,7 @@ struct AttributedRecord {
 // The attribute lists of one location, in the order its records were read (so, per table, by
 // record index).
 struct LocationAttributes {
+  bool operator==(const LocationAttributes&) const = default;
   std::vector<AttributedRecord> records;
   std::vector<AttributeValue> values;
   bool empty() const { return records.empty(); }

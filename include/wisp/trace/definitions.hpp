@@ -21,6 +21,7 @@ namespace wisp {
 // OTF2 clock properties. Times in the model are seconds since global_offset; conversion both
 // ways goes through these two functions only, so that write -> read is exact.
 struct Clock {
+  bool operator==(const Clock&) const = default;
   std::uint64_t ticks_per_second = 1'000'000'000;
   std::uint64_t global_offset = 0;
   std::uint64_t length = 0;  // ticks from global_offset to the last event
@@ -100,6 +101,7 @@ RegionKind region_kind_of(MpiFunction f);
 std::string_view to_string(MpiFunction f);
 
 struct Region {
+  bool operator==(const Region&) const = default;
   std::string name;            // display name (C++ codes: full demangled signature)
   std::string canonical_name;  // OTF2 canonical name (e.g. mangled or plain "main")
   std::string file;
@@ -122,12 +124,14 @@ inline bool is_openmp_barrier(const Region& r) {
 }
 
 struct Callpath {
+  bool operator==(const Callpath&) const = default;
   RegionId region = kNone;
   CallpathId parent = kNone;  // kNone for a root (the outermost region of a rank)
   std::uint32_t depth = 0;    // 0 for a root
 };
 
 struct Communicator {
+  bool operator==(const Communicator&) const = default;
   std::string name;
   std::vector<Rank> members;  // global ranks in communicator-rank order (empty for self)
   bool self = false;          // MPI_COMM_SELF-like: every rank alone; members are not listed
@@ -143,6 +147,7 @@ struct Communicator {
 // replay work on the rank's master thread (a parallel region is computation of the master).
 enum class LocationKind : std::uint8_t { CpuThread, AcceleratorStream };
 struct ThreadLocation {
+  bool operator==(const ThreadLocation&) const = default;
   std::string name;  // "OMP thread 1", "CUDA[0:7]"
   LocationKind kind = LocationKind::CpuThread;
   std::uint64_t otf2_id = 0;
@@ -151,6 +156,7 @@ struct ThreadLocation {
 };
 
 struct Location {
+  bool operator==(const Location&) const = default;
   std::string name = "Master thread";
   std::string group_name;  // "MPI Rank N"
   std::string node;        // system tree node the process ran on (e.g. host name)
@@ -162,10 +168,12 @@ struct Location {
 // A communicator over locations outside MPI, kept for the Cartesian topologies that refer to it:
 // Score-P's "Process x Threads CPU Locations" (paradigm measurement system) over every CPU location.
 struct LocationRef {
+  bool operator==(const LocationRef&) const = default;
   Rank rank = kNone;
   std::uint32_t index = 0;  // 0: the rank's master thread, k: its others[k - 1]
 };
 struct LocationComm {
+  bool operator==(const LocationComm&) const = default;
   std::string name;                  // "Process x Threads CPU Locations"
   std::string group_name;            // its COMM_GROUP: "PROCESSXTHREADS_GROUP"
   std::string locations_name;        // its paradigm's COMM_LOCATIONS group: "PROCESSXTHREADS_GROUP_LOCATIONS"
@@ -176,23 +184,27 @@ struct LocationComm {
 // Cartesian topologies as OTF2 defines them (CartDimension, CartTopology, CartCoordinate): read and
 // written back unchanged; no analysis uses them.
 struct CartDimension {
+  bool operator==(const CartDimension&) const = default;
   std::string name;  // "Process"
   std::uint32_t size = 0;
   bool periodic = false;
 };
 struct CartTopology {
+  bool operator==(const CartTopology&) const = default;
   std::string name;           // "Process x Thread"
   bool on_locations = false;  // `comm` indexes location_comms, else comms (an MPI communicator)
   std::uint32_t comm = kNone;
   std::vector<std::uint32_t> dimensions;  // indices into cart_dimensions
 };
 struct CartCoordinate {
+  bool operator==(const CartCoordinate&) const = default;
   std::uint32_t topology = 0;              // index into cart_topologies
   std::uint32_t rank = 0;                  // the rank in the topology's communicator
   std::vector<std::uint32_t> coordinates;  // one per dimension
 };
 
 struct Definitions {
+  bool operator==(const Definitions&) const = default;
   Clock clock;
   std::string program_name;                    // from ProgramBegin (Score-P: the executable)
   std::vector<std::string> program_arguments;  // from ProgramBegin: its command-line arguments

@@ -13,6 +13,7 @@ namespace wisp {
 
 // One counter (OTF2 MetricMember); the enumerations keep OTF2's values.
 struct MetricMember {
+  bool operator==(const MetricMember&) const = default;
   std::string name, description, unit;  // "PAPI_TOT_CYC", "Total cycles.", "#"
   std::uint8_t type = 0;                // OTF2_MetricType: PAPI, RUSAGE, USER, OTHER
   std::uint8_t mode = 0;                // OTF2_MetricMode: ACCUMULATED_START, ABSOLUTE_POINT, ...
@@ -27,6 +28,7 @@ struct MetricMember {
 // scope) is an entry too, in the same id space as OTF2 has it: its class's members, occurrence and
 // recorder kind, plus `instance_of` and where it is recorded.
 struct MetricClass {
+  bool operator==(const MetricClass&) const = default;
   std::vector<std::uint32_t> members;  // indices into Definitions::metric_members
   std::uint8_t occurrence = 0;         // OTF2_MetricOccurrence
   std::uint8_t recorder_kind = 0;      // OTF2_RecorderKind: CPU, ABSTRACT, ...
@@ -39,6 +41,7 @@ struct MetricClass {
 
 // A location that records a class (OTF2 MetricClassRecorder).
 struct MetricRecorder {
+  bool operator==(const MetricRecorder&) const = default;
   std::uint32_t metric_class = 0;  // index into Definitions::metric_classes
   std::uint64_t location = 0;      // its OTF2 id as read
 };
@@ -46,6 +49,7 @@ struct MetricRecorder {
 // A location that records only metrics (OTF2 location type METRIC), e.g. Score-P's per-process
 // metrics: it belongs to the rank whose process (location group) it is in.
 struct MetricLocation {
+  bool operator==(const MetricLocation&) const = default;
   std::string name;
   std::uint64_t otf2_id = 0;
   std::uint64_t declared_events = 0;
@@ -53,6 +57,7 @@ struct MetricLocation {
 
 // One Metric event: the values of its class's members, in member order.
 struct MetricSample {
+  bool operator==(const MetricSample&) const = default;
   double time = 0;
   std::uint32_t metric_class = 0;  // index into Definitions::metric_classes
   std::uint32_t first = 0;         // its values: MetricSamples::values[first, first + members)
@@ -62,6 +67,7 @@ struct MetricSample {
 // The samples of one location, in time order, with their values (OTF2_MetricValue bits, typed by
 // the member's value_type).
 struct MetricSamples {
+  bool operator==(const MetricSamples&) const = default;
   std::vector<MetricSample> samples;
   std::vector<std::uint64_t> values;
   bool empty() const { return samples.empty(); }

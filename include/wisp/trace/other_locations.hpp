@@ -16,6 +16,7 @@ struct RankTrace;
 struct Trace;
 
 struct LocationEvent {
+  bool operator==(const LocationEvent&) const = default;
   double time = 0;
   RegionId region = kNone;
   bool enter = true;  // false: leave

@@ -17,6 +17,7 @@ enum class RmaRecordKind : std::uint8_t { WinCreate, WinDestroy, Put, Get, OpCom
 std::string_view to_string(RmaRecordKind k);  // "RMA_WIN_CREATE", ... as otf2-print names them
 
 struct RmaRecord {
+  bool operator==(const RmaRecord&) const = default;
   double time = 0;
   std::uint64_t bytes = 0;     // Put, Get
   std::uint64_t matching = 0;  // Put, Get, OpCompleteBlocking: the operation's id
@@ -32,6 +33,7 @@ using RmaRecords = std::vector<std::vector<RmaRecord>>;
 // A window (OTF2 RmaWin) over an MPI communicator or a team of Definitions::thread_teams (e.g. a
 // CUDA team: a rank's master and its stream).
 struct RmaWindow {
+  bool operator==(const RmaWindow&) const = default;
   std::string name;
   std::uint32_t comm = kNone;  // a CommId, or a thread_teams index if `on_team`
   bool on_team = false;

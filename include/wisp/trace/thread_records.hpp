@@ -27,6 +27,7 @@ inline constexpr int kThreadRecordKindCount = 9;
 std::string_view to_string(ThreadRecordKind k);  // "THREAD_FORK", ... as otf2-print names them
 
 struct ThreadRecord {
+  bool operator==(const ThreadRecord&) const = default;
   double time = 0;
   std::uint64_t number = 0;    // Fork: requested threads; locks: acquisition order; tasks: generation number
   std::uint32_t id = 0;        // locks: lock id; tasks: creating thread (its index in the team)
@@ -42,6 +43,7 @@ using ThreadRecords = std::vector<std::vector<ThreadRecord>>;
 // A team of threads (an OTF2 communicator of a threading paradigm): the rank it belongs to and
 // its members, as indices into the rank's locations (0: the master, k + 1: Location::others[k]).
 struct ThreadTeam {
+  bool operator==(const ThreadTeam&) const = default;
   Rank rank = kNone;
   std::vector<std::uint32_t> members;
   std::uint8_t paradigm = 0;  // OTF2_Paradigm
