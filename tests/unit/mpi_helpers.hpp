@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -27,6 +28,17 @@ inline std::string mpirun(int ranks, const std::string& btl, const std::string& 
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -n {} "
       "--mca btl {} --mca btl_vader_single_copy_mechanism none {} {}",
       ranks, btl, WISP_CLI, args);
+}
+
+// A JSON report without its "timings" (wall seconds differ from run to run): what is compared.
+inline nlohmann::json without_timings(nlohmann::json j) {
+  if (j.is_object()) {
+    j.erase("timings");
+    for (auto& [key, value] : j.items()) value = without_timings(value);
+  } else if (j.is_array()) {
+    for (auto& value : j) value = without_timings(value);
+  }
+  return j;
 }
 
 }  // namespace wisp::test

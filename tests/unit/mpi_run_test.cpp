@@ -17,16 +17,7 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using wisp::test::mpirun;
 using wisp::test::TempDir;
-
-json without_timings(json j) {
-  if (j.is_object()) {
-    j.erase("timings");
-    for (auto& [key, value] : j.items()) value = without_timings(value);
-  } else if (j.is_array()) {
-    for (auto& value : j) value = without_timings(value);
-  }
-  return j;
-}
+using wisp::test::without_timings;
 
 std::string file(const fs::path& p) { return wisp::read_file(p).value_or("(missing " + p.string() + ")"); }
 

@@ -6,9 +6,9 @@
 #include <catch2/catch.hpp>
 
 #include "helpers.hpp"
+#include "spread_traces.hpp"
 #include "thread_group.hpp"
 #include "trace_compare.hpp"
-#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/trace/trace_handout.hpp"
@@ -47,12 +47,7 @@ TEST_CASE("a handed-out trace: every share equals the whole trace's, on real tra
 
 TEST_CASE("a handed-out trace: generated halo and hybrid traces, as read back from disk too", "[trace][processes]") {
   test::TempDir dir;
-  gen::HaloOptions halo;
-  halo.dims = {4, 3};
-  halo.steps = 10;
-  halo.overload_ranks = {5};
-  halo.overload = 0.3;
-  const Trace made = gen::generate_halo(halo);
+  const Trace made = gen::generate_halo(test::spread_halo());
   require_handed_out_like_whole(made, "generated halo");
   gen::HybridOptions hybrid;
   hybrid.ranks = 3;
