@@ -1,7 +1,7 @@
 // The MPI work pool: every MPI call of wisp is in this file. See mpi_pool.hpp. Messages are
 // strings (MPI_CHAR): an item to compute with its attachment ("ITEM\nATTACHMENT"), a result
-// ("ITEM\nANSWER") or stop. Waiting is MPI_Iprobe with short sleeps, so that idle ranks leave
-// the cores to the replays' processes.
+// ("ITEM\nANSWER") or stop. Every wait (the pool's and the process group's) tests with short
+// sleeps, so that idle ranks leave the cores to the replays' processes.
 // The C API only (Open MPI and MPICH would otherwise pull in their C++ bindings).
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
@@ -49,14 +49,46 @@ void send(const std::string& text, int to, int tag) {
   check(MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, to, tag, MPI_COMM_WORLD), "MPI_Send");
 }
 
-Message receive(int from) {
-  MPI_Status status;
-  int flag = 0;
-  for (auto pause = std::chrono::microseconds(20);; pause = std::min(pause * 2, std::chrono::microseconds(2000))) {
-    check(MPI_Iprobe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &status), "MPI_Iprobe");
-    if (flag) break;
+// Waits until `ready()` without holding a core: the processes of a job share the node with the
+// replays' child processes, and an idle process spinning in MPI takes a core from them. Waits
+// under 10 ms (the analyses' exchanges: thousands of hops each way) yield between tests, so they are
+// answered at once; longer ones (a rank idle while process 0 replays) sleep between tests, 20 us at
+// first, up to 1 ms (at most a tenth more than the wait).
+template <typename Ready>
+void wait_politely(const Ready& ready) {
+  const auto start = std::chrono::steady_clock::now();
+  auto pause = std::chrono::microseconds(20);
+  while (!ready()) {
+    if (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(10)) {
+      std::this_thread::yield();
+      continue;
+    }
     std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(1000));
   }
+}
+
+void wait_all(std::vector<MPI_Request>& requests) {
+  wait_politely([&] {
+    int done = 0;
+    check(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+    return done != 0;
+  });
+}
+
+// The status of the next message from `from` with `tag` (MPI_ANY_SOURCE, MPI_ANY_TAG: any).
+MPI_Status probe(int from, int tag) {
+  MPI_Status status;
+  wait_politely([&] {
+    int flag = 0;
+    check(MPI_Iprobe(from, tag, MPI_COMM_WORLD, &flag, &status), "MPI_Iprobe");
+    return flag != 0;
+  });
+  return status;
+}
+
+Message receive(int from) {
+  const MPI_Status status = probe(from, MPI_ANY_TAG);
   int count = 0;
   MPI_Get_count(&status, MPI_CHAR, &count);
   Message m{status.MPI_SOURCE, status.MPI_TAG, std::string(static_cast<std::size_t>(count), '\0')};
@@ -172,10 +204,13 @@ class MpiProcessGroup final : public ProcessGroup {
     const auto me = static_cast<std::size_t>(process_);
     std::vector<std::uint64_t> out_sizes(P), in_sizes(P);
     for (std::size_t p = 0; p < P; ++p) out_sizes[p] = outgoing[p].size();
-    check(MPI_Alltoall(out_sizes.data(), 1, MPI_UINT64_T, in_sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD),
-          "MPI_Alltoall");
+    std::vector<MPI_Request> requests(1);
+    check(MPI_Ialltoall(out_sizes.data(), 1, MPI_UINT64_T, in_sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD,
+                        requests.data()),
+          "MPI_Ialltoall");
+    wait_all(requests);
+    requests.clear();
     std::vector<std::string> incoming(P);
-    std::vector<MPI_Request> requests;
     const auto post = [&](char* data, std::size_t size, std::size_t peer, bool receive) {
       for (std::size_t at = 0; at < size; at += kChunk) {
         const int n = static_cast<int>(std::min(kChunk, size - at));
@@ -199,7 +234,7 @@ class MpiProcessGroup final : public ProcessGroup {
         post(outgoing[p].data(), outgoing[p].size(), p, false);
         sent_ += outgoing[p].size();
       }
-    check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    wait_all(requests);
     incoming[me] = std::move(outgoing[me]);
     seconds_ += MPI_Wtime() - start;
     return incoming;
@@ -224,8 +259,7 @@ class MpiProcessGroup final : public ProcessGroup {
   }
   std::string receive() override {
     const double start = MPI_Wtime();
-    MPI_Status status;
-    check(MPI_Probe(MPI_ANY_SOURCE, kTagPoint, MPI_COMM_WORLD, &status), "MPI_Probe");
+    MPI_Status status = probe(MPI_ANY_SOURCE, kTagPoint);
     int size = 0;
     check(MPI_Get_count(&status, MPI_CHAR, &size), "MPI_Get_count");
     std::string message(static_cast<std::size_t>(size), '\0');
