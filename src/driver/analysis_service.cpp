@@ -1,10 +1,12 @@
 // A point's analyses spread over an MPI job. See analysis_service.hpp. Each round process 0 sends
-// every process a request (analyse, with the options' parts and MBM call paths, or stop); the trace
-// follows as shares, the analysis runs spread, and the wait states come back to process 0.
+// every process a request (analyse, with the options' parts and MBM call paths and the archive to
+// read, or stop); the trace's shares are read or handed out, the analysis runs spread, and the wait
+// states come back to process 0.
 #include "wisp/driver/analysis_service.hpp"
 
 #include <spdlog/spdlog.h>
 
+#include "wisp/io/otf2_reader.hpp"
 #include "wisp/trace/trace_handout.hpp"
 
 namespace wisp::driver {
@@ -13,9 +15,9 @@ namespace {
 
 enum class Request : std::uint8_t { Stop, Analyze };
 
-std::string request(Request kind, const TraceAnalysisOptions& options = {}) {
+std::string request(Request kind, const TraceAnalysisOptions& options = {}, const std::filesystem::path& archive = {}) {
   Packer out;
-  out.put(kind).put(options.parts).put_vector(options.mbm_of);
+  out.put(kind).put(options.parts).put_vector(options.mbm_of).put_string(archive.string());
   return out.take();
 }
 
@@ -56,7 +58,11 @@ TraceAnalysis AnalysisService::analyze_share(const Trace* whole, const std::stri
   options.mbm_of = in.get_vector<CallpathId>();
   options.keep_graph = false;
   options.threads = 1;  // one process per core
-  const Trace share = hand_out(whole, group_);
+  const std::string archive = in.get_string();
+  ReadOptions read;
+  read.group = &group_;
+  read.threads = 1;
+  const Trace share = archive.empty() ? hand_out(whole, group_) : read_otf2(archive, read);
   spdlog::debug("wisp run, process {}: analyses ranks {}-{} ({} events)", group_.process(), share.share->first,
                 share.share->last - 1, share.event_count());
   TraceAnalysis a = analyze_trace(share, options, group_);
@@ -64,14 +70,15 @@ TraceAnalysis AnalysisService::analyze_share(const Trace* whole, const std::stri
   return a;
 }
 
-TraceAnalysis AnalysisService::analyze(const Trace& trace, const TraceAnalysisOptions& options) {
+TraceAnalysis AnalysisService::analyze(const Trace& trace, const TraceAnalysisOptions& options,
+                                       const std::filesystem::path& archive) {
   if (!clamp_noted_ && static_cast<std::uint32_t>(group_.processes()) > trace.rank_count()) {
     spdlog::info("wisp run: {} processes for a trace of {} ranks: {} of them have no rank to analyse",
                  group_.processes(), trace.rank_count(),
                  static_cast<std::uint32_t>(group_.processes()) - trace.rank_count());
     clamp_noted_ = true;
   }
-  return analyze_share(&trace, broadcast(group_, request(Request::Analyze, options)));
+  return analyze_share(&trace, broadcast(group_, request(Request::Analyze, options, archive)));
 }
 
 void AnalysisService::release() { broadcast(group_, request(Request::Stop)); }

@@ -169,9 +169,12 @@ Written run_point_once(const Scenario& s, const RunOptions& o) {
     return {};
   }
   AtomicDirectory out(output_dir(o, s), o.force);
-  Written w = run_single(s, load_trace(s), out, o, [&](const Trace& trace, const TraceAnalysisOptions& options) {
-    return service.analyze(trace, options);
-  });
+  // The measured trace's shares are read from its files, where it has some; the simulated ones handed out.
+  const std::filesystem::path archive = s.trace.generate.empty() ? s.trace.path : std::filesystem::path();
+  const auto analyze = [&](const std::string& name, const Trace& trace, const TraceAnalysisOptions& options) {
+    return service.analyze(trace, options, name == "measured" ? archive : std::filesystem::path());
+  };
+  Written w = run_single(s, load_trace(s), out, o, analyze);
   service.release();
   return w;
 }

@@ -14,15 +14,15 @@ namespace wisp {
 namespace {
 
 // The PAG part also gives MBM_all of `mbm_of` (the zeroed call paths, for zero_versus_mbm).
-TraceAnalysis analyze_for_scenario(const Scenario& s, const Trace& trace, bool with_pag, const TraceAnalyzer& analyzer,
-                                   const std::vector<CallpathId>& mbm_of = {}) {
+TraceAnalysis analyze_for_scenario(const Scenario& s, const std::string& name, const Trace& trace, bool with_pag,
+                                   const TraceAnalyzer& analyzer, const std::vector<CallpathId>& mbm_of = {}) {
   TraceAnalysisOptions options;
   options.parts = analysis_parts(s.analyses);
   options.parts.pag |= with_pag;
   options.keep_graph = false;
   options.mbm_of = mbm_of;
   return_free_memory();  // what the replays' answers and the last trace left: the analysis takes its place
-  return analyzer ? analyzer(trace, options) : analyze_trace(trace, options);
+  return analyzer ? analyzer(name, trace, options) : analyze_trace(trace, options);
 }
 
 using Totals = std::map<std::pair<std::string, std::string>, CallpathComparison>;  // (metric, call path)
@@ -112,13 +112,13 @@ PointEvaluation evaluate(const Scenario& s, const Trace& measured, Trace* owned,
   const bool pag = wants(s, "pag");
   PointRun run(s, measured, owned);
   const std::vector<CallpathId> zeroed = zeroed_callpaths(s, run.effects());
-  e.measured = analyze_for_scenario(s, measured, pag, analyzer);
+  e.measured = analyze_for_scenario(s, "measured", measured, pag, analyzer);
   e.measured_trace = measured;
   if (use) use("measured", measured, e.measured);
   drop_instances(e.measured.wait_paths.waits);
   const Trace& identity = run.identity().trace;
   run.wait_replays();  // the identity is analysed once the scenario's replays (and their memory) are gone
-  e.identity = analyze_for_scenario(s, identity, pag || !zeroed.empty(), analyzer, zeroed);
+  e.identity = analyze_for_scenario(s, "identity", identity, pag || !zeroed.empty(), analyzer, zeroed);
   e.identity_trace = identity;
   if (use) use("identity", identity, e.identity);
   drop_instances(e.identity.wait_paths.waits);
@@ -126,7 +126,7 @@ PointEvaluation evaluate(const Scenario& s, const Trace& measured, Trace* owned,
   e.result = run.finish();
   release(e.result.identity_replay.trace);
   Trace& scenario = e.result.scenario_replay.trace;
-  e.scenario = analyze_for_scenario(s, scenario, pag, analyzer);
+  e.scenario = analyze_for_scenario(s, "scenario", scenario, pag, analyzer);
   e.scenario_trace = scenario;
   add_gain_trust(s, e);
   if (use) use("scenario", scenario, e.scenario);

@@ -44,10 +44,11 @@ struct PointEvaluation {
 // simulated ones and draws every timeline): called with "measured", "identity", then "scenario".
 using TraceUse = std::function<void(const std::string& name, const Trace& trace, const TraceAnalysis& analysis)>;
 
-// How each trace of the point is analysed: analyze_trace() in this process unless given (wisp run
-// under mpirun spreads it over the job's processes: driver/analysis_service.hpp). The scenario's
-// options set `parts` and `mbm_of` only; `keep_graph` is false.
-using TraceAnalyzer = std::function<TraceAnalysis(const Trace& trace, const TraceAnalysisOptions& options)>;
+// How each trace of the point is analysed ("measured", "identity", "scenario"): analyze_trace() in
+// this process unless given (wisp run under mpirun spreads it over the job's processes:
+// driver/analysis_service.hpp). The scenario's options set `parts` and `mbm_of` only; `keep_graph` is false.
+using TraceAnalyzer =
+    std::function<TraceAnalysis(const std::string& name, const Trace& trace, const TraceAnalysisOptions& options)>;
 
 // Replays the point (transforms applied once) and analyses it. Each trace is analysed and handed to
 // `use`; each simulated one is then dropped before the next is made (the result's replays hold
