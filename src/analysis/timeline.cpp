@@ -77,10 +77,11 @@ TimelineLane other_lane(const Trace& trace, Rank r, std::size_t k, std::uint32_t
   return lane;
 }
 
+// `masters[r]`: rank r's master lane, null where this process does not hold the rank.
 void attach_waits(const WaitStates& waits, std::vector<TimelineLane*>& masters,
                   const std::vector<std::vector<std::uint32_t>>& at_event) {
   for (const WaitState& w : waits.instances) {
-    if (w.rank >= masters.size() || w.event >= at_event[w.rank].size()) continue;
+    if (w.rank >= masters.size() || !masters[w.rank] || w.event >= at_event[w.rank].size()) continue;
     const std::uint32_t i = at_event[w.rank][w.event];
     if (i != kNone) masters[w.rank]->wait[i] += w.seconds;
   }
@@ -92,6 +93,7 @@ void attach_critical_path(const std::vector<PathSegment>& path, std::vector<Time
   for (const PathSegment& s : path)
     if (s.rank < masters.size() && s.end > s.start) by_rank[s.rank].push_back(s);
   for (Rank r = 0; r < masters.size(); ++r) {
+    if (!masters[r]) continue;
     auto& segs = by_rank[r];
     std::sort(segs.begin(), segs.end(), [](const PathSegment& a, const PathSegment& b) { return a.start < b.start; });
     TimelineLane& lane = *masters[r];
@@ -134,27 +136,32 @@ std::vector<TimelineMessage> messages_of(const Trace& trace) {
 
 }  // namespace
 
-Timeline build_timeline(const Trace& trace, const WaitPathAnalysis& analysis) {
+Timeline build_timeline_of_ranks(const Trace& trace, const WaitPathAnalysis& analysis, Rank first, Rank last) {
   Timeline t;
-  t.start = trace.start_time();
-  t.end = trace.end_time();
   t.labels = labels_of(trace.defs);
   const auto first_region_label = static_cast<std::uint32_t>(trace.defs.callpaths.size());
   std::vector<std::vector<std::uint32_t>> at_event(trace.rank_count());
   std::vector<std::size_t> master_index;
-  for (Rank r = 0; r < trace.rank_count(); ++r) {
+  for (Rank r = first; r < last; ++r) {
     master_index.push_back(t.lanes.size());
     t.lanes.push_back(master_lane(trace, r, at_event[r]));
     for (std::size_t k = 0; k < trace.ranks[r].others.size(); ++k)
       t.lanes.push_back(other_lane(trace, r, k, first_region_label));
   }
-  std::vector<TimelineLane*> masters;
-  for (std::size_t i : master_index) masters.push_back(&t.lanes[i]);
+  std::vector<TimelineLane*> masters(trace.rank_count(), nullptr);
+  for (std::size_t i = 0; i < master_index.size(); ++i) masters[first + i] = &t.lanes[master_index[i]];
   attach_waits(analysis.waits, masters, at_event);
   attach_critical_path(analysis.critical_path.segments, masters);
-  for (const TimelineLane* lane : masters) t.ranks.push_back(split_of(*lane, t.labels));
-  t.messages = messages_of(trace);
+  for (std::size_t i : master_index) t.ranks.push_back(split_of(t.lanes[i], t.labels));
   t.critical_path = analysis.critical_path.segments;
+  return t;
+}
+
+Timeline build_timeline(const Trace& trace, const WaitPathAnalysis& analysis) {
+  Timeline t = build_timeline_of_ranks(trace, analysis, 0, trace.rank_count());
+  t.start = trace.start_time();
+  t.end = trace.end_time();
+  t.messages = messages_of(trace);
   return t;
 }
 

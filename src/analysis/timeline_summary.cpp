@@ -143,26 +143,37 @@ Timeline timeline_window(const Timeline& full, double t0, double t1) {
   return w;
 }
 
-double window_end(const std::vector<const Timeline*>& timelines, std::size_t max_intervals, double from) {
-  double lo = from, hi = from;
-  for (const Timeline* t : timelines) hi = std::max(hi, t->end);
-  const double start = lo;
-  auto count = [&](double end) {  // intervals ending after `from` and starting before `end`
-    std::size_t n = 0;
-    for (const Timeline* t : timelines)
-      for (const TimelineLane& l : t->lanes) {
-        const auto first = std::upper_bound(l.end.begin(), l.end.end(), from) - l.end.begin();
-        const auto last = std::lower_bound(l.start.begin(), l.start.end(), end) - l.start.begin();
-        n += last > first ? static_cast<std::size_t>(last - first) : 0;
-      }
-    return n;
-  };
+std::size_t intervals_overlapping(const Timeline& t, double from, double end) {
+  std::size_t n = 0;
+  for (const TimelineLane& l : t.lanes) {
+    const auto first = std::upper_bound(l.end.begin(), l.end.end(), from) - l.end.begin();
+    const auto last = std::lower_bound(l.start.begin(), l.start.end(), end) - l.start.begin();
+    n += last > first ? static_cast<std::size_t>(last - first) : 0;
+  }
+  return n;
+}
+
+double window_end(const std::function<std::size_t(double end)>& count, double from, double last,
+                  std::size_t max_intervals) {
+  double lo = from, hi = std::max(from, last);
   if (count(hi) <= max_intervals) return hi;
   for (int k = 0; k < 60; ++k) {
     const double mid = 0.5 * (lo + hi);
     (count(mid) <= max_intervals ? lo : hi) = mid;
   }
-  return std::max(lo, start + 1e-9);
+  return std::max(lo, from + 1e-9);
+}
+
+double window_end(const std::vector<const Timeline*>& timelines, std::size_t max_intervals, double from) {
+  double last = from;
+  for (const Timeline* t : timelines) last = std::max(last, t->end);
+  return window_end(
+      [&](double end) {
+        std::size_t n = 0;
+        for (const Timeline* t : timelines) n += intervals_overlapping(*t, from, end);
+        return n;
+      },
+      from, last, max_intervals);
 }
 
 }  // namespace wisp

@@ -86,13 +86,11 @@ TraceAnalysisOptions analysis_options(const AnalyzeOptions& o) {
   return options;
 }
 
-// analysis.json (compact; the terminal gets it indented), analysis.txt, pop_windows.csv, report.html,
-// analysis.cubex; a warning about the cube, if any, goes to `warnings`. Without `trace` (the analyses
-// spread over processes: no process holds every rank's events) report.html, whose timelines need
-// them, is left out.
-void write_directory(const AnalyzeOptions& o, const TraceSummary& summary, const Trace* trace,
-                     const TraceAnalysis& analysis, const nlohmann::json& json, const std::string& text,
-                     const ReportViews* views, std::vector<std::string>& warnings) {
+// analysis.json (compact; the terminal gets it indented), analysis.txt, pop_windows.csv, report.html
+// (and report-window.html) of `views`, analysis.cubex; a warning about the cube, if any, goes to `warnings`.
+void write_directory(const AnalyzeOptions& o, const TraceSummary& summary, const TraceAnalysis& analysis,
+                     const nlohmann::json& json, const std::string& text, const ReportViews& views,
+                     std::vector<std::string>& warnings) {
   AtomicDirectory dir(o.output, o.force);
   if (!o.no_cube)
     if (std::string w = write_cube(dir.staging() / "analysis.cubex", summary, cube_table(summary, analysis),
@@ -102,20 +100,19 @@ void write_directory(const AnalyzeOptions& o, const TraceSummary& summary, const
   write_file_atomically(dir.staging() / "analysis.json", json_text(json) + "\n");
   write_file_atomically(dir.staging() / "analysis.txt", text);
   write_file_atomically(dir.staging() / "pop_windows.csv", pop_windows_csv(analysis.pop.windows));
-  if (trace && views) {
-    write_file_atomically(dir.staging() / "report.html", [&](std::ostream& out) {
-      write_analysis_html(out, o.trace.string(), *trace, analysis, views->shown.front(), views->note);
+  write_file_atomically(dir.staging() / "report.html", [&](std::ostream& out) {
+    write_analysis_html(out, o.trace.string(), summary, analysis, views.shown.front(), views.note);
+  });
+  if (!views.window.empty())
+    write_file_atomically(dir.staging() / "report-window.html", [&](std::ostream& out) {
+      write_analysis_html(out, o.trace.string(), summary, analysis, views.window.front(), views.window_note);
     });
-    if (!views->window.empty())
-      write_file_atomically(dir.staging() / "report-window.html", [&](std::ostream& out) {
-        write_analysis_html(out, o.trace.string(), *trace, analysis, views->window.front(), views->window_note);
-      });
-  }
   dir.commit();
 }
 
 // Under mpirun/srun: every process reads its share of the ranks and the analyses run spread over
-// the processes (analyze_trace with the group); process 0 reports, the others print nothing.
+// the processes (analyze_trace with the group), and so do report.html's timelines; process 0
+// reports, the others print nothing.
 Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) {
   if (!o.chrome_trace.empty() || o.ideal_network == "simgrid")
     throw Error(
@@ -142,6 +139,9 @@ Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) 
                  trace.rank_count(), processes - trace.rank_count());
   const TraceAnalysis analysis = analyze_trace(trace, options, *group);
   const TraceSummary summary = summary_over(trace, *group);
+  ReportViews views;  // report.html's timelines, made where the events are (timeline_spread.hpp)
+  if (!o.output.empty())
+    views = report_views(trace, analysis.wait_paths, *group, o.html_limit_mb * 1e6, parse_html_window(o.html_window));
   if (!root) return {};
   const std::string source = o.trace.string();
   Written w{trace_analysis_json(summary, source, analysis, o.detail),
@@ -149,13 +149,7 @@ Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) 
             {},
             {},
             {}};
-  if (!o.output.empty()) {
-    write_directory(o, summary, nullptr, analysis, w.json, w.text, nullptr, w.warnings);
-    spdlog::info(
-        "wisp analyze over MPI processes: {} holds analysis.json, analysis.txt, pop_windows.csv{}; report.html is "
-        "left out (its timelines need every rank's events in one process: wisp analyze -o without mpirun writes it)",
-        o.output.string(), o.no_cube ? "" : " and analysis.cubex");
-  }
+  if (!o.output.empty()) write_directory(o, summary, analysis, w.json, w.text, views, w.warnings);
   return w;
 }
 
@@ -185,7 +179,7 @@ Written analyze(const AnalyzeOptions& o) {
                                            !o.chrome_trace.empty(), parse_html_window(o.html_window));
     if (!o.chrome_trace.empty())
       write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &views.whole()[0]}}));
-    write_directory(o, TraceSummary(trace), &trace, analysis, w.json, w.text, &views, w.warnings);
+    write_directory(o, TraceSummary(trace), analysis, w.json, w.text, views, w.warnings);
   } else if (!o.chrome_trace.empty()) {
     const Timeline timeline = build_timeline(trace, analysis.wait_paths);
     write_file_atomically(o.chrome_trace, chrome_trace_json({{"measured", &timeline}}));

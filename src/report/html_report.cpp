@@ -309,7 +309,7 @@ namespace {
 // The metrics a Scalasca user opens first, grouped as Cube shows them: per metric of the wait
 // states, the critical path and the delay costs, its `top` call paths by total with the busiest rank
 // (and every rank's value up to 256 ranks, for the page's small bars).
-nlohmann::json analysis_tables(const Trace& trace, const TraceAnalysis& a, std::size_t top = 10) {
+nlohmann::json analysis_tables(const TraceSummary& trace, const TraceAnalysis& a, std::size_t top = 10) {
   const std::vector<std::string> names = callpath_display_names(trace.defs);
   const bool per_rank = trace.rank_count() <= 256;
   nlohmann::json groups = nlohmann::json::array();
@@ -358,7 +358,7 @@ nlohmann::json analysis_tables(const Trace& trace, const TraceAnalysis& a, std::
   return groups;
 }
 
-nlohmann::json analysis_report(const std::string& trace_path, const Trace& trace, const TraceAnalysis& a) {
+nlohmann::json analysis_report(const std::string& trace_path, const TraceSummary& trace, const TraceAnalysis& a) {
   nlohmann::json j = {{"kind", "analysis"},
                       {"title", "analysis of " + trace_path},
                       {"trace", trace_path},
@@ -375,13 +375,13 @@ nlohmann::json analysis_report(const std::string& trace_path, const Trace& trace
 
 }  // namespace
 
-std::string analysis_html(const std::string& trace_path, const Trace& trace, const TraceAnalysis& a,
+std::string analysis_html(const std::string& trace_path, const TraceSummary& trace, const TraceAnalysis& a,
                           const Timeline& timeline) {
   return page(analysis_report(trace_path, trace, a), {{"measured", &timeline}});
 }
 
-void write_analysis_html(std::ostream& out, const std::string& trace_path, const Trace& trace, const TraceAnalysis& a,
-                         const Timeline& timeline, const std::string& timeline_note) {
+void write_analysis_html(std::ostream& out, const std::string& trace_path, const TraceSummary& trace,
+                         const TraceAnalysis& a, const Timeline& timeline, const std::string& timeline_note) {
   nlohmann::json j = analysis_report(trace_path, trace, a);
   if (!timeline_note.empty()) j["timeline_note"] = timeline_note;
   write_page(out, j, {{"measured", &timeline}});

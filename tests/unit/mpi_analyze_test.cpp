@@ -1,11 +1,10 @@
 // `mpirun -n 3 wisp analyze` (the analyses spread over the job's processes) prints what `-n 1` and
 // a plain `wisp analyze` print (every analysis: POP's factors and windows, the near-critical paths
-// and the MBM included), on real
-// and generated traces (JSON compared with the timings removed); more processes than ranks are
-// noted, -o writes every file one process writes but report.html (whose timelines need the whole
-// trace), options that need the whole trace in one process are refused in one line, a corrupt event
-// file read by one process ends the job with the reader's one-line error. Skipped when wisp was
-// built without MPI.
+// and the MBM included), on real and generated traces (JSON compared with the timings removed);
+// more processes than ranks are noted; -o writes every file one process writes, report.html (whole,
+// or its summary and window above the size limit) included; options that need the whole trace in
+// one process are refused in one line; a corrupt event file read by one process ends the job with
+// the reader's one-line error. Skipped when wisp was built without MPI.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -82,7 +81,7 @@ TEST_CASE("mpirun wisp analyze: more processes than ranks noted, whole-trace opt
   CHECK(!fs::exists(dir / "t.json"));
 }
 
-TEST_CASE("mpirun -n 3 wisp analyze -o writes what one process writes but report.html", "[mpi][analyze]") {
+TEST_CASE("mpirun -n 3 wisp analyze -o writes what one process writes, report.html included", "[mpi][analyze]") {
   TempDir dir;
   const std::string trace = wisp::test::real_trace("apps/sweep3d_50c_6r").string();
   const std::string cmd = mpirun(3, "self,vader", "analyze " + trace + " -o " + (dir / "spread").string());
@@ -90,21 +89,31 @@ TEST_CASE("mpirun -n 3 wisp analyze -o writes what one process writes but report
   const auto r = wisp::test::shell(cmd, dir.path());
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK_THAT(r.err, Catch::Contains("report.html is left out"));
   REQUIRE(wisp::test::run_wisp("analyze " + trace + " -o " + (dir / "one").string()).exit_code == 0);
   const auto json_of = [&](const char* run) {
     return without_timings(json::parse(wisp::read_file(dir / run / "analysis.json").value_or("null")));
   };
   CHECK(json_of("spread") == json_of("one"));
   CHECK(wisp::read_file(dir / "spread" / "pop_windows.csv") == wisp::read_file(dir / "one" / "pop_windows.csv"));
-  CHECK(fs::exists(dir / "one" / "report.html"));
-  CHECK(!fs::exists(dir / "spread" / "report.html"));
+  CHECK(wisp::read_file(dir / "spread" / "report.html") == wisp::read_file(dir / "one" / "report.html"));
   const wisp::test::CubeFile spread = wisp::test::read_cube(dir / "spread" / "analysis.cubex");
   const wisp::test::CubeFile one = wisp::test::read_cube(dir / "one" / "analysis.cubex");
   CHECK(spread.metrics == one.metrics);
   CHECK(spread.cnode_path == one.cnode_path);
   CHECK(spread.location_rank == one.location_rank);
   CHECK(spread.stored == one.stored);
+  // Above the size limit: the summary and the window, made where the events are.
+  const std::string small = " --html-limit 0.6 --html-window 0.1:0.4";
+  REQUIRE(
+      wisp::test::shell(mpirun(3, "self,vader", "analyze " + trace + small + " -o " + (dir / "spread-small").string()),
+                        dir.path())
+          .exit_code == 0);
+  REQUIRE(wisp::test::run_wisp("analyze " + trace + small + " -o " + (dir / "one-small").string()).exit_code == 0);
+  for (const char* f : {"report.html", "report-window.html"}) {
+    INFO(f);
+    CHECK(fs::exists(dir / "one-small" / f));
+    CHECK(wisp::read_file(dir / "spread-small" / f) == wisp::read_file(dir / "one-small" / f));
+  }
 }
 
 TEST_CASE("mpirun wisp analyze: a corrupt event file of one share ends the job with one line", "[mpi][analyze]") {

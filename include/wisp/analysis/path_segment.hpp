@@ -8,6 +8,7 @@
 namespace wisp {
 
 struct PathSegment {
+  bool operator==(const PathSegment&) const = default;
   Rank rank = kNone;
   CallpathId callpath = kNone;  // kNone: outside every region (the program root); PAG paths also
                                 // use kLaunchCallpath (activity_graph.hpp) before a rank started

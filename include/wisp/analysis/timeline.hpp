@@ -17,6 +17,7 @@ namespace wisp {
 
 // What an interval executes: a call path of a master thread or a region of another location.
 struct TimelineLabel {
+  bool operator==(const TimelineLabel&) const = default;
   std::string name;              // "main/solve/MPI_Recv" (master), "!$omp parallel" (other location)
   std::string region;            // the innermost region's name
   bool mpi = false;              // an MPI function
@@ -26,6 +27,7 @@ struct TimelineLabel {
 
 // One lane, columnar: interval i runs from start[i] to end[i] [s] executing labels[label[i]].
 struct TimelineLane {
+  bool operator==(const TimelineLane&) const = default;
   Rank rank = kNone;
   std::string name;    // "rank 3", "rank 3 OMP thread 1"
   bool master = true;  // the rank's master thread (MPI calls, waits, critical path)
@@ -37,6 +39,7 @@ struct TimelineLane {
 };
 
 struct TimelineMessage {
+  bool operator==(const TimelineMessage&) const = default;
   Rank sender = kNone, receiver = kNone;
   double send = 0, recv = 0;  // times of the send and the receive records [s]
   std::uint64_t bytes = 0;
@@ -44,6 +47,7 @@ struct TimelineMessage {
 
 // A rank's master thread from its first to its last region event [s].
 struct RankSplit {
+  bool operator==(const RankSplit&) const = default;
   double computation = 0;  // outside MPI calls
   double mpi = 0;          // in MPI calls, waiting excluded
   double waiting = 0;      // wait states (Late Sender, Wait at N x N, ...)
@@ -61,6 +65,9 @@ struct Timeline {
 
 // The timeline of `trace` with the wait states and critical path of its analysis.
 Timeline build_timeline(const Trace& trace, const WaitPathAnalysis& analysis);
+// Its lanes and rank splits of ranks [first, last) only, with the labels and the critical path (no
+// start, end or messages): what a process holding those ranks makes (timeline_spread.hpp).
+Timeline build_timeline_of_ranks(const Trace& trace, const WaitPathAnalysis& analysis, Rank first, Rank last);
 
 // A timeline with the name a report shows for it ("measured", "identity", "scenario").
 struct NamedTimeline {

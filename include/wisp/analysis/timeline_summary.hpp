@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "wisp/analysis/timeline.hpp"
 
@@ -24,5 +25,10 @@ Timeline timeline_window(const Timeline& full, double t0, double t1);
 // The end of the longest window from `from` whose intervals (those overlapping it) in all of
 // `timelines` together number at most `max_intervals`.
 double window_end(const std::vector<const Timeline*>& timelines, std::size_t max_intervals, double from);
+// The same search over a count of the intervals overlapping [from, end) (`count(end)`), up to `last`.
+double window_end(const std::function<std::size_t(double end)>& count, double from, double last,
+                  std::size_t max_intervals);
+// The intervals of `t` that end after `from` and start before `end`.
+std::size_t intervals_overlapping(const Timeline& t, double from, double end);
 
 }  // namespace wisp

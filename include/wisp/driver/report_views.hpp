@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "wisp/analysis/timeline.hpp"
+#include "wisp/trace/process_group.hpp"
 
 namespace wisp::driver {
 
@@ -64,5 +65,12 @@ class ReportViewsBuilder {
 // timeline made, cut and dropped in turn unless `keep_full`).
 ReportViews report_views(const std::vector<const Trace*>& traces, const std::vector<const WaitPathAnalysis*>& analyses,
                          double limit_bytes, bool keep_full, std::optional<HtmlWindow> window = std::nullopt);
+
+// Collective, for a trace spread over processes (wisp analyze -o under mpirun): on process 0 the
+// views report_views() makes of the whole trace, from every process's part of the timeline
+// (timeline_spread.hpp): the whole timeline when it fits, else the summary one group of ranks at a
+// time and the window. The other processes get empty views.
+ReportViews report_views(const Trace& share, const WaitPathAnalysis& analysis, ProcessGroup& group, double limit_bytes,
+                         std::optional<HtmlWindow> window = std::nullopt);
 
 }  // namespace wisp::driver

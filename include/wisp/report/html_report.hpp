@@ -30,10 +30,10 @@ std::string sweep_html(const Scenario& scenario, const std::string& trace_source
 // `wisp suggest -o`: the ranked hypotheses (suggest.json's rows) with a chart of their gains.
 std::string suggest_html(const SuggestResult& result);
 // `wisp analyze -o`: the measured trace alone.
-std::string analysis_html(const std::string& trace_path, const Trace& trace, const TraceAnalysis& analysis,
+std::string analysis_html(const std::string& trace_path, const TraceSummary& trace, const TraceAnalysis& analysis,
                           const Timeline& timeline);
 // The same page written to `out` as it is made (a large trace's data is never held whole).
-void write_analysis_html(std::ostream& out, const std::string& trace_path, const Trace& trace,
+void write_analysis_html(std::ostream& out, const std::string& trace_path, const TraceSummary& trace,
                          const TraceAnalysis& analysis, const Timeline& timeline,
                          const std::string& timeline_note = "");
 
