@@ -24,10 +24,18 @@ namespace wisp::clock {
 
 const PagCall* RankDurations::call_at(EventIndex i) const {
   const std::vector<PagCall>& calls = plan_.calls[r_];
-  const auto it =
-      std::upper_bound(calls.begin(), calls.end(), i, [](EventIndex e, const PagCall& c) { return e < c.enter; });
-  if (it == calls.begin()) return nullptr;
-  const PagCall& c = *(it - 1);
+  // k: how many calls enter at or before i. The passes ask in event order (forward or backward):
+  // a few steps from the last answer, else a binary search.
+  std::size_t k = std::min(hint_, calls.size());
+  for (int steps = 0; steps < 8 && k < calls.size() && calls[k].enter <= i; ++steps) ++k;
+  for (int steps = 0; steps < 8 && k > 0 && calls[k - 1].enter > i; ++steps) --k;
+  if ((k < calls.size() && calls[k].enter <= i) || (k > 0 && calls[k - 1].enter > i))
+    k = static_cast<std::size_t>(
+        std::upper_bound(calls.begin(), calls.end(), i, [](EventIndex e, const PagCall& c) { return e < c.enter; }) -
+        calls.begin());
+  hint_ = k;
+  if (k == 0) return nullptr;
+  const PagCall& c = calls[k - 1];
   return i <= c.leave ? &c : nullptr;
 }
 
@@ -58,7 +66,7 @@ struct Counts {
 class Passes {
  public:
   Passes(const Trace& trace, ProcessGroup& group, PagShare& s, bool point_to_point)
-      : trace_(trace), group_(group), s_(s), p2p_(point_to_point), me_(group.process()) {}
+      : trace_(trace), group_(group), s_(s), p2p_(point_to_point), me_(group.process()), dur_(trace.rank_count()) {}
 
   // Every tail of the local ranks (kept ones stored), their events 0's, the longest.
   bool backward(std::vector<Ticks>& first_tail, Ticks& longest) {
@@ -117,6 +125,11 @@ class Passes {
     all_gather(group_, std::string());  // every value of the pass received before the next exchange
     return ok;
   }
+  // Rank r's durations, kept from step to step (their hint: a rank resumes where it waited).
+  const RankDurations& durations(Rank r) {
+    if (!dur_[r]) dur_[r].emplace(trace_, s_, r);
+    return *dur_[r];
+  }
   Rank first() const { return trace_.share->first; }
   Rank last() const { return trace_.share->last; }
   std::uint64_t partial_key(std::uint32_t inst, int process) const {
@@ -170,7 +183,7 @@ class Passes {
   }
 
   bool back(Rank r, Cursor& c, Post<Value>& post, std::unordered_map<std::uint32_t, Counts>& counts, Ticks& longest) {
-    const RankDurations dur(trace_, s_, r);
+    const RankDurations& dur = durations(r);
     const std::vector<Dep>& deps = s_.plan.deps[r];
     const std::vector<Publication>& pubs = s_.plan.pubs[r];
     while (c.event > 0) {
@@ -234,7 +247,7 @@ class Passes {
   // ---- forward ----
 
   bool forth(Rank r, Cursor& c, Post<Value>& post, std::unordered_map<std::uint32_t, Counts>& counts) {
-    const RankDurations dur(trace_, s_, r);
+    const RankDurations& dur = durations(r);
     const std::vector<Dep>& deps = s_.plan.deps[r];
     const std::vector<Publication>& pubs = s_.plan.pubs[r];
     const std::size_t n = trace_.ranks[r].events.size();
@@ -291,7 +304,7 @@ class Passes {
 
   bool forth_lanes(Rank r, Cursor& c, Post<Value>& post, Counts_& counts, const std::array<CallpathId, 4>& zeroed,
                    Value& longest) {
-    const RankDurations dur(trace_, s_, r);
+    const RankDurations& dur = durations(r);
     const std::vector<Dep>& deps = s_.plan.deps[r];
     const std::vector<Publication>& pubs = s_.plan.pubs[r];
     const std::size_t n = trace_.ranks[r].events.size();
@@ -358,6 +371,7 @@ class Passes {
   PagShare& s_;
   bool p2p_;
   int me_;
+  std::vector<std::optional<RankDurations>> dur_;  // per rank, as asked for
   std::vector<Ticks> first_tail_;  // backward(): per rank
 };
 
