@@ -13,12 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpi="mpirun --oversubscribe --bind-to none --mca btl self,vader --mca btl_vader_single_copy_mechanism none"
-strip='import json,sys
-def s(x):
-  if isinstance(x,dict): return {k:s(v) for k,v in x.items() if k!="timings"}
-  if isinstance(x,list): return [s(v) for v in x]
-  return x
-print(json.dumps(s(json.load(open(sys.argv[1]))),sort_keys=True))'
+ratios="$(dirname "$0")/mpi_bench_ratios.py"
 
 run() {  # run NAME COMMAND...: wall [s], peak RSS of the largest and of all processes [MB], same JSON
   local name=$1; shift
@@ -28,7 +23,7 @@ run() {  # run NAME COMMAND...: wall [s], peak RSS of the largest and of all pro
   local wall; wall=$(echo "$(date +%s.%N) - $t0" | bc)
   local max=0 sum=0
   for f in "$tmp"/rss.*; do local kb; kb=$(tail -1 "$f"); sum=$((sum + kb)); [ "$kb" -gt "$max" ] && max=$kb; done
-  python3 -c "$strip" "$tmp/$name.json" > "$tmp/$name.stripped"
+  python3 "$ratios" strip "$tmp/$name.json" > "$tmp/$name.stripped"
   local same=same; cmp -s "$tmp/$name.stripped" "$tmp/anchor.stripped" 2>/dev/null || same=DIFFERENT
   [ "$name" = anchor ] && same=-
   echo "$name wall $wall s, largest process $((max / 1024)) MB, all processes $((sum / 1024)) MB, json $same"
@@ -44,17 +39,4 @@ for k in $(seq 1 "$rounds"); do
   done
 done | tee "$tmp/log"
 echo "=== medians of the ratios to the anchor of the same round (wall, largest process)"
-python3 - "$tmp/log" <<'PY'
-import re, sys, statistics
-rounds, cur = [], None
-for line in open(sys.argv[1]):
-    if line.startswith("==="): cur = {}; rounds.append(cur); continue
-    m = re.match(r"(\S+) wall ([\d.]+) s, largest process (\d+) MB, all processes (\d+) MB", line)
-    if m: cur[m[1]] = (float(m[2]), int(m[3]), int(m[4]))
-names = [n for n in rounds[0] if n != "anchor"]
-for n in names:
-    w = statistics.median(r[n][0] / r["anchor"][0] for r in rounds)
-    p = statistics.median(r[n][1] / r["anchor"][1] for r in rounds)
-    a = statistics.median(r[n][2] / r["anchor"][1] for r in rounds)
-    print(f"{n}: wall {w:.2f}x, largest process {p:.2f}x, all processes {a:.2f}x the one process")
-PY
+python3 "$ratios" medians "$tmp/log"
