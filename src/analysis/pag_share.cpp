@@ -372,7 +372,7 @@ class Passes {
   bool p2p_;
   int me_;
   std::vector<std::optional<RankDurations>> dur_;  // per rank, as asked for
-  std::vector<Ticks> first_tail_;  // backward(): per rank
+  std::vector<Ticks> first_tail_;                  // backward(): per rank
 };
 
 void mark_kept(const Trace& trace, PagShare& s);

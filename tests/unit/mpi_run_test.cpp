@@ -9,6 +9,8 @@
 #include <fstream>
 
 #include "mpi_helpers.hpp"
+#include "tiny_trace.hpp"
+#include "wisp/io/otf2_writer.hpp"
 #include "wisp/io/read_file.hpp"
 
 namespace {
@@ -91,4 +93,25 @@ TEST_CASE("mpirun wisp run: more processes than ranks are noted", "[mpi][run]") 
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.err, Catch::Contains("3 processes for a trace of 2 ranks: 1 of them have no rank to analyse"));
   CHECK(fs::exists(dir / "out" / "report.html"));
+}
+
+TEST_CASE("mpirun wisp run: a point that deadlocks, or a trace that is missing, ends every process in one line",
+          "[mpi][run]") {
+  TempDir dir;
+  wisp::write_otf2(wisp::test::deadlocking_trace(), dir / "pair");
+  const fs::path deadlock = scenario_file(
+      dir, "deadlock",
+      "wisp: 1\nname: deadlock\ntrace: " + (dir / "pair").string() + "\nreplay: {eager_threshold: 1000}\n");
+  const fs::path missing =
+      scenario_file(dir, "missing", "wisp: 1\nname: missing\ntrace: " + (dir / "nothing").string() + "\n");
+  for (const auto& [scenario, says] : {std::pair{deadlock, "deadlock"}, std::pair{missing, "nothing"}}) {
+    const std::string cmd = mpirun(3, "self,vader", "-q run " + scenario.string() + " -o " + (dir / "out").string());
+    if (cmd.empty()) return;
+    const auto r = wisp::test::shell("timeout 120 env " + cmd, dir.path());
+    INFO(r.err);
+    CHECK(r.exit_code != 0);
+    CHECK(r.exit_code != 124);  // not the timeout: the serving processes do not wait for process 0 forever
+    CHECK_THAT(r.err, Catch::Contains(says));
+    CHECK(!fs::exists(dir / "out"));
+  }
 }

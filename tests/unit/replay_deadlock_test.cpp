@@ -9,24 +9,8 @@
 using namespace wisp;
 using namespace wisp::test;
 
-namespace {
-
-// Both ranks receive first (rendezvous-sized messages): a classic deadlock once the sends come
-// after the receives. Rank 2 waits in a barrier the others never reach.
-Trace deadlocking() {
-  TinyTrace t(3);
-  for (Rank r = 0; r < 2; ++r) {
-    t.call(r, "MPI_Recv", 100, 200, [&](RankBuilder& b) { b.recv(us(200), 1 - r, t.world(), 7, 4096); });
-    t.call(r, "MPI_Send", 300, 400, [&](RankBuilder& b) { b.send(us(300), 1 - r, t.world(), 7, 4096); });
-  }
-  t.collective(2, "MPI_Barrier", CollectiveOp::Barrier, t.world(), 100, 200, 0);
-  return t.finish(1000);
-}
-
-}  // namespace
-
 TEST_CASE("a deadlock names every blocked rank, its MPI call and event", "[replay][deadlock]") {
-  const Trace in = deadlocking();
+  const Trace in = deadlocking_trace();
   try {
     replay(in, tiny_platform(3, 1, 1000));
     FAIL("the replay should deadlock");
@@ -47,7 +31,7 @@ TEST_CASE("a deadlock names every blocked rank, its MPI call and event", "[repla
 
 TEST_CASE("wisp simulate reports a deadlock with a non-zero exit", "[replay][deadlock][cli]") {
   TempDir dir;
-  write_otf2(deadlocking(), dir / "in");
+  write_otf2(deadlocking_trace(), dir / "in");
   const auto s = run_wisp("simulate " + (dir / "in").string() + " -o " + (dir / "out").string() + " --eager 1000");
   CHECK(s.exit_code == 1);
   CHECK_THAT(s.err, Catch::Contains("wisp: error: " + (dir / "in").string() + ": replay deadlocked"));

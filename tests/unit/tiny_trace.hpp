@@ -119,6 +119,18 @@ inline double region_leave(const Trace& t, Rank r, const std::string& name) {
     if (e.kind == EventKind::Leave && t.defs.region_of(e.ref).name == name) return e.time * 1e6;
   return -1;
 }
+// Both ranks receive first (rendezvous-sized messages, 4096 bytes): a classic deadlock once the sends
+// come after the receives (with an eager limit below 4096). Rank 2 waits in a barrier the others never reach.
+inline Trace deadlocking_trace() {
+  TinyTrace t(3);
+  for (Rank r = 0; r < 2; ++r) {
+    t.call(r, "MPI_Recv", 100, 200, [&](RankBuilder& b) { b.recv(us(200), 1 - r, t.world(), 7, 4096); });
+    t.call(r, "MPI_Send", 300, 400, [&](RankBuilder& b) { b.send(us(300), 1 - r, t.world(), 7, 4096); });
+  }
+  t.collective(2, "MPI_Barrier", CollectiveOp::Barrier, t.world(), 100, 200, 0);
+  return t.finish(1000);
+}
+
 inline double end_of(const Trace& t, Rank r) { return t.ranks[r].events.back().time * 1e6; }
 
 }  // namespace wisp::test
