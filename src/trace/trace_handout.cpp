@@ -179,17 +179,22 @@ Definitions unpack_definitions(Unpacker& in) {
   return defs;
 }
 
+// One exchange per process, each carrying only its packet: the handing process holds one share's
+// bytes at a time, not a second copy of the whole trace.
 Trace hand_out(const Trace* whole, ProcessGroup& group, int from) {
-  const auto P = static_cast<std::size_t>(group.processes());
-  std::vector<std::string> outgoing(P);
-  if (group.process() == from) {
-    if (!whole) throw Error("trace hand-out: the handing process has no trace");
-    std::vector<std::uint64_t> events(whole->rank_count());
-    for (Rank r = 0; r < whole->rank_count(); ++r) events[r] = whole->ranks[r].events.size();
-    for (std::size_t p = 0; p < P; ++p)
-      outgoing[p] = packet_for(*whole, share_of(events, static_cast<int>(p), static_cast<int>(P)));
+  const int P = group.processes();
+  const bool handing = group.process() == from;
+  if (handing && !whole) throw Error("trace hand-out: the handing process has no trace");
+  std::vector<std::uint64_t> events;
+  if (handing)
+    for (const RankTrace& r : whole->ranks) events.push_back(r.events.size());
+  std::string packet;
+  for (int p = 0; p < P; ++p) {
+    std::vector<std::string> outgoing(static_cast<std::size_t>(P));
+    if (handing) outgoing[static_cast<std::size_t>(p)] = packet_for(*whole, share_of(events, p, P));
+    std::string arrived = std::move(group.exchange(std::move(outgoing))[static_cast<std::size_t>(from)]);
+    if (p == group.process()) packet = std::move(arrived);
   }
-  const std::string packet = std::move(group.exchange(std::move(outgoing))[static_cast<std::size_t>(from)]);
   Unpacker in(packet);
   Io<Unpacker> io{in};
   Trace trace;
