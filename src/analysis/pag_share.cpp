@@ -66,7 +66,7 @@ struct Counts {
 class Passes {
  public:
   Passes(const Trace& trace, ProcessGroup& group, PagShare& s, bool point_to_point)
-      : trace_(trace), group_(group), s_(s), p2p_(point_to_point), me_(group.process()), dur_(trace.rank_count()) {}
+      : trace_(trace), group_(group), s_(s), p2p_(point_to_point), me_(group.process()), durations(trace, s) {}
 
   // Every tail of the local ranks (kept ones stored), their events 0's, the longest.
   bool backward(std::vector<Ticks>& first_tail, Ticks& longest) {
@@ -124,11 +124,6 @@ class Passes {
     const bool ok = post.run(first(), last(), [&](Rank r) { return forth_of(r, cursor[r], post, counts); });
     all_gather(group_, std::string());  // every value of the pass received before the next exchange
     return ok;
-  }
-  // Rank r's durations, kept from step to step (their hint: a rank resumes where it waited).
-  const RankDurations& durations(Rank r) {
-    if (!dur_[r]) dur_[r].emplace(trace_, s_, r);
-    return *dur_[r];
   }
   Rank first() const { return trace_.share->first; }
   Rank last() const { return trace_.share->last; }
@@ -371,8 +366,8 @@ class Passes {
   PagShare& s_;
   bool p2p_;
   int me_;
-  std::vector<std::optional<RankDurations>> dur_;  // per rank, as asked for
-  std::vector<Ticks> first_tail_;                  // backward(): per rank
+  DurationsByRank durations;       // kept from step to step: a rank resumes where it waited
+  std::vector<Ticks> first_tail_;  // backward(): per rank
 };
 
 void mark_kept(const Trace& trace, PagShare& s);

@@ -120,6 +120,22 @@ class RankDurations {
   mutable std::size_t hint_ = 0;  // the call found last: the passes ask for events in order
 };
 
+// Each local rank's durations, made when first asked for and kept (with their search hint: a walk
+// or pass resumes a rank where it stopped).
+class DurationsByRank {
+ public:
+  DurationsByRank(const Trace& trace, const PagShare& s) : trace_(trace), s_(s), by_rank_(trace.rank_count()) {}
+  const RankDurations& operator()(Rank r) const {
+    if (!by_rank_[r]) by_rank_[r].emplace(trace_, s_, r);
+    return *by_rank_[r];
+  }
+
+ private:
+  const Trace& trace_;
+  const PagShare& s_;
+  mutable std::vector<std::optional<RankDurations>> by_rank_;
+};
+
 // Logs (wisp -vv) each step's wall time and the peak RSS so far.
 class StepLog {
  public:

@@ -35,7 +35,7 @@ struct Step {  // an activity, by the vertex it leaves
 // The vertices as the walks read them.
 class View {
  public:
-  View(const Trace& trace, const PagShare& s) : trace_(trace), s_(s) {}
+  View(const Trace& trace, const PagShare& s) : trace_(trace), s_(s), durations_(trace, s) {}
 
   bool here(const Vertex& v) const {
     return v.at == At::Start || (v.at == At::Event ? trace_.holds(v.x) : s_.hubs.count(v.x) != 0);
@@ -130,11 +130,7 @@ class View {
     if (it == s_.hubs.end()) throw Error("PAG over processes: a walk reached a hub on a process that does not host it");
     return it->second;
   }
-  const RankDurations& durations(Rank r) const {
-    if (durations_.size() != trace_.rank_count()) durations_.resize(trace_.rank_count());
-    if (!durations_[r]) durations_[r].emplace(trace_, s_, r);
-    return *durations_[r];
-  }
+  const RankDurations& durations(Rank r) const { return durations_(r); }
   // The range of rank r's publications at event k.
   std::pair<std::size_t, std::size_t> pubs_at(Rank r, EventIndex k) const {
     const std::vector<Publication>& pubs = s_.plan.pubs[r];
@@ -184,7 +180,7 @@ class View {
   const Trace& trace_;
   const PagShare& s_;
   mutable std::vector<Step> scratch_;
-  mutable std::vector<std::optional<RankDurations>> durations_;  // per rank, as asked for (their hints kept)
+  DurationsByRank durations_;
 };
 
 // ---- the token ----

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "wisp/analysis/timeline_summary.hpp"
+#include "wisp/trace/trace_summary.hpp"
 
 namespace wisp {
 
@@ -77,13 +78,6 @@ TimelinePart build_timeline_part(const Trace& trace, const WaitPathAnalysis& ana
   const RankShare share = trace.share ? *trace.share : RankShare{0, trace.rank_count()};
   Timeline& t = part.timeline;
   t = build_timeline_of_ranks(trace, analysis, share.first, share.last);
-  // The run's start and end: the earliest and latest event of any process's ranks.
-  double start = std::numeric_limits<double>::infinity(), end = -start;
-  for (Rank r = share.first; r < share.last; ++r)
-    if (!trace.ranks[r].events.empty()) {
-      start = std::min(start, trace.ranks[r].events.front().time);
-      end = std::max(end, trace.ranks[r].events.back().time);
-    }
   // Receive times of messages received here and sent from another process's ranks go there.
   const std::vector<RankShare> shares = gather_shares(group, share);
   std::vector<Packer> out(shares.size());
@@ -125,17 +119,15 @@ TimelinePart build_timeline_part(const Trace& trace, const WaitPathAnalysis& ana
     part.message_ids.push_back(id);
   }
   Packer totals;
-  totals.put(start).put(end).put<std::uint64_t>(t.interval_count()).put<std::uint64_t>(t.messages.size());
-  double first = std::numeric_limits<double>::infinity(), last = -first;
+  totals.put<std::uint64_t>(t.interval_count()).put<std::uint64_t>(t.messages.size());
   for (const std::string& packet : all_gather(group, totals.take())) {
     Unpacker in(packet);
-    first = std::min(first, in.get<double>());
-    last = std::max(last, in.get<double>());
     part.intervals += in.get<std::uint64_t>();
     part.messages += in.get<std::uint64_t>();
   }
-  t.start = first > last ? 0 : first;  // no events: 0, as Trace::start_time()
-  t.end = first > last ? 0 : last;
+  const TraceSummary whole = summary_over(trace, group);  // the run's first and last event
+  t.start = whole.start_time();
+  t.end = whole.end_time();
   return part;
 }
 

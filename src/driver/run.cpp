@@ -169,12 +169,13 @@ Written run_point_once(const Scenario& s, const RunOptions& o) {
     return {};
   }
   AtomicDirectory out(output_dir(o, s), o.force);
+  ScenarioTrace in = load_trace(s);
   // The measured trace's shares are read from its files, where it has some; the simulated ones handed out.
-  const std::filesystem::path archive = s.trace.generate.empty() ? s.trace.path : std::filesystem::path();
+  const std::filesystem::path archive = in.archive;
   const auto analyze = [&](const std::string& name, const Trace& trace, const TraceAnalysisOptions& options) {
     return service.analyze(trace, options, name == "measured" ? archive : std::filesystem::path());
   };
-  Written w = run_single(s, load_trace(s), out, o, analyze);
+  Written w = run_single(s, std::move(in), out, o, analyze);
   service.release();
   return w;
 }

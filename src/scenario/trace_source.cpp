@@ -10,8 +10,8 @@ namespace wisp {
 ScenarioTrace load_trace(const Scenario& s) {
   try {
     if (!s.trace.generate.empty())
-      return {gen::generate_from_command_line(s.trace.generate), "generate " + s.trace.generate};
-    return {read_otf2(s.trace.path), s.trace.path.string()};
+      return {gen::generate_from_command_line(s.trace.generate), "generate " + s.trace.generate, {}};
+    return {read_otf2(s.trace.path), s.trace.path.string(), s.trace.path};
   } catch (const Error& e) {
     throw Error(s.trace.where.str() + ": trace: " + e.what());
   }

@@ -2,6 +2,7 @@
 // command line — resolved here, so that the scenario layer loads its own input.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include "wisp/scenario/scenario.hpp"
@@ -11,7 +12,8 @@ namespace wisp {
 
 struct ScenarioTrace {
   Trace trace;
-  std::string source;  // the path, or "generate <command line>", for reports
+  std::string source;             // the path, or "generate <command line>", for reports
+  std::filesystem::path archive;  // the OTF2 anchor it was read from (empty: generated)
 };
 
 // Errors name the scenario file and the place of its `trace:` entry.
