@@ -118,6 +118,7 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
   retire_delivered();
   const double enter = now();
   if (c.has_enter) entered_call();
+  if (c.has_enter && !w_.residuals.empty()) w_.anchored_calls.enter[rank_][next_call_ - 1] = enter;
   w_.in_call[rank_] = first;
   if (c.has_enter) spend(w_.overhead_of_region[c.region]);
   if (c.init) initialize();
@@ -344,6 +345,7 @@ void RankActor::cancel(std::uint32_t record) {
 void RankActor::settle_residual(std::size_t call, EventIndex last, bool unmatched) {
   double r = 0;
   if (!w_.residuals.empty()) {
+    w_.anchored_calls.model_end[rank_][call] = now();
     r = unmatched ? 0.0 : rt_.events[last].time - now();
     if (std::abs(r) < kResidualResolution) r = 0;
     w_.residuals[rank_][call] = r;

@@ -62,7 +62,7 @@ ReplayResult assemble_result(const StartedReplay& started, replay_impl::Simulate
   if (options.anchor && !options.zero_communication) {
     CallResiduals residuals;
     residuals.by_rank = std::move(answer.residuals);
-    attribute_residuals(trace, residuals);
+    attribute_residuals(trace, answer.calls, residuals);
     result.residuals = std::make_shared<const CallResiduals>(std::move(residuals));
   }
   result.rank_end.assign(trace.rank_count(), 0.0);

@@ -84,6 +84,9 @@ void add(ResidualClass& to, const ResidualClass& x) {
   to.calls += x.calls;
   to.traced += x.traced;
   to.residual += x.residual;
+  to.dependent += x.dependent;
+  to.network += x.network;
+  to.waiting += x.waiting;
   to.model_slower += x.model_slower;
   to.excess += x.excess;
   to.unmatched += x.unmatched;
@@ -97,11 +100,26 @@ ResidualClass ResidualSummary::total() const {
   return t;
 }
 
+namespace {
+
+// The seconds of call `call`'s residual that are a partner's lateness; `next` walks the rank's
+// waits (sorted by call).
+double dependent_of(const std::vector<PartnerWait>* waits, std::size_t& next, std::size_t call) {
+  if (!waits) return 0;
+  while (next < waits->size() && (*waits)[next].call < call) ++next;
+  return next < waits->size() && (*waits)[next].call == call ? (*waits)[next].dependent : 0.0;
+}
+
+}  // namespace
+
 ResidualSummary summarize(const Trace& trace, const CallResiduals& residuals) {
   ResidualSummary s;
   for (Rank r = 0; r < trace.rank_count() && r < residuals.by_rank.size(); ++r) {
     const RankTrace& rt = trace.ranks[r];
     const auto& values = residuals.by_rank[r];
+    const auto* network = r < residuals.network.size() ? &residuals.network[r] : nullptr;
+    const auto* waits = r < residuals.waits.size() ? &residuals.waits[r] : nullptr;
+    std::size_t next_wait = 0;
     for (std::size_t i = 0; i < rt.mpi_calls.size() && i < values.size(); ++i) {
       const CallSpan& call = rt.mpi_calls[i];
       bool communicates = false;
@@ -112,10 +130,15 @@ ResidualSummary summarize(const Trace& trace, const CallResiduals& residuals) {
       if (!communicates && local && cc != CallClass::InitFinalize) continue;  // keeps its traced duration
       ResidualClass& c = s.by_class[static_cast<int>(cc)];
       ++c.calls;
-      c.traced += rt.events[call.leave].time - rt.events[call.enter].time;
-      const double v = values[i];
+      const double traced = rt.events[call.leave].time - rt.events[call.enter].time;
+      c.traced += traced;
+      const double v = values[i], dependent = dependent_of(waits, next_wait, i);
+      const double net = network && i < network->size() ? (*network)[i] : 0.0;
       if (v > 0) c.residual += v;
       if (v < 0) ++c.model_slower, c.excess -= v;
+      c.dependent += dependent;
+      c.network += net;
+      if (cc != CallClass::InitFinalize) c.waiting += std::max(0.0, traced - net - std::max(0.0, v - dependent));
       if (has_unmatched_message(rt, call)) ++c.unmatched;
     }
   }

@@ -178,8 +178,17 @@ void setup_hosts(World& w, const std::vector<sg::Host*>& hosts, const ReplayOpti
   std::unordered_map<const sg::Host*, int> ranks_on;
   for (const sg::Host* h : w.host_of_rank) ++ranks_on[h];
   w.exclusive_host.resize(w.trace.rank_count());
-  for (Rank r = 0; r < w.trace.rank_count(); ++r)
-    w.exclusive_host[r] = ranks_on[w.host_of_rank[r]] <= w.host_of_rank[r]->get_core_count();
+  std::unordered_map<const sg::Host*, Rank> first_on;
+  for (Rank r = 0; r < w.trace.rank_count(); ++r) {
+    const sg::Host* h = w.host_of_rank[r];
+    w.exclusive_host[r] = ranks_on[h] <= h->get_core_count();
+    if (w.exclusive_host[r]) continue;
+    ++w.stats.ranks_sharing_cores;
+    const auto [first, inserted] = first_on.emplace(h, r);
+    if (!inserted && w.stats.sharing_example.empty())
+      w.stats.sharing_example = fmt::format("ranks {} and {} on {} ({} core{})", first->second, r, h->get_name(),
+                                            h->get_core_count(), h->get_core_count() == 1 ? "" : "s");
+  }
 }
 
 void setup_size_factors(World& w, const Platform& p) {
@@ -207,7 +216,14 @@ void setup_residuals(World& w, const Platform& platform, const ReplayOptions& op
   if (options.zero_communication) return;
   if (options.anchor) {
     w.residuals.resize(trace.rank_count());
-    for (Rank r = 0; r < trace.rank_count(); ++r) w.residuals[r].assign(trace.ranks[r].mpi_calls.size(), 0.0);
+    w.anchored_calls.enter.resize(trace.rank_count());
+    w.anchored_calls.model_end.resize(trace.rank_count());
+    for (Rank r = 0; r < trace.rank_count(); ++r) {
+      const std::size_t calls = trace.ranks[r].mpi_calls.size();
+      w.residuals[r].assign(calls, 0.0);
+      w.anchored_calls.enter[r].assign(calls, -1.0);
+      w.anchored_calls.model_end[r].assign(calls, -1.0);
+    }
     return;
   }
   if (!options.residuals) {
@@ -355,6 +371,7 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
     for (Rank r = 0; r < trace.rank_count(); ++r)
       if (!trace.ranks[r].events.empty()) out.times[r] = {w.ends[r]};
   out.residuals = std::move(w.residuals);
+  out.calls = std::move(w.anchored_calls);
   return out;
 }
 

@@ -11,6 +11,7 @@ namespace wisp::replay_impl {
 struct SimulationOutcome {
   std::vector<std::vector<double>> times;      // by rank, by event
   std::vector<std::vector<double>> residuals;  // anchored replays: by rank, by MPI call
+  AnchoredCalls calls;                         // anchored replays: every MPI call's enter and model end
   bool deadlock = false;
   double deadlock_time = 0;
   std::vector<BlockedRank> blocked;

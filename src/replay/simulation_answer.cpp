@@ -133,6 +133,8 @@ void write_statistics(Writer& w, const ReplayStatistics& s) {
   w.value(s.route_bandwidth);
   w.value(static_cast<std::uint64_t>(s.rank_hosts.size()));
   for (const std::string& h : s.rank_hosts) w.text(h);
+  w.value(s.ranks_sharing_cores);
+  w.text(s.sharing_example);
 }
 
 ReplayStatistics read_statistics(Reader& r) {
@@ -148,6 +150,8 @@ ReplayStatistics read_statistics(Reader& r) {
   s.route_latency = r.value<double>();
   s.route_bandwidth = r.value<double>();
   for (auto n = r.value<std::uint64_t>(); n > 0; --n) s.rank_hosts.push_back(r.text());  // each checks the size
+  s.ranks_sharing_cores = r.value<std::uint32_t>();
+  s.sharing_example = r.text();
   return s;
 }
 
@@ -205,6 +209,8 @@ int simulate_and_answer(int fd, const Trace& trace, const Platform& platform, co
     write_statistics(w, out.stats);
     w.tables(out.times);
     w.tables(out.residuals);
+    w.tables(out.calls.enter);
+    w.tables(out.calls.model_end);
     return 0;
   } catch (const std::exception& e) {
     w.value(Status::Failed);
@@ -228,6 +234,8 @@ SimulatedTimes read_answer(int fd) {
   in.tables(out.times);
   check_length(out.times);
   in.tables(out.residuals);
+  in.tables(out.calls.enter);
+  in.tables(out.calls.model_end);
   return out;
 }
 

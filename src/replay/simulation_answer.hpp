@@ -22,6 +22,7 @@ int simulate_and_answer(int fd, const Trace& trace, const Platform& platform, co
 struct SimulatedTimes {
   std::vector<std::vector<double>> times;      // by rank, by event
   std::vector<std::vector<double>> residuals;  // by rank, by MPI call
+  AnchoredCalls calls;                         // anchored replays
   ReplayStatistics stats;
 };
 // In replay(): decodes the answer as it arrives on `fd`. Throws ReplayDeadlock for a deadlock

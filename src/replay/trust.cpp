@@ -24,6 +24,14 @@ std::string hybrid_warning(const Trace& trace) {
       threads, streams);
 }
 
+std::string placement_warning(const ReplayStatistics& s, const std::string& replay) {
+  if (s.ranks_sharing_cores == 0) return "";
+  return fmt::format(
+      "the {}replay puts {} of {} ranks on hosts with fewer cores than ranks ({}): they share cores, so their "
+      "computation slows; for a core per rank, give a platform or hostfile (replay.hostfile) with one",
+      replay.empty() ? "" : replay + " ", s.ranks_sharing_cores, s.rank_hosts.size(), s.sharing_example);
+}
+
 std::string identity_warning(double error, const ResidualSummary* residuals) {
   if (!(std::abs(error) > kLowTrustError)) return "";
   if (!residuals)

@@ -80,6 +80,7 @@ struct World {
   std::vector<double> ends;                // by rank (runtime_only)
   // Trace-anchored costs: derived (options.anchor) or given (options.residuals), by rank and call.
   std::vector<std::vector<double>> residuals;
+  AnchoredCalls anchored_calls;  // anchored: each call's simulated enter and model end (residual_causes.cpp)
   const std::vector<std::vector<double>>* given_residuals = nullptr;
   std::vector<std::vector<double>> typical;  // model-only: the platform's call cost of every call
   // Scenario replays: calls that wait for a partner's arrival before their kept residual

@@ -83,6 +83,13 @@ struct Platform {
 // into `mpi` (throws wisp::Error naming the file and line on a malformed value).
 Platform load_platform(const std::filesystem::path& file);
 
+// A platform file with fewer hosts (cores) than the trace has ranks that describes a network, not a
+// machine: a crossbar as `wisp calibrate` writes it (a calibration of a 2-rank ping-pong has 2
+// hosts). It becomes a generated crossbar of one host per rank, rank r with the links, size factors
+// and call costs of host r mod H, and the returned line says so; any other platform is left as it
+// is (its ranks go round robin over its hosts; placement_warning says when they share cores).
+std::string fit_to_ranks(Platform& platform, std::uint32_t ranks);
+
 // A contention-free crossbar: `hosts` hosts of `speed` flop/s, end-to-end `latency` and
 // `bandwidth`, FATPIPE links, every MPI call costing `overhead`. With the generators' model
 // parameters (and the "analytic" collective algorithm) a replay reproduces their traces exactly.

@@ -68,6 +68,10 @@ struct ReplayStatistics {
   double route_latency = 0;
   double route_bandwidth = 0;
   std::vector<std::string> rank_hosts;  // the host of every rank
+  // Ranks that share a core (more ranks on a host than it has cores): how many, and an example;
+  // their computation is slowed by the sharing (placement_warning in trust.hpp says so).
+  std::uint32_t ranks_sharing_cores = 0;
+  std::string sharing_example;  // "ranks 0 and 2 on node-0 (1 core)"
 };
 
 struct ReplayResult {

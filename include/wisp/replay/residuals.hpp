@@ -38,13 +38,28 @@ struct PartnerWait {
 struct CallResiduals {
   std::vector<std::vector<double>> by_rank;
   std::vector<std::vector<PartnerWait>> waits;  // by rank, sorted by call (empty: none attributed)
+  // By rank and call: the part of the traced call the network model computes as transfer and
+  // per-message work (not waiting for a partner, not residual) [s]; what a platform change moves.
+  std::vector<std::vector<double>> network;
 };
 
-// Fills `residuals.waits` from the measured trace and the anchored replay's residuals: a call whose
-// model ended at M = traced end E − residual before the latest arrival P of a partner it depends on
-// (its sends' receivers, its receives' senders, its collective's members) and whose traced end is
-// at or after P (M < P ≤ E) waited P − M for that partner.
-void attribute_residuals(const Trace& measured, CallResiduals& residuals);
+// Every MPI call in the anchored replay, by rank and call: when it entered, and when the model
+// ended its communication (before the residual); negative where the replay has none.
+struct AnchoredCalls {
+  std::vector<std::vector<double>> enter;
+  std::vector<std::vector<double>> model_end;
+};
+
+// Splits each traced call of the anchored replay into its parts, from the measured trace and the
+// anchored replay's calls. The latest partner the call depends on (its sends' receivers, its
+// receives' senders, its collective's members) arrived at P, the partner call's enter in the
+// anchored replay; the call entered at S, the model ended it at M, its traced end is E.
+// - `waits`: a call with a residual whose model ended before that partner came and whose traced
+//   end is at or after it (M < P ≤ E) waited P − M for it. A scenario replay of the unchanged trace
+//   waits for the same enter and so ends the call at E, as the identity does.
+// - `network`: M − P where the model waited for the partner (S < P < M), else M − S; at most the
+//   traced duration (Init and Finalize: none).
+void attribute_residuals(const Trace& measured, const AnchoredCalls& anchored, CallResiduals& residuals);
 
 // The residuals as fixed local cost of their calls (no partner waits): the upper bounding cost
 // hypothesis of the gain interval.
@@ -60,6 +75,9 @@ struct ResidualClass {
   std::uint64_t calls = 0;         // MPI calls of the class that communicate
   double traced = 0;               // their traced duration [s]
   double residual = 0;             // sum of positive residuals [s]
+  double dependent = 0;            // the part of it that is a partner's lateness (PartnerWait) [s]
+  double network = 0;              // the network model's transfer and per-message work [s]
+  double waiting = 0;              // waiting for partners: traced − network − own residual [s]
   std::uint64_t model_slower = 0;  // calls whose model alone ended later than traced
   double excess = 0;               // by how much in total [s]
   std::uint64_t unmatched = 0;     // calls with an unmatched message: model only

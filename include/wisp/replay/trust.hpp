@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "wisp/replay/replay.hpp"
 #include "wisp/replay/residuals.hpp"
 
 namespace wisp {
@@ -21,5 +22,10 @@ std::string identity_warning(double error, const ResidualSummary* residuals);
 // Empty for single-threaded ranks; for hybrid traces one line saying that the master threads are
 // replayed (their parallel regions are computation) and the other locations follow them.
 std::string hybrid_warning(const Trace& trace);
+
+// Empty when every rank has a core of its own on its host; else one line: ranks share cores of the
+// platform (fewer hosts or cores than ranks), so their computation slows; `replay` names the
+// replay ("identity", "scenario"; empty: the only one).
+std::string placement_warning(const ReplayStatistics& stats, const std::string& replay);
 
 }  // namespace wisp
