@@ -65,8 +65,8 @@ void check_writable(const std::filesystem::path& file) {
 std::vector<std::string> trust_warnings(const Trace& trace, const ReplayResult& result,
                                         const ResidualSummary* residuals) {
   std::vector<std::string> out;
-  for (const std::string& w :
-       {identity_warning(identity_error(trace.end_time(), result.runtime), residuals), hybrid_warning(trace)})
+  for (const std::string& w : {identity_warning(identity_error(trace.end_time(), result.runtime), residuals),
+                               hybrid_warning(trace), placement_warning(result.statistics, "")})
     if (!w.empty()) out.push_back(w);
   return out;
 }
@@ -98,7 +98,7 @@ Written simulate(const SimulateOptions& o) {
   if (result.residuals) residuals = summarize(trace, *result.residuals);
   const ResidualSummary* summary = residuals ? &*residuals : nullptr;
   out.text =
-      simulation_setup_text(o.platform.string(), platform.calibration ? &*platform.calibration : nullptr, options) +
+      simulation_setup_text(platform.description, platform.calibration ? &*platform.calibration : nullptr, options) +
       simulation_comparison_text(trace, result, summary);
   for (std::string& line : trust_warnings(trace, result, summary)) out.warnings.push_back(std::move(line));
   if (const std::string lacking = records_not_written(trace); !lacking.empty())

@@ -67,7 +67,9 @@ nlohmann::json row_json(std::size_t point, const SweepRow& r) {
           {"scenario", r.scenario},
           {"error", r.error},
           {"gain_interval", pair_or_null(r.interval_low, r.interval_high)},
-          {"mpi_time", pair_or_null(r.mpi_traced, r.mpi_modelled)}};
+          {"platform_reach", r.reach ? nlohmann::json::array({r.reach->traced, r.reach->network, r.reach->waiting,
+                                                              r.reach->init_finalize, r.reach->residual})
+                                     : nlohmann::json(nullptr)}};
 }
 
 SweepRow row_of(const nlohmann::json& j) {
@@ -82,9 +84,10 @@ SweepRow row_of(const nlohmann::json& j) {
     r.interval_low = j["gain_interval"][0].get<double>();
     r.interval_high = j["gain_interval"][1].get<double>();
   }
-  if (j.contains("mpi_time") && j["mpi_time"].is_array() && j["mpi_time"].size() == 2) {
-    r.mpi_traced = j["mpi_time"][0].get<double>();
-    r.mpi_modelled = j["mpi_time"][1].get<double>();
+  if (j.contains("platform_reach") && j["platform_reach"].is_array() && j["platform_reach"].size() == 5) {
+    const auto& p = j["platform_reach"];
+    r.reach = PlatformReach{p[0].get<double>(), p[1].get<double>(), p[2].get<double>(), p[3].get<double>(),
+                            p[4].get<double>()};
   }
   return r;
 }

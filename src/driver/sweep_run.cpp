@@ -47,8 +47,7 @@ int sweep_worker(const Scenario& point, const Trace& measured, const Transformed
       static_cast<Runtimes&>(row) = r;
       if (r.interval.available) row.interval_low = r.interval.low, row.interval_high = r.interval.high;
       if (o.variability) row.variability = point_variability(identity, measured, r.scenario_replay.trace);
-      if (const auto reach = platform_reach(r.residuals))
-        row.mpi_traced = reach->traced, row.mpi_modelled = reach->modelled;
+      row.reach = platform_reach(r.residuals);
     }
     std::ofstream(dir / "row") << row_numbers(row) << "\n";
     return 0;
@@ -161,8 +160,7 @@ SweepResult run_sweep(const Scenario& s, const Trace& measured, int jobs, const 
     result.rows[i].error = rows[i].error;
     result.rows[i].interval_low = rows[i].interval_low;
     result.rows[i].interval_high = rows[i].interval_high;
-    result.rows[i].mpi_traced = rows[i].mpi_traced;
-    result.rows[i].mpi_modelled = rows[i].mpi_modelled;
+    result.rows[i].reach = rows[i].reach;
   }
   result.best = best_point(result.rows);
   if (result.best) {

@@ -235,6 +235,7 @@ nlohmann::json point_page_json(const Scenario& s, const std::string& trace_sourc
       {"warnings", r.warnings},
       {"callpaths", callpaths_json(p.callpaths)}};
   if (r.platform_reach) j["platform_reach"] = platform_reach_text(*r.platform_reach);
+  j["ideal_networks"] = ideal_network_lines(r.pop_ideal_network, r.infinitely_fast_network, r.identity);
   j["transforms"] = nlohmann::json::array();
   for (const TransformEffect& e : r.effects)
     j["transforms"].push_back(

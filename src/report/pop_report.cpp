@@ -77,8 +77,10 @@ std::string pop_windows_csv(const std::vector<PopWindow>& windows) {
 
 std::string pop_text(const PopAnalysis& a, std::size_t top) {
   const PopFactors& f = a.whole;
-  std::string out = fmt::format("POP efficiency factors (paper 003): elapsed {:.6f} s, ideal network {:.6f} s ({})\n",
-                                f.elapsed, f.ideal, a.ideal_source);
+  std::string out = fmt::format(
+      "POP efficiency factors (paper 003): elapsed {:.6f} s, ideal network (transfers and MPI calls take no "
+      "time) {:.6f} s ({})\n",
+      f.elapsed, f.ideal, a.ideal_source);
   out += fmt::format("  parallel efficiency        {}\n", percent(f.parallel_efficiency));
   out += fmt::format("    load balance             {}\n", percent(f.load_balance));
   out += fmt::format("    communication efficiency {}\n", percent(f.communication_efficiency));

@@ -18,13 +18,19 @@ namespace {
 std::string seconds(double s) { return fmt::format("{:.6f} s", s); }
 
 nlohmann::json reach_json(const PlatformReach& r) {
-  return {{"traced_mpi_seconds", r.traced}, {"modelled_seconds", r.modelled}, {"share", r.share()}};
+  return {{"traced_mpi_seconds", r.traced}, {"network_seconds", r.network},
+          {"waiting_seconds", r.waiting},   {"init_finalize_seconds", r.init_finalize},
+          {"residual_seconds", r.residual}, {"share", r.share()},
+          {"explained", r.explained()}};
 }
 
 nlohmann::json residual_json(const ResidualClass& c) {
   return {{"calls", c.calls},
           {"traced", c.traced},
           {"residual", c.residual},
+          {"partner_lateness", c.dependent},
+          {"network", c.network},
+          {"waiting", c.waiting},
           {"model_slower", c.model_slower},
           {"model_slower_seconds", c.excess},
           {"unmatched", c.unmatched}};
@@ -34,6 +40,11 @@ nlohmann::json trust_json(const PointResult& r) {
   nlohmann::json j = {{"identity_error", r.identity_error()}, {"costs", r.costs}, {"warnings", r.warnings}};
   j["kept_residual_share"] = r.kept_residual_share ? nlohmann::json(*r.kept_residual_share) : nlohmann::json(nullptr);
   if (r.platform_reach) j["platform_reach"] = reach_json(*r.platform_reach);
+  if (r.pop_ideal_network || r.infinitely_fast_network)
+    j["ideal_networks"] = {
+        {"transfers_and_mpi_calls_take_no_time", r.pop_ideal_network ? nlohmann::json(*r.pop_ideal_network) : nullptr},
+        {"network_infinitely_fast_calls_keep_software_cost",
+         r.infinitely_fast_network ? nlohmann::json(*r.infinitely_fast_network) : nullptr}};
   if (r.residuals) {
     nlohmann::json classes = nlohmann::json::object();
     for (int i = 0; i < kCallClassCount; ++i)
@@ -42,6 +53,14 @@ nlohmann::json trust_json(const PointResult& r) {
     j["residuals"] = {{"total", residual_json(r.residuals->total())}, {"by_class", classes}};
   }
   return j;
+}
+
+// The two ideal networks of a platform what-if, each under what it assumes.
+std::string ideal_networks_text(const PointResult& r) {
+  std::string t;
+  for (const std::string& line : ideal_network_lines(r.pop_ideal_network, r.infinitely_fast_network, r.identity))
+    t += line + "\n";
+  return t;
 }
 
 std::string trust_text(const PointResult& r) {
@@ -57,6 +76,7 @@ std::string trust_text(const PointResult& r) {
     t += fmt::format("critical path {:.1f} % of the scenario's critical path is residual time kept as fixed cost\n",
                      100 * *r.kept_residual_share);
   if (r.platform_reach) t += "platform      " + platform_reach_text(*r.platform_reach) + "\n";
+  t += ideal_networks_text(r);
   for (const std::string& w : r.warnings) t += "warning: " + w + "\n";
   return t;
 }

@@ -19,7 +19,7 @@ std::string percent(double measured, double simulated) {
 
 }  // namespace
 
-std::string simulation_setup_text(const std::string& platform_file, const Calibration* c, const ReplayOptions& o) {
+std::string simulation_setup_text(const std::string& platform, const Calibration* c, const ReplayOptions& o) {
   std::string out;
   if (c)
     out += fmt::format(
@@ -28,7 +28,7 @@ std::string simulation_setup_text(const std::string& platform_file, const Calibr
         c->latency * 1e6, c->bandwidth / 1e9, c->eager_threshold,
         c->call_costs.empty() ? "" : "typical call costs per rank, function and size class ");
   else
-    out += fmt::format("platform     {}\n", platform_file);
+    out += fmt::format("platform     {}\n", platform);
   out += fmt::format("collectives  {}\n", format_collective_algorithms(o.algorithms));
   out += fmt::format("costs        {}\n", o.anchor ? "trace-anchored (each MPI call keeps its traced cost; "
                                                      "the platform model computes its part)"

@@ -204,7 +204,10 @@ Hypothesis platform_change(const std::string& name, const std::string& title, do
   Hypothesis h;
   h.name = name;
   h.title = title;
-  h.reason = fmt::format("the run loses {:.6g} s to communication (POP transfer, T - T_ideal)", loss);
+  h.reason = fmt::format(
+      "the run loses {:.6g} s to MPI (POP transfer, T - T_ideal: transfers and MPI calls take no time); a "
+      "platform change moves only the network's part of it",
+      loss);
   h.indicator = {"T - T_ideal (POP transfer)", loss};
   h.transforms.emplace_back();
   h.transforms.back().kind = TransformKind::Platform;
@@ -220,7 +223,10 @@ void add_communication(std::vector<Hypothesis>& list, const TraceAnalysis& a, do
   Hypothesis zero;
   zero.name = "zero-communication";
   zero.title = "zero communication (upper bound)";
-  zero.reason = fmt::format("the run loses {:.6g} s to communication (POP transfer, T - T_ideal)", loss);
+  zero.reason = fmt::format(
+      "the run loses {:.6g} s to MPI (POP transfer, T - T_ideal: transfers and MPI calls take no time); a "
+      "platform change moves only the network's part of it",
+      loss);
   zero.indicator = {"T - T_ideal (POP transfer)", loss};
   zero.role = HypothesisRole::Bound;
   zero.transforms.emplace_back();

@@ -57,6 +57,15 @@ const Trace& identity_trace(const IdentityRun& identity, const Trace& measured) 
 
 }  // namespace
 
+Platform infinitely_fast_network(Platform p) {
+  p.latency_factor = 0;
+  p.bandwidth_factor = 1e9;  // 1e9 times any link: a 10 GB/s link moves 1e19 bytes/s
+  p.mpi.default_overhead = 0;
+  p.mpi.overheads.clear();
+  p.size_factors.clear();
+  return p;
+}
+
 Platform minima_platform(Platform p) {
   p.mpi.call_costs.clear();
   return p;
@@ -113,10 +122,13 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
                         (call_costs ? ", typical call costs per rank, function and size class" : "");
         break;
       }
-      case PlatformSpec::Kind::File:
+      case PlatformSpec::Kind::File: {
         r.platform = load_platform(spec.file);
         r.description = "file " + spec.file.string();
+        if (const std::string fit = fit_to_ranks(r.platform, trace.rank_count()); !fit.empty())
+          r.description += "; " + fit;
         break;
+      }
       case PlatformSpec::Kind::Generated: {
         Platform& p = r.platform;
         p.topology = topology_from_name(spec.topology);
@@ -203,6 +215,8 @@ void conclude_identity(const Scenario& scenario, const Trace& measured, Identity
   if (std::string w = identity_warning(error, id.residuals ? &*id.residuals : nullptr); !w.empty())
     id.warnings.push_back(std::move(w));
   if (std::string w = hybrid_warning(measured); !w.empty()) id.warnings.push_back(std::move(w));
+  if (std::string w = placement_warning(id.replay.statistics, "identity"); !w.empty())
+    id.warnings.push_back(std::move(w));
   for (const std::string& w : id.warnings) spdlog::warn("identity replay: {}", w);  // shared by every point
 }
 
@@ -220,6 +234,8 @@ ScenarioSetup scenario_setup(const Scenario& scenario, const Transformed& t, con
   if (!t.platform.file.empty()) {
     s.platform = load_platform(t.platform.file);
     s.description = "file " + t.platform.file.string();
+    if (const std::string fit = fit_to_ranks(s.platform, t.trace.rank_count()); !fit.empty())
+      s.description += "; " + fit;
   }
   apply(s.platform, t.platform);
   if (!t.platform.file.empty() || t.platform.speed_factor != 1 || t.platform.latency_factor != 1 ||
@@ -249,6 +265,9 @@ PointResult point_result(const Scenario& scenario, double measured_end, const Tr
   r.residuals = identity.residuals;
   r.warnings = identity.warnings;
   r.scenario_replay = std::move(replayed);
+  if (!r.scenario_platform.empty())  // a platform of its own: the identity's warning does not cover it
+    if (std::string w = placement_warning(r.scenario_replay.statistics, "scenario"); !w.empty())
+      r.warnings.push_back(std::move(w));
   r.identity = r.identity_replay.runtime;  // its trace's end (an identity sent by another rank has no trace)
   r.scenario = r.scenario_replay.trace.end_time();
   return r;
@@ -398,13 +417,23 @@ PointRun::PointRun(const Scenario& scenario, const Trace& measured, Trace* owned
 
 PointRun::~PointRun() {
   for (auto* r : {&identity_replay_, &scenario_replay_, &minima_identity_, &minima_scenario_, &anchored_identity_,
-                  &fixed_scenario_})
+                  &fixed_scenario_, &fast_network_})
     if (*r) abandon_replay(**r);
 }
 
 // The scenario replays of the interval's hypotheses, once the scenario's platform is known (and,
 // for fixed costs, the anchored identity's residuals).
 void PointRun::start_hypotheses() {
+  if (changes_platform(scenario_) && identity_.replay.residuals) {
+    ReplayOptions fast = model_only(identity_.options);
+    fast.residuals = identity_.replay.residuals;
+    try {
+      fast_network_ =
+          start_replay(measured_, infinitely_fast_network(identity_.platform.platform), fast, ReplayAnswer::Runtime);
+    } catch (const Error& e) {
+      hypothesis_notes_.push_back(std::string("infinitely fast network: ") + e.what());
+    }
+  }
   if (!scenario_.replay.interval) return;
   ReplayOptions minima = model_only(scenario_options_);
   minima_scenario_ =
@@ -509,6 +538,7 @@ void PointRun::wait_replays() {
   minima_identity_runtime_ = runtime_of(minima_identity_, "minima model identity", hypothesis_notes_);
   minima_scenario_runtime_ = runtime_of(minima_scenario_, "minima model scenario", hypothesis_notes_);
   fixed_scenario_runtime_ = runtime_of(fixed_scenario_, "fixed costs scenario", hypothesis_notes_);
+  fast_network_runtime_ = runtime_of(fast_network_, "infinitely fast network", hypothesis_notes_);
 }
 
 PointResult PointRun::finish() {
@@ -519,6 +549,7 @@ PointResult PointRun::finish() {
   PointResult r = point_result(scenario_, measured_end_, transformed_, identity_, std::move(identity_.replay),
                                scenario_description_, std::move(replayed));
   r.interval = std::move(interval);
+  r.infinitely_fast_network = fast_network_runtime_;
   // The run is over: the transformed trace goes to the exports, or is freed before the analyses.
   if (!scenario_.exports.empty())
     r.scenario_input = std::make_shared<const PointResult::Input>(

@@ -18,6 +18,8 @@
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/read_file.hpp"
+#include "wisp/replay/platform.hpp"
+#include "wisp/replay/replay.hpp"
 #include "wisp/scenario/closest_names.hpp"
 #include "wisp/scenario/scenario.hpp"
 #include "yaml_bounds.hpp"
@@ -25,6 +27,13 @@
 namespace wisp {
 
 namespace fs = std::filesystem;
+
+const std::vector<std::string>& run_output_names() {
+  static const std::vector<std::string> names{"report.json",        "report.txt",     "report.html",
+                                              "report-window.html", "identity-trace", "scenario-trace",
+                                              "identity.cubex",     "scenario.cubex", "difference.cubex"};
+  return names;
+}
 
 std::string Where::str() const { return fmt::format("{}:{}:{}", file, line, column); }
 
@@ -138,6 +147,26 @@ struct Parser {
     const fs::path p = text(n, what);
     return p.is_absolute() ? p : directory / p;
   }
+  // Files the scenario names are read when it is parsed, so that a missing or malformed one is
+  // reported at its place before any replay (a platform's own errors name its line too).
+  fs::path platform_file(const YAML::Node& n) const {
+    const fs::path named = path(n, "platform file");
+    try {
+      load_platform(named);
+    } catch (const Error& e) {
+      fail(n, e.what());
+    }
+    return named;
+  }
+  fs::path hostfile(const YAML::Node& n) const {
+    const fs::path named = path(n, "hostfile");
+    try {
+      read_hostfile(named);
+    } catch (const Error& e) {
+      fail(n, e.what());
+    }
+    return named;
+  }
 
   // "10-20" or [10, 20] -> inclusive range.
   std::pair<std::uint32_t, std::uint32_t> iteration_range(const YAML::Node& n) const {
@@ -198,7 +227,7 @@ struct Parser {
     if (n["speed_factor"]) c.speed_factor = positive(n["speed_factor"], "speed_factor");
     if (n["latency_factor"]) c.latency_factor = non_negative(n["latency_factor"], "latency_factor");
     if (n["bandwidth_factor"]) c.bandwidth_factor = positive(n["bandwidth_factor"], "bandwidth_factor");
-    if (n["file"]) c.file = path(n["file"], "platform file");
+    if (n["file"]) c.file = platform_file(n["file"]);
     return c;
   }
 
@@ -296,14 +325,15 @@ struct Parser {
               {"file", "hosts", "speed", "latency", "bandwidth", "topology", "parameters", "overhead",
                "eager_threshold", "contention", "speed_factor", "latency_factor", "bandwidth_factor"},
               "platform");
-    s.change = platform_change(n);
-    s.change.file.clear();
+    if (n["speed_factor"]) s.change.speed_factor = positive(n["speed_factor"], "speed_factor");
+    if (n["latency_factor"]) s.change.latency_factor = non_negative(n["latency_factor"], "latency_factor");
+    if (n["bandwidth_factor"]) s.change.bandwidth_factor = positive(n["bandwidth_factor"], "bandwidth_factor");
     const bool generated = n["hosts"] || n["speed"] || n["latency"] || n["bandwidth"] || n["topology"] ||
                            n["parameters"] || n["overhead"] || n["eager_threshold"] || n["contention"];
     if (n["file"] && generated) fail(n, "platform: give either a file or generated parameters, not both");
     if (n["file"]) {
       s.kind = PlatformSpec::Kind::File;
-      s.file = path(n["file"], "platform file");
+      s.file = platform_file(n["file"]);
     } else if (generated) {
       s.kind = PlatformSpec::Kind::Generated;
       if (n["hosts"]) s.hosts = static_cast<std::uint32_t>(positive(n["hosts"], "hosts"));
@@ -346,7 +376,7 @@ struct Parser {
         fail(n["collectives"], "collectives maps operations to algorithms, e.g. {allreduce: ring}");
       for (const auto& kv : n["collectives"]) r.collectives[key_of(kv.first)] = text(kv.second, "algorithm");
     }
-    if (n["hostfile"]) r.hostfile = path(n["hostfile"], "hostfile");
+    if (n["hostfile"]) r.hostfile = hostfile(n["hostfile"]);
     return r;
   }
 
@@ -360,9 +390,19 @@ struct Parser {
       if (!kv.second.IsSequence() || kv.second.size() == 0)
         fail(kv.second, fmt::format("sweep axis '{}' needs a non-empty list of values", a.key));
       for (const auto& v : kv.second) a.values.push_back(v);
+      check_files(a);
       axes.push_back(a);
     }
     return axes;
+  }
+
+  // A sweep over files (platform.file, transforms[i].file, replay.hostfile) names each at its value.
+  void check_files(const SweepAxis& a) const {
+    const std::string last = a.key.substr(a.key.find_last_of('.') + 1);
+    for (const YAML::Node& v : a.values) {
+      if (last == "file") platform_file(v);
+      if (last == "hostfile") hostfile(v);
+    }
   }
 
   // Expands shorthands so that every value a sweep may set lives in a map.
@@ -404,6 +444,9 @@ struct Parser {
            fmt::format("wisp: {} is not a schema version this wisp reads (it reads wisp: 1)",
                        root["wisp"].IsScalar() ? shortened(root["wisp"].Scalar()) : std::string("a list or map")));
     if (!root["trace"]) fail(root, "missing required key 'trace' (an OTF2 trace, or {generate: ...})");
+    // `platform: FILE` becomes a map without a place in the file: its errors are reported at the value.
+    const std::optional<Where> platform_at =
+        root["platform"] && root["platform"].IsScalar() ? std::optional<Where>(at(root["platform"])) : std::nullopt;
     normalise(root);
     Scenario s;
     s.file = fs::path(file);
@@ -424,7 +467,11 @@ struct Parser {
       else
         fail(t, "trace needs a path or generate");
     }
-    if (root["platform"]) s.platform = platform(root["platform"]);
+    if (root["platform"]) {
+      enclosing = platform_at;
+      s.platform = platform(root["platform"]);
+      enclosing.reset();
+    }
     if (root["replay"]) s.replay = replay(root["replay"]);
     if (root["transforms"]) {
       const YAML::Node ts = root["transforms"];
@@ -474,6 +521,14 @@ struct Parser {
       if (p.empty() || p.is_absolute() || p.lexically_normal().string().rfind("..", 0) == 0)
         fail(n[format],
              fmt::format("export {}: '{}' must be a relative path inside the output directory", format, p.string()));
+      const std::string first = p.lexically_normal().begin()->string();
+      const auto& own = run_output_names();
+      if (std::find(own.begin(), own.end(), first) != own.end())
+        fail(n[format], fmt::format("export {}: '{}' is where wisp run writes its own {}: choose another path", format,
+                                    p.string(), first));
+      for (const ExportRequest& other : out)
+        if (other.path.lexically_normal() == p.lexically_normal())
+          fail(n[format], fmt::format("export {}: '{}' is the {} export's path too", format, p.string(), other.format));
       out.push_back(ExportRequest{format, p, messages, ps});
     }
     if (out.empty()) fail(n, "export names no format (smpi-ti: DIR or goal: FILE)");

@@ -148,6 +148,7 @@ Trace retime(const Trace& t, const std::vector<Visit>& visits, const std::vector
   auto& [factor, extra] = gaps;
   std::vector<std::vector<bool>> in_mpi(t.rank_count());
   for (std::size_t k = 0; k < visits.size(); ++k) {
+    if (target[k] == before[k]) continue;  // unchanged: the rank's times stay exactly as they were
     const Visit& v = visits[k];
     auto& f = factor[v.rank];
     if (f.empty()) {

@@ -26,9 +26,12 @@ std::vector<SweepRow> rows_of(const Scenario& s, const std::vector<Scenario>& po
 }  // namespace
 
 std::string row_numbers(const SweepRow& r) {
-  return fmt::format("{:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g}", r.measured,
-                     r.identity, r.scenario, r.interval_low, r.interval_high, r.variability.segments, r.variability.low,
-                     r.variability.high, r.variability.startup, r.mpi_traced, r.mpi_modelled);
+  const double none = std::nan("");
+  const PlatformReach p = r.reach.value_or(PlatformReach{none, none, none, none, none});
+  return fmt::format(
+      "{:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g}",
+      r.measured, r.identity, r.scenario, r.interval_low, r.interval_high, r.variability.segments, r.variability.low,
+      r.variability.high, r.variability.startup, p.traced, p.network, p.waiting, p.init_finalize, p.residual);
 }
 
 void read_row_numbers(const std::string& text, SweepRow& r) {
@@ -39,9 +42,11 @@ void read_row_numbers(const std::string& text, SweepRow& r) {
     r.interval_low = std::strtod(low.c_str(), nullptr), r.interval_high = std::strtod(high.c_str(), nullptr);
   GainVariability v;
   if (in >> v.segments >> v.low >> v.high >> v.startup) r.variability = v;
-  std::string traced, modelled;  // "nan" is text to operator>> of double
-  if (in >> traced >> modelled)
-    r.mpi_traced = std::strtod(traced.c_str(), nullptr), r.mpi_modelled = std::strtod(modelled.c_str(), nullptr);
+  std::string parts[5];  // "nan" is text to operator>> of double
+  if (!(in >> parts[0] >> parts[1] >> parts[2] >> parts[3] >> parts[4])) return;
+  double x[5];
+  for (int i = 0; i < 5; ++i) x[i] = std::strtod(parts[i].c_str(), nullptr);
+  if (x[0] > 0) r.reach = PlatformReach{x[0], x[1], x[2], x[3], x[4]};
 }
 
 std::optional<std::size_t> best_point(const std::vector<SweepRow>& rows) {
@@ -73,8 +78,7 @@ std::optional<PlatformReach> SweepResult::platform_reach(const Scenario& scenari
   if (!changes_platform(scenario)) return std::nullopt;
   std::optional<PlatformReach> least;
   for (const SweepRow& r : rows)
-    if (r.error.empty() && r.mpi_traced > 0 && (!least || r.mpi_modelled / r.mpi_traced < least->share()))
-      least = PlatformReach{r.mpi_traced, r.mpi_modelled};
+    if (r.error.empty() && r.reach && (!least || r.reach->explained() < least->explained())) least = r.reach;
   return least;
 }
 

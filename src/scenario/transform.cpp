@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <set>
@@ -144,6 +145,16 @@ bool retimes(const Transform& tr) {
   return tr.kind != TransformKind::Platform && !(tr.kind == TransformKind::Zero && tr.communication);
 }
 
+// A visit whose new computation is within SimGrid's time precision (1 ns) of its old one keeps the
+// old: rounding is not a change, and a transform that changes nothing leaves the trace as it was
+// (a region balanced to the nanosecond stays the identity's trace, replayed alike).
+std::vector<double> unless_below_resolution(std::vector<double> target, const std::vector<double>& c) {
+  constexpr double kResolution = 1e-9;
+  for (std::size_t k = 0; k < target.size() && k < c.size(); ++k)
+    if (std::abs(target[k] - c[k]) < kResolution) target[k] = c[k];
+  return target;
+}
+
 // `in` is the trace before the transform; a transform that retimes it writes out.trace.
 TransformEffect apply_one(const Trace& in, Transformed& out, const Transform& tr) {
   if (tr.kind == TransformKind::Platform) return apply_platform(out, tr);
@@ -167,7 +178,7 @@ TransformEffect apply_one(const Trace& in, Transformed& out, const Transform& tr
     effect.visits = visits.size();
     effect.before = sum(c);
     effect.after = sum(target);
-    out.trace = retime(in, visits, target);
+    out.trace = retime(in, visits, unless_below_resolution(target, c));
     if (threads) balance_team_events(out.trace, visits, teams);
   }
   effect.callpaths = callpaths_of(out.trace, visits);

@@ -11,8 +11,8 @@
 
 namespace wisp {
 
-// "platform", "collectives" and "costs" lines: the platform file, else the calibration.
-std::string simulation_setup_text(const std::string& platform_file, const Calibration* calibration,
+// "platform", "collectives" and "costs" lines: the platform's description, else the calibration.
+std::string simulation_setup_text(const std::string& platform, const Calibration* calibration,
                                   const ReplayOptions& options);
 // `residuals`: what the trace-anchored replay left per class (none: model-only costs).
 std::string simulation_comparison_text(const Trace& measured, const ReplayResult& result,

@@ -1,11 +1,13 @@
-// What a platform change can move. With trace-anchored costs every MPI call keeps its traced cost:
-// the network model computes a part of it and the rest (the residual) is kept as fixed cost, so
-// latency, bandwidth and speed factors act on the model's part only. Said for every platform
-// what-if, and warned about when the model explains less than half of the traced MPI time.
+// What a platform change can move. With trace-anchored costs every MPI call keeps its traced cost
+// split into parts (attribute_residuals): the network model's transfer and per-message work, which
+// a platform change moves; waiting for partners, which the replay re-derives; MPI_Init and
+// MPI_Finalize, kept as traced; and the residual no network explains, kept as measured. Said for
+// every platform what-if, and warned about when the residual outweighs the network's part.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "wisp/replay/residuals.hpp"
 #include "wisp/scenario/scenario.hpp"
@@ -13,18 +15,29 @@
 namespace wisp {
 
 struct PlatformReach {
-  double traced = 0;    // traced duration of the MPI calls that communicate [s]
-  double modelled = 0;  // the network model's part of it: traced - residual [s]
-  double share() const { return traced > 0 ? modelled / traced : 0; }
+  double traced = 0;         // traced duration of the MPI calls that communicate, Init and Finalize included [s]
+  double network = 0;        // transfer and per-message work the network model computes: the reach [s]
+  double waiting = 0;        // waiting for a partner: re-derived by the replay from the partners' timing [s]
+  double init_finalize = 0;  // MPI_Init and MPI_Finalize: kept as traced [s]
+  double residual = 0;       // what no network explains (software, scheduling, noise): kept as measured [s]
+  double share() const { return traced > 0 ? network / traced : 0; }
+  // The network's part of the calls' own cost (network and residual, not waiting): how much of what
+  // the calls cost a network model explains.
+  double explained() const { return network + residual > 0 ? network / (network + residual) : 1; }
 };
 
 // Whether the scenario changes the platform: a platform transform, or a sweep over one.
 bool changes_platform(const Scenario& scenario);
 // The reach of the identity's residuals (none without them: model-only costs move everything).
 std::optional<PlatformReach> platform_reach(const std::optional<ResidualSummary>& residuals);
-// "platform changes act on 5.21 s of 12.09 s traced MPI time (43.1 %) ..." for the reports.
+// "platform changes act on the network's part of the traced MPI time: ..." with every part, for the reports.
 std::string platform_reach_text(const PlatformReach& reach);
-// One line (without "warning: ") when the share is below half, else empty.
+// One line (without "warning: ") when the residual outweighs the network's part, else empty.
 std::string platform_reach_warning(const PlatformReach& reach);
+
+// "ideal network (POP's T_ideal) transfers and MPI calls take no time: 4.919874 s (-0.275697 s
+// against the identity)" and the infinitely fast network's line, for those given.
+std::vector<std::string> ideal_network_lines(const std::optional<double>& pop, const std::optional<double>& fast,
+                                             double identity);
 
 }  // namespace wisp

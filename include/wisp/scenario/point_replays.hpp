@@ -37,6 +37,11 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
 // `algorithms`); errors name its place in the file.
 ReplayOptions replay_options(const ReplaySpec& spec, const CollectiveAlgorithms& algorithms = {});
 
+// The platform with the network infinitely fast: no latency, no per-call overhead, bandwidth
+// without bound; hosts, speeds and placement as they were. Replayed with the identity's residuals,
+// every call keeps its software cost.
+Platform infinitely_fast_network(Platform platform);
+
 // The gain interval's hypothesis (b): the platform without typical call costs, replays without
 // residuals (the calibrated minima model alone).
 Platform minima_platform(Platform platform);
@@ -68,6 +73,11 @@ struct PointResult : Runtimes {
   std::optional<double> kept_residual_share;
   // A platform change: the part of the traced MPI time it can act on (platform_reach.hpp).
   std::optional<PlatformReach> platform_reach;
+  // A platform change, beside the scenario: the two ideal networks, named by what each assumes
+  // (scenarios/README.md). POP's T_ideal of the identity: transfers and MPI calls take no time; and
+  // the unmodified trace replayed with the network infinitely fast while every call keeps its
+  // software cost (its residual): the most a platform what-if can gain [s]; unset: not computed.
+  std::optional<double> pop_ideal_network, infinitely_fast_network;
   ReplayResult identity_replay;
   ReplayResult scenario_replay;
   // What the scenario replay replayed, kept only when the scenario asks for exports.
@@ -158,6 +168,9 @@ class PointRun {
   // The gain interval's cost hypotheses: the minima model alone (identity and scenario), fixed
   // residuals (scenario; its identity is the anchored one, replayed here too for model-only costs).
   std::optional<StartedReplay> minima_identity_, minima_scenario_, anchored_identity_, fixed_scenario_;
+  // A platform what-if: the unmodified trace with the network infinitely fast (infinitely_fast_network).
+  std::optional<StartedReplay> fast_network_;
+  std::optional<double> fast_network_runtime_;
   std::vector<std::string> hypothesis_notes_;
   std::optional<double> anchored_runtime_;  // the identity of the fixed-costs hypothesis
   SyncIntervals identity_sync_;             // the identity side of the interval's variability

@@ -125,10 +125,15 @@ struct Scenario {
   YAML::Node source;                   // the parsed document (sweeps edit copies of it)
 };
 
-// Reads and checks a scenario file; throws wisp::Error("file:line:col: ...").
+// Reads and checks a scenario file; throws wisp::Error("file:line:col: ..."). The files it names
+// (platform files, hostfiles, sweep values that are files) are read and checked too, and export
+// paths must not be one of the run's own outputs (run_output_names), all before any replay.
 Scenario load_scenario(const std::filesystem::path& file);
 // The same from text (`file` names it in messages and anchors relative paths).
 Scenario parse_scenario(const std::string& text, const std::filesystem::path& file);
+
+// What `wisp run` of one point writes into its output directory (an export may not take these names).
+const std::vector<std::string>& run_output_names();
 
 // One point of the sweep: the scenario with every axis set to the given value index.
 Scenario sweep_point(const Scenario& base, const std::vector<std::size_t>& value_index);

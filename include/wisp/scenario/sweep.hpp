@@ -18,15 +18,15 @@ namespace wisp {
 struct SweepRow : Runtimes {
   std::vector<std::string> values;                                   // per axis, as written in the scenario
   double interval_low = std::nan(""), interval_high = std::nan("");  // the gain interval; NaN: none
-  GainVariability variability;  // of the gain, when asked for without the interval (PointsOptions)
-  // The identity's traced MPI time and the network model's part of it (platform_reach.hpp); NaN: none.
-  double mpi_traced = std::nan(""), mpi_modelled = std::nan("");
+  GainVariability variability;         // of the gain, when asked for without the interval (PointsOptions)
+  std::optional<PlatformReach> reach;  // the identity's traced MPI time by part (platform_reach.hpp)
   std::string name;
   std::string error;  // non-empty if the point failed
 };
 
 // A row's numbers as the workers send them: "measured identity scenario low high" (NaN: no
-// interval), then the variability's "segments low high startup", then "traced modelled" MPI time.
+// interval), then the variability's "segments low high startup", then the reach's "traced network
+// waiting init_finalize residual" MPI time (NaN: none).
 std::string row_numbers(const SweepRow& row);
 void read_row_numbers(const std::string& text, SweepRow& row);  // what is missing stays as it was
 
@@ -38,7 +38,7 @@ struct SweepResult {
   // worth claiming: the unchanged run may well be the shortest).
   std::optional<std::size_t> gaining_best() const;
   // For a sweep that changes the platform (changes_platform): the smallest share of the traced MPI
-  // time its points' platform changes can act on (rows with mpi_traced), for the sweep's reports.
+  // cost the network explains (PlatformReach::explained) among its points, for the sweep's reports.
   std::optional<PlatformReach> platform_reach(const Scenario& scenario) const;
 };
 

@@ -185,6 +185,7 @@
     el(ul, "li", "platform: " + report.platform + (report.scenario_platform ? "; scenario: " + report.scenario_platform : ""));
     el(ul, "li", "costs: " + report.costs);
     if (report.platform_reach) el(ul, "li", report.platform_reach).attr("id", "platform-reach");
+    (report.ideal_networks || []).forEach(function (line) { el(ul, "li", line).attr("class", "ideal-network"); });
     if (report.interval) el(ul, "li", "gain interval: " + report.interval);
     report.transforms.forEach(function (t) {
       el(ul, "li", t.description + ": computation " + seconds(t.before) + " → " + seconds(t.after));
