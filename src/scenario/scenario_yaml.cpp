@@ -147,25 +147,23 @@ struct Parser {
     const fs::path p = text(n, what);
     return p.is_absolute() ? p : directory / p;
   }
-  // Files the scenario names are read when it is parsed, so that a missing or malformed one is
-  // reported at its place before any replay (a platform's own errors name its line too).
-  fs::path platform_file(const YAML::Node& n) const {
-    const fs::path named = path(n, "platform file");
+  // Files the scenario names are read (by `check`) when it is parsed, so that a missing or malformed
+  // one is reported at its place before any replay (a platform's own errors name its line too).
+  template <typename Check>
+  fs::path checked_file(const YAML::Node& n, const std::string& what, Check check) const {
+    const fs::path named = path(n, what);
     try {
-      load_platform(named);
+      check(named);
     } catch (const Error& e) {
       fail(n, e.what());
     }
     return named;
   }
+  fs::path platform_file(const YAML::Node& n) const {
+    return checked_file(n, "platform file", [](const fs::path& f) { load_platform(f); });
+  }
   fs::path hostfile(const YAML::Node& n) const {
-    const fs::path named = path(n, "hostfile");
-    try {
-      read_hostfile(named);
-    } catch (const Error& e) {
-      fail(n, e.what());
-    }
-    return named;
+    return checked_file(n, "hostfile", [](const fs::path& f) { read_hostfile(f); });
   }
 
   // "10-20" or [10, 20] -> inclusive range.

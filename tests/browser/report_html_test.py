@@ -253,7 +253,7 @@ def main():
     dom = check_page(exe, work, os.path.join(work, "sweep", "report.html"), None, "sweep", False)
     if dom.count('class="best"') != 2:
         sys.exit("FAIL sweep: the best point is not marked in both axis charts")
-    if "platform changes act on the network model" not in dom:
+    if "platform changes act on the network's part" not in dom:
         sys.exit("FAIL sweep: a platform sweep does not say what part of the MPI time it can change")
     check_zoomed_out_waits(exe, work, wisp)
     check_bounded(exe, work, wisp)

@@ -64,7 +64,9 @@ TEST_CASE("the smallest scenario of the issue parses with documented defaults") 
 }
 
 TEST_CASE("scenario keys: platform, replay, generate, every transform") {
-  const Scenario s = parse(R"(wisp: 1
+  test::TempDir dir;  // the hostfile is read when the scenario is parsed
+  std::ofstream(dir / "hosts.txt") << "node-0\nnode-1\n";
+  const Scenario s = parse_scenario(R"(wisp: 1
 name: everything
 trace: {generate: "halo --dims 2x2 --steps 3"}
 platform: {hosts: 4, speed: 2e9, latency: 2e-6, bandwidth: 1e10, topology: torus}
@@ -78,14 +80,15 @@ transforms:
   - rebalance: {callpath: "main/compute", mode: total, time: [0, 1.5]}
 analyses: [wait_states, pop]
 output: results
-)");
+)",
+                                    dir / "s.yaml");
   CHECK(s.name == "everything");
   CHECK(s.trace.generate == "halo --dims 2x2 --steps 3");
   CHECK(s.platform.kind == PlatformSpec::Kind::Generated);
   CHECK(s.platform.topology == "torus");
   CHECK(*s.replay.eager_threshold == 4096);
   CHECK(s.replay.collectives.at("allreduce") == "ring");
-  CHECK(s.replay.hostfile == std::filesystem::path("dir/hosts.txt"));
+  CHECK(s.replay.hostfile == dir / "hosts.txt");
   REQUIRE(s.transforms.size() == 6);
   CHECK(s.transforms[0].select.ranks_text == "0-1");
   CHECK(s.transforms[1].select.iterations == std::make_pair(1u, 2u));
@@ -96,7 +99,7 @@ output: results
   CHECK(s.transforms[5].mode == RebalanceMode::Total);
   CHECK(s.transforms[5].select.time == std::make_pair(0.0, 1.5));
   CHECK(s.analyses == std::vector<std::string>{"wait_states", "pop"});
-  CHECK(s.output == std::filesystem::path("dir/results"));
+  CHECK(s.output == dir / "results");
 }
 
 TEST_CASE("scenario errors name the file, line and column") {

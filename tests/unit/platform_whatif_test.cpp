@@ -1,0 +1,281 @@
+// Platform what-ifs, the groundwork: a scenario that changes nothing replays exactly as the identity
+// on every real trace; the reach counts the network's part of the MPI time only (a hand-made trace
+// whose parts follow from its numbers, and cloverleaf_2r); the two ideal networks are printed
+// under their names; a platform with fewer hosts than ranks is fitted or warned about; every file
+// a scenario names is checked, at its line and column, before any replay.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "hand_trace.hpp"
+#include "helpers.hpp"
+#include "wisp/io/otf2_reader.hpp"
+#include "wisp/io/read_file.hpp"
+#include "wisp/scenario/platform_reach.hpp"
+#include "wisp/scenario/point_replays.hpp"
+#include "wisp/scenario/trace_source.hpp"
+
+using namespace wisp;
+using nlohmann::json;
+using wisp::test::run_wisp;
+using wisp::test::TempDir;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The largest difference of two simulated traces' event times [s] (the same events).
+double largest_difference(const Trace& a, const Trace& b) {
+  REQUIRE(a.rank_count() == b.rank_count());
+  double most = 0;
+  for (Rank r = 0; r < a.rank_count(); ++r) {
+    REQUIRE(a.ranks[r].events.size() == b.ranks[r].events.size());
+    for (std::size_t i = 0; i < a.ranks[r].events.size(); ++i)
+      most = std::max(most, std::abs(a.ranks[r].events[i].time - b.ranks[r].events[i].time));
+  }
+  return most;
+}
+
+// A scenario of `transforms` (YAML list items) on the trace at `path`, without the interval.
+Scenario scenario_of(const fs::path& path, const std::string& transforms) {
+  return parse_scenario(fmt::format("wisp: 1\ntrace: \"{}\"\nreplay: {{interval: false}}\n{}", path.string(),
+                                    transforms.empty() ? "" : "transforms:\n" + transforms),
+                        "noop.yaml");
+}
+
+// A platform change of nothing and no transform at all both replay as the identity, event by event.
+void require_nothing_changes(const fs::path& archive) {
+  INFO(archive.string());
+  const Trace measured = read_otf2(archive);
+  const Scenario noop = scenario_of(archive, "  - platform: {latency_factor: 1, bandwidth_factor: 1}\n");
+  const IdentityRun identity = run_identity(noop, measured);
+  for (const Scenario& s : {noop, scenario_of(archive, "")}) {
+    const PointResult r = run_scenario(s, measured, apply_transforms(measured, s.transforms), identity);
+    CHECK(r.scenario_replay.runtime == r.identity_replay.runtime);
+    CHECK(largest_difference(r.identity_replay.trace, r.scenario_replay.trace) < 1e-9);
+  }
+}
+
+// Every real trace of tests/data under `folder`.
+std::vector<fs::path> archives_under(const std::string& folder) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::recursive_directory_iterator(test::real_trace(folder)))
+    if (e.path().filename() == "traces.otf2") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Every number of two JSON documents, paired by place (keys and shapes must match).
+void require_same_numbers(const json& a, const json& b, const std::string& at) {
+  INFO(at);
+  REQUIRE(a.type() == b.type());
+  if (a.is_number()) {
+    CHECK(std::abs(a.get<double>() - b.get<double>()) <= 1e-9);
+  } else if (a.is_object()) {
+    for (const auto& [key, value] : a.items()) {
+      REQUIRE(b.contains(key));
+      require_same_numbers(value, b[key], at + "." + key);
+    }
+  } else if (a.is_array()) {
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) require_same_numbers(a[i], b[i], fmt::format("{}[{}]", at, i));
+  }  // texts (the traces' descriptions) may differ: the numbers are the metrics
+}
+
+// Sum over ranks of the traced durations of the calls of MPI function `name`.
+double traced_seconds_of(const Trace& t, const std::string& name) {
+  double sum = 0;
+  for (const RankTrace& rt : t.ranks)
+    for (const CallSpan& c : rt.mpi_calls)
+      if (t.defs.region_of(rt.events[c.enter].ref).name == name)
+        sum += rt.events[c.leave].time - rt.events[c.enter].time;
+  return sum;
+}
+
+}  // namespace
+
+TEST_CASE("a change of nothing replays as the identity, event by event: the real application traces",
+          "[platform][real]") {
+  for (const fs::path& a : archives_under("apps")) require_nothing_changes(a);
+}
+
+TEST_CASE("a change of nothing replays as the identity, event by event: the what-if oracles", "[platform][real]") {
+  for (const fs::path& a : archives_under("whatif")) require_nothing_changes(a);
+}
+
+TEST_CASE("a change of nothing replays as the identity, event by event: other writers and the ping-pongs",
+          "[platform][real]") {
+  for (const char* folder : {"other-writers", "scorep-ping-pong", "scorep-ping-pong-papi"})
+    for (const fs::path& a : archives_under(folder)) require_nothing_changes(a);
+}
+
+// The issue's case: a platform transform with factors 1 moved Sweep3D's run by +98 us. Now the
+// runtime and every metric of the scenario's analyses equal the identity's, in `wisp run` itself.
+TEST_CASE("wisp run of a platform change of nothing on Sweep3D: runtime and every metric equal the identity",
+          "[platform][real][cli]") {
+  TempDir dir;
+  const auto trace = test::real_trace("apps/sweep3d_50c_6r") / "traces.otf2";
+  std::ofstream(dir / "s.yaml") << "wisp: 1\ntrace: \"" << trace.string()
+                                << "\"\ntransforms:\n  - platform: {latency_factor: 1, bandwidth_factor: 1}\n";
+  const auto r = run_wisp("-q run --no-interval -o " + (dir / "out").string() + " " + (dir / "s.yaml").string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const json j = json::parse(std::ifstream(dir / "out" / "report.json"));
+  CHECK(j["runtime"]["scenario"].get<double>() == j["runtime"]["identity"].get<double>());
+  CHECK(j["gain"]["seconds"].get<double>() == 0.0);
+  json identity = j["analyses"]["identity"], scenario = j["analyses"]["scenario"];
+  REQUIRE(identity.is_object());
+  require_same_numbers(identity, scenario, "analyses");
+  for (const json& row : j["callpaths"]) CHECK(std::abs(row["change"].get<double>()) <= 1e-9);
+}
+
+// A region balanced to the nanosecond (the generator's balanced mode): rebalancing it changes nothing.
+TEST_CASE("rebalancing a region that is already balanced replays as the identity", "[platform]") {
+  const Scenario s = parse_scenario(
+      "wisp: 1\ntrace: {generate: \"imbalance --ranks 4 --iterations 30 --mode balanced\"}\n"
+      "replay: {interval: false}\ntransforms:\n  - rebalance: work\n",
+      "balanced.yaml");
+  const ScenarioTrace in = load_trace(s);
+  const Transformed t = apply_transforms(in.trace, s.transforms);
+  REQUIRE(t.effects.front().visits == 4 * 30);
+  CHECK(largest_difference(t.trace, in.trace) == 0.0);  // no time moves, not even by a rounding
+  const IdentityRun identity = run_identity(s, in.trace);
+  const PointResult r = run_scenario(s, in.trace, t, identity);
+  CHECK(r.scenario_replay.runtime == r.identity_replay.runtime);
+  CHECK(largest_difference(r.identity_replay.trace, r.scenario_replay.trace) < 1e-9);
+}
+
+// Two ranks on a contention-free crossbar of latency 0.01 s, 1e6 bytes/s and 1 ms per call:
+//   rank 0: MPI_Init [0,1], work [1,3], MPI_Send of 8000 bytes [3,3.5], work [3.5,4], MPI_Finalize [4,5]
+//   rank 1: MPI_Init [0,1], MPI_Recv [1,3.2], work [3.2,4], MPI_Finalize [4,5]
+// The send's model: its overhead, 0.001 s (eager: it does not wait): network 0.001, residual 0.499.
+// The receive's model ends when the message arrives: 3 + 0.001 + 0.01 + 8000 / 1e6 = 3.019; it
+// waited for the send's enter at 3, so network 3.019 - 3 = 0.019, waiting 3 - 1 = 2, residual
+// 3.2 - 3.019 = 0.181. Init and Finalize: 4 x 1 s, traced.
+TEST_CASE("the reach is the network's part of the traced MPI time, by the numbers of a hand-made trace", "[platform]") {
+  test::HandTrace h(2);
+  for (Rank r : {0u, 1u}) h.init(r, 0, 1);
+  h.work(0, 1, 3, "work");
+  h.send(0, 3, 3.5, 1, 0, 8000);
+  h.work(0, 3.5, 4, "work");
+  h.recv(1, 1, 3.2, 0, 0, 8000);
+  h.work(1, 3.2, 4, "work");
+  for (Rank r : {0u, 1u}) h.finalize(r, 4, 5);
+  const Trace t = h.finish();
+  const Scenario s = parse_scenario(
+      "wisp: 1\ntrace: hand.otf2\nreplay: {interval: false}\n"
+      "platform: {latency: 0.01, bandwidth: 1e6, overhead: 0.001, contention: false}\n"
+      "transforms:\n  - platform: {bandwidth_factor: 2}\n",
+      "hand.yaml");
+  const IdentityRun identity = run_identity(s, t);
+  const std::optional<PlatformReach> reach = platform_reach(identity.residuals);
+  REQUIRE(reach);
+  CHECK(reach->traced == Approx(0.5 + 2.2 + 4.0).margin(1e-9));
+  CHECK(reach->network == Approx(0.001 + 0.019).margin(1e-9));
+  CHECK(reach->waiting == Approx(2.0).margin(1e-9));
+  CHECK(reach->init_finalize == Approx(4.0).margin(1e-9));
+  CHECK(reach->residual == Approx(0.499 + 0.181).margin(1e-9));
+  CHECK_THAT(platform_reach_text(*reach), Catch::Contains("0.020000 s of 6.700000 s"));
+  CHECK_THAT(platform_reach_warning(*reach), Catch::Contains("explains 3 % of what the MPI calls cost"));
+}
+
+// cloverleaf_2r (2 ranks bound to 2 cores): MPI_Init alone holds 0.473 s of its 0.994 s of traced
+// MPI time; the reach once counted it (0.925 s). Now the reach is the network's part (at most
+// 0.52 s), Init and Finalize are their traced time (summed here from the trace), the parts add up
+// to the traced MPI time, and both ideal networks are printed under what they assume: POP's equal
+// to the identity's POP T_ideal, the infinitely fast one to this very what-if on platforms/ideal.xml.
+TEST_CASE("cloverleaf_2r on the ideal platform: the reach's parts and the two ideal networks",
+          "[platform][real][cli]") {
+  TempDir dir;
+  const auto trace = test::real_trace("apps/cloverleaf_2r") / "traces.otf2";
+  std::ofstream(dir / "s.yaml") << "wisp: 1\ntrace: \"" << trace.string() << "\"\ntransforms:\n  - platform: {file: \""
+                                << WISP_SOURCE_DIR << "/platforms/ideal.xml\"}\n";
+  const auto r = run_wisp("-q run --no-interval -o " + (dir / "out").string() + " " + (dir / "s.yaml").string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const json j = json::parse(std::ifstream(dir / "out" / "report.json"));
+  const json& reach = j["trust"]["platform_reach"];
+  const Trace measured = read_otf2(trace);
+  const double init_finalize = traced_seconds_of(measured, "MPI_Init") + traced_seconds_of(measured, "MPI_Finalize");
+  CHECK(init_finalize == Approx(0.473).margin(0.001));
+  CHECK(reach["init_finalize_seconds"].get<double>() == Approx(init_finalize).margin(1e-6));
+  CHECK(reach["network_seconds"].get<double>() <= 0.52);
+  CHECK(reach["network_seconds"].get<double>() > 0);
+  CHECK(reach["network_seconds"].get<double>() + reach["waiting_seconds"].get<double>() +
+            reach["init_finalize_seconds"].get<double>() + reach["residual_seconds"].get<double>() ==
+        Approx(reach["traced_mpi_seconds"].get<double>()).margin(1e-9));
+  const json& ideal = j["trust"]["ideal_networks"];
+  CHECK(ideal["transfers_and_mpi_calls_take_no_time"].get<double>() ==
+        Approx(j["analyses"]["identity"]["pop"]["ideal_runtime"].get<double>()).margin(1e-9));
+  CHECK(ideal["network_infinitely_fast_calls_keep_software_cost"].get<double>() ==
+        Approx(j["runtime"]["scenario"].get<double>()).margin(1e-6));
+  CHECK(ideal["transfers_and_mpi_calls_take_no_time"].get<double>() <
+        ideal["network_infinitely_fast_calls_keep_software_cost"].get<double>());
+  const std::string text = *read_file(dir / "out" / "report.txt");
+  CHECK_THAT(text, Catch::Contains("ideal network (POP's T_ideal) transfers and MPI calls take no time: "));
+  CHECK_THAT(text, Catch::Contains("ideal network infinitely fast, calls keep their software cost: "));
+  CHECK_THAT(text, Catch::Contains("MPI_Init and MPI_Finalize"));
+}
+
+// A `wisp calibrate` platform of the 2-rank ping-pong used for a 4-rank trace: one host per rank
+// with the calibrated links (before: two ranks per single-core host, the runtime doubled). Another
+// platform with fewer cores than ranks is a machine: its ranks share cores, and a warning says so.
+TEST_CASE("a platform with fewer hosts than ranks: a calibrated network is fitted, a machine is warned about",
+          "[platform][cli]") {
+  TempDir dir;
+  const auto pingpong = test::real_trace("scorep-ping-pong") / "traces.otf2";
+  REQUIRE(run_wisp("-q calibrate " + pingpong.string() + " -o " + (dir / "pp.xml").string()).exit_code == 0);
+  REQUIRE(run_wisp("-q generate halo --dims 2x2 --steps 20 -o " + (dir / "halo").string()).exit_code == 0);
+  const std::string halo = (dir / "halo" / "traces.otf2").string();
+  const Trace measured = read_otf2(halo);
+  const auto fitted = run_wisp("simulate --costs model --platform " + (dir / "pp.xml").string() + " -o " +
+                               (dir / "a").string() + " " + halo);
+  INFO(fitted.err);
+  REQUIRE(fitted.exit_code == 0);
+  CHECK_THAT(fitted.out, Catch::Contains("its 2 hosts describe the network"));
+  CHECK_THAT(fitted.out, Catch::Contains("the 4 ranks run on one host each"));
+  CHECK_THAT(fitted.err, !Catch::Contains("share cores"));
+  const Trace simulated = read_otf2(dir / "a" / "traces.otf2");
+  CHECK(simulated.end_time() == Approx(measured.end_time()).epsilon(0.02));  // not doubled
+  std::ofstream(dir / "hosts") << "node-0\nnode-1\n";
+  const auto shared = run_wisp("simulate --costs model --platform " + std::string(WISP_SOURCE_DIR) +
+                               "/platforms/crossbar.xml --hostfile " + (dir / "hosts").string() + " -o " +
+                               (dir / "b").string() + " " + halo);
+  REQUIRE(shared.exit_code == 0);
+  CHECK_THAT(shared.err, Catch::Contains("the replay puts 4 of 4 ranks on hosts with fewer cores than ranks "
+                                         "(ranks 0 and 2 on node-0 (1 core))"));
+}
+
+// Each file a scenario names, missing, is reported at its line and column at once: no replay ran.
+TEST_CASE("every file a scenario names is checked before any replay, at its line and column", "[platform][cli]") {
+  TempDir dir;
+  const auto trace = test::real_trace("apps/cloverleaf_2r") / "traces.otf2";
+  const std::string head = "wisp: 1\ntrace: \"" + trace.string() + "\"\n";
+  const std::string ideal = std::string(WISP_SOURCE_DIR) + "/platforms/ideal.xml";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"transforms:\n  - platform: {file: nowhere.xml}\n", "s.yaml:4:22: platform "},
+      {"platform: nowhere.xml\n", "s.yaml:3:11: platform "},
+      {"transforms:\n  - platform: {file: \"" + ideal + "\"}\nsweep:\n  transforms[0].file: [\"" + ideal +
+           "\", nowhere.xml]\n",
+       "s.yaml:6:" + std::to_string(25 + ideal.size() + 3) + ": platform "},
+      {"replay: {hostfile: hosts.txt}\n", "s.yaml:3:20: hostfile "},
+      {"export: {goal: report.json}\n", "s.yaml:3:16: export goal: 'report.json' is where wisp run writes its own"},
+      {"export: {goal: a.goal, smpi-ti: a.goal}\n", "s.yaml:3:16: export goal: 'a.goal' is the smpi-ti export's path"},
+  };
+  for (const auto& [body, expected] : cases) {
+    std::ofstream(dir / "s.yaml", std::ios::trunc) << head << body;
+    const auto r = run_wisp("run -o " + (dir / "out").string() + " " + (dir / "s.yaml").string());
+    INFO(body << r.err);
+    CHECK(r.exit_code != 0);
+    CHECK_THAT(r.err, Catch::Contains(expected));
+    CHECK_THAT(r.err, !Catch::Contains("replaying"));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(dir / "out"));
+  }
+}
