@@ -33,6 +33,14 @@ std::string in(const Where& where, const char* section) {
   return where.file.empty() ? std::string() : where.str() + ": " + section + ": ";
 }
 
+std::string absolute_network_text(const PlatformChange& c) {
+  std::vector<std::string> parts;
+  if (c.latency) parts.push_back(fmt::format("latency {:g} s", *c.latency));
+  if (c.bandwidth) parts.push_back(fmt::format("bandwidth {:g} bytes/s", *c.bandwidth));
+  if (c.overhead) parts.push_back(fmt::format("overhead {:g} s per call", *c.overhead));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
 void apply(Platform& p, const PlatformChange& c) {
   p.speed_factor *= c.speed_factor;
   p.latency_factor *= c.latency_factor;
@@ -56,6 +64,37 @@ const Trace& identity_trace(const IdentityRun& identity, const Trace& measured) 
 }
 
 }  // namespace
+
+Platform with_network(Platform p, const PlatformChange& c, std::uint32_t ranks) {
+  if (!c.absolute()) return p;
+  const bool crossbar = p.file.empty() && p.topology == Topology::Crossbar;
+  if (!crossbar && !(c.latency && c.bandwidth))
+    throw Error(
+        "a platform given as a file or another topology than a crossbar takes the network in absolute numbers "
+        "only with both latency and bandwidth");
+  if (!crossbar) {
+    Platform g =
+        contention_free_crossbar(ranks, *c.latency, *c.bandwidth, p.mpi.default_overhead, p.mpi.eager_threshold);
+    g.contention = true;
+    g.mpi = p.mpi;
+    g.speed_factor = p.speed_factor, g.latency_factor = p.latency_factor, g.bandwidth_factor = p.bandwidth_factor;
+    p = std::move(g);
+  }
+  if (c.latency) {
+    p.latency = *c.latency;
+    for (HostLink& l : p.host_links) l.up_latency = l.down_latency = *c.latency / 2;
+  }
+  if (c.bandwidth) {
+    p.bandwidth = *c.bandwidth;
+    for (HostLink& l : p.host_links) l.up_bandwidth = l.down_bandwidth = *c.bandwidth;
+  }
+  if (c.overhead) {
+    p.mpi.default_overhead = *c.overhead;
+    p.mpi.overheads.clear();
+  }
+  p.size_factors.clear();
+  return p;
+}
 
 Platform infinitely_fast_network(Platform p) {
   p.latency_factor = 0;
@@ -237,9 +276,18 @@ ScenarioSetup scenario_setup(const Scenario& scenario, const Transformed& t, con
     if (const std::string fit = fit_to_ranks(s.platform, t.trace.rank_count()); !fit.empty())
       s.description += "; " + fit;
   }
+  if (t.platform.absolute()) {
+    try {
+      s.platform = with_network(std::move(s.platform), t.platform, t.trace.rank_count());
+    } catch (const Error& e) {
+      throw Error(scenario.file.string() + ": platform transform: " + e.what());
+    }
+    s.description =
+        (s.description.empty() ? "" : s.description + "; ") + "network " + absolute_network_text(t.platform);
+  }
   apply(s.platform, t.platform);
-  if (!t.platform.file.empty() || t.platform.speed_factor != 1 || t.platform.latency_factor != 1 ||
-      t.platform.bandwidth_factor != 1)
+  if (!t.platform.file.empty() || t.platform.absolute() || t.platform.speed_factor != 1 ||
+      t.platform.latency_factor != 1 || t.platform.bandwidth_factor != 1)
     s.description = (s.description.empty() ? identity.platform.description : s.description) + factors(s.platform);
   s.options = identity.options;
   s.options.zero_communication = t.zero_communication;

@@ -33,6 +33,9 @@ void emit_factors(YAML::Emitter& e, const PlatformChange& c) {
   if (c.latency_factor != 1) e << YAML::Key << "latency_factor" << YAML::Value << number(c.latency_factor);
   if (c.bandwidth_factor != 1) e << YAML::Key << "bandwidth_factor" << YAML::Value << number(c.bandwidth_factor);
   if (!c.file.empty()) e << YAML::Key << "file" << YAML::Value << absolute_path(c.file);
+  if (c.latency) e << YAML::Key << "latency" << YAML::Value << number(*c.latency);
+  if (c.bandwidth) e << YAML::Key << "bandwidth" << YAML::Value << number(*c.bandwidth);
+  if (c.overhead) e << YAML::Key << "overhead" << YAML::Value << number(*c.overhead);
 }
 
 void emit_transform_options(YAML::Emitter& e, const Transform& t) {

@@ -226,6 +226,9 @@ struct Parser {
     if (n["latency_factor"]) c.latency_factor = non_negative(n["latency_factor"], "latency_factor");
     if (n["bandwidth_factor"]) c.bandwidth_factor = positive(n["bandwidth_factor"], "bandwidth_factor");
     if (n["file"]) c.file = platform_file(n["file"]);
+    if (n["latency"]) c.latency = non_negative(n["latency"], "latency");
+    if (n["bandwidth"]) c.bandwidth = rate(n["bandwidth"], "bandwidth");
+    if (n["overhead"]) c.overhead = non_negative(n["overhead"], "overhead");
     return c;
   }
 
@@ -305,7 +308,8 @@ struct Parser {
       if (t.fraction > 1) fail(p["fraction"], fmt::format("fraction must be at most 1 (got {})", t.fraction));
     } else if (kind == "platform") {
       t.kind = TransformKind::Platform;
-      only_keys(p, {"speed_factor", "latency_factor", "bandwidth_factor", "file"}, context);
+      only_keys(p, {"speed_factor", "latency_factor", "bandwidth_factor", "file", "latency", "bandwidth", "overhead"},
+                context);
       t.platform = platform_change(p);
     } else {
       const auto close = closest_names(kind, {"rebalance", "scale", "set", "zero", "move", "platform"}, 1);
@@ -394,6 +398,22 @@ struct Parser {
     return axes;
   }
 
+  // A network in absolute numbers replaces a crossbar's latency and bandwidth one at a time; any
+  // other platform (a file, another topology) becomes a crossbar and needs both (with_network).
+  static void check_absolute_networks(const Scenario& s) {
+    bool crossbar = s.platform.kind != PlatformSpec::Kind::File && s.platform.topology == "crossbar";
+    for (const Transform& t : s.transforms) {
+      if (t.kind != TransformKind::Platform) continue;
+      if (!t.platform.file.empty()) crossbar = false;
+      const PlatformChange& c = t.platform;
+      if (c.absolute() && !crossbar && !(c.latency && c.bandwidth))
+        throw Error(t.where.str() +
+                    ": platform: latency and bandwidth go together here: the platform is a file or another topology "
+                    "than a crossbar, so the network given in absolute numbers replaces it as a crossbar");
+      if (c.latency && c.bandwidth) crossbar = true;
+    }
+  }
+
   // A sweep over files (platform.file, transforms[i].file, replay.hostfile) names each at its value.
   void check_files(const SweepAxis& a) const {
     const std::string last = a.key.substr(a.key.find_last_of('.') + 1);
@@ -475,6 +495,7 @@ struct Parser {
       const YAML::Node ts = root["transforms"];
       if (!ts.IsSequence()) fail(ts, "transforms is a list (each item starts with '- ')");
       for (const auto& item : ts) s.transforms.push_back(transform(item));
+      check_absolute_networks(s);
     }
     if (root["sweep"]) s.sweep = sweep(root["sweep"]);
     if (root["analyses"]) {

@@ -41,15 +41,28 @@ std::size_t rank_count(const std::vector<Visit>& visits) {
   return ranks.size();
 }
 
+// ", latency 3.5e-06 s, bandwidth 7.7e+09 bytes/s, overhead 0 s" for the absolute values given.
+std::string network_text(const PlatformChange& c) {
+  std::string t;
+  if (c.latency) t += fmt::format(", latency {:g} s", *c.latency);
+  if (c.bandwidth) t += fmt::format(", bandwidth {:g} bytes/s", *c.bandwidth);
+  if (c.overhead) t += fmt::format(", overhead {:g} s", *c.overhead);
+  return t;
+}
+
 TransformEffect apply_platform(Transformed& out, const Transform& tr) {
   out.platform.speed_factor *= tr.platform.speed_factor;
   out.platform.latency_factor *= tr.platform.latency_factor;
   out.platform.bandwidth_factor *= tr.platform.bandwidth_factor;
   if (!tr.platform.file.empty()) out.platform.file = tr.platform.file;
+  if (tr.platform.latency) out.platform.latency = tr.platform.latency;
+  if (tr.platform.bandwidth) out.platform.bandwidth = tr.platform.bandwidth;
+  if (tr.platform.overhead) out.platform.overhead = tr.platform.overhead;
   TransformEffect effect;
-  effect.description = fmt::format("platform: speed x{}, latency x{}, bandwidth x{}{}", tr.platform.speed_factor,
-                                   tr.platform.latency_factor, tr.platform.bandwidth_factor,
-                                   tr.platform.file.empty() ? "" : ", file " + tr.platform.file.string());
+  effect.description =
+      fmt::format("platform: speed x{}, latency x{}, bandwidth x{}{}{}", tr.platform.speed_factor,
+                  tr.platform.latency_factor, tr.platform.bandwidth_factor,
+                  tr.platform.file.empty() ? "" : ", file " + tr.platform.file.string(), network_text(tr.platform));
   return effect;
 }
 

@@ -15,6 +15,7 @@
 
 #include "hand_trace.hpp"
 #include "helpers.hpp"
+#include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/read_file.hpp"
 #include "wisp/scenario/platform_reach.hpp"
@@ -278,4 +279,37 @@ TEST_CASE("every file a scenario names is checked before any replay, at its line
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK_FALSE(fs::exists(dir / "out"));
   }
+}
+
+// Way (c) of describing a network: absolute numbers, as a Dimemas user types them. The generator's
+// analytic model on that network gives the expected runtime (trace-anchored residuals are zero:
+// the identity is the model).
+TEST_CASE("a network in absolute numbers in a platform transform equals the model on that network", "[platform]") {
+  const Scenario s = parse_scenario(
+      "wisp: 1\ntrace: {generate: \"halo --dims 4x2 --steps 20 --work 0.001 --boundary-work 0 --bytes 262144\"}\n"
+      "platform: {latency: 1e-6, bandwidth: 1e10, overhead: 1e-6, contention: false}\n"
+      "replay: {collectives: {all: analytic}, interval: false}\n"
+      "transforms:\n  - platform: {latency: 2e-5, bandwidth: 2.5e9, overhead: 3e-6}\n",
+      "absolute.yaml");
+  const ScenarioTrace in = load_trace(s);
+  const PointResult r = run_point(s, in.trace);
+  gen::HaloOptions o;
+  o.dims = {4, 2};
+  o.steps = 20;
+  o.work = 0.001;
+  o.boundary_work = 0;
+  o.bytes = 262144;
+  CHECK(r.identity == Approx(gen::generate_halo(o).end_time()).epsilon(1e-6));
+  o.model.latency = 2e-5;
+  o.model.bandwidth = 2.5e9;
+  o.model.overhead = 3e-6;
+  CHECK(r.scenario == Approx(gen::generate_halo(o).end_time()).epsilon(0.001));
+  CHECK_THAT(r.scenario_platform,
+             Catch::Contains("network latency 2e-05 s, bandwidth 2.5e+09 bytes/s, overhead 3e-06 s"));
+  // A platform file needs both latency and bandwidth: it is replaced by a crossbar.
+  const std::string file = std::string(WISP_SOURCE_DIR) + "/platforms/crossbar.xml";
+  CHECK_THROWS_WITH(parse_scenario("wisp: 1\ntrace: t.otf2\nplatform: {file: \"" + file +
+                                       "\"}\ntransforms:\n  - platform: {latency: 1e-6}\n",
+                                   "file.yaml"),
+                    Catch::Contains("file.yaml:5:5: platform: latency and bandwidth go together here"));
 }

@@ -37,6 +37,14 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
 // `algorithms`); errors name its place in the file.
 ReplayOptions replay_options(const ReplaySpec& spec, const CollectiveAlgorithms& algorithms = {});
 
+// The platform with the network the change gives in absolute numbers (PlatformChange::latency,
+// bandwidth, overhead): a crossbar of one host per rank (`ranks`) whose every route has that
+// latency and bandwidth end to end and every MPI call that overhead. A value not given keeps the
+// platform's own where it is a generated crossbar (calibrated platforms are); for any other
+// platform latency and bandwidth must both be given (wisp::Error). The size factors, fitted to the
+// old network, are dropped; hosts run at the reference speed, so computation keeps its time.
+Platform with_network(Platform platform, const PlatformChange& change, std::uint32_t ranks);
+
 // The platform with the network infinitely fast: no latency, no per-call overhead, bandwidth
 // without bound; hosts, speeds and placement as they were. Replayed with the identity's residuals,
 // every call keeps its software cost.

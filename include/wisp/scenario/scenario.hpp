@@ -42,6 +42,10 @@ struct PlatformChange {
   double latency_factor = 1;
   double bandwidth_factor = 1;
   std::filesystem::path file;  // another platform file instead (empty: keep)
+  // The network in absolute numbers, as a Dimemas user types them (with_network in
+  // point_replays.hpp): end-to-end latency [s], bandwidth [bytes/s], per-call overhead [s].
+  std::optional<double> latency, bandwidth, overhead;
+  bool absolute() const { return latency || bandwidth || overhead; }
 };
 
 enum class TransformKind { Rebalance, Scale, Set, Zero, Move, Platform };

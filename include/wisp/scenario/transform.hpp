@@ -24,7 +24,7 @@ struct TransformEffect {
 struct Transformed {
   Trace trace;
   bool zero_communication = false;
-  PlatformChange platform;  // factors multiplied, last file wins
+  PlatformChange platform;  // factors multiplied, last file and last absolute values win
   std::vector<TransformEffect> effects;
 };
 

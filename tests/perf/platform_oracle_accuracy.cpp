@@ -1,0 +1,50 @@
+// Platform-oracle accuracy: every case of tests/perf/platform_oracles.hpp (4 programs, both
+// directions between shared memory and TCP, the target described in three ways), the predicted
+// change of the run after MPI_Init against the measured one, the gain interval widened by the
+// target's A/B spread and whether it holds the measured change; then the counts against the
+// limits of the platform oracle. Not a test; the figures go into tests/perf/README.md.
+// Usage: platform_oracle_accuracy [PLATFORM_DIR]   (default ../shared/traces/platform)
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "platform_oracles.hpp"
+
+using namespace wisp;
+namespace po = wisp::platform_oracle;
+
+int main(int argc, char** argv) {
+  try {
+    spdlog::set_level(spdlog::level::err);
+    const std::filesystem::path dir = argc > 1 ? argv[1] : "../shared/traces/platform";
+    const std::filesystem::path work = std::filesystem::temp_directory_path() / "wisp-platform-oracle";
+    std::filesystem::create_directories(work);
+    std::printf("%-26s %10s %10s %9s %8s | %24s %5s %5s %5s\n", "case", "measured", "predicted", "spread", "error",
+                "interval (+- spread)", "holds", "limit", "sign");
+    std::size_t total = 0, holds = 0, within = 0, signs = 0;
+    std::vector<double> errors;
+    for (const po::Case& c : po::cases()) {
+      const po::Outcome r = po::evaluate(dir, c, work);
+      std::printf("%-26s %+9.4fs %+9.4fs %8.4fs %+7.0f%% | [%+9.4f, %+9.4f] %5s %5s %5s\n", c.name().c_str(),
+                  r.measured, r.predicted(), r.spread, 100 * r.error(), r.low(), r.high(), r.holds() ? "yes" : "no",
+                  r.within_limit() ? "yes" : "no", r.sign_right() ? "yes" : "no");
+      ++total;
+      holds += r.holds();
+      within += r.within_limit();
+      signs += r.sign_right();
+      errors.push_back(std::abs(r.error()));
+    }
+    std::sort(errors.begin(), errors.end());
+    std::printf(
+        "%zu cases: within |error| <= max(25 %%, spread) %zu, right sign %zu, interval holds %zu; median |error| "
+        "%.0f %%\n",
+        total, within, signs, holds, 100 * errors[errors.size() / 2]);
+    std::filesystem::remove_all(work);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
