@@ -208,7 +208,7 @@ Hypothesis platform_change(const std::string& name, const std::string& title, do
       "the run loses {:.6g} s to MPI (POP transfer, T - T_ideal: transfers and MPI calls take no time); a "
       "platform change moves only the network's part of it",
       loss);
-  h.indicator = {"T - T_ideal (POP transfer)", loss};
+  h.indicator = {"T - T_ideal (POP: no MPI time)", loss};
   h.transforms.emplace_back();
   h.transforms.back().kind = TransformKind::Platform;
   h.transforms.back().platform.latency_factor = latency;
@@ -227,7 +227,7 @@ void add_communication(std::vector<Hypothesis>& list, const TraceAnalysis& a, do
       "the run loses {:.6g} s to MPI (POP transfer, T - T_ideal: transfers and MPI calls take no time); a "
       "platform change moves only the network's part of it",
       loss);
-  zero.indicator = {"T - T_ideal (POP transfer)", loss};
+  zero.indicator = {"T - T_ideal (POP: no MPI time)", loss};
   zero.role = HypothesisRole::Bound;
   zero.transforms.emplace_back();
   zero.transforms.back().kind = TransformKind::Zero;
