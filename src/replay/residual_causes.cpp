@@ -138,7 +138,7 @@ void attribute_residuals(const Trace& measured, const AnchoredCalls& anchored, C
       const Arrival partner = latest_partner(arrival, r, call);
       if (f != MpiFunction::Init && f != MpiFunction::InitThread && f != MpiFunction::Finalize) {
         const double m = at(anchored.model_end, r, i);
-        const Arrival waited_for = latest_partner(arrival, r, call, m);
+        const Arrival waited_for = partner.time < m ? partner : latest_partner(arrival, r, call, m);
         residuals.network[r][i] =
             network_part(at(anchored.enter, r, i), m, waited_for.time, end - rt.events[call.enter].time);
       }

@@ -171,6 +171,26 @@ TEST_CASE("scenario halo-bandwidth-sweep: every point equals the model at that l
     }
 }
 
+// The network typed in: shared memory's microbenchmark numbers in, TCP's out; the generator's model
+// on TCP's numbers is the expected run.
+TEST_CASE("scenario halo-network-numbers: the run equals the model on the typed-in network") {
+  TempDir dir;
+  const json j = run_json(kScenarios + "halo-network-numbers.yaml", dir);
+  gen::HaloOptions o;
+  o.dims = {4, 2};
+  o.steps = 200;
+  o.work = 1e-4;
+  o.boundary_work = 0;
+  o.bytes = 4096;
+  o.model.overhead = 0;
+  o.model.latency = 0.265e-6;
+  o.model.bandwidth = 10.52e9;
+  CHECK(j["runtime"]["identity"].get<double>() == Approx(gen::generate_halo(o).end_time()).epsilon(1e-6));
+  o.model.latency = 3.528e-6;
+  o.model.bandwidth = 7.669e9;
+  CHECK(j["runtime"]["scenario"].get<double>() == Approx(gen::generate_halo(o).end_time()).epsilon(0.001));
+}
+
 TEST_CASE("zero in simulation vs MBM_all: equal without masked overheads, explained otherwise") {
   // imbalance: every rank synchronises only in barriers; zeroing work() changes no overlap of
   // MPI overhead with waiting on the critical path, so the graph and the simulation agree.
