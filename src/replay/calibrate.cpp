@@ -26,6 +26,8 @@ double without_noise(double latency) { return latency < 1e-9 ? 0.0 : latency; }
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// Seconds per byte of a bandwidth the trace could not observe: 1 PB/s, never the limit.
+constexpr double kUnlimitedSlope = 1e-15;
 
 enum class Kind { Local, Send, Receive, Collective, Init, Other };
 
@@ -360,7 +362,8 @@ std::vector<std::pair<double, double>> rendezvous_points(const Minima& minima, R
 // fastest arrival after the send's overhead, i.e. the network transfer as the replay sees it (eager
 // or rendezvous alike: with the receive posted, the transfer starts when the send is ready).
 std::map<std::pair<Rank, std::uint32_t>, Minimum> waiting_receiver_minima(const Trace& t,
-                                                                          const std::map<RegionId, double>& overhead) {
+                                                                          const std::map<RegionId, double>& overhead,
+                                                                          bool waiting_only = true) {
   std::map<std::pair<Rank, std::uint32_t>, Minimum> out;
   for (const Message& m : t.messages) {
     const RankTrace& srt = t.ranks[m.sender];
@@ -376,7 +379,7 @@ std::map<std::pair<Rank, std::uint32_t>, Minimum> waiting_receiver_minima(const 
     const double posted =
         rp.request_event != kNone ? rrt.events[rp.request_event].time : rrt.events[recv_call->enter].time;
     const double start = srt.events[send_call->enter].time;
-    if (posted > start) continue;  // the receiver came later: the arrival is not observed
+    if (waiting_only && posted > start) continue;  // the receiver came later: the arrival is not observed
     const auto o = overhead.find(send_region);
     const double transfer = rrt.events[recv_call->leave].time - start - (o == overhead.end() ? 0 : o->second);
     Minimum& x = out[{m.receiver, size_class(sp.bytes)}];
@@ -441,13 +444,87 @@ void collect_minima(Fitting& f) {
   }
 }
 
+// One point of the network fit: the fastest wait-free transfer of a size class, and how many
+// transfers the class holds.
+struct TransferPoint {
+  double bytes = 0, seconds = 0;
+  std::uint64_t count = 0;
+};
+
+// A class with fewer transfers is not a point of the fit (one fast outlier is not a network), and
+// fewer transfers in all leave the network unobserved.
+constexpr std::uint64_t kPointTransfers = 10;
+constexpr std::uint64_t kObservedTransfers = 100;
+
+// Messages per size class over all receivers: the fastest arrival after the send's overhead (the
+// transfer as the replay computes it: L + s/B). Any message bounds L + s/B from above (a receiver
+// that came late only lengthens what is measured), so no message of the anchored identity arrives
+// later in the model than it completed in the trace.
+std::vector<TransferPoint> message_transfer_points(const Trace& t, const Fitting& f);
+
+// Collective instances: the wait-free part of each call (from the end of its wait state) per step
+// of the algorithm's ceil(log2 n) rounds of b bytes, the fastest per size class.
+std::vector<TransferPoint> collective_transfer_points(const Fitting& f, const std::vector<Region>& regions) {
+  std::map<std::uint32_t, TransferPoint> classes;
+  for (const Sample& s : f.samples) {
+    if (s.kind != Kind::Collective || s.comm_size < 2 || regions[s.region].mpi == MpiFunction::Finalize) continue;
+    TransferPoint& p = classes[size_class(s.bytes)];
+    const double step = s.duration / ceil_log2(s.comm_size);
+    if (p.count++ == 0 || step < p.seconds) {
+      p.seconds = step;
+      p.bytes = static_cast<double>(s.bytes);
+    }
+  }
+  std::vector<TransferPoint> out;
+  for (const auto& [k, p] : classes) out.push_back(p);
+  return out;
+}
+
+std::uint64_t transfers(const std::vector<TransferPoint>& points) {
+  std::uint64_t n = 0;
+  for (const TransferPoint& p : points) n += p.count;
+  return n;
+}
+
+// t = L + s/B over the classes with enough transfers; with a single size the line is not
+// determined: its transfer time is all latency, which the notes say.
+LinearFit fit_transfers(Calibration& c, const std::vector<TransferPoint>& points, const std::string& source) {
+  std::vector<std::pair<double, double>> xy;
+  const TransferPoint* most = nullptr;
+  for (const TransferPoint& p : points) {
+    if (p.count < kPointTransfers) continue;
+    xy.emplace_back(p.bytes, p.seconds);
+    if (!most || p.count > most->count) most = &p;
+  }
+  LinearFit net = robust_fit(xy);
+  if (net.ok && net.slope > 0) {
+    // The line bounds every class's fastest transfer from below, so that no call of the anchored
+    // identity ends later in the model than traced.
+    for (const TransferPoint& p : points) net.intercept = std::min(net.intercept, p.seconds - net.slope * p.bytes);
+    net.intercept = std::max(0.0, net.intercept);
+    c.network_evidence = fmt::format("fitted on the fastest transfers of {} ({} size classes, {} transfers)", source,
+                                     xy.size(), transfers(points));
+    return net;
+  }
+  if (!most) return LinearFit{};
+  double fastest = most->seconds;
+  for (const TransferPoint& p : points) fastest = std::min(fastest, p.seconds);
+  c.notes.push_back(fmt::format(
+      "network fitted on {} of one message size ({} bytes, {} transfers): its fastest transfer, {:.3f} us, is "
+      "all latency; latency and bandwidth could not be separated (bandwidth taken as not limiting)",
+      source, most->bytes, most->count, fastest * 1e6));
+  c.network_evidence = fmt::format("fitted on the fastest transfer of {} of one message size", source);
+  return LinearFit{fastest, kUnlimitedSlope, true};
+}
+
 // 4. Network: t = a + s/B over the rendezvous classes of the blocking receives (their fastest
-//    instance found the sender waiting, so it is one whole transfer); else over the sends; else
-//    a default.
-LinearFit fit_network(Calibration& c, Fitting& f, const std::vector<Region>& regions, bool& defaulted) {
+//    instance found the sender waiting, so it is one whole transfer), else over the sends; else
+//    over the fastest transfers of messages and collective steps, below all of them. The intercept of the
+//    first two includes the receive overhead (`latency_from_intercept`). A trace with fewer than 100
+//    observed transfers gets a default, noted.
+LinearFit fit_network(Calibration& c, Fitting& f, const Trace& trace, bool& defaulted, bool& from_receives) {
+  const std::vector<Region>& regions = trace.defs.regions;
   std::vector<std::pair<double, double>> recv_points;
-  for (RegionId r = 0; r < regions.size(); ++r)
-    if (regions[r].mpi == MpiFunction::Recv) f.recv_region = r;
   if (f.recv_region != kNone) recv_points = rendezvous_points(f.global, f.recv_region, kNone, f.eager);
   LinearFit net = robust_fit(recv_points);
   if (!net.ok || net.slope <= 0) {
@@ -457,12 +534,26 @@ LinearFit fit_network(Calibration& c, Fitting& f, const std::vector<Region>& reg
     if (net.ok && net.slope > 0)
       c.notes.push_back("fewer than two rendezvous MPI_Recv classes: network fitted on sends");
   }
-  if (!net.ok || net.slope <= 0) {
-    net = LinearFit{1e-6 + c.base_overhead, 1e-10, true};
-    defaulted = true;
-    c.notes.push_back("no size-dependent point-to-point data: default latency 1 us, bandwidth 10 GB/s");
-  }
-  return net;
+  from_receives = net.ok && net.slope > 0;
+  c.network_evidence = "fitted on the fastest blocking receives (or sends) of the rendezvous size classes";
+  if (from_receives) return net;
+  std::vector<TransferPoint> points = message_transfer_points(trace, f);
+  const std::uint64_t messages = transfers(points);
+  const std::vector<TransferPoint> collective = collective_transfer_points(f, regions);
+  points.insert(points.end(), collective.begin(), collective.end());
+  if (transfers(points) >= kObservedTransfers)
+    net = fit_transfers(c, points,
+                        messages && transfers(collective)
+                            ? "point-to-point messages and collective instances"
+                            : (messages ? "point-to-point messages" : "collective instances"));
+  if (net.ok) return net;
+  defaulted = true;
+  c.network_evidence = "default (too little communication)";
+  c.notes.push_back(
+      fmt::format("too little communication to fit a network ({} messages, {} collective calls; {} needed): default "
+                  "latency 1 us, bandwidth 10 GB/s",
+                  messages, transfers(collective), kObservedTransfers));
+  return LinearFit{1e-6 + c.base_overhead, 1e-10, true};
 }
 
 // 5. The receive overhead: the fastest eager receive (its message had arrived), else the base.
@@ -513,6 +604,23 @@ std::map<RegionId, double> call_overheads(const Fitting& f, const std::vector<Re
     if (s.kind != Kind::Local && !overhead.count(s.region)) overhead[s.region] = kInf;
   for (auto& [region, o] : overhead) o = call_overhead(f, regions, region);
   return overhead;
+}
+
+std::vector<TransferPoint> message_transfer_points(const Trace& t, const Fitting& f) {
+  Fitting eager_only = f;  // send overheads without a network: what eager and non-blocking sends cost
+  eager_only.latency = eager_only.beta = 0;
+  std::map<std::uint32_t, TransferPoint> classes;
+  for (const auto& [key, m] : waiting_receiver_minima(t, call_overheads(eager_only, t.defs.regions), false)) {
+    TransferPoint& p = classes[key.second];
+    if (p.count == 0 || m.duration < p.seconds) {
+      p.seconds = m.duration;
+      p.bytes = static_cast<double>(m.bytes);
+    }
+    p.count += m.count;
+  }
+  std::vector<TransferPoint> out;
+  for (const auto& [k, p] : classes) out.push_back(p);
+  return out;
 }
 
 // 7. Fitted value of every class minimum (what the replay charges a wait-free instance).
@@ -630,11 +738,16 @@ Calibration calibrate(const Trace& trace) {
   c.algorithms = calibrate_collectives(trace, c.algorithm_evidence);
 
   collect_minima(f);
-  bool defaulted = false;  // the default network: its latency is 1 us whatever the receive overhead
-  const LinearFit net = fit_network(c, f, regions, defaulted);
-  c.bandwidth = 1.0 / net.slope;
+  for (RegionId r = 0; r < regions.size(); ++r)
+    if (regions[r].mpi == MpiFunction::Recv) f.recv_region = r;
   f.recv_overhead = receive_overhead(f, c.base_overhead);
-  c.latency = defaulted ? 1e-6 : without_noise(net.intercept - f.recv_overhead);
+  bool defaulted = false;      // the default network: its latency is 1 us whatever the receive overhead
+  bool from_receives = false;  // the intercept includes the receive overhead
+  const LinearFit net = fit_network(c, f, trace, defaulted, from_receives);
+  c.bandwidth = 1.0 / net.slope;
+  c.latency = defaulted       ? 1e-6
+              : from_receives ? without_noise(net.intercept - f.recv_overhead)
+                              : without_noise(net.intercept);
   f.latency = c.latency;
   f.beta = 1.0 / c.bandwidth;
   f.overhead = call_overheads(f, regions);
@@ -707,6 +820,7 @@ std::string calibration_text(const Calibration& c) {
       "(paper 002), t = o + L + s/B\n";
   out += fmt::format("  latency L        {}\n", us(c.latency));
   out += fmt::format("  bandwidth B      {} ({:.6g} bytes/s)\n", rate(c.bandwidth), c.bandwidth);
+  if (!c.network_evidence.empty()) out += fmt::format("  network          {}\n", c.network_evidence);
   out += fmt::format("  eager threshold  {} bytes: {}\n", c.eager_threshold, c.eager_evidence);
   out += fmt::format("  base overhead    {} (fastest MPI call without communication)\n", us(c.base_overhead));
   for (const std::string& n : c.notes) out += "  note: " + n + "\n";

@@ -123,3 +123,59 @@ TEST_CASE("a calibrated platform survives its XML form", "[replay][calibrate]") 
   const ReplayResult a = replay(t, c.platform), b = replay(t, loaded);
   CHECK(b.runtime == Approx(a.runtime).epsilon(1e-7));
 }
+
+namespace {
+
+bool has_note(const Calibration& c, const std::string& text) {
+  return std::any_of(c.notes.begin(), c.notes.end(),
+                     [&](const std::string& n) { return n.find(text) != std::string::npos; });
+}
+
+}  // namespace
+
+// Without blocking receives, the network is learnt from the messages themselves: a receiver
+// waiting in MPI_Waitall leaves when its message arrives, send enter + o + L + s/B, so every
+// size's fastest transfer after the send's overhead is L + s/B, and two sizes give both.
+TEST_CASE("calibration learns the network from non-blocking messages", "[replay][calibrate]") {
+  gen::ModelParams p = pingpong_params();
+  p.eager_limit = 1 << 20;
+  gen::Model m(2, "isend");
+  const RegionId work = m.region("work");
+  for (int rep = 0; rep < 60; ++rep)
+    for (std::uint64_t s : {1024u, 32768u}) {
+      m.rank(0).work(work, 5e-6);
+      m.rank(0).waitall({m.rank(0).isend(1, s, 1, m.world())});
+      m.rank(1).waitall({m.rank(1).irecv(0, s, 1, m.world())});
+    }
+  const Calibration c = calibrate(m.run(p));
+  INFO(calibration_text(c));
+  CHECK(c.latency == Approx(p.latency).margin(1e-9));
+  CHECK(c.bandwidth == Approx(p.bandwidth).epsilon(1e-6));
+  CHECK(c.network_evidence ==
+        "fitted on the fastest transfers of point-to-point messages (2 size classes, 120 transfers)");
+  CHECK_FALSE(has_note(c, "default latency"));
+}
+
+// One message size cannot separate latency from bandwidth: the fit keeps the measured step (a
+// 2-rank Allreduce's wait-free part, o + L + b/B by the model's rule) as latency, and says so;
+// with too few instances it says why it fell back.
+TEST_CASE("calibration from collectives of one size says what it could not separate", "[replay][calibrate]") {
+  const gen::ModelParams p = pingpong_params();
+  auto allreduces = [&](int count) {
+    gen::Model m(2, "allreduce");
+    const RegionId work = m.region("work");
+    for (int i = 0; i < count; ++i) {
+      m.rank(i % 2).work(work, 3e-6);
+      for (Rank r = 0; r < 2; ++r) m.rank(r).allreduce(m.world(), 8);
+    }
+    return calibrate(m.run(p));
+  };
+  const Calibration c = allreduces(60);  // 120 calls
+  INFO(calibration_text(c));
+  CHECK(c.latency == Approx(p.overhead + p.transfer(8)).margin(1e-9));
+  CHECK(has_note(c, "of one message size (8 bytes, 120 transfers)"));
+  CHECK(has_note(c, "latency and bandwidth could not be separated"));
+  const Calibration few = allreduces(20);
+  CHECK(few.latency == 1e-6);
+  CHECK(has_note(few, "too little communication to fit a network (0 messages, 40 collective calls; 100 needed)"));
+}

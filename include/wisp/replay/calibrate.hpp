@@ -1,6 +1,7 @@
 // Calibration of a platform from a trace, by the minimum-duration idea of paper 002: for each MPI
 // function and log2 message-size class the fastest instance is taken as wait-free, and
-// t = o + L + s/B is fitted over the classes. The result is a crossbar with one host per rank
+// t = o + L + s/B is fitted over the classes (over the fastest transfers of messages and collective
+// steps when the trace has no rendezvous receives). The result is a crossbar with one host per rank
 // (per-host down links from each receiver's own minima), the per-call overheads and the eager
 // threshold, so that replaying the trace on it reproduces the measured run.
 #pragma once
@@ -45,10 +46,11 @@ struct CallCost {
 };
 
 struct Calibration {
-  Platform platform;         // crossbar, one host per rank, ready to replay or write as XML
-  double latency = 0;        // L [s]
-  double bandwidth = 0;      // B [bytes/s]
-  double base_overhead = 0;  // fastest MPI call without communication [s]
+  Platform platform;             // crossbar, one host per rank, ready to replay or write as XML
+  double latency = 0;            // L [s]
+  double bandwidth = 0;          // B [bytes/s]
+  std::string network_evidence;  // what L and B were fitted on (notes say where they could not be)
+  double base_overhead = 0;      // fastest MPI call without communication [s]
   std::uint64_t eager_threshold = 0;
   std::string eager_evidence;  // how the threshold was found
   std::vector<CalibrationPoint> points;
