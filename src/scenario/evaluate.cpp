@@ -92,8 +92,6 @@ void add_gain_trust(const Scenario& s, PointEvaluation& e) {
   if (changes_platform(s)) {
     r.platform_reach = platform_reach(r.residuals);
     if (e.identity.pop.whole.ideal > 0) r.pop_ideal_network = e.identity.pop.whole.ideal;
-  } else {
-    r.infinitely_fast_network.reset();
   }
   if (r.platform_reach)
     if (std::string w = platform_reach_warning(*r.platform_reach); !w.empty()) r.warnings.push_back(std::move(w));

@@ -15,7 +15,7 @@
 
 #include "hand_trace.hpp"
 #include "helpers.hpp"
-#include "wisp/generate/generators.hpp"
+#include "wisp/generate/command_line.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/read_file.hpp"
 #include "wisp/scenario/platform_reach.hpp"
@@ -293,17 +293,10 @@ TEST_CASE("a network in absolute numbers in a platform transform equals the mode
       "absolute.yaml");
   const ScenarioTrace in = load_trace(s);
   const PointResult r = run_point(s, in.trace);
-  gen::HaloOptions o;
-  o.dims = {4, 2};
-  o.steps = 20;
-  o.work = 0.001;
-  o.boundary_work = 0;
-  o.bytes = 262144;
-  CHECK(r.identity == Approx(gen::generate_halo(o).end_time()).epsilon(1e-6));
-  o.model.latency = 2e-5;
-  o.model.bandwidth = 2.5e9;
-  o.model.overhead = 3e-6;
-  CHECK(r.scenario == Approx(gen::generate_halo(o).end_time()).epsilon(0.001));
+  const std::string halo = "halo --dims 4x2 --steps 20 --work 0.001 --boundary-work 0 --bytes 262144";
+  CHECK(r.identity == Approx(gen::generate_from_command_line(halo).end_time()).epsilon(1e-6));
+  const Trace model = gen::generate_from_command_line(halo + " --latency 2e-5 --bandwidth 2.5e9 --overhead 3e-6");
+  CHECK(r.scenario == Approx(model.end_time()).epsilon(0.001));
   CHECK_THAT(r.scenario_platform,
              Catch::Contains("network latency 2e-05 s, bandwidth 2.5e+09 bytes/s, overhead 3e-06 s"));
   // A platform file needs both latency and bandwidth: it is replaced by a crossbar.

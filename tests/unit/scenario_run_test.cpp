@@ -17,6 +17,7 @@
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/driver/sweep_run.hpp"
+#include "wisp/generate/command_line.hpp"
 #include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/report/run_report.hpp"
@@ -176,19 +177,11 @@ TEST_CASE("scenario halo-bandwidth-sweep: every point equals the model at that l
 TEST_CASE("scenario halo-network-numbers: the run equals the model on the typed-in network") {
   TempDir dir;
   const json j = run_json(kScenarios + "halo-network-numbers.yaml", dir);
-  gen::HaloOptions o;
-  o.dims = {4, 2};
-  o.steps = 200;
-  o.work = 1e-4;
-  o.boundary_work = 0;
-  o.bytes = 4096;
-  o.model.overhead = 0;
-  o.model.latency = 0.265e-6;
-  o.model.bandwidth = 10.52e9;
-  CHECK(j["runtime"]["identity"].get<double>() == Approx(gen::generate_halo(o).end_time()).epsilon(1e-6));
-  o.model.latency = 3.528e-6;
-  o.model.bandwidth = 7.669e9;
-  CHECK(j["runtime"]["scenario"].get<double>() == Approx(gen::generate_halo(o).end_time()).epsilon(0.001));
+  const std::string halo = "halo --dims 4x2 --steps 200 --work 1e-4 --boundary-work 0 --bytes 4096 --overhead 0";
+  const Trace shared_memory = gen::generate_from_command_line(halo + " --latency 0.265e-6 --bandwidth 10.52e9");
+  CHECK(j["runtime"]["identity"].get<double>() == Approx(shared_memory.end_time()).epsilon(1e-6));
+  const Trace tcp = gen::generate_from_command_line(halo + " --latency 3.528e-6 --bandwidth 7.669e9");
+  CHECK(j["runtime"]["scenario"].get<double>() == Approx(tcp.end_time()).epsilon(0.001));
 }
 
 TEST_CASE("zero in simulation vs MBM_all: equal without masked overheads, explained otherwise") {
