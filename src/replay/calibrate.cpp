@@ -607,10 +607,10 @@ std::map<RegionId, double> call_overheads(const Fitting& f, const std::vector<Re
 }
 
 std::vector<TransferPoint> message_transfer_points(const Trace& t, const Fitting& f) {
-  Fitting eager_only = f;  // send overheads without a network: what eager and non-blocking sends cost
-  eager_only.latency = eager_only.beta = 0;
+  // Step 4 runs before L and 1/B are known (both still 0): these are the overheads of eager and
+  // non-blocking sends, which do not depend on the network.
   std::map<std::uint32_t, TransferPoint> classes;
-  for (const auto& [key, m] : waiting_receiver_minima(t, call_overheads(eager_only, t.defs.regions), false)) {
+  for (const auto& [key, m] : waiting_receiver_minima(t, call_overheads(f, t.defs.regions), false)) {
     TransferPoint& p = classes[key.second];
     if (p.count == 0 || m.duration < p.seconds) {
       p.seconds = m.duration;
