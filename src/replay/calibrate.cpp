@@ -665,6 +665,12 @@ void fit_receiver(Calibration& c, const Fitting& f, const std::string& recv_name
   const LinearFit fit = robust_fit(points, &dropped);
   if (!fit.ok || fit.slope <= 0) return;
   ReceiverFit rf{r, without_noise(fit.intercept - f.recv_overhead), 1.0 / fit.slope, points.size() - dropped.size()};
+  // The link's latency is at most what its eager messages took to a waiting receiver: the line
+  // through the large rendezvous receives can cross zero bytes above them (TCP: 14 us, where
+  // 8 bytes arrive in 3.5 us); the rendezvous classes keep their minima through their size factors.
+  for (const auto& [key, m] : waiting_transfers)
+    if (key.first == r && m.bytes <= f.eager)
+      rf.latency = std::min(rf.latency, std::max(0.0, m.duration - static_cast<double>(m.bytes) / rf.bandwidth));
   c.receivers.push_back(rf);
   out.links[r].down_latency = rf.latency;
   out.links[r].down_bandwidth = rf.bandwidth;
@@ -707,6 +713,22 @@ ReceiverLinks fit_receivers(Calibration& c, const Fitting& f, const Trace& trace
   return out;
 }
 
+// The per-message overheads its file charges a function it does not list (another trace's
+// MPI_Isend, MPI_Waitall, MPI_Allreduce): the mean overhead of the trace's sending calls, blocking
+// and not, and the overhead of its blocking receives. Unset without such calls.
+void per_message_overheads(MpiCosts& mpi, const Fitting& f, const std::vector<Region>& regions) {
+  double sum = 0;
+  std::size_t n = 0;
+  for (const auto& [region, o] : f.overhead) {
+    const MpiFunction m = regions[region].mpi;
+    const bool sends =
+        (m >= MpiFunction::Send && m <= MpiFunction::Rsend) || (m >= MpiFunction::Isend && m <= MpiFunction::Irsend);
+    if (sends) sum += o, ++n;
+  }
+  if (n) mpi.send_overhead = sum / static_cast<double>(n);
+  if (f.recv_region != kNone) mpi.receive_overhead = f.recv_overhead;
+}
+
 // 9. The calibrated platform: a crossbar with one host per rank, the fitted links and overheads.
 void describe_platform(Calibration& c, const Fitting& f, const Trace& trace, std::vector<HostLink> links) {
   Platform& p = c.platform;
@@ -720,6 +742,7 @@ void describe_platform(Calibration& c, const Fitting& f, const Trace& trace, std
   p.mpi.eager_threshold = f.eager;
   p.mpi.default_overhead = c.base_overhead;
   for (const auto& [region, o] : f.overhead) p.mpi.overheads[trace.defs.regions[region].name] = o;
+  per_message_overheads(p.mpi, f, trace.defs.regions);
 }
 
 }  // namespace
@@ -823,6 +846,11 @@ std::string calibration_text(const Calibration& c) {
   if (!c.network_evidence.empty()) out += fmt::format("  network          {}\n", c.network_evidence);
   out += fmt::format("  eager threshold  {} bytes: {}\n", c.eager_threshold, c.eager_evidence);
   out += fmt::format("  base overhead    {} (fastest MPI call without communication)\n", us(c.base_overhead));
+  const MpiCosts& mpi = c.platform.mpi;
+  if (mpi.send_overhead || mpi.receive_overhead)
+    out += fmt::format("  per message      send {}, receive {} (what a call of a function not listed below pays)\n",
+                       mpi.send_overhead ? us(*mpi.send_overhead) : "-",
+                       mpi.receive_overhead ? us(*mpi.receive_overhead) : "-");
   for (const std::string& n : c.notes) out += "  note: " + n + "\n";
   out += fmt::format("  collectives      {}\n", format_collective_algorithms(c.algorithms));
   for (const std::string& e : c.algorithm_evidence) out += "    " + e + "\n";

@@ -17,8 +17,14 @@ namespace wisp::replay_impl {
 ProgramCosts program_costs(const Trace& trace, const MpiCosts& mpi, const std::vector<std::string>& rank_hosts) {
   ProgramCosts c;
   c.overhead_of_region.assign(trace.defs.regions.size(), 0.0);
+  c.per_message_region.assign(trace.defs.regions.size(), false);
   for (RegionId r = 0; r < trace.defs.regions.size(); ++r)
-    if (is_mpi(trace.defs.regions[r].kind)) c.overhead_of_region[r] = mpi.overhead(trace.defs.regions[r].name);
+    if (is_mpi(trace.defs.regions[r].kind)) {
+      c.overhead_of_region[r] = mpi.overhead(trace.defs.regions[r].name);
+      c.per_message_region[r] = mpi.per_message(trace.defs.regions[r].name);
+    }
+  c.send_overhead = mpi.send_overhead.value_or(0);
+  c.receive_overhead = mpi.receive_overhead.value_or(0);
   const InitTiming t = init_timing(trace, c.overhead_of_region);
   double last_ready = 0;
   for (Rank r = 0; r < trace.rank_count(); ++r)
@@ -120,6 +126,10 @@ void walk_program(const Trace& trace, Rank rank, const ProgramCosts& costs, Prog
         ProgramCall c = program_call(trace, rt, shape, i, last, left);
         if (shape.has_enter) {
           c.overhead = costs.overhead_of_region[shape.region];
+          if (costs.per_message_region[shape.region]) {  // the exports take the receives' part before, too
+            const MessageOverhead m = message_overhead(shape, costs.send_overhead, costs.receive_overhead);
+            c.overhead += m.before + m.after;
+          }
           c.cost = costs.typical[rank][next_call - 1];
         }
         if (shape.init) c.init_wait = costs.init_wait[rank];

@@ -47,7 +47,9 @@ class ProgramWriter {
 // rank's MPI_Init wait and the typical call costs of a calibrated platform (by rank and call).
 struct ProgramCosts {
   std::vector<double> overhead_of_region;
-  std::vector<double> init_wait;  // by rank
+  std::vector<bool> per_message_region;            // its calls pay per message, sends and receives alike
+  double send_overhead = 0, receive_overhead = 0;  // per message [s], before the call's communication
+  std::vector<double> init_wait;                   // by rank
   std::vector<std::vector<double>> typical;
 };
 ProgramCosts program_costs(const Trace& trace, const MpiCosts& mpi, const std::vector<std::string>& rank_hosts);

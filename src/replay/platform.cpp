@@ -18,7 +18,12 @@ namespace wisp {
 
 double MpiCosts::overhead(const std::string& function) const {
   const auto it = overheads.find(function);
-  return it == overheads.end() ? default_overhead : it->second;
+  if (it != overheads.end()) return it->second;
+  return per_message(function) ? 0.0 : default_overhead;
+}
+
+bool MpiCosts::per_message(const std::string& function) const {
+  return (send_overhead || receive_overhead) && !overheads.count(function);
 }
 
 std::string_view to_string(Topology t) {
@@ -112,6 +117,10 @@ Platform load_platform(const std::filesystem::path& file) {
       p.mpi.eager_threshold = static_cast<std::uint64_t>(bytes);
     } else if (id == "wisp:overhead") {
       p.mpi.default_overhead = parse_number(value, file, line, id);
+    } else if (id == "wisp:message-overhead:send") {
+      p.mpi.send_overhead = parse_number(value, file, line, id);
+    } else if (id == "wisp:message-overhead:receive") {
+      p.mpi.receive_overhead = parse_number(value, file, line, id);
     } else if (id.rfind("wisp:overhead:", 0) == 0 && id.size() > 14) {
       p.mpi.overheads[id.substr(14)] = parse_number(value, file, line, id);
     } else if (id.rfind("wisp:size-factors:", 0) == 0 && id.size() > 18) {
@@ -125,6 +134,7 @@ Platform load_platform(const std::filesystem::path& file) {
       throw Error(
           fmt::format("platform {} line {}: unknown property '{}' (expected "
                       "wisp:eager-threshold, wisp:overhead, wisp:overhead:MPI_<name>, "
+                      "wisp:message-overhead:send, wisp:message-overhead:receive, "
                       "wisp:size-factors:<host>, wisp:call-costs:<host>:MPI_<name> or wisp:reference-speed)",
                       file.string(), line, id));
     }
@@ -163,6 +173,10 @@ std::string platform_xml(const Platform& p) {
   out += fmt::format("    <prop id=\"wisp:overhead\" value=\"{:.9g}\"/>\n", p.mpi.default_overhead);
   for (const auto& [name, value] : p.mpi.overheads)
     out += fmt::format("    <prop id=\"wisp:overhead:{}\" value=\"{:.9g}\"/>\n", name, value);
+  if (p.mpi.send_overhead)
+    out += fmt::format("    <prop id=\"wisp:message-overhead:send\" value=\"{:.9g}\"/>\n", *p.mpi.send_overhead);
+  if (p.mpi.receive_overhead)
+    out += fmt::format("    <prop id=\"wisp:message-overhead:receive\" value=\"{:.9g}\"/>\n", *p.mpi.receive_overhead);
   if (p.reference_speed > 0)
     out += fmt::format("    <prop id=\"wisp:reference-speed\" value=\"{:.9g}\"/>\n", p.reference_speed);
   for (const auto& [host, factors] : p.size_factors) {

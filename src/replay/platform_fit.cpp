@@ -1,5 +1,6 @@
 // A platform file with fewer hosts than the trace has ranks, when it describes a network rather
-// than a machine (a `wisp calibrate` crossbar). See fit_to_ranks() in platform.hpp.
+// than a machine (a `wisp calibrate` crossbar), and the links of such a file. See fit_to_ranks()
+// and crossbar_links() in platform.hpp.
 #include <fmt/format.h>
 
 #include <cstdlib>
@@ -90,13 +91,26 @@ void extend_by_host(Map& by_host, const std::vector<CrossbarHost>& hosts, std::u
   }
 }
 
+// The crossbar hosts of a platform file, or nothing for a generated platform or any other file.
+std::optional<std::vector<CrossbarHost>> crossbar_hosts(const Platform& p) {
+  if (p.file.empty()) return std::nullopt;
+  const std::optional<std::string> text = read_file(p.file);
+  if (!text) return std::nullopt;
+  return wisp_crossbar(replay_impl::platform_elements(*text, p.file));
+}
+
 }  // namespace
 
+std::optional<std::vector<HostLink>> crossbar_links(const Platform& p) {
+  const std::optional<std::vector<CrossbarHost>> hosts = crossbar_hosts(p);
+  if (!hosts) return std::nullopt;
+  std::vector<HostLink> links;
+  for (const CrossbarHost& h : *hosts) links.push_back(h.link);
+  return links;
+}
+
 std::string fit_to_ranks(Platform& p, std::uint32_t ranks) {
-  if (p.file.empty()) return "";
-  const std::optional<std::string> text = read_file(p.file);
-  if (!text) return "";
-  const std::optional<std::vector<CrossbarHost>> hosts = wisp_crossbar(replay_impl::platform_elements(*text, p.file));
+  const std::optional<std::vector<CrossbarHost>> hosts = crossbar_hosts(p);
   if (!hosts) return "";
   std::uint64_t cores = 0;
   for (const CrossbarHost& h : *hosts) cores += h.cores;

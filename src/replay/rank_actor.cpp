@@ -120,11 +120,15 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
   if (c.has_enter) entered_call();
   if (c.has_enter && !w_.residuals.empty()) w_.anchored_calls.enter[rank_][next_call_ - 1] = enter;
   w_.in_call[rank_] = first;
-  if (c.has_enter) spend(w_.overhead_of_region[c.region]);
+  const MessageOverhead per_message = c.has_enter && w_.per_message_region[c.region]
+                                          ? message_overhead(c, w_.send_overhead, w_.receive_overhead)
+                                          : MessageOverhead{};
+  if (c.has_enter) spend(w_.overhead_of_region[c.region] + per_message.before);
   if (c.init) initialize();
   post_operations(first, last, c.init);
   if (c.finalize && !c.has_collective) finalize_without_record();
   wait_pending();
+  spend(per_message.after);
   if (c.has_enter) settle_residual(next_call_ - 1, last, c.unmatched);
   stamp_call(first, last, c.has_enter, enter, now());
   w_.in_call[rank_] = kNone;

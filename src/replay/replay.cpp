@@ -41,6 +41,10 @@ void check(const Platform& p, const ReplayOptions& o, const Trace& trace) {
   if (!seconds(p.mpi.default_overhead))
     throw Error(fmt::format("replay: the MPI overhead {} s is not between 0 and {:g} s", p.mpi.default_overhead,
                             kLongestSimulation));
+  for (const auto& [side, v] : {std::pair{"send", p.mpi.send_overhead}, std::pair{"receive", p.mpi.receive_overhead}})
+    if (v && !seconds(*v))
+      throw Error(fmt::format("replay: the per-message {} overhead {} s is not between 0 and {:g} s", side, *v,
+                              kLongestSimulation));
   for (const auto& [name, v] : p.mpi.overheads)
     if (!seconds(v))
       throw Error(

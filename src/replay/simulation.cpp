@@ -254,8 +254,14 @@ void build_world(World& w, const Platform& platform, const std::vector<sg::Host*
   const double reference = platform.reference_speed > 0 ? platform.reference_speed : hosts.front()->get_speed();
   w.flops_per_second = reference / platform.speed_factor;
   w.overhead_of_region.assign(trace.defs.regions.size(), 0.0);
+  w.per_message_region.assign(trace.defs.regions.size(), false);
   for (RegionId r = 0; r < trace.defs.regions.size(); ++r)
-    if (is_mpi(trace.defs.regions[r].kind)) w.overhead_of_region[r] = platform.mpi.overhead(trace.defs.regions[r].name);
+    if (is_mpi(trace.defs.regions[r].kind)) {
+      w.overhead_of_region[r] = platform.mpi.overhead(trace.defs.regions[r].name);
+      w.per_message_region[r] = platform.mpi.per_message(trace.defs.regions[r].name);
+    }
+  w.send_overhead = platform.mpi.send_overhead.value_or(0);
+  w.receive_overhead = platform.mpi.receive_overhead.value_or(0);
   init_costs(w, options);
   setup_hosts(w, hosts, options);
   setup_size_factors(w, platform);

@@ -62,10 +62,12 @@ struct World {
   const Trace& trace;
   const ReplayOptions& options;
   std::uint64_t eager_threshold = 65536;
-  double flops_per_second = 1e9;           // reference speed / speed factor
-  std::vector<double> overhead_of_region;  // by RegionId [s]
-  std::vector<double> init_cost;           // by rank [s]
-  std::uint32_t init_ranks = 0;            // ranks whose trace has an MPI_Init
+  double flops_per_second = 1e9;                   // reference speed / speed factor
+  std::vector<double> overhead_of_region;          // by RegionId [s]
+  std::vector<bool> per_message_region;            // by RegionId: its calls pay per message (MpiCosts::per_message)
+  double send_overhead = 0, receive_overhead = 0;  // per message [s]
+  std::vector<double> init_cost;                   // by rank [s]
+  std::uint32_t init_ranks = 0;                    // ranks whose trace has an MPI_Init
   std::vector<sg::Host*> host_of_rank;
   // By rank: true if it has a core of its own (no more ranks on its host than cores), so that its
   // computation can be a sleep of the same length instead of a CPU execution (cheaper to solve).

@@ -29,7 +29,8 @@ nlohmann::json interval_json(const GainInterval& g) {
   nlohmann::json j = {{"low", g.available ? nlohmann::json(g.low) : nlohmann::json(nullptr)},
                       {"high", g.available ? nlohmann::json(g.high) : nlohmann::json(nullptr)},
                       {"fixed_costs", optional_seconds(g.fixed_costs)},
-                      {"minima_model", optional_seconds(g.model_only)}};
+                      {"minima_model", optional_seconds(g.model_only)},
+                      {"network_scaled", optional_seconds(g.network_scaled)}};
   if (g.variability.segments > 0)
     j["variability"] = {{"segments", g.variability.segments},
                         {"low", g.variability.low},
@@ -47,6 +48,8 @@ std::string interval_text(const GainInterval& g) {
   std::string parts;
   if (g.fixed_costs) parts += fmt::format("fixed costs {:.6f} s", *g.fixed_costs);
   if (g.model_only) parts += fmt::format("{}minima model {:.6f} s", parts.empty() ? "" : ", ", *g.model_only);
+  if (g.network_scaled)
+    parts += fmt::format("{}residuals scaled with the network {:.6f} s", parts.empty() ? "" : ", ", *g.network_scaled);
   if (g.variability.segments > 0)
     parts += fmt::format("{}run-to-run {:+.6f}/{:+.6f} s over {} intervals, launch skew {:.6f} s included",
                          parts.empty() ? "" : ", ", g.variability.low - g.point, g.variability.high - g.point,

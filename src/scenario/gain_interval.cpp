@@ -155,19 +155,17 @@ GainVariability gain_variability(const SyncIntervals& identity, const SyncInterv
   return out;
 }
 
-GainInterval gain_interval(double point, std::optional<double> fixed_costs, std::optional<double> model_only,
-                           const GainVariability& variability) {
+GainInterval gain_interval(double point, const CostHypotheses& hypotheses, const GainVariability& variability) {
   GainInterval g;
+  static_cast<CostHypotheses&>(g) = hypotheses;
   g.point = point;
-  g.fixed_costs = fixed_costs;
-  g.model_only = model_only;
   g.variability = variability;
   if (!std::isfinite(point)) {
     g.note = "no gain interval: the point estimate is not finite";
     return g;
   }
   g.low = g.high = point;
-  for (const std::optional<double>& h : {fixed_costs, model_only})
+  for (const std::optional<double>& h : {g.fixed_costs, g.model_only, g.network_scaled})
     if (h && std::isfinite(*h)) g.low = std::min(g.low, *h), g.high = std::max(g.high, *h);
   if (variability.segments > 0) {
     g.low -= std::max(0.0, point - variability.low);
@@ -175,8 +173,8 @@ GainInterval gain_interval(double point, std::optional<double> fixed_costs, std:
   }
   g.available = true;
   std::vector<std::string> missing;
-  if (!fixed_costs) missing.push_back("fixed costs");
-  if (!model_only) missing.push_back("minima model");
+  if (!g.fixed_costs) missing.push_back("fixed costs");
+  if (!g.model_only) missing.push_back("minima model");
   if (variability.segments == 0) missing.push_back("run-to-run variability (too few synchronisation intervals)");
   if (!missing.empty()) {
     g.note = "gain interval without ";

@@ -17,6 +17,7 @@
 #include "wisp/replay/calibrate.hpp"
 #include "wisp/replay/collective_algorithm.hpp"
 #include "wisp/replay/trust.hpp"
+#include "wisp/scenario/network_scaling.hpp"
 
 namespace wisp {
 
@@ -91,6 +92,7 @@ Platform with_network(Platform p, const PlatformChange& c, std::uint32_t ranks) 
   if (c.overhead) {
     p.mpi.default_overhead = *c.overhead;
     p.mpi.overheads.clear();
+    p.mpi.send_overhead.reset(), p.mpi.receive_overhead.reset();
   }
   p.size_factors.clear();
   return p;
@@ -101,6 +103,7 @@ Platform infinitely_fast_network(Platform p) {
   p.bandwidth_factor = 1e9;  // 1e9 times any link: a 10 GB/s link moves 1e19 bytes/s
   p.mpi.default_overhead = 0;
   p.mpi.overheads.clear();
+  p.mpi.send_overhead.reset(), p.mpi.receive_overhead.reset();
   p.size_factors.clear();
   return p;
 }
@@ -133,10 +136,24 @@ ReplayOptions fixed_costs_options(const ReplayOptions& scenario, const CallResid
   return f;
 }
 
+// The scenario of hypothesis (c): a platform change with the identity's residuals scaled with the
+// network (network_scaling.hpp); nothing without residuals, a platform change, or networks in numbers.
+std::optional<ReplayOptions> network_scaled_options(const Trace& measured, const PlatformChange& change,
+                                                    const IdentityRun& identity, const Platform& scenario_platform,
+                                                    const ReplayOptions& scenario_options) {
+  if (!change.changes() || !identity.replay.residuals || scenario_options.zero_communication) return std::nullopt;
+  auto scaled = residuals_scaled_with_network(measured, *identity.replay.residuals, identity.platform.platform,
+                                              scenario_platform);
+  if (!scaled) return std::nullopt;
+  ReplayOptions o = model_only(scenario_options);
+  o.residuals = std::make_shared<const CallResiduals>(std::move(*scaled));
+  return o;
+}
+
 // The interval from the hypotheses' gains, the variability of the two traces and the failed replays' notes.
-GainInterval interval_of(double point, std::optional<double> fixed, std::optional<double> minima,
-                         const SyncIntervals& identity, const Trace& scenario, const std::vector<std::string>& notes) {
-  GainInterval g = gain_interval(point, fixed, minima, gain_variability(identity, sync_intervals(scenario)));
+GainInterval interval_of(double point, const CostHypotheses& hypotheses, const SyncIntervals& identity,
+                         const Trace& scenario, const std::vector<std::string>& notes) {
+  GainInterval g = gain_interval(point, hypotheses, gain_variability(identity, sync_intervals(scenario)));
   for (const std::string& n : notes) g.note += (g.note.empty() ? "" : "; ") + n;
   return g;
 }
@@ -286,8 +303,7 @@ ScenarioSetup scenario_setup(const Scenario& scenario, const Transformed& t, con
         (s.description.empty() ? "" : s.description + "; ") + "network " + absolute_network_text(t.platform);
   }
   apply(s.platform, t.platform);
-  if (!t.platform.file.empty() || t.platform.absolute() || t.platform.speed_factor != 1 ||
-      t.platform.latency_factor != 1 || t.platform.bandwidth_factor != 1)
+  if (t.platform.changes())
     s.description = (s.description.empty() ? identity.platform.description : s.description) + factors(s.platform);
   s.options = identity.options;
   s.options.zero_communication = t.zero_communication;
@@ -395,7 +411,14 @@ GainInterval point_interval(const Trace& measured, const Transformed& t, const I
   } catch (const Error& e) {
     notes.push_back(std::string("fixed costs: ") + e.what());
   }
-  GainInterval g = gain_interval(point, fixed, minima, variability);
+  std::optional<double> scaled;
+  try {
+    if (auto o = network_scaled_options(measured, t.platform, identity, setup.platform, setup.options))
+      scaled = identity.replay.runtime - hypothesis(t.trace, setup.platform, *o).runtime;
+  } catch (const Error& e) {
+    notes.push_back(std::string("residuals scaled with the network: ") + e.what());
+  }
+  GainInterval g = gain_interval(point, CostHypotheses{fixed, minima, scaled}, variability);
   for (const std::string& n : notes) g.note += (g.note.empty() ? "" : "; ") + n;
   return g;
 }
@@ -465,7 +488,7 @@ PointRun::PointRun(const Scenario& scenario, const Trace& measured, Trace* owned
 
 PointRun::~PointRun() {
   for (auto* r : {&identity_replay_, &scenario_replay_, &minima_identity_, &minima_scenario_, &anchored_identity_,
-                  &fixed_scenario_, &fast_network_})
+                  &fixed_scenario_, &scaled_scenario_, &fast_network_})
     if (*r) abandon_replay(**r);
 }
 
@@ -500,6 +523,9 @@ void PointRun::start_hypotheses() {
   } else {
     anchored_runtime_ = identity_.replay.runtime;
   }
+  if (auto o =
+          network_scaled_options(measured_, transformed_.platform, identity_, scenario_platform_, scenario_options_))
+    scaled_scenario_ = start_replay(transformed_.trace, scenario_platform_, *o, ReplayAnswer::Runtime, &measured_);
   if (!residuals || scenario_options_.zero_communication) return;
   fixed_scenario_ = start_replay(transformed_.trace, scenario_platform_,
                                  fixed_costs_options(scenario_options_, *residuals), ReplayAnswer::Runtime, &measured_);
@@ -586,6 +612,7 @@ void PointRun::wait_replays() {
   minima_identity_runtime_ = runtime_of(minima_identity_, "minima model identity", hypothesis_notes_);
   minima_scenario_runtime_ = runtime_of(minima_scenario_, "minima model scenario", hypothesis_notes_);
   fixed_scenario_runtime_ = runtime_of(fixed_scenario_, "fixed costs scenario", hypothesis_notes_);
+  scaled_scenario_runtime_ = runtime_of(scaled_scenario_, "residuals scaled with the network", hypothesis_notes_);
   fast_network_runtime_ = runtime_of(fast_network_, "infinitely fast network", hypothesis_notes_);
 }
 
@@ -619,7 +646,9 @@ GainInterval PointRun::finish_interval(const ReplayResult& scenario) {
     minima = *minima_identity_runtime_ - *minima_scenario_runtime_;
   if (fixed_scenario_runtime_ && anchored_runtime_) fixed = *anchored_runtime_ - *fixed_scenario_runtime_;
   if (scenario_options_.zero_communication) fixed = point;  // no residual is kept: (a) is the point
-  return interval_of(point, fixed, minima, identity_sync_, scenario.trace, hypothesis_notes_);
+  std::optional<double> scaled;
+  if (scaled_scenario_runtime_) scaled = identity_.replay.runtime - *scaled_scenario_runtime_;
+  return interval_of(point, CostHypotheses{fixed, minima, scaled}, identity_sync_, scenario.trace, hypothesis_notes_);
 }
 
 }  // namespace wisp

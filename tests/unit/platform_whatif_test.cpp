@@ -18,6 +18,7 @@
 #include "wisp/generate/command_line.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/read_file.hpp"
+#include "wisp/scenario/network_scaling.hpp"
 #include "wisp/scenario/platform_reach.hpp"
 #include "wisp/scenario/point_replays.hpp"
 #include "wisp/scenario/trace_source.hpp"
@@ -159,7 +160,9 @@ TEST_CASE("rebalancing a region that is already balanced replays as the identity
 // The receive's model ends when the message arrives: 3 + 0.001 + 0.01 + 8000 / 1e6 = 3.019; it
 // waited for the send's enter at 3, so network 3.019 - 3 = 0.019, waiting 3 - 1 = 2, residual
 // 3.2 - 3.019 = 0.181. Init and Finalize: 4 x 1 s, traced.
-TEST_CASE("the reach is the network's part of the traced MPI time, by the numbers of a hand-made trace", "[platform]") {
+namespace {
+
+Trace reach_trace() {
   test::HandTrace h(2);
   for (Rank r : {0u, 1u}) h.init(r, 0, 1);
   h.work(0, 1, 3, "work");
@@ -168,13 +171,23 @@ TEST_CASE("the reach is the network's part of the traced MPI time, by the number
   h.recv(1, 1, 3.2, 0, 0, 8000);
   h.work(1, 3.2, 4, "work");
   for (Rank r : {0u, 1u}) h.finalize(r, 4, 5);
-  const Trace t = h.finish();
-  const Scenario s = parse_scenario(
-      "wisp: 1\ntrace: hand.otf2\nreplay: {interval: false}\n"
-      "platform: {latency: 0.01, bandwidth: 1e6, overhead: 0.001, contention: false}\n"
-      "transforms:\n  - platform: {bandwidth_factor: 2}\n",
-      "hand.yaml");
-  const IdentityRun identity = run_identity(s, t);
+  return h.finish();
+}
+
+// Its network, doubled in bandwidth.
+Scenario reach_scenario(bool interval) {
+  return parse_scenario(fmt::format("wisp: 1\ntrace: hand.otf2\nreplay: {{interval: {}}}\n"
+                                    "platform: {{latency: 0.01, bandwidth: 1e6, overhead: 0.001, contention: false}}\n"
+                                    "transforms:\n  - platform: {{bandwidth_factor: 2}}\n",
+                                    interval),
+                        "hand.yaml");
+}
+
+}  // namespace
+
+TEST_CASE("the reach is the network's part of the traced MPI time, by the numbers of a hand-made trace", "[platform]") {
+  const Trace t = reach_trace();
+  const IdentityRun identity = run_identity(reach_scenario(false), t);
   const std::optional<PlatformReach> reach = platform_reach(identity.residuals);
   REQUIRE(reach);
   CHECK(reach->traced == Approx(0.5 + 2.2 + 4.0).margin(1e-9));
@@ -184,6 +197,38 @@ TEST_CASE("the reach is the network's part of the traced MPI time, by the number
   CHECK(reach->residual == Approx(0.499 + 0.181).margin(1e-9));
   CHECK_THAT(platform_reach_text(*reach), Catch::Contains("0.020000 s of 6.700000 s"));
   CHECK_THAT(platform_reach_warning(*reach), Catch::Contains("explains 3 % of what the MPI calls cost"));
+}
+
+// The same trace, read the other way: the residuals scale with the network. A message of 8000 B
+// costs o + L + s/B = 0.001 + 0.01 + 0.008 = 0.019 s on the identity's network and 0.015 s with the
+// bandwidth doubled: the send's residual 0.499 and the receive's 0.181 become 15/19 of themselves,
+// Init and Finalize keep theirs. Rank 1 then enters MPI_Finalize 0.004 (transfer) + 0.181 x 4/19
+// earlier, at 3.957895 s; rank 0, whose send's residual shrinks by 0.499 x 4/19, at 3.894947 s:
+// the run ends 4 - 3.957895 = 0.042105 s earlier. Keeping the residuals, rank 0 still enters at 4:
+// the point gains nothing, and the interval spans both readings.
+TEST_CASE("the interval's third reading: residuals that scale with the network, by hand", "[platform]") {
+  const Trace t = reach_trace();
+  const Scenario s = reach_scenario(true);
+  const IdentityRun identity = run_identity(s, t);
+  REQUIRE(identity.replay.residuals);
+  const CallResiduals& kept = *identity.replay.residuals;
+  Platform target = identity.platform.platform;
+  target.bandwidth_factor = 2;
+  const std::optional<CallResiduals> scaled =
+      residuals_scaled_with_network(t, kept, identity.platform.platform, target);
+  REQUIRE(scaled);
+  // Calls by rank: Init, Send/Recv, Finalize.
+  CHECK(scaled->by_rank[0][1] == Approx(0.499 * 15 / 19).margin(1e-9));
+  CHECK(scaled->by_rank[1][1] == Approx(0.181 * 15 / 19).margin(1e-9));
+  for (Rank r : {0u, 1u})
+    for (std::size_t call : {0u, 2u}) CHECK(scaled->by_rank[r][call] == kept.by_rank[r][call]);
+  const PointResult p = run_point(s, t);
+  CHECK(p.gain() == Approx(0).margin(1e-9));
+  REQUIRE(p.interval.network_scaled);
+  CHECK(*p.interval.network_scaled == Approx(0.004 + 0.181 * 4 / 19).margin(1e-7));
+  CHECK(p.interval.high >= *p.interval.network_scaled);
+  // A SimGrid file that is not a calibrated crossbar has no network in numbers: no third reading.
+  CHECK_FALSE(network_numbers(load_platform(std::string(WISP_SOURCE_DIR) + "/platforms/torus.xml")));
 }
 
 // cloverleaf_2r (2 ranks bound to 2 cores): MPI_Init alone holds 0.473 s of its 0.994 s of traced

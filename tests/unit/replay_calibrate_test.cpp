@@ -54,6 +54,14 @@ TEST_CASE("calibration recovers the model's latency, bandwidth, overheads and ea
   CHECK(c.latency == Approx(p.latency).margin(1e-9));
   CHECK(c.platform.mpi.overheads.at("MPI_Recv") == Approx(p.overhead).margin(1e-9));
   CHECK(c.platform.mpi.overheads.at("MPI_Send") == Approx(p.overhead).margin(1e-9));
+  // A call of a function the ping-pong does not have (another trace's MPI_Isend, MPI_Allreduce)
+  // pays the model's o per message it sends and per message it receives.
+  REQUIRE(c.platform.mpi.send_overhead);
+  REQUIRE(c.platform.mpi.receive_overhead);
+  CHECK(*c.platform.mpi.send_overhead == Approx(p.overhead).margin(1e-9));
+  CHECK(*c.platform.mpi.receive_overhead == Approx(p.overhead).margin(1e-9));
+  CHECK(c.platform.mpi.per_message("MPI_Isend"));
+  CHECK_FALSE(c.platform.mpi.per_message("MPI_Send"));
   // Rendezvous evidence starts at 32 KiB (the first size above the 16 KiB limit); eager evidence
   // up to 16 KiB: the threshold lies in between.
   CHECK(c.eager_threshold >= p.eager_limit);
@@ -119,6 +127,10 @@ TEST_CASE("a calibrated platform survives its XML form", "[replay][calibrate]") 
   const Platform loaded = load_platform(file);
   CHECK(loaded.mpi.eager_threshold == c.platform.mpi.eager_threshold);
   CHECK(loaded.mpi.overheads.at("MPI_Send") == Approx(c.platform.mpi.overheads.at("MPI_Send")));
+  REQUIRE(loaded.mpi.send_overhead);
+  REQUIRE(loaded.mpi.receive_overhead);
+  CHECK(*loaded.mpi.send_overhead == Approx(*c.platform.mpi.send_overhead));
+  CHECK(*loaded.mpi.receive_overhead == Approx(*c.platform.mpi.receive_overhead));
   CHECK(loaded.size_factors.size() == c.platform.size_factors.size());
   const ReplayResult a = replay(t, c.platform), b = replay(t, loaded);
   CHECK(b.runtime == Approx(a.runtime).epsilon(1e-7));

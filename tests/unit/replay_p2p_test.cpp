@@ -138,6 +138,28 @@ TEST_CASE("a Wait blocks until the rendezvous transfer ends", "[replay][p2p]") {
   CHECK(call_leave(r.trace, 1, 1) == Approx(3016));
 }
 
+TEST_CASE("per-message overheads: a send's before it, a receive's once it arrived", "[replay][p2p]") {
+  TinyTrace t(2);
+  t.call(0, "MPI_Isend", 1000, 1010, [&](RankBuilder& b) { b.isend(us(1000), 1, t.world(), 0, 500, 1); });
+  t.call(0, "MPI_Wait", 1020, 1030, [&](RankBuilder& b) { b.isend_complete(us(1030), 1); });
+  t.call(1, "MPI_Irecv", 900, 910, [&](RankBuilder& b) { b.irecv_request(us(900), 1); });
+  t.call(1, "MPI_Waitany", 920, 930, [&](RankBuilder& b) { b.irecv(us(930), 0, t.world(), 0, 500, 1); });
+  Platform p = tiny_platform(2, 1, 1000);  // the 1 us per call is not paid: no function has its own
+  p.mpi.send_overhead = us(2);
+  p.mpi.receive_overhead = us(3);
+  const Trace in = t.finish(4000);
+  const ReplayResult r = replay(in, p);
+  // Isend: 2 us for its message, which leaves at 1002 and arrives 1002 + 10 + 0.5 = 1012.5.
+  CHECK(call_leave(r.trace, 0, 0) == Approx(1002));
+  // Irecv posts (no message yet): 900 -> 900. Waitany entered 910, the message arrives at 1012.5,
+  // then 3 us to receive it.
+  CHECK(call_leave(r.trace, 1, 0) == Approx(900));
+  CHECK(call_leave(r.trace, 1, 1) == Approx(1015.5));
+  // A function with an overhead of its own pays it per call instead.
+  p.mpi.overheads["MPI_Waitany"] = us(1);
+  CHECK(call_leave(replay(in, p).trace, 1, 1) == Approx(1012.5));
+}
+
 TEST_CASE("MPI_Sendrecv posts both sides before waiting (no deadlock)", "[replay][p2p]") {
   TinyTrace t(2);
   for (Rank r = 0; r < 2; ++r) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,8 +26,18 @@ struct MpiCosts {
   // the class). Model-only replays add it; anchored replays use each call's own residual instead.
   // XML: <prop id="wisp:call-costs:node-3:MPI_Send" value="12:3.1e-6;13:4e-6"/>.
   std::map<std::string, std::map<std::string, std::map<std::uint32_t, double>>> call_costs;
+  // LogGP's per-message overhead o, for an MPI function without an overhead of its own: each
+  // message a call sends costs `send_overhead` before its communication, each it receives (a
+  // receive, a completed receive request, a collective's round) `receive_overhead` after it.
+  // Unset: such a function costs `default_overhead` per call. `wisp calibrate` fits them from a
+  // trace's sends and receives, so that its file prices the calls another trace makes.
+  // XML: <prop id="wisp:message-overhead:send" value="2e-6"/> (and :receive).
+  std::optional<double> send_overhead, receive_overhead;
 
   double overhead(const std::string& function) const;
+  // Whether `function`'s calls pay per message (it has no overhead of its own and the costs have
+  // per-message overheads); its per-call overhead is then 0.
+  bool per_message(const std::string& function) const;
 };
 
 // Network shape of a generated platform.
@@ -89,6 +100,10 @@ Platform load_platform(const std::filesystem::path& file);
 // and call costs of host r mod H, and the returned line says so; any other platform is left as it
 // is (its ranks go round robin over its hosts; placement_warning says when they share cores).
 std::string fit_to_ranks(Platform& platform, std::uint32_t ranks);
+
+// The per-host links of a platform file that is a crossbar as `wisp calibrate` writes it (index =
+// host); nothing for a generated platform or any other file.
+std::optional<std::vector<HostLink>> crossbar_links(const Platform& platform);
 
 // A contention-free crossbar: `hosts` hosts of `speed` flop/s, end-to-end `latency` and
 // `bandwidth`, FATPIPE links, every MPI call costing `overhead`. With the generators' model

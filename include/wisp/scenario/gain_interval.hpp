@@ -1,6 +1,7 @@
 // How far to trust a gain: the interval around the point estimate. It spans the bounding cost
 // hypotheses — (a) every residual kept as fixed local cost of its call, (b) every residual dropped,
-// costs from the calibrated minima model alone — widened by the run-to-run variability the trace
+// costs from the calibrated minima model alone, (c) for a platform change, every residual scaled
+// with the network (network_scaling.hpp) — widened by the run-to-run variability the trace
 // itself shows (a bootstrap over the run's synchronisation intervals, and the launch's jitter). scenarios/README.md
 // explains it to users.
 #pragma once
@@ -45,20 +46,24 @@ struct SyncIntervals {
 SyncIntervals sync_intervals(const Trace& trace);
 GainVariability gain_variability(const SyncIntervals& identity, const SyncIntervals& scenario);
 
-struct GainInterval {
+// The gain under each cost hypothesis [s]; unset: not made (or failed).
+struct CostHypotheses {
+  std::optional<double> fixed_costs;     // (a) every residual kept as fixed local cost
+  std::optional<double> model_only;      // (b) every residual dropped: the minima model alone
+  std::optional<double> network_scaled;  // (c) platform changes: residuals scale with the network
+};
+
+struct GainInterval : CostHypotheses {
   bool available = false;
-  double low = 0, high = 0;           // [s]
-  double point = 0;                   // the point estimate [s]
-  std::optional<double> fixed_costs;  // gain under hypothesis (a) [s]
-  std::optional<double> model_only;   // gain under hypothesis (b) [s]
+  double low = 0, high = 0;  // [s]
+  double point = 0;          // the point estimate [s]
   GainVariability variability;
   std::string note;  // why it is not available, or what it lacks
 };
 
 // Hull of the point and the hypotheses, widened on each side by the variability's deviation from
-// the point estimate.
-GainInterval gain_interval(double point, std::optional<double> fixed_costs, std::optional<double> model_only,
-                           const GainVariability& variability);
+// the point estimate. (c) is made for platform changes only: its absence is not a lack.
+GainInterval gain_interval(double point, const CostHypotheses& hypotheses, const GainVariability& variability);
 
 // One line (without "warning: ") when the interval straddles zero or is wider than half the gain.
 std::string interval_warning(const GainInterval& interval);

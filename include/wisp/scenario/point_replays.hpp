@@ -175,7 +175,8 @@ class PointRun {
   std::optional<StartedReplay> identity_replay_, scenario_replay_;
   // The gain interval's cost hypotheses: the minima model alone (identity and scenario), fixed
   // residuals (scenario; its identity is the anchored one, replayed here too for model-only costs).
-  std::optional<StartedReplay> minima_identity_, minima_scenario_, anchored_identity_, fixed_scenario_;
+  std::optional<StartedReplay> minima_identity_, minima_scenario_, anchored_identity_, fixed_scenario_,
+      scaled_scenario_;
   // A platform what-if: the unmodified trace with the network infinitely fast (infinitely_fast_network).
   std::optional<StartedReplay> fast_network_;
   std::optional<double> fast_network_runtime_;
@@ -187,7 +188,8 @@ class PointRun {
   ReplayResult scenario_result_;
   std::vector<std::vector<double>> scenario_times_;
   const Trace* scenario_structure_ = nullptr;
-  std::optional<double> minima_identity_runtime_, minima_scenario_runtime_, fixed_scenario_runtime_;
+  std::optional<double> minima_identity_runtime_, minima_scenario_runtime_, fixed_scenario_runtime_,
+      scaled_scenario_runtime_;
   bool identity_is_structure_ = false;
   Platform scenario_platform_;
   ReplayOptions scenario_options_;

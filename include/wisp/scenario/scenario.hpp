@@ -46,6 +46,10 @@ struct PlatformChange {
   // point_replays.hpp): end-to-end latency [s], bandwidth [bytes/s], per-call overhead [s].
   std::optional<double> latency, bandwidth, overhead;
   bool absolute() const { return latency || bandwidth || overhead; }
+  // Whether the platform differs from the identity's at all.
+  bool changes() const {
+    return !file.empty() || absolute() || speed_factor != 1 || latency_factor != 1 || bandwidth_factor != 1;
+  }
 };
 
 enum class TransformKind { Rebalance, Scale, Set, Zero, Move, Platform };

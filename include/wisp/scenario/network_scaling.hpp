@@ -1,0 +1,39 @@
+// The gain interval's third reading of a platform change: what no network model explains in a
+// call (its residual) scales with the network, as the call's one-way message cost does from the
+// source platform to the target. The point estimate keeps every residual as measured; on a real
+// network change much of it goes with the old network (TCP's socket work), so both readings bound it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "wisp/replay/platform.hpp"
+#include "wisp/replay/residuals.hpp"
+#include "wisp/trace/trace.hpp"
+
+namespace wisp {
+
+// A platform's network in numbers, what-if factors applied: the mean end-to-end latency of its
+// routes [s] and their bandwidth [bytes/s] (a crossbar's per-host links: mean of the up plus the
+// down link, the lower mean bandwidth). Generated platforms and `wisp calibrate` crossbar files;
+// nothing for any other SimGrid file.
+struct NetworkNumbers {
+  double latency = 0, bandwidth = 0;
+};
+std::optional<NetworkNumbers> network_numbers(const Platform& platform);
+
+// One message of `bytes` sent by an MPI call of `function` [s]: its overhead (the function's own,
+// else the per-message send and receive overheads) + latency + bytes / bandwidth.
+double message_cost(const Platform& platform, const NetworkNumbers& network, const std::string& function,
+                    std::uint64_t bytes);
+
+// The residuals with every communicating call's own cost (its residual beyond a partner's
+// lateness) multiplied by message_cost on `target` over message_cost on `source`, for the call's
+// function and bytes (call_bytes). MPI_Init, MPI_Finalize and calls without communication keep
+// theirs, as does a negative residual (the catch-up of a call the model ended late). Nothing when
+// either platform has no network in numbers.
+std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, const CallResiduals& residuals,
+                                                           const Platform& source, const Platform& target);
+
+}  // namespace wisp
