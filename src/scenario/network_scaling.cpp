@@ -34,10 +34,8 @@ std::optional<NetworkNumbers> network_numbers(const Platform& p) {
 }
 
 double message_cost(const Platform& p, const NetworkNumbers& n, const std::string& function, std::uint64_t bytes) {
-  const double overhead = p.mpi.per_message(function)
-                              ? p.mpi.send_overhead.value_or(0) + p.mpi.receive_overhead.value_or(0)
-                              : p.mpi.overhead(function);
-  return overhead + n.latency + static_cast<double>(bytes) / n.bandwidth;
+  const double send = p.mpi.send_overhead.value_or(p.mpi.overhead(function));
+  return send + n.latency + static_cast<double>(bytes) / n.bandwidth + p.mpi.receive_overhead.value_or(0);
 }
 
 namespace {

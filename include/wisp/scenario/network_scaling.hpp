@@ -23,8 +23,9 @@ struct NetworkNumbers {
 };
 std::optional<NetworkNumbers> network_numbers(const Platform& platform);
 
-// One message of `bytes` sent by an MPI call of `function` [s]: its overhead (the function's own,
-// else the per-message send and receive overheads) + latency + bytes / bandwidth.
+// One message of `bytes` from a call of `function`, end to end (LogGP's one-way time) [s]: its send
+// overhead (the platform's per message, else the function's) + latency + bytes / bandwidth + the
+// platform's per-message receive overhead (none without one).
 double message_cost(const Platform& platform, const NetworkNumbers& network, const std::string& function,
                     std::uint64_t bytes);
 

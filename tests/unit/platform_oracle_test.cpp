@@ -1,0 +1,62 @@
+// The real platform oracle (tests/data/platform: the same 2-rank runs over Open MPI's shared memory
+// and over TCP, with the measured post-MPI_Init time of runs A and B). What holds today: a
+// ping-pong's own calibration replays it model-only within 5 % of its post-MPI_Init span; every
+// allreduce case of the oracle, both directions and the three ways of describing the target, has
+// the right sign and its interval (widened by the target's A/B spread) holds the measured change.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "../perf/platform_oracles.hpp"
+#include "helpers.hpp"
+#include "wisp/replay/replay.hpp"
+
+using namespace wisp;
+namespace po = wisp::platform_oracle;
+
+namespace {
+
+const std::filesystem::path kOracle = std::filesystem::path(WISP_SOURCE_DIR) / "tests/data/platform";
+
+// Seconds from the last rank's exit from MPI_Init to the trace's last event.
+double post_init_span(const Trace& t) {
+  double last_init = 0;
+  for (Rank r = 0; r < t.rank_count(); ++r)
+    for (const CallSpan& c : t.ranks[r].mpi_calls) {
+      const Region& region = t.defs.region_of(t.ranks[r].events[c.enter].ref);
+      if (region.mpi == MpiFunction::Init || region.mpi == MpiFunction::InitThread)
+        last_init = std::max(last_init, t.ranks[r].events[c.leave].time);
+    }
+  return t.end_time() - last_init;
+}
+
+}  // namespace
+
+TEST_CASE("a ping-pong's own calibration replays it model-only within 5 % of its post-MPI_Init span",
+          "[platform][calibrate][real]") {
+  test::TempDir work;
+  const auto measured = po::post_init(kOracle);
+  for (const std::string transport : {"vader", "tcp"}) {
+    const Trace trace = read_otf2(kOracle / ("pingpong_" + transport + "_A") / "traces.otf2");
+    const Platform platform = load_platform(po::calibration(kOracle, transport, work.path()));
+    const double simulated = post_init_span(replay(trace, platform, ReplayOptions{}).trace);
+    const double truth = measured.at("pingpong_" + transport + "_A");
+    INFO(transport << ": simulated " << simulated << " s, measured " << truth << " s");
+    CHECK(post_init_span(trace) == Approx(truth).epsilon(1e-6));  // the oracle's figure is this trace's
+    CHECK(std::abs(simulated - truth) <= 0.05 * truth);
+  }
+}
+
+TEST_CASE("the allreduce cases of the platform oracle: the right sign, and the interval holds the measured change",
+          "[platform][real]") {
+  test::TempDir work;
+  for (const po::Case& c : po::cases()) {
+    if (c.app != "allreduce") continue;
+    const po::Outcome o = po::evaluate(kOracle, c, work.path());
+    INFO(c.name() << ": predicted " << o.predicted() << " s, measured " << o.measured << " s, spread " << o.spread
+                  << " s, interval [" << o.low() << ", " << o.high() << "] " << o.point.interval.note);
+    CHECK(o.sign_right());
+    CHECK(o.holds());
+  }
+}
