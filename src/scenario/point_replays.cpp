@@ -138,13 +138,20 @@ ReplayOptions fixed_costs_options(const ReplayOptions& scenario, const CallResid
 
 // The scenario of hypothesis (c): a platform change with the identity's residuals scaled with the
 // network (network_scaling.hpp); nothing without residuals, a platform change, or networks in numbers.
+// A network without numbers (a SimGrid file other than a calibrated crossbar) adds a note saying so.
 std::optional<ReplayOptions> network_scaled_options(const Trace& measured, const PlatformChange& change,
                                                     const IdentityRun& identity, const Platform& scenario_platform,
-                                                    const ReplayOptions& scenario_options) {
+                                                    const ReplayOptions& scenario_options,
+                                                    std::vector<std::string>& notes) {
   if (!change.changes() || !identity.replay.residuals || scenario_options.zero_communication) return std::nullopt;
   auto scaled = residuals_scaled_with_network(measured, *identity.replay.residuals, identity.platform.platform,
                                               scenario_platform);
-  if (!scaled) return std::nullopt;
+  if (!scaled) {
+    notes.push_back(
+        "no reading of the residuals scaled with the network: a platform file other than a wisp calibrate crossbar "
+        "has no latency and bandwidth in numbers");
+    return std::nullopt;
+  }
   ReplayOptions o = model_only(scenario_options);
   o.residuals = std::make_shared<const CallResiduals>(std::move(*scaled));
   return o;
@@ -413,7 +420,7 @@ GainInterval point_interval(const Trace& measured, const Transformed& t, const I
   }
   std::optional<double> scaled;
   try {
-    if (auto o = network_scaled_options(measured, t.platform, identity, setup.platform, setup.options))
+    if (auto o = network_scaled_options(measured, t.platform, identity, setup.platform, setup.options, notes))
       scaled = identity.replay.runtime - hypothesis(t.trace, setup.platform, *o).runtime;
   } catch (const Error& e) {
     notes.push_back(std::string("residuals scaled with the network: ") + e.what());
@@ -523,8 +530,8 @@ void PointRun::start_hypotheses() {
   } else {
     anchored_runtime_ = identity_.replay.runtime;
   }
-  if (auto o =
-          network_scaled_options(measured_, transformed_.platform, identity_, scenario_platform_, scenario_options_))
+  if (auto o = network_scaled_options(measured_, transformed_.platform, identity_, scenario_platform_,
+                                      scenario_options_, hypothesis_notes_))
     scaled_scenario_ = start_replay(transformed_.trace, scenario_platform_, *o, ReplayAnswer::Runtime, &measured_);
   if (!residuals || scenario_options_.zero_communication) return;
   fixed_scenario_ = start_replay(transformed_.trace, scenario_platform_,

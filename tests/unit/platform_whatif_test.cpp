@@ -227,8 +227,18 @@ TEST_CASE("the interval's third reading: residuals that scale with the network, 
   REQUIRE(p.interval.network_scaled);
   CHECK(*p.interval.network_scaled == Approx(0.004 + 0.181 * 4 / 19).margin(1e-7));
   CHECK(p.interval.high >= *p.interval.network_scaled);
-  // A SimGrid file that is not a calibrated crossbar has no network in numbers: no third reading.
-  CHECK_FALSE(network_numbers(load_platform(std::string(WISP_SOURCE_DIR) + "/platforms/torus.xml")));
+  // A SimGrid file that is not a calibrated crossbar has no network in numbers: no third reading,
+  // and the interval's note says why.
+  const std::string torus = std::string(WISP_SOURCE_DIR) + "/platforms/torus.xml";
+  CHECK_FALSE(network_numbers(load_platform(torus)));
+  const Scenario on_torus = parse_scenario(
+      "wisp: 1\ntrace: hand.otf2\nplatform: {latency: 0.01, bandwidth: 1e6, overhead: 0.001, contention: false}\n"
+      "transforms:\n  - platform: {file: \"" +
+          torus + "\"}\n",
+      "torus.yaml");
+  const PointResult q = run_point(on_torus, t);
+  CHECK_FALSE(q.interval.network_scaled);
+  CHECK_THAT(q.interval.note, Catch::Contains("no reading of the residuals scaled with the network"));
 }
 
 // cloverleaf_2r (2 ranks bound to 2 cores): MPI_Init alone holds 0.473 s of its 0.994 s of traced
