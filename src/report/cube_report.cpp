@@ -186,6 +186,20 @@ void add_system(pugi::xml_node cube, const Definitions& d, const std::vector<std
   }
 }
 
+// CubeLib's anchor grammar (4.8.2, which cube_info, cube_dump and CubeGUI parse with) ends only
+// <attr>, <parameter> and <dim> with "/>"; every other element needs its end tag (a leaf
+// `<cnode id="3" calleeId="2"/>` is a syntax error there): an empty one gets an empty text.
+void close_empty_elements(pugi::xml_node node) {
+  for (pugi::xml_node child : node.children()) {
+    if (child.type() != pugi::node_element) continue;
+    const std::string_view name = child.name();
+    if (child.first_child())
+      close_empty_elements(child);
+    else if (name != "attr" && name != "parameter" && name != "dim")
+      child.append_child(pugi::node_pcdata);
+  }
+}
+
 std::string anchor_xml(const TraceSummary& trace, const MetricTree& metrics, const CallTree& calls,
                        const std::vector<std::uint32_t>& masters, const std::string& creator) {
   pugi::xml_document doc;
@@ -205,6 +219,7 @@ std::string anchor_xml(const TraceSummary& trace, const MetricTree& metrics, con
   add_program(cube, trace, calls);
   add_system(cube, trace.defs, masters);
   std::ostringstream out;
+  close_empty_elements(cube);
   doc.save(out, " ", pugi::format_default, pugi::encoding_utf8);
   return out.str();
 }

@@ -91,6 +91,17 @@ inline void locations(pugi::xml_node node, CubeFile& out) {
   }
 }
 
+// CubeLib 4.8.2's grammar (Cube4Parser.yy: cube_info, cube_dump, CubeGUI) closes only <attr>,
+// <parameter> and <dim> with "/>"; it stops at any other self-closing element.
+inline void require_end_tags(const std::string& xml) {
+  for (std::size_t end = xml.find("/>"); end != std::string::npos; end = xml.find("/>", end + 2)) {
+    const std::size_t open = xml.rfind('<', end);
+    const std::string name = xml.substr(open + 1, xml.find_first_of(" \t\n/", open + 1) - open - 1);
+    if (name != "attr" && name != "parameter" && name != "dim")
+      throw std::runtime_error("anchor.xml: <" + name + "/> is self-closing, which CubeLib's grammar refuses");
+  }
+}
+
 }  // namespace cube_detail
 
 inline CubeFile read_cube(const std::filesystem::path& file) {
@@ -98,6 +109,7 @@ inline CubeFile read_cube(const std::filesystem::path& file) {
   if (!bytes) throw std::runtime_error("cannot read " + file.string());
   std::map<std::string, std::string> members;
   for (TarMember& m : read_tar(*bytes, file.string())) members[m.name] = std::move(m.content);
+  cube_detail::require_end_tags(members.at("anchor.xml"));
   pugi::xml_document doc;
   if (!doc.load_string(members.at("anchor.xml").c_str())) throw std::runtime_error("anchor.xml is not XML");
   pugi::xml_node cube = doc.child("cube");
