@@ -330,14 +330,10 @@ std::string write_cube(const std::filesystem::path& file, const TraceSummary& tr
     const std::uint32_t slot = r.callpath < trace.defs.callpaths.size() ? slot_of(r.callpath) : 0;
     own[m][calls.cnode_of_slot[slot] * locations + masters[r.rank]] += v;
   }
-  std::vector<std::vector<double>> stored = own;  // metric-exclusive: own minus the children's
-  for (std::size_t m = 0; m < metrics.names.size(); ++m)
-    if (metrics.parent[m] != kNone)
-      for (std::size_t i = 0; i < own[m].size(); ++i) stored[metrics.parent[m]][i] -= own[m][i];
   std::vector<TarMember> members{{"anchor.xml", anchor_xml(trace, metrics, calls, masters, creator)}};
   for (std::size_t m = 0; m < metrics.names.size(); ++m) {
     members.push_back({fmt::format("{}.index", m), index_file(static_cast<std::uint32_t>(cnodes))});
-    members.push_back({fmt::format("{}.data", m), data_file(stored[m])});
+    members.push_back({fmt::format("{}.data", m), data_file(own[m])});  // metric-inclusive, as CubeLib reads it
   }
   write_file_atomically(file, [&](std::ostream& out) { write_tar(out, members); });
   if (!non_finite) return "";

@@ -1,6 +1,6 @@
 // A reader of Cube 4 archives for the tests, written from the format (pycubexr's format note and
 // Score-P's files), not from wisp's writer: the tar's anchor.xml (metric, call and system trees)
-// and each metric's <id>.index and <id>.data, values metric-inclusive as Cube shows them.
+// and each metric's <id>.index and <id>.data, values metric-inclusive as CubeLib reads them.
 #pragma once
 
 #include <pugixml.hpp>
@@ -32,12 +32,10 @@ struct CubeFile {
       if (metrics[m] == name) return static_cast<int>(m);
     return -1;
   }
-  // Cube's metric-inclusive value: the metric's stored value plus its descendants'.
+  // The metric-inclusive value, as CubeLib reads a stored value (its exclusive view of a metric
+  // with children is the stored value minus the children's).
   double value(int m, std::size_t cnode, std::size_t location) const {
-    double v = stored[m][cnode * locations() + location];
-    for (std::size_t c = 0; c < metrics.size(); ++c)
-      if (metric_parent[c] == m) v += value(static_cast<int>(c), cnode, location);
-    return v;
+    return stored[m][cnode * locations() + location];
   }
 };
 
