@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Opens every cube wisp writes with CubeLib's own tools, and checks that CubeLib's `cube_diff
-# scenario.cubex identity.cubex` equals wisp's difference.cubex. Not in CI: CubeLib is no Debian
+# Opens every cube wisp writes with CubeLib's own tools, checks that CubeLib's `cube_diff
+# scenario.cubex identity.cubex` equals wisp's difference.cubex, and compares the cube of every
+# trace with a Scalasca dump in tests/data with it (scripts/cube_vs_scalasca.py). Not in CI: CubeLib is no Debian
 # package (build it from Score-P 8.4's vendor/cubelib outside the project: src/report/README.md).
 #   bash scripts/cubelib_check.sh CUBELIB_BIN_DIR [build/wisp]
 set -euo pipefail
@@ -31,6 +32,14 @@ for cube in "${cubes[@]}"; do
   fi
 done
 echo "cube_info and cube_dump -m all read $opened of ${#cubes[@]} cubes"
+deviating=0
+for dump in $(find tests/data -name scalasca.tsv.gz | sort); do
+  dir=$(dirname "$dump")
+  out="$work/scalasca-${dir//\//-}"
+  "$wisp" -q analyze "$dir/traces.otf2" -o "$out" > /dev/null 2>&1
+  echo "${dir#tests/data/} against Scalasca's cube:"
+  python3 scripts/cube_vs_scalasca.py "$bin" "$out/analysis.cubex" "$dump" | sed 's/^/  /' || deviating=$((deviating + 1))
+done
 failed=0
 for run in "${runs[@]}"; do
   "$bin/cube_diff" "$run/scenario.cubex" "$run/identity.cubex" -o "$run/cube_diff.cubex" > /dev/null 2>&1
@@ -52,4 +61,5 @@ print(f"{sys.argv[3]}: cube_diff = difference.cubex on {entries} entries, larges
 sys.exit(1 if worst > 1e-5 else 0)
 PY
 done
+echo "traces whose cube deviates from Scalasca's somewhere: $deviating (the limits: src/analysis/README.md)"
 [ "$opened" -eq "${#cubes[@]}" ] && [ "$failed" -eq 0 ]
