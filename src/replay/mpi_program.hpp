@@ -48,7 +48,7 @@ class ProgramWriter {
 struct ProgramCosts {
   std::vector<double> overhead_of_region;
   std::vector<bool> per_message_region;            // its calls pay per message, sends and receives alike
-  double send_overhead = 0, receive_overhead = 0;  // per message [s], before the call's communication
+  double send_overhead = 0, receive_overhead = 0;  // per message [s]; an export charges both before the call
   std::vector<double> init_wait;                   // by rank
   std::vector<std::vector<double>> typical;
 };
