@@ -358,13 +358,12 @@ std::vector<std::pair<double, double>> rendezvous_points(const Minima& minima, R
   return pts;
 }
 
-// Per (receiver, size class) of messages whose receiver was waiting when the send started: the
-// fastest arrival after the send's overhead, i.e. the network transfer as the replay sees it (eager
-// or rendezvous alike: with the receive posted, the transfer starts when the send is ready).
-std::map<std::pair<Rank, std::uint32_t>, Minimum> waiting_receiver_minima(const Trace& t,
-                                                                          const std::map<RegionId, double>& overhead,
-                                                                          bool waiting_only = true) {
-  std::map<std::pair<Rank, std::uint32_t>, Minimum> out;
+// Every message whose receiver was waiting when the send started (any message with `waiting_only`
+// false), as visit(receiver, bytes, transfer): its arrival after the send's overhead, i.e. the
+// network transfer as the replay sees it (eager or rendezvous alike: with the receive posted, the
+// transfer starts when the send is ready).
+template <class Visit>
+void visit_transfers(const Trace& t, const std::map<RegionId, double>& overhead, bool waiting_only, Visit&& visit) {
   for (const Message& m : t.messages) {
     const RankTrace& srt = t.ranks[m.sender];
     const RankTrace& rrt = t.ranks[m.receiver];
@@ -381,14 +380,23 @@ std::map<std::pair<Rank, std::uint32_t>, Minimum> waiting_receiver_minima(const 
     const double start = srt.events[send_call->enter].time;
     if (waiting_only && posted > start) continue;  // the receiver came later: the arrival is not observed
     const auto o = overhead.find(send_region);
-    const double transfer = rrt.events[recv_call->leave].time - start - (o == overhead.end() ? 0 : o->second);
-    Minimum& x = out[{m.receiver, size_class(sp.bytes)}];
+    visit(m.receiver, sp.bytes, rrt.events[recv_call->leave].time - start - (o == overhead.end() ? 0 : o->second));
+  }
+}
+
+// Per (receiver, size class) of the transfers above: the fastest.
+std::map<std::pair<Rank, std::uint32_t>, Minimum> waiting_receiver_minima(const Trace& t,
+                                                                          const std::map<RegionId, double>& overhead,
+                                                                          bool waiting_only = true) {
+  std::map<std::pair<Rank, std::uint32_t>, Minimum> out;
+  visit_transfers(t, overhead, waiting_only, [&](Rank receiver, std::uint64_t bytes, double transfer) {
+    Minimum& x = out[{receiver, size_class(bytes)}];
     ++x.count;
     if (transfer > 0 && transfer < x.duration) {
       x.duration = transfer;
-      x.bytes = sp.bytes;
+      x.bytes = bytes;
     }
-  }
+  });
   for (auto it = out.begin(); it != out.end();) it = it->second.duration == kInf ? out.erase(it) : std::next(it);
   return out;
 }
@@ -729,6 +737,56 @@ void per_message_overheads(MpiCosts& mpi, const Fitting& f, const std::vector<Re
   if (f.recv_region != kNone) mpi.receive_overhead = f.recv_overhead;
 }
 
+// 10. The typical excess: per size class of wait-free transfers (messages to a waiting receiver,
+//     collective steps) with enough of them, the median minus the fastest (what the model prices);
+//     a line a + s·b over the classes, weighted by their transfers, neither part negative.
+struct ExcessClass {
+  double bytes = 0, excess = 0;
+  std::size_t transfers = 0;
+};
+
+ExcessClass excess_class(std::vector<std::pair<std::uint64_t, double>> transfers) {
+  std::vector<double> seconds;
+  double bytes = 0;
+  for (const auto& [b, t] : transfers) seconds.push_back(t), bytes += static_cast<double>(b);
+  const double fastest = *std::min_element(seconds.begin(), seconds.end());
+  return ExcessClass{bytes / static_cast<double>(seconds.size()), median(seconds) - fastest, seconds.size()};
+}
+
+std::vector<ExcessClass> excess_classes(const Fitting& f, const Trace& trace) {
+  std::map<std::pair<bool, std::uint32_t>, std::vector<std::pair<std::uint64_t, double>>> classes;
+  visit_transfers(trace, f.overhead, true, [&](Rank, std::uint64_t bytes, double transfer) {
+    classes[{false, size_class(bytes)}].emplace_back(bytes, transfer);
+  });
+  for (const Sample& s : f.samples)
+    if (s.kind == Kind::Collective && s.comm_size >= 2 && trace.defs.regions[s.region].mpi != MpiFunction::Finalize)
+      classes[{true, size_class(s.bytes)}].emplace_back(s.bytes, s.duration / ceil_log2(s.comm_size));
+  std::vector<ExcessClass> out;
+  for (auto& [key, transfers] : classes)
+    if (transfers.size() >= kPointTransfers) out.push_back(excess_class(std::move(transfers)));
+  return out;
+}
+
+void fit_typical_excess(Calibration& c, const Fitting& f, const Trace& trace) {
+  const std::vector<ExcessClass> classes = excess_classes(f, trace);
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const ExcessClass& k : classes) {
+    const double w = static_cast<double>(k.transfers);
+    n += w, sx += w * k.bytes, sy += w * k.excess, sxx += w * k.bytes * k.bytes, sxy += w * k.bytes * k.excess;
+  }
+  if (n < kObservedTransfers) return;
+  const double det = n * sxx - sx * sx;
+  MpiCosts::TypicalExcess e;
+  e.per_byte = det > 0 ? std::max(0.0, (n * sxy - sx * sy) / det) : 0.0;
+  e.latency = std::max(0.0, (sy - e.per_byte * sx) / n);
+  c.platform.mpi.typical_excess = e;
+  std::string detail;
+  for (const ExcessClass& k : classes)
+    detail += fmt::format("{}{:.0f} B: +{:.3f} us", detail.empty() ? "" : ", ", k.bytes, k.excess * 1e6);
+  c.typical_evidence = fmt::format("median minus fastest of {:.0f} wait-free transfers in {} size classes ({})", n,
+                                   classes.size(), detail);
+}
+
 // 9. The calibrated platform: a crossbar with one host per rank, the fitted links and overheads.
 void describe_platform(Calibration& c, const Fitting& f, const Trace& trace, std::vector<HostLink> links) {
   Platform& p = c.platform;
@@ -778,6 +836,7 @@ Calibration calibrate(const Trace& trace) {
   ReceiverLinks receivers = fit_receivers(c, f, trace);
   note_degenerate_fits(c, receivers.zero_latency, receivers.clamped);
   describe_platform(c, f, trace, std::move(receivers.links));
+  fit_typical_excess(c, f, trace);
   return c;
 }
 
@@ -851,6 +910,9 @@ std::string calibration_text(const Calibration& c) {
     out += fmt::format("  per message      send {}, receive {} (what a call of a function not listed below pays)\n",
                        mpi.send_overhead ? us(*mpi.send_overhead) : "-",
                        mpi.receive_overhead ? us(*mpi.receive_overhead) : "-");
+  if (const auto& e = mpi.typical_excess)
+    out += fmt::format("  typical excess   {} + {:.4g} ns/KiB beyond the fastest transfer: {}\n", us(e->latency),
+                       e->per_byte * 1024e9, c.typical_evidence);
   for (const std::string& n : c.notes) out += "  note: " + n + "\n";
   out += fmt::format("  collectives      {}\n", format_collective_algorithms(c.algorithms));
   for (const std::string& e : c.algorithm_evidence) out += "    " + e + "\n";

@@ -121,6 +121,9 @@ Platform load_platform(const std::filesystem::path& file) {
       p.mpi.send_overhead = parse_number(value, file, line, id);
     } else if (id == "wisp:message-overhead:receive") {
       p.mpi.receive_overhead = parse_number(value, file, line, id);
+    } else if (id == "wisp:typical-excess:latency" || id == "wisp:typical-excess:per-byte") {
+      auto& excess = p.mpi.typical_excess.emplace(p.mpi.typical_excess.value_or(MpiCosts::TypicalExcess{}));
+      (id.back() == 'y' ? excess.latency : excess.per_byte) = parse_number(value, file, line, id);
     } else if (id.rfind("wisp:overhead:", 0) == 0 && id.size() > 14) {
       p.mpi.overheads[id.substr(14)] = parse_number(value, file, line, id);
     } else if (id.rfind("wisp:size-factors:", 0) == 0 && id.size() > 18) {
@@ -135,6 +138,7 @@ Platform load_platform(const std::filesystem::path& file) {
           fmt::format("platform {} line {}: unknown property '{}' (expected "
                       "wisp:eager-threshold, wisp:overhead, wisp:overhead:MPI_<name>, "
                       "wisp:message-overhead:send, wisp:message-overhead:receive, "
+                      "wisp:typical-excess:latency, wisp:typical-excess:per-byte, "
                       "wisp:size-factors:<host>, wisp:call-costs:<host>:MPI_<name> or wisp:reference-speed)",
                       file.string(), line, id));
     }
@@ -177,6 +181,12 @@ std::string platform_xml(const Platform& p) {
     out += fmt::format("    <prop id=\"wisp:message-overhead:send\" value=\"{:.9g}\"/>\n", *p.mpi.send_overhead);
   if (p.mpi.receive_overhead)
     out += fmt::format("    <prop id=\"wisp:message-overhead:receive\" value=\"{:.9g}\"/>\n", *p.mpi.receive_overhead);
+  if (p.mpi.typical_excess) {
+    out +=
+        fmt::format("    <prop id=\"wisp:typical-excess:latency\" value=\"{:.9g}\"/>\n", p.mpi.typical_excess->latency);
+    out += fmt::format("    <prop id=\"wisp:typical-excess:per-byte\" value=\"{:.9g}\"/>\n",
+                       p.mpi.typical_excess->per_byte);
+  }
   if (p.reference_speed > 0)
     out += fmt::format("    <prop id=\"wisp:reference-speed\" value=\"{:.9g}\"/>\n", p.reference_speed);
   for (const auto& [host, factors] : p.size_factors) {

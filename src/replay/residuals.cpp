@@ -100,17 +100,12 @@ ResidualClass ResidualSummary::total() const {
   return t;
 }
 
-namespace {
-
-// The seconds of call `call`'s residual that are a partner's lateness; `next` walks the rank's
-// waits (sorted by call).
-double dependent_of(const std::vector<PartnerWait>* waits, std::size_t& next, std::size_t call) {
-  if (!waits) return 0;
-  while (next < waits->size() && (*waits)[next].call < call) ++next;
-  return next < waits->size() && (*waits)[next].call == call ? (*waits)[next].dependent : 0.0;
+double partner_lateness(const CallResiduals& residuals, Rank rank, std::size_t call, std::size_t& next) {
+  if (rank >= residuals.waits.size()) return 0;
+  const std::vector<PartnerWait>& waits = residuals.waits[rank];
+  while (next < waits.size() && waits[next].call < call) ++next;
+  return next < waits.size() && waits[next].call == call ? waits[next].dependent : 0.0;
 }
-
-}  // namespace
 
 ResidualSummary summarize(const Trace& trace, const CallResiduals& residuals) {
   ResidualSummary s;
@@ -118,7 +113,6 @@ ResidualSummary summarize(const Trace& trace, const CallResiduals& residuals) {
     const RankTrace& rt = trace.ranks[r];
     const auto& values = residuals.by_rank[r];
     const auto* network = r < residuals.network.size() ? &residuals.network[r] : nullptr;
-    const auto* waits = r < residuals.waits.size() ? &residuals.waits[r] : nullptr;
     std::size_t next_wait = 0;
     for (std::size_t i = 0; i < rt.mpi_calls.size() && i < values.size(); ++i) {
       const CallSpan& call = rt.mpi_calls[i];
@@ -132,7 +126,7 @@ ResidualSummary summarize(const Trace& trace, const CallResiduals& residuals) {
       ++c.calls;
       const double traced = rt.events[call.leave].time - rt.events[call.enter].time;
       c.traced += traced;
-      const double v = values[i], dependent = dependent_of(waits, next_wait, i);
+      const double v = values[i], dependent = partner_lateness(residuals, r, i, next_wait);
       const double net = network && i < network->size() ? (*network)[i] : 0.0;
       if (v > 0) c.residual += v;
       if (v < 0) ++c.model_slower, c.excess -= v;

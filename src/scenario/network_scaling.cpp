@@ -44,10 +44,10 @@ bool communicates(CallClass c) {
   return c == CallClass::PointToPoint || c == CallClass::Collective || c == CallClass::Completion;
 }
 
-// The call's residual beyond its partner's lateness, times `ratio`.
-double scaled(double residual, const PartnerWait* wait, double ratio) {
+// The call's residual beyond its partner's lateness `dependent`, times `ratio`.
+double scaled(double residual, double dependent, double ratio) {
   if (residual <= 0) return residual;
-  const double dependent = wait ? std::min(wait->dependent, residual) : 0.0;
+  dependent = std::min(dependent, residual);
   return dependent + (residual - dependent) * ratio;
 }
 
@@ -60,7 +60,6 @@ std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, c
   CallResiduals out = residuals;
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     const RankTrace& rt = trace.ranks[r];
-    const std::vector<PartnerWait>* waits = r < residuals.waits.size() ? &residuals.waits[r] : nullptr;
     std::size_t next_wait = 0;
     for (std::size_t i = 0; i < out.by_rank[r].size() && i < rt.mpi_calls.size(); ++i) {
       const CallSpan& call = rt.mpi_calls[i];
@@ -69,10 +68,54 @@ std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, c
       const std::uint64_t bytes = call_bytes(trace, r, call);
       const double before = message_cost(source, *from, function, bytes);
       if (before <= 0) continue;
-      while (waits && next_wait < waits->size() && (*waits)[next_wait].call < i) ++next_wait;
-      const bool waited = waits && next_wait < waits->size() && (*waits)[next_wait].call == i;
-      out.by_rank[r][i] = scaled(out.by_rank[r][i], waited ? &(*waits)[next_wait] : nullptr,
+      out.by_rank[r][i] = scaled(out.by_rank[r][i], partner_lateness(residuals, r, i, next_wait),
                                  message_cost(target, *to, function, bytes) / before);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// Messages a call receives: its receives and completed receive requests, a collective's rounds.
+std::uint32_t received_messages(const Trace& trace, const RankTrace& rt, const CallSpan& call) {
+  std::uint32_t n = 0;
+  for (EventIndex k = call.enter; k <= call.leave; ++k) {
+    const Event& e = rt.events[k];
+    if (e.kind == EventKind::MpiRecv || e.kind == EventKind::MpiIrecv) ++n;
+    if (e.kind == EventKind::MpiCollectiveEnd) {
+      const CollectiveRecord& c = rt.collectives[e.ref];
+      if (c.comm < trace.defs.comms.size()) n += ceil_log2(trace.defs.comms[c.comm].size());
+    }
+  }
+  return n;
+}
+
+// A typical message's excess over the fastest on a platform, its what-if factors applied.
+double typical_excess(const Platform& p, std::uint64_t bytes) {
+  if (!p.mpi.typical_excess) return 0;
+  return p.mpi.typical_excess->latency * p.latency_factor +
+         static_cast<double>(bytes) * p.mpi.typical_excess->per_byte / p.bandwidth_factor;
+}
+
+}  // namespace
+
+std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, const CallResiduals& residuals,
+                                                            const Platform& source, const Platform& target) {
+  if ((!source.mpi.typical_excess && !target.mpi.typical_excess) || residuals.by_rank.size() != trace.rank_count())
+    return std::nullopt;
+  CallResiduals out = residuals;
+  for (Rank r = 0; r < trace.rank_count(); ++r) {
+    const RankTrace& rt = trace.ranks[r];
+    std::size_t next_wait = 0;
+    for (std::size_t i = 0; i < out.by_rank[r].size() && i < rt.mpi_calls.size(); ++i) {
+      double& residual = out.by_rank[r][i];
+      const CallSpan& call = rt.mpi_calls[i];
+      const std::uint32_t messages = received_messages(trace, rt, call);
+      if (residual < 0 || messages == 0 || call_class(trace, r, call) == CallClass::InitFinalize) continue;
+      const double own = residual - std::min(partner_lateness(residuals, r, i, next_wait), residual);
+      const std::uint64_t bytes = call_bytes(trace, r, call);
+      residual += std::max(-own, messages * (typical_excess(target, bytes) - typical_excess(source, bytes)));
     }
   }
   return out;

@@ -104,6 +104,7 @@ Platform infinitely_fast_network(Platform p) {
   p.mpi.default_overhead = 0;
   p.mpi.overheads.clear();
   p.mpi.send_overhead.reset(), p.mpi.receive_overhead.reset();
+  p.mpi.typical_excess.reset();
   p.size_factors.clear();
   return p;
 }
@@ -316,6 +317,10 @@ ScenarioSetup scenario_setup(const Scenario& scenario, const Transformed& t, con
   s.options.zero_communication = t.zero_communication;
   s.options.anchor = false;
   s.options.residuals = identity.replay.residuals;
+  if (t.platform.changes() && s.options.residuals && !t.zero_communication)
+    if (auto moved =
+            residuals_with_typical_network(t.trace, *s.options.residuals, identity.platform.platform, s.platform))
+      s.options.residuals = std::make_shared<const CallResiduals>(std::move(*moved));
   spdlog::info("{}: replaying the scenario", scenario.name);
   return s;
 }
@@ -504,10 +509,13 @@ PointRun::~PointRun() {
 void PointRun::start_hypotheses() {
   if (changes_platform(scenario_) && identity_.replay.residuals) {
     ReplayOptions fast = model_only(identity_.options);
+    const Platform fast_platform = infinitely_fast_network(identity_.platform.platform);
     fast.residuals = identity_.replay.residuals;
+    if (auto moved =
+            residuals_with_typical_network(measured_, *fast.residuals, identity_.platform.platform, fast_platform))
+      fast.residuals = std::make_shared<const CallResiduals>(std::move(*moved));
     try {
-      fast_network_ =
-          start_replay(measured_, infinitely_fast_network(identity_.platform.platform), fast, ReplayAnswer::Runtime);
+      fast_network_ = start_replay(measured_, fast_platform, fast, ReplayAnswer::Runtime);
     } catch (const Error& e) {
       hypothesis_notes_.push_back(std::string("infinitely fast network: ") + e.what());
     }

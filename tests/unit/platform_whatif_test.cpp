@@ -18,6 +18,7 @@
 #include "wisp/generate/command_line.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/read_file.hpp"
+#include "wisp/replay/calibrate.hpp"
 #include "wisp/scenario/network_scaling.hpp"
 #include "wisp/scenario/platform_reach.hpp"
 #include "wisp/scenario/point_replays.hpp"
@@ -360,4 +361,69 @@ TEST_CASE("a network in absolute numbers in a platform transform equals the mode
                                        "\"}\ntransforms:\n  - platform: {latency: 1e-6}\n",
                                    "file.yaml"),
                     Catch::Contains("file.yaml:5:5: platform: latency and bandwidth go together here"));
+}
+
+// The typical excess, by hand. Rank 1 posts each of 101 receives of 8 B 0.01 s before rank 0's
+// send (1 ms, the send's overhead) starts; the message arrives d after the send's overhead, with d
+// 0.010 s (34 times), 0.020 s (33) and 0.040 s (34). The fastest transfer is 0.010 s, the median
+// 0.020 s: a typical message takes 0.010 s more than the fastest, all of it latency (one size).
+namespace {
+
+Trace typical_trace() {
+  test::HandTrace h(2);
+  for (Rank r : {0u, 1u}) h.init(r, 0, 1);
+  for (int i = 0; i < 101; ++i) {
+    const double t0 = 10 + 0.1 * i, d = i < 34 ? 0.010 : (i < 67 ? 0.020 : 0.040);
+    h.send(0, t0, t0 + 0.001, 1, 0, 8);
+    h.recv(1, t0 - 0.01, t0 + 0.001 + d, 0, 0, 8);
+  }
+  for (Rank r : {0u, 1u}) h.finalize(r, 30, 31);
+  return h.finish();
+}
+
+}  // namespace
+
+TEST_CASE("the typical excess: the median minus the fastest transfer, by hand, and what a platform change does to it",
+          "[platform][calibrate]") {
+  const Trace t = typical_trace();
+  const Calibration c = calibrate(t);
+  INFO(calibration_text(c));
+  REQUIRE(c.platform.mpi.typical_excess);
+  CHECK(c.platform.mpi.typical_excess->latency == Approx(0.010).margin(1e-9));
+  CHECK(c.platform.mpi.typical_excess->per_byte == 0);
+  CHECK_THAT(calibration_text(c), Catch::Contains("typical excess   10000.000 us"));
+  // It survives the platform's XML form.
+  test::TempDir dir;
+  std::ofstream(dir / "c.xml") << platform_xml(c.platform);
+  const Platform loaded = load_platform(dir / "c.xml");
+  REQUIRE(loaded.mpi.typical_excess);
+  CHECK(loaded.mpi.typical_excess->latency == Approx(0.010).epsilon(1e-8));
+  // A target whose typical message takes 0.002 s over its fastest: every receive loses 0.008 s of
+  // its residual, at most all of it (beyond a partner's lateness); sends, Init and Finalize keep
+  // theirs. Residuals by hand: rank 1's receives 0.005 (even calls) and 0.020 (odd ones).
+  CallResiduals r;
+  r.by_rank = {std::vector<double>(t.ranks[0].mpi_calls.size(), 0.3), std::vector<double>(t.ranks[1].mpi_calls.size())};
+  REQUIRE(r.by_rank[1].size() == 103);  // Init, 101 receives, Finalize
+  for (std::size_t i = 0; i < r.by_rank[1].size(); ++i) r.by_rank[1][i] = i % 2 ? 0.020 : 0.005;
+  Platform target = c.platform;
+  target.mpi.typical_excess->latency = 0.002;
+  const std::optional<CallResiduals> moved = residuals_with_typical_network(t, r, c.platform, target);
+  REQUIRE(moved);
+  CHECK(moved->by_rank[0] == r.by_rank[0]);
+  CHECK(moved->by_rank[1][0] == r.by_rank[1][0]);
+  CHECK(moved->by_rank[1][102] == r.by_rank[1][102]);
+  for (std::size_t i = 1; i <= 101; ++i) CHECK(moved->by_rank[1][i] == Approx(i % 2 ? 0.012 : 0.0).margin(1e-12));
+  // The other way, every receive gains 0.008 s; the latency factor scales the excess too.
+  const auto back = residuals_with_typical_network(t, *moved, target, c.platform);
+  REQUIRE(back);
+  CHECK(back->by_rank[1][1] == Approx(0.020).margin(1e-12));
+  Platform slower = c.platform;
+  slower.latency_factor = 2;
+  const auto doubled = residuals_with_typical_network(t, r, c.platform, slower);
+  REQUIRE(doubled);
+  CHECK(doubled->by_rank[1][2] == Approx(0.005 + 0.010).margin(1e-12));
+  // Typed-in numbers on both sides carry no typical excess: nothing to move.
+  Platform typed_source = c.platform, typed_target = target;
+  typed_source.mpi.typical_excess.reset(), typed_target.mpi.typical_excess.reset();
+  CHECK_FALSE(residuals_with_typical_network(t, r, typed_source, typed_target));
 }

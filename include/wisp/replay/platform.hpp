@@ -33,6 +33,15 @@ struct MpiCosts {
   // trace's sends and receives, so that its file prices the calls another trace makes.
   // XML: <prop id="wisp:message-overhead:send" value="2e-6"/> (and :receive).
   std::optional<double> send_overhead, receive_overhead;
+  // What a typical message's transfer takes beyond the fastest one, which the network model
+  // prices: `latency` + bytes × `per_byte` [s] (`wisp calibrate`: the median minus the fastest
+  // wait-free transfer per size class). A platform change replaces the source's by the target's in
+  // every receiving call (scenario/network_scaling.hpp). Unset: typed-in numbers, already typical.
+  // XML: <prop id="wisp:typical-excess:latency" value="3e-6"/> (and :per-byte).
+  struct TypicalExcess {
+    double latency = 0, per_byte = 0;
+  };
+  std::optional<TypicalExcess> typical_excess;
 
   double overhead(const std::string& function) const;
   // Whether `function`'s calls pay per message (it has no overhead of its own and the costs have

@@ -99,6 +99,10 @@ std::uint64_t call_bytes(const Trace& trace, Rank rank, const CallSpan& call);
 std::vector<std::vector<double>> typical_call_costs(const Trace& trace, const MpiCosts& mpi,
                                                     const std::vector<std::string>& rank_hosts);
 
+// The seconds of `rank`'s call `call`'s residual that are a partner's lateness (PartnerWait; 0:
+// none). `next` walks the rank's waits in call order: start it at 0 for a loop over the rank's calls.
+double partner_lateness(const CallResiduals& residuals, Rank rank, std::size_t call, std::size_t& next);
+
 ResidualSummary summarize(const Trace& trace, const CallResiduals& residuals);
 
 // One line per class with calls, and the fall-backs ("... use the model"), for terminals.

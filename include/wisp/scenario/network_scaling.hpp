@@ -37,4 +37,12 @@ double message_cost(const Platform& platform, const NetworkNumbers& network, con
 std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, const CallResiduals& residuals,
                                                            const Platform& source, const Platform& target);
 
+// What a platform change does to the residuals at the point: every receiving call (a receive, a
+// completed receive request, a collective) changes by its messages' typical excess on `target`
+// minus that on `source` (MpiCosts::typical_excess), losing at most its residual beyond a partner's
+// lateness: the typical network cost goes with the network, the rest stays. MPI_Init, MPI_Finalize
+// and negative residuals stay as they are. Nothing when neither platform has a typical excess.
+std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, const CallResiduals& residuals,
+                                                            const Platform& source, const Platform& target);
+
 }  // namespace wisp

@@ -45,9 +45,9 @@ ReplayOptions replay_options(const ReplaySpec& spec, const CollectiveAlgorithms&
 // old network, are dropped; hosts run at the reference speed, so computation keeps its time.
 Platform with_network(Platform platform, const PlatformChange& change, std::uint32_t ranks);
 
-// The platform with the network infinitely fast: no latency, no per-call overhead, bandwidth
-// without bound; hosts, speeds and placement as they were. Replayed with the identity's residuals,
-// every call keeps its software cost.
+// The platform with the network infinitely fast: no latency, no per-call or per-message overhead, no
+// typical excess, bandwidth without bound; hosts, speeds and placement as they were. Replayed with
+// the identity's residuals less their typical network excess, every call keeps its software cost.
 Platform infinitely_fast_network(Platform platform);
 
 // The gain interval's hypothesis (b): the platform without typical call costs, replays without
