@@ -59,17 +59,18 @@ nlohmann::json pair_or_null(double a, double b) {
 }
 
 nlohmann::json row_json(std::size_t point, const SweepRow& r) {
-  return {{"point", point},
-          {"name", r.name},
-          {"values", r.values},
-          {"measured", r.measured},
-          {"identity", r.identity},
-          {"scenario", r.scenario},
-          {"error", r.error},
-          {"gain_interval", pair_or_null(r.interval_low, r.interval_high)},
-          {"platform_reach", r.reach ? nlohmann::json::array({r.reach->traced, r.reach->network, r.reach->waiting,
-                                                              r.reach->init_finalize, r.reach->residual})
-                                     : nlohmann::json(nullptr)}};
+  return {
+      {"point", point},
+      {"name", r.name},
+      {"values", r.values},
+      {"measured", r.measured},
+      {"identity", r.identity},
+      {"scenario", r.scenario},
+      {"error", r.error},
+      {"gain_interval", pair_or_null(r.interval_low, r.interval_high)},
+      {"platform_reach", r.reach ? nlohmann::json::array({r.reach->traced, r.reach->network, r.reach->waiting,
+                                                          r.reach->init_finalize, r.reach->residual, r.reach->typical})
+                                 : nlohmann::json(nullptr)}};
 }
 
 SweepRow row_of(const nlohmann::json& j) {
@@ -84,10 +85,10 @@ SweepRow row_of(const nlohmann::json& j) {
     r.interval_low = j["gain_interval"][0].get<double>();
     r.interval_high = j["gain_interval"][1].get<double>();
   }
-  if (j.contains("platform_reach") && j["platform_reach"].is_array() && j["platform_reach"].size() == 5) {
+  if (j.contains("platform_reach") && j["platform_reach"].is_array() && j["platform_reach"].size() == 6) {
     const auto& p = j["platform_reach"];
-    r.reach = PlatformReach{p[0].get<double>(), p[1].get<double>(), p[2].get<double>(), p[3].get<double>(),
-                            p[4].get<double>()};
+    r.reach = PlatformReach{p[0].get<double>(), p[1].get<double>(), p[2].get<double>(),
+                            p[3].get<double>(), p[4].get<double>(), p[5].get<double>()};
   }
   return r;
 }

@@ -18,9 +18,13 @@ namespace {
 std::string seconds(double s) { return fmt::format("{:.6f} s", s); }
 
 nlohmann::json reach_json(const PlatformReach& r) {
-  return {{"traced_mpi_seconds", r.traced}, {"network_seconds", r.network},
-          {"waiting_seconds", r.waiting},   {"init_finalize_seconds", r.init_finalize},
-          {"residual_seconds", r.residual}, {"share", r.share()},
+  return {{"traced_mpi_seconds", r.traced},
+          {"network_seconds", r.network},
+          {"waiting_seconds", r.waiting},
+          {"init_finalize_seconds", r.init_finalize},
+          {"residual_seconds", r.residual},
+          {"typical_excess_seconds", r.typical},
+          {"share", r.share()},
           {"explained", r.explained()}};
 }
 

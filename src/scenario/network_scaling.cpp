@@ -100,25 +100,48 @@ double typical_excess(const Platform& p, std::uint64_t bytes) {
 
 }  // namespace
 
+namespace {
+
+// Every receiving call with a residual (not Init or Finalize) as visit(rank, call, own residual
+// beyond a partner's lateness, messages it receives, bytes).
+template <class Visit>
+void visit_receiving_calls(const Trace& trace, const CallResiduals& residuals, Visit&& visit) {
+  for (Rank r = 0; r < trace.rank_count() && r < residuals.by_rank.size(); ++r) {
+    const RankTrace& rt = trace.ranks[r];
+    std::size_t next_wait = 0;
+    for (std::size_t i = 0; i < residuals.by_rank[r].size() && i < rt.mpi_calls.size(); ++i) {
+      const double residual = residuals.by_rank[r][i];
+      const CallSpan& call = rt.mpi_calls[i];
+      const std::uint32_t messages = received_messages(trace, rt, call);
+      if (residual < 0 || messages == 0 || call_class(trace, r, call) == CallClass::InitFinalize) continue;
+      const double own = residual - std::min(partner_lateness(residuals, r, i, next_wait), residual);
+      visit(r, i, own, messages, call_bytes(trace, r, call));
+    }
+  }
+}
+
+}  // namespace
+
 std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, const CallResiduals& residuals,
                                                             const Platform& source, const Platform& target) {
   if ((!source.mpi.typical_excess && !target.mpi.typical_excess) || residuals.by_rank.size() != trace.rank_count())
     return std::nullopt;
   CallResiduals out = residuals;
-  for (Rank r = 0; r < trace.rank_count(); ++r) {
-    const RankTrace& rt = trace.ranks[r];
-    std::size_t next_wait = 0;
-    for (std::size_t i = 0; i < out.by_rank[r].size() && i < rt.mpi_calls.size(); ++i) {
-      double& residual = out.by_rank[r][i];
-      const CallSpan& call = rt.mpi_calls[i];
-      const std::uint32_t messages = received_messages(trace, rt, call);
-      if (residual < 0 || messages == 0 || call_class(trace, r, call) == CallClass::InitFinalize) continue;
-      const double own = residual - std::min(partner_lateness(residuals, r, i, next_wait), residual);
-      const std::uint64_t bytes = call_bytes(trace, r, call);
-      residual += std::max(-own, messages * (typical_excess(target, bytes) - typical_excess(source, bytes)));
-    }
-  }
+  visit_receiving_calls(
+      trace, residuals, [&](Rank r, std::size_t i, double own, std::uint32_t messages, std::uint64_t bytes) {
+        out.by_rank[r][i] += std::max(-own, messages * (typical_excess(target, bytes) - typical_excess(source, bytes)));
+      });
   return out;
+}
+
+double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals, const Platform& platform) {
+  double sum = 0;
+  if (!platform.mpi.typical_excess) return sum;
+  visit_receiving_calls(trace, residuals,
+                        [&](Rank, std::size_t, double own, std::uint32_t messages, std::uint64_t bytes) {
+                          sum += std::min(own, messages * typical_excess(platform, bytes));
+                        });
+  return sum;
 }
 
 }  // namespace wisp

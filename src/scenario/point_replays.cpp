@@ -273,7 +273,10 @@ IdentityRun prepare_identity(const Scenario& scenario, const Trace& measured) {
 
 // The identity run after its replay: the residual summary and the warnings.
 void conclude_identity(const Scenario& scenario, const Trace& measured, IdentityRun& id) {
-  if (id.replay.residuals) id.residuals = summarize(measured, *id.replay.residuals);
+  if (id.replay.residuals) {
+    id.residuals = summarize(measured, *id.replay.residuals);
+    id.residuals->typical_excess = typical_excess_seconds(measured, *id.replay.residuals, id.platform.platform);
+  }
   for (const std::string& note : id.platform.notes) id.warnings.push_back("calibration: " + note);
   const double error = identity_error(measured.end_time(), id.replay.runtime);
   if (std::string w = identity_warning(error, id.residuals ? &*id.residuals : nullptr); !w.empty())

@@ -27,11 +27,13 @@ std::vector<SweepRow> rows_of(const Scenario& s, const std::vector<Scenario>& po
 
 std::string row_numbers(const SweepRow& r) {
   const double none = std::nan("");
-  const PlatformReach p = r.reach.value_or(PlatformReach{none, none, none, none, none});
+  const PlatformReach p = r.reach.value_or(PlatformReach{none, none, none, none, none, none});
   return fmt::format(
-      "{:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g}",
+      "{:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g} "
+      "{:.17g}",
       r.measured, r.identity, r.scenario, r.interval_low, r.interval_high, r.variability.segments, r.variability.low,
-      r.variability.high, r.variability.startup, p.traced, p.network, p.waiting, p.init_finalize, p.residual);
+      r.variability.high, r.variability.startup, p.traced, p.network, p.waiting, p.init_finalize, p.residual,
+      p.typical);
 }
 
 void read_row_numbers(const std::string& text, SweepRow& r) {
@@ -42,11 +44,11 @@ void read_row_numbers(const std::string& text, SweepRow& r) {
     r.interval_low = std::strtod(low.c_str(), nullptr), r.interval_high = std::strtod(high.c_str(), nullptr);
   GainVariability v;
   if (in >> v.segments >> v.low >> v.high >> v.startup) r.variability = v;
-  std::string parts[5];  // "nan" is text to operator>> of double
-  if (!(in >> parts[0] >> parts[1] >> parts[2] >> parts[3] >> parts[4])) return;
-  double x[5];
-  for (int i = 0; i < 5; ++i) x[i] = std::strtod(parts[i].c_str(), nullptr);
-  if (x[0] > 0) r.reach = PlatformReach{x[0], x[1], x[2], x[3], x[4]};
+  std::string parts[6];  // "nan" is text to operator>> of double
+  if (!(in >> parts[0] >> parts[1] >> parts[2] >> parts[3] >> parts[4] >> parts[5])) return;
+  double x[6];
+  for (int i = 0; i < 6; ++i) x[i] = std::strtod(parts[i].c_str(), nullptr);
+  if (x[0] > 0) r.reach = PlatformReach{x[0], x[1], x[2], x[3], x[4], x[5]};
 }
 
 std::optional<std::size_t> best_point(const std::vector<SweepRow>& rows) {

@@ -413,6 +413,9 @@ TEST_CASE("the typical excess: the median minus the fastest transfer, by hand, a
   CHECK(moved->by_rank[1][0] == r.by_rank[1][0]);
   CHECK(moved->by_rank[1][102] == r.by_rank[1][102]);
   for (std::size_t i = 1; i <= 101; ++i) CHECK(moved->by_rank[1][i] == Approx(i % 2 ? 0.012 : 0.0).margin(1e-12));
+  // Of these residuals, the source's typical excess: 50 receives of 0.005 s (all of it) and 51 of
+  // 0.020 s (0.010 s each); the report's platform line gives it.
+  CHECK(typical_excess_seconds(t, r, c.platform) == Approx(50 * 0.005 + 51 * 0.010).margin(1e-12));
   // The other way, every receive gains 0.008 s; the latency factor scales the excess too.
   const auto back = residuals_with_typical_network(t, *moved, target, c.platform);
   REQUIRE(back);

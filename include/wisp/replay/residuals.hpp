@@ -87,6 +87,9 @@ struct ResidualSummary {
   std::array<ResidualClass, kCallClassCount> by_class{};
   std::uint64_t partner_waits = 0;  // calls whose residual is partly a partner's lateness
   double dependent = 0;             // seconds of residual re-derived as waiting for partners
+  // Of the residual: the platform's typical excess over the fastest transfer in the receiving calls
+  // (MpiCosts::typical_excess; set by the scenario layer), which a platform change replaces [s].
+  double typical_excess = 0;
   ResidualClass total() const;
 };
 

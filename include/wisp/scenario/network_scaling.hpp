@@ -45,4 +45,8 @@ std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, c
 std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, const CallResiduals& residuals,
                                                             const Platform& source, const Platform& target);
 
+// How much of the residuals is `platform`'s typical excess: over the receiving calls, the smaller of
+// a call's own residual and its messages' excess [s] (0 without one).
+double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals, const Platform& platform);
+
 }  // namespace wisp
