@@ -98,10 +98,6 @@ double typical_excess(const Platform& p, std::uint64_t bytes) {
          static_cast<double>(bytes) * p.mpi.typical_excess->per_byte / p.bandwidth_factor;
 }
 
-}  // namespace
-
-namespace {
-
 // Every receiving call with a residual (not Init or Finalize) as visit(rank, call, own residual
 // beyond a partner's lateness, messages it receives, bytes).
 template <class Visit>

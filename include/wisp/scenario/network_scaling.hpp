@@ -1,7 +1,8 @@
-// The gain interval's third reading of a platform change: what no network model explains in a
-// call (its residual) scales with the network, as the call's one-way message cost does from the
-// source platform to the target. The point estimate keeps every residual as measured; on a real
-// network change much of it goes with the old network (TCP's socket work), so both readings bound it.
+// What a platform change does to the residuals (what no network model explains in a call). At the
+// point, the source network's typical excess over its fastest transfer goes and the target's comes;
+// the rest is kept as measured. The gain interval's third reading scales the whole residual with the
+// network, as the call's one-way message cost does from source to target: on a real network change
+// much of it goes with the old network (TCP's socket work), so both readings bound it.
 #pragma once
 
 #include <cstdint>
