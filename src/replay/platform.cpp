@@ -123,7 +123,7 @@ Platform load_platform(const std::filesystem::path& file) {
       p.mpi.receive_overhead = parse_number(value, file, line, id);
     } else if (id == "wisp:typical-excess:latency" || id == "wisp:typical-excess:per-byte") {
       auto& excess = p.mpi.typical_excess.emplace(p.mpi.typical_excess.value_or(MpiCosts::TypicalExcess{}));
-      (id.back() == 'y' ? excess.latency : excess.per_byte) = parse_number(value, file, line, id);
+      (id == "wisp:typical-excess:latency" ? excess.latency : excess.per_byte) = parse_number(value, file, line, id);
     } else if (id.rfind("wisp:overhead:", 0) == 0 && id.size() > 14) {
       p.mpi.overheads[id.substr(14)] = parse_number(value, file, line, id);
     } else if (id.rfind("wisp:size-factors:", 0) == 0 && id.size() > 18) {

@@ -137,6 +137,16 @@ ReplayOptions fixed_costs_options(const ReplayOptions& scenario, const CallResid
   return f;
 }
 
+// The residuals a replay on `target` keeps of the identity's (on `source`): the typical network
+// excess moved (network_scaling.hpp); the same residuals when there is none to move.
+std::shared_ptr<const CallResiduals> with_typical_network(const Trace& trace,
+                                                          std::shared_ptr<const CallResiduals> residuals,
+                                                          const Platform& source, const Platform& target) {
+  if (!residuals) return residuals;
+  auto moved = residuals_with_typical_network(trace, *residuals, source, target);
+  return moved ? std::make_shared<const CallResiduals>(std::move(*moved)) : residuals;
+}
+
 // The scenario of hypothesis (c): a platform change with the identity's residuals scaled with the
 // network (network_scaling.hpp); nothing without residuals, a platform change, or networks in numbers.
 // A network without numbers (a SimGrid file other than a calibrated crossbar) adds a note saying so.
@@ -275,7 +285,8 @@ IdentityRun prepare_identity(const Scenario& scenario, const Trace& measured) {
 void conclude_identity(const Scenario& scenario, const Trace& measured, IdentityRun& id) {
   if (id.replay.residuals) {
     id.residuals = summarize(measured, *id.replay.residuals);
-    id.residuals->typical_excess = typical_excess_seconds(measured, *id.replay.residuals, id.platform.platform);
+    if (changes_platform(scenario))  // only a platform change reports it: a pass over the calls
+      id.residuals->typical_excess = typical_excess_seconds(measured, *id.replay.residuals, id.platform.platform);
   }
   for (const std::string& note : id.platform.notes) id.warnings.push_back("calibration: " + note);
   const double error = identity_error(measured.end_time(), id.replay.runtime);
@@ -320,10 +331,8 @@ ScenarioSetup scenario_setup(const Scenario& scenario, const Transformed& t, con
   s.options.zero_communication = t.zero_communication;
   s.options.anchor = false;
   s.options.residuals = identity.replay.residuals;
-  if (t.platform.changes() && s.options.residuals && !t.zero_communication)
-    if (auto moved =
-            residuals_with_typical_network(t.trace, *s.options.residuals, identity.platform.platform, s.platform))
-      s.options.residuals = std::make_shared<const CallResiduals>(std::move(*moved));
+  if (t.platform.changes() && !t.zero_communication)
+    s.options.residuals = with_typical_network(t.trace, s.options.residuals, identity.platform.platform, s.platform);
   spdlog::info("{}: replaying the scenario", scenario.name);
   return s;
 }
@@ -513,10 +522,8 @@ void PointRun::start_hypotheses() {
   if (changes_platform(scenario_) && identity_.replay.residuals) {
     ReplayOptions fast = model_only(identity_.options);
     const Platform fast_platform = infinitely_fast_network(identity_.platform.platform);
-    fast.residuals = identity_.replay.residuals;
-    if (auto moved =
-            residuals_with_typical_network(measured_, *fast.residuals, identity_.platform.platform, fast_platform))
-      fast.residuals = std::make_shared<const CallResiduals>(std::move(*moved));
+    fast.residuals =
+        with_typical_network(measured_, identity_.replay.residuals, identity_.platform.platform, fast_platform);
     try {
       fast_network_ = start_replay(measured_, fast_platform, fast, ReplayAnswer::Runtime);
     } catch (const Error& e) {
