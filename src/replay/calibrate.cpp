@@ -787,6 +787,40 @@ void fit_typical_excess(Calibration& c, const Fitting& f, const Trace& trace) {
                                    classes.size(), detail);
 }
 
+// 11. The eager copy (LogGOPS's O): per sending function that does not wait for its receiver
+//     (standard, buffered, ready, blocking or not), the line through the fastest call of each eager
+//     size class with enough calls; its slope is what a byte more costs the sender. The functions'
+//     slopes weighted by their eager calls, up to the largest size a line was fitted on.
+bool sends_without_waiting(MpiFunction m) {
+  return m == MpiFunction::Send || m == MpiFunction::Bsend || m == MpiFunction::Rsend || m == MpiFunction::Isend ||
+         m == MpiFunction::Ibsend || m == MpiFunction::Irsend;
+}
+
+void fit_eager_copy(Calibration& c, const Fitting& f, const std::vector<Region>& regions) {
+  std::map<RegionId, std::vector<std::pair<double, double>>> points;
+  std::map<RegionId, std::uint64_t> calls;
+  for (const auto& [key, m] : f.global) {
+    const RegionId region = std::get<0>(key);
+    if (!sends_without_waiting(regions[region].mpi) || m.bytes > f.eager || m.count < kPointTransfers) continue;
+    points[region].emplace_back(static_cast<double>(m.bytes), m.duration);
+    calls[region] += m.count;
+  }
+  double weighted = 0, weight = 0, up_to = 0;
+  std::string detail;
+  for (const auto& [region, pts] : points) {
+    const LinearFit line = fit(pts);
+    if (!line.ok) continue;
+    const double w = static_cast<double>(calls[region]);
+    weighted += w * std::max(0.0, line.slope), weight += w;
+    for (const auto& [bytes, seconds] : pts) up_to = std::max(up_to, bytes);
+    detail += fmt::format("{}{} {:.4g} ns/KiB over {} classes", detail.empty() ? "" : ", ", regions[region].name,
+                          std::max(0.0, line.slope) * 1024e9, pts.size());
+  }
+  if (weight < kObservedTransfers) return;
+  c.platform.mpi.eager_copy = MpiCosts::EagerCopy{weighted / weight, static_cast<std::uint64_t>(up_to)};
+  c.copy_evidence = fmt::format("fastest eager send per size class, {:.0f} calls: {}", weight, detail);
+}
+
 // 9. The calibrated platform: a crossbar with one host per rank, the fitted links and overheads.
 void describe_platform(Calibration& c, const Fitting& f, const Trace& trace, std::vector<HostLink> links) {
   Platform& p = c.platform;
@@ -837,6 +871,7 @@ Calibration calibrate(const Trace& trace) {
   note_degenerate_fits(c, receivers.zero_latency, receivers.clamped);
   describe_platform(c, f, trace, std::move(receivers.links));
   fit_typical_excess(c, f, trace);
+  fit_eager_copy(c, f, regions);
   return c;
 }
 
@@ -910,6 +945,9 @@ std::string calibration_text(const Calibration& c) {
     out += fmt::format("  per message      send {}, receive {} (what a call of a function not listed below pays)\n",
                        mpi.send_overhead ? us(*mpi.send_overhead) : "-",
                        mpi.receive_overhead ? us(*mpi.receive_overhead) : "-");
+  if (const auto& e = mpi.eager_copy)
+    out += fmt::format("  eager copy       {:.4g} ns/KiB per eager send, up to {} bytes: {}\n", e->per_byte * 1024e9,
+                       e->up_to, c.copy_evidence);
   if (const auto& e = mpi.typical_excess)
     out += fmt::format("  typical excess   {} + {:.4g} ns/KiB beyond the fastest transfer: {}\n", us(e->latency),
                        e->per_byte * 1024e9, c.typical_evidence);

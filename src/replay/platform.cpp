@@ -124,6 +124,16 @@ Platform load_platform(const std::filesystem::path& file) {
     } else if (id == "wisp:typical-excess:latency" || id == "wisp:typical-excess:per-byte") {
       auto& excess = p.mpi.typical_excess.emplace(p.mpi.typical_excess.value_or(MpiCosts::TypicalExcess{}));
       (id == "wisp:typical-excess:latency" ? excess.latency : excess.per_byte) = parse_number(value, file, line, id);
+    } else if (id == "wisp:eager-copy:per-byte" || id == "wisp:eager-copy:up-to") {
+      auto& copy = p.mpi.eager_copy.emplace(p.mpi.eager_copy.value_or(MpiCosts::EagerCopy{}));
+      const double number = parse_number(value, file, line, id);
+      if (id == "wisp:eager-copy:per-byte")
+        copy.per_byte = number;
+      else if (number > 1e15)
+        throw Error(fmt::format("platform {} line {}: property {} = {} bytes is larger than any message (at most 1e15)",
+                                file.string(), line, id, value));
+      else
+        copy.up_to = static_cast<std::uint64_t>(number);
     } else if (id.rfind("wisp:overhead:", 0) == 0 && id.size() > 14) {
       p.mpi.overheads[id.substr(14)] = parse_number(value, file, line, id);
     } else if (id.rfind("wisp:size-factors:", 0) == 0 && id.size() > 18) {
@@ -139,6 +149,7 @@ Platform load_platform(const std::filesystem::path& file) {
                       "wisp:eager-threshold, wisp:overhead, wisp:overhead:MPI_<name>, "
                       "wisp:message-overhead:send, wisp:message-overhead:receive, "
                       "wisp:typical-excess:latency, wisp:typical-excess:per-byte, "
+                      "wisp:eager-copy:per-byte, wisp:eager-copy:up-to, "
                       "wisp:size-factors:<host>, wisp:call-costs:<host>:MPI_<name> or wisp:reference-speed)",
                       file.string(), line, id));
     }
@@ -186,6 +197,10 @@ std::string platform_xml(const Platform& p) {
         fmt::format("    <prop id=\"wisp:typical-excess:latency\" value=\"{:.9g}\"/>\n", p.mpi.typical_excess->latency);
     out += fmt::format("    <prop id=\"wisp:typical-excess:per-byte\" value=\"{:.9g}\"/>\n",
                        p.mpi.typical_excess->per_byte);
+  }
+  if (p.mpi.eager_copy) {
+    out += fmt::format("    <prop id=\"wisp:eager-copy:per-byte\" value=\"{:.9g}\"/>\n", p.mpi.eager_copy->per_byte);
+    out += fmt::format("    <prop id=\"wisp:eager-copy:up-to\" value=\"{}\"/>\n", p.mpi.eager_copy->up_to);
   }
   if (p.reference_speed > 0)
     out += fmt::format("    <prop id=\"wisp:reference-speed\" value=\"{:.9g}\"/>\n", p.reference_speed);

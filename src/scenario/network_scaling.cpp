@@ -98,20 +98,43 @@ double typical_excess(const Platform& p, std::uint64_t bytes) {
          static_cast<double>(bytes) * p.mpi.typical_excess->per_byte / p.bandwidth_factor;
 }
 
-// Every receiving call with a residual (not Init or Finalize) as visit(rank, call, own residual
-// beyond a partner's lateness, messages it receives, bytes).
+// What a message's eager send copies on a platform (0 when the platform sends it by rendezvous),
+// its bandwidth factor applied.
+double eager_copy(const Platform& p, std::uint64_t bytes) {
+  if (!p.mpi.eager_copy || bytes > p.mpi.eager_threshold) return 0;
+  return static_cast<double>(std::min(bytes, p.mpi.eager_copy->up_to)) * p.mpi.eager_copy->per_byte /
+         p.bandwidth_factor;
+}
+
+// The typical network part of one call on a platform: its received messages' typical excess and its
+// sent messages' eager copy (not a synchronous send's: it waits for its receiver).
+double typical_network(const Trace& trace, Rank r, const CallSpan& call, const Platform& p) {
+  const RankTrace& rt = trace.ranks[r];
+  double seconds = received_messages(trace, rt, call) * typical_excess(p, call_bytes(trace, r, call));
+  const MpiFunction f = trace.defs.region_of(rt.events[call.enter].ref).mpi;
+  if (f == MpiFunction::Ssend || f == MpiFunction::Issend) return seconds;
+  for (EventIndex k = call.enter; k <= call.leave; ++k) {
+    const Event& e = rt.events[k];
+    if (e.kind == EventKind::MpiSend || e.kind == EventKind::MpiIsend) seconds += eager_copy(p, rt.p2p[e.ref].bytes);
+  }
+  return seconds;
+}
+
+bool has_typical_network(const Platform& p) { return p.mpi.typical_excess || p.mpi.eager_copy; }
+
+// Every call with a residual (not Init or Finalize) as visit(rank, call index, call, own residual
+// beyond a partner's lateness).
 template <class Visit>
-void visit_receiving_calls(const Trace& trace, const CallResiduals& residuals, Visit&& visit) {
+void visit_calls(const Trace& trace, const CallResiduals& residuals, Visit&& visit) {
   for (Rank r = 0; r < trace.rank_count() && r < residuals.by_rank.size(); ++r) {
     const RankTrace& rt = trace.ranks[r];
     std::size_t next_wait = 0;
     for (std::size_t i = 0; i < residuals.by_rank[r].size() && i < rt.mpi_calls.size(); ++i) {
       const double residual = residuals.by_rank[r][i];
       const CallSpan& call = rt.mpi_calls[i];
-      const std::uint32_t messages = received_messages(trace, rt, call);
-      if (residual < 0 || messages == 0 || call_class(trace, r, call) == CallClass::InitFinalize) continue;
-      const double own = residual - std::min(partner_lateness(residuals, r, i, next_wait), residual);
-      visit(r, i, own, messages, call_bytes(trace, r, call));
+      const double lateness = partner_lateness(residuals, r, i, next_wait);
+      if (residual < 0 || call_class(trace, r, call) == CallClass::InitFinalize) continue;
+      visit(r, i, call, residual - std::min(lateness, residual));
     }
   }
 }
@@ -120,23 +143,22 @@ void visit_receiving_calls(const Trace& trace, const CallResiduals& residuals, V
 
 std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, const CallResiduals& residuals,
                                                             const Platform& source, const Platform& target) {
-  if ((!source.mpi.typical_excess && !target.mpi.typical_excess) || residuals.by_rank.size() != trace.rank_count())
+  if ((!has_typical_network(source) && !has_typical_network(target)) || residuals.by_rank.size() != trace.rank_count())
     return std::nullopt;
   CallResiduals out = residuals;
-  visit_receiving_calls(
-      trace, residuals, [&](Rank r, std::size_t i, double own, std::uint32_t messages, std::uint64_t bytes) {
-        out.by_rank[r][i] += std::max(-own, messages * (typical_excess(target, bytes) - typical_excess(source, bytes)));
-      });
+  visit_calls(trace, residuals, [&](Rank r, std::size_t i, const CallSpan& call, double own) {
+    out.by_rank[r][i] +=
+        std::max(-own, typical_network(trace, r, call, target) - typical_network(trace, r, call, source));
+  });
   return out;
 }
 
 double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals, const Platform& platform) {
   double sum = 0;
-  if (!platform.mpi.typical_excess) return sum;
-  visit_receiving_calls(trace, residuals,
-                        [&](Rank, std::size_t, double own, std::uint32_t messages, std::uint64_t bytes) {
-                          sum += std::min(own, messages * typical_excess(platform, bytes));
-                        });
+  if (!has_typical_network(platform)) return sum;
+  visit_calls(trace, residuals, [&](Rank r, std::size_t, const CallSpan& call, double own) {
+    sum += std::min(own, typical_network(trace, r, call, platform));
+  });
   return sum;
 }
 

@@ -38,10 +38,9 @@ std::string platform_reach_text(const PlatformReach& r) {
       "measured{})",
       r.network, r.traced, 100 * r.share(), r.waiting, r.init_finalize, r.residual,
       r.typical > 0
-          ? fmt::format(
-                ", but for the network's typical excess over its fastest transfer, {:.6f} s, which the target's "
-                "replaces",
-                r.typical)
+          ? fmt::format(", but for the network's typical part, {:.6f} s (its excess over the fastest transfer and the "
+                        "eager sends' copy), which the target's replaces",
+                        r.typical)
           : std::string());
 }
 

@@ -104,7 +104,7 @@ Platform infinitely_fast_network(Platform p) {
   p.mpi.default_overhead = 0;
   p.mpi.overheads.clear();
   p.mpi.send_overhead.reset(), p.mpi.receive_overhead.reset();
-  p.mpi.typical_excess.reset();
+  p.mpi.typical_excess.reset(), p.mpi.eager_copy.reset();
   p.size_factors.clear();
   return p;
 }

@@ -3,7 +3,7 @@
 // ping-pong's own calibration replays it model-only within 5 % of its post-MPI_Init span; every
 // allreduce case of the oracle, both directions and the three ways of describing the target, has
 // the right sign and its interval (widened by the target's A/B spread) holds the measured change;
-// the ping-pong's cases towards TCP are within the oracle's limit.
+// the ping-pong's cases are within the oracle's limit but for typed-in numbers towards shared memory.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -62,19 +62,24 @@ TEST_CASE("the allreduce cases of the platform oracle: the right sign, and the i
   }
 }
 
-// The typical excess (calibration step 6b) moves with the network: the TCP ping-pong's typical
-// message is 0.3 us further above its fastest than the shared-memory one's, and the vader -> tcp
-// ping-pong cases come within the limit (stop 68: +9 %, +9 %, -20 %), their intervals holding.
-TEST_CASE("the ping-pong cases of the platform oracle towards TCP: within the limit, the interval holding",
-          "[platform][real]") {
+// The typical excess (calibration step 6b) and the eager copy (step 11) move with the network: the
+// TCP ping-pong's typical message is 0.3 us further above its fastest than the shared-memory one's,
+// and its eager 64 KiB sends copy 12 us into the socket that a shared-memory rendezvous does not.
+// The ping-pong cases come within the limit (+9 %, +9 %, -20 % towards TCP; +10 %, +10 % back), but
+// for the typed-in numbers towards shared memory (-31 %: a line through the 8-byte time and the
+// 4 MiB bandwidth misses the 64 KiB messages), and every interval holds.
+TEST_CASE(
+    "the ping-pong cases of the platform oracle: within the limit but for typed-in numbers towards shared "
+    "memory, the interval holding",
+    "[platform][real]") {
   test::TempDir work;
   for (const po::Case& c : po::cases()) {
-    if (c.app != "pingpong" || c.target != "tcp") continue;
+    if (c.app != "pingpong") continue;
     const po::Outcome o = po::evaluate(kOracle, c, work.path());
     INFO(c.name() << ": predicted " << o.predicted() << " s, measured " << o.measured << " s, spread " << o.spread
                   << " s, interval [" << o.low() << ", " << o.high() << "] " << o.point.interval.note);
     CHECK(o.sign_right());
-    CHECK(o.within_limit());
+    if (c.target == "tcp" || c.way != po::Way::Numbers) CHECK(o.within_limit());
     CHECK(o.holds());
   }
 }

@@ -430,3 +430,79 @@ TEST_CASE("the typical excess: the median minus the fastest transfer, by hand, a
   typed_source.mpi.typical_excess.reset(), typed_target.mpi.typical_excess.reset();
   CHECK_FALSE(residuals_with_typical_network(t, r, typed_source, typed_target));
 }
+
+// The eager copy (LogGOPS's O), by hand. Rank 0 sends 40 messages each of 8 B, 1 KiB and 32 KiB to
+// rank 1, which posts each receive only after the send has returned (the sends went eagerly); every
+// send takes 1 us + 1 ns per byte. The line through the fastest send per size class: 1 ns/B, fitted
+// up to 32 KiB.
+namespace {
+
+const std::uint64_t kCopySizes[] = {8, 1024, 32768};
+
+Trace eager_copy_trace() {
+  test::HandTrace h(2);
+  for (Rank r : {0u, 1u}) h.init(r, 0, 1);
+  double t0 = 10;
+  for (std::uint64_t bytes : kCopySizes)
+    for (int i = 0; i < 40; ++i, t0 += 0.01) {
+      h.send(0, t0, t0 + 1e-6 + 1e-9 * static_cast<double>(bytes), 1, 0, bytes);
+      h.recv(1, t0 + 0.001, t0 + 0.001 + 2e-6, 0, 0, bytes);
+    }
+  for (Rank r : {0u, 1u}) h.finalize(r, 30, 31);
+  return h.finish();
+}
+
+}  // namespace
+
+TEST_CASE("the eager copy: what a byte more costs an eager send, by hand, and what a platform change does to it",
+          "[platform][calibrate]") {
+  const Trace t = eager_copy_trace();
+  const Calibration c = calibrate(t);
+  INFO(calibration_text(c));
+  REQUIRE(c.eager_threshold >= 32768);
+  REQUIRE(c.platform.mpi.eager_copy);
+  CHECK(c.platform.mpi.eager_copy->per_byte == Approx(1e-9).epsilon(1e-6));
+  CHECK(c.platform.mpi.eager_copy->up_to == 32768);
+  CHECK_THAT(calibration_text(c), Catch::Contains("eager copy       1024 ns/KiB per eager send, up to 32768 bytes"));
+  test::TempDir dir;
+  std::ofstream(dir / "c.xml") << platform_xml(c.platform);
+  const Platform loaded = load_platform(dir / "c.xml");
+  REQUIRE(loaded.mpi.eager_copy);
+  CHECK(loaded.mpi.eager_copy->per_byte == Approx(1e-9).epsilon(1e-8));
+  CHECK(loaded.mpi.eager_copy->up_to == 32768);
+  // Every send's residual 20 us (by hand): on a target that copies 0.5 ns/B up to 1 KiB and sends
+  // 32 KiB by rendezvous, an 8 B send loses 4 ns, a 1 KiB one 512 ns, a 32 KiB one all of its copy
+  // (32.768 us) but at most its residual (20 us). Receives, Init and Finalize keep theirs.
+  CallResiduals r;
+  r.by_rank = {std::vector<double>(t.ranks[0].mpi_calls.size(), 20e-6),
+               std::vector<double>(t.ranks[1].mpi_calls.size(), 0.5)};
+  REQUIRE(r.by_rank[0].size() == 122);  // Init, 120 sends, Finalize
+  Platform target = c.platform;
+  target.mpi.eager_threshold = 1024;
+  target.mpi.eager_copy = MpiCosts::EagerCopy{0.5e-9, 1024};
+  const std::optional<CallResiduals> moved = residuals_with_typical_network(t, r, c.platform, target);
+  REQUIRE(moved);
+  CHECK(moved->by_rank[1] == r.by_rank[1]);
+  CHECK(moved->by_rank[0][0] == r.by_rank[0][0]);
+  CHECK(moved->by_rank[0][121] == r.by_rank[0][121]);
+  const double expected[] = {20e-6 - 4e-9, 20e-6 - 512e-9, 0.0};
+  for (std::size_t i = 1; i <= 120; ++i) CHECK(moved->by_rank[0][i] == Approx(expected[(i - 1) / 40]).margin(1e-15));
+  // Of the residuals, the source's copy: 40 x (8 ns + 1024 ns + 20 us, all of the 32 KiB sends').
+  CHECK(typical_excess_seconds(t, r, c.platform) == Approx(40 * (8e-9 + 1024e-9 + 20e-6)).margin(1e-15));
+  // A target that sends everything eagerly but copies larger messages no more than 1 KiB: the
+  // 32 KiB send keeps 20 us - 32.768 us + 0.512 us, at least nothing.
+  target.mpi.eager_threshold = 65536;
+  const auto eager = residuals_with_typical_network(t, r, c.platform, target);
+  REQUIRE(eager);
+  CHECK(eager->by_rank[0][81] == 0.0);
+  // Halving the bandwidth doubles the target's copy: the 1 KiB send then keeps all of its residual.
+  target.bandwidth_factor = 0.5;
+  const auto slower = residuals_with_typical_network(t, r, c.platform, target);
+  REQUIRE(slower);
+  CHECK(slower->by_rank[0][41] == Approx(20e-6).margin(1e-15));
+  // Typed-in numbers carry no copy: nothing to move.
+  Platform typed_source = c.platform, typed_target = target;
+  typed_source.mpi.eager_copy.reset(), typed_target.mpi.eager_copy.reset();
+  typed_source.mpi.typical_excess.reset(), typed_target.mpi.typical_excess.reset();
+  CHECK_FALSE(residuals_with_typical_network(t, r, typed_source, typed_target));
+}

@@ -51,6 +51,7 @@ struct Calibration {
   double bandwidth = 0;          // B [bytes/s]
   std::string network_evidence;  // what L and B were fitted on (notes say where they could not be)
   std::string typical_evidence;  // what the typical excess (MpiCosts::typical_excess) was fitted on
+  std::string copy_evidence;     // what the eager copy (MpiCosts::eager_copy) was fitted on
   double base_overhead = 0;      // fastest MPI call without communication [s]
   std::uint64_t eager_threshold = 0;
   std::string eager_evidence;  // how the threshold was found

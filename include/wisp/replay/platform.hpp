@@ -42,6 +42,17 @@ struct MpiCosts {
     double latency = 0, per_byte = 0;
   };
   std::optional<TypicalExcess> typical_excess;
+  // LogGOPS's O: what an eager send pays per byte of its message beyond its overhead (its copy
+  // into the transport), for messages up to `up_to` bytes (larger ones pay `up_to`'s: no line is
+  // extrapolated beyond the sizes it was fitted on). `wisp calibrate` fits it from the fastest eager
+  // sends per size class. Like the typical excess, a platform change replaces the source's by the
+  // target's in every eager send. Unset: typed-in numbers, no such cost.
+  // XML: <prop id="wisp:eager-copy:per-byte" value="2e-10"/> (and :up-to, in bytes).
+  struct EagerCopy {
+    double per_byte = 0;
+    std::uint64_t up_to = 0;
+  };
+  std::optional<EagerCopy> eager_copy;
 
   double overhead(const std::string& function) const;
   // Whether `function`'s calls pay per message (it has no overhead of its own and the costs have
