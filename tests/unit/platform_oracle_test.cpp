@@ -62,7 +62,7 @@ TEST_CASE("the allreduce cases of the platform oracle: the right sign, and the i
   }
 }
 
-// The typical excess (calibration step 6b) and the eager copy (step 11) move with the network: the
+// The typical excess (calibration step 6b) and the eager copy (step 6c) move with the network: the
 // TCP ping-pong's typical message is 0.3 us further above its fastest than the shared-memory one's,
 // and its eager 64 KiB sends copy 12 us into the socket that a shared-memory rendezvous does not.
 // The ping-pong cases come within the limit (+9 %, +9 %, -20 % towards TCP; +10 %, +10 % back), but

@@ -1,5 +1,6 @@
 // What a platform change does to the residuals (what no network model explains in a call). At the
-// point, the source network's typical excess over its fastest transfer goes and the target's comes;
+// point, the source network's typical part (its excess over the fastest transfer, its eager sends'
+// per-byte copy) goes and the target's comes;
 // the rest is kept as measured. The gain interval's third reading scales the whole residual with the
 // network, as the call's one-way message cost does from source to target: on a real network change
 // much of it goes with the old network (TCP's socket work), so both readings bound it.
@@ -38,16 +39,18 @@ double message_cost(const Platform& platform, const NetworkNumbers& network, con
 std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, const CallResiduals& residuals,
                                                            const Platform& source, const Platform& target);
 
-// What a platform change does to the residuals at the point: every receiving call (a receive, a
-// completed receive request, a collective) changes by its messages' typical excess on `target`
-// minus that on `source` (MpiCosts::typical_excess), losing at most its residual beyond a partner's
-// lateness: the typical network cost goes with the network, the rest stays. MPI_Init, MPI_Finalize
-// and negative residuals stay as they are. Nothing when neither platform has a typical excess.
+// What a platform change does to the residuals at the point: every call changes by its typical
+// network part on `target` minus that on `source`, losing at most its residual beyond a partner's
+// lateness: the typical excess (MpiCosts::typical_excess) of the messages it receives (a receive, a
+// completed receive request, a collective's rounds) and the eager copy (MpiCosts::eager_copy) of
+// those it sends, none where the platform sends them by rendezvous. The typical network cost goes
+// with the network, the rest stays. MPI_Init, MPI_Finalize and negative residuals stay as they are.
+// Nothing when neither platform has a typical excess or an eager copy.
 std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, const CallResiduals& residuals,
                                                             const Platform& source, const Platform& target);
 
-// How much of the residuals is `platform`'s typical excess: over the receiving calls, the smaller of
-// a call's own residual and its messages' excess [s] (0 without one).
+// How much of the residuals is `platform`'s typical network part: over the calls, the smaller of a
+// call's own residual and its messages' typical excess and eager copy [s] (0 without them).
 double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals, const Platform& platform);
 
 }  // namespace wisp

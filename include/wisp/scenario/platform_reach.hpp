@@ -2,7 +2,7 @@
 // split into parts (attribute_residuals): the network model's transfer and per-message work, which
 // a platform change moves; waiting for partners, which the replay re-derives; MPI_Init and
 // MPI_Finalize, kept as traced; and the residual no network explains, kept as measured but for the
-// network's typical excess over its fastest transfer (network_scaling.hpp). Said for
+// network's typical part: its excess over the fastest transfer, its eager copy (network_scaling.hpp). Said for
 // every platform what-if, and warned about when the residual outweighs the network's part.
 #pragma once
 
@@ -21,8 +21,8 @@ struct PlatformReach {
   double waiting = 0;        // waiting for a partner: re-derived by the replay from the partners' timing [s]
   double init_finalize = 0;  // MPI_Init and MPI_Finalize: kept as traced [s]
   double residual = 0;       // what no network explains (software, scheduling, noise): kept as measured [s] ...
-  double typical = 0;        // ... but for the source network's typical excess over its fastest transfer, which
-                             // a platform change replaces by the target's [s]
+  double typical = 0;        // ... but for the source network's typical part (excess over the fastest transfer,
+                             // eager copy), which a platform change replaces by the target's [s]
   double share() const { return traced > 0 ? network / traced : 0; }
   // The network's part of the calls' own cost (network and residual, not waiting): how much of what
   // the calls cost a network model explains.
