@@ -118,3 +118,41 @@ TEST_CASE("size factors scale a message's simulated bytes", "[replay][platform]"
   const ReplayResult r = replay(t.finish(4000), p);
   CHECK(call_leave(r.trace, 1, 0) == Approx(3001 + 10 + 6));
 }
+
+// The bundled topologies' shapes (platforms/README.md), by hand from each file's parameters: the
+// summed latency of the route from node-0 to node-k as the replay builds it.
+//   fat-tree "2;32,32;1,16;1,1", 0.25 us per link: 32 hosts per leaf; within a leaf 2 links, across
+//     leaves 4 (host, leaf, spine, leaf, host).
+//   dragonfly "8,2;4,2;4,1;8", 0.2 us per link: 8 hosts per router, 4 routers per chassis, 4 chassis
+//     per group, 8 groups; host k on router ⌊k/8⌋ mod 4 of chassis ⌊k/32⌋ mod 4 of group ⌊k/128⌋.
+//     2 links on one router; within a group +1 to another chassis (same router position), +1 to
+//     another router of the chassis; group g reaches group h by its one global link, from router h
+//     of its chassis 0 to router g of h's chassis 0, then on as within a group.
+//   torus "8,8,16", 0.1 us per link: host k at (k mod 8, ⌊k/8⌋ mod 8, ⌊k/64⌋), one link per hop of
+//     the wrap-around distance.
+//   crossbar: every host's private link, 0.5 us each way: 1 us between any two.
+TEST_CASE("the bundled topologies: which hosts share a leaf, router, chassis or group", "[replay][platform]") {
+  gen::HaloOptions h;
+  h.dims = {2, 1};
+  h.steps = 1;
+  h.bytes = 8;
+  const Trace t = gen::generate_halo(h);
+  auto route = [&](const std::string& platform, int k) {
+    ReplayOptions o;
+    o.hosts = {"node-0", "node-" + std::to_string(k)};
+    return replay(t, load_platform(bundled(platform)), o).statistics.route_latency;
+  };
+  for (int k : {1, 31}) CHECK(route("fat-tree", k) == Approx(0.5e-6));
+  for (int k : {32, 1023}) CHECK(route("fat-tree", k) == Approx(1.0e-6));
+  CHECK(route("dragonfly", 7) == Approx(0.4e-6));    // the same router
+  CHECK(route("dragonfly", 8) == Approx(0.6e-6));    // another router of the chassis
+  CHECK(route("dragonfly", 32) == Approx(0.6e-6));   // router 0 of another chassis
+  CHECK(route("dragonfly", 63) == Approx(0.8e-6));   // router 3 of another chassis
+  CHECK(route("dragonfly", 128) == Approx(0.8e-6));  // group 1: to router 1, global link, there router 0
+  CHECK(route("dragonfly", 200) == Approx(1.2e-6));  // router 1, chassis 2 of group 1: 2 more hops there
+  CHECK(route("torus", 1) == Approx(0.1e-6));
+  CHECK(route("torus", 7) == Approx(0.1e-6));    // the ring wraps around
+  CHECK(route("torus", 31) == Approx(0.4e-6));   // (7, 3, 0): 1 + 3 hops
+  CHECK(route("torus", 512) == Approx(0.8e-6));  // (0, 0, 8): 8 hops
+  CHECK(route("crossbar", 1023) == Approx(1.0e-6));
+}
