@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# Opens every cube wisp writes with CubeLib's own tools, checks that CubeLib's `cube_diff
-# scenario.cubex identity.cubex` equals wisp's difference.cubex, and compares the cube of every
-# trace with a Scalasca dump in tests/data with it (scripts/cube_vs_scalasca.py). Not in CI: CubeLib is no Debian
-# package (build it from Score-P 8.4's vendor/cubelib outside the project: src/report/README.md).
+# Opens every cube wisp writes with CubeLib's own tools (analyses, the bundled scenarios' runs and
+# sweeps, and runs under mpirun), checks that CubeLib's `cube_diff scenario.cubex identity.cubex`
+# equals wisp's difference.cubex within 1e-12 relative and that the cubes written under mpirun equal
+# the one-process ones (CubeLib's library at full precision: scripts/cube_values.cpp), and compares
+# the cube of every trace with a Scalasca dump in tests/data with it (scripts/cube_vs_scalasca.py).
+# Not in CI: CubeLib is no Debian package (build it from Score-P 8.4's vendor/cubelib outside the
+# project: src/report/README.md).
 #   bash scripts/cubelib_check.sh CUBELIB_BIN_DIR [build/wisp]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="$(realpath "$1")"
 wisp="$(realpath "${2:-build/wisp}")"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+# CubeLib's library, at full precision (cube_dump prints 6 digits).
+g++ -std=c++17 -O1 $("$bin/cubelib-config" --cflags) scripts/cube_values.cpp -o "$work/cube_values" \
+  $("$bin/cubelib-config" --ldflags) $("$bin/cubelib-config" --libs)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpi() { mpirun --oversubscribe -n "$@"; }
 cubes=()
 for trace in tests/data/apps/*/traces.otf2; do
   name=$(basename "$(dirname "$trace")")
@@ -41,25 +49,29 @@ for dump in $(find tests/data -name scalasca.tsv.gz | sort); do
   python3 scripts/cube_vs_scalasca.py "$bin" "$out/analysis.cubex" "$dump" | sed 's/^/  /' || deviating=$((deviating + 1))
 done
 failed=0
+# check LABEL A.cubex B.cubex LIMIT: CubeLib opens A, and A's values equal B's within LIMIT.
+check() {
+  local out
+  if out=$("$bin/cube_info" "$2" > /dev/null 2>&1 && "$work/cube_values" "$2" "$3" "$4" 2>&1); then
+    echo "$1: $out"
+  else
+    echo "$1: differs or unreadable: $out"
+    failed=$((failed + 1))
+  fi
+}
 for run in "${runs[@]}"; do
   "$bin/cube_diff" "$run/scenario.cubex" "$run/identity.cubex" -o "$run/cube_diff.cubex" > /dev/null 2>&1
-  "$bin/cube_dump" -m all -s csv2 "$run/cube_diff.cubex" > "$run/a.csv" 2> /dev/null
-  "$bin/cube_dump" -m all -s csv2 "$run/difference.cubex" > "$run/b.csv" 2> /dev/null
-  # cube_dump prints 6 significant digits: equal prints are equal values at that precision.
-  python3 - "$run/a.csv" "$run/b.csv" "$(basename "$run")" << 'PY' || failed=$((failed + 1))
-import csv, sys
-a, b = (list(csv.reader(open(p))) for p in sys.argv[1:3])
-if a[0] != b[0] or len(a) != len(b):
-    sys.exit(f"{sys.argv[3]}: cube_diff and difference.cubex differ in metrics or entries")
-worst, entries = 0.0, 0
-for ra, rb in zip(a[1:], b[1:]):
-    for x, y in zip(ra, rb):
-        x, y = float(x), float(y)
-        entries += 1
-        worst = max(worst, abs(x - y) / max(abs(x), abs(y), 1e-300))
-print(f"{sys.argv[3]}: cube_diff = difference.cubex on {entries} entries, largest relative difference {worst:.2g}")
-sys.exit(1 if worst > 1e-5 else 0)
-PY
+  check "$(basename "$run"): cube_diff = difference.cubex" "$run/cube_diff.cubex" "$run/difference.cubex" 1e-12
+done
+# Under mpirun: the same cubes as one process writes.
+mpi 3 "$wisp" -q analyze tests/data/apps/cloverleaf_bm_short_4r/traces.otf2 -o "$work/mpi-analyze" > /dev/null 2>&1
+check "mpirun -n 3 wisp analyze cloverleaf_bm_short_4r" "$work/mpi-analyze/analysis.cubex" \
+  "$work/analyze-cloverleaf_bm_short_4r/analysis.cubex" 0
+for name in halo-zero-compute halo-bandwidth-sweep; do
+  mpi 3 "$wisp" -q run "scenarios/$name.yaml" -o "$work/mpi-run-$name" > /dev/null 2>&1
+  for cube in identity scenario difference; do
+    check "mpirun -n 3 wisp run $name, $cube.cubex" "$work/mpi-run-$name/$cube.cubex" "$work/run-$name/$cube.cubex" 0
+  done
 done
 echo "traces whose cube deviates from Scalasca's somewhere: $deviating (the limits: src/analysis/README.md)"
 [ "$opened" -eq "${#cubes[@]}" ] && [ "$failed" -eq 0 ]
