@@ -1,6 +1,7 @@
 // The metric catalogue's data and lookups. See metric_catalogue.hpp. Display names are the NAME
 // lines and descriptions the INFO lines of Scalasca 2.6's .pattern files; wisp's own metrics are
-// named in the same style and their descriptions end in "(wisp)".
+// named in the same style and their descriptions end in "(wisp: ...)", saying where they stand in the
+// metric tree: a root of their own, or the Scalasca metric they refine.
 #include "wisp/analysis/metric_catalogue.hpp"
 
 #include <algorithm>
@@ -54,46 +55,70 @@ constexpr MetricInfo kCatalogue[] = {
     {"mpi_clr_count", "MPI Late Receiver Instances (Communications)", "", "occ", WaitStates, false,
      "Number of Late Receiver instances in MPI communications", R::Count, LR},
     {"mpi_wait_nxn_count", "MPI Wait at N x N Instances", "", "occ", WaitStates, false,
-     "Number of Wait at N x N instances in MPI n-to-n operations (wisp)", R::Count, NXN},
+     "Number of Wait at N x N instances in MPI n-to-n operations (wisp: a root; Scalasca counts point-to-point "
+     "instances only)",
+     R::Count, NXN},
     {"mpi_barrier_wait_count", "MPI Wait at Barrier Instances", "", "occ", WaitStates, false,
-     "Number of Wait at Barrier instances in MPI barriers (wisp)", R::Count, BAR},
+     "Number of Wait at Barrier instances in MPI barriers (wisp: a root; Scalasca counts point-to-point instances "
+     "only)",
+     R::Count, BAR},
     {"mpi_latebroadcast_count", "MPI Late Broadcast Instances", "", "occ", WaitStates, false,
-     "Number of Late Broadcast instances in MPI 1-to-n operations (wisp)", R::Count, BC},
+     "Number of Late Broadcast instances in MPI 1-to-n operations (wisp: a root; Scalasca counts point-to-point "
+     "instances only)",
+     R::Count, BC},
     {"mpi_earlyreduce_count", "MPI Early Reduce Instances", "", "occ", WaitStates, false,
-     "Number of Early Reduce instances in MPI n-to-1 operations (wisp)", R::Count, RED},
+     "Number of Early Reduce instances in MPI n-to-1 operations (wisp: a root; Scalasca counts point-to-point "
+     "instances only)",
+     R::Count, RED},
     {"mpi_earlyscan_count", "MPI Early Scan Instances", "", "occ", WaitStates, false,
-     "Number of Early Scan instances in MPI scan operations (wisp)", R::Count, SCAN},
+     "Number of Early Scan instances in MPI scan operations (wisp: a root; Scalasca counts point-to-point instances "
+     "only)",
+     R::Count, SCAN},
     {"mpi_finalize_wait_count", "MPI Wait at Finalize Instances", "", "occ", WaitStates, false,
-     "Number of Wait at Finalize instances in front of MPI_Finalize (wisp)", R::Count, FIN},
+     "Number of Wait at Finalize instances in front of MPI_Finalize (wisp: a root; Scalasca counts point-to-point "
+     "instances only)",
+     R::Count, FIN},
     // Waitstates.MPI.pattern (the collective kinds: wisp)
     {"mpi_wait_direct_latesender", "Direct MPI Late Sender wait states", "", "sec", Delays, false,
      "Waiting time in MPI Late Sender wait states that results from direct delay", R::DirectWait, LS},
     {"mpi_wait_direct_latereceiver", "Direct MPI Late Receiver wait states", "", "sec", Delays, false,
      "Waiting time in MPI Late Receiver wait states that results from direct delay", R::DirectWait, LR},
     {"mpi_wait_direct_nxn", "Direct MPI Wait at N x N wait states", "", "sec", Delays, false,
-     "Waiting time in MPI Wait at N x N wait states that results from direct delay (wisp)", R::DirectWait, NXN},
+     "Waiting time in MPI Wait at N x N wait states that results from direct delay (wisp: a root, part of MPI Wait at "
+     "N x N)",
+     R::DirectWait, NXN},
     {"mpi_wait_direct_barrier", "Direct MPI Wait at Barrier wait states", "", "sec", Delays, false,
-     "Waiting time in MPI Wait at Barrier wait states that results from direct delay (wisp)", R::DirectWait, BAR},
+     "Waiting time in MPI Wait at Barrier wait states that results from direct delay (wisp: a root, part of MPI Wait "
+     "at Barrier)",
+     R::DirectWait, BAR},
     {"mpi_wait_direct_latebroadcast", "Direct MPI Late Broadcast wait states", "", "sec", Delays, false,
-     "Waiting time in MPI Late Broadcast wait states that results from direct delay (wisp)", R::DirectWait, BC},
+     "Waiting time in MPI Late Broadcast wait states that results from direct delay (wisp: a root, part of MPI Late "
+     "Broadcast)",
+     R::DirectWait, BC},
     {"mpi_wait_direct_earlyreduce", "Direct MPI Early Reduce wait states", "", "sec", Delays, false,
-     "Waiting time in MPI Early Reduce wait states that results from direct delay (wisp)", R::DirectWait, RED},
+     "Waiting time in MPI Early Reduce wait states that results from direct delay (wisp: a root, part of MPI Early "
+     "Reduce)",
+     R::DirectWait, RED},
     {"mpi_wait_indirect_latesender", "Indirect MPI Late Sender wait states", "", "sec", Delays, false,
      "Indirect waiting time in MPI Late Sender wait states that results from propagation", R::IndirectWait, LS},
     {"mpi_wait_indirect_latereceiver", "Indirect MPI Late Receiver wait states", "", "sec", Delays, false,
      "Indirect waiting time in MPI Late Receiver wait states that results from propagation", R::IndirectWait, LR},
     {"mpi_wait_indirect_nxn", "Indirect MPI Wait at N x N wait states", "", "sec", Delays, false,
-     "Indirect waiting time in MPI Wait at N x N wait states that results from propagation (wisp)", R::IndirectWait,
-     NXN},
+     "Indirect waiting time in MPI Wait at N x N wait states that results from propagation (wisp: a root, part of MPI "
+     "Wait at N x N)",
+     R::IndirectWait, NXN},
     {"mpi_wait_indirect_barrier", "Indirect MPI Wait at Barrier wait states", "", "sec", Delays, false,
-     "Indirect waiting time in MPI Wait at Barrier wait states that results from propagation (wisp)", R::IndirectWait,
-     BAR},
+     "Indirect waiting time in MPI Wait at Barrier wait states that results from propagation (wisp: a root, part of "
+     "MPI Wait at Barrier)",
+     R::IndirectWait, BAR},
     {"mpi_wait_indirect_latebroadcast", "Indirect MPI Late Broadcast wait states", "", "sec", Delays, false,
-     "Indirect waiting time in MPI Late Broadcast wait states that results from propagation (wisp)", R::IndirectWait,
-     BC},
+     "Indirect waiting time in MPI Late Broadcast wait states that results from propagation (wisp: a root, part of MPI "
+     "Late Broadcast)",
+     R::IndirectWait, BC},
     {"mpi_wait_indirect_earlyreduce", "Indirect MPI Early Reduce wait states", "", "sec", Delays, false,
-     "Indirect waiting time in MPI Early Reduce wait states that results from propagation (wisp)", R::IndirectWait,
-     RED},
+     "Indirect waiting time in MPI Early Reduce wait states that results from propagation (wisp: a root, part of MPI "
+     "Early Reduce)",
+     R::IndirectWait, RED},
     // CriticalPath.pattern (PERFORMANCE_IMPACT_CRITICALPATH is not computed)
     {metric::kCriticalPath, "Critical path profile", "", "sec", CriticalPath, true,
      "Profile of the application's critical path"},
@@ -143,34 +168,42 @@ constexpr MetricInfo kCatalogue[] = {
      R::LongTermDelay, RED},
     // Program activity graph (paper 001)
     {"mbm_k", "Maximum benefit (k longest paths)", "", "sec", Pag, false,
-     "Maximum benefit of shortening a call path, over the k longest near-critical paths (wisp)"},
+     "Maximum benefit of shortening a call path, over the k longest near-critical paths (wisp: a root)"},
     {"mbm_all", "Maximum benefit (all near-critical paths)", "", "sec", Pag, false,
-     "Maximum benefit of shortening a call path, over all paths of the activity graph (wisp)"},
+     "Maximum benefit of shortening a call path, over all paths of the activity graph (wisp: a root)"},
     // Minimum-based wait estimate (paper 002)
     {"estimated_wait", "Estimated waiting time", "", "sec", WaitEstimate, false,
-     "Waiting time estimated as the excess over the minimum duration of the call's category (wisp)"},
+     "Waiting time estimated as the excess over the minimum duration of the call's category (wisp: a root)"},
     // POP efficiency factors
     {"parallel_efficiency", "Parallel efficiency", "", "ratio", Pop, false,
-     "Load balance times communication efficiency (wisp)"},
+     "Load balance times communication efficiency (wisp: a root)"},
     {"load_balance", "Load balance", "parallel_efficiency", "ratio", Pop, false,
-     "Mean useful computation time over the maximum one (wisp)"},
+     "Mean useful computation time over the maximum one (wisp: a POP factor of its parent; a root in the cube, where "
+     "ratios would add up)"},
     {"communication_efficiency", "Communication efficiency", "parallel_efficiency", "ratio", Pop, false,
-     "Serialisation times transfer efficiency (wisp)"},
+     "Serialisation times transfer efficiency (wisp: a POP factor of its parent; a root in the cube, where ratios "
+     "would add up)"},
     {"serialisation", "Serialisation efficiency", "communication_efficiency", "ratio", Pop, false,
-     "Maximum useful time over the runtime on an ideal network (wisp)"},
+     "Maximum useful time over the runtime on an ideal network (wisp: a POP factor of its parent; a root in the cube, "
+     "where ratios would add up)"},
     {"transfer", "Transfer efficiency", "communication_efficiency", "ratio", Pop, false,
-     "Runtime on an ideal network over the measured runtime (wisp)"},
+     "Runtime on an ideal network over the measured runtime (wisp: a POP factor of its parent; a root in the cube, "
+     "where ratios would add up)"},
     // POP's hybrid MPI+OpenMP factors (traces with OpenMP threads; pop_hybrid.hpp)
     {"hybrid_parallel_efficiency", "Hybrid parallel efficiency", "", "ratio", Pop, false,
-     "Useful time of all threads over threads times the runtime (wisp)"},
+     "Useful time of all threads over threads times the runtime (wisp: a root)"},
     {"mpi_parallel_efficiency", "MPI parallel efficiency", "hybrid_parallel_efficiency", "ratio", Pop, false,
-     "Mean time of the masters outside MPI over the runtime (wisp)"},
+     "Mean time of the masters outside MPI over the runtime (wisp: a POP factor of its parent; a root in the cube, "
+     "where ratios would add up)"},
     {"mpi_load_balance", "MPI load balance", "mpi_parallel_efficiency", "ratio", Pop, false,
-     "Mean over maximum time of the masters outside MPI (wisp)"},
+     "Mean over maximum time of the masters outside MPI (wisp: a POP factor of its parent; a root in the cube, where "
+     "ratios would add up)"},
     {"mpi_communication_efficiency", "MPI communication efficiency", "mpi_parallel_efficiency", "ratio", Pop, false,
-     "Maximum time of a master outside MPI over the runtime (wisp)"},
+     "Maximum time of a master outside MPI over the runtime (wisp: a POP factor of its parent; a root in the cube, "
+     "where ratios would add up)"},
     {"openmp_parallel_efficiency", "OpenMP parallel efficiency", "hybrid_parallel_efficiency", "ratio", Pop, false,
-     "Hybrid over MPI parallel efficiency (wisp)"},
+     "Hybrid over MPI parallel efficiency (wisp: a POP factor of its parent; a root in the cube, where ratios would "
+     "add up)"},
 };
 
 }  // namespace catalogue

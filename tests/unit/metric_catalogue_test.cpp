@@ -37,6 +37,24 @@ TEST_CASE("metric catalogue: unique names, known parents, units and analyses", "
   CHECK(total == metric_catalogue().size());
 }
 
+// Issue 57: wisp's own metrics (MBM, the minimum-based estimate, POP, the collective kinds' counts
+// and direct/indirect splits) are roots in the cube, and their descriptions say so. The POP factors
+// have a parent in the catalogue (report.json's tree) but are roots in the cube: ratios do not add.
+TEST_CASE("metric catalogue: wisp's own metrics are roots of their own and say so", "[metric_catalogue]") {
+  std::size_t own = 0;
+  for (const MetricInfo& m : metric_catalogue()) {
+    const std::string description(m.description);
+    if (description.find("(wisp") == std::string::npos) continue;
+    INFO(m.name << ": " << description);
+    ++own;
+    if (m.unit == "ratio" && !m.parent.empty())
+      CHECK(description.find("(wisp: a POP factor of its parent; a root in the cube") != std::string::npos);
+    else
+      CHECK((m.parent.empty() && description.find("(wisp: a root") != std::string::npos));
+  }
+  CHECK(own >= 20);
+}
+
 TEST_CASE("metric catalogue: the wait-state metrics are Scalasca's", "[metric_catalogue]") {
   // MPI.pattern and Counts.pattern of Scalasca 2.6, lower case, in WaitKind order.
   const char* scalasca[kWaitKindCount] = {"mpi_latesender",   "mpi_latereceiver",  "mpi_wait_nxn",
