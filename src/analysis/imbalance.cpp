@@ -131,23 +131,40 @@ void distribute(const CallpathMatrix& cp, const std::vector<double>& on_path, co
 
 }  // namespace
 
-ImbalanceIndicators compute_imbalance(const Trace& trace, const Profile& profile, const WaitStates& waits,
-                                      const CriticalPath& path, const Partitions* partitions) {
-  const CallpathMatrix& cp = path.profile;
-  ImbalanceIndicators out;
-  for (CallpathMatrix* m : {&out.non_waiting, &out.critical_path_imbalance, &out.critical_path_activities,
-                            &out.non_critical_path_activities, &out.critical_imbalance_impact,
-                            &out.intra_partition_imbalance, &out.inter_partition_imbalance, &out.performance_impact})
-    *m = CallpathMatrix(cp.slots, cp.ranks);
-  std::vector<double> on_path(cp.slots, 0.0);  // d_cp per call path
+namespace {
+
+std::vector<double> on_path_of(const CallpathMatrix& cp) {  // d_cp per call path
+  std::vector<double> on_path(cp.slots, 0.0);
   for (std::uint32_t s = 0; s < cp.slots; ++s) on_path[s] = cp.total(s);
-  const std::vector<double> raw = non_waiting_time(profile, waits, out.non_waiting);
-  critical_path_imbalance(trace.defs, cp, on_path, raw, out.critical_path_imbalance);
+  return on_path;
+}
+
+}  // namespace
+
+void performance_impact(const Profile& profile, const CriticalPath& path, const Partitions* partitions,
+                        ImbalanceIndicators& out) {
+  const CallpathMatrix& cp = path.profile;
+  for (CallpathMatrix* m :
+       {&out.critical_path_activities, &out.non_critical_path_activities, &out.critical_imbalance_impact,
+        &out.intra_partition_imbalance, &out.inter_partition_imbalance, &out.performance_impact})
+    *m = CallpathMatrix(cp.slots, cp.ranks);
+  const std::vector<double> on_path = on_path_of(cp);
   std::vector<double> cost, inter;
   const Partitions one{{"all"}, std::vector<std::uint32_t>(cp.ranks, 0), "one"};
   imbalance_costs(path, on_path, profile, partitions ? *partitions : one, out, cost, inter);
   if (!partitions) inter = implicit_partition_costs(on_path, out.non_waiting);
   distribute(cp, on_path, cost, inter, out);
+}
+
+ImbalanceIndicators compute_imbalance(const Trace& trace, const Profile& profile, const WaitStates& waits,
+                                      const CriticalPath& path, const Partitions* partitions) {
+  const CallpathMatrix& cp = path.profile;
+  ImbalanceIndicators out;
+  out.non_waiting = CallpathMatrix(cp.slots, cp.ranks);
+  out.critical_path_imbalance = CallpathMatrix(cp.slots, cp.ranks);
+  const std::vector<double> raw = non_waiting_time(profile, waits, out.non_waiting);
+  critical_path_imbalance(trace.defs, cp, on_path_of(cp), raw, out.critical_path_imbalance);
+  performance_impact(profile, path, partitions, out);
   return out;
 }
 

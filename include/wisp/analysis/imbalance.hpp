@@ -43,4 +43,10 @@ struct ImbalanceIndicators {
 ImbalanceIndicators compute_imbalance(const Trace& trace, const Profile& profile, const WaitStates& waits,
                                       const CriticalPath& path, const Partitions* partitions);
 
+// The performance-impact family alone (activities, imbalance impacts, performance impact) from
+// `out.non_waiting` as given: what compute_imbalance does after L. Lets a test feed Scalasca's own
+// non-waiting time and compare the formulas alone.
+void performance_impact(const Profile& profile, const CriticalPath& path, const Partitions* partitions,
+                        ImbalanceIndicators& out);
+
 }  // namespace wisp
