@@ -73,7 +73,9 @@ void run_analytic(RankActor& self, const CollectiveCall& call, const CollectiveS
   for (std::uint32_t k = 0, rounds = ceil_log2(n); k < rounds; ++k) {
     const std::uint32_t partner = (local + (1u << k)) % n;
     ++w.stats.messages;
-    sg::Comm::sendto(self.host(), w.host_of_rank[comm.members[partner]], bytes);
+    sg::Host* to = w.host_of_rank[comm.members[partner]];
+    if (to != self.host()) w.stats.bytes_between_hosts += bytes;
+    sg::Comm::sendto(self.host(), to, bytes);
   }
 }
 

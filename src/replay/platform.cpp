@@ -229,7 +229,16 @@ std::string platform_xml(const Platform& p) {
         "sharing_policy=\"{}\"/>\n",
         h, l.down_bandwidth, l.down_latency, sharing);
     out += fmt::format("    <host_link id=\"node-{}\" up=\"node-{}_up\" down=\"node-{}_down\"/>\n", h, h, h);
+    if (p.intra)
+      out += fmt::format(
+          "    <link id=\"node-{}_intra\" bandwidth=\"{:.9g}Bps\" latency=\"{:.9g}s\" sharing_policy=\"{}\"/>\n", h,
+          p.intra->bandwidth, p.intra->latency, sharing);
   }
+  if (p.intra)  // a route from a host to itself: the network inside the node (routes after the links)
+    for (std::uint32_t h = 0; h < p.hosts; ++h)
+      out += fmt::format(
+          "    <route src=\"node-{}\" dst=\"node-{}\" symmetrical=\"NO\"><link_ctn id=\"node-{}_intra\"/></route>\n", h,
+          h, h);
   out += "  </zone>\n</platform>\n";
   return out;
 }

@@ -187,6 +187,7 @@ void RankActor::stamp_call(EventIndex first, EventIndex last, bool has_enter, do
 
 RankActor::Transfer RankActor::send(std::uint32_t channel, bool eager, std::uint64_t bytes) {
   ++w_.stats.messages;
+  if (w_.host_of_rank[w_.channels[channel].receiver] != host()) w_.stats.bytes_between_hosts += bytes;
   bytes = w_.simulated_bytes(w_.channels[channel].receiver, bytes);
   sg::Mailbox* box = w_.mailbox(channel, eager);
   const std::uint64_t sequence = eager ? w_.channels[channel].eager_sent++ : 0;

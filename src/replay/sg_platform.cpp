@@ -110,6 +110,14 @@ sg::Link::SharingPolicy policy(const Platform& p) {
   return p.contention ? sg::Link::SharingPolicy::SHARED : sg::Link::SharingPolicy::FATPIPE;
 }
 
+// The link inside host `name` (Platform::intra).
+sg::Link* intra_link(sg::NetZone* zone, const Platform& p, const std::string& name) {
+  return zone->create_link(name + "_intra", p.intra->bandwidth)
+      ->set_latency(p.intra->latency)
+      ->set_sharing_policy(policy(p))
+      ->seal();
+}
+
 void build_crossbar(const Platform& p, std::uint32_t hosts) {
   sg::NetZone* zone = sg::create_star_zone("wisp-crossbar");
   for (std::uint32_t h = 0; h < hosts; ++h) {
@@ -127,6 +135,9 @@ void build_crossbar(const Platform& p, std::uint32_t hosts) {
                          ->seal();
     zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {sg::LinkInRoute(up)}, false);
     zone->add_route(nullptr, host->get_netpoint(), nullptr, nullptr, {sg::LinkInRoute(down)}, false);
+    if (p.intra)
+      zone->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr,
+                      {sg::LinkInRoute(intra_link(zone, p, name))}, false);
   }
   zone->seal();
 }
@@ -134,10 +145,15 @@ void build_crossbar(const Platform& p, std::uint32_t hosts) {
 sg::ClusterCallbacks host_maker(const Platform& p) {
   const double speed = p.speed;
   const int cores = static_cast<int>(p.cores);
-  return sg::ClusterCallbacks([speed, cores](sg::NetZone* zone, const std::vector<unsigned long>&, unsigned long id) {
+  auto host = [speed, cores](sg::NetZone* zone, const std::vector<unsigned long>&, unsigned long id) {
     sg::Host* h = zone->create_host(fmt::format("node-{}", id), speed)->set_core_count(cores)->seal();
     return std::make_pair(h->get_netpoint(), static_cast<simgrid::kernel::routing::NetPoint*>(nullptr));
-  });
+  };
+  if (!p.intra) return sg::ClusterCallbacks(host);
+  auto loopback = [p](sg::NetZone* zone, const std::vector<unsigned long>&, unsigned long id) {
+    return intra_link(zone, p, fmt::format("node-{}", id));
+  };
+  return sg::ClusterCallbacks(host, loopback, {});
 }
 
 void build_cluster(const Platform& p) {

@@ -174,7 +174,14 @@ void setup_hosts(World& w, const std::vector<sg::Host*>& hosts, const ReplayOpti
     }
   }
   w.host_of_rank.resize(w.trace.rank_count());
-  for (Rank r = 0; r < w.trace.rank_count(); ++r) w.host_of_rank[r] = order[r % order.size()];
+  if (options.hosts.empty()) {
+    std::vector<std::uint32_t> cores;
+    for (const sg::Host* h : order) cores.push_back(static_cast<std::uint32_t>(h->get_core_count()));
+    const std::vector<std::size_t> host = place_ranks(options.placement, cores, w.trace.rank_count());
+    for (Rank r = 0; r < w.trace.rank_count(); ++r) w.host_of_rank[r] = order[host[r]];
+  } else {
+    for (Rank r = 0; r < w.trace.rank_count(); ++r) w.host_of_rank[r] = order[r % order.size()];
+  }
   std::unordered_map<const sg::Host*, int> ranks_on;
   for (const sg::Host* h : w.host_of_rank) ++ranks_on[h];
   w.exclusive_host.resize(w.trace.rank_count());

@@ -2,6 +2,7 @@
 #include "wisp/report/run_report.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -93,6 +94,46 @@ nlohmann::json transforms_json(const PointResult& r) {
                    {"computation_before", e.before},
                    {"computation_after", e.after}});
   return out;
+}
+
+// Where a replay's ranks ran: "node-0: 0 2, node-1: 1 3" (the first 8 hosts), and the bytes its
+// messages carried between hosts.
+std::string hosts_text(const ReplayStatistics& s) {
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> hosts;
+  for (std::size_t r = 0; r < s.rank_hosts.size(); ++r) {
+    auto it = std::find_if(hosts.begin(), hosts.end(), [&](const auto& h) { return h.first == s.rank_hosts[r]; });
+    if (it == hosts.end()) it = hosts.insert(hosts.end(), {s.rank_hosts[r], {}});
+    it->second.push_back(r);
+  }
+  std::string t;
+  for (std::size_t h = 0; h < hosts.size() && h < 8; ++h)
+    t += fmt::format("{}{}: {}", h ? ", " : "", hosts[h].first, fmt::join(hosts[h].second, " "));
+  if (hosts.size() > 8) t += fmt::format(", ... ({} hosts)", hosts.size());
+  return t + fmt::format("; {:.4g} MB between hosts", static_cast<double>(s.bytes_between_hosts) / 1e6);
+}
+
+// Shown where ranks share a host or the scenario places them elsewhere.
+bool placement_matters(const PointResult& r) {
+  const auto& a = r.identity_replay.statistics.rank_hosts;
+  const auto& b = r.scenario_replay.statistics.rank_hosts;
+  const auto shared = [](std::vector<std::string> h) {
+    std::sort(h.begin(), h.end());
+    return std::adjacent_find(h.begin(), h.end()) != h.end();
+  };
+  return a != b || shared(a);
+}
+
+std::string placement_text(const PointResult& r) {
+  if (!placement_matters(r)) return "";
+  std::string t = "placement     " + hosts_text(r.identity_replay.statistics) + "\n";
+  if (r.scenario_replay.statistics.rank_hosts != r.identity_replay.statistics.rank_hosts ||
+      r.scenario_replay.statistics.bytes_between_hosts != r.identity_replay.statistics.bytes_between_hosts)
+    t += "  scenario    " + hosts_text(r.scenario_replay.statistics) + "\n";
+  return t;
+}
+
+nlohmann::json placement_json(const ReplayStatistics& s) {
+  return {{"hosts", s.rank_hosts}, {"bytes_between_hosts", s.bytes_between_hosts}};
 }
 
 std::string transforms_text(const PointResult& r) {
@@ -208,6 +249,9 @@ nlohmann::json point_json(const Scenario& s, const std::string& trace_source, co
       {"source", trace_source}, {"ranks", p.measured_trace.rank_count()}, {"events", p.measured_trace.event_count()}};
   j["platform"] = {{"identity", r.platform}};
   if (!r.scenario_platform.empty()) j["platform"]["scenario"] = r.scenario_platform;
+  if (placement_matters(r))
+    j["placement"] = {{"identity", placement_json(r.identity_replay.statistics)},
+                      {"scenario", placement_json(r.scenario_replay.statistics)}};
   j["runtime"] = {{"measured", r.measured},
                   {"identity", r.identity},
                   {"scenario", r.scenario},
@@ -249,6 +293,7 @@ std::string point_text(const Scenario& s, const std::string& trace_source, const
                    p.measured_trace.event_count());
   t += fmt::format("platform      {}\n", r.platform);
   if (!r.scenario_platform.empty()) t += fmt::format("  scenario    {}\n", r.scenario_platform);
+  t += placement_text(r);
   t += transforms_text(r);
   t += fmt::format("\nruntime       measured {}   identity {}   scenario {}\n", seconds(r.measured),
                    seconds(r.identity), seconds(r.scenario));

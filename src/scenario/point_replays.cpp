@@ -208,6 +208,8 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
         p.topology = topology_from_name(spec.topology);
         p.topology_parameters = spec.parameters;
         p.hosts = spec.hosts;
+        p.cores = spec.cores;
+        p.intra = spec.intra;
         p.speed = spec.speed;
         p.latency = spec.latency;
         p.bandwidth = spec.bandwidth;
@@ -220,6 +222,10 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
             spec.contention ? "" : "contention-free ", spec.topology,
             spec.parameters.empty() ? "" : " " + spec.parameters, spec.hosts == 0 ? trace.rank_count() : spec.hosts,
             spec.speed, spec.latency, spec.bandwidth, spec.overhead, spec.eager_threshold);
+        if (spec.cores != 1) r.description += fmt::format(", {} cores per host", spec.cores);
+        if (spec.intra)
+          r.description += fmt::format(", inside a host latency {:.3g} s, bandwidth {:.4g} bytes/s",
+                                       spec.intra->latency, spec.intra->bandwidth);
         break;
       }
     }
@@ -306,6 +312,18 @@ struct ScenarioSetup {
   std::string description;  // of the platform, if it differs from the identity's
 };
 
+// The scenario's placement, in place of the identity's.
+void place(ReplayOptions& o, const Transformed::PlacementChange& change, const Scenario& scenario) {
+  o.placement = change.placement;
+  o.hosts.clear();
+  if (change.hostfile.empty()) return;
+  try {
+    o.hosts = read_hostfile(change.hostfile);
+  } catch (const Error& e) {
+    throw Error(scenario.file.string() + ": placement transform: " + e.what());
+  }
+}
+
 ScenarioSetup scenario_setup(const Scenario& scenario, const Transformed& t, const IdentityRun& identity) {
   ScenarioSetup s;
   s.platform = identity.platform.platform;
@@ -328,6 +346,7 @@ ScenarioSetup scenario_setup(const Scenario& scenario, const Transformed& t, con
   if (t.platform.changes())
     s.description = (s.description.empty() ? identity.platform.description : s.description) + factors(s.platform);
   s.options = identity.options;
+  if (t.placement) place(s.options, *t.placement, scenario);
   s.options.zero_communication = t.zero_communication;
   s.options.anchor = false;
   s.options.residuals = identity.replay.residuals;

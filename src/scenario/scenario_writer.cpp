@@ -69,10 +69,18 @@ void emit_transform_options(YAML::Emitter& e, const Transform& t) {
     case TransformKind::Platform:
       emit_factors(e, t.platform);
       break;
+    case TransformKind::Placement:
+      e << YAML::Key << "hostfile" << YAML::Value << absolute_path(t.hostfile);
+      break;
   }
 }
 
 void emit_transform(YAML::Emitter& e, const Transform& t) {
+  if (t.kind == TransformKind::Placement && t.hostfile.empty()) {
+    e << YAML::BeginMap << YAML::Key << "placement" << YAML::Value << std::string(to_string(t.placement))
+      << YAML::EndMap;
+    return;
+  }
   e << YAML::BeginMap << YAML::Key << to_string(t.kind) << YAML::Value << YAML::Flow << YAML::BeginMap;
   emit_transform_options(e, t);
   e << YAML::EndMap << YAML::EndMap;
@@ -88,6 +96,11 @@ void emit_platform(YAML::Emitter& e, const PlatformSpec& p) {
     if (!p.parameters.empty()) e << YAML::Key << "parameters" << YAML::Value << YAML::DoubleQuoted << p.parameters;
     e << YAML::Key << "overhead" << YAML::Value << number(p.overhead) << YAML::Key << "eager_threshold" << YAML::Value
       << p.eager_threshold << YAML::Key << "contention" << YAML::Value << p.contention;
+    if (p.cores != 1) e << YAML::Key << "cores" << YAML::Value << p.cores;
+    if (p.intra)
+      e << YAML::Key << "intra" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "latency" << YAML::Value
+        << number(p.intra->latency) << YAML::Key << "bandwidth" << YAML::Value << number(p.intra->bandwidth)
+        << YAML::EndMap;
   }
   emit_factors(e, p.change);
   e << YAML::EndMap;

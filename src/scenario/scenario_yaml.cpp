@@ -51,6 +51,8 @@ std::string to_string(TransformKind kind) {
       return "move";
     case TransformKind::Platform:
       return "platform";
+    case TransformKind::Placement:
+      return "placement";
   }
   return "?";
 }
@@ -235,7 +237,7 @@ struct Parser {
   Transform transform(const YAML::Node& item) const {
     if (!item.IsMap() || item.size() != 1)
       fail(item,
-           "a transform is one of rebalance, scale, set, zero, move, platform with its "
+           "a transform is one of rebalance, scale, set, zero, move, platform, placement with its "
            "options, e.g. '- scale: {region: work, factor: 0.5}'");
     const auto kv = *item.begin();
     const std::string kind = key_of(kv.first);
@@ -311,34 +313,67 @@ struct Parser {
       only_keys(p, {"speed_factor", "latency_factor", "bandwidth_factor", "file", "latency", "bandwidth", "overhead"},
                 context);
       t.platform = platform_change(p);
+    } else if (kind == "placement") {
+      t.kind = TransformKind::Placement;
+      if (p.IsMap()) {
+        only_keys(p, {"hostfile"}, context);
+        if (!p["hostfile"]) fail(p, "placement is block, cyclic or {hostfile: FILE}");
+        t.hostfile = hostfile(p["hostfile"]);
+      } else {
+        try {
+          t.placement = placement_from_name(text(p, "placement"));
+        } catch (const Error& e) {
+          fail(p, e.what());
+        }
+      }
     } else {
-      const auto close = closest_names(kind, {"rebalance", "scale", "set", "zero", "move", "platform"}, 1);
+      const auto close = closest_names(kind, {"rebalance", "scale", "set", "zero", "move", "platform", "placement"}, 1);
       fail(kv.first, fmt::format("unknown transform '{}'{}", kind,
-                                 close.empty() ? " (known: rebalance, scale, set, zero, move, platform)"
+                                 close.empty() ? " (known: rebalance, scale, set, zero, move, platform, placement)"
                                                : fmt::format(" (did you mean '{}'?)", close.front())));
     }
     return t;
+  }
+
+  // A whole number of things (hosts, cores): at least 1.
+  std::uint32_t count(const YAML::Node& n, const char* what) const {
+    const double v = positive(n, what);
+    if (v != std::floor(v) || v > 1e7)
+      fail(n, fmt::format("{} must be a whole number from 1 to 10000000 (got {})", what, v));
+    return static_cast<std::uint32_t>(v);
+  }
+
+  Platform::NodeNetwork node_network(const YAML::Node& n) const {
+    if (!n.IsMap()) fail(n, "intra is the network inside a node, e.g. {latency: 0.3e-6, bandwidth: 10e9}");
+    only_keys(n, {"latency", "bandwidth"}, "platform intra");
+    if (!n["latency"] || !n["bandwidth"]) fail(n, "intra needs latency and bandwidth");
+    return Platform::NodeNetwork{non_negative(n["latency"], "intra latency"), rate(n["bandwidth"], "intra bandwidth")};
   }
 
   PlatformSpec platform(const YAML::Node& n) const {
     PlatformSpec s;
     s.where = at(n);
     only_keys(n,
-              {"file", "hosts", "speed", "latency", "bandwidth", "topology", "parameters", "overhead",
-               "eager_threshold", "contention", "speed_factor", "latency_factor", "bandwidth_factor"},
+              {"file", "hosts", "nodes", "cores", "intra", "speed", "latency", "bandwidth", "topology", "parameters",
+               "overhead", "eager_threshold", "contention", "speed_factor", "latency_factor", "bandwidth_factor"},
               "platform");
     if (n["speed_factor"]) s.change.speed_factor = positive(n["speed_factor"], "speed_factor");
     if (n["latency_factor"]) s.change.latency_factor = non_negative(n["latency_factor"], "latency_factor");
     if (n["bandwidth_factor"]) s.change.bandwidth_factor = positive(n["bandwidth_factor"], "bandwidth_factor");
-    const bool generated = n["hosts"] || n["speed"] || n["latency"] || n["bandwidth"] || n["topology"] ||
-                           n["parameters"] || n["overhead"] || n["eager_threshold"] || n["contention"];
+    if (n["hosts"] && n["nodes"]) fail(n, "platform: give nodes or hosts (the same thing), not both");
+    const bool generated = n["hosts"] || n["nodes"] || n["cores"] || n["intra"] || n["speed"] || n["latency"] ||
+                           n["bandwidth"] || n["topology"] || n["parameters"] || n["overhead"] ||
+                           n["eager_threshold"] || n["contention"];
     if (n["file"] && generated) fail(n, "platform: give either a file or generated parameters, not both");
     if (n["file"]) {
       s.kind = PlatformSpec::Kind::File;
       s.file = platform_file(n["file"]);
     } else if (generated) {
       s.kind = PlatformSpec::Kind::Generated;
-      if (n["hosts"]) s.hosts = static_cast<std::uint32_t>(positive(n["hosts"], "hosts"));
+      if (n["hosts"]) s.hosts = count(n["hosts"], "hosts");
+      if (n["nodes"]) s.hosts = count(n["nodes"], "nodes");
+      if (n["cores"]) s.cores = count(n["cores"], "cores");
+      if (n["intra"]) s.intra = node_network(n["intra"]);
       if (n["speed"]) s.speed = rate(n["speed"], "speed");
       if (n["latency"]) s.latency = non_negative(n["latency"], "latency");
       if (n["bandwidth"]) s.bandwidth = rate(n["bandwidth"], "bandwidth");
@@ -439,6 +474,7 @@ struct Parser {
         if (item.IsMap() && item.size() == 1 && item.begin()->first.IsScalar() && item.begin()->second.IsScalar()) {
           const std::string kind = item.begin()->first.Scalar();
           const std::string value = item.begin()->second.Scalar();
+          if (kind == "placement") continue;  // "- placement: block" is the placement's own form
           YAML::Node m(YAML::NodeType::Map);
           if (kind == "zero" && value == "communication")
             m["communication"] = true;

@@ -66,6 +66,15 @@ TransformEffect apply_platform(Transformed& out, const Transform& tr) {
   return effect;
 }
 
+TransformEffect apply_placement(Transformed& out, const Transform& tr) {
+  out.placement = Transformed::PlacementChange{tr.placement, tr.hostfile};
+  TransformEffect effect;
+  effect.description = tr.hostfile.empty()
+                           ? fmt::format("placement: {} over the platform's hosts", to_string(tr.placement))
+                           : "placement: hostfile " + tr.hostfile.string();
+  return effect;
+}
+
 // `move`: a fraction of the computation of `select` goes to the visits of `to`, in proportion.
 TransformEffect apply_move(const Trace& in, Transformed& out, const Transform& tr, const std::vector<Visit>& visits,
                            const std::vector<double>& c) {
@@ -155,7 +164,8 @@ std::vector<double> targets(const Transform& tr, const Trace& trace, const std::
 
 // Whether a transform changes the trace (the others change the platform or the replay's options).
 bool retimes(const Transform& tr) {
-  return tr.kind != TransformKind::Platform && !(tr.kind == TransformKind::Zero && tr.communication);
+  return tr.kind != TransformKind::Platform && tr.kind != TransformKind::Placement &&
+         !(tr.kind == TransformKind::Zero && tr.communication);
 }
 
 // A visit whose new computation is within SimGrid's time precision (1 ns) of its old one keeps the
@@ -171,6 +181,7 @@ std::vector<double> unless_below_resolution(std::vector<double> target, const st
 // `in` is the trace before the transform; a transform that retimes it writes out.trace.
 TransformEffect apply_one(const Trace& in, Transformed& out, const Transform& tr) {
   if (tr.kind == TransformKind::Platform) return apply_platform(out, tr);
+  if (tr.kind == TransformKind::Placement) return apply_placement(out, tr);
   TransformEffect effect;
   if (tr.kind == TransformKind::Zero && tr.communication) {
     out.zero_communication = true;
@@ -236,7 +247,7 @@ std::vector<double> rebalance_totals(const std::vector<Visit>& visits, const std
 
 // The input is read, not copied, until a transform retimes it: one trace less at the peak.
 Transformed apply_transforms(const Trace& trace, const std::vector<Transform>& transforms) {
-  Transformed out{Trace{}, false, {}, {}};
+  Transformed out{Trace{}, false, {}, std::nullopt, {}};
   const Trace* in = &trace;
   for (const Transform& t : transforms) {
     out.effects.push_back(apply_one(*in, out, t));

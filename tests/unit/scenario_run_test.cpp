@@ -184,6 +184,23 @@ TEST_CASE("scenario halo-network-numbers: the run equals the model on the typed-
   CHECK(j["runtime"]["scenario"].get<double>() == Approx(tcp.end_time()).epsilon(0.001));
 }
 
+// One node or two: per step, two 4 KiB messages each way, then an 8-byte allreduce (one exchange);
+// MPI_Finalize is one round of empty messages. Two nodes: rank 0's two messages share its node's up
+// link (L + 2M/B), the exchange takes L + 8/B. One node: all four messages and both halves of the
+// exchange share the node's inner link (Li + 4M/Bi, Li + 16/Bi). Everything else is the same.
+TEST_CASE("scenario nodes-placement: one node against two, by hand") {
+  TempDir dir;
+  const json j = run_json(kScenarios + "nodes-placement.yaml", dir);
+  const double L = 3.528e-6, B = 7.669e9, Li = 0.265e-6, Bi = 10.52e9, M = 4096, steps = 200;
+  const double two_nodes = steps * (L + 2 * M / B + L + 8 / B) + L;
+  const double one_node = steps * (Li + 4 * M / Bi + Li + 16 / Bi) + Li;
+  CHECK(j["gain"]["seconds"].get<double>() == Approx(two_nodes - one_node).epsilon(1e-6));
+  CHECK(j["placement"]["identity"]["bytes_between_hosts"] == steps * (4 * 4096 + 2 * 8));
+  CHECK(j["placement"]["scenario"]["bytes_between_hosts"] == 0);
+  CHECK(j["placement"]["identity"]["hosts"] == json{"node-0", "node-1"});
+  CHECK(j["placement"]["scenario"]["hosts"] == json{"node-0", "node-0"});
+}
+
 TEST_CASE("zero in simulation vs MBM_all: equal without masked overheads, explained otherwise") {
   // imbalance: every rank synchronises only in barriers; zeroing work() changes no overlap of
   // MPI overhead with waiting on the critical path, so the graph and the simulation agree.

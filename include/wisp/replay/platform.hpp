@@ -91,6 +91,13 @@ struct Platform {
   double bandwidth = 1e10;           // [bytes/s]
   bool contention = true;            // false: FATPIPE links (every flow gets the full bandwidth)
   std::vector<HostLink> host_links;  // crossbar only: per-host links (index = host), overrides above
+  // The network inside a host (a node's shared memory), for ranks placed on one host: its latency
+  // [s] and bandwidth [bytes/s] end to end, one link per host shared by its messages. Unset: such
+  // a message takes the host's up and down links like any other.
+  struct NodeNetwork {
+    double latency = 0, bandwidth = 0;
+  };
+  std::optional<NodeNetwork> intra;
 
   // Flop/s that one second of traced computation represents; 0: the speed of the first host
   // (in natural name order, see replay.hpp). Scaling host speeds therefore scales computation.

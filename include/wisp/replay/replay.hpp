@@ -18,6 +18,7 @@
 #include "wisp/error.hpp"
 #include "wisp/process/child_process.hpp"
 #include "wisp/replay/collective_algorithm.hpp"
+#include "wisp/replay/placement.hpp"
 #include "wisp/replay/platform.hpp"
 #include "wisp/replay/residuals.hpp"
 #include "wisp/trace/trace.hpp"
@@ -29,9 +30,11 @@ struct ReplayOptions {
   // (the sender continues), larger ones (and MPI_Ssend/MPI_Issend) by rendezvous.
   std::optional<std::uint64_t> eager_threshold;
   CollectiveAlgorithms algorithms;
-  // Rank r runs on hosts[r % hosts.size()] (names as in the platform). Empty: the platform's
-  // hosts in natural name order ("node-2" before "node-10"), rank r on host r mod H.
+  // Rank r runs on hosts[r % hosts.size()] (names as in the platform, a hostfile's list). Empty:
+  // `placement` deals the ranks over the platform's hosts in natural name order ("node-2" before
+  // "node-10"), placement.hpp: cyclic, rank r on host r mod H; block, each host's cores filled first.
   std::vector<std::string> hosts;
+  Placement placement = Placement::Cyclic;
   // Every message has zero bytes and no latency: only the synchronisation remains.
   bool zero_communication = false;
   // MPI_Init: every rank leaves at max(ready) + init_time. Unset: each rank's own traced cost
@@ -52,11 +55,12 @@ struct ReplayOptions {
 };
 
 struct ReplayStatistics {
-  std::uint64_t events = 0;          // events replayed
-  std::uint64_t mpi_operations = 0;  // sends, receives, request completions, collectives
-  std::uint64_t messages = 0;        // point-to-point messages simulated (incl. inside collectives)
-  double simulation_seconds = 0;     // wall-clock time of Engine::run() in the child
-  double child_seconds = 0;          // wall-clock time of the whole child (set-up included)
+  std::uint64_t events = 0;               // events replayed
+  std::uint64_t mpi_operations = 0;       // sends, receives, request completions, collectives
+  std::uint64_t messages = 0;             // point-to-point messages simulated (incl. inside collectives)
+  std::uint64_t bytes_between_hosts = 0;  // bytes of those messages whose sender and receiver are on different hosts
+  double simulation_seconds = 0;          // wall-clock time of Engine::run() in the child
+  double child_seconds = 0;               // wall-clock time of the whole child (set-up included)
   // Resident memory of the child [KiB] when it started (what it shares with the parent, e.g. the
   // trace) and at its peak: the simulation itself needs about the difference.
   std::uint64_t child_start_rss_kib = 0;

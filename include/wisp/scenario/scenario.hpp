@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "wisp/replay/export.hpp"
+#include "wisp/replay/placement.hpp"
 #include "wisp/trace/ids.hpp"
 
 namespace wisp {
@@ -52,7 +53,7 @@ struct PlatformChange {
   }
 };
 
-enum class TransformKind { Rebalance, Scale, Set, Zero, Move, Platform };
+enum class TransformKind { Rebalance, Scale, Set, Zero, Move, Platform, Placement };
 
 // How `rebalance` balances: the k-th visits of the selection to their mean (instance), every
 // rank's total to the mean (total), or every call path inside the selection, its k-th visits'
@@ -71,6 +72,8 @@ struct Transform {
   double fraction = 0;                           // move
   bool communication = false;                    // zero: all communication instead of a region
   PlatformChange platform;                       // platform
+  Placement placement = Placement::Cyclic;       // placement: block or cyclic over the platform's hosts,
+  std::filesystem::path hostfile;                // or this hostfile's mapping (replay.hpp)
   Where where;
 };
 std::string to_string(TransformKind kind);
@@ -79,7 +82,8 @@ std::string to_string(TransformKind kind);
 struct PlatformSpec {
   enum class Kind { Calibrated, File, Generated } kind = Kind::Calibrated;
   std::filesystem::path file;
-  std::uint32_t hosts = 0;     // generated: 0 = one per rank
+  std::uint32_t hosts = 0;     // generated: nodes, 0 = one per rank
+  std::uint32_t cores = 1;     // generated: cores per node
   double speed = 1e9;          // flop/s
   double latency = 1e-6;       // s
   double bandwidth = 1.25e10;  // bytes/s
@@ -88,7 +92,10 @@ struct PlatformSpec {
   double overhead = 0;     // per MPI call [s]
   std::uint64_t eager_threshold = 65536;
   bool contention = true;  // false: every flow gets the full bandwidth (FATPIPE links)
-  PlatformChange change;   // factors applied to identity and scenario alike
+  // Generated: the network inside a node (Platform::intra), `intra: {latency, bandwidth}`; the
+  // keys above are then the network between nodes.
+  std::optional<Platform::NodeNetwork> intra;
+  PlatformChange change;  // factors applied to identity and scenario alike
   Where where;
 };
 

@@ -25,6 +25,12 @@ struct Transformed {
   Trace trace;
   bool zero_communication = false;
   PlatformChange platform;  // factors multiplied, last file and last absolute values win
+  // The last placement transform's: where the scenario's ranks run (the identity's stay as they are).
+  struct PlacementChange {
+    Placement placement = Placement::Cyclic;
+    std::filesystem::path hostfile;  // else placement over the platform's hosts
+  };
+  std::optional<PlacementChange> placement;
   std::vector<TransformEffect> effects;
 };
 

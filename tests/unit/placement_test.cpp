@@ -1,0 +1,143 @@
+// Nodes, cores and placement: a generated 4-rank halo on 2 nodes x 2 cores, block against cyclic,
+// replayed model-only; runtimes and the bytes that cross nodes derived by hand from the model.
+#include <fmt/format.h>
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "helpers.hpp"
+#include "wisp/error.hpp"
+#include "wisp/replay/placement.hpp"
+#include "wisp/scenario/point_replays.hpp"
+#include "wisp/scenario/scenario.hpp"
+#include "wisp/scenario/scenario_writer.hpp"
+#include "wisp/scenario/trace_source.hpp"
+
+using namespace wisp;
+using wisp::test::TempDir;
+
+TEST_CASE("place_ranks: cyclic deals ranks out, block fills each host's cores", "[replay][placement]") {
+  CHECK(place_ranks(Placement::Cyclic, {2, 2}, 4) == std::vector<std::size_t>{0, 1, 0, 1});
+  CHECK(place_ranks(Placement::Block, {2, 2}, 4) == std::vector<std::size_t>{0, 0, 1, 1});
+  CHECK(place_ranks(Placement::Block, {3, 1}, 4) == std::vector<std::size_t>{0, 0, 0, 1});
+  // More ranks than cores: block starts again at the first host.
+  CHECK(place_ranks(Placement::Block, {1, 1}, 3) == std::vector<std::size_t>{0, 1, 0});
+  CHECK(placement_from_name("block") == Placement::Block);
+  CHECK_THROWS_WITH(placement_from_name("scatter"), Catch::Contains("unknown placement 'scatter'"));
+}
+
+namespace {
+
+// The halo generator on a ring of 4 (--dims 4x1): each step `w` of compute, then every rank sends
+// M bytes to both neighbours (rendezvous: M > the eager threshold) and waits for all, then an
+// MPI_Allreduce of 8 bytes; MPI_Init lasts 1.001 ms as traced, MPI_Finalize is a barrier.
+constexpr int kSteps = 5;
+constexpr double kWork = 1e-3, kBytes = 1e6;
+constexpr double L = 10e-6, B = 1e9;    // between nodes: latency [s], bandwidth [bytes/s]
+constexpr double Li = 1e-6, Bi = 1e10;  // inside a node
+constexpr double kInit = 1.001e-3;
+
+std::string scenario_text(const std::string& placement) {
+  return fmt::format(R"(wisp: 1
+name: placement
+trace:
+  generate: halo --dims 4x1 --steps {} --work {} --boundary-work 0 --bytes {}
+platform: {{nodes: 2, cores: 2, latency: {}, bandwidth: {}, intra: {{latency: {}, bandwidth: {}}}, overhead: 0}}
+replay: {{costs: model, interval: false}}
+transforms:
+  - placement: {}
+)",
+                     kSteps, kWork, kBytes, L, B, Li, Bi, placement);
+}
+
+PointResult run(const std::string& placement, const std::string& platform_file = "") {
+  TempDir dir;
+  std::string text = scenario_text(placement);
+  if (!platform_file.empty()) {
+    const auto from = text.find("platform: "), to = text.find('\n', from);
+    text.replace(from, to - from, "platform: {file: \"" + platform_file + "\"}");
+  }
+  const Scenario s = parse_scenario(text, dir / "placement.yaml");
+  const ScenarioTrace in = load_trace(s);
+  return run_point(s, in.trace);
+}
+
+}  // namespace
+
+TEST_CASE("placement: block against cyclic on 2 nodes x 2 cores, as derived by hand", "[scenario][placement]") {
+  // Every link is shared fairly by the flows on it (max-min, CM02, no cross traffic); each node has
+  // an up link, a down link and one link inside it.
+  // Halo step: all 8 messages start together. Block (node 0: ranks 0 1, node 1: ranks 2 3): 0->3
+  // and 1->2 share node 0's up link (L + 2M/B), 0->1 and 1->0 its inner link (Li + 2M/Bi, shorter).
+  // Cyclic (node 0: ranks 0 2): all 4 messages node 0 sends share its up link: L + 4M/B.
+  const double halo_block = L + 2 * kBytes / B, halo_cyclic = L + 4 * kBytes / B;
+  // Allreduce, recursive doubling: round 1 pairs 0-1 and 2-3, round 2 pairs 0-2 and 1-3. Either
+  // placement has one round inside the nodes and one between them, two flows per link each.
+  const double allreduce = Li + 2 * 8 / Bi + L + 2 * 8 / B;
+  // Finalize, a dissemination barrier of empty messages: rank r hears from r-1, then r-2. Block:
+  // rank 0 hears from 3 then 2 (2L); cyclic: from 3 (another node), then 2 (its own): L + Li.
+  const double block = kInit + kSteps * (kWork + halo_block + allreduce) + 2 * L;
+  const double cyclic = kInit + kSteps * (kWork + halo_cyclic + allreduce) + L + Li;
+
+  const PointResult b = run("block");
+  const PointResult c = run("cyclic");
+  // The identity runs where the ranks' default puts them: cyclic, rank r on node r mod 2.
+  CHECK(b.identity == Approx(cyclic).margin(1e-9));
+  CHECK(b.scenario == Approx(block).margin(1e-9));
+  CHECK(c.scenario == Approx(cyclic).margin(1e-9));
+  CHECK(c.gain() == Approx(0).margin(1e-12));
+
+  // Bytes between nodes: block, per step the 4 halo messages across (0->3, 1->2, 2->1, 3->0) and
+  // the 4 allreduce messages of the round between nodes; cyclic, all 8 halo messages.
+  CHECK(b.scenario_replay.statistics.bytes_between_hosts == kSteps * (4 * 1000000 + 4 * 8));
+  CHECK(c.scenario_replay.statistics.bytes_between_hosts == kSteps * (8 * 1000000 + 4 * 8));
+  CHECK(b.identity_replay.statistics.rank_hosts == std::vector<std::string>{"node-0", "node-1", "node-0", "node-1"});
+  CHECK(b.scenario_replay.statistics.rank_hosts == std::vector<std::string>{"node-0", "node-0", "node-1", "node-1"});
+}
+
+TEST_CASE("placement: errors name the file and place", "[scenario][placement]") {
+  TempDir dir;
+  const auto fails = [&](const std::string& text) { return [&dir, text] { parse_scenario(text, dir / "bad.yaml"); }; };
+  const std::string head = "wisp: 1\nname: p\ntrace: t.otf2\n";
+  CHECK_THROWS_WITH(fails(head + "transforms:\n  - placement: scatter\n")(),
+                    Catch::Contains("bad.yaml:5:16") && Catch::Contains("unknown placement 'scatter'"));
+  CHECK_THROWS_WITH(fails(head + "transforms:\n  - placement: {file: x}\n")(), Catch::Contains("unknown key 'file'"));
+  CHECK_THROWS_WITH(fails(head + "platform: {cores: 1.5}\n")(), Catch::Contains("cores must be a whole number"));
+  CHECK_THROWS_WITH(fails(head + "platform: {intra: {latency: 1e-6}}\n")(),
+                    Catch::Contains("intra needs latency and bandwidth"));
+  CHECK_THROWS_WITH(fails(head + "platform: {nodes: 2, hosts: 2}\n")(), Catch::Contains("nodes or hosts"));
+}
+
+TEST_CASE("placement: the same nodes written as SimGrid XML replay alike", "[scenario][placement]") {
+  Platform p;
+  p.hosts = 2, p.cores = 2, p.latency = L, p.bandwidth = B, p.intra = Platform::NodeNetwork{Li, Bi};
+  const std::string xml = platform_xml(p);
+  CHECK_THAT(xml, Catch::Contains("<route src=\"node-1\" dst=\"node-1\""));
+  TempDir dir;
+  const auto file = dir / "nodes.xml";
+  std::ofstream(file) << xml;
+  const PointResult generated = run("block"), written = run("block", file.string());
+  CHECK(written.identity == Approx(generated.identity).epsilon(1e-12));
+  CHECK(written.scenario == Approx(generated.scenario).epsilon(1e-12));
+  CHECK(written.scenario_replay.statistics.bytes_between_hosts ==
+        generated.scenario_replay.statistics.bytes_between_hosts);
+}
+
+TEST_CASE("placement: a sweep over block and cyclic, written back as it was read", "[scenario][placement]") {
+  TempDir dir;
+  const Scenario s = parse_scenario(scenario_text("block") + "sweep:\n  transforms[0].placement: [cyclic, block]\n",
+                                    dir / "sweep.yaml");
+  const auto points = sweep_points(s);
+  REQUIRE(points.size() == 2);
+  const Scenario cyclic = sweep_point(s, points[0]), block = sweep_point(s, points[1]);
+  REQUIRE(cyclic.transforms.size() == 1);
+  CHECK(cyclic.transforms[0].kind == TransformKind::Placement);
+  CHECK(cyclic.transforms[0].placement == Placement::Cyclic);
+  CHECK(block.transforms[0].placement == Placement::Block);
+  // The writer's form parses back to the same placement, and to the same generated platform.
+  const Scenario again = parse_scenario(scenario_yaml(block), dir / "again.yaml");
+  CHECK(again.transforms[0].placement == Placement::Block);
+  CHECK(again.platform.cores == 2);
+  REQUIRE(again.platform.intra);
+  CHECK(again.platform.intra->latency == Li);
+}
