@@ -129,7 +129,7 @@ Model::Model(std::uint32_t ranks, std::string program_name) {
   for (Rank r = 0; r < ranks; ++r) {
     Location loc;
     loc.group_name = fmt::format("MPI Rank {}", r);
-    loc.node = "generated";
+    loc.node = fmt::format("node-{}", r);  // the model's: every rank on a host of its own
     loc.otf2_id = r;
     defs_.ranks.push_back(loc);
   }

@@ -7,18 +7,21 @@
 
 namespace wisp {
 
-std::string_view to_string(Placement p) { return p == Placement::Block ? "block" : "cyclic"; }
+std::string_view to_string(Placement p) {
+  return p == Placement::Block ? "block" : p == Placement::Cyclic ? "cyclic" : "traced";
+}
 
 Placement placement_from_name(std::string_view name) {
   if (name == "block") return Placement::Block;
   if (name == "cyclic") return Placement::Cyclic;
-  throw Error("unknown placement '" + std::string(name) + "' (known: block, cyclic, or {hostfile: FILE})");
+  if (name == "traced") return Placement::Traced;
+  throw Error("unknown placement '" + std::string(name) + "' (known: block, cyclic, traced, or {hostfile: FILE})");
 }
 
 std::vector<std::size_t> place_ranks(Placement placement, const std::vector<std::uint32_t>& cores, Rank ranks) {
   std::vector<std::size_t> host(ranks, 0);
   if (cores.empty()) return host;
-  if (placement == Placement::Cyclic) {
+  if (placement != Placement::Block) {
     for (Rank r = 0; r < ranks; ++r) host[r] = r % cores.size();
     return host;
   }
@@ -28,6 +31,22 @@ std::vector<std::size_t> place_ranks(Placement placement, const std::vector<std:
     while (used >= std::max<std::uint32_t>(cores[h], 1)) h = (h + 1) % cores.size(), used = 0;
     host[r] = h;
     ++used;
+  }
+  return host;
+}
+
+std::vector<std::size_t> traced_placement(const std::vector<std::string>& nodes,
+                                          const std::vector<std::uint32_t>& cores) {
+  const Rank ranks = static_cast<Rank>(nodes.size());
+  const bool named = std::all_of(nodes.begin(), nodes.end(), [](const std::string& n) { return !n.empty(); });
+  const bool machine = std::any_of(cores.begin(), cores.end(), [](std::uint32_t c) { return c > 1; });
+  if (!named || !machine || cores.empty()) return place_ranks(Placement::Cyclic, cores, ranks);
+  std::vector<std::string> seen;
+  std::vector<std::size_t> host(ranks, 0);
+  for (Rank r = 0; r < ranks; ++r) {
+    auto it = std::find(seen.begin(), seen.end(), nodes[r]);
+    if (it == seen.end()) it = seen.insert(seen.end(), nodes[r]);
+    host[r] = static_cast<std::size_t>(it - seen.begin()) % cores.size();
   }
   return host;
 }

@@ -23,6 +23,12 @@ TEST_CASE("place_ranks: cyclic deals ranks out, block fills each host's cores", 
   // More ranks than cores: block starts again at the first host.
   CHECK(place_ranks(Placement::Block, {1, 1}, 3) == std::vector<std::size_t>{0, 1, 0});
   CHECK(placement_from_name("block") == Placement::Block);
+  // Traced: the k-th node name on host k mod H, on hosts of several cores.
+  CHECK(traced_placement({"a", "a", "b", "b"}, {2, 2}) == std::vector<std::size_t>{0, 0, 1, 1});
+  CHECK(traced_placement({"b", "a", "b", "c"}, {2, 2}) == std::vector<std::size_t>{0, 1, 0, 0});
+  // One core per host (a network per rank, as calibrated), or no node names: cyclic.
+  CHECK(traced_placement({"a", "a", "a", "a"}, {1, 1, 1, 1}) == std::vector<std::size_t>{0, 1, 2, 3});
+  CHECK(traced_placement({"", "", "", ""}, {2, 2}) == std::vector<std::size_t>{0, 1, 0, 1});
   CHECK_THROWS_WITH(placement_from_name("scatter"), Catch::Contains("unknown placement 'scatter'"));
 }
 
@@ -50,7 +56,8 @@ transforms:
                      kSteps, kWork, kBytes, L, B, Li, Bi, placement);
 }
 
-PointResult run(const std::string& placement, const std::string& platform_file = "") {
+PointResult run(const std::string& placement, const std::string& platform_file = "",
+                const std::vector<std::string>& traced_nodes = {}) {
   TempDir dir;
   std::string text = scenario_text(placement);
   if (!platform_file.empty()) {
@@ -58,7 +65,8 @@ PointResult run(const std::string& placement, const std::string& platform_file =
     text.replace(from, to - from, "platform: {file: \"" + platform_file + "\"}");
   }
   const Scenario s = parse_scenario(text, dir / "placement.yaml");
-  const ScenarioTrace in = load_trace(s);
+  ScenarioTrace in = load_trace(s);
+  for (Rank r = 0; r < traced_nodes.size(); ++r) in.trace.defs.ranks[r].node = traced_nodes[r];
   return run_point(s, in.trace);
 }
 
@@ -81,7 +89,8 @@ TEST_CASE("placement: block against cyclic on 2 nodes x 2 cores, as derived by h
 
   const PointResult b = run("block");
   const PointResult c = run("cyclic");
-  // The identity runs where the ranks' default puts them: cyclic, rank r on node r mod 2.
+  // The identity runs where the trace ran its ranks: the generator's model gives each its own
+  // node, the first two nodes' ranks (0 and 1) on node-0 and node-1, the next two again so (cyclic).
   CHECK(b.identity == Approx(cyclic).margin(1e-9));
   CHECK(b.scenario == Approx(block).margin(1e-9));
   CHECK(c.scenario == Approx(cyclic).margin(1e-9));
@@ -140,4 +149,12 @@ TEST_CASE("placement: a sweep over block and cyclic, written back as it was read
   CHECK(again.platform.cores == 2);
   REQUIRE(again.platform.intra);
   CHECK(again.platform.intra->latency == Li);
+}
+
+TEST_CASE("placement: the identity keeps the trace's own placement", "[scenario][placement]") {
+  // Ranks 0 and 1 traced on one node, 2 and 3 on another: the identity is the block placement.
+  const PointResult r = run("cyclic", "", {"n1", "n1", "n2", "n2"});
+  CHECK(r.identity_replay.statistics.rank_hosts == std::vector<std::string>{"node-0", "node-0", "node-1", "node-1"});
+  CHECK(r.identity == Approx(run("block").scenario).epsilon(1e-12));
+  CHECK(r.scenario_replay.statistics.rank_hosts == std::vector<std::string>{"node-0", "node-1", "node-0", "node-1"});
 }

@@ -1,9 +1,11 @@
-// Where the ranks run: which host (node) of the platform each rank is placed on. Cyclic deals the
-// ranks out one per host in turn (mpirun --map-by node); block fills each host's cores with
-// consecutive ranks before the next (--map-by core), as a batch system packs nodes.
+// Where the ranks run: which host (node) of the platform each rank is placed on. Traced keeps the
+// trace's own placement (ranks of one system-tree node share a host); cyclic deals the ranks out
+// one per host in turn (mpirun --map-by node); block fills each host's cores with consecutive ranks
+// before the next (--map-by core), as a batch system packs nodes.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -11,7 +13,7 @@
 
 namespace wisp {
 
-enum class Placement : std::uint8_t { Cyclic, Block };
+enum class Placement : std::uint8_t { Traced, Cyclic, Block };
 std::string_view to_string(Placement p);
 Placement placement_from_name(std::string_view name);  // throws wisp::Error on an unknown name
 
@@ -19,5 +21,11 @@ Placement placement_from_name(std::string_view name);  // throws wisp::Error on 
 // Cyclic: rank r on host r mod H. Block: hosts filled in order, cores[h] consecutive ranks each; ranks
 // beyond the cores of all hosts start again at the first host (they share its cores).
 std::vector<std::size_t> place_ranks(Placement placement, const std::vector<std::uint32_t>& cores, Rank ranks);
+
+// The trace's placement: rank r's node name `nodes[r]`, the k-th distinct name (in rank order) on
+// host k mod `hosts`. Cyclic where the trace names no node, and on hosts of one core each (a
+// network per rank, as `wisp calibrate` writes: ranks that shared a node were measured there).
+std::vector<std::size_t> traced_placement(const std::vector<std::string>& nodes,
+                                          const std::vector<std::uint32_t>& cores);
 
 }  // namespace wisp

@@ -31,10 +31,11 @@ struct ReplayOptions {
   std::optional<std::uint64_t> eager_threshold;
   CollectiveAlgorithms algorithms;
   // Rank r runs on hosts[r % hosts.size()] (names as in the platform, a hostfile's list). Empty:
-  // `placement` deals the ranks over the platform's hosts in natural name order ("node-2" before
-  // "node-10"), placement.hpp: cyclic, rank r on host r mod H; block, each host's cores filled first.
+  // `placement` puts the ranks on the platform's hosts in natural name order ("node-2" before
+  // "node-10"), placement.hpp: traced, ranks of one traced node on one host (on hosts of several
+  // cores; else cyclic); cyclic, rank r on host r mod H; block, each host's cores filled first.
   std::vector<std::string> hosts;
-  Placement placement = Placement::Cyclic;
+  Placement placement = Placement::Traced;
   // Every message has zero bytes and no latency: only the synchronisation remains.
   bool zero_communication = false;
   // MPI_Init: every rank leaves at max(ready) + init_time. Unset: each rank's own traced cost
