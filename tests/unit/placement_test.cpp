@@ -158,3 +158,25 @@ TEST_CASE("placement: the identity keeps the trace's own placement", "[scenario]
   CHECK(r.identity == Approx(run("block").scenario).epsilon(1e-12));
   CHECK(r.scenario_replay.statistics.rank_hosts == std::vector<std::string>{"node-0", "node-1", "node-0", "node-1"});
 }
+
+TEST_CASE("placement: inside a node every topology takes the node's own network", "[scenario][placement]") {
+  // All 4 ranks on node-0 (4 cores, block): every message stays inside it, so each topology between
+  // the nodes gives the crossbar's runtime.
+  const auto runtime = [](const std::string& topology) {
+    TempDir dir;
+    std::string text = scenario_text("block");
+    const auto at = text.find("nodes: 2, cores: 2");
+    text.replace(at, std::string("nodes: 2, cores: 2").size(), "nodes: 2, cores: 4" + topology);
+    const Scenario s = parse_scenario(text, dir / "topology.yaml");
+    const PointResult r = run_point(s, load_trace(s).trace);
+    CHECK(r.scenario_replay.statistics.bytes_between_hosts == 0);
+    return r.scenario;
+  };
+  const double crossbar = runtime("");
+  CHECK(runtime(", topology: torus, parameters: \"2\"") == Approx(crossbar).epsilon(1e-12));
+  CHECK(runtime(", topology: fat-tree, parameters: \"1;2;1;1\"") == Approx(crossbar).epsilon(1e-12));
+  CHECK(runtime(", topology: dragonfly, parameters: \"1,1;1,1;1,1;2\"") == Approx(crossbar).epsilon(1e-12));
+  // By hand: the 8 halo messages share the inner link (Li + 8M/Bi), so do the 4 of each allreduce
+  // round (Li + 4 * 8/Bi); Finalize's two rounds of empty messages take Li each.
+  CHECK(crossbar == Approx(kInit + kSteps * (kWork + Li + 8 * kBytes / Bi + 2 * (Li + 32 / Bi)) + 2 * Li).margin(1e-9));
+}
