@@ -14,6 +14,7 @@
 
 #include "wisp/driver/point_cubes.hpp"
 #include "wisp/driver/points_over_mpi.hpp"
+#include "wisp/driver/quiet_rerun.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/atomic_output.hpp"
 #include "wisp/io/json_text.hpp"
@@ -336,18 +337,23 @@ void write_best_traces(const Scenario& s, const Trace& measured, const SweepResu
   if (!sweep.best) return;
   const SweepPoints all = sweep_points_of(s);
   const Scenario& best = all.points.at(*sweep.best);
-  if (!cubes) {
-    const PointResult r = run_point(best, measured);
-    write_otf2_into(r.scenario_replay.trace, dir / "scenario-trace", WriteOptions{});
-    write_otf2_into(r.identity_replay.trace, dir / "identity-trace", WriteOptions{});
-    return;
+  std::vector<std::string> warnings;  // the cubes' own, said once the rerun is over
+  {
+    const driver::QuietRerun quiet("writing the best point's traces and cubes: its run again");
+    if (!cubes) {
+      const PointResult r = run_point(best, measured);
+      write_otf2_into(r.scenario_replay.trace, dir / "scenario-trace", WriteOptions{});
+      write_otf2_into(r.identity_replay.trace, dir / "identity-trace", WriteOptions{});
+      return;
+    }
+    // The replays, and the analyses for the cubes; each simulated trace written while it exists.
+    const PointEvaluation p =
+        evaluate_point(best, measured, [&](const std::string& name, const Trace& trace, const TraceAnalysis&) {
+          if (name != "measured") write_otf2_into(trace, dir / (name + "-trace"), WriteOptions{});
+        });
+    warnings = driver::write_point_cubes(p, dir, "wisp run " + s.file.string());
   }
-  // The replays, and the analyses for the cubes; each simulated trace written while it exists.
-  const PointEvaluation p =
-      evaluate_point(best, measured, [&](const std::string& name, const Trace& trace, const TraceAnalysis&) {
-        if (name != "measured") write_otf2_into(trace, dir / (name + "-trace"), WriteOptions{});
-      });
-  for (const std::string& w : driver::write_point_cubes(p, dir, "wisp run " + s.file.string())) spdlog::warn("{}", w);
+  for (const std::string& w : warnings) spdlog::warn("{}", w);
 }
 
 }  // namespace wisp

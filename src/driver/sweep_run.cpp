@@ -10,6 +10,7 @@
 #include <map>
 
 #include "wisp/driver/point_cubes.hpp"
+#include "wisp/driver/quiet_rerun.hpp"
 #include "wisp/error.hpp"
 #include "wisp/io/otf2_writer.hpp"
 #include "wisp/io/read_file.hpp"
@@ -167,10 +168,13 @@ SweepResult run_sweep(const Scenario& s, const Trace& measured, int jobs, const 
     fs::rename(point_dir(out, *result.best) / "trace", out / "scenario-trace");
     const IdentityRun& identity = identities.at(identity_key(points[*result.best]));
     write_otf2_into(identity.replay.trace, out / "identity-trace", WriteOptions{});
-    if (cubes)
-      for (const std::string& w : driver::write_point_cubes(evaluate_point(points[*result.best], measured), out,
-                                                            "wisp run " + s.file.string()))
-        spdlog::warn("{}", w);
+    std::vector<std::string> warnings;  // the cubes' own, said once the rerun is over
+    if (cubes) {
+      const driver::QuietRerun quiet("writing the best point's cubes: its run again");
+      warnings =
+          driver::write_point_cubes(evaluate_point(points[*result.best], measured), out, "wisp run " + s.file.string());
+    }
+    for (const std::string& w : warnings) spdlog::warn("{}", w);
   }
   for (std::size_t i = 0; i < points.size(); ++i) fs::remove_all(point_dir(out, i));
   return result;

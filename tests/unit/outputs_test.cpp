@@ -460,3 +460,19 @@ TEST_CASE("region source locations in info --regions, its JSON and wisp run's ca
     }
   CHECK(found);
 }
+
+TEST_CASE("wisp run SWEEP: each identity warning once, not again for the best point's cubes", "[outputs][cli]") {
+  // Model-only costs on another network than the generator's: the identity is off the measured run
+  // and says so in one warning; the sweep's best point is replayed again for its cubes, silently.
+  TempDir dir;
+  std::ofstream(dir / "sweep.yaml") << "wisp: 1\nname: sweep\ntrace:\n  generate: halo --dims 2x2 --steps 10\n"
+                                       "platform: {latency: 1e-4, bandwidth: 1e8}\nreplay: {costs: model}\n"
+                                       "transforms:\n  - platform: {latency_factor: 0.5}\n"
+                                       "sweep:\n  transforms[0].latency_factor: [0.5, 0.25]\n";
+  const auto r = run_wisp("run -o " + (dir / "out").string() + " " + (dir / "sweep.yaml").string());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(count_of(r.err, "off the measured run") == 1);
+  CHECK(count_of(r.err, "the best point's cubes: its run again") == 1);
+  CHECK(std::filesystem::exists(dir / "out" / "scenario.cubex"));
+}
