@@ -101,7 +101,10 @@ void add_gain_trust(const Scenario& s, PointEvaluation& e) {
         kept_residual_share(r.scenario_replay.trace, *r.identity_replay.residuals, path.segments, path.length);
   if (r.kept_residual_share)
     if (std::string w = kept_residual_warning(*r.kept_residual_share); !w.empty()) r.warnings.push_back(std::move(w));
-  if (std::string w = interval_warning(r.interval); !w.empty()) r.warnings.push_back(std::move(w));
+  if (s.transforms.empty())  // its interval straddles a gain of 0 by construction: say why instead
+    r.warnings.push_back("the scenario has no transforms: it equals the identity, its gain is 0 by construction");
+  else if (std::string w = interval_warning(r.interval); !w.empty())
+    r.warnings.push_back(std::move(w));
   if (!r.interval.available && !r.interval.note.empty()) r.warnings.push_back(r.interval.note);
 }
 

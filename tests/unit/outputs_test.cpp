@@ -476,3 +476,14 @@ TEST_CASE("wisp run SWEEP: each identity warning once, not again for the best po
   CHECK(count_of(r.err, "the best point's cubes: its run again") == 1);
   CHECK(std::filesystem::exists(dir / "out" / "scenario.cubex"));
 }
+
+TEST_CASE("wisp run: a scenario without transforms says it equals the identity", "[outputs][cli]") {
+  TempDir dir;
+  std::ofstream(dir / "none.yaml") << "wisp: 1\nname: none\ntrace:\n  generate: halo --dims 2x2 --steps 10\n";
+  const auto r = run_wisp("-q run -o " + (dir / "out").string() + " " + (dir / "none.yaml").string());
+  INFO(r.out);
+  REQUIRE(r.exit_code == 0);
+  CHECK(count_of(r.out, "warning: the scenario has no transforms: it equals the identity") == 1);
+  CHECK(count_of(r.out, "straddles zero") == 0);
+  CHECK(count_of(r.out, "may not pay off") == 0);
+}
