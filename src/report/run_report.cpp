@@ -142,7 +142,8 @@ std::string transforms_text(const PointResult& r) {
   for (std::size_t i = 0; i < r.effects.size(); ++i) {
     const auto& e = r.effects[i];
     t += fmt::format("  {}. {}", i + 1, e.description);
-    if (e.visits) t += fmt::format(": {} visits, computation {:.6f} s -> {:.6f} s", e.visits, e.before, e.after);
+    if (e.visits)
+      t += fmt::format("; selected {} visits, computation {:.6f} s -> {:.6f} s", e.visits, e.before, e.after);
     t += "\n";
   }
   return t;

@@ -109,9 +109,9 @@ TransformEffect apply_callpath_balance(const Trace& in, Transformed& out, const 
   const CallpathBalance balance = balance_callpaths(in, visits);
   out.trace = retime(in, balance.gaps);
   TransformEffect effect;
-  effect.description =
-      fmt::format("rebalance {} (call path by call path) on {} ranks: {} call paths, {} repeated, {} instances",
-                  describe(tr.select), rank_count(visits), balance.callpaths, balance.repeated, balance.instances);
+  effect.description = fmt::format(
+      "rebalance {} (call path by call path) on {} ranks: {} call paths ({} repeated, {} instances balanced)",
+      describe(tr.select), rank_count(visits), balance.callpaths, balance.repeated, balance.instances);
   effect.visits = visits.size();
   effect.before = sum(c);
   effect.after = sum(computation(out.trace, visits));
