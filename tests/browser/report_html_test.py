@@ -255,6 +255,12 @@ def main():
         sys.exit("FAIL sweep: the best point is not marked in both axis charts")
     if "platform changes act on the network's part" not in dom:
         sys.exit("FAIL sweep: a platform sweep does not say what part of the MPI time it can change")
+    # Each point's gain interval as a whisker in every axis chart, as the suggest chart draws them.
+    rows = json.load(open(os.path.join(work, "sweep", "report.json")))["points"]
+    with_interval = sum(1 for r in rows if r.get("gain", {}).get("interval") or r.get("gain_interval"))
+    whiskers = dom.count('class="interval-whisker"')
+    if with_interval == 0 or whiskers != 2 * with_interval:
+        sys.exit(f"FAIL sweep: {whiskers} interval whiskers in 2 charts for {with_interval} points with an interval")
     check_zoomed_out_waits(exe, work, wisp)
     check_bounded(exe, work, wisp)
     check_suggest(exe, work, wisp)

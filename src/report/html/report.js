@@ -698,7 +698,13 @@
     var x = logarithmic ? d3.scale.log().domain(extent).range([0, width])
           : numeric ? d3.scale.linear().domain(extent).nice().range([0, width])
                     : d3.scale.ordinal().domain(order).rangePoints([0, width], 0.5);
-    var y = d3.scale.linear().domain(d3.extent(ok.map(function (r) { return r.percent; }).concat([0]))).nice().range([height, 0]);
+    // A point's gain interval in percent of its identity runtime (as its gain), drawn as a whisker.
+    function band(r) {
+      return r.gain_interval && r.identity > 0 ? r.gain_interval.map(function (g) { return 100 * g / r.identity; }) : null;
+    }
+    var ys = ok.map(function (r) { return r.percent; }).concat([0]);
+    ok.forEach(function (r) { if (band(r)) ys = ys.concat(band(r)); });
+    var y = d3.scale.linear().domain(d3.extent(ys)).nice().range([height, 0]);
     var others = function (r) {
       return report.axes.map(function (k, b) { return b === a ? null : k + "=" + r.values[b]; })
         .filter(function (s) { return s; }).join(", ") || axis;
@@ -719,8 +725,17 @@
       var values = group.values.slice().sort(function (p, q) { return numeric ? xv(p) - xv(q) : order.indexOf(p.values[a]) - order.indexOf(q.values[a]); });
       svg.append("path").attr("d", line(values)).attr("fill", "none").attr("stroke", colour(k)).attr("stroke-width", 2);
       values.forEach(function (r) {
-        svg.append("circle").attr("cx", x(xv(r))).attr("cy", y(r.percent)).attr("r", 3.5).attr("fill", colour(k))
-          .append("title").text(r.name + ": gain " + seconds(r.gain) + " (" + percent(r.percent) + ")");
+        var b = band(r), cx = x(xv(r));
+        if (b) {
+          var lo = y(b[0]), hi = y(b[1]);
+          svg.append("path").attr("class", "interval-whisker").attr("stroke", colour(k)).attr("fill", "none")
+            .attr("d", "M" + (cx - 4) + "," + lo + "H" + (cx + 4) + "M" + cx + "," + lo + "V" + hi +
+                       "M" + (cx - 4) + "," + hi + "H" + (cx + 4))
+            .append("title").text(r.name + ": gain interval " + interval(r.gain_interval));
+        }
+        svg.append("circle").attr("cx", cx).attr("cy", y(r.percent)).attr("r", 3.5).attr("fill", colour(k))
+          .append("title").text(r.name + ": gain " + seconds(r.gain) + " (" + percent(r.percent) + ")" +
+                                (r.gain_interval ? ", interval " + interval(r.gain_interval) : ""));
       });
       svg.append("text").attr("x", width + 10).attr("y", 12 + 14 * k).attr("fill", colour(k)).text(group.key);
     });
