@@ -230,7 +230,7 @@ std::string changes_text(const PointEvaluation& p, std::size_t count) {
 
 std::string sweep_line(std::size_t i, const SweepRow& r) {
   std::string line = fmt::format("  {:>5}", i);
-  for (const auto& v : r.values) line += fmt::format("  {:>24}", v);
+  for (const auto& v : r.values) line += fmt::format("  {:>24}", v.empty() ? "-" : v);  // -: the scenario's own
   if (!r.error.empty()) return line + "  failed: " + r.error;
   line += fmt::format("  {:>12.6f}  {:>12.6f}  {:>+12.6f}", r.identity, r.scenario, r.gain());
   if (!std::isnan(r.interval_low)) line += fmt::format("  [{:+.6f}, {:+.6f}]", r.interval_low, r.interval_high);
@@ -333,11 +333,15 @@ nlohmann::json sweep_json(const Scenario& s, const std::string& trace_source, co
   j["trace"] = {{"source", trace_source}};
   j["axes"] = nlohmann::json::array();
   for (const auto& axis : s.sweep) j["axes"].push_back(axis.key);
+  j["design"] = s.sweep_design == SweepDesign::OneAtATime ? "one-at-a-time"
+                : s.sweep_design == SweepDesign::Zipped   ? "zipped"
+                                                          : "cartesian";
   j["points"] = nlohmann::json::array();
   for (std::size_t i = 0; i < sweep.rows.size(); ++i) {
     const SweepRow& r = sweep.rows[i];
     nlohmann::json p = {{"point", i}, {"name", r.name}};
-    for (std::size_t a = 0; a < s.sweep.size(); ++a) p["values"][s.sweep[a].key] = r.values[a];
+    for (std::size_t a = 0; a < s.sweep.size(); ++a)  // null: the axis keeps the scenario's own value
+      p["values"][s.sweep[a].key] = r.values[a].empty() ? nlohmann::json(nullptr) : nlohmann::json(r.values[a]);
     if (!r.error.empty()) {
       p["error"] = r.error;
     } else {
@@ -356,7 +360,11 @@ nlohmann::json sweep_json(const Scenario& s, const std::string& trace_source, co
 }
 
 std::string sweep_text(const Scenario& s, const std::string& trace_source, const SweepResult& sweep) {
-  std::string t = fmt::format("sweep         {} ({}), {} points\n", s.name, s.file.string(), sweep.rows.size());
+  std::string t =
+      fmt::format("sweep         {} ({}), {} points{}\n", s.name, s.file.string(), sweep.rows.size(),
+                  s.sweep_design == SweepDesign::OneAtATime ? ", one axis at a time (-: the scenario's value)"
+                  : s.sweep_design == SweepDesign::Zipped   ? ", zipped (the axes' values position by position)"
+                                                            : "");
   t += fmt::format("trace         {}\n\n", trace_source);
   std::string header = "  point";
   for (const auto& axis : s.sweep) header += fmt::format("  {:>24}", axis.key);

@@ -421,6 +421,7 @@ struct Parser {
     if (!n.IsMap()) fail(n, "sweep maps keys to lists of values, e.g. {platform.bandwidth_factor: [0.5, 1, 2]}");
     std::vector<SweepAxis> axes;
     for (const auto& kv : n) {
+      if (key_of(kv.first) == "design") continue;  // sweep_design
       SweepAxis a;
       a.key = key_of(kv.first);
       a.where = at(kv.first);
@@ -431,6 +432,20 @@ struct Parser {
       axes.push_back(a);
     }
     return axes;
+  }
+
+  SweepDesign sweep_design(const YAML::Node& n, const std::vector<SweepAxis>& axes) const {
+    if (!n.IsMap() || !n["design"]) return SweepDesign::Cartesian;
+    const std::string d = text(n["design"], "design");
+    if (d == "cartesian") return SweepDesign::Cartesian;
+    if (d == "one-at-a-time") return SweepDesign::OneAtATime;
+    if (d != "zipped")
+      fail(n["design"], fmt::format("unknown sweep design '{}' (known: cartesian, one-at-a-time, zipped)", d));
+    for (const SweepAxis& a : axes)
+      if (a.values.size() != axes.front().values.size())
+        fail(n, fmt::format("a zipped sweep takes the axes' values position by position: '{}' has {} values, '{}' {}",
+                            axes.front().key, axes.front().values.size(), a.key, a.values.size()));
+    return SweepDesign::Zipped;
   }
 
   // A network in absolute numbers replaces a crossbar's latency and bandwidth one at a time; any
@@ -533,7 +548,11 @@ struct Parser {
       for (const auto& item : ts) s.transforms.push_back(transform(item));
       check_absolute_networks(s);
     }
-    if (root["sweep"]) s.sweep = sweep(root["sweep"]);
+    if (root["sweep"]) {
+      s.sweep = sweep(root["sweep"]);
+      if (s.sweep.empty()) fail(root["sweep"], "sweep needs at least one axis besides its design");
+      s.sweep_design = sweep_design(root["sweep"], s.sweep);
+    }
     if (root["analyses"]) {
       const YAML::Node a = root["analyses"];
       if (!a.IsSequence()) fail(a, "analyses is a list, e.g. [wait_states, critical_path]");
@@ -733,6 +752,17 @@ Error sweep_error(const Scenario& base, const std::string& what, const std::stri
 }  // namespace
 
 std::vector<std::vector<std::size_t>> sweep_points(const Scenario& s) {
+  if (s.sweep_design != SweepDesign::Cartesian) {
+    std::vector<std::vector<std::size_t>> points;
+    for (std::size_t a = 0; a < s.sweep.size(); ++a)
+      for (std::size_t v = 0; v < s.sweep[a].values.size(); ++v) {
+        if (s.sweep_design == SweepDesign::Zipped && a > 0) return points;
+        std::vector<std::size_t> point(s.sweep.size(), s.sweep_design == SweepDesign::Zipped ? v : kUnset);
+        point[a] = v;
+        points.push_back(std::move(point));
+      }
+    return points;
+  }
   std::vector<std::vector<std::size_t>> points{{}};
   for (const auto& axis : s.sweep) {
     std::vector<std::vector<std::size_t>> next;
@@ -753,6 +783,7 @@ Scenario sweep_point(const Scenario& base, const std::vector<std::size_t>& value
   std::string suffix;
   for (std::size_t a = 0; a < base.sweep.size(); ++a) {
     const SweepAxis& axis = base.sweep[a];
+    if (value_index.at(a) == kUnset) continue;
     YAML::Node target = locate(doc, axis);
     target = YAML::Clone(axis.values.at(value_index.at(a)));
     suffix += fmt::format("{}{}={}", suffix.empty() ? "" : ",", axis.key, YAML::Dump(axis.values[value_index[a]]));

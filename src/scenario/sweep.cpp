@@ -11,14 +11,15 @@ namespace wisp {
 
 namespace {
 
-// The rows of every point, with its axis values as written, before anything runs.
+// The rows of every point, with its axis values as written ("" for an axis it leaves as the scenario
+// sets it), before anything runs.
 std::vector<SweepRow> rows_of(const Scenario& s, const std::vector<Scenario>& points,
                               const std::vector<std::vector<std::size_t>>& index) {
   std::vector<SweepRow> rows(points.size());
   for (std::size_t i = 0; i < points.size(); ++i) {
     rows[i].name = points[i].name;
     for (std::size_t a = 0; a < s.sweep.size(); ++a)
-      rows[i].values.push_back(YAML::Dump(s.sweep[a].values[index[i][a]]));
+      rows[i].values.push_back(index[i][a] == kUnset ? "" : YAML::Dump(s.sweep[a].values[index[i][a]]));
   }
   return rows;
 }

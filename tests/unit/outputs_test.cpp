@@ -491,8 +491,9 @@ TEST_CASE("wisp run: a scenario without transforms says it equals the identity",
 TEST_CASE("wisp run: a call-path rebalance says what its instances and visits are", "[outputs][cli]") {
   // Before: "... 4 call paths, 2 repeated, 80 instances: 4 visits, ..." read as 80 instances of 4 visits.
   TempDir dir;
-  std::ofstream(dir / "cp.yaml") << "wisp: 1\nname: cp\ntrace:\n  generate: halo --dims 2x2 --steps 10 "
-                                    "--overload-ranks 1 --overload 0.4\ntransforms:\n  - rebalance: {mode: callpaths}\n";
+  std::ofstream(dir / "cp.yaml")
+      << "wisp: 1\nname: cp\ntrace:\n  generate: halo --dims 2x2 --steps 10 "
+         "--overload-ranks 1 --overload 0.4\ntransforms:\n  - rebalance: {mode: callpaths}\n";
   const auto r = run_wisp("-q run -o " + (dir / "out").string() + " " + (dir / "cp.yaml").string());
   INFO(r.out);
   REQUIRE(r.exit_code == 0);

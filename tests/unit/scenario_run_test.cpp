@@ -20,6 +20,7 @@
 #include "wisp/generate/command_line.hpp"
 #include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_writer.hpp"
+#include "wisp/io/read_file.hpp"
 #include "wisp/report/run_report.hpp"
 #include "wisp/scenario/evaluate.hpp"
 #include "wisp/scenario/trace_source.hpp"
@@ -170,6 +171,61 @@ TEST_CASE("scenario halo-bandwidth-sweep: every point equals the model at that l
       CHECK(j["points"][i++]["runtime"]["scenario"].get<double>() ==
             Approx(gen::generate_halo(o).end_time()).epsilon(0.001));
     }
+}
+
+// The model's runtime of the halo of halo-bandwidth-sweep and halo-one-factor-sweep on a network of
+// latency 1 us x l and bandwidth 10 GB/s x b.
+double halo_model(double l, double b) {
+  gen::HaloOptions o;
+  o.dims = {4, 2};
+  o.steps = 40;
+  o.work = 0.001;
+  o.boundary_work = 0;
+  o.bytes = 2097152;
+  o.model.bandwidth = 1e10 * b;
+  o.model.latency = 1e-6 * l;
+  return gen::generate_halo(o).end_time();
+}
+
+TEST_CASE("scenario halo-one-factor-sweep: one axis at a time, each point the model") {
+  TempDir dir;
+  const json j = run_json(kScenarios + "halo-one-factor-sweep.yaml", dir, 2);
+  REQUIRE(j["points"].size() == 6);  // 4 latencies + 2 bandwidths, not 4 x 2
+  CHECK(j["design"] == "one-at-a-time");
+  const std::vector<std::pair<double, double>> points{{0.5, 1}, {1, 1}, {2, 1}, {10, 1}, {1, 0.5}, {1, 2}};
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto [l, b] = points[i];
+    INFO("latency x" << l << ", bandwidth x" << b);
+    const json& values = j["points"][i]["values"];
+    CHECK(values["transforms[0].latency_factor"].is_null() == (i >= 4));  // kept as the scenario sets it
+    CHECK(values["transforms[0].bandwidth_factor"].is_null() == (i < 4));
+    CHECK(j["points"][i]["runtime"]["scenario"].get<double>() == Approx(halo_model(l, b)).epsilon(0.001));
+  }
+}
+
+TEST_CASE("sweep design zipped: one point per position of the axes, as long as each other") {
+  TempDir dir;
+  std::string yaml = read_file(kScenarios + "halo-one-factor-sweep.yaml").value();
+  yaml = yaml.substr(0, yaml.find("sweep:")) +
+         "sweep:\n  design: zipped\n  transforms[0].latency_factor: [1, 3.5, 10]\n"
+         "  transforms[0].bandwidth_factor: [1, 0.77, 0.5]\n";
+  const auto file = write_scenario(dir, "zipped.yaml", yaml);
+  const json j = run_json(file, dir, 2);
+  REQUIRE(j["points"].size() == 3);
+  const std::vector<std::pair<double, double>> points{{1, 1}, {3.5, 0.77}, {10, 0.5}};
+  for (std::size_t i = 0; i < points.size(); ++i)
+    CHECK(j["points"][i]["runtime"]["scenario"].get<double>() ==
+          Approx(halo_model(points[i].first, points[i].second)).epsilon(0.001));
+  // Axes of different lengths cannot be zipped; an unknown design is named.
+  const auto bad = [&](const std::string& sweep) {
+    return [&, sweep] { parse_scenario(yaml.substr(0, yaml.find("sweep:")) + sweep, dir / "bad.yaml"); };
+  };
+  CHECK_THROWS_WITH(bad("sweep:\n  design: zipped\n  platform.latency_factor: [1, 2]\n"
+                        "  platform.bandwidth_factor: [1]\n")(),
+                    Catch::Contains("'platform.latency_factor' has 2 values, 'platform.bandwidth_factor' 1"));
+  CHECK_THROWS_WITH(bad("sweep:\n  design: latin\n  platform.latency_factor: [1, 2]\n")(),
+                    Catch::Contains("unknown sweep design 'latin'"));
+  CHECK_THROWS_WITH(bad("sweep:\n  design: zipped\n")(), Catch::Contains("at least one axis"));
 }
 
 // The network typed in: shared memory's microbenchmark numbers in, TCP's out; the generator's model

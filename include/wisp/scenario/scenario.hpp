@@ -125,6 +125,11 @@ struct SweepAxis {
   Where where;
 };
 
+// How a sweep's axes make its points: every combination (cartesian, the default), one axis at a
+// time with the others as the scenario sets them (a one-factor study: the sum of the axes' lengths),
+// or the axes' k-th values together (zipped: axes of one length, one point per position).
+enum class SweepDesign { Cartesian, OneAtATime, Zipped };
+
 struct Scenario {
   std::filesystem::path file;
   std::string name;
@@ -134,8 +139,9 @@ struct Scenario {
   ReplaySpec replay;
   std::vector<Transform> transforms;
   std::vector<SweepAxis> sweep;
-  std::vector<std::string> analyses;   // keys of analysis_keys() (metric_catalogue.hpp); default: all
-  std::filesystem::path output;        // "" = decided by the runner
+  SweepDesign sweep_design = SweepDesign::Cartesian;  // `sweep: {design: ...}`
+  std::vector<std::string> analyses;                  // keys of analysis_keys() (metric_catalogue.hpp); default: all
+  std::filesystem::path output;                       // "" = decided by the runner
   std::vector<ExportRequest> exports;  // `export:` the scenario trace for other simulators (paths in the output)
   YAML::Node source;                   // the parsed document (sweeps edit copies of it)
 };
@@ -150,9 +156,12 @@ Scenario parse_scenario(const std::string& text, const std::filesystem::path& fi
 // What `wisp run` of one point writes into its output directory (an export may not take these names).
 const std::vector<std::string>& run_output_names();
 
-// One point of the sweep: the scenario with every axis set to the given value index.
+// One point of the sweep: the scenario with every axis set to the given value index (kUnset: the
+// axis keeps the scenario's own value).
+inline constexpr std::size_t kUnset = static_cast<std::size_t>(-1);
 Scenario sweep_point(const Scenario& base, const std::vector<std::size_t>& value_index);
-// All points of the cartesian product of the axes, first axis slowest.
+// All points of the design (SweepDesign): cartesian, first axis slowest; one at a time, the first
+// axis's values, then the second's; zipped, position by position.
 std::vector<std::vector<std::size_t>> sweep_points(const Scenario& s);
 
 }  // namespace wisp

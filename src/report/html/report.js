@@ -682,7 +682,11 @@
     d3.select("#sweep-section").attr("hidden", null);
     var ok = report.rows.filter(function (r) { return !r.error; });
     var best = report.best !== undefined ? report.rows[report.best] : null;
-    report.axes.forEach(function (axis, a) { sweepChart(axis, a, ok, best); });
+    // A one-at-a-time sweep leaves the other axes as the scenario sets them ("" here): each axis's
+    // chart holds the points that set it.
+    report.axes.forEach(function (axis, a) {
+      sweepChart(axis, a, ok.filter(function (r) { return r.values[a] !== ""; }), best && best.values[a] !== "" ? best : null);
+    });
     sweepTable(best);
   }
 
@@ -706,7 +710,7 @@
     ok.forEach(function (r) { if (band(r)) ys = ys.concat(band(r)); });
     var y = d3.scale.linear().domain(d3.extent(ys)).nice().range([height, 0]);
     var others = function (r) {
-      return report.axes.map(function (k, b) { return b === a ? null : k + "=" + r.values[b]; })
+      return report.axes.map(function (k, b) { return b === a || r.values[b] === "" ? null : k + "=" + r.values[b]; })
         .filter(function (s) { return s; }).join(", ") || axis;
     };
     var lines = d3.nest().key(others).entries(ok);
@@ -755,7 +759,7 @@
     report.rows.forEach(function (r) {
       var tr = table.append("tr").style("font-weight", r === best ? "bold" : null);
       el(tr, "td", r.name, "text");
-      r.values.forEach(function (v) { el(tr, "td", v, "text"); });
+      r.values.forEach(function (v) { el(tr, "td", v === "" ? "–" : v, "text"); });
       el(tr, "td", seconds(r.identity)); el(tr, "td", seconds(r.scenario)); el(tr, "td", seconds(r.gain));
       el(tr, "td", percent(r.percent)); el(tr, "td", interval(r.gain_interval));
       el(tr, "td", r.error || "", "text");
