@@ -2,6 +2,7 @@
 #include "otf2_errors.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cstdarg>
@@ -59,6 +60,16 @@ void check_event_file(OTF2_ErrorCode code, std::uint64_t read, std::uint64_t dec
   if (code != OTF2_SUCCESS || read < declared)
     throw Error(
         fmt::format("{}: its records end or break before the {} events the definitions declare", what, declared));
+}
+
+void check_side_event_file(OTF2_ErrorCode code, std::uint64_t read, std::uint64_t declared, const std::string& context,
+                           const Otf2ErrorScope& scope) {
+  if (code == OTF2_SUCCESS && read < declared) {
+    spdlog::warn("{}: its event file holds {} of the {} events its definition declares: the {} present are read",
+                 context, read, declared, read);
+    return;
+  }
+  check_event_file(code, read, declared, context, scope);
 }
 
 }  // namespace wisp::io

@@ -44,4 +44,11 @@ void check_otf2(OTF2_ErrorCode code, const std::string& context, const Otf2Error
 void check_event_file(OTF2_ErrorCode code, std::uint64_t read, std::uint64_t declared, const std::string& context,
                       const Otf2ErrorScope& scope);
 
+// The same for a location wisp reads but does not replay (a thread, a stream, a metric location):
+// an event file whose records end cleanly before the events its definition declares is read as
+// far as it goes (otf2-print reads such archives), and a one-line warning names the location and
+// both counts. A broken file stays an error; so does a rank's master location (check_event_file).
+void check_side_event_file(OTF2_ErrorCode code, std::uint64_t read, std::uint64_t declared, const std::string& context,
+                           const Otf2ErrorScope& scope);
+
 }  // namespace wisp::io

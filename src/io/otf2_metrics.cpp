@@ -56,8 +56,8 @@ std::vector<std::vector<MetricSamples>> read_metric_locations(OTF2_Reader* reade
         MetricLocationSink ctx{&archive, &out[r].emplace_back(), 0, 0};
         check_otf2(OTF2_Reader_RegisterEvtCallbacks(reader, events, cb, &ctx), context, scope);
         uint64_t read = 0;
-        check_event_file(OTF2_Reader_ReadAllLocalEvents(reader, events, &read), read, location.declared_events, context,
-                         scope);
+        check_side_event_file(OTF2_Reader_ReadAllLocalEvents(reader, events, &read), read, location.declared_events,
+                              context, scope);
         OTF2_Reader_CloseEvtReader(reader, events);
         skipped.records += read - ctx.out->samples.size();  // unkept metrics and records other than metrics
         skipped.attributes += ctx.attributes;

@@ -113,7 +113,7 @@ void read_one(OTF2_Reader* reader, OTF2_EvtReaderCallbacks* callbacks, const Arc
         fmt::format("{}: {}: MPI calls from threads other than the master (MPI_THREAD_MULTIPLE) "
                     "are not modelled",
                     context, ctx.first_mpi));
-  check_event_file(status, read, location.declared_events, context, scope);
+  check_side_event_file(status, read, location.declared_events, context, scope);
   OTF2_Reader_CloseEvtReader(reader, events);
   location.records = read;
   out.unknown_team += ctx.threads.unknown_team;

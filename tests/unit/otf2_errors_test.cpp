@@ -14,6 +14,7 @@
 #include "wisp/trace/builder.hpp"
 
 using namespace wisp;
+using wisp::test::run_wisp;
 using wisp::test::TempDir;
 namespace fs = std::filesystem;
 
@@ -57,10 +58,15 @@ void write_one_rank_world(OTF2_GlobalDefWriter* d, OTF2_StringRef name) {
 // without MPI groups; optionally thread 1 calls MPI_Send, the last thread belongs to a second
 // process without an MPI rank, and a string definition with id `bad_string_id` (a corrupt id).
 void write_raw_archive(const fs::path& dir, int threads, bool with_mpi, std::uint64_t bad_string_id = 0,
-                       bool mpi_on_thread = false, bool last_elsewhere = false) {
+                       bool mpi_on_thread = false, bool last_elsewhere = false, std::uint64_t extra_declared = 0,
+                       bool metric_location = false) {
   OTF2_Archive* a = open_archive(dir);
   for (int t = 0; t < threads; ++t) {
     OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a, t);
+    if (metric_location && t == threads - 1) {  // no records at all
+      OTF2_Archive_CloseEvtWriter(a, w);
+      continue;
+    }
     OTF2_EvtWriter_Enter(w, nullptr, 10, 0);
     if (t == 1 && mpi_on_thread) {
       OTF2_EvtWriter_Enter(w, nullptr, 12, 1);
@@ -88,9 +94,14 @@ void write_raw_archive(const fs::path& dir, int threads, bool with_mpi, std::uin
   if (last_elsewhere)
     OTF2_GlobalDefWriter_WriteLocationGroup(d, 1, 2, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                                             OTF2_UNDEFINED_LOCATION_GROUP);
-  for (int t = 0; t < threads; ++t)
-    OTF2_GlobalDefWriter_WriteLocation(d, t, 3, OTF2_LOCATION_TYPE_CPU_THREAD, t == 1 && mpi_on_thread ? 4 : 2,
-                                       last_elsewhere && t == threads - 1 ? 1 : 0);
+  // extra_declared: the last location's definition declares that many events more than it holds
+  // (metric_location: it is a METRIC location, and holds none).
+  for (int t = 0; t < threads; ++t) {
+    const bool last = t == threads - 1;
+    OTF2_GlobalDefWriter_WriteLocation(
+        d, t, 3, last && metric_location ? OTF2_LOCATION_TYPE_METRIC : OTF2_LOCATION_TYPE_CPU_THREAD,
+        (t == 1 && mpi_on_thread ? 4 : 2) + (last ? extra_declared : 0), last_elsewhere && last ? 1 : 0);
+  }
   if (with_mpi) write_one_rank_world(d, 4);
   OTF2_Archive_CloseGlobalDefWriter(a, d);
   OTF2_Archive_Close(a);
@@ -163,6 +174,30 @@ TEST_CASE("a process's other threads belong to its rank; MPI from a non-master t
       read_otf2(dir / "multiple"),
       Catch::Contains("rank 0, thread 'thread' (location 1)") && Catch::Contains("MPI_Send at 0.012") &&
           Catch::Contains("MPI calls from threads other than the master (MPI_THREAD_MULTIPLE) are not modelled"));
+}
+
+TEST_CASE("a thread or metric location with fewer records than declared: a warning, its records read") {
+  // A CUDA+OpenACC CloverLeaf archive's 'Per process metrics' location declares 61 events and holds
+  // fewer; otf2-print reads it. Written here with the OTF2 writer: the last location declares 3 more.
+  TempDir dir;
+  write_raw_archive(dir / "thread", 2, true, 0, false, false, 3);
+  const auto thread = run_wisp("info " + (dir / "thread").string());
+  INFO(thread.err);
+  CHECK(thread.exit_code == 0);
+  CHECK_THAT(thread.err, Catch::Contains("rank 0, thread 'thread' (location 1): its event file holds 2 of the 5 "
+                                         "events its definition declares: the 2 present are read"));
+  const Trace t = read_otf2(dir / "thread");
+  REQUIRE(t.defs.ranks[0].others.size() == 1);
+  CHECK(t.defs.ranks[0].others[0].records == 2);
+  write_raw_archive(dir / "metric", 2, true, 0, false, false, 3, true);
+  const auto metric = run_wisp("info " + (dir / "metric").string());
+  INFO(metric.err);
+  CHECK(metric.exit_code == 0);
+  CHECK_THAT(metric.err, Catch::Contains("metric location 'thread' (location 1): its event file holds 0 of the 5"));
+  // The rank's own (master) location stays an error: its records are what the replay needs.
+  write_raw_archive(dir / "master", 1, true, 0, false, false, 3);
+  CHECK_THROWS_WITH(read_otf2(dir / "master"),
+                    Catch::Contains("records end or break before the 5 events the definitions declare"));
 }
 
 TEST_CASE("the CLI prints one line and exits non-zero on bad input") {
