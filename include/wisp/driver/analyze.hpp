@@ -36,9 +36,9 @@ struct AnalyzeOptions {
 };
 
 // Options are checked before the trace is read; throws wisp::Error naming a bad value. Launched by
-// mpirun/srun, the trace and the analyses are spread over the job's processes (each reads and
-// analyses a share of the ranks, as Scalasca's parallel replay) and process 0 reports; the
-// activity-graph analysis and POP are left out there (with a note), as are -o and --chrome-trace.
+// mpirun/srun, the trace and every analysis are spread over the job's processes (each reads and
+// analyses a share of the ranks, as Scalasca's parallel replay), and process 0 reports and writes
+// -o; --chrome-trace and --ideal-network simgrid need the whole trace in one process and are refused.
 Written analyze(const AnalyzeOptions& options);
 
 }  // namespace wisp::driver

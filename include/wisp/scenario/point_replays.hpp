@@ -1,7 +1,7 @@
 // Running one scenario point: resolve the platform (calibrated, file or generated) and the
 // replay options, apply the transforms, replay the unmodified trace (identity) and the
 // transformed one on the same platform. Gains are identity − scenario, so that the platform
-// model's own error cancels out (DESIGN.md, principle 3).
+// model's own error cancels out (src/scenario/README.md).
 #pragma once
 
 #include <cmath>

@@ -1,7 +1,7 @@
 // Events of one rank, mirroring OTF2's single-threaded MPI event records one-to-one.
 // An Event is 16 bytes: its time, its kind and one reference whose meaning depends on the kind.
 // Message and collective payloads live in side tables (P2P, CollectiveRecord) so that the many
-// Enter/Leave events stay small; see DESIGN.md ("trace/ — the model").
+// Enter/Leave events stay small; see src/trace/README.md.
 #pragma once
 
 #include <cstdint>
