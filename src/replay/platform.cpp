@@ -121,6 +121,8 @@ Platform load_platform(const std::filesystem::path& file) {
       p.mpi.send_overhead = parse_number(value, file, line, id);
     } else if (id == "wisp:message-overhead:receive") {
       p.mpi.receive_overhead = parse_number(value, file, line, id);
+    } else if (id == "wisp:intra-node-overhead") {
+      p.mpi.intra_overhead = parse_number(value, file, line, id);
     } else if (id == "wisp:typical-excess:latency" || id == "wisp:typical-excess:per-byte") {
       auto& excess = p.mpi.typical_excess.emplace(p.mpi.typical_excess.value_or(MpiCosts::TypicalExcess{}));
       (id == "wisp:typical-excess:latency" ? excess.latency : excess.per_byte) = parse_number(value, file, line, id);
@@ -147,7 +149,7 @@ Platform load_platform(const std::filesystem::path& file) {
       throw Error(
           fmt::format("platform {} line {}: unknown property '{}' (expected "
                       "wisp:eager-threshold, wisp:overhead, wisp:overhead:MPI_<name>, "
-                      "wisp:message-overhead:send, wisp:message-overhead:receive, "
+                      "wisp:message-overhead:send, wisp:message-overhead:receive, wisp:intra-node-overhead, "
                       "wisp:typical-excess:latency, wisp:typical-excess:per-byte, "
                       "wisp:eager-copy:per-byte, wisp:eager-copy:up-to, "
                       "wisp:size-factors:<host>, wisp:call-costs:<host>:MPI_<name> or wisp:reference-speed)",
@@ -192,6 +194,8 @@ std::string platform_xml(const Platform& p) {
     out += fmt::format("    <prop id=\"wisp:message-overhead:send\" value=\"{:.9g}\"/>\n", *p.mpi.send_overhead);
   if (p.mpi.receive_overhead)
     out += fmt::format("    <prop id=\"wisp:message-overhead:receive\" value=\"{:.9g}\"/>\n", *p.mpi.receive_overhead);
+  if (p.mpi.intra_overhead)
+    out += fmt::format("    <prop id=\"wisp:intra-node-overhead\" value=\"{:.9g}\"/>\n", *p.mpi.intra_overhead);
   if (p.mpi.typical_excess) {
     out +=
         fmt::format("    <prop id=\"wisp:typical-excess:latency\" value=\"{:.9g}\"/>\n", p.mpi.typical_excess->latency);

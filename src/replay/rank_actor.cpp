@@ -123,7 +123,11 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
   const MessageOverhead per_message = c.has_enter && w_.per_message_region[c.region]
                                           ? message_overhead(c, w_.send_overhead, w_.receive_overhead)
                                           : MessageOverhead{};
-  if (c.has_enter) spend(w_.overhead_of_region[c.region] + per_message.before);
+  if (c.has_enter)
+    spend((w_.intra_overhead && !c.init && stays_on_host(first, last, c.finalize && !c.has_collective)
+               ? *w_.intra_overhead
+               : w_.overhead_of_region[c.region]) +
+          per_message.before);
   if (c.init) initialize();
   post_operations(first, last, c.init);
   if (c.finalize && !c.has_collective) finalize_without_record();
@@ -134,6 +138,38 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
   w_.in_call[rank_] = kNone;
   w_.stats.events += last - first + 1;
   return last;
+}
+
+bool RankActor::stays_on_host(EventIndex first, EventIndex last, bool finalize_barrier) const {
+  const auto here = [&](Rank other) { return other < w_.host_of_rank.size() && w_.host_of_rank[other] == host(); };
+  if (finalize_barrier)
+    return std::all_of(w_.host_of_rank.begin(), w_.host_of_rank.end(), [&](const sg::Host* h) { return h == host(); });
+  bool any = false;
+  for (EventIndex k = first; k <= last; ++k) {
+    const Event& e = rt_.events[k];
+    switch (e.kind) {
+      case EventKind::MpiSend:
+      case EventKind::MpiIsend:
+      case EventKind::MpiRecv:
+      case EventKind::MpiIrecv:
+      case EventKind::MpiIsendComplete:
+      case EventKind::MpiIrecvRequest:  // its record's peer is the completing receive's
+        if (!here(rt_.p2p[e.ref].peer)) return false;
+        any = true;
+        break;
+      case EventKind::MpiCollectiveEnd: {
+        const CommId comm = rt_.collectives[e.ref].comm;
+        if (comm >= w_.trace.defs.comms.size()) return false;
+        for (Rank m : w_.trace.defs.comms[comm].members)
+          if (!here(m)) return false;
+        any = true;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return any;
 }
 
 void RankActor::post_operations(EventIndex first, EventIndex last, bool init) {

@@ -265,6 +265,7 @@ void build_world(World& w, const Platform& platform, const std::vector<sg::Host*
   const double reference = platform.reference_speed > 0 ? platform.reference_speed : hosts.front()->get_speed();
   w.flops_per_second = reference / platform.speed_factor;
   w.overhead_of_region.assign(trace.defs.regions.size(), 0.0);
+  w.intra_overhead = platform.mpi.intra_overhead;
   w.per_message_region.assign(trace.defs.regions.size(), false);
   for (RegionId r = 0; r < trace.defs.regions.size(); ++r)
     if (is_mpi(trace.defs.regions[r].kind)) {

@@ -64,6 +64,7 @@ struct World {
   std::uint64_t eager_threshold = 65536;
   double flops_per_second = 1e9;                   // reference speed / speed factor
   std::vector<double> overhead_of_region;          // by RegionId [s]
+  std::optional<double> intra_overhead;            // a call whose messages stay on its host (Platform::intra)
   std::vector<bool> per_message_region;            // by RegionId: its calls pay per message (MpiCosts::per_message)
   double send_overhead = 0, receive_overhead = 0;  // per message [s]
   std::vector<double> init_cost;                   // by rank [s]

@@ -210,6 +210,7 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
         p.hosts = spec.hosts;
         p.cores = spec.cores;
         p.intra = spec.intra;
+        p.mpi.intra_overhead = spec.intra_overhead;
         p.speed = spec.speed;
         p.latency = spec.latency;
         p.bandwidth = spec.bandwidth;
@@ -224,8 +225,10 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
             spec.speed, spec.latency, spec.bandwidth, spec.overhead, spec.eager_threshold);
         if (spec.cores != 1) r.description += fmt::format(", {} cores per host", spec.cores);
         if (spec.intra)
-          r.description += fmt::format(", inside a host latency {:.3g} s, bandwidth {:.4g} bytes/s",
-                                       spec.intra->latency, spec.intra->bandwidth);
+          r.description += fmt::format(
+              ", inside a host latency {:.3g} s, bandwidth {:.4g} bytes/s{}", spec.intra->latency,
+              spec.intra->bandwidth,
+              spec.intra_overhead ? fmt::format(", overhead {:.3g} s", *spec.intra_overhead) : std::string());
         break;
       }
     }

@@ -97,10 +97,12 @@ void emit_platform(YAML::Emitter& e, const PlatformSpec& p) {
     e << YAML::Key << "overhead" << YAML::Value << number(p.overhead) << YAML::Key << "eager_threshold" << YAML::Value
       << p.eager_threshold << YAML::Key << "contention" << YAML::Value << p.contention;
     if (p.cores != 1) e << YAML::Key << "cores" << YAML::Value << p.cores;
-    if (p.intra)
+    if (p.intra) {
       e << YAML::Key << "intra" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "latency" << YAML::Value
-        << number(p.intra->latency) << YAML::Key << "bandwidth" << YAML::Value << number(p.intra->bandwidth)
-        << YAML::EndMap;
+        << number(p.intra->latency) << YAML::Key << "bandwidth" << YAML::Value << number(p.intra->bandwidth);
+      if (p.intra_overhead) e << YAML::Key << "overhead" << YAML::Value << number(*p.intra_overhead);
+      e << YAML::EndMap;
+    }
   }
   emit_factors(e, p.change);
   e << YAML::EndMap;

@@ -345,7 +345,7 @@ struct Parser {
 
   Platform::NodeNetwork node_network(const YAML::Node& n) const {
     if (!n.IsMap()) fail(n, "intra is the network inside a node, e.g. {latency: 0.3e-6, bandwidth: 10e9}");
-    only_keys(n, {"latency", "bandwidth"}, "platform intra");
+    only_keys(n, {"latency", "bandwidth", "overhead"}, "platform intra");
     if (!n["latency"] || !n["bandwidth"]) fail(n, "intra needs latency and bandwidth");
     return Platform::NodeNetwork{non_negative(n["latency"], "intra latency"), rate(n["bandwidth"], "intra bandwidth")};
   }
@@ -374,6 +374,8 @@ struct Parser {
       if (n["nodes"]) s.hosts = count(n["nodes"], "nodes");
       if (n["cores"]) s.cores = count(n["cores"], "cores");
       if (n["intra"]) s.intra = node_network(n["intra"]);
+      if (n["intra"] && n["intra"]["overhead"])
+        s.intra_overhead = non_negative(n["intra"]["overhead"], "intra overhead");
       if (n["speed"]) s.speed = rate(n["speed"], "speed");
       if (n["latency"]) s.latency = non_negative(n["latency"], "latency");
       if (n["bandwidth"]) s.bandwidth = rate(n["bandwidth"], "bandwidth");

@@ -180,3 +180,28 @@ TEST_CASE("placement: inside a node every topology takes the node's own network"
   // round (Li + 4 * 8/Bi); Finalize's two rounds of empty messages take Li each.
   CHECK(crossbar == Approx(kInit + kSteps * (kWork + Li + 8 * kBytes / Bi + 2 * (Li + 32 / Bi)) + 2 * Li).margin(1e-9));
 }
+
+TEST_CASE("placement: a call whose messages stay on its node pays the node's own overhead", "[scenario][placement]") {
+  // Contention-free links, every call costing o between nodes and oi inside one (intra overhead).
+  // A step: compute w; Irecv, Irecv, Isend, Isend, each paying its overhead before it posts, so the
+  // second Isend posts at w + 4o' and its transfer (rendezvous: every Irecv is posted by then) ends
+  // L' + M/B' later, after Waitall's own o'; the Allreduce pays o' and two exchange rounds of 8 bytes.
+  // MPI_Finalize pays o' and two barrier rounds of empty messages.
+  constexpr double o = 2e-6, oi = 0.5e-6;
+  const auto runtime = [&](const std::string& nodes) {
+    TempDir dir;
+    std::string text = scenario_text("traced");
+    const std::string was = "nodes: 2, cores: 2";
+    text.replace(text.find(was), was.size(), nodes + ", contention: false");
+    text.replace(text.find("overhead: 0"), std::string("overhead: 0").size(), fmt::format("overhead: {}", o));
+    const std::string intra = fmt::format("bandwidth: {}}}", Bi);  // the end of the intra map
+    text.replace(text.find(intra), intra.size(), fmt::format("bandwidth: {}, overhead: {}}}", Bi, oi));
+    const Scenario s = parse_scenario(text, dir / "overhead.yaml");
+    return run_point(s, load_trace(s).trace).identity;
+  };
+  const auto by_hand = [](double over, double lat, double bw) {
+    return kInit + kSteps * (kWork + 5 * over + 3 * lat + kBytes / bw + 16 / bw) + over + 2 * lat;
+  };
+  CHECK(runtime("nodes: 1, cores: 4") == Approx(by_hand(oi, Li, Bi)).margin(1e-8));  // every call inside the node
+  CHECK(runtime("nodes: 4, cores: 1") == Approx(by_hand(o, L, B)).margin(1e-8));     // every call between nodes
+}

@@ -54,6 +54,12 @@ struct MpiCosts {
   };
   std::optional<EagerCopy> eager_copy;
 
+  // What an MPI call pays instead of its own overhead when every message it sends, receives or
+  // completes (a collective: every member) has its other side on the call's host (a node's shared
+  // memory; Platform::intra); MPI_Init keeps its own. Unset: its own. XML: <prop id="wisp:intra-node-overhead"
+  // value="5e-7"/>.
+  std::optional<double> intra_overhead;
+
   double overhead(const std::string& function) const;
   // Whether `function`'s calls pay per message (it has no overhead of its own and the costs have
   // per-message overheads); its per-call overhead is then 0.
@@ -93,7 +99,8 @@ struct Platform {
   std::vector<HostLink> host_links;  // crossbar only: per-host links (index = host), overrides above
   // The network inside a host (a node's shared memory), for ranks placed on one host: its latency
   // [s] and bandwidth [bytes/s] end to end, one link per host shared by its messages. Unset: such
-  // a message takes the host's up and down links like any other.
+  // a message takes the host's up and down links like any other. (Its MPI overhead:
+  // MpiCosts::intra_overhead.)
   struct NodeNetwork {
     double latency = 0, bandwidth = 0;
   };

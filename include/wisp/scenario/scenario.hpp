@@ -92,10 +92,11 @@ struct PlatformSpec {
   double overhead = 0;     // per MPI call [s]
   std::uint64_t eager_threshold = 65536;
   bool contention = true;  // false: every flow gets the full bandwidth (FATPIPE links)
-  // Generated: the network inside a node (Platform::intra), `intra: {latency, bandwidth}`; the
-  // keys above are then the network between nodes.
+  // Generated: the network inside a node (Platform::intra), `intra: {latency, bandwidth,
+  // overhead}`; the keys above are then the network between nodes.
   std::optional<Platform::NodeNetwork> intra;
-  PlatformChange change;  // factors applied to identity and scenario alike
+  std::optional<double> intra_overhead;  // `intra: {overhead}` (MpiCosts::intra_overhead)
+  PlatformChange change;                 // factors applied to identity and scenario alike
   Where where;
 };
 
