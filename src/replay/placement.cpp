@@ -2,6 +2,7 @@
 #include "wisp/replay/placement.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "wisp/error.hpp"
 
@@ -41,13 +42,9 @@ std::vector<std::size_t> traced_placement(const std::vector<std::string>& nodes,
   const bool named = std::all_of(nodes.begin(), nodes.end(), [](const std::string& n) { return !n.empty(); });
   const bool machine = std::any_of(cores.begin(), cores.end(), [](std::uint32_t c) { return c > 1; });
   if (!named || !machine || cores.empty()) return place_ranks(Placement::Cyclic, cores, ranks);
-  std::vector<std::string> seen;
+  std::unordered_map<std::string, std::size_t> index;  // node name -> its order of first appearance
   std::vector<std::size_t> host(ranks, 0);
-  for (Rank r = 0; r < ranks; ++r) {
-    auto it = std::find(seen.begin(), seen.end(), nodes[r]);
-    if (it == seen.end()) it = seen.insert(seen.end(), nodes[r]);
-    host[r] = static_cast<std::size_t>(it - seen.begin()) % cores.size();
-  }
+  for (Rank r = 0; r < ranks; ++r) host[r] = index.emplace(nodes[r], index.size()).first->second % cores.size();
   return host;
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include "wisp/report/gain_interval_report.hpp"
 #include "wisp/report/trace_analysis_report.hpp"
@@ -99,11 +100,12 @@ nlohmann::json transforms_json(const PointResult& r) {
 // Where a replay's ranks ran: "node-0: 0 2, node-1: 1 3" (the first 8 hosts), and the bytes its
 // messages carried between hosts.
 std::string hosts_text(const ReplayStatistics& s) {
-  std::vector<std::pair<std::string, std::vector<std::size_t>>> hosts;
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> hosts;  // in order of first appearance
+  std::unordered_map<std::string, std::size_t> index;
   for (std::size_t r = 0; r < s.rank_hosts.size(); ++r) {
-    auto it = std::find_if(hosts.begin(), hosts.end(), [&](const auto& h) { return h.first == s.rank_hosts[r]; });
-    if (it == hosts.end()) it = hosts.insert(hosts.end(), {s.rank_hosts[r], {}});
-    it->second.push_back(r);
+    const auto [it, added] = index.emplace(s.rank_hosts[r], hosts.size());
+    if (added) hosts.push_back({s.rank_hosts[r], {}});
+    hosts[it->second].second.push_back(r);
   }
   std::string t;
   for (std::size_t h = 0; h < hosts.size() && h < 8; ++h)
