@@ -183,6 +183,13 @@ GainInterval gain_interval(double point, const CostHypotheses& hypotheses, const
   return g;
 }
 
+double share_held(const GainInterval& g, const std::vector<double>& measured_gains) {
+  if (!g.available || measured_gains.empty()) return 0;
+  const auto inside =
+      std::count_if(measured_gains.begin(), measured_gains.end(), [&](double m) { return g.low <= m && m <= g.high; });
+  return static_cast<double>(inside) / static_cast<double>(measured_gains.size());
+}
+
 std::string interval_warning(const GainInterval& g) {
   if (!g.available) return "";
   if (g.low < 0 && g.high > 0)

@@ -20,8 +20,10 @@ const std::filesystem::path kOracles = std::filesystem::path(WISP_SOURCE_DIR) / 
 }  // namespace
 
 TEST_CASE("what-if oracles: the predicted gain holds against the measured fix", "[replay][costs][real][whatif]") {
+  double held = 0;
   for (const oracle::Oracle& o : oracle::oracles()) {
     const oracle::Outcome r = oracle::evaluate(kOracles, o, "anchored");
+    held += r.held();
     const GainInterval& g = r.point.interval;
     INFO(o.name << ": predicted gain " << r.point.gain() << " s, measured " << r.measured_gain << " s, interval ["
                 << g.low << ", " << g.high << "] " << g.note);
@@ -38,11 +40,25 @@ TEST_CASE("what-if oracles: the predicted gain holds against the measured fix", 
     } else {
       const double limit = o.name.rfind("imb8_barrier", 0) == 0 ? 0.10 : 0.25;
       if (std::abs(r.error()) > limit) {
-        CHECK(r.covered());
+        CHECK(r.held() > 0);
         CHECK_FALSE(interval_warning(g).empty());
       }
     }
   }
+  // The mean share of measured gains the intervals hold (share_held): 48 % at issue 56's start, its
+  // goal 90 %. A floor, so that no change lowers it.
+  CHECK(held / static_cast<double>(oracle::oracles().size()) >= 0.48);
+}
+
+TEST_CASE("share_held: the share of the measured gains inside the interval", "[scenario][interval]") {
+  GainInterval g;
+  CHECK(share_held(g, {1.0}) == 0);  // no interval: holds nothing
+  g.available = true;
+  g.low = 0.2;
+  g.high = 0.3;
+  CHECK(share_held(g, {}) == 0);
+  CHECK(share_held(g, {0.25}) == 1);
+  CHECK(share_held(g, {0.2, 0.3, 0.31, 0.1}) == Approx(0.5));  // the ends are inside
 }
 
 // The ring step's cause, found in the trace: rank 7's MPI_Sendrecv sends 8 KiB to rank 0, which

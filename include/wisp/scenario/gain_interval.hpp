@@ -65,6 +65,11 @@ struct GainInterval : CostHypotheses {
 // the point estimate. (c) is made for platform changes only: its absence is not a lack.
 GainInterval gain_interval(double point, const CostHypotheses& hypotheses, const GainVariability& variability);
 
+// How well an interval held what was then measured: the share of the measured gains (one per
+// measured run of the change; a gain measured once is one) inside [low, high]. 0 when the interval
+// is not available. The what-if benchmark, its test and tests/perf/README.md all use this.
+double share_held(const GainInterval& interval, const std::vector<double>& measured_gains);
+
 // One line (without "warning: ") when the interval straddles zero or is wider than half the gain.
 std::string interval_warning(const GainInterval& interval);
 
