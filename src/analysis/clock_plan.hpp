@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "wisp/analysis/pag.hpp"
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/process_group.hpp"
+#include "wisp/group/rank_share.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp::clock {

@@ -14,9 +14,9 @@
 #include <spdlog/spdlog.h>
 
 #include "analysis/clock_plan.hpp"
-#include "analysis/clock_post.hpp"
 #include "analysis/pop_timers.hpp"
 #include "wisp/error.hpp"
+#include "wisp/group/clock_post.hpp"
 #include "wisp/trace/trace_summary.hpp"
 
 namespace wisp {

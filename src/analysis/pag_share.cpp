@@ -17,8 +17,8 @@
 #include <chrono>
 #include <limits>
 
-#include "analysis/clock_post.hpp"
 #include "wisp/error.hpp"
+#include "wisp/group/clock_post.hpp"
 
 namespace wisp::clock {
 

@@ -15,7 +15,8 @@
 #include "wisp/analysis/activity_graph.hpp"
 #include "wisp/analysis/cpm.hpp"
 #include "wisp/analysis/near_critical.hpp"
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/process_group.hpp"
+#include "wisp/group/rank_share.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp::clock {

@@ -10,7 +10,9 @@
 #include "analysis/clock_plan.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/error.hpp"
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/pack.hpp"
+#include "wisp/group/process_group.hpp"
+#include "wisp/group/rank_share.hpp"
 #include "wisp/trace/trace_summary.hpp"
 
 namespace wisp {

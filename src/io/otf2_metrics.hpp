@@ -10,8 +10,8 @@
 
 #include "otf2_definitions.hpp"
 #include "otf2_errors.hpp"
+#include "wisp/group/rank_share.hpp"
 #include "wisp/trace/metrics.hpp"
-#include "wisp/trace/process_group.hpp"
 
 namespace wisp::io {
 

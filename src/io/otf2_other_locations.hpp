@@ -10,10 +10,10 @@
 
 #include "otf2_definitions.hpp"
 #include "otf2_errors.hpp"
+#include "wisp/group/rank_share.hpp"
 #include "wisp/trace/attributes.hpp"
 #include "wisp/trace/metrics.hpp"
 #include "wisp/trace/other_locations.hpp"
-#include "wisp/trace/process_group.hpp"
 #include "wisp/trace/rma_records.hpp"
 #include "wisp/trace/thread_records.hpp"
 

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/process_group.hpp"
 
 namespace wisp::test {
 

@@ -7,7 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/process_group.hpp"
+#include "wisp/group/rank_share.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {

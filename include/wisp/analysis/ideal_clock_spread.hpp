@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "wisp/analysis/pop.hpp"
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/process_group.hpp"
 #include "wisp/trace/trace.hpp"
 #include "wisp/trace/trace_summary.hpp"
 

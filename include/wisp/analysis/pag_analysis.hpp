@@ -7,7 +7,7 @@
 
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/pag.hpp"
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/process_group.hpp"
 
 namespace wisp {
 

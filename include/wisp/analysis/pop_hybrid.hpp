@@ -9,7 +9,7 @@
 
 #include <optional>
 
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/process_group.hpp"
 #include "wisp/trace/trace.hpp"
 #include "wisp/trace/trace_summary.hpp"
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "wisp/analysis/trace_analysis.hpp"
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/process_group.hpp"
 
 namespace wisp::driver {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/process_group.hpp"
 
 namespace wisp {
 

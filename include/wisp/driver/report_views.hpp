@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "wisp/analysis/timeline.hpp"
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/process_group.hpp"
 
 namespace wisp::driver {
 

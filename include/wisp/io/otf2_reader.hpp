@@ -8,7 +8,8 @@
 #include <filesystem>
 #include <functional>
 
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/process_group.hpp"
+#include "wisp/group/rank_share.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {

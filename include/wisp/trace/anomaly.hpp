@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/pack.hpp"
 
 namespace wisp {
 

@@ -10,7 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/process_group.hpp"
+#include "wisp/group/rank_share.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {

@@ -4,7 +4,7 @@
 // on each member) and MPI call spans. Problems are counted in trace.anomalies, never fatal.
 #pragma once
 
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/process_group.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {

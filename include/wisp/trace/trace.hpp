@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "wisp/group/rank_share.hpp"
 #include "wisp/trace/anomaly.hpp"
 #include "wisp/trace/attributes.hpp"
 #include "wisp/trace/definitions.hpp"
 #include "wisp/trace/event.hpp"
 #include "wisp/trace/other_locations.hpp"
-#include "wisp/trace/process_group.hpp"
 
 namespace wisp {
 

@@ -4,7 +4,9 @@
 // ranks as the spread reader does (derive.hpp), so that its share equals read_otf2's of the same trace.
 #pragma once
 
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/pack.hpp"
+#include "wisp/group/process_group.hpp"
+#include "wisp/group/rank_share.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {

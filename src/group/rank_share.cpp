@@ -1,17 +1,13 @@
-// Process groups and rank shares. See process_group.hpp.
-#include "wisp/trace/process_group.hpp"
+// std::uint32_t shares. See rank_share.hpp.
+#include "wisp/group/rank_share.hpp"
 
 #include <algorithm>
 #include <numeric>
+#include <string>
+
+#include "wisp/group/pack.hpp"
 
 namespace wisp {
-
-void ProcessGroup::send(int, std::string) { throw Error("process group: this group has no point-to-point messages"); }
-std::string ProcessGroup::receive() { throw Error("process group: this group has no point-to-point messages"); }
-
-std::vector<std::string> all_gather(ProcessGroup& group, const std::string& mine) {
-  return group.exchange(std::vector<std::string>(static_cast<std::size_t>(group.processes()), mine));
-}
 
 int clamped_processes(std::size_t ranks, int processes) {
   return static_cast<int>(std::min<std::size_t>(ranks, static_cast<std::size_t>(std::max(processes, 1))));
@@ -20,21 +16,21 @@ int clamped_processes(std::size_t ranks, int processes) {
 // Process p's share starts at the first rank whose events before it reach p / n of the total
 // (n the processes that get ranks), with at least one rank per process.
 RankShare share_of(const std::vector<std::uint64_t>& events, int process, int processes) {
-  const auto ranks = static_cast<Rank>(events.size());
+  const auto ranks = static_cast<std::uint32_t>(events.size());
   const int n = clamped_processes(ranks, processes);
   if (process >= n) return RankShare{ranks, ranks};
   // +1 per rank, so that ranks without events are spread too.
   const long double total = std::accumulate(events.begin(), events.end(), 0.0L) + ranks;
-  const auto start = [&](int p) -> Rank {
+  const auto start = [&](int p) -> std::uint32_t {
     if (p <= 0) return 0;
     if (p >= n) return ranks;
     long double before = 0;
-    Rank r = 0;
+    std::uint32_t r = 0;
     while (r < ranks && before + (events[r] + 1) / 2.0L < total * p / n) before += events[r++] + 1;
     // at least one rank for each process before and after
-    return std::clamp<Rank>(r, static_cast<Rank>(p), ranks - static_cast<Rank>(n - p));
+    return std::clamp<std::uint32_t>(r, static_cast<std::uint32_t>(p), ranks - static_cast<std::uint32_t>(n - p));
   };
-  Rank first = 0, last = 0;
+  std::uint32_t first = 0, last = 0;
   for (int p = 0; p <= process; ++p) {
     first = p == 0 ? 0 : last;
     last = std::max(first + 1, start(p + 1));
@@ -51,9 +47,9 @@ std::vector<RankShare> gather_shares(ProcessGroup& group, RankShare mine) {
   return out;
 }
 
-int owner_of(const std::vector<RankShare>& shares, Rank r) {
+int owner_of(const std::vector<RankShare>& shares, std::uint32_t r) {
   const auto it =
-      std::upper_bound(shares.begin(), shares.end(), r, [](Rank x, const RankShare& s) { return x < s.last; });
+      std::upper_bound(shares.begin(), shares.end(), r, [](std::uint32_t x, const RankShare& s) { return x < s.last; });
   return it == shares.end() ? -1 : static_cast<int>(it - shares.begin());
 }
 

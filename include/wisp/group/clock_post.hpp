@@ -2,7 +2,7 @@
 // one process sends to a rank of another, the ranks that wait for one, and the loop that runs
 // every rank of this process as far as it goes until all are done — the values crossing point to
 // point (ProcessGroup::send/receive) or in rounds of exchange(), where a round in which nothing
-// is sent while ranks wait is a cycle. Internal to the analysis layer.
+// is sent while ranks wait is a cycle. Ranks are numbered as the trace numbers them (wisp::Rank).
 #pragma once
 
 #include <cstddef>
@@ -11,7 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "wisp/trace/process_group.hpp"
+#include "wisp/group/pack.hpp"
+#include "wisp/group/process_group.hpp"
 
 namespace wisp::clock {
 
@@ -34,10 +35,10 @@ class Post {
     const auto it = values_.find(key);
     return it == values_.end() ? nullptr : &it->second;
   }
-  void wait(std::uint64_t key, Rank r) { waiters_.emplace(key, r); }
+  void wait(std::uint64_t key, std::uint32_t r) { waiters_.emplace(key, r); }
   void erase(std::uint64_t key) { values_.erase(key); }
   // Called by a rank before each step: true if it must stop for this round (its outbox is full).
-  bool pause(Rank r) {
+  bool pause(std::uint32_t r) {
     if (bytes_ < round_bytes_) return false;
     if (p2p_) {
       flush();
@@ -50,12 +51,12 @@ class Post {
   // advance(r): rank r as far as it goes; true when it is done, false when it waits (after
   // wait()) or paused. Runs every rank of [first, last); false on a cycle (rounds only).
   template <typename Advance>
-  bool run(Rank first, Rank last, Advance&& advance) {
+  bool run(std::uint32_t first, std::uint32_t last, Advance&& advance) {
     std::uint64_t unfinished = last - first;
-    for (Rank r = last; r-- > first;) ready_.push_back(r);
+    for (std::uint32_t r = last; r-- > first;) ready_.push_back(r);
     while (true) {
       while (!ready_.empty()) {
-        const Rank r = ready_.back();
+        const std::uint32_t r = ready_.back();
         ready_.pop_back();
         if (advance(r)) --unfinished;
       }
@@ -121,8 +122,8 @@ class Post {
   std::size_t round_bytes_;
   int me_;
   std::unordered_map<std::uint64_t, Value> values_;  // arrived and not taken yet
-  std::unordered_multimap<std::uint64_t, Rank> waiters_;
-  std::vector<Rank> ready_, deferred_;
+  std::unordered_multimap<std::uint64_t, std::uint32_t> waiters_;
+  std::vector<std::uint32_t> ready_, deferred_;
   std::vector<Packer> outbox_;
   std::size_t bytes_ = 0;
   std::uint64_t sent_ = 0;
