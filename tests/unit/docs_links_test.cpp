@@ -1,6 +1,7 @@
-// The Markdown documentation: every relative link points to something that exists, every link to
-// a section names a heading of the target, the top-level README stays a front door and every layer
-// folder carries its reference README (DESIGN.md: "Each layer folder carries a README.md").
+// The documentation: every relative link of the Markdown docs points to something that exists,
+// every link to a section names a heading of the target, the top-level README stays a front door,
+// every layer folder carries its reference README (the design note: "Each layer folder carries a
+// README.md"), and the files the C++ comments name exist.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -172,8 +173,72 @@ TEST_CASE("the top-level README is a front door of at most 260 lines", "[docs]")
 }
 
 TEST_CASE("every layer folder has a README with its reference", "[docs]") {
-  for (const char* layer : {"trace", "io", "analysis", "replay", "scenario", "report", "cli"}) {
+  for (const char* layer :
+       {"group", "trace", "process", "io", "generate", "analysis", "replay", "scenario", "report", "driver", "cli"}) {
     INFO("src/" << layer << "/README.md");
     CHECK(fs::is_regular_file(kRoot / "src" / layer / "README.md"));
   }
+}
+
+namespace {
+
+// Every C++ source and header of the tree's code (include, src, tests, examples).
+std::vector<fs::path> code_files() {
+  std::vector<fs::path> files;
+  for (const char* top : {"include", "src", "tests", "examples"})
+    for (const auto& entry : fs::recursive_directory_iterator(kRoot / top))
+      if (entry.is_regular_file() && (entry.path().extension() == ".hpp" || entry.path().extension() == ".cpp"))
+        files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// A placeholder such as NAME.txt or SCENARIO.yaml: a component in capitals.
+bool is_placeholder(const std::string& path) {
+  static const std::regex capitals(R"((^|/)[A-Z][A-Z_]+[./])");
+  return std::regex_search(path, capitals);
+}
+
+}  // namespace
+
+// What a comment names must be there: a path under one of the repository's folders (src/, tests/,
+// a layer's folder as include/wisp/ or src/ hold it, or beside the file) and a Markdown file by
+// name. Other tools' files (Scalasca's MpiDelayOps.cpp, ../shared/...) are not paths of this tree.
+TEST_CASE("every file a C++ comment names exists", "[docs]") {
+  std::set<std::string> folders, names;
+  for (const fs::path& base : {kRoot, kRoot / "include/wisp", kRoot / "src"})
+    for (const auto& entry : fs::directory_iterator(base))
+      if (entry.is_directory()) folders.insert(entry.path().filename().string());
+  for (const fs::path& md : markdown_files()) names.insert(md.filename().string());
+  static const std::regex reference(
+      R"((^|[^\w/.-])([\w.-]+(/[\w.-]+)*\.(hpp|cpp|md|yaml|xml|cmake|sh|py|tesh|txt|json))\b)");
+  std::size_t checked = 0;
+  for (const fs::path& file : code_files()) {
+    std::istringstream in(read_file(file));
+    std::string line;
+    for (long n = 1; std::getline(in, line); ++n) {
+      const std::size_t comment = line.find("//");
+      if (comment == std::string::npos) continue;
+      const std::string text = line.substr(comment);
+      for (std::sregex_iterator m(text.begin(), text.end(), reference), end; m != end; ++m) {
+        const std::string path = (*m)[2].str();
+        const std::size_t slash = path.find('/');
+        bool exists = false;
+        if (slash != std::string::npos) {
+          if (!folders.count(path.substr(0, slash)) || is_placeholder(path)) continue;
+          for (const fs::path& base :
+               {kRoot, kRoot / "include/wisp", kRoot / "src", kRoot / "include", file.parent_path()})
+            exists = exists || fs::exists(base / path);
+        } else if (path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0) {
+          exists = names.count(path) > 0;
+        } else {
+          continue;
+        }
+        ++checked;
+        INFO(fs::relative(file, kRoot).string() << ":" << n << " names " << path);
+        CHECK(exists);
+      }
+    }
+  }
+  CHECK(checked >= 50);  // the check reads the comments at all
 }
