@@ -15,7 +15,7 @@ void index_rank(const Trace& trace, Rank r, RankCalls& out) {
   std::uint32_t next = 0;
   for (EventIndex i = 0; i < rt.events.size(); ++i) {
     while (next < rt.mpi_calls.size() && rt.mpi_calls[next].enter == i) {
-      const MpiFunction f = defs.region_of(rt.events[i].ref).mpi;
+      const MpiFunction f = defs.region_of(rt.events[i].callpath()).mpi;
       if ((f == MpiFunction::Init || f == MpiFunction::InitThread) && out.init == kNone) out.init = next;
       if (f == MpiFunction::Finalize && out.finalize == kNone) out.finalize = next;
       open.push_back(next++);
@@ -27,14 +27,14 @@ void index_rank(const Trace& trace, Rank r, RankCalls& out) {
       case EventKind::MpiIsend:
       case EventKind::MpiRecv:
       case EventKind::MpiIrecv:
-        if (rt.p2p[e.ref].event == i) out.p2p_event[e.ref] = call;
+        if (rt.p2p[e.p2p()].event == i) out.p2p_event[e.p2p()] = call;
         break;
       case EventKind::MpiIsendComplete:
       case EventKind::MpiIrecvRequest:
-        if (rt.p2p[e.ref].request_event == i) out.p2p_request[e.ref] = call;
+        if (rt.p2p[e.p2p()].request_event == i) out.p2p_request[e.p2p()] = call;
         break;
       case EventKind::MpiCollectiveBegin:
-        out.collective[e.ref] = call;
+        out.collective[e.collective()] = call;
         break;
       default:
         break;
@@ -56,7 +56,7 @@ CallTimes call_times(const Trace& trace, Rank r, std::uint32_t call) {
   const RankTrace& rt = trace.ranks[r];
   const CallSpan& span = rt.mpi_calls[call];
   const Event& enter = rt.events[span.enter];
-  const CallpathId cp = enter.ref;
+  const CallpathId cp = enter.callpath();
   return CallTimes{enter.time, rt.events[span.leave].time, cp, trace.defs.region_of(cp).mpi};
 }
 

@@ -90,29 +90,29 @@ class Planner {
     for (EventIndex i = 0; i < rt.events.size(); ++i) {
       const Event& e = rt.events[i];
       if (e.kind == EventKind::Enter || e.kind == EventKind::Leave) {
-        if (mpi_callpath_[e.ref]) call = e.kind == EventKind::Enter ? i : kNone;
+        if (mpi_callpath_[e.callpath()]) call = e.kind == EventKind::Enter ? i : kNone;
         continue;
       }
       if (e.kind != EventKind::MpiSend && e.kind != EventKind::MpiIsend && e.kind != EventKind::MpiRecv &&
           e.kind != EventKind::MpiIrecv)
         continue;
-      const P2P& p = rt.p2p[e.ref];
+      const P2P& p = rt.p2p[e.p2p()];
       if (p.event != i) continue;
       const EventIndex from =
           p.is_send() ? (call != kNone ? call : i) : (p.request_event != kNone ? p.request_event : call);
       if (from == kNone) continue;
-      sides[e.ref].at = at(r, from);
-      sides[e.ref].at_event = from;
+      sides[e.p2p()].at = at(r, from);
+      sides[e.p2p()].at_event = from;
     }
     outer_[r] = outermost_calls(rt);
     for (const CallSpan& c : outer_[r])
       for (EventIndex i = c.enter + 1; i <= c.leave; ++i) {
         const Event& e = rt.events[i];
         if (e.kind == EventKind::MpiRecv || e.kind == EventKind::MpiIrecv)
-          sides[e.ref].target = at(r, i);
+          sides[e.p2p()].target = at(r, i);
         else if ((e.kind == EventKind::MpiIsendComplete || e.kind == EventKind::MpiSend) &&
-                 may_rendezvous(rt.p2p[e.ref]))
-          sides[e.ref].target = at(r, e.kind == EventKind::MpiSend ? c.leave : i);
+                 may_rendezvous(rt.p2p[e.p2p()]))
+          sides[e.p2p()].target = at(r, e.kind == EventKind::MpiSend ? c.leave : i);
       }
   }
 
@@ -405,23 +405,23 @@ class Planner {
       switch (e.kind) {
         case EventKind::MpiRecv:
         case EventKind::MpiIrecv: {
-          const P2P& recv = rt.p2p[e.ref];
+          const P2P& recv = rt.p2p[e.p2p()];
           if (recv.message == kNone) break;
-          const Ticks sent = from_[r][e.ref];
+          const Ticks sent = from_[r][e.p2p()];
           if (sent == kMissing || sent > at(r, i)) break;
           plan_.tight += sent == at(r, i) ? 1 : 0;
-          deps.push_back({i, DepKind::Start, recv.message, from_event_[r][e.ref], next_seq_++});
+          deps.push_back({i, DepKind::Start, recv.message, from_event_[r][e.p2p()], next_seq_++});
           release = std::max(release, sent);
           break;
         }
         case EventKind::MpiIsendComplete:
-          rendezvous(e.ref, i);
+          rendezvous(e.p2p(), i);
           break;
         case EventKind::MpiSend:
-          rendezvous(e.ref, call.leave);
+          rendezvous(e.p2p(), call.leave);
           break;
         case EventKind::MpiCollectiveEnd: {
-          const Role& role = roles_[r][e.ref];
+          const Role& role = roles_[r][e.collective()];
           if (role.instance == kNone || !role.waits) break;
           plan_.tight += role.hub_time == at(r, i) ? 1 : 0;
           deps.push_back({i, DepKind::Hub, role.instance, role.member, next_seq_++});

@@ -106,7 +106,7 @@ class ClockReplay {
   bool replaced(Rank r, EventIndex i) const {
     const std::vector<Event>& ev = trace_.ranks[r].events;
     return ev[i].kind == EventKind::MpiCollectiveEnd && ev[i - 1].kind == EventKind::MpiCollectiveBegin &&
-           plan_.replaced[r][ev[i].ref] != 0;
+           plan_.replaced[r][ev[i].collective()] != 0;
   }
 
   // The clock of `key` into `into` (max), or false and rank r waits for it.

@@ -21,7 +21,7 @@ void barrier_waits(const Trace& t, Rank r, OpenMpWaits& out) {
   std::vector<std::size_t> open;
   for (std::size_t i = 0; i < events.size(); ++i) {
     if (events[i].kind != EventKind::Enter && events[i].kind != EventKind::Leave) continue;
-    const Region& region = t.defs.region_of(events[i].ref);
+    const Region& region = t.defs.region_of(events[i].callpath());
     if (!is_openmp_barrier(region)) continue;
     if (events[i].kind == EventKind::Enter) {
       open.push_back(i);
@@ -32,14 +32,14 @@ void barrier_waits(const Trace& t, Rank r, OpenMpWaits& out) {
     open.pop_back();
     std::vector<double> enters{events[enter].time};
     for (const auto& visits : threads)  // the last thread enters as the team leaves: one tick of slack
-      if (const RegionVisit* v = overlapping_visit(visits, t.defs.callpaths[events[i].ref].region, events[enter].time,
-                                                   events[i].time, tick))
+      if (const RegionVisit* v = overlapping_visit(visits, t.defs.callpaths[events[i].callpath()].region,
+                                                   events[enter].time, events[i].time, tick))
         enters.push_back(v->enter);
     const double last = *std::max_element(enters.begin(), enters.end());
     double wait = 0;
     for (double e : enters) wait += last - e;
     CallpathMatrix& m = region.otf2_role == kExplicitBarrierRole ? out.ebarrier : out.ibarrier;
-    m.at(slot_of(events[enter].ref), r) += wait;
+    m.at(slot_of(events[enter].callpath()), r) += wait;
   }
 }
 

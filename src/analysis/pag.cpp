@@ -227,7 +227,7 @@ class Builder {
 
   void synchronise(const MemberEvents& m, std::uint32_t hub) {
     const EventIndex call = collective_call_[m.rank][m.record];
-    const CallpathId cp = call == kNone ? kNone : trace_.ranks[m.rank].events[call].ref;
+    const CallpathId cp = call == kNone ? kNone : trace_.ranks[m.rank].events[call].callpath();
     g_.add_activity({0, m.begin, hub, cp, ActivityKind::Synchronisation});
   }
 
@@ -261,23 +261,23 @@ class Builder {
         switch (e.kind) {
           case EventKind::Enter:
           case EventKind::Leave:
-            if (is_mpi(trace_.defs.region_of(e.ref).kind)) call = e.kind == EventKind::Enter ? i : kNone;
+            if (is_mpi(trace_.defs.region_of(e.callpath()).kind)) call = e.kind == EventKind::Enter ? i : kNone;
             break;
           case EventKind::MpiSend:
           case EventKind::MpiIsend:
           case EventKind::MpiRecv:
           case EventKind::MpiIrecv: {
-            const P2P& p = rt.p2p[e.ref];
+            const P2P& p = rt.p2p[e.p2p()];
             if (p.event != i) break;
             const EventIndex at_event =
                 p.is_send() ? (call != kNone ? call : i) : (p.request_event != kNone ? p.request_event : call);
             if (at_event == kNone) break;
-            out[e.ref] = pag_.vertex(r, at_event);
-            out_ticks[e.ref] = ticks(rt.events[at_event].time);
+            out[e.p2p()] = pag_.vertex(r, at_event);
+            out_ticks[e.p2p()] = ticks(rt.events[at_event].time);
             break;
           }
           case EventKind::MpiCollectiveBegin:
-            if (rt.collectives[e.ref].begin == i) collective_call_[r][e.ref] = call;
+            if (rt.collectives[e.collective()].begin == i) collective_call_[r][e.collective()] = call;
             break;
           default:
             break;
@@ -327,16 +327,16 @@ class Builder {
       switch (e.kind) {
         case EventKind::MpiRecv:
         case EventKind::MpiIrecv:
-          message(rt.p2p[e.ref], v);
+          message(rt.p2p[e.p2p()], v);
           break;
         case EventKind::MpiIsendComplete:
-          rendezvous(r, e.ref, v);
+          rendezvous(r, e.p2p(), v);
           break;
         case EventKind::MpiSend:
-          rendezvous(r, e.ref, pag_.vertex(r, call.leave));
+          rendezvous(r, e.p2p(), pag_.vertex(r, call.leave));
           break;
         case EventKind::MpiCollectiveEnd: {
-          const std::uint32_t hub = hub_of_record_[r][e.ref];
+          const std::uint32_t hub = hub_of_record_[r][e.collective()];
           if (hub != kNone) deps_.push_back({hub, v, at(hub), ActivityKind::Collective});
           break;
         }
@@ -349,7 +349,7 @@ class Builder {
   bool replaced_by_hub(Rank r, EventIndex i) const {
     const auto& ev = trace_.ranks[r].events;
     return ev[i + 1].kind == EventKind::MpiCollectiveEnd && ev[i].kind == EventKind::MpiCollectiveBegin &&
-           replaced_[r][ev[i + 1].ref] != 0;
+           replaced_[r][ev[i + 1].collective()] != 0;
   }
 
   // R of the call in one variant: the latest start of its dependencies there, or its enter.
@@ -365,7 +365,7 @@ class Builder {
     const std::uint32_t enter = pag_.vertex(r, call.enter);
     const Ticks release = release_in(kFirstVariant, enter);
     const Ticks ideal_release = pag_.ideal_variant == kSecondVariant ? release_in(kSecondVariant, enter) : release;
-    const CallpathId cp = trace_.ranks[r].events[call.enter].ref;
+    const CallpathId cp = trace_.ranks[r].events[call.enter].callpath();
     Ticks next = event_at(r, call.enter);
     for (EventIndex i = call.enter; i < call.leave; ++i) {
       const Ticks here = next;
@@ -384,8 +384,8 @@ class Builder {
   }
 
   CallpathId after(CallpathId cp, const Event& e) const {
-    if (e.kind == EventKind::Enter) return e.ref;
-    if (e.kind == EventKind::Leave) return trace_.defs.callpaths[e.ref].parent;
+    if (e.kind == EventKind::Enter) return e.callpath();
+    if (e.kind == EventKind::Leave) return trace_.defs.callpaths[e.callpath()].parent;
     return cp;
   }
 

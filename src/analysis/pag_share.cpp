@@ -46,7 +46,7 @@ Ticks RankDurations::dependency(const Dep& d) const {
 
 CallpathId RankDurations::dependency_callpath(const Dep& d) const {
   const PagCall* c = call_at(d.target);
-  return c == nullptr ? kNone : trace_.ranks[r_].events[c->enter].ref;
+  return c == nullptr ? kNone : trace_.ranks[r_].events[c->enter].callpath();
 }
 
 namespace {
@@ -389,16 +389,17 @@ void build_chains(const Trace& trace, PagShare& s) {
     for (EventIndex i = 0; i + 1 < ev.size(); ++i) {
       const Ticks here = next;
       next = ticks_at(trace, r, i + 1);
-      if (ev[i].kind == EventKind::Enter) cp = ev[i].ref;
-      if (ev[i].kind == EventKind::Leave) cp = trace.defs.callpaths[ev[i].ref].parent;
+      if (ev[i].kind == EventKind::Enter) cp = ev[i].callpath();
+      if (ev[i].kind == EventKind::Leave) cp = trace.defs.callpaths[ev[i].callpath()].parent;
       while (c < calls.size() && calls[c].leave <= i) ++c;
       const std::uint32_t v = s.first_vertex[r] + i;
       if (c < calls.size() && calls[c].enter <= i) {
         const bool replaced = ev[i + 1].kind == EventKind::MpiCollectiveEnd &&
-                              ev[i].kind == EventKind::MpiCollectiveBegin && s.plan.replaced[r][ev[i + 1].ref] != 0;
+                              ev[i].kind == EventKind::MpiCollectiveBegin &&
+                              s.plan.replaced[r][ev[i + 1].collective()] != 0;
         if (!replaced)
-          g.add_chain(v, std::max<Ticks>(0, next - std::max(here, calls[c].ideal_release)), ev[calls[c].enter].ref,
-                      ActivityKind::Mpi);
+          g.add_chain(v, std::max<Ticks>(0, next - std::max(here, calls[c].ideal_release)),
+                      ev[calls[c].enter].callpath(), ActivityKind::Mpi);
       } else {
         g.add_chain(v, next - here, cp, ActivityKind::Computation);
       }

@@ -22,7 +22,8 @@ MasterTimes master_times(const Trace& t, Rank r) {
   for (const CallSpan& call : t.ranks[r].mpi_calls) m.mpi += events[call.leave].time - events[call.enter].time;
   std::vector<double> open;  // enters of the open barrier visits
   for (const Event& e : events) {
-    if ((e.kind != EventKind::Enter && e.kind != EventKind::Leave) || !is_openmp_barrier(t.defs.region_of(e.ref)))
+    if ((e.kind != EventKind::Enter && e.kind != EventKind::Leave) ||
+        !is_openmp_barrier(t.defs.region_of(e.callpath())))
       continue;
     if (e.kind == EventKind::Enter) {
       open.push_back(e.time);

@@ -18,7 +18,7 @@ Profile compute_profile(const Trace& trace) {
       if (!is_time_stamp(e.kind)) continue;
       time[slot_of(current)] += e.time - stamp;
       stamp = e.time;
-      if (e.kind == EventKind::Enter) visits[slot_of(e.ref)] += 1;
+      if (e.kind == EventKind::Enter) visits[slot_of(e.callpath())] += 1;
       current = callpath_after(defs, e, current);
     }
   }

@@ -40,7 +40,7 @@ class RankPass {
       if (i == init_leave || i == finalize_leave)
         init_finalize(i, i == init_leave);
       else if (e.kind == EventKind::MpiCollectiveEnd)
-        collective(e.ref);
+        collective(e.collective());
       else if (e.kind != EventKind::Enter && e.kind != EventKind::Leave && e.kind != EventKind::ProgramBegin &&
                e.kind != EventKind::ProgramEnd && e.kind != EventKind::MpiCollectiveBegin &&
                e.kind != EventKind::CommCreate && e.kind != EventKind::CommDestroy)
@@ -92,11 +92,11 @@ class RankPass {
   std::uint32_t call_of(Rank r, EventIndex i) const {
     const Event& e = trace_.ranks[r].events[i];
     const bool request = e.kind == EventKind::MpiIsendComplete || e.kind == EventKind::MpiIrecvRequest;
-    return request ? calls_.ranks[r].p2p_request[e.ref] : calls_.ranks[r].p2p_event[e.ref];
+    return request ? calls_.ranks[r].p2p_request[e.p2p()] : calls_.ranks[r].p2p_event[e.p2p()];
   }
 
   void p2p(EventIndex i, const Event& e) {
-    const std::uint32_t w = waits_.p2p_wait[r_][e.ref];
+    const std::uint32_t w = waits_.p2p_wait[r_][e.p2p()];
     if (w == kNone) return;
     const WaitState& ws = waits_.instances[w];
     if (!is_attributable(ws.kind)) return;

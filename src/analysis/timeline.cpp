@@ -52,7 +52,7 @@ TimelineLane master_lane(const Trace& trace, Rank r, std::vector<std::uint32_t>&
       for (EventIndex k : open) at_event[k] = static_cast<std::uint32_t>(lane.start.size() - 1);
     }
     open.clear();
-    current = e.kind == EventKind::Enter ? e.ref : trace.defs.callpaths[e.ref].parent;
+    current = e.kind == EventKind::Enter ? e.callpath() : trace.defs.callpaths[e.callpath()].parent;
     since = e.time;
   }
   return lane;

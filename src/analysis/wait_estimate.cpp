@@ -49,8 +49,8 @@ std::uint64_t call_bytes(const RankTrace& rt, const CallSpan& call) {
   std::uint64_t bytes = 0;
   for (EventIndex i = call.enter + 1; i < call.leave; ++i) {
     const Event& e = rt.events[i];
-    if (e.kind == EventKind::MpiRecv || e.kind == EventKind::MpiIrecv) bytes += rt.p2p[e.ref].bytes;
-    if (e.kind == EventKind::MpiCollectiveEnd) bytes += rt.collectives[e.ref].received;
+    if (e.kind == EventKind::MpiRecv || e.kind == EventKind::MpiIrecv) bytes += rt.p2p[e.p2p()].bytes;
+    if (e.kind == EventKind::MpiCollectiveEnd) bytes += rt.collectives[e.collective()].received;
   }
   return bytes;
 }
@@ -88,7 +88,7 @@ CallStatistics gather_calls(const Trace& trace) {
       if (any && call.enter <= outer_leave) continue;  // nested in the previous call
       any = true;
       outer_leave = call.leave;
-      const CallpathId cp = rt.events[call.enter].ref;
+      const CallpathId cp = rt.events[call.enter].callpath();
       const MpiFunction f = defs.region_of(cp).mpi;
       const auto pattern = wait_pattern_of(f);
       if (!pattern) continue;

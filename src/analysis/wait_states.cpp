@@ -275,8 +275,8 @@ class Detector {
     if (call == kNone || call == rc.init || call == rc.finalize) return f;
     const RankTrace& rt = trace_.ranks[r];
     const CollectiveRecord& rec = rt.collectives[record];
-    return MemberFacts{rt.events[rec.begin].time, rt.events[rec.end].time, rt.events[rt.mpi_calls[call].enter].ref,
-                       rec.end, true};
+    return MemberFacts{rt.events[rec.begin].time, rt.events[rec.end].time,
+                       rt.events[rt.mpi_calls[call].enter].callpath(), rec.end, true};
   }
 
   // Members of an analysable instance, or empty.

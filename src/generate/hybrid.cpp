@@ -38,7 +38,7 @@ void add_threads(const HybridOptions& o, Trace& t) {
     const double longest = *std::max_element(work.begin(), work.end());
     t.ranks[r].others.assign(o.threads - 1, {});
     for (const Event& e : t.ranks[r].events) {
-      if (e.kind != EventKind::Enter || t.defs.callpaths[e.ref].region != par) continue;
+      if (e.kind != EventKind::Enter || t.defs.callpaths[e.callpath()].region != par) continue;
       for (std::uint32_t k = 1; k < o.threads; ++k)
         t.ranks[r].others[k - 1].insert(t.ranks[r].others[k - 1].end(), {{e.time, par, true},
                                                                          {e.time + work[k], bar, true},

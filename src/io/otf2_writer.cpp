@@ -157,47 +157,47 @@ struct EventWriter {
       case EventKind::ProgramEnd:
         return OTF2_EvtWriter_ProgramEnd(w, a, t, 0);
       case EventKind::Enter:
-        return OTF2_EvtWriter_Enter(w, a, t, trace.defs.callpaths[e.ref].region);
+        return OTF2_EvtWriter_Enter(w, a, t, trace.defs.callpaths[e.callpath()].region);
       case EventKind::Leave:
-        return OTF2_EvtWriter_Leave(w, a, t, trace.defs.callpaths[e.ref].region);
+        return OTF2_EvtWriter_Leave(w, a, t, trace.defs.callpaths[e.callpath()].region);
       case EventKind::MpiSend: {
-        const P2P& p = rt.p2p[e.ref];
+        const P2P& p = rt.p2p[e.p2p()];
         return OTF2_EvtWriter_MpiSend(w, a, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag), p.bytes);
       }
       case EventKind::MpiIsend: {
-        const P2P& p = rt.p2p[e.ref];
+        const P2P& p = rt.p2p[e.p2p()];
         return OTF2_EvtWriter_MpiIsend(w, a, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag), p.bytes,
                                        p.request);
       }
       case EventKind::MpiIsendComplete:
-        return OTF2_EvtWriter_MpiIsendComplete(w, a, t, rt.p2p[e.ref].request);
+        return OTF2_EvtWriter_MpiIsendComplete(w, a, t, rt.p2p[e.p2p()].request);
       case EventKind::MpiIrecvRequest:
-        return OTF2_EvtWriter_MpiIrecvRequest(w, a, t, rt.p2p[e.ref].request);
+        return OTF2_EvtWriter_MpiIrecvRequest(w, a, t, rt.p2p[e.p2p()].request);
       case EventKind::MpiIrecv: {
-        const P2P& p = rt.p2p[e.ref];
+        const P2P& p = rt.p2p[e.p2p()];
         return OTF2_EvtWriter_MpiIrecv(w, a, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag), p.bytes,
                                        p.request);
       }
       case EventKind::MpiRecv: {
-        const P2P& p = rt.p2p[e.ref];
+        const P2P& p = rt.p2p[e.p2p()];
         return OTF2_EvtWriter_MpiRecv(w, a, t, local(p.comm, p.peer), p.comm, static_cast<uint32_t>(p.tag), p.bytes);
       }
       case EventKind::MpiRequestTest:
-        return OTF2_EvtWriter_MpiRequestTest(w, a, t, rt.p2p[e.ref].request);
+        return OTF2_EvtWriter_MpiRequestTest(w, a, t, rt.p2p[e.p2p()].request);
       case EventKind::MpiRequestCancelled:
-        return OTF2_EvtWriter_MpiRequestCancelled(w, a, t, rt.p2p[e.ref].request);
+        return OTF2_EvtWriter_MpiRequestCancelled(w, a, t, rt.p2p[e.p2p()].request);
       case EventKind::MpiCollectiveBegin:
         return OTF2_EvtWriter_MpiCollectiveBegin(w, a, t);
       case EventKind::MpiCollectiveEnd: {
-        const CollectiveRecord& c = rt.collectives[e.ref];
+        const CollectiveRecord& c = rt.collectives[e.collective()];
         if (c.comm == kNone) return OTF2_SUCCESS;  // half record of a truncated trace
         return OTF2_EvtWriter_MpiCollectiveEnd(w, a, t, static_cast<OTF2_CollectiveOp>(c.op), c.comm,
                                                local(c.comm, c.root), c.sent, c.received);
       }
       case EventKind::CommCreate:
-        return OTF2_EvtWriter_CommCreate(w, a, t, e.ref);
+        return OTF2_EvtWriter_CommCreate(w, a, t, e.comm());
       case EventKind::CommDestroy:
-        return OTF2_EvtWriter_CommDestroy(w, a, t, e.ref);
+        return OTF2_EvtWriter_CommDestroy(w, a, t, e.comm());
     }
     return OTF2_SUCCESS;
   }
@@ -403,7 +403,7 @@ void write_events(const EventFiles& out, const Trace& trace, const LocationIds& 
 std::uint64_t written_events(const Trace& trace, Rank r) {
   std::uint64_t n = 0;
   for (const Event& e : trace.ranks[r].events)
-    n += !(e.kind == EventKind::MpiCollectiveEnd && trace.ranks[r].collectives[e.ref].comm == kNone);
+    n += !(e.kind == EventKind::MpiCollectiveEnd && trace.ranks[r].collectives[e.collective()].comm == kNone);
   return n + thread_records(trace, r, 0).size() + rma_records(trace, r, 0).size() +
          metric_samples(trace, r, 0).samples.size();
 }

@@ -119,7 +119,7 @@ std::vector<Sample> collect_samples(const Trace& t) {
     for (const CallSpan& call : rt.mpi_calls) {
       Sample s;
       s.rank = r;
-      s.region = t.defs.callpaths[rt.events[call.enter].ref].region;
+      s.region = t.defs.callpaths[rt.events[call.enter].callpath()].region;
       const double enter = rt.events[call.enter].time, leave = rt.events[call.leave].time;
       s.duration = leave - enter;
       s.bytes = call_bytes(t, r, call);
@@ -129,7 +129,7 @@ std::vector<Sample> collect_samples(const Trace& t) {
         if (is_p2p(e.kind)) {
           communicates = true;
         } else if (e.kind == EventKind::MpiCollectiveEnd) {
-          const CollectiveRecord& c = rt.collectives[e.ref];
+          const CollectiveRecord& c = rt.collectives[e.collective()];
           communicates = collective = true;
           if (c.comm < t.defs.comms.size()) s.comm_size = t.defs.comms[c.comm].size();
           s.duration = std::max(0.0, leave - std::max(enter, collective_wait_end(t, enters, r, c)));
@@ -169,7 +169,7 @@ double own_receive_sent(const Trace& t, Rank rank, const CallSpan& call) {
   for (EventIndex k = call.enter; k <= call.leave; ++k) {
     const Event& e = rt.events[k];
     if (e.kind != EventKind::MpiRecv) continue;
-    const P2P& p = rt.p2p[e.ref];
+    const P2P& p = rt.p2p[e.p2p()];
     if (p.message == kNone) return kInf;
     const Message& m = t.messages[p.message];
     const CallSpan* send_call = enclosing_call(t.ranks[m.sender], t.send_of(m).event);
@@ -188,7 +188,7 @@ EagerEvidence late_receiver_sends(const Trace& t) {
     if (srt.events[sp.event].kind != EventKind::MpiSend) continue;
     const CallSpan* send_call = enclosing_call(srt, sp.event);
     if (!send_call) continue;
-    const MpiFunction f = t.defs.region_of(srt.events[send_call->enter].ref).mpi;
+    const MpiFunction f = t.defs.region_of(srt.events[send_call->enter].callpath()).mpi;
     const bool sendrecv = f == MpiFunction::Sendrecv || f == MpiFunction::SendrecvReplace;
     if (f != MpiFunction::Send && f != MpiFunction::Bsend && f != MpiFunction::Rsend && !sendrecv) continue;
     double posted;
@@ -373,7 +373,7 @@ void visit_transfers(const Trace& t, const std::map<RegionId, double>& overhead,
     const CallSpan* send_call = enclosing_call(srt, sp.event);
     const CallSpan* recv_call = enclosing_call(rrt, rp.event);
     if (!send_call || !recv_call) continue;
-    const RegionId send_region = t.defs.callpaths[srt.events[send_call->enter].ref].region;
+    const RegionId send_region = t.defs.callpaths[srt.events[send_call->enter].callpath()].region;
     if (t.defs.regions[send_region].mpi == MpiFunction::Ssend) continue;
     const double posted =
         rp.request_event != kNone ? rrt.events[rp.request_event].time : rrt.events[recv_call->enter].time;

@@ -32,7 +32,7 @@ void calibrate_call_costs(const Trace& trace, Calibration& c) {
     const RankTrace& rt = trace.ranks[r];
     for (std::size_t i = 0; i < rt.mpi_calls.size(); ++i) {
       const CallSpan& call = rt.mpi_calls[i];
-      const RegionId region = trace.defs.callpaths[rt.events[call.enter].ref].region;
+      const RegionId region = trace.defs.callpaths[rt.events[call.enter].callpath()].region;
       if (trace.defs.regions[region].mpi == MpiFunction::Init ||
           trace.defs.regions[region].mpi == MpiFunction::InitThread)
         continue;  // MPI_Init keeps its traced cost in every mode

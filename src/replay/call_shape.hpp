@@ -32,7 +32,7 @@ inline CallShape shape_of(const RankTrace& rt, const Definitions& defs, EventInd
   const auto& events = rt.events;
   CallShape c;
   c.has_enter = events[first].kind == EventKind::Enter;
-  c.region = c.has_enter ? defs.callpaths[events[first].ref].region : kNone;
+  c.region = c.has_enter ? defs.callpaths[events[first].callpath()].region : kNone;
   const MpiFunction f = c.has_enter ? defs.regions[c.region].mpi : MpiFunction::None;
   c.init = f == MpiFunction::Init || f == MpiFunction::InitThread;
   c.finalize = f == MpiFunction::Finalize;
@@ -41,7 +41,7 @@ inline CallShape shape_of(const RankTrace& rt, const Definitions& defs, EventInd
     c.communicates |= is_communication(kind);
     c.unmatched |= (kind == EventKind::MpiSend || kind == EventKind::MpiIsend || kind == EventKind::MpiRecv ||
                     kind == EventKind::MpiIrecv) &&
-                   rt.p2p[events[k].ref].message == kNone;
+                   rt.p2p[events[k].p2p()].message == kNone;
     c.has_collective |= kind == EventKind::MpiCollectiveEnd;
     c.completes |= kind == EventKind::MpiIsendComplete || kind == EventKind::MpiIrecv;
     c.operations += kind == EventKind::MpiSend || kind == EventKind::MpiIsend || kind == EventKind::MpiRecv ||
@@ -49,7 +49,7 @@ inline CallShape shape_of(const RankTrace& rt, const Definitions& defs, EventInd
     c.sends += kind == EventKind::MpiSend || kind == EventKind::MpiIsend;
     c.receives += kind == EventKind::MpiRecv || kind == EventKind::MpiIrecv;
     if (kind == EventKind::MpiCollectiveEnd) {
-      const CollectiveRecord& r = rt.collectives[events[k].ref];
+      const CollectiveRecord& r = rt.collectives[events[k].collective()];
       const std::uint32_t rounds = r.comm < defs.comms.size() ? ceil_log2(defs.comms[r.comm].size()) : 0;
       c.sends += rounds, c.receives += rounds;
     }

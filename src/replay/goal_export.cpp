@@ -167,7 +167,7 @@ double mean_overhead(const Trace& trace, const ProgramCosts& costs) {
   std::uint64_t calls = 0;
   for (const RankTrace& rt : trace.ranks)
     for (const CallSpan& c : rt.mpi_calls) {
-      sum += costs.overhead_of_region[trace.defs.callpaths[rt.events[c.enter].ref].region];
+      sum += costs.overhead_of_region[trace.defs.callpaths[rt.events[c.enter].callpath()].region];
       ++calls;
     }
   return calls > 0 ? sum / static_cast<double>(calls) : 0;

@@ -16,7 +16,7 @@ InitTiming init_timing(const Trace& trace, const std::vector<double>& overhead_o
   for (Rank r = 0; r < P; ++r) {
     const RankTrace& rt = trace.ranks[r];
     for (const CallSpan& call : rt.mpi_calls) {
-      const RegionId reg = trace.defs.callpaths[rt.events[call.enter].ref].region;
+      const RegionId reg = trace.defs.callpaths[rt.events[call.enter].callpath()].region;
       const MpiFunction f = trace.defs.regions[reg].mpi;
       if (f != MpiFunction::Init && f != MpiFunction::InitThread) continue;
       t.enter[r] = rt.events[call.enter].time;

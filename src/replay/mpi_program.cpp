@@ -57,31 +57,31 @@ ProgramCall program_call(const Trace& trace, const RankTrace& rt, const CallShap
     const Event& e = rt.events[k];
     switch (e.kind) {
       case EventKind::MpiSend:
-        p2p(e.ref, K::Send, true);
+        p2p(e.p2p(), K::Send, true);
         break;
       case EventKind::MpiIsend:
-        p2p(e.ref, K::Send, false);
+        p2p(e.p2p(), K::Send, false);
         break;
       case EventKind::MpiRecv:
-        p2p(e.ref, K::Receive, true);
+        p2p(e.p2p(), K::Receive, true);
         break;
       case EventKind::MpiIrecvRequest:
-        p2p(e.ref, K::Receive, false);
+        p2p(e.p2p(), K::Receive, false);
         break;
       case EventKind::MpiIsendComplete:
       case EventKind::MpiIrecv:
-        if (rt.p2p[e.ref].message != kNone) c.completed.push_back(e.ref);
+        if (rt.p2p[e.p2p()].message != kNone) c.completed.push_back(e.p2p());
         break;
       case EventKind::MpiRequestCancelled:
         ++left.cancelled_requests;
         break;
       case EventKind::MpiCollectiveEnd: {
-        const CollectiveRecord& r = rt.collectives[e.ref];
+        const CollectiveRecord& r = rt.collectives[e.collective()];
         if (shape.init || r.comm == kNone) break;  // Init: synchronised as a whole (init_wait)
         if (r.instance == kNone || !trace.collectives[r.instance].complete)
           ++left.incomplete_collectives;
         else
-          c.operations.push_back(ProgramOperation{K::Collective, e.ref, true, false});
+          c.operations.push_back(ProgramOperation{K::Collective, e.collective(), true, false});
         break;
       }
       default:

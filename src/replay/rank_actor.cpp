@@ -154,11 +154,11 @@ bool RankActor::stays_on_host(EventIndex first, EventIndex last, bool finalize_b
       case EventKind::MpiIrecv:
       case EventKind::MpiIsendComplete:
       case EventKind::MpiIrecvRequest:  // its record's peer is the completing receive's
-        if (!here(rt_.p2p[e.ref].peer)) return false;
+        if (!here(rt_.p2p[e.p2p()].peer)) return false;
         any = true;
         break;
       case EventKind::MpiCollectiveEnd: {
-        const CommId comm = rt_.collectives[e.ref].comm;
+        const CommId comm = rt_.collectives[e.collective()].comm;
         if (comm >= w_.trace.defs.comms.size()) return false;
         for (Rank m : w_.trace.defs.comms[comm].members)
           if (!here(m)) return false;
@@ -177,26 +177,26 @@ void RankActor::post_operations(EventIndex first, EventIndex last, bool init) {
     const Event& e = rt_.events[k];
     switch (e.kind) {
       case EventKind::MpiSend:
-        post_send(e.ref, true);
+        post_send(e.p2p(), true);
         break;
       case EventKind::MpiIsend:
-        post_send(e.ref, false);
+        post_send(e.p2p(), false);
         break;
       case EventKind::MpiRecv:
-        post_receive(e.ref, true);
+        post_receive(e.p2p(), true);
         break;
       case EventKind::MpiIrecvRequest:
-        post_receive(e.ref, false);
+        post_receive(e.p2p(), false);
         break;
       case EventKind::MpiIsendComplete:
       case EventKind::MpiIrecv:
-        complete(e.ref);
+        complete(e.p2p());
         break;
       case EventKind::MpiRequestCancelled:
-        cancel(e.ref);
+        cancel(e.p2p());
         break;
       case EventKind::MpiCollectiveEnd: {
-        const CollectiveRecord& c = rt_.collectives[e.ref];
+        const CollectiveRecord& c = rt_.collectives[e.collective()];
         if (init || c.instance == kNone || c.comm == kNone) break;  // Init: synchronised before
         run_collective(*this, collective_call(c));
         break;

@@ -98,10 +98,10 @@ Arrival latest_partner(const Arrivals& arrival, Rank rank, const CallSpan& call,
       case EventKind::MpiIsendComplete:  // a Wait/Test completing an Isend
       case EventKind::MpiRecv:
       case EventKind::MpiIrecv:
-        keep_latest(latest, p2p_partner(arrival, rt.p2p[e.ref]), before);
+        keep_latest(latest, p2p_partner(arrival, rt.p2p[e.p2p()]), before);
         break;
       case EventKind::MpiCollectiveEnd:
-        keep_latest(latest, last_member(arrival, rank, rt.collectives[e.ref], before), before);
+        keep_latest(latest, last_member(arrival, rank, rt.collectives[e.collective()], before), before);
         break;
       default:
         break;
@@ -133,7 +133,7 @@ void attribute_residuals(const Trace& measured, const AnchoredCalls& anchored, C
     residuals.network[r].assign(values.size(), 0.0);
     for (std::uint32_t i = 0; i < rt.mpi_calls.size() && i < values.size(); ++i) {
       const CallSpan& call = rt.mpi_calls[i];
-      const MpiFunction f = measured.defs.region_of(rt.events[call.enter].ref).mpi;
+      const MpiFunction f = measured.defs.region_of(rt.events[call.enter].callpath()).mpi;
       const double end = rt.events[call.leave].time, model_end = end - values[i];
       const Arrival partner = latest_partner(arrival, r, call);
       if (f != MpiFunction::Init && f != MpiFunction::InitThread && f != MpiFunction::Finalize) {

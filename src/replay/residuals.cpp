@@ -27,7 +27,7 @@ std::string_view to_string(CallClass c) {
 
 CallClass call_class(const Trace& trace, Rank rank, const CallSpan& call) {
   const RankTrace& rt = trace.ranks[rank];
-  const Region& region = trace.defs.region_of(rt.events[call.enter].ref);
+  const Region& region = trace.defs.region_of(rt.events[call.enter].callpath());
   switch (region.mpi) {
     case MpiFunction::Init:
     case MpiFunction::InitThread:
@@ -56,9 +56,9 @@ std::uint64_t call_bytes(const Trace& trace, Rank rank, const CallSpan& call) {
   for (EventIndex k = call.enter; k <= call.leave; ++k) {
     const Event& e = rt.events[k];
     if (e.kind >= EventKind::MpiSend && e.kind <= EventKind::MpiRequestCancelled) {
-      bytes = std::max(bytes, rt.p2p[e.ref].bytes);
+      bytes = std::max(bytes, rt.p2p[e.p2p()].bytes);
     } else if (e.kind == EventKind::MpiCollectiveEnd) {
-      const CollectiveRecord& c = rt.collectives[e.ref];
+      const CollectiveRecord& c = rt.collectives[e.collective()];
       if (c.comm < trace.defs.comms.size())
         bytes = std::max(bytes,
                          collective_buffer(c.op, c.sent, c.received, trace.defs.comms[c.comm].size(), c.root == rank));
@@ -74,7 +74,7 @@ bool has_unmatched_message(const RankTrace& rt, const CallSpan& call) {
     const EventKind kind = rt.events[k].kind;
     if ((kind == EventKind::MpiSend || kind == EventKind::MpiIsend || kind == EventKind::MpiRecv ||
          kind == EventKind::MpiIrecv) &&
-        rt.p2p[rt.events[k].ref].message == kNone)
+        rt.p2p[rt.events[k].p2p()].message == kNone)
       return true;
   }
   return false;
@@ -120,7 +120,7 @@ ResidualSummary summarize(const Trace& trace, const CallResiduals& residuals) {
       for (EventIndex k = call.enter; k <= call.leave && !communicates; ++k)
         communicates = replay_impl::is_communication(rt.events[k].kind);
       const CallClass cc = call_class(trace, r, call);
-      const bool local = trace.defs.region_of(rt.events[call.enter].ref).kind == RegionKind::MpiOther;
+      const bool local = trace.defs.region_of(rt.events[call.enter].callpath()).kind == RegionKind::MpiOther;
       if (!communicates && local && cc != CallClass::InitFinalize) continue;  // keeps its traced duration
       ResidualClass& c = s.by_class[static_cast<int>(cc)];
       ++c.calls;
@@ -178,7 +178,7 @@ std::vector<std::vector<double>> typical_call_costs(const Trace& trace, const Mp
     const auto host = r < rank_hosts.size() ? mpi.call_costs.find(rank_hosts[r]) : mpi.call_costs.end();
     if (host == mpi.call_costs.end()) continue;
     for (std::size_t i = 0; i < rt.mpi_calls.size(); ++i) {
-      const auto function = host->second.find(trace.defs.region_of(rt.events[rt.mpi_calls[i].enter].ref).name);
+      const auto function = host->second.find(trace.defs.region_of(rt.events[rt.mpi_calls[i].enter].callpath()).name);
       if (function == host->second.end()) continue;
       const auto cost = function->second.find(size_class(call_bytes(trace, r, rt.mpi_calls[i])));
       if (cost != function->second.end()) out[r][i] = cost->second;

@@ -19,56 +19,56 @@ void append(RankBuilder& b, const Trace& in, const RankTrace& rt, const Event& e
       b.program_end(t);
       break;
     case EventKind::Enter:
-      b.enter(t, in.defs.callpaths[e.ref].region);
+      b.enter(t, in.defs.callpaths[e.callpath()].region);
       break;
     case EventKind::Leave:
-      b.leave(t, in.defs.callpaths[e.ref].region);
+      b.leave(t, in.defs.callpaths[e.callpath()].region);
       break;
     case EventKind::MpiSend: {
-      const P2P& p = rt.p2p[e.ref];
+      const P2P& p = rt.p2p[e.p2p()];
       b.send(t, p.peer, p.comm, p.tag, p.bytes);
       break;
     }
     case EventKind::MpiIsend: {
-      const P2P& p = rt.p2p[e.ref];
+      const P2P& p = rt.p2p[e.p2p()];
       b.isend(t, p.peer, p.comm, p.tag, p.bytes, p.request);
       break;
     }
     case EventKind::MpiIsendComplete:
-      b.isend_complete(t, rt.p2p[e.ref].request);
+      b.isend_complete(t, rt.p2p[e.p2p()].request);
       break;
     case EventKind::MpiIrecvRequest:
-      b.irecv_request(t, rt.p2p[e.ref].request);
+      b.irecv_request(t, rt.p2p[e.p2p()].request);
       break;
     case EventKind::MpiIrecv: {
-      const P2P& p = rt.p2p[e.ref];
+      const P2P& p = rt.p2p[e.p2p()];
       b.irecv(t, p.peer, p.comm, p.tag, p.bytes, p.request);
       break;
     }
     case EventKind::MpiRecv: {
-      const P2P& p = rt.p2p[e.ref];
+      const P2P& p = rt.p2p[e.p2p()];
       b.recv(t, p.peer, p.comm, p.tag, p.bytes);
       break;
     }
     case EventKind::MpiRequestTest:
-      b.request_test(t, rt.p2p[e.ref].request);
+      b.request_test(t, rt.p2p[e.p2p()].request);
       break;
     case EventKind::MpiRequestCancelled:
-      b.request_cancelled(t, rt.p2p[e.ref].request);
+      b.request_cancelled(t, rt.p2p[e.p2p()].request);
       break;
     case EventKind::MpiCollectiveBegin:
       b.collective_begin(t);
       break;
     case EventKind::MpiCollectiveEnd: {
-      const CollectiveRecord& c = rt.collectives[e.ref];
+      const CollectiveRecord& c = rt.collectives[e.collective()];
       b.collective_end(t, c.op, c.comm, c.root, c.sent, c.received);
       break;
     }
     case EventKind::CommCreate:
-      b.comm_create(t, e.ref);
+      b.comm_create(t, e.comm());
       break;
     case EventKind::CommDestroy:
-      b.comm_destroy(t, e.ref);
+      b.comm_destroy(t, e.comm());
       break;
   }
 }

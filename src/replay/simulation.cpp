@@ -54,10 +54,10 @@ std::vector<std::vector<char>> synchronous_sends(const Trace& trace) {
     const RankTrace& rt = trace.ranks[r];
     out[r].assign(rt.p2p.size(), 0);
     for (const CallSpan& call : rt.mpi_calls) {
-      const MpiFunction f = defs.region_of(rt.events[call.enter].ref).mpi;
+      const MpiFunction f = defs.region_of(rt.events[call.enter].callpath()).mpi;
       if (f != MpiFunction::Ssend && f != MpiFunction::Issend) continue;
       for (EventIndex k = call.enter; k <= call.leave; ++k)
-        if (is_send(rt.events[k].kind)) out[r][rt.events[k].ref] = 1;
+        if (is_send(rt.events[k].kind)) out[r][rt.events[k].p2p()] = 1;
     }
   }
   return out;
@@ -118,7 +118,7 @@ BlockedRank describe_blocked(const Trace& t, Rank r, EventIndex first) {
   if (first == kNone || first >= rt.events.size()) return b;
   EventIndex last = first;
   if (rt.events[first].kind == EventKind::Enter) {
-    b.call = t.defs.region_of(rt.events[first].ref).name;
+    b.call = t.defs.region_of(rt.events[first].callpath()).name;
     const auto it = std::lower_bound(rt.mpi_calls.begin(), rt.mpi_calls.end(), first,
                                      [](const CallSpan& c, EventIndex i) { return c.enter < i; });
     if (it != rt.mpi_calls.end() && it->enter == first) last = it->leave;
@@ -126,7 +126,7 @@ BlockedRank describe_blocked(const Trace& t, Rank r, EventIndex first) {
     b.call = std::string(to_string(rt.events[first].kind));
   }
   const MpiFunction f =
-      rt.events[first].kind == EventKind::Enter ? t.defs.region_of(rt.events[first].ref).mpi : MpiFunction::None;
+      rt.events[first].kind == EventKind::Enter ? t.defs.region_of(rt.events[first].callpath()).mpi : MpiFunction::None;
   if (f == MpiFunction::Init || f == MpiFunction::InitThread) {
     b.waiting_for = "every rank to enter MPI_Init";
     return b;
@@ -137,16 +137,16 @@ BlockedRank describe_blocked(const Trace& t, Rank r, EventIndex first) {
     switch (e.kind) {
       case EventKind::MpiRecv:
       case EventKind::MpiIrecv:
-        parts.push_back(describe_p2p(t, r, e.ref, true));
+        parts.push_back(describe_p2p(t, r, e.p2p(), true));
         break;
       case EventKind::MpiSend:
-        parts.push_back(describe_p2p(t, r, e.ref, false));
+        parts.push_back(describe_p2p(t, r, e.p2p(), false));
         break;
       case EventKind::MpiIsendComplete:
-        parts.push_back(describe_p2p(t, r, e.ref, false));
+        parts.push_back(describe_p2p(t, r, e.p2p(), false));
         break;
       case EventKind::MpiCollectiveEnd: {
-        const CollectiveRecord& c = rt.collectives[e.ref];
+        const CollectiveRecord& c = rt.collectives[e.collective()];
         const std::string comm = c.comm < t.defs.comms.size() ? t.defs.comms[c.comm].name : "?";
         parts.push_back(fmt::format("the other members of {} ({} on {}, {} ranks)", comm, to_string(c.op), comm,
                                     c.comm < t.defs.comms.size() ? t.defs.comms[c.comm].size() : 0));

@@ -31,12 +31,12 @@ RankInstances rank_instances(const Trace& t, Rank r, const std::vector<Visit>& v
     for (EventIndex i = v.enter; i < v.leave; ++i) {
       const Event& e = ev[i];
       if (e.kind == EventKind::Enter) {
-        const std::uint32_t k = count[e.ref]++;
-        const RegionKind kind = t.defs.region_of(e.ref).kind;
+        const std::uint32_t k = count[e.callpath()]++;
+        const RegionKind kind = t.defs.region_of(e.callpath()).kind;
         const bool counted = kind != RegionKind::Measurement;
-        stack.emplace_back(instance(e.ref, k), counted);
+        stack.emplace_back(instance(e.callpath(), k), counted);
         if (counted && !is_mpi(kind)) {
-          most[e.ref] = std::max(most[e.ref], k + 1);
+          most[e.callpath()] = std::max(most[e.callpath()], k + 1);
           out.own.try_emplace(stack.back().first, 0.0);
           out.enter.try_emplace(stack.back().first, i);
         }

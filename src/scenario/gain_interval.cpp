@@ -44,7 +44,7 @@ std::vector<SyncBoundary> collective_ends(const Trace& t) {
       if (i == 0)
         for (EventIndex k = r.end + 1; k < rt.events.size(); ++k)
           if (rt.events[k].kind == EventKind::Leave) {
-            b.kind = rt.events[k].ref;
+            b.kind = rt.events[k].callpath();
             break;
           }
     }
@@ -88,7 +88,7 @@ double launch_skew(const Trace& t) {
     if (rt.events.empty()) continue;
     double start = rt.events.front().time;
     for (const CallSpan& c : rt.mpi_calls) {
-      const MpiFunction f = t.defs.region_of(rt.events[c.enter].ref).mpi;
+      const MpiFunction f = t.defs.region_of(rt.events[c.enter].callpath()).mpi;
       if (f == MpiFunction::Init || f == MpiFunction::InitThread) {
         start = rt.events[c.enter].time;
         break;

@@ -64,7 +64,7 @@ std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, c
     for (std::size_t i = 0; i < out.by_rank[r].size() && i < rt.mpi_calls.size(); ++i) {
       const CallSpan& call = rt.mpi_calls[i];
       if (!communicates(call_class(trace, r, call))) continue;
-      const std::string& function = trace.defs.region_of(rt.events[call.enter].ref).name;
+      const std::string& function = trace.defs.region_of(rt.events[call.enter].callpath()).name;
       const std::uint64_t bytes = call_bytes(trace, r, call);
       const double before = message_cost(source, *from, function, bytes);
       if (before <= 0) continue;
@@ -84,7 +84,7 @@ std::uint32_t received_messages(const Trace& trace, const RankTrace& rt, const C
     const Event& e = rt.events[k];
     if (e.kind == EventKind::MpiRecv || e.kind == EventKind::MpiIrecv) ++n;
     if (e.kind == EventKind::MpiCollectiveEnd) {
-      const CollectiveRecord& c = rt.collectives[e.ref];
+      const CollectiveRecord& c = rt.collectives[e.collective()];
       if (c.comm < trace.defs.comms.size()) n += ceil_log2(trace.defs.comms[c.comm].size());
     }
   }
@@ -111,11 +111,11 @@ double eager_copy(const Platform& p, std::uint64_t bytes) {
 double typical_network(const Trace& trace, Rank r, const CallSpan& call, const Platform& p) {
   const RankTrace& rt = trace.ranks[r];
   double seconds = received_messages(trace, rt, call) * typical_excess(p, call_bytes(trace, r, call));
-  const MpiFunction f = trace.defs.region_of(rt.events[call.enter].ref).mpi;
+  const MpiFunction f = trace.defs.region_of(rt.events[call.enter].callpath()).mpi;
   if (f == MpiFunction::Ssend || f == MpiFunction::Issend) return seconds;
   for (EventIndex k = call.enter; k <= call.leave; ++k) {
     const Event& e = rt.events[k];
-    if (e.kind == EventKind::MpiSend || e.kind == EventKind::MpiIsend) seconds += eager_copy(p, rt.p2p[e.ref].bytes);
+    if (e.kind == EventKind::MpiSend || e.kind == EventKind::MpiIsend) seconds += eager_copy(p, rt.p2p[e.p2p()].bytes);
   }
   return seconds;
 }

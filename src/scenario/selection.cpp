@@ -98,7 +98,7 @@ std::vector<Visit> select_visits(const Trace& t, const Selection& s) {
       const Event& e = ev[i];
       if (e.kind != EventKind::Enter && e.kind != EventKind::Leave) continue;
       if (open == kNone) {
-        if (e.kind == EventKind::Enter && match[e.ref]) open = i, depth = 0;
+        if (e.kind == EventKind::Enter && match[e.callpath()]) open = i, depth = 0;
         continue;
       }
       if (e.kind == EventKind::Enter) {

@@ -12,7 +12,8 @@ namespace {
 double master_work_end(const Trace& t, const Visit& v) {
   const auto& events = t.ranks[v.rank].events;
   for (EventIndex k = v.enter + 1; k < v.leave; ++k)
-    if (events[k].kind == EventKind::Enter && is_openmp_barrier(t.defs.region_of(events[k].ref))) return events[k].time;
+    if (events[k].kind == EventKind::Enter && is_openmp_barrier(t.defs.region_of(events[k].callpath())))
+      return events[k].time;
   return events[v.leave].time;
 }
 
@@ -84,14 +85,14 @@ void remap_visit(const Definitions& defs, std::vector<LocationEvent>& events, Re
 bool has_mpi_call(const Trace& t, const Visit& v) {
   const auto& events = t.ranks[v.rank].events;
   for (EventIndex k = v.enter + 1; k < v.leave; ++k)
-    if (events[k].kind == EventKind::Enter && is_mpi(t.defs.region_of(events[k].ref).kind)) return true;
+    if (events[k].kind == EventKind::Enter && is_mpi(t.defs.region_of(events[k].callpath()).kind)) return true;
   return false;
 }
 
 // One instance: the master's and every CPU thread's work becomes the team's mean.
 void balance_instance(Trace& t, const Visit& v, double mean, std::vector<ThreadVisits>& threads) {
   RankTrace& rt = t.ranks[v.rank];
-  const RegionId region = t.defs.callpaths[rt.events[v.enter].ref].region;
+  const RegionId region = t.defs.callpaths[rt.events[v.enter].callpath()].region;
   const double enter = rt.events[v.enter].time, leave = rt.events[v.leave].time;
   if (!has_mpi_call(t, v)) {  // MPI inside the region keeps the master's uniform stretch
     const BalancedVisit master{enter, master_work_end(t, v), leave, mean};
@@ -99,7 +100,7 @@ void balance_instance(Trace& t, const Visit& v, double mean, std::vector<ThreadV
     for (EventIndex k = v.enter + 1; k < v.leave; ++k) {
       Event& e = rt.events[k];
       e.time = working ? master.work(e.time) : master.rest(e.time);
-      if (working && e.kind == EventKind::Enter && is_openmp_barrier(t.defs.region_of(e.ref))) working = false;
+      if (working && e.kind == EventKind::Enter && is_openmp_barrier(t.defs.region_of(e.callpath()))) working = false;
     }
     if (!rt.thread_records.empty()) remap(rt.thread_records[0], master);
   }
@@ -134,7 +135,7 @@ std::vector<TeamWork> team_work(const Trace& t, const std::vector<Visit>& visits
   std::map<std::pair<Rank, RegionId>, std::vector<ThreadVisits>> threads;
   for (const Visit& v : visits) {
     const auto& events = t.ranks[v.rank].events;
-    const RegionId region = t.defs.callpaths[events[v.enter].ref].region;
+    const RegionId region = t.defs.callpaths[events[v.enter].callpath()].region;
     auto it = threads.find({v.rank, region});
     if (it == threads.end()) it = threads.emplace(std::pair{v.rank, region}, threads_of(t, v.rank, region)).first;
     std::vector<double> work{master_work(t, v)};
@@ -155,7 +156,7 @@ void balance_team_events(Trace& t, const std::vector<Visit>& visits, const std::
   std::map<std::pair<Rank, RegionId>, std::vector<ThreadVisits>> threads;
   for (std::size_t k = 0; k < visits.size(); ++k) {
     const Visit& v = visits[k];
-    const RegionId region = t.defs.callpaths[t.ranks[v.rank].events[v.enter].ref].region;
+    const RegionId region = t.defs.callpaths[t.ranks[v.rank].events[v.enter].callpath()].region;
     auto it = threads.find({v.rank, region});
     if (it == threads.end()) it = threads.emplace(std::pair{v.rank, region}, threads_of(t, v.rank, region)).first;
     balance_instance(t, v, teams[k].mean, it->second);

@@ -31,7 +31,7 @@ std::string describe(const Selection& s) {
 
 std::vector<CallpathId> callpaths_of(const Trace& t, const std::vector<Visit>& visits) {
   std::set<CallpathId> callpaths;
-  for (const Visit& v : visits) callpaths.insert(t.ranks[v.rank].events[v.enter].ref);
+  for (const Visit& v : visits) callpaths.insert(t.ranks[v.rank].events[v.enter].callpath());
   return {callpaths.begin(), callpaths.end()};
 }
 

@@ -338,7 +338,7 @@ void find_mpi_calls(const Definitions& defs, RankTrace& rt) {
     for (EventIndex i = 0; i < rt.events.size(); ++i) {
       const Event& e = rt.events[i];
       if (e.kind != EventKind::Enter && e.kind != EventKind::Leave) continue;
-      if (!is_mpi(defs.region_of(e.ref).kind)) continue;
+      if (!is_mpi(defs.region_of(e.callpath()).kind)) continue;
       if (e.kind == EventKind::Enter) {
         open.push_back(i);
       } else if (!open.empty()) {

@@ -89,7 +89,7 @@ std::vector<LocationEvent> master_regions(const Definitions& defs, const RankTra
   std::vector<LocationEvent> out;
   for (const Event& e : rt.events)
     if (e.kind == EventKind::Enter || e.kind == EventKind::Leave)
-      out.push_back({e.time, defs.callpaths[e.ref].region, e.kind == EventKind::Enter});
+      out.push_back({e.time, defs.callpaths[e.callpath()].region, e.kind == EventKind::Enter});
   return out;
 }
 

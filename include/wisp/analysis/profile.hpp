@@ -19,8 +19,8 @@ Profile compute_profile(const Trace& trace);
 // The call path in effect right after event `e` given the one before it: Enter opens its call
 // path, Leave returns to the parent, every other event leaves it unchanged.
 inline CallpathId callpath_after(const Definitions& defs, const Event& e, CallpathId before) {
-  if (e.kind == EventKind::Enter) return e.ref;
-  if (e.kind == EventKind::Leave) return defs.callpaths[e.ref].parent;
+  if (e.kind == EventKind::Enter) return e.callpath();
+  if (e.kind == EventKind::Leave) return defs.callpaths[e.callpath()].parent;
   return before;
 }
 

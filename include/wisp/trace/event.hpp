@@ -4,6 +4,7 @@
 // Enter/Leave events stay small; see src/trace/README.md.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <string_view>
 
@@ -33,10 +34,35 @@ inline constexpr int kEventKindCount = 16;
 
 std::string_view to_string(EventKind kind);
 
+constexpr bool is_p2p_event(EventKind k) { return k >= EventKind::MpiSend && k <= EventKind::MpiRequestCancelled; }
+constexpr bool is_collective_event(EventKind k) {
+  return k == EventKind::MpiCollectiveBegin || k == EventKind::MpiCollectiveEnd;
+}
+
 struct Event {
-  double time = 0;  // seconds since the trace's start (Clock::global_offset)
-  std::uint32_t ref = 0;
+  double time = 0;        // seconds since the trace's start (Clock::global_offset)
+  std::uint32_t ref = 0;  // what it refers to, by kind: read it through the accessors below
   EventKind kind = EventKind::Enter;
+
+  // The reference as what the kind says it is, as OTF2's records carry typed fields (checked in
+  // debug builds): the call path entered or left; the rank's P2P record (RankTrace::p2p); the
+  // rank's CollectiveRecord (RankTrace::collectives); the communicator created or destroyed.
+  CallpathId callpath() const {
+    assert(kind == EventKind::Enter || kind == EventKind::Leave);
+    return ref;
+  }
+  std::uint32_t p2p() const {
+    assert(is_p2p_event(kind));
+    return ref;
+  }
+  std::uint32_t collective() const {
+    assert(is_collective_event(kind));
+    return ref;
+  }
+  CommId comm() const {
+    assert(kind == EventKind::CommCreate || kind == EventKind::CommDestroy);
+    return ref;
+  }
 };
 static_assert(sizeof(Event) == 16, "Event must stay 16 bytes (memory budget)");
 
