@@ -28,10 +28,12 @@ int main(int argc, char** argv) {
               trace.rank_count(), static_cast<unsigned long long>(trace.event_count()), trace.end_time(),
               wisp::gen::imbalance_balanced_runtime(o));
 
-  // 2. Analyse: critical path and POP factors (wait states, delay costs, MBM are in `a` too).
+  // 2. Analyse: critical path and POP factors (wait states, delay costs, MBM are in `a` too; the
+  //    parts not asked for in its options are absent).
   const wisp::TraceAnalysis a = wisp::analyze_trace(trace);
+  const wisp::PopFactors& pop = a.pop->whole;
   std::printf("analysis     critical path %.6f s, load balance %.1f %%, parallel efficiency %.1f %%\n",
-              a.wait_paths.critical_path.length, 100 * a.pop.whole.load_balance, 100 * a.pop.whole.parallel_efficiency);
+              a.wait_paths.critical_path.length, 100 * pop.load_balance, 100 * pop.parallel_efficiency);
 
   // 3. Simulate: the unmodified trace on a platform calibrated from it.
   const wisp::Calibration c = wisp::calibrate(trace);

@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "wisp/driver/analysis_runner.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/trace/trace_handout.hpp"
 
@@ -56,8 +57,6 @@ TraceAnalysis AnalysisService::analyze_share(const Trace* whole, const std::stri
   TraceAnalysisOptions options;
   options.parts = in.get<AnalysisParts>();
   options.mbm_of = in.get_vector<CallpathId>();
-  options.keep_graph = false;
-  options.threads = 1;  // one process per core
   const std::string archive = in.get_string();
   ReadOptions read;
   read.group = &group_;
@@ -65,7 +64,8 @@ TraceAnalysis AnalysisService::analyze_share(const Trace* whole, const std::stri
   const Trace share = archive.empty() ? hand_out(whole, group_) : read_otf2(archive, read);
   spdlog::debug("wisp run, process {}: analyses ranks {}-{} ({} events)", group_.process(), share.share->first,
                 share.share->last - 1, share.event_count());
-  TraceAnalysis a = analyze_trace(share, options, group_);
+  AnalysisRunner one_core(1);  // one process per core
+  TraceAnalysis a = analyze_trace(share, options, group_, one_core);
   gather_waits(share, a.wait_paths.waits, group_);
   return a;
 }

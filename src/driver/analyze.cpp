@@ -13,6 +13,7 @@
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/analysis/timeline.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/driver/analysis_runner.hpp"
 #include "wisp/driver/mpi_pool.hpp"
 #include "wisp/driver/report_views.hpp"
 #include "wisp/error.hpp"
@@ -82,7 +83,6 @@ TraceAnalysisOptions analysis_options(const AnalyzeOptions& o) {
   options.pop.eager_limit = static_cast<std::uint64_t>(o.eager_limit);
   options.wait_paths.delay_rules = o.delay_rules == "paper" ? DelayRules::Paper : DelayRules::Scalasca;
   if (!o.analyses.empty()) options.parts = analysis_parts(analysis_list(o.analyses));
-  options.keep_graph = false;  // the reports need the results only: the timeline takes the graph's place
   return options;
 }
 
@@ -99,7 +99,8 @@ void write_directory(const AnalyzeOptions& o, const TraceSummary& summary, const
       warnings.push_back(std::move(w));
   write_file_atomically(dir.staging() / "analysis.json", json_text(json) + "\n");
   write_file_atomically(dir.staging() / "analysis.txt", text);
-  write_file_atomically(dir.staging() / "pop_windows.csv", pop_windows_csv(analysis.pop.windows));
+  write_file_atomically(dir.staging() / "pop_windows.csv",
+                        pop_windows_csv(analysis.pop ? analysis.pop->windows : std::vector<PopWindow>{}));
   write_file_atomically(dir.staging() / "report.html", [&](std::ostream& out) {
     write_analysis_html(out, o.trace.string(), summary, analysis, views.shown.front(), views.note);
   });
@@ -121,7 +122,6 @@ Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) 
   const MpiSession session;
   const std::unique_ptr<ProcessGroup> group = mpi_process_group(session);
   const bool root = group->process() == 0;
-  options.threads = 1;  // one process per core: each analyses its share on one thread
   ReadOptions read;
   read.group = group.get();
   read.threads = 1;
@@ -137,7 +137,8 @@ Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) 
   if (root && processes > trace.rank_count())
     spdlog::info("wisp analyze: {} processes for a trace of {} ranks: {} of them have no rank to analyse", processes,
                  trace.rank_count(), processes - trace.rank_count());
-  const TraceAnalysis analysis = analyze_trace(trace, options, *group);
+  AnalysisRunner one_core(1);  // one process per core: each analyses its share on one thread
+  const TraceAnalysis analysis = analyze_trace(trace, options, *group, one_core);
   const TraceSummary summary = summary_over(trace, *group);
   ReportViews views;  // report.html's timelines, made where the events are (timeline_spread.hpp)
   if (!o.output.empty())
@@ -168,7 +169,8 @@ Written analyze(const AnalyzeOptions& o) {
     options.pop.ideal_runtime = simulate_ideal_network(trace, options.pop.eager_limit).runtime;
     options.pop.ideal_runtime_source = "SimGrid replay on the ideal platform";
   }
-  const TraceAnalysis analysis = analyze_trace(trace, options);
+  AnalysisRunner cores;
+  const TraceAnalysis analysis = analyze_trace(trace, options, cores);
   Written w{trace_analysis_json(trace, source, analysis, o.detail),
             trace_analysis_text(trace, source, analysis, static_cast<std::size_t>(o.top)),
             {},

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "wisp/analysis/timeline.hpp"
+#include "wisp/driver/analysis_runner.hpp"
 #include "wisp/driver/analysis_service.hpp"
 #include "wisp/driver/exports.hpp"
 #include "wisp/driver/mpi_pool.hpp"
@@ -82,7 +83,7 @@ void write_scenario_exports(const Scenario& s, const PointResult::Input& in, con
 
 // The measured trace is handed to evaluate_point, which frees it as soon as it can.
 Written run_single(const Scenario& s, ScenarioTrace in, AtomicDirectory& out, const RunOptions& o,
-                   const TraceAnalyzer& analyzer = {}) {
+                   const TraceAnalyzer& analyzer) {
   const std::string lacking = records_not_written(in.trace);
   // Each trace is drawn, and each simulated one written, while it exists (evaluate_point drops it after).
   ReportViewsBuilder views({"identity", "scenario", "measured"}, o.html_limit_mb * 1e6, !o.chrome_trace.empty(),
@@ -205,7 +206,7 @@ Written run(const RunOptions& o) {
   if (launched_by_mpi()) return run_point_once(s, o);
   AtomicDirectory out(output_dir(o, s), o.force);  // refuse an existing output before working
   ScenarioTrace in = load_trace(s);
-  if (s.sweep.empty()) return run_single(s, std::move(in), out, o);
+  if (s.sweep.empty()) return run_single(s, std::move(in), out, o, on_every_core());
   const SweepResult sweep = run_sweep(s, in.trace, o.jobs, out.staging(), !o.no_cube);
   return write_sweep_outputs(s, in.source, sweep, out);
 }

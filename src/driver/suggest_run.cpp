@@ -9,6 +9,7 @@
 #include <cmath>
 #include <functional>
 
+#include "wisp/driver/analysis_runner.hpp"
 #include "wisp/driver/points_over_mpi.hpp"
 #include "wisp/error.hpp"
 #include "wisp/scenario/scenario_writer.hpp"
@@ -208,7 +209,8 @@ SuggestResult suggest(const Scenario& base, const ScenarioTrace& in, const Sugge
   auto t0 = std::chrono::steady_clock::now();
   spdlog::info("suggest: analysing the measured trace ({} ranks, {} events)", in.trace.rank_count(),
                in.trace.event_count());
-  const TraceAnalysis analysis = analyze_trace(in.trace, hypothesis_analysis_options());
+  driver::AnalysisRunner cores;
+  const TraceAnalysis analysis = analyze_trace(in.trace, hypothesis_analysis_options(), cores);
   Hypotheses hypotheses = generate_hypotheses(in.trace, analysis, o.hypotheses);
   r.skipped = hypotheses.skipped;
   if (!base.transforms.empty()) hypotheses.list.insert(hypotheses.list.begin(), given(base));

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "wisp/driver/analysis_runner.hpp"
 #include "wisp/driver/point_cubes.hpp"
 #include "wisp/driver/points_over_mpi.hpp"
 #include "wisp/driver/quiet_rerun.hpp"
@@ -347,10 +348,12 @@ void write_best_traces(const Scenario& s, const Trace& measured, const SweepResu
       return;
     }
     // The replays, and the analyses for the cubes; each simulated trace written while it exists.
-    const PointEvaluation p =
-        evaluate_point(best, measured, [&](const std::string& name, const Trace& trace, const TraceAnalysis&) {
+    const PointEvaluation p = evaluate_point(
+        best, measured,
+        [&](const std::string& name, const Trace& trace, const TraceAnalysis&) {
           if (name != "measured") write_otf2_into(trace, dir / (name + "-trace"), WriteOptions{});
-        });
+        },
+        driver::on_every_core());
     warnings = driver::write_point_cubes(p, dir, "wisp run " + s.file.string());
   }
   for (const std::string& w : warnings) spdlog::warn("{}", w);

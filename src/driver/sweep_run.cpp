@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 
+#include "wisp/driver/analysis_runner.hpp"
 #include "wisp/driver/point_cubes.hpp"
 #include "wisp/driver/quiet_rerun.hpp"
 #include "wisp/error.hpp"
@@ -171,8 +172,8 @@ SweepResult run_sweep(const Scenario& s, const Trace& measured, int jobs, const 
     std::vector<std::string> warnings;  // the cubes' own, said once the rerun is over
     if (cubes) {
       const driver::QuietRerun quiet("writing the best point's cubes: its run again");
-      warnings =
-          driver::write_point_cubes(evaluate_point(points[*result.best], measured), out, "wisp run " + s.file.string());
+      warnings = driver::write_point_cubes(evaluate_point(points[*result.best], measured, {}, driver::on_every_core()),
+                                           out, "wisp run " + s.file.string());
     }
     for (const std::string& w : warnings) spdlog::warn("{}", w);
   }

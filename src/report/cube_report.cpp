@@ -252,22 +252,24 @@ std::string data_file(const std::vector<double>& values) {
 
 MetricTable cube_table(const TraceSummary& trace, const TraceAnalysis& analysis) {
   MetricTable table = analysis.table;
-  const Pag& pag = analysis.pag.pag;
-  for (const MbmRow& r : analysis.pag.mbm) {  // activities of no call path (the launch): the program root
-    const CallpathId c = r.callpath < trace.defs.callpaths.size() ? r.callpath : kNone;
-    add_record(table, "mbm_k", c, 0, pag.seconds(r.mbm_k));
-    add_record(table, "mbm_all", c, 0, pag.seconds(r.mbm_all));
-  }
-  for (const WaitEstimateRow& r : analysis.waits.rows)
-    add_record(table, "estimated_wait", r.callpath, r.rank, r.estimated);
-  const PopFactors& pop = analysis.pop.whole;
+  if (analysis.pag)
+    for (const MbmRow& r : analysis.pag->mbm) {  // activities of no call path (the launch): the program root
+      const CallpathId c = r.callpath < trace.defs.callpaths.size() ? r.callpath : kNone;
+      add_record(table, "mbm_k", c, 0, analysis.pag->pag.seconds(r.mbm_k));
+      add_record(table, "mbm_all", c, 0, analysis.pag->pag.seconds(r.mbm_all));
+    }
+  if (analysis.waits)
+    for (const WaitEstimateRow& r : analysis.waits->rows)
+      add_record(table, "estimated_wait", r.callpath, r.rank, r.estimated);
+  if (!analysis.pop) return table;
+  const PopFactors& pop = analysis.pop->whole;
   for (const auto& [name, value] : {std::pair<std::string_view, double>{"parallel_efficiency", pop.parallel_efficiency},
                                     {"load_balance", pop.load_balance},
                                     {"communication_efficiency", pop.communication_efficiency},
                                     {"serialisation", pop.serialisation},
                                     {"transfer", pop.transfer}})
     add_record(table, name, kNone, 0, value);
-  if (const auto& h = analysis.pop.hybrid)
+  if (const auto& h = analysis.pop->hybrid)
     for (const auto& [name, value] :
          {std::pair<std::string_view, double>{"hybrid_parallel_efficiency", h->hybrid_parallel_efficiency},
           {"mpi_parallel_efficiency", h->mpi_parallel_efficiency},

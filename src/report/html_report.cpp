@@ -241,10 +241,10 @@ nlohmann::json point_page_json(const Scenario& s, const std::string& trace_sourc
     j["transforms"].push_back(
         {{"description", e.description}, {"visits", e.visits}, {"before", e.before}, {"after", e.after}});
   j["pop"] = nlohmann::json::array();
-  if (p.identity.parts.pop) {
-    j["pop"].push_back(pop_json("measured", p.measured.pop.whole));
-    j["pop"].push_back(pop_json("identity", p.identity.pop.whole));
-    j["pop"].push_back(pop_json("scenario", p.scenario.pop.whole));
+  if (p.measured.pop && p.identity.pop && p.scenario.pop) {
+    j["pop"].push_back(pop_json("measured", p.measured.pop->whole));
+    j["pop"].push_back(pop_json("identity", p.identity.pop->whole));
+    j["pop"].push_back(pop_json("scenario", p.scenario.pop->whole));
   }
   j["communication"] = {{"measured", communication_json(p.measured.communication)},
                         {"scenario", communication_json(p.scenario.communication)}};
@@ -368,7 +368,7 @@ nlohmann::json analysis_report(const std::string& trace_path, const TraceSummary
                       {"runtimes", {{"measured", trace.span()}}},
                       {"critical_path_length", a.wait_paths.critical_path.length}};
   j["pop"] = nlohmann::json::array();
-  if (a.parts.pop) j["pop"].push_back(pop_json("measured", a.pop.whole));
+  if (a.pop) j["pop"].push_back(pop_json("measured", a.pop->whole));
   j["communication"] = {{"measured", communication_json(a.communication)}};
   j["analysis_tables"] = analysis_tables(trace, a);
   return j;

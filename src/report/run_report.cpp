@@ -161,9 +161,9 @@ std::string zero_text(const PointEvaluation& p) {
 }
 
 std::string pop_text(const Scenario& s, const PointEvaluation& p) {
-  if (!wants(s, "pop")) return "";
-  const PopFactors& a = p.identity.pop.whole;
-  const PopFactors& b = p.scenario.pop.whole;
+  if (!wants(s, "pop") || !p.identity.pop || !p.scenario.pop) return "";
+  const PopFactors& a = p.identity.pop->whole;
+  const PopFactors& b = p.scenario.pop->whole;
   return fmt::format(
       "\nPOP           identity -> scenario: load balance {:.3f} -> {:.3f}, serialisation "
       "{:.3f} -> {:.3f}, transfer {:.3f} -> {:.3f}, parallel efficiency {:.3f} -> {:.3f}\n",

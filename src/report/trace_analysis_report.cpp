@@ -45,12 +45,12 @@ nlohmann::json trace_analysis_json(const TraceSummary& trace, const std::string&
                                    bool detail) {
   nlohmann::json j = analysis_json(trace, source, a.wait_paths, a.table, detail);
   if (!a.threads.empty()) j["threads"] = threads_json(trace, a.threads);
-  if (a.parts.pag) {
-    j["pag"] = pag_json(trace, a.pag);
-    j["mbm"] = mbm_json(trace, a.pag);
+  if (a.pag) {
+    j["pag"] = pag_json(trace, *a.pag);
+    j["mbm"] = mbm_json(trace, *a.pag);
   }
-  if (a.parts.wait_estimate) j["wait_estimate"] = wait_estimate_json(trace, a.waits);
-  if (a.parts.pop) j["pop"] = pop_json(a.pop);
+  if (a.waits) j["wait_estimate"] = wait_estimate_json(trace, *a.waits);
+  if (a.pop) j["pop"] = pop_json(*a.pop);
   j["communication"] = communication_json(a.communication);
   return j;
 }
@@ -70,12 +70,12 @@ std::string trace_analysis_text(const TraceSummary& trace, const std::string& so
   std::string out = analysis_text(trace, source, a.wait_paths, a.table, top);
   const auto section = [&out](const std::string& text) { (out += '\n') += text; };
   if (!a.threads.empty()) section(threads_text(trace, a.threads, top));
-  if (a.parts.pag) {
-    section(near_critical_text(trace, a.pag, top));
-    section(mbm_text(trace, a.pag, top));
+  if (a.pag) {
+    section(near_critical_text(trace, *a.pag, top));
+    section(mbm_text(trace, *a.pag, top));
   }
-  if (a.parts.wait_estimate) section(wait_estimate_text(trace, a.waits));
-  if (a.parts.pop) section(pop_text(a.pop, top));
+  if (a.waits) section(wait_estimate_text(trace, *a.waits));
+  if (a.pop) section(pop_text(*a.pop, top));
   return out;
 }
 

@@ -19,7 +19,6 @@ TraceAnalysis analyze_for_scenario(const Scenario& s, const std::string& name, c
   TraceAnalysisOptions options;
   options.parts = analysis_parts(s.analyses);
   options.parts.pag |= with_pag;
-  options.keep_graph = false;
   options.mbm_of = mbm_of;
   return_free_memory();  // what the replays' answers and the last trace left: the analysis takes its place
   return analyzer ? analyzer(name, trace, options) : analyze_trace(trace, options);
@@ -79,7 +78,8 @@ std::vector<CallpathId> zeroed_callpaths(const Scenario& s, const std::vector<Tr
 // trace's PAG (`zeroed`, as analysed; the replay keeps the trace's definitions, so call path ids agree).
 std::vector<ZeroVersusMbm> zero_versus_mbm(const std::vector<CallpathId>& zeroed, const PointEvaluation& e) {
   std::vector<ZeroVersusMbm> out;
-  const PagAnalysis& pag = e.identity.pag;
+  if (!e.identity.pag) return out;  // left out over processes
+  const PagAnalysis& pag = *e.identity.pag;
   for (std::size_t i = 0; i < zeroed.size() && i < pag.mbm_of.size(); ++i)
     out.push_back({e.identity_trace.defs.callpath_name(zeroed[i]), pag.pag.seconds(pag.mbm_of[i]), e.result.gain()});
   return out;
@@ -91,7 +91,7 @@ void add_gain_trust(const Scenario& s, PointEvaluation& e) {
   PointResult& r = e.result;
   if (changes_platform(s)) {
     r.platform_reach = platform_reach(r.residuals);
-    if (e.identity.pop.whole.ideal > 0) r.pop_ideal_network = e.identity.pop.whole.ideal;
+    if (e.identity.pop && e.identity.pop->whole.ideal > 0) r.pop_ideal_network = e.identity.pop->whole.ideal;
   }
   if (r.platform_reach)
     if (std::string w = platform_reach_warning(*r.platform_reach); !w.empty()) r.warnings.push_back(std::move(w));
@@ -149,8 +149,9 @@ bool wants(const Scenario& s, const std::string& analysis) {
   return std::find(s.analyses.begin(), s.analyses.end(), analysis) != s.analyses.end();
 }
 
-PointEvaluation evaluate_point(const Scenario& s, const Trace& measured, const TraceUse& use) {
-  return evaluate(s, measured, nullptr, use, {});
+PointEvaluation evaluate_point(const Scenario& s, const Trace& measured, const TraceUse& use,
+                               const TraceAnalyzer& analyzer) {
+  return evaluate(s, measured, nullptr, use, analyzer);
 }
 
 PointEvaluation evaluate_point(const Scenario& s, Trace&& measured, const TraceUse& use,

@@ -175,9 +175,10 @@ CallpathMatrix delay_costs(const Trace& trace, const DelayCosts& d) {
 
 void add_bounds(std::vector<Hypothesis>& list, const Trace& trace, const Display& names, const TraceAnalysis& a,
                 const HypothesisOptions& o, double min) {
+  if (!a.pag) return;  // the activity graph left out
   Ranked rows;
-  for (const MbmRow& r : a.pag.mbm) {
-    const double v = a.pag.pag.seconds(r.mbm_all);
+  for (const MbmRow& r : a.pag->mbm) {
+    const double v = a.pag->pag.seconds(r.mbm_all);
     if (r.callpath != kNone && v > min && user_callpath(trace.defs, r.callpath)) rows.emplace_back(r.callpath, v);
   }
   std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
@@ -218,7 +219,8 @@ Hypothesis platform_change(const std::string& name, const std::string& title, do
 }
 
 void add_communication(std::vector<Hypothesis>& list, const TraceAnalysis& a, double min) {
-  const double loss = a.pop.whole.elapsed - a.pop.whole.ideal;
+  if (!a.pop) return;  // POP left out
+  const double loss = a.pop->whole.elapsed - a.pop->whole.ideal;
   if (!(loss > min)) return;
   Hypothesis zero;
   zero.name = "zero-communication";
@@ -371,7 +373,11 @@ std::pair<std::size_t, std::size_t> repeated_callpaths(const Trace& trace, const
 // iteration where iterations have a region), when POP load balance says the ranks' useful time differs.
 void add_decomposition(std::vector<Hypothesis>& list, std::vector<std::string>& skipped, const Trace& trace,
                        const TraceAnalysis& a, const HypothesisOptions& o, double min) {
-  const PopFactors& pop = a.pop.whole;
+  if (!a.pop) {
+    skipped.push_back("decomposition balance: no POP factors (POP left out)");
+    return;
+  }
+  const PopFactors& pop = a.pop->whole;
   const double predicted = pop.max_useful - pop.mean_useful;
   if (!(pop.load_balance < o.balance_below) || !(predicted > min)) {
     skipped.push_back(
@@ -430,7 +436,6 @@ TraceAnalysisOptions hypothesis_analysis_options() {
   o.parts.pag = true;
   o.parts.pop = true;
   o.parts.wait_estimate = false;
-  o.keep_graph = false;  // hypotheses read the results only
   return o;
 }
 

@@ -21,6 +21,7 @@
 #include "process_memory.hpp"
 #include "timing.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/driver/analysis_runner.hpp"
 #include "wisp/generate/generators.hpp"
 #include "wisp/process/child_process.hpp"
 
@@ -47,17 +48,20 @@ Sample sample_in_child(const Trace& trace, std::vector<std::string>& names) {
     malloc_trim(0);
     const long before = status_kb("VmRSS:");
     reset_peak();
-    const TraceAnalysis a = analyze_trace(trace);
+    driver::AnalysisRunner runner;
+    const TraceAnalysis a = analyze_trace(trace, {}, runner);
     Sample s;
     s.peak_kb = status_kb("VmHWM:") - before;
-    for (const auto& [name, seconds] : a.timings) {
+    auto timings = runner.timings();  // in the order they ended, which threads may change: by name
+    std::sort(timings.begin(), timings.end());
+    for (const auto& [name, seconds] : timings) {
       s.steps[s.step_count++] = seconds;
       s.total += seconds;
     }
-    s.critical_path = a.pag.pag.seconds(a.pag.cpm.length);
+    s.critical_path = a.pag->pag.seconds(a.pag->cpm.length);
     if (write(fd, &s, sizeof s) != static_cast<ssize_t>(sizeof s)) return 1;
     std::string joined;
-    for (const auto& [name, seconds] : a.timings) joined += name + "\n";
+    for (const auto& [name, seconds] : timings) joined += name + "\n";
     if (write(fd, joined.data(), joined.size()) < 0) return 1;
     return 0;
   });

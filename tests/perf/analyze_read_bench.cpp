@@ -37,6 +37,7 @@
 #include "bare_read.hpp"
 #include "timing.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/driver/analysis_runner.hpp"
 #include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
@@ -111,9 +112,10 @@ Run library_run(const fs::path& dir) {
     const Trace trace = read_otf2(dir);
     std::string out = std::to_string(now() - t0) + "\n";
     const double t1 = now();
-    const TraceAnalysis a = analyze_trace(trace);
+    driver::AnalysisRunner runner;  // as wisp analyze runs it
+    const TraceAnalysis a = analyze_trace(trace, {}, runner);
     out += std::to_string(now() - t1) + "\n";
-    for (const auto& [name, s] : a.timings) out += name + "\t" + std::to_string(s) + "\n";
+    for (const auto& [name, s] : runner.timings()) out += name + "\t" + std::to_string(s) + "\n";
     return write(fd, out.data(), out.size()) == static_cast<ssize_t>(out.size()) ? 0 : 1;
   });
 }

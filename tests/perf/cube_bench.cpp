@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/driver/analysis_runner.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/report/cube_report.hpp"
 
@@ -27,9 +28,9 @@ int main(int argc, char** argv) {
   using clock = std::chrono::steady_clock;
   for (int r = 0; r < rounds; ++r) {
     TraceAnalysisOptions o;
-    o.keep_graph = false;
     const auto t0 = clock::now();
-    const TraceAnalysis a = analyze_trace(trace, o);
+    driver::AnalysisRunner runner;  // as wisp analyze runs it
+    const TraceAnalysis a = analyze_trace(trace, o, runner);
     const auto t1 = clock::now();
     write_cube(file, trace, cube_table(trace, a), "cube_bench");
     const auto t2 = clock::now();

@@ -139,7 +139,7 @@ TEST_CASE("POP over processes is left out when the ideal dependencies form a cyc
       o.group = &group;
       const Trace trace = read_otf2(dir / "cycle", o);
       TraceAnalysisOptions options;
-      pop[static_cast<std::size_t>(group.process())] = analyze_trace(trace, options, group).parts.pop ? 1 : 0;
+      pop[static_cast<std::size_t>(group.process())] = analyze_trace(trace, options, group).pop ? 1 : 0;
     });
     CHECK(pop == std::vector<int>(static_cast<std::size_t>(processes), 0));
   }

@@ -400,7 +400,7 @@ TEST_CASE("suggest on the real miniFE 4-rank trace: the decomposition row balanc
   const Suggestion& d = row(r, [](const Suggestion& s) { return s.hypothesis.name == "balance-decomposition"; });
   REQUIRE_FALSE(d.failed());
   const PointEvaluation e = evaluate_point(d.scenario, load_trace(d.scenario).trace);
-  CHECK(e.identity.pop.whole.load_balance < 0.9);
-  CHECK(e.scenario.pop.whole.load_balance >= 0.98);
+  CHECK(e.identity.pop->whole.load_balance < 0.9);
+  CHECK(e.scenario.pop->whole.load_balance >= 0.98);
   CHECK(d.file == "hypotheses/" + d.file.substr(11, 3) + "balance-decomposition.yaml");
 }

@@ -8,6 +8,7 @@
 
 #include "helpers.hpp"
 #include "wisp/analysis/trace_analysis.hpp"
+#include "wisp/driver/analysis_runner.hpp"
 #include "wisp/generate/generators.hpp"
 #include "wisp/report/trace_analysis_report.hpp"
 
@@ -53,13 +54,13 @@ TEST_CASE("wait estimate vs the wait-path analysis's wait states on the halo gen
     const bool neighbour = k < 4;
     const double late_sender = neighbour ? N * (0.5 * w + (k - 4) * ov) : 0.0;
     const double nxn = r == 5 ? N * (tr - ov) : neighbour ? N * (3 - k) * ov : N * 0.5 * w;
-    const WaitEstimateRow& wa = row_of(a.waits, waitall, r);
+    const WaitEstimateRow& wa = row_of(*a.waits, waitall, r);
     REQUIRE(wa.trace_based);
     CHECK(*wa.trace_based == Approx(late_sender).margin(tol));
     CHECK(*wa.trace_based == a.wait_paths.waits.seconds[int(WaitKind::LateSender)].at(slot_of(waitall), r));
     // Each rank waits the same in every step: the local minimum hides it (002 §4.1.1).
     CHECK(wa.estimated == Approx(0).margin(tol));
-    const WaitEstimateRow& ar = row_of(a.waits, allreduce, r);
+    const WaitEstimateRow& ar = row_of(*a.waits, allreduce, r);
     REQUIRE(ar.trace_based);
     CHECK(*ar.trace_based == Approx(nxn).margin(tol));
     CHECK(*ar.trace_based == a.wait_paths.waits.seconds[int(WaitKind::WaitNxN)].at(slot_of(allreduce), r));
@@ -69,11 +70,11 @@ TEST_CASE("wait estimate vs the wait-path analysis's wait states on the halo gen
 
   // Wait ratios (002 §4.1): per call path over the allocation time P·T.
   const double allocation = 16 * t.end_time();
-  CHECK(a.waits.allocation_time == Approx(allocation));
+  CHECK(a.waits->allocation_time == Approx(allocation));
   const double nxn_total = N * (11 * 0.5 * w + (tr - ov) + 6 * ov);
   const double ls_total = N * (4 * 0.5 * w - 10 * ov);
   bool seen_allreduce = false, seen_waitall = false;
-  for (const WaitRatio& ratio : wait_ratios(a.waits)) {
+  for (const WaitRatio& ratio : wait_ratios(*a.waits)) {
     REQUIRE(ratio.trace_based);
     if (ratio.callpath == allreduce) {
       seen_allreduce = true;
@@ -133,18 +134,18 @@ TEST_CASE("POP windows as wisp analyze chooses them", "[trace_analysis][pop]") {
   o.iterations = 5;
   const Trace t = gen::generate_phases(o);
   const TraceAnalysis a = analyze_trace(t);
-  REQUIRE(a.pop.window_options);
-  CHECK(a.pop.window_options->min_events == 3);
-  REQUIRE(!a.pop.windows.empty());
-  CHECK(a.pop.windows.front().start == Approx(0));
-  CHECK(a.pop.windows.back().end == Approx(t.end_time()));
-  for (std::size_t i = 0; i < a.pop.windows.size(); ++i) {
-    CHECK(a.pop.windows[i].min_events >= 3);
-    if (i > 0) CHECK(a.pop.windows[i].start == a.pop.windows[i - 1].end);
+  REQUIRE(a.pop->window_options);
+  CHECK(a.pop->window_options->min_events == 3);
+  REQUIRE(!a.pop->windows.empty());
+  CHECK(a.pop->windows.front().start == Approx(0));
+  CHECK(a.pop->windows.back().end == Approx(t.end_time()));
+  for (std::size_t i = 0; i < a.pop->windows.size(); ++i) {
+    CHECK(a.pop->windows[i].min_events >= 3);
+    if (i > 0) CHECK(a.pop->windows[i].start == a.pop->windows[i - 1].end);
   }
 }
 
-TEST_CASE("analyze_trace on one thread and on two, graph kept or freed: the same analysis, step timings aside",
+TEST_CASE("analyze_trace one step after another and on the driver's runner of two cores: the same analysis",
           "[trace_analysis]") {
   // The wait-path analysis beside the PAG build, POP's clock replay beside the MBM.
   gen::HaloOptions o;
@@ -154,17 +155,41 @@ TEST_CASE("analyze_trace on one thread and on two, graph kept or freed: the same
   o.overload_ranks = {3};
   o.overload = 0.5;
   const Trace t = gen::generate_halo(o);
-  TraceAnalysisOptions serial, beside;
-  serial.threads = 1;
-  beside.threads = 2;
-  beside.keep_graph = false;
-  TraceAnalysis a = analyze_trace(t, serial), b = analyze_trace(t, beside);
-  CHECK(a.pag.pag.graph.vertex_count > 0);
-  CHECK(b.pag.pag.graph.vertex_count == 0);  // freed: the reports below need only the results
-  CHECK(b.pag.pag.calls.empty());
-  REQUIRE(a.timings.size() == b.timings.size());
-  for (std::size_t i = 0; i < a.timings.size(); ++i) CHECK(a.timings[i].first == b.timings[i].first);
-  a.timings.clear();
-  b.timings.clear();
+  driver::AnalysisRunner one(1), two(2);
+  const TraceAnalysis serial = analyze_trace(t), a = analyze_trace(t, {}, one), b = analyze_trace(t, {}, two);
+  REQUIRE((a.pag && b.pag && a.pop && b.pop && a.waits && b.waits));
+  CHECK(b.pag->pag.graph.vertex_count == 0);  // a working structure, not a result
+  CHECK(b.pag->pag.calls.empty());
+  CHECK(b.pag->mbm.size() == a.pag->mbm.size());
+  CHECK(trace_analysis_json(t, "halo", serial, true) == trace_analysis_json(t, "halo", a, true));
   CHECK(trace_analysis_json(t, "halo", a, true) == trace_analysis_json(t, "halo", b, true));
+  // Every step timed once, whichever ended first.
+  auto steps = [](const driver::AnalysisRunner& r) {
+    std::vector<std::string> names;
+    for (const auto& [name, seconds] : r.timings()) names.push_back(name);
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  CHECK(steps(one) == steps(two));
+  CHECK(steps(one).size() == 8);
+}
+
+TEST_CASE("analyze_trace holds the parts asked for, and only those", "[trace_analysis]") {
+  gen::HaloOptions o;
+  o.dims = {2, 2};
+  o.steps = 5;
+  const Trace t = gen::generate_halo(o);
+  TraceAnalysisOptions options;
+  options.parts = analysis_parts({"wait_states", "pop"});
+  const TraceAnalysis a = analyze_trace(t, options);
+  CHECK_FALSE(a.pag);
+  CHECK_FALSE(a.waits);
+  REQUIRE(a.pop);
+  CHECK(a.pop->whole.elapsed == Approx(t.span()));
+  CHECK_FALSE(a.parts().pag);
+  CHECK(a.parts().pop);
+  const auto j = trace_analysis_json(t, "halo", a);
+  CHECK_FALSE(j.contains("pag"));
+  CHECK_FALSE(j.contains("wait_estimate"));
+  CHECK(j.contains("pop"));
 }

@@ -14,6 +14,7 @@
 #include "wisp/analysis/comm_matrix.hpp"
 #include "wisp/analysis/pag_analysis.hpp"
 #include "wisp/analysis/pop_analysis.hpp"
+#include "wisp/analysis/step_runner.hpp"
 #include "wisp/analysis/thread_profile.hpp"
 #include "wisp/analysis/wait_estimate.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
@@ -50,41 +51,38 @@ struct TraceAnalysisOptions {
   NearCriticalQuery paths;     // --k, --nc
   WindowChoice windows;        // --window, --min-events
   PopOptions pop;              // eager limit of the ideal network; an externally replayed T_ideal
-  // Steps that read the same data run side by side (two at a time), and the MBM's passes are
-  // shared out, on this many threads: 0 = one per core, 1 = one step after another. The results
-  // do not depend on it.
-  unsigned threads = 0;
-  // Keep the PAG's graph and calls in the result (e.g. for mbm_all() of other call paths later);
-  // without, they are freed once the analyses are done, for reports built after (wisp analyze).
-  bool keep_graph = true;
   // MBM_all of these call paths too (pag.mbm_of), whether or not they are rows of the MBM: what a
   // scenario's `zero` transform removed, compared with its simulated gain.
   std::vector<CallpathId> mbm_of;
 };
 
+// The results. A part not asked for (AnalysisParts), or left out over processes, is absent; the
+// activity graph itself is a working structure, not a result: freed once the MBM is done
+// (analyze_pag() keeps it).
 struct TraceAnalysis {
-  AnalysisParts parts;              // what was computed
-  WaitPathAnalysis wait_paths;      // the wait-path analysis
-  MetricTable table;                // its tidy metric table
-  PagAnalysis pag;                  // PAG, CPM, near-critical paths, MBM; the CPM's per-vertex times and the
-                                    // paths' successor table are freed once the MBM no longer needs them
-                                    // (pag.cpm.length stays; analyze_pag() keeps everything)
-  WaitEstimate waits;               // minimum-based estimate with the wait-path analysis's wait states as trace_based
-  PopAnalysis pop;                  // whole run and windows (pop.window_options: how they were made)
-  std::vector<ThreadTime> threads;  // hybrid traces: per-thread time in every call path
-  CommMatrix communication;         // messages and bytes per rank pair
-  std::vector<std::pair<std::string, double>> timings;  // wall seconds per step, in order
+  WaitPathAnalysis wait_paths;        // the wait-path analysis (always: the others build on it)
+  MetricTable table;                  // its tidy metric table
+  std::optional<PagAnalysis> pag;     // CPM length, near-critical paths, MBM, anomalies; no graph
+  std::optional<WaitEstimate> waits;  // minimum-based estimate, the wait-path analysis's wait states as trace_based
+  std::optional<PopAnalysis> pop;     // whole run and windows (pop->window_options: how they were made)
+  std::vector<ThreadTime> threads;    // hybrid traces: per-thread time in every call path
+  CommMatrix communication;           // messages and bytes per rank pair
+  // The parts it holds, as asked for in TraceAnalysisOptions::parts.
+  AnalysisParts parts() const { return AnalysisParts{pag.has_value(), waits.has_value(), pop.has_value()}; }
 };
 
-TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options = {});
+// Steps that read the same data run side by side where `runner` has the cores (step_runner.hpp);
+// the results do not depend on it.
+TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options = {},
+                            StepRunner& runner = one_after_another());
 
 // Spread over processes (a trace read with a ProcessGroup: Trace::share), as Scalasca's parallel
 // replay: the wait-path analysis, the wait estimate, POP, the activity-graph analysis, the
 // communication matrix and the threads' profile, each equal on every process to analyze_trace() of
-// the whole trace with the same parts (the activity graph itself is not kept: `pag.pag.graph` is
-// empty). POP or the activity-graph analysis is left out (its part false) if its dependencies form
+// the whole trace with the same parts. POP or the activity-graph analysis is left out (absent) if its dependencies form
 // a cycle (events with equal time stamps out of order), which only the whole trace's graph breaks.
-TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options, ProcessGroup& group);
+TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options, ProcessGroup& group,
+                            StepRunner& runner = one_after_another());
 
 // The wait-path analysis's waiting time per (call path, rank) in the pattern the minimum-based estimate
 // compares with (paper 002 Fig. 3): Late Sender for MPI_Recv / MPI_Wait / MPI_Waitall, Wait at N x N

@@ -46,7 +46,7 @@ using TraceUse = std::function<void(const std::string& name, const Trace& trace,
 
 // How each trace of the point is analysed ("measured", "identity", "scenario"): analyze_trace() in
 // this process unless given (wisp run under mpirun spreads it over the job's processes:
-// driver/analysis_service.hpp). The scenario's options set `parts` and `mbm_of` only; `keep_graph` is false.
+// driver/analysis_service.hpp). The scenario's options set `parts` and `mbm_of` only.
 using TraceAnalyzer =
     std::function<TraceAnalysis(const std::string& name, const Trace& trace, const TraceAnalysisOptions& options)>;
 
@@ -56,7 +56,8 @@ using TraceAnalyzer =
 // one, except that a model-only identity stays until the gain interval has read it. The analyses
 // keep no per-instance wait states (drop_instances: the timelines `use` made were their readers).
 // Throws wisp::Error, ReplayDeadlock.
-PointEvaluation evaluate_point(const Scenario& scenario, const Trace& measured, const TraceUse& use = {});
+PointEvaluation evaluate_point(const Scenario& scenario, const Trace& measured, const TraceUse& use = {},
+                               const TraceAnalyzer& analyzer = {});
 // The same, freeing the measured trace as soon as the identity's simulated trace (the same records)
 // can stand in for it: one trace less beside the identity's and the scenario's analyses (wisp run).
 PointEvaluation evaluate_point(const Scenario& scenario, Trace&& measured, const TraceUse& use = {},
