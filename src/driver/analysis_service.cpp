@@ -8,7 +8,7 @@
 
 #include "wisp/driver/analysis_runner.hpp"
 #include "wisp/io/otf2_reader.hpp"
-#include "wisp/trace/trace_handout.hpp"
+#include "wisp/io/trace_handout.hpp"
 
 namespace wisp::driver {
 

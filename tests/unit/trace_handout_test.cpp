@@ -11,7 +11,7 @@
 #include "trace_compare.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/io/otf2_writer.hpp"
-#include "wisp/trace/trace_handout.hpp"
+#include "wisp/io/trace_handout.hpp"
 
 using namespace wisp;
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
 // A trace handed out as shares. See trace_handout.hpp. Each structure's fields are listed once
 // (`fields`), for packing and unpacking alike.
-#include "wisp/trace/trace_handout.hpp"
+#include "wisp/io/trace_handout.hpp"
 
 #include <map>
 
