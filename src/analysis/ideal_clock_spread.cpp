@@ -8,7 +8,6 @@
 #include "wisp/analysis/ideal_clock_spread.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <unordered_map>
 
 #include <spdlog/spdlog.h>
@@ -182,13 +181,8 @@ std::optional<PopSamples> pop_samples(const Trace& trace, const TraceSummary& wh
   if (!trace.share) throw Error("POP over processes: the trace was not read spread over them");
   PopSamples out = unsampled(trace.rank_count(), std::move(times));
   const std::vector<RankShare> shares = gather_shares(group, *trace.share);
-  const auto start = std::chrono::steady_clock::now();
   clock::ClockPlan plan = clock::plan_clocks(trace, RendezvousRule::EagerLimit, eager_limit, group, shares);
-  const auto planned = std::chrono::steady_clock::now();
   const std::optional<Ticks> length = ClockReplay(trace, group, round_bytes, transport, std::move(plan), out).run();
-  const std::chrono::duration<double> plan_s = planned - start, replay_s = std::chrono::steady_clock::now() - planned;
-  spdlog::debug("POP over processes, process {}: plan {:.3f} s, replay {:.3f} s", group.process(), plan_s.count(),
-                replay_s.count());
   // Every process's rows and largest clock, to every process.
   const RankShare own = *trace.share;
   const std::size_t n = out.times.size();

@@ -26,13 +26,12 @@ PagAnalysis analyze_pag(const Trace& trace, const PagAnalysisOptions& options) {
   return a;
 }
 
-std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOptions& options, ProcessGroup& group) {
-  clock::StepLog log(group.process());
-  std::optional<clock::PagShare> s = clock::share_pag(trace, group, options.pag.rendezvous, options.pag.eager_limit);
-  log.lap("plan and passes");
+std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOptions& options, ProcessGroup& group,
+                                       StepRunner& run) {
+  std::optional<clock::PagShare> s =
+      clock::share_pag(trace, group, options.pag.rendezvous, options.pag.eager_limit, run);
   if (!s) return std::nullopt;
-  clock::mark_critical_path(trace, group, *s);
-  log.lap("critical path");
+  run.step("activity graph over processes: the critical path", [&] { clock::mark_critical_path(trace, group, *s); });
   PagAnalysis a;
   a.pag.ticks_per_second = s->ticks_per_second;
   a.pag.origin = s->origin;
@@ -46,15 +45,16 @@ std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOpti
     a.pag.anomalies.inconsistent_collectives += in.get<std::uint64_t>();
   }
   a.cpm.length = s->length;
-  a.paths = clock::share_near_critical_paths(trace, group, *s, options.query);
-  a.distinct = clock::share_near_critical_paths(trace, group, *s, distinct_query(options.query, s->length));
-  log.lap("near-critical paths");
-  a.mbm = benefit_rows(a.paths, [&](const std::vector<CallpathId>& to_zero) {
-    spdlog::debug("activity graph over processes: MBM_all of {} call paths", to_zero.size());
-    return clock::share_mbm_all(trace, group, *s, to_zero);
+  run.step("activity graph over processes: near-critical paths", [&] {
+    a.paths = clock::share_near_critical_paths(trace, group, *s, options.query);
+    a.distinct = clock::share_near_critical_paths(trace, group, *s, distinct_query(options.query, s->length));
   });
-  if (!options.mbm_of.empty()) a.mbm_of = clock::share_mbm_all(trace, group, *s, options.mbm_of);
-  log.lap("MBM");
+  run.step("activity graph over processes: MBM", [&] {
+    a.mbm = benefit_rows(a.paths, [&](const std::vector<CallpathId>& to_zero) {
+      return clock::share_mbm_all(trace, group, *s, to_zero);
+    });
+    if (!options.mbm_of.empty()) a.mbm_of = clock::share_mbm_all(trace, group, *s, options.mbm_of);
+  });
   return a;
 }
 

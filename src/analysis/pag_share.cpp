@@ -10,11 +10,9 @@
 #include "analysis/pag_share.hpp"
 
 #include <spdlog/spdlog.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <limits>
 
 #include "wisp/error.hpp"
@@ -544,17 +542,6 @@ void gather_hubs(const Trace& trace, ProcessGroup& group, PagShare& s) {
 
 }  // namespace
 
-StepLog::StepLog(int process) : process_(process), start_(std::chrono::steady_clock::now()) {}
-
-void StepLog::lap(const char* what) {
-  const auto now = std::chrono::steady_clock::now();
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  spdlog::debug("activity graph over processes, process {}: {} took {:.3f} s (peak RSS so far {} MB)", process_, what,
-                std::chrono::duration<double>(now - start_).count(), usage.ru_maxrss / 1024);
-  start_ = now;
-}
-
 int PagShare::hub_host(const Trace& trace, std::uint32_t instance) const {
   const CollectiveInstance& inst = trace.collectives[instance];
   std::vector<int> owners;
@@ -584,33 +571,38 @@ std::vector<Ticks> share_mbm_all(const Trace& trace, ProcessGroup& group, PagSha
 }
 
 std::optional<PagShare> share_pag(const Trace& trace, ProcessGroup& group, RendezvousRule rule,
-                                  std::uint64_t eager_limit) {
+                                  std::uint64_t eager_limit, StepRunner& run) {
   if (!trace.share) throw Error("PAG over processes: the trace was not read spread over them");
-  StepLog log(group.process());
   PagShare s;
-  s.shares = gather_shares(group, *trace.share);
-  s.ticks_per_second = static_cast<double>(trace.defs.clock.ticks_per_second);
-  s.plan = plan_clocks(trace, rule, eager_limit, group, s.shares);
   std::uint64_t tight = 0;
-  for (const std::string& part : all_gather(group, packed(s.plan.tight))) tight += Unpacker(part).get<std::uint64_t>();
-  log.lap("the plan");
-  build_chains(trace, s);
-  gather_launches(trace, group, s);
-  log.lap("the chains");
+  run.step("activity graph over processes: the plan", [&] {
+    s.shares = gather_shares(group, *trace.share);
+    s.ticks_per_second = static_cast<double>(trace.defs.clock.ticks_per_second);
+    s.plan = plan_clocks(trace, rule, eager_limit, group, s.shares);
+    for (const std::string& part : all_gather(group, packed(s.plan.tight)))
+      tight += Unpacker(part).get<std::uint64_t>();
+  });
+  run.step("activity graph over processes: the chains", [&] {
+    build_chains(trace, s);
+    gather_launches(trace, group, s);
+  });
   s.outs.resize(trace.rank_count());
   s.tight.resize(trace.rank_count());
   s.critical.resize(trace.rank_count());
   s.point_to_point = tight == 0;
   Passes passes(trace, group, s, s.point_to_point);
-  std::vector<Ticks> first_tail;
-  Ticks longest = 0;
-  if (!passes.backward(first_tail, longest)) return std::nullopt;  // rounds: every process finds the cycle
-  gather_length(trace, group, s, first_tail, longest);
-  log.lap("the backward pass");
-  if (!passes.forward()) throw Error("PAG over processes: the forward pass met a cycle the backward pass did not");
-  log.lap("the forward pass");
-  gather_hubs(trace, group, s);
-  log.lap("the hubs' facts");
+  bool acyclic = true;
+  run.step("activity graph over processes: the backward pass", [&] {
+    std::vector<Ticks> first_tail;
+    Ticks longest = 0;
+    acyclic = passes.backward(first_tail, longest);  // rounds: every process finds the cycle
+    if (acyclic) gather_length(trace, group, s, first_tail, longest);
+  });
+  if (!acyclic) return std::nullopt;
+  run.step("activity graph over processes: the forward pass", [&] {
+    if (!passes.forward()) throw Error("PAG over processes: the forward pass met a cycle the backward pass did not");
+  });
+  run.step("activity graph over processes: the hubs' facts", [&] { gather_hubs(trace, group, s); });
   return s;
 }
 

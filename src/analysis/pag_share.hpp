@@ -5,7 +5,6 @@
 // critical and near-critical paths read at each vertex. Internal to the analysis layer.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -15,6 +14,7 @@
 #include "wisp/analysis/activity_graph.hpp"
 #include "wisp/analysis/cpm.hpp"
 #include "wisp/analysis/near_critical.hpp"
+#include "wisp/analysis/step_runner.hpp"
 #include "wisp/group/process_group.hpp"
 #include "wisp/group/rank_share.hpp"
 #include "wisp/trace/trace.hpp"
@@ -137,21 +137,10 @@ class DurationsByRank {
   mutable std::vector<std::optional<RankDurations>> by_rank_;
 };
 
-// Logs (wisp -vv) each step's wall time and the peak RSS so far.
-class StepLog {
- public:
-  explicit StepLog(int process);
-  void lap(const char* what);
-
- private:
-  int process_;
-  std::chrono::steady_clock::time_point start_;
-};
-
 // Collective over `group`: the plan (the PAG's first variant under `rule`), the two passes and the
 // hubs' facts. nullopt on every process if the dependencies form a cycle.
 std::optional<PagShare> share_pag(const Trace& trace, ProcessGroup& group, RendezvousRule rule,
-                                  std::uint64_t eager_limit);
+                                  std::uint64_t eager_limit, StepRunner& run);
 
 // Collective: MBM_all of each call path (mbm_all() of the whole graph), from passes of four.
 std::vector<Ticks> share_mbm_all(const Trace& trace, ProcessGroup& group, PagShare& s,

@@ -133,7 +133,7 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
   const AnalysisParts& parts = options.parts;
   const double span = summary_over(trace, group).span();
   run.step("the wait-path analysis (wait states, critical path, imbalance, delay costs)",
-           [&] { a.wait_paths = analyze_wait_paths(trace, options.wait_paths, group); });
+           [&] { a.wait_paths = analyze_wait_paths(trace, options.wait_paths, group, run); });
   run.step("metric table", [&] { a.table = metric_table(a.wait_paths); });
   a.threads = thread_profile(trace, group);
   a.communication = communication_matrix(trace, group);
@@ -159,7 +159,7 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
     pag.query = options.paths;
     pag.mbm_of = options.mbm_of;
     run.step("activity-graph analysis (critical path method, near-critical paths, MBM)",
-             [&] { a.pag = analyze_pag(trace, pag, group); });
+             [&] { a.pag = analyze_pag(trace, pag, group, run); });
     if (!a.pag && group.process() == 0)
       spdlog::warn(
           "activity graph over processes: its dependencies form a cycle (events with equal timestamps out of "

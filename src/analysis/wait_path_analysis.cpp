@@ -1,11 +1,6 @@
 // The wait-path analysis: runs the analyses in dependency order. See wait_path_analysis.hpp.
 #include "wisp/analysis/wait_path_analysis.hpp"
 
-#include <spdlog/spdlog.h>
-#include <sys/resource.h>
-
-#include <chrono>
-
 #include "wisp/analysis/call_index.hpp"
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/analysis/sync_graph.hpp"
@@ -29,34 +24,24 @@ WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& o
   return a;
 }
 
-WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options, ProcessGroup& group) {
+WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options, ProcessGroup& group,
+                                    StepRunner& run) {
   if (!trace.share) return analyze_wait_paths(trace, options);
   WaitPathAnalysis a;
-  auto t0 = std::chrono::steady_clock::now();
-  double exchanging = group.exchange_seconds();
-  const auto step = [&](const char* what) {  // `wisp -vv analyze` over MPI: where the time goes
-    const auto t = std::chrono::steady_clock::now();
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    spdlog::debug("analyze, process {}: {} took {:.3f} s, {:.3f} s of it in exchanges (peak RSS so far {} MB)",
-                  group.process(), what, std::chrono::duration<double>(t - t0).count(),
-                  group.exchange_seconds() - exchanging, usage.ru_maxrss / 1024);
-    t0 = t;
-    exchanging = group.exchange_seconds();
-  };
-  a.profile = compute_profile(trace);
-  a.openmp = find_openmp_waits(trace, a.profile);
   {
-    const CallIndex calls = index_mpi_calls(trace);
-    step("profile and call index");
-    a.waits = find_wait_states(trace, calls, group);
-    step("wait states");
-    const SyncGraph graph = build_sync_graph(trace, calls, a.waits, group);
-    step("synchronisation graph");
-    a.critical_path = find_critical_path(trace, a.waits, graph, group);
-    step("critical path");
-    a.delays = analyze_delays(trace, a.waits, graph, options.delay_rules, &group, options.release_round_bytes);
-    step("delay costs");
+    CallIndex calls;
+    run.step("profile and call index", [&] {
+      a.profile = compute_profile(trace);
+      a.openmp = find_openmp_waits(trace, a.profile);
+      calls = index_mpi_calls(trace);
+    });
+    run.step("wait states", [&] { a.waits = find_wait_states(trace, calls, group); });
+    SyncGraph graph;
+    run.step("synchronisation graph", [&] { graph = build_sync_graph(trace, calls, a.waits, group); });
+    run.step("critical path", [&] { a.critical_path = find_critical_path(trace, a.waits, graph, group); });
+    run.step("delay costs", [&] {
+      a.delays = analyze_delays(trace, a.waits, graph, options.delay_rules, &group, options.release_round_bytes);
+    });
   }
   // Every process's rows of every matrix: the analyses below read them whole.
   const std::vector<RankShare> shares = gather_shares(group, *trace.share);

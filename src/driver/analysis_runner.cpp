@@ -1,6 +1,7 @@
 // The verbs' step runner. See analysis_runner.hpp.
 #include "wisp/driver/analysis_runner.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -28,16 +29,21 @@ long resident_mb() {
 
 }  // namespace
 
-AnalysisRunner::AnalysisRunner(unsigned cores)
-    : cores_(cores != 0 ? cores : std::max(1u, std::thread::hardware_concurrency())) {}
+AnalysisRunner::AnalysisRunner(unsigned cores, const ProcessGroup* group)
+    : cores_(cores != 0 ? cores : std::max(1u, std::thread::hardware_concurrency())),
+      group_(group),
+      who_(group ? "analyze, process " + std::to_string(group->process()) : std::string("analyze")) {}
 
 void AnalysisRunner::step(const char* what, const std::function<void()>& work) {
   const auto t0 = std::chrono::steady_clock::now();
+  const double exchanging = group_ ? group_->exchange_seconds() : 0;
   work();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  spdlog::debug("analyze: {} took {:.3f} s (RSS {} MB, peak so far {} MB)", what, seconds, resident_mb(),
+  const std::string exchanges =
+      group_ ? fmt::format(", {:.3f} s of it in exchanges", group_->exchange_seconds() - exchanging) : "";
+  spdlog::debug("{}: {} took {:.3f} s{} (RSS {} MB, peak so far {} MB)", who_, what, seconds, exchanges, resident_mb(),
                 usage.ru_maxrss / 1024);
   const std::lock_guard<std::mutex> lock(mutex_);
   timings_.emplace_back(what, seconds);

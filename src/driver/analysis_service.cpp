@@ -64,7 +64,7 @@ TraceAnalysis AnalysisService::analyze_share(const Trace* whole, const std::stri
   const Trace share = archive.empty() ? hand_out(whole, group_) : read_otf2(archive, read);
   spdlog::debug("wisp run, process {}: analyses ranks {}-{} ({} events)", group_.process(), share.share->first,
                 share.share->last - 1, share.event_count());
-  AnalysisRunner one_core(1);  // one process per core
+  AnalysisRunner one_core(1, &group_);  // one process per core
   TraceAnalysis a = analyze_trace(share, options, group_, one_core);
   gather_waits(share, a.wait_paths.waits, group_);
   return a;

@@ -137,7 +137,7 @@ Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) 
   if (root && processes > trace.rank_count())
     spdlog::info("wisp analyze: {} processes for a trace of {} ranks: {} of them have no rank to analyse", processes,
                  trace.rank_count(), processes - trace.rank_count());
-  AnalysisRunner one_core(1);  // one process per core: each analyses its share on one thread
+  AnalysisRunner one_core(1, group.get());  // one process per core: each analyses its share on one thread
   const TraceAnalysis analysis = analyze_trace(trace, options, *group, one_core);
   const TraceSummary summary = summary_over(trace, *group);
   ReportViews views;  // report.html's timelines, made where the events are (timeline_spread.hpp)

@@ -7,6 +7,7 @@
 
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/pag.hpp"
+#include "wisp/analysis/step_runner.hpp"
 #include "wisp/group/process_group.hpp"
 
 namespace wisp {
@@ -39,6 +40,7 @@ PagAnalysis analyze_pag(const Trace& trace, const PagAnalysisOptions& options = 
 // rendezvous rule of options.pag applies; its other options do not. nullopt on every process if
 // the dependencies form a cycle (events with equal time stamps out of order), which only a graph
 // of the whole trace can break.
-std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOptions& options, ProcessGroup& group);
+std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOptions& options, ProcessGroup& group,
+                                       StepRunner& run = one_after_another());
 
 }  // namespace wisp

@@ -13,6 +13,7 @@
 #include "wisp/analysis/openmp_waits.hpp"
 #include "wisp/analysis/partitions.hpp"
 #include "wisp/analysis/profile.hpp"
+#include "wisp/analysis/step_runner.hpp"
 #include "wisp/analysis/wait_states.hpp"
 
 namespace wisp {
@@ -38,7 +39,8 @@ WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& o
 // replay: each process analyses its ranks and exchanges what crosses to the others; every
 // process ends with the results analyze_wait_paths gives the whole trace, except the wait-state
 // instances (and the graph they are found on), which stay those of its ranks.
-WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options, ProcessGroup& group);
+WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options, ProcessGroup& group,
+                                    StepRunner& run = one_after_another());
 
 // Every metric of the analysis as tidy records (Scalasca names; see src/analysis/README.md, "Metrics", and
 // metric_catalogue.hpp).

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "wisp/analysis/step_runner.hpp"
+#include "wisp/group/process_group.hpp"
 #include "wisp/scenario/evaluate.hpp"
 
 namespace wisp::driver {
@@ -16,7 +17,9 @@ namespace wisp::driver {
 class AnalysisRunner : public StepRunner {
  public:
   // `cores`: 0 = one per core of the machine; 1 = one step after another (one process per core).
-  explicit AnalysisRunner(unsigned cores = 0);
+  // `group`: the group this process analyses in, if any: its number and each step's seconds in the
+  // group's exchanges go into the log.
+  explicit AnalysisRunner(unsigned cores = 0, const ProcessGroup* group = nullptr);
   void step(const char* what, const std::function<void()>& work) override;
   std::function<void()> beside(std::function<void()> work) override;
   void freed() override;
@@ -26,6 +29,8 @@ class AnalysisRunner : public StepRunner {
 
  private:
   unsigned cores_;
+  const ProcessGroup* group_;
+  std::string who_;  // "analyze" or "analyze, process N"
   mutable std::mutex mutex_;
   std::vector<std::pair<std::string, double>> timings_;
 };
