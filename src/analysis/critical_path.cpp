@@ -19,42 +19,30 @@ class PathWalk {
     for (Rank r = 0; r < t.rank_count(); ++r) frontier_[r] = static_cast<std::uint32_t>(g.ranks[r].points.size());
   }
 
-  void run() {
-    Rank r = start_rank();
-    out_.end_rank = r;
-    if (r == kNone) return;
-    Leg leg = start(r);
-    while (leg.rank != kNone) leg = follow(enter(leg));
-    out_.length = length_;
-    std::reverse(out_.segments.begin(), out_.segments.end());
-  }
-
-  // Spread over processes: the path walks on the process that holds its rank and its state (the
-  // rank and point it goes on at, the length so far, how many pieces it has) crosses to the next
-  // one; the pieces are gathered in the order they were found.
+  // One walk, whatever group it runs in: it goes on on the process that holds its rank, and its
+  // state (the rank and point it goes on at, the length so far, how many pieces it has) crosses
+  // to the next one; the pieces are gathered in the order they were found.
   void run(ProcessGroup& group) {
-    const std::vector<RankShare> shares = gather_shares(group, *trace_.share);
-    const Rank first = start_rank(group);
+    const std::vector<RankShare> shares =
+        gather_shares(group, trace_.share.value_or(RankShare{0, trace_.rank_count()}));
+    const Rank first = start_rank(group, shares[static_cast<std::size_t>(group.process())]);
     out_.end_rank = first;
     Token token;
     token.leg.rank = first;
     token.state = first == kNone ? Token::Done : Token::Start;
     bool mine = first != kNone && trace_.holds(first);
     std::uint64_t exchanges = 0;
-    std::vector<FoundPiece> found;
+    std::vector<Visit> visits;  // the walk's stays here: the pieces each found in out_.segments
     while (token.state != Token::Done) {
       std::vector<std::string> out(static_cast<std::size_t>(group.processes()));
       if (mine) {
         Leg leg = token.state == Token::Start ? start(token.leg.rank) : token.leg;
         length_ = token.length;
-        while (true) {
-          leg = enter(leg);
-          const std::size_t before = out_.segments.size();
-          leg = follow(leg);
-          for (std::size_t k = before; k < out_.segments.size(); ++k)
-            found.push_back(FoundPiece{token.seq++, out_.segments[k]});
-          if (leg.rank == kNone || !trace_.holds(leg.rank)) break;
-        }
+        const std::size_t found = out_.segments.size();
+        do leg = follow(enter(leg));
+        while (leg.rank != kNone && trace_.holds(leg.rank));
+        visits.push_back(Visit{token.seq, found, out_.segments.size() - found});
+        token.seq += visits.back().count;
         token.leg = leg;
         token.length = length_;
         token.stopped_early = out_.stopped_early;
@@ -76,19 +64,38 @@ class PathWalk {
     }
     out_.length = token.length;
     out_.stopped_early = token.stopped_early;
-    spdlog::debug("critical path, process {}: {} exchanges of the walk", group.process(), exchanges);
-    Packer pieces;
-    pieces.put_vector(found);
-    out_.segments.clear();
-    for (const std::string& packet : all_gather(group, pieces.take())) {
-      Unpacker in(packet);
-      for (const FoundPiece& f : in.get_vector<FoundPiece>()) found.push_back(f);
+    if (group.processes() > 1)
+      spdlog::debug("critical path, process {}: {} exchanges of the walk", group.process(), exchanges);
+    // The pieces found here go to every other process; the path is all of them in time order
+    // (the walk found them backwards).
+    std::vector<std::string> out(static_cast<std::size_t>(group.processes()));
+    std::string pieces;  // packed once, for the first other process
+    for (std::size_t p = 0; p < out.size(); ++p) {
+      if (static_cast<int>(p) == group.process()) continue;
+      if (pieces.empty()) pieces = Packer().put_vector(visits).put_vector(out_.segments).take();
+      out[p] = pieces;
     }
-    std::sort(found.begin(), found.end(), [](const FoundPiece& a, const FoundPiece& b) { return a.seq > b.seq; });
-    found.erase(std::unique(found.begin(), found.end(),
-                            [](const FoundPiece& a, const FoundPiece& b) { return a.seq == b.seq; }),
-                found.end());
-    for (const FoundPiece& f : found) out_.segments.push_back(f.piece);
+    const std::vector<std::string> received = group.exchange(std::move(out));
+    for (std::size_t p = 0; p < received.size(); ++p) {
+      if (static_cast<int>(p) == group.process()) continue;
+      Unpacker in(received[p]);
+      std::vector<Visit> theirs = in.get_vector<Visit>();
+      const std::vector<PathSegment> segments = in.get_vector<PathSegment>();
+      for (Visit& v : theirs) v.first += out_.segments.size();
+      visits.insert(visits.end(), theirs.begin(), theirs.end());
+      out_.segments.insert(out_.segments.end(), segments.begin(), segments.end());
+    }
+    const auto by_seq = [](const Visit& a, const Visit& b) { return a.seq < b.seq; };
+    if (!std::is_sorted(visits.begin(), visits.end(), by_seq)) {
+      std::sort(visits.begin(), visits.end(), by_seq);
+      std::vector<PathSegment> sorted;
+      sorted.reserve(out_.segments.size());
+      for (const Visit& v : visits)
+        sorted.insert(sorted.end(), out_.segments.begin() + static_cast<std::ptrdiff_t>(v.first),
+                      out_.segments.begin() + static_cast<std::ptrdiff_t>(v.first + v.count));
+      out_.segments = std::move(sorted);
+    }
+    std::reverse(out_.segments.begin(), out_.segments.end());
   }
 
  private:
@@ -100,9 +107,10 @@ class PathWalk {
     EventIndex end_stamp = kNone;
     bool arrived = false;  // the target is checked against the rank's frontier
   };
-  struct FoundPiece {
-    std::uint64_t seq = 0;  // the order the walk found it in
-    PathSegment piece;
+  // A stay of the walk on one process: the pieces [first, first + count) of its segments, the
+  // walk's pieces seq, seq + 1, ...
+  struct Visit {
+    std::uint64_t seq = 0, first = 0, count = 0;
   };
   struct Token {
     enum State : std::uint8_t { Start, Continue, Done };
@@ -153,22 +161,12 @@ class PathWalk {
     return Leg{ws.delayer, target, kNone, false};
   }
 
-  // Scalasca: the rank that entered MPI_Finalize last; without MPI_Finalize, the last to end.
-  Rank start_rank() const {
-    if (waits_.finalize.present) return waits_.finalize.latest;
-    Rank best = kNone;
-    for (Rank r = 0; r < trace_.rank_count(); ++r) {
-      const auto& ev = trace_.ranks[r].events;
-      if (ev.empty()) continue;
-      if (best == kNone || ev.back().time > trace_.ranks[best].events.back().time) best = r;
-    }
-    return best;
-  }
-  // The same over processes: the ranks' last times cross to every process.
-  Rank start_rank(ProcessGroup& group) const {
+  // Scalasca: the rank that entered MPI_Finalize last; without MPI_Finalize, the last to end (the
+  // ranks' last times cross to every process).
+  Rank start_rank(ProcessGroup& group, RankShare here) const {
     if (waits_.finalize.present) return waits_.finalize.latest;
     Packer mine;
-    for (Rank r = trace_.share->first; r < trace_.share->last; ++r)
+    for (Rank r = here.first; r < here.last; ++r)
       if (!trace_.ranks[r].events.empty()) mine.put(r).put(trace_.ranks[r].events.back().time);
     std::vector<double> last(trace_.rank_count(), 0.0);
     std::vector<char> has(trace_.rank_count(), 0);
@@ -260,20 +258,18 @@ class PathWalk {
 
 }  // namespace
 
-CriticalPath find_critical_path(const Trace& trace, const WaitStates& waits, const SyncGraph& graph) {
+CriticalPath find_critical_path(const Trace& trace, const WaitStates& waits, const SyncGraph& graph,
+                                ProcessGroup& group) {
   CriticalPath cp;
   cp.profile = CallpathMatrix(trace);
-  PathWalk(trace, waits, graph, cp).run();
+  SoloProcess alone;  // a whole trace's path is walked whole on every process
+  PathWalk(trace, waits, graph, cp).run(trace.share ? group : alone);
   return cp;
 }
 
-CriticalPath find_critical_path(const Trace& trace, const WaitStates& waits, const SyncGraph& graph,
-                                ProcessGroup& group) {
-  if (!trace.share) return find_critical_path(trace, waits, graph);
-  CriticalPath cp;
-  cp.profile = CallpathMatrix(trace);
-  PathWalk(trace, waits, graph, cp).run(group);
-  return cp;
+CriticalPath find_critical_path(const Trace& trace, const WaitStates& waits, const SyncGraph& graph) {
+  SoloProcess alone;
+  return find_critical_path(trace, waits, graph, alone);
 }
 
 }  // namespace wisp

@@ -60,10 +60,14 @@ struct IntervalTimes {
   }
 };
 
+// One backward replay, whatever group it runs in (as Scalasca's): each process replays its own
+// ranks (all of them in a group of one); a wait state whose two sides are on two processes crosses
+// between them in the exchanges (share_wait_states, deliver, latest_over_processes,
+// return_shares), the only steps where one process and many differ.
 class DelayReplay {
  public:
   DelayReplay(const Trace& t, const WaitStates& w, const SyncGraph& g, DelayRules rules, DelayCosts& out,
-              ProcessGroup* group = nullptr, std::size_t round_bytes = kReleaseRoundBytes)
+              ProcessGroup& group, std::size_t round_bytes)
       : trace_(t),
         waits_(w),
         graph_(g),
@@ -74,7 +78,7 @@ class DelayReplay {
         outgoing_(g.slots),
         group_(group),
         round_bytes_(round_bytes) {
-    if (group_) start_spread();
+    share_wait_states();
   }
 
   void run() {
@@ -112,13 +116,12 @@ class DelayReplay {
         ready_.pop_back();
         advance(r);
       }
-      if (group_ && deliver()) continue;
+      if (deliver()) continue;
       if (!break_cycle()) break;
     }
-    if (group_) {
-      spdlog::debug("delay costs, process {}: {} exchanges of releases", group_->process(), exchanges_);
-      return_shares();
-    }
+    if (group_.processes() > 1)
+      spdlog::debug("delay costs, process {}: {} exchanges of releases", group_.process(), exchanges_);
+    return_shares();
     finish();
   }
 
@@ -147,7 +150,7 @@ class DelayReplay {
   void advance(Rank r) {
     const auto& points = graph_.ranks[r].points;
     while (next_[r] >= 0) {
-      if (group_ && outbox_bytes_ >= round_bytes_) {  // this round's releases are many: the rest next round
+      if (outbox_bytes_ >= round_bytes_) {  // this round's releases are many: the rest next round
         deferred_.push_back(r);
         return;
       }
@@ -195,8 +198,7 @@ class DelayReplay {
         latest = t;
       }
     }
-    if (group_ && !latest_over_processes(best, latest)) return false;
-    if (best == kNone) return false;
+    if (!latest_over_processes(best, latest)) return false;
     if (!trace_.holds(best)) return true;  // another process releases it
     pending_[best][next_[best]] = 0;
     blocked_[best] = 0;
@@ -343,14 +345,13 @@ class DelayReplay {
     }
   }
 
-  // Spread over processes. A wait state's waiting side and delayer may be on two processes: when
-  // the waiting side reaches it, its carried costs and the waiting rank's interval cross to the
-  // delayer's process (a release), which attributes it; the direct and indirect parts of its
-  // waiting time come back at the end (return_shares).
-  void start_spread() {
-    shares_ = gather_shares(*group_, *trace_.share);
-    arrived_.assign(waits_.instances.size(), Arrived{});
-    const auto P = static_cast<std::size_t>(group_->processes());
+  // A wait state's waiting side and delayer may be on two processes: when the waiting side
+  // reaches it, its carried costs and the waiting rank's interval cross to the delayer's process
+  // (a release), which attributes it; the direct and indirect parts of its waiting time come back
+  // at the end (return_shares).
+  void share_wait_states() {
+    shares_ = gather_shares(group_, trace_.share.value_or(RankShare{0, trace_.rank_count()}));
+    const auto P = static_cast<std::size_t>(group_.processes());
     outbox_.resize(P);
     // The wait states two processes share, in WaitKey order on both: a release names one by its
     // place in that list (no key to look up as it arrives).
@@ -361,7 +362,10 @@ class DelayReplay {
     }
     std::sort(keys.begin(), keys.end());
     shared_.resize(P);
-    place_.assign(waits_.instances.size(), kNone);
+    if (!keys.empty()) {
+      place_.assign(waits_.instances.size(), kNone);
+      arrived_.assign(waits_.instances.size(), Arrived{});
+    }
     for (const auto& [key, w] : keys) {
       const WaitState& ws = waits_.instances[w];
       auto& list = shared_[static_cast<std::size_t>(owner_of(shares_, trace_.holds(ws.rank) ? ws.delayer : ws.rank))];
@@ -370,11 +374,11 @@ class DelayReplay {
     }
     std::vector<std::string> counts(P);
     for (std::size_t p = 0; p < P; ++p) counts[p] = packed<std::uint64_t>(shared_[p].size());
-    const std::vector<std::string> theirs = group_->exchange(std::move(counts));
+    const std::vector<std::string> theirs = group_.exchange(std::move(counts));
     for (std::size_t p = 0; p < P; ++p)
       if (Unpacker(theirs[p]).get<std::uint64_t>() != shared_[p].size())
         throw Error(fmt::format("delay costs: processes {} and {} disagree on the wait states between them",
-                                group_->process(), p));
+                                group_.process(), p));
   }
   // The wait state process `from` named by its place in their shared list.
   std::uint32_t shared_wait(std::size_t from, std::uint32_t place) const {
@@ -417,7 +421,7 @@ class DelayReplay {
     sent_ = outbox_bytes_ = 0;
     ++exchanges_;
     std::uint64_t more = 0;
-    std::vector<std::string> received = group_->exchange(std::move(packets));
+    std::vector<std::string> received = group_.exchange(std::move(packets));
     for (std::size_t from = 0; from < received.size(); ++from) {
       std::string& packet = received[from];
       const std::string_view text = packet;
@@ -451,7 +455,7 @@ class DelayReplay {
     Packer mine;
     if (best != kNone) mine.put(best).put(latest);
     best = kNone;
-    for (const std::string& packet : all_gather(*group_, mine.take())) {
+    for (const std::string& packet : all_gather(group_, mine.take())) {
       if (packet.empty()) continue;
       Unpacker in(packet);
       const auto r = in.get<Rank>();
@@ -469,7 +473,7 @@ class DelayReplay {
     }
     std::vector<std::string> packets(outbox_.size());
     for (std::size_t p = 0; p < packets.size(); ++p) packets[p] = outbox_[p].take();
-    const std::vector<std::string> received = group_->exchange(std::move(packets));
+    const std::vector<std::string> received = group_.exchange(std::move(packets));
     for (std::size_t from = 0; from < received.size(); ++from) {
       Unpacker in(received[from]);
       while (!in.done()) {
@@ -478,10 +482,11 @@ class DelayReplay {
       }
     }
     Packer mine;
-    mine.put(out_.unattributed_waits).put(out_.cycles_broken).put(*trace_.share);
-    for (Rank r = trace_.share->first; r < trace_.share->last; ++r) mine.put(sums_[r]);
+    const RankShare here = shares_[static_cast<std::size_t>(group_.process())];
+    mine.put(out_.unattributed_waits).put(out_.cycles_broken).put(here);
+    for (Rank r = here.first; r < here.last; ++r) mine.put(sums_[r]);
     out_.unattributed_waits = out_.cycles_broken = 0;
-    for (const std::string& packet : all_gather(*group_, mine.take())) {
+    for (const std::string& packet : all_gather(group_, mine.take())) {
       Unpacker in(packet);
       out_.unattributed_waits += in.get<std::uint64_t>();
       out_.cycles_broken += in.get<std::uint64_t>();
@@ -510,10 +515,10 @@ class DelayReplay {
   };
   std::vector<Shares> waiter_share_;  // per wait state
   std::vector<RankSums> sums_;        // per rank
-  ProcessGroup* group_ = nullptr;     // spread over processes: the state below
+  ProcessGroup& group_;               // the processes the replay runs on, and what crosses between them:
   std::vector<RankShare> shares_;
   std::vector<std::vector<std::uint32_t>> shared_;  // by process: the wait states shared with it, in key order
-  std::vector<std::uint32_t> place_;                // per wait state: its place there (kNone: not shared)
+  std::vector<std::uint32_t> place_;                // per wait state: its place there (empty: none shared)
   std::vector<Packer> outbox_;                      // by process
   std::uint64_t sent_ = 0;                          // releases in the outbox
   std::uint64_t exchanges_ = 0;                     // rounds of deliver()
@@ -522,7 +527,7 @@ class DelayReplay {
     std::uint32_t first = 0, count = 0;
     double sum = 0;
   };
-  std::vector<Arrived> arrived_;
+  std::vector<Arrived> arrived_;            // per wait state (empty: none shared)
   std::deque<std::uint32_t> arrived_slot_;  // in chunks: no copy of them all as they grow
   std::deque<double> arrived_seconds_;
   std::size_t round_bytes_;  // a round's releases stop at about this many bytes sent
@@ -539,7 +544,7 @@ class DelayReplay {
 }  // namespace
 
 DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph, DelayRules rules,
-                          ProcessGroup* group, std::size_t round_bytes) {
+                          ProcessGroup& group, std::size_t round_bytes) {
   DelayCosts out;
   out.rules = rules;
   for (int k = 0; k < K; ++k) {
@@ -548,8 +553,14 @@ DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const Syn
     out.direct_wait[k] = CallpathMatrix(trace);
     out.indirect_wait[k] = CallpathMatrix(trace);
   }
-  DelayReplay(trace, waits, graph, rules, out, trace.share ? group : nullptr, round_bytes).run();
+  SoloProcess alone;  // a whole trace is replayed whole on every process
+  DelayReplay(trace, waits, graph, rules, out, trace.share ? group : alone, round_bytes).run();
   return out;
+}
+
+DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph, DelayRules rules) {
+  SoloProcess alone;
+  return analyze_delays(trace, waits, graph, rules, alone);
 }
 
 }  // namespace wisp

@@ -7,26 +7,28 @@
 
 namespace wisp {
 
-WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options) {
-  WaitPathAnalysis a;
-  a.profile = compute_profile(trace);
-  a.openmp = find_openmp_waits(trace, a.profile);
-  {
-    const CallIndex calls = index_mpi_calls(trace);
-    a.waits = find_wait_states(trace, calls);
-    const SyncGraph graph = build_sync_graph(trace, calls, a.waits);
-    a.critical_path = find_critical_path(trace, a.waits, graph);
-    a.delays = analyze_delays(trace, a.waits, graph, options.delay_rules);
+namespace {
+
+// Every process's rows of every matrix of a spread analysis.
+void gather_all_rows(WaitPathAnalysis& a, const Trace& trace, ProcessGroup& group) {
+  const std::vector<RankShare> shares = gather_shares(group, *trace.share);
+  for (CallpathMatrix* m : {&a.profile.time, &a.profile.visits, &a.openmp.ibarrier, &a.openmp.ebarrier, &a.openmp.idle,
+                            &a.critical_path.profile})
+    gather_rows(*m, group, shares);
+  for (int k = 0; k < kWaitKindCount; ++k) {
+    gather_rows(a.waits.seconds[k], group, shares);
+    gather_rows(a.waits.counts[k], group, shares);
   }
-  a.partitions = options.partitions ? *options.partitions : derive_partitions(trace, a.profile);
-  a.imbalance =
-      compute_imbalance(trace, a.profile, a.waits, a.critical_path, options.partitions ? &a.partitions : nullptr);
-  return a;
+  for (int k = 0; k < kDelayCategoryCount; ++k)
+    for (CallpathMatrix* m :
+         {&a.delays.short_term[k], &a.delays.long_term[k], &a.delays.direct_wait[k], &a.delays.indirect_wait[k]})
+      gather_rows(*m, group, shares);
 }
+
+}  // namespace
 
 WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options, ProcessGroup& group,
                                     StepRunner& run) {
-  if (!trace.share) return analyze_wait_paths(trace, options);
   WaitPathAnalysis a;
   {
     CallIndex calls;
@@ -40,26 +42,20 @@ WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& o
     run.step("synchronisation graph", [&] { graph = build_sync_graph(trace, calls, a.waits, group); });
     run.step("critical path", [&] { a.critical_path = find_critical_path(trace, a.waits, graph, group); });
     run.step("delay costs", [&] {
-      a.delays = analyze_delays(trace, a.waits, graph, options.delay_rules, &group, options.release_round_bytes);
+      a.delays = analyze_delays(trace, a.waits, graph, options.delay_rules, group, options.release_round_bytes);
     });
   }
-  // Every process's rows of every matrix: the analyses below read them whole.
-  const std::vector<RankShare> shares = gather_shares(group, *trace.share);
-  for (CallpathMatrix* m : {&a.profile.time, &a.profile.visits, &a.openmp.ibarrier, &a.openmp.ebarrier, &a.openmp.idle,
-                            &a.critical_path.profile})
-    gather_rows(*m, group, shares);
-  for (int k = 0; k < kWaitKindCount; ++k) {
-    gather_rows(a.waits.seconds[k], group, shares);
-    gather_rows(a.waits.counts[k], group, shares);
-  }
-  for (int k = 0; k < kDelayCategoryCount; ++k)
-    for (CallpathMatrix* m :
-         {&a.delays.short_term[k], &a.delays.long_term[k], &a.delays.direct_wait[k], &a.delays.indirect_wait[k]})
-      gather_rows(*m, group, shares);
+  // Every process's rows of every matrix: the analyses below read them whole (a whole trace's are).
+  if (trace.share) gather_all_rows(a, trace, group);
   a.partitions = options.partitions ? *options.partitions : derive_partitions(trace, a.profile);
   a.imbalance =
       compute_imbalance(trace, a.profile, a.waits, a.critical_path, options.partitions ? &a.partitions : nullptr);
   return a;
+}
+
+WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options) {
+  SoloProcess alone;
+  return analyze_wait_paths(trace, options, alone);
 }
 
 MetricTable metric_table(const WaitPathAnalysis& a) {

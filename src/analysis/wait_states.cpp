@@ -83,21 +83,25 @@ struct OrderKey {
   auto operator<=>(const OrderKey&) const = default;
 };
 
-// Spread over processes: the facts of the other processes' sides, members and ranks this one
-// reads, and where its instances are kept until they are merged in the single-process order.
-struct Spread {
-  ProcessGroup* group = nullptr;
-  std::vector<RankShare> shares;
+// What the other processes of the group hold and this one reads: the facts of their message
+// sides, collective members and MPI_Init / MPI_Finalize calls (all empty when nothing crosses).
+struct Crossed {
   std::vector<std::pair<std::uint64_t, SideCalls>> sides;  // by (message << 1 | is receiver)
   std::vector<MemberFacts> members;                        // like Trace::collective_members
   std::vector<InitFinalizeFacts> ranks;                    // by rank
-  std::vector<std::pair<OrderKey, std::uint32_t>> keyed;   // (key, collective record or kNone) per instance
 };
 
+// One search over the ranks this process holds (all of them in a group of one): a rule reads a
+// fact where it is, here or crossed, and the group's exchanges (gather_facts, merge_instances)
+// are the only steps where one process and many differ.
 class Detector {
  public:
-  Detector(const Trace& t, const CallIndex& c, WaitStates& out, Spread* spread = nullptr)
-      : trace_(t), calls_(c), out_(out), spread_(spread) {}
+  Detector(const Trace& t, const CallIndex& c, WaitStates& out, ProcessGroup& group)
+      : trace_(t),
+        calls_(c),
+        out_(out),
+        group_(group),
+        shares_(gather_shares(group, t.share.value_or(RankShare{0, t.rank_count()}))) {}
 
   void run() {
     const Rank P = trace_.rank_count();
@@ -107,36 +111,34 @@ class Detector {
       out_.p2p_wait[r].assign(trace_.ranks[r].p2p.size(), kNone);
       out_.collective_wait[r].assign(trace_.ranks[r].collectives.size(), kNone);
     }
-    if (spread_) gather_facts();
+    gather_facts();
     late_senders();
     late_receivers();
     collectives();
     finalize();
-    if (spread_) merge_instances();
+    merge_instances();
     assign_sides();
     totals();
   }
 
  private:
   bool holds(Rank r) const { return trace_.holds(r); }
+  bool nothing_crosses() const { return group_.processes() == 1; }
 
   std::uint32_t emit(const WaitState& w, OrderKey key, std::uint32_t record = kNone) {
     out_.instances.push_back(w);
-    if (spread_)
-      spread_->keyed.emplace_back(key, record);
-    else
-      records_.push_back(record);
+    keyed_.emplace_back(key, record);
     return static_cast<std::uint32_t>(out_.instances.size() - 1);
   }
 
-  // Side of messages[k] (spread: number trace_.message_id(k)).
+  // Side of messages[k] (number trace_.message_id(k)), here or crossed.
   SideCalls side(std::uint32_t k, bool receiver, Want want) const {
     const Message& msg = trace_.messages[k];
     const std::uint32_t m = trace_.message_id(k);
     const Rank r = receiver ? msg.receiver : msg.sender;
     if (holds(r)) return side_calls(trace_, calls_, r, receiver ? msg.recv : msg.send, want);
     const std::uint64_t key = std::uint64_t(m) << 1 | (receiver ? 1u : 0u);
-    const auto& sides = spread_->sides;
+    const auto& sides = crossed_.sides;
     const auto it = std::lower_bound(sides.begin(), sides.end(), key,
                                      [](const auto& e, std::uint64_t wanted) { return e.first < wanted; });
     if (it == sides.end() || it->first != key) throw Error("wait states: a message side crossed to no process");
@@ -285,7 +287,8 @@ class Detector {
     if (!inst.complete || inst.count < 2) return out;
     const CollectiveMember* m = trace_.members(inst);
     for (std::uint32_t k = 0; k < inst.count; ++k) {
-      const MemberFacts f = spread_ ? spread_->members[inst.first + k] : member_facts(m[k].rank, m[k].record);
+      const MemberFacts f =
+          holds(m[k].rank) ? member_facts(m[k].rank, m[k].record) : crossed_.members.at(inst.first + k);
       if (!f.usable) return {};
       out.push_back(Member{m[k].rank, m[k].record, f.begin, f.end, f.callpath, f.end_event});
     }
@@ -308,9 +311,8 @@ class Detector {
     return best;
   }
 
-  // Spread over processes: an instance none of whose members is here is left out.
+  // An instance none of whose members is here is left out (another process finds it).
   bool has_member_here(const CollectiveInstance& inst) const {
-    if (!spread_) return true;
     const CollectiveMember* m = trace_.members(inst);
     for (std::uint32_t k = 0; k < inst.count; ++k)
       if (holds(m[k].rank)) return true;
@@ -411,7 +413,7 @@ class Detector {
     }
     return f;
   }
-  InitFinalizeFacts facts_of(Rank r) const { return spread_ ? spread_->ranks[r] : rank_facts(r); }
+  InitFinalizeFacts facts_of(Rank r) const { return holds(r) ? rank_facts(r) : crossed_.ranks.at(r); }
 
   // MPI_Init / MPI_Finalize across ranks: latest Enter, earliest Leave.
   InitFinalizeSync init_finalize(bool finalize) const {
@@ -453,7 +455,7 @@ class Detector {
   void assign_sides() {
     for (std::uint32_t w = 0; w < out_.instances.size(); ++w) {
       const WaitState& ws = out_.instances[w];
-      const std::uint32_t record = spread_ ? spread_->keyed[w].second : records_[w];
+      const std::uint32_t record = keyed_[w].second;
       if (ws.kind == WaitKind::LateSender || ws.kind == WaitKind::LateReceiver) {
         const Message& msg = trace_.message(ws.source);
         if (holds(msg.receiver)) out_.p2p_wait[msg.receiver][msg.recv] = w;
@@ -462,7 +464,7 @@ class Detector {
         out_.collective_wait[ws.rank][record] = w;
       }
     }
-    records_ = {};
+    keyed_ = {};
   }
 
   void totals() {
@@ -478,25 +480,27 @@ class Detector {
     }
   }
 
-  // Spread: the facts of the other processes' message sides (of messages with a side here),
-  // collective members and MPI_Init / MPI_Finalize calls cross to where they are read.
+  // The facts of message sides, collective members and MPI_Init / MPI_Finalize calls that another
+  // process reads cross to it: sides to the other side's process, the members of an instance
+  // with members on several processes and every rank's MPI_Init / MPI_Finalize to all.
   void gather_facts();
-  // Spread: instances found here whose delayer is elsewhere go there; every process's list is
-  // then the single-process list restricted to what concerns its ranks, in the same order.
+  // Instances found here whose delayer is elsewhere go there; every process's list is then the
+  // one-process list restricted to what concerns its ranks, in the same order.
   void merge_instances();
 
   const Trace& trace_;
   const CallIndex& calls_;
   WaitStates& out_;
-  Spread* spread_;
-  std::vector<std::uint32_t> records_;  // per instance: its collective record (single process)
+  ProcessGroup& group_;
+  const std::vector<RankShare> shares_;
+  Crossed crossed_;
+  std::vector<std::pair<OrderKey, std::uint32_t>> keyed_;  // per instance: (order key, collective record or kNone)
   std::set<CallKey> ls_multi_calls_;
 };
 
 void Detector::gather_facts() {
-  Spread& sp = *spread_;
-  ProcessGroup& group = *sp.group;
-  const auto P = static_cast<std::size_t>(group.processes());
+  if (nothing_crosses()) return;
+  const auto P = static_cast<std::size_t>(group_.processes());
   std::vector<Packer> out(P);
   // Message sides: to the process of the other side.
   for (std::uint32_t k = 0; k < trace_.messages.size(); ++k) {
@@ -507,28 +511,34 @@ void Detector::gather_facts() {
       const Rank here = receiver ? msg.receiver : msg.sender;
       const Rank there = receiver ? msg.sender : msg.receiver;
       if (!holds(here) || holds(there)) continue;
-      out[static_cast<std::size_t>(owner_of(sp.shares, there))]
+      out[static_cast<std::size_t>(owner_of(shares_, there))]
           .put(std::uint64_t(m) << 1 | (receiver ? 1u : 0u))
           .put(side_calls(trace_, calls_, here, receiver ? msg.recv : msg.send));
     }
   }
   std::vector<std::string> packets(P);
   for (std::size_t p = 0; p < P; ++p) packets[p] = out[p].take();
-  for (const std::string& packet : group.exchange(std::move(packets))) {
+  for (const std::string& packet : group_.exchange(std::move(packets))) {
     Unpacker in(packet);
     while (!in.done()) {
       const auto key = in.get<std::uint64_t>();
-      sp.sides.emplace_back(key, in.get<SideCalls>());
+      crossed_.sides.emplace_back(key, in.get<SideCalls>());
     }
   }
-  std::sort(sp.sides.begin(), sp.sides.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  // Collective members and MPI_Init / MPI_Finalize: to every process. Each rank's members are read
-  // in its records' order (its events in time order: one pass, not a jump per member).
+  std::sort(crossed_.sides.begin(), crossed_.sides.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  // Members of instances with members on several processes, and MPI_Init / MPI_Finalize: to every
+  // process. Each rank's members are read in its records' order (its events in time order: one
+  // pass, not a jump per member).
   std::vector<std::vector<std::uint32_t>> member_slot(trace_.rank_count());  // per rank, per record
   for (Rank r = 0; r < trace_.rank_count(); ++r)
     if (holds(r)) member_slot[r].assign(trace_.ranks[r].collectives.size(), kNone);
   for (const CollectiveInstance& inst : trace_.collectives) {
     const CollectiveMember* m = trace_.members(inst);
+    const bool here = has_member_here(inst);
+    bool elsewhere = false;
+    for (std::uint32_t k = 0; k < inst.count && here && !elsewhere; ++k) elsewhere = !holds(m[k].rank);
+    if (!elsewhere) continue;
     for (std::uint32_t k = 0; k < inst.count; ++k)
       if (holds(m[k].rank)) member_slot[m[k].rank].at(m[k].record) = inst.first + k;
   }
@@ -540,29 +550,28 @@ void Detector::gather_facts() {
   mine.put(kNone);
   for (Rank r = 0; r < trace_.rank_count(); ++r)
     if (holds(r)) mine.put(r).put(rank_facts(r));
-  sp.members.assign(trace_.collective_members.size(), MemberFacts{});
-  sp.ranks.assign(trace_.rank_count(), InitFinalizeFacts{});
-  for (const std::string& packet : all_gather(group, mine.take())) {
+  crossed_.members.assign(trace_.collective_members.size(), MemberFacts{});
+  crossed_.ranks.assign(trace_.rank_count(), InitFinalizeFacts{});
+  for (const std::string& packet : all_gather(group_, mine.take())) {
     Unpacker in(packet);
     for (auto slot = in.get<std::uint32_t>(); slot != kNone; slot = in.get<std::uint32_t>())
-      sp.members.at(slot) = in.get<MemberFacts>();
+      crossed_.members.at(slot) = in.get<MemberFacts>();
     while (!in.done()) {
       const auto r = in.get<Rank>();
-      sp.ranks.at(r) = in.get<InitFinalizeFacts>();
+      crossed_.ranks.at(r) = in.get<InitFinalizeFacts>();
     }
   }
 }
 
 void Detector::merge_instances() {
-  Spread& sp = *spread_;
-  ProcessGroup& group = *sp.group;
-  const auto P = static_cast<std::size_t>(group.processes());
+  if (nothing_crosses()) return;
+  const auto P = static_cast<std::size_t>(group_.processes());
   std::vector<Packer> out(P);
   for (std::uint32_t w = 0; w < out_.instances.size(); ++w) {
     const WaitState& ws = out_.instances[w];
     const bool p2p = ws.kind == WaitKind::LateSender || ws.kind == WaitKind::LateReceiver;
     if (p2p && !holds(ws.delayer))
-      out[static_cast<std::size_t>(owner_of(sp.shares, ws.delayer))].put(sp.keyed[w].first).put(ws);
+      out[static_cast<std::size_t>(owner_of(shares_, ws.delayer))].put(keyed_[w].first).put(ws);
   }
   std::vector<std::string> packets(P);
   for (std::size_t p = 0; p < P; ++p) packets[p] = out[p].take();
@@ -570,7 +579,7 @@ void Detector::merge_instances() {
   // The others' arrive in one table, each packet freed once read; runs are ranges of it.
   std::vector<std::pair<OrderKey, WaitState>> theirs;
   std::vector<std::pair<std::size_t, std::size_t>> runs;  // (next, end) in theirs
-  std::vector<std::string> received = group.exchange(std::move(packets));
+  std::vector<std::string> received = group_.exchange(std::move(packets));
   for (std::string& packet : received) {
     Unpacker in(packet);
     const std::size_t first = theirs.size();
@@ -581,12 +590,13 @@ void Detector::merge_instances() {
     if (theirs.size() > first) runs.emplace_back(first, theirs.size());
     std::string().swap(packet);
   }
+  if (runs.empty()) return;  // the list found here is whole
   std::vector<WaitState> mine = std::move(out_.instances);
-  std::vector<std::pair<OrderKey, std::uint32_t>> mine_keyed = std::move(sp.keyed);
+  std::vector<std::pair<OrderKey, std::uint32_t>> mine_keyed = std::move(keyed_);
   out_.instances.clear();
-  sp.keyed.clear();
+  keyed_.clear();
   out_.instances.reserve(mine.size() + theirs.size());
-  sp.keyed.reserve(mine.size() + theirs.size());
+  keyed_.reserve(mine.size() + theirs.size());
   std::size_t at = 0;
   for (;;) {
     int best = -1;  // -1: this process's next, else runs[best]'s
@@ -599,16 +609,16 @@ void Detector::merge_instances() {
     if (!key) break;
     if (best < 0) {
       out_.instances.push_back(mine[at]);
-      sp.keyed.push_back(mine_keyed[at++]);
+      keyed_.push_back(mine_keyed[at++]);
     } else {
       const auto& item = theirs[runs[static_cast<std::size_t>(best)].first++];
       out_.instances.push_back(item.second);
-      sp.keyed.emplace_back(item.first, kNone);
+      keyed_.emplace_back(item.first, kNone);
     }
   }
   // Each collective's waits start where its keys do.
   for (auto w = static_cast<std::uint32_t>(out_.instances.size()); w-- > 0;)
-    if (sp.keyed[w].first.phase == 4) out_.collectives[sp.keyed[w].first.a].first_wait = w;
+    if (keyed_[w].first.phase == 4) out_.collectives[keyed_[w].first.a].first_wait = w;
 }
 
 }  // namespace
@@ -620,20 +630,16 @@ void drop_instances(WaitStates& waits) {
   waits.collectives = {};
 }
 
-WaitStates find_wait_states(const Trace& trace, const CallIndex& calls) {
+WaitStates find_wait_states(const Trace& trace, const CallIndex& calls, ProcessGroup& group) {
   WaitStates out;
-  Detector(trace, calls, out).run();
+  SoloProcess alone;  // a whole trace is searched whole on every process
+  Detector(trace, calls, out, trace.share ? group : alone).run();
   return out;
 }
 
-WaitStates find_wait_states(const Trace& trace, const CallIndex& calls, ProcessGroup& group) {
-  if (!trace.share) return find_wait_states(trace, calls);
-  WaitStates out;
-  Spread spread;
-  spread.group = &group;
-  spread.shares = gather_shares(group, *trace.share);
-  Detector(trace, calls, out, &spread).run();
-  return out;
+WaitStates find_wait_states(const Trace& trace, const CallIndex& calls) {
+  SoloProcess alone;
+  return find_wait_states(trace, calls, alone);
 }
 
 double wait_state_error(const WaitStates& reference, const WaitStates& other, WaitKind kind) {

@@ -25,11 +25,12 @@ struct CriticalPath {
                                       // skew or wrong matching): the path then ends there
 };
 
-CriticalPath find_critical_path(const Trace& trace, const WaitStates& waits, const SyncGraph& graph);
-// Spread over processes (the spread wait states and graph): the path walks from process to process
-// as it moves between ranks; the segments and length are whole on every process, the profile
-// holds this process's ranks (the others' zero).
+// One walk, whatever group it runs in (the group's wait states and graph): the path walks from
+// process to process as it moves between ranks (a group of one holds them all); the segments and
+// length are whole on every process, the profile holds this process's ranks (the others' zero).
 CriticalPath find_critical_path(const Trace& trace, const WaitStates& waits, const SyncGraph& graph,
                                 ProcessGroup& group);
+CriticalPath find_critical_path(const Trace& trace, const WaitStates& waits,
+                                const SyncGraph& graph);  // in a group of one
 
 }  // namespace wisp

@@ -61,13 +61,15 @@ struct DelayCosts {
   std::uint64_t cycles_broken = 0;  // backward-replay dependency cycles (inconsistent traces)
 };
 
-// With a group, on a trace spread over processes (the spread wait states and graph): the backward
-// replay runs on every process at once, wait states crossing between them in rounds of at most
-// about `round_bytes` sent per process (a rank with more to send goes on next round); the sums and
-// counts are whole on every process, the matrices hold this process's ranks (the others' zero).
+// One backward replay, whatever group it runs in (as Scalasca's): each process replays its own
+// ranks (Trace::share; all of them in a group of one), and a wait state whose two sides are on two
+// processes crosses between them, in rounds of at most about `round_bytes` sent per process (a
+// rank with more to send goes on next round). The sums and counts are whole on every process, the
+// matrices hold this process's ranks (the others' zero). A whole trace is replayed whole.
 inline constexpr std::size_t kReleaseRoundBytes = std::size_t{8} << 20;
+DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph, DelayRules rules,
+                          ProcessGroup& group, std::size_t round_bytes = kReleaseRoundBytes);
 DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const SyncGraph& graph,
-                          DelayRules rules = DelayRules::Scalasca, ProcessGroup* group = nullptr,
-                          std::size_t round_bytes = kReleaseRoundBytes);
+                          DelayRules rules = DelayRules::Scalasca);  // in a group of one
 
 }  // namespace wisp

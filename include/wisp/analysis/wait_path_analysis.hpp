@@ -34,13 +34,14 @@ struct WaitPathAnalysis {
   OpenMpWaits openmp;  // hybrid traces only
 };
 
-WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options = {});
-// Spread over processes (a trace read with a ProcessGroup: Trace::share), as Scalasca's parallel
-// replay: each process analyses its ranks and exchanges what crosses to the others; every
-// process ends with the results analyze_wait_paths gives the whole trace, except the wait-state
-// instances (and the graph they are found on), which stay those of its ranks.
+// One analysis, whatever group it runs in (as Scalasca's replay): each process analyses its own
+// ranks (a trace read with a ProcessGroup: Trace::share; all of them in a group of one) and
+// exchanges what crosses to the others; every process ends with the results a group of one gives
+// the whole trace, except the wait-state instances (and the graph they are found on), which stay
+// those of its ranks.
 WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options, ProcessGroup& group,
                                     StepRunner& run = one_after_another());
+WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options = {});  // in a group of one
 
 // Every metric of the analysis as tidy records (Scalasca names; see src/analysis/README.md, "Metrics", and
 // metric_catalogue.hpp).

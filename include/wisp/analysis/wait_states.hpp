@@ -87,11 +87,13 @@ struct WaitStates {
   std::array<CallpathMatrix, kWaitKindCount> counts;   // per kind: instances per (call path, rank)
 };
 
-WaitStates find_wait_states(const Trace& trace, const CallIndex& calls);
-// Spread over processes (Trace::share): the instances whose waiting side or delayer is one of this
-// process's ranks (all of a collective instance's when one of its members is), in the order
-// find_wait_states gives the whole trace, and the sums of this process's ranks (the others' zero).
+// One search, whatever group it runs in (as Scalasca's replay): each process searches its own
+// ranks (Trace::share; all of them in a group of one) and only the facts another process reads
+// cross to it. Its instances are those whose waiting side or delayer is one of its ranks (all of a
+// collective instance's when one of its members is), in the order a group of one finds them in
+// the whole trace; the sums are its ranks' (the others' zero).
 WaitStates find_wait_states(const Trace& trace, const CallIndex& calls, ProcessGroup& group);
+WaitStates find_wait_states(const Trace& trace, const CallIndex& calls);  // in a group of one
 
 // Frees the per-instance tables (instances, p2p_wait, collective_wait, collectives: what the
 // timelines read) and keeps the sums per (call path, rank) and init/finalize: all the reports
