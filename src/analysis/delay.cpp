@@ -355,8 +355,9 @@ class DelayReplay {
     outbox_.resize(P);
     // The wait states two processes share, in WaitKey order on both: a release names one by its
     // place in that list (no key to look up as it arrives).
+    // (In a group of one, both sides of every wait state are here.)
     std::vector<std::pair<WaitKey, std::uint32_t>> keys;
-    for (std::uint32_t w = 0; w < waits_.instances.size(); ++w) {
+    for (std::uint32_t w = 0; w < waits_.instances.size() && P > 1; ++w) {
       const WaitState& ws = waits_.instances[w];
       if (trace_.holds(ws.rank) != trace_.holds(ws.delayer)) keys.emplace_back(wait_key(ws), w);
     }
@@ -467,7 +468,7 @@ class DelayReplay {
 
   // The waiting sides' parts go home; the scalar sums and counts are added over processes.
   void return_shares() {
-    for (std::uint32_t w = 0; w < waits_.instances.size(); ++w) {
+    for (std::uint32_t w = 0; w < place_.size(); ++w) {  // place_: empty when none is shared
       const WaitState& ws = waits_.instances[w];
       if (waiter_share_[w].set && !trace_.holds(ws.rank)) to_owner(ws.rank).put(place_[w]).put(waiter_share_[w]);
     }
