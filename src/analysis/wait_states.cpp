@@ -83,11 +83,14 @@ struct OrderKey {
   auto operator<=>(const OrderKey&) const = default;
 };
 
-// What the other processes of the group hold and this one reads: the facts of their message
-// sides, collective members and MPI_Init / MPI_Finalize calls (all empty when nothing crosses).
+// What crossed between the processes of the group: the facts of the other processes' message
+// sides, the members of collective instances on several processes (this process's own members
+// too: read in one pass per rank) and every rank's MPI_Init / MPI_Finalize (all empty when nothing
+// crosses).
 struct Crossed {
   std::vector<std::pair<std::uint64_t, SideCalls>> sides;  // by (message << 1 | is receiver)
   std::vector<MemberFacts> members;                        // like Trace::collective_members
+  std::vector<char> crossed_member;                        // per member: its facts are in `members`
   std::vector<InitFinalizeFacts> ranks;                    // by rank
 };
 
@@ -287,8 +290,10 @@ class Detector {
     if (!inst.complete || inst.count < 2) return out;
     const CollectiveMember* m = trace_.members(inst);
     for (std::uint32_t k = 0; k < inst.count; ++k) {
-      const MemberFacts f =
-          holds(m[k].rank) ? member_facts(m[k].rank, m[k].record) : crossed_.members.at(inst.first + k);
+      const std::uint32_t slot = inst.first + k;
+      const bool crossed = !crossed_.crossed_member.empty() && crossed_.crossed_member[slot];
+      if (!crossed && !holds(m[k].rank)) throw Error("wait states: a collective member's facts crossed to no process");
+      const MemberFacts f = crossed ? crossed_.members[slot] : member_facts(m[k].rank, m[k].record);
       if (!f.usable) return {};
       out.push_back(Member{m[k].rank, m[k].record, f.begin, f.end, f.callpath, f.end_event});
     }
@@ -551,11 +556,14 @@ void Detector::gather_facts() {
   for (Rank r = 0; r < trace_.rank_count(); ++r)
     if (holds(r)) mine.put(r).put(rank_facts(r));
   crossed_.members.assign(trace_.collective_members.size(), MemberFacts{});
+  crossed_.crossed_member.assign(trace_.collective_members.size(), 0);
   crossed_.ranks.assign(trace_.rank_count(), InitFinalizeFacts{});
   for (const std::string& packet : all_gather(group_, mine.take())) {
     Unpacker in(packet);
-    for (auto slot = in.get<std::uint32_t>(); slot != kNone; slot = in.get<std::uint32_t>())
+    for (auto slot = in.get<std::uint32_t>(); slot != kNone; slot = in.get<std::uint32_t>()) {
       crossed_.members.at(slot) = in.get<MemberFacts>();
+      crossed_.crossed_member[slot] = 1;  // this process's own too: read in one pass per rank
+    }
     while (!in.done()) {
       const auto r = in.get<Rank>();
       crossed_.ranks.at(r) = in.get<InitFinalizeFacts>();
