@@ -15,6 +15,7 @@ namespace wisp {
 
 std::string_view short_term_metric(WaitKind k) { return wait_metric(WaitRole::ShortTermDelay, k); }
 std::string_view long_term_metric(WaitKind k) { return wait_metric(WaitRole::LongTermDelay, k); }
+std::string_view aggregate_delay_metric(WaitKind k) { return wait_metric(WaitRole::DelayAggregate, k); }
 std::string_view direct_wait_metric(WaitKind k) { return wait_metric(WaitRole::DirectWait, k); }
 std::string_view indirect_wait_metric(WaitKind k) { return wait_metric(WaitRole::IndirectWait, k); }
 

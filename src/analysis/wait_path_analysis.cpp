@@ -25,6 +25,29 @@ void gather_all_rows(WaitPathAnalysis& a, const Trace& trace, ProcessGroup& grou
       gather_rows(*m, group, shares);
 }
 
+void add_into(CallpathMatrix& sum, const CallpathMatrix& m) {
+  for (std::size_t i = 0; i < sum.values.size(); ++i) sum.values[i] += m.values[i];
+}
+
+// Delay.MPI.pattern's tree above the short- and long-term costs: each kind's sum of the two
+// (*_aggregate), then the point-to-point and collective kinds, then all of them (delay_mpi, and
+// delay, which holds the MPI delay costs only: the OpenMP ones are not computed).
+void add_delay_tree(MetricTable& t, const DelayCosts& d) {
+  CallpathMatrix p2p(d.short_term[0].slots, d.short_term[0].ranks), collective = p2p;
+  for (int k = 0; k < kDelayCategoryCount; ++k) {
+    CallpathMatrix sum = d.short_term[k];
+    add_into(sum, d.long_term[k]);
+    add_matrix(t, aggregate_delay_metric(WaitKind(k)), sum);
+    const bool point_to_point = WaitKind(k) == WaitKind::LateSender || WaitKind(k) == WaitKind::LateReceiver;
+    add_into(point_to_point ? p2p : collective, sum);
+  }
+  add_matrix(t, metric::kDelayP2p, p2p);
+  add_matrix(t, metric::kDelayCollective, collective);
+  add_into(p2p, collective);
+  add_matrix(t, metric::kDelayMpi, p2p);
+  add_matrix(t, metric::kDelay, p2p);
+}
+
 }  // namespace
 
 WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& options, ProcessGroup& group,
@@ -85,6 +108,7 @@ MetricTable metric_table(const WaitPathAnalysis& a) {
     add_matrix(t, short_term_metric(WaitKind(k)), a.delays.short_term[k]);
     add_matrix(t, long_term_metric(WaitKind(k)), a.delays.long_term[k]);
   }
+  add_delay_tree(t, a.delays);
   return t;
 }
 

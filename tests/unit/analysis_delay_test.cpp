@@ -71,6 +71,12 @@ TEST_CASE("Paper 004 Fig. 2: A delays B in foo(), B's wait delays C", "[analysis
   CHECK(metric_of(t, table, "delay_latesender_longterm", "main/foo", 0) == Approx(2.0));
   CHECK(metric_value(table, "delay_latesender") == Approx(2.2));
   CHECK(metric_value(table, "delay_latesender_longterm") == Approx(2.0));
+  // Delay.MPI.pattern's tree: A's foo 2.0 + 2.0, B's MPI_Recv 0.2; all of it point to point.
+  CHECK(metric_of(t, table, "delay_latesender_aggregate", "main/foo", 0) == Approx(4.0));
+  CHECK(metric_of(t, table, "delay_latesender_aggregate", "main/MPI_Recv", 1) == Approx(0.2));
+  for (const char* m : {"delay_latesender_aggregate", "delay_p2p", "delay_mpi", "delay"})
+    CHECK(metric_value(table, m) == Approx(4.2));
+  CHECK(metric_value(table, "delay_collective") == 0);
   // Direct and indirect wait states (004 §IV-A): B's wait is direct, C's mostly indirect.
   CHECK(metric_of(t, table, "mpi_wait_direct_latesender", "main/MPI_Recv", 1) == Approx(2.0));
   CHECK(metric_of(t, table, "mpi_wait_indirect_latesender", "main/MPI_Recv", 1) == 0);
@@ -237,6 +243,13 @@ TEST_CASE("Late Broadcast and Early Reduce: delay costs and the critical path", 
   CHECK(metric_of(t, table, "mpi_earlyreduce", "main/MPI_Reduce", 1) == Approx(3.0));
   CHECK(metric_of(t, table, "delay_n21", "main/work2", 0) == Approx(3.0));
   CHECK(metric_value(table, "delay_n21") == Approx(3.0));
+  // Delay.MPI.pattern's tree: no long-term costs (no rank waited before the Bcast, and rank 0's
+  // Bcast wait is at its previous synchronisation with rank 1), so each aggregate is its short-term
+  // cost; both are collective: 3 + 3.
+  CHECK(metric_of(t, table, "delay_12n_aggregate", "main/work", 1) == Approx(3.0));
+  CHECK(metric_of(t, table, "delay_n21_aggregate", "main/work2", 0) == Approx(3.0));
+  for (const char* m : {"delay_collective", "delay_mpi", "delay"}) CHECK(metric_value(table, m) == Approx(6.0));
+  CHECK(metric_value(table, "delay_p2p") == 0);
   check_accounting(a);
   // The path: from rank 1's MPI_Finalize (8.2) back through its Reduce after the wait (7.6), to
   // the latest sender rank 0: work2, its Bcast after the wait (3.5), then the root rank 1: work,

@@ -31,11 +31,12 @@ namespace wisp {
 
 // Delay cost categories = the attributable wait kinds, in WaitKind order.
 inline constexpr int kDelayCategoryCount = 6;
-std::string_view short_term_metric(WaitKind k);     // delay_latesender, delay_latereceiver, delay_n2n,
-                                                    // delay_barrier, delay_12n, delay_n21
-std::string_view long_term_metric(WaitKind k);      // the same with "_longterm"
-std::string_view direct_wait_metric(WaitKind k);    // mpi_wait_direct_latesender, ...
-std::string_view indirect_wait_metric(WaitKind k);  // mpi_wait_indirect_latesender, ...
+std::string_view short_term_metric(WaitKind k);       // delay_latesender, delay_latereceiver, delay_n2n,
+                                                      // delay_barrier, delay_12n, delay_n21
+std::string_view long_term_metric(WaitKind k);        // the same with "_longterm"
+std::string_view aggregate_delay_metric(WaitKind k);  // the two summed: delay_latesender_aggregate, ...
+std::string_view direct_wait_metric(WaitKind k);      // mpi_wait_direct_latesender, ...
+std::string_view indirect_wait_metric(WaitKind k);    // mpi_wait_indirect_latesender, ...
 
 // Which rules split a wait state's costs (src/analysis/README.md, "Delay costs").
 //   Scalasca (default, as Scalasca 2.6's scout computes them): d⁺_c = max(d_c, 0) over the delayer's

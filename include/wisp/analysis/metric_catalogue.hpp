@@ -21,7 +21,16 @@ std::string_view analysis_key(AnalysisKind a);  // "profile", "wait_states", "cr
 const std::vector<std::string>& analysis_keys();
 
 // What a metric of one wait kind measures (the wait-state and delay metrics come one per kind).
-enum class WaitRole : std::uint8_t { None, Time, Count, DirectWait, IndirectWait, ShortTermDelay, LongTermDelay };
+enum class WaitRole : std::uint8_t {
+  None,
+  Time,
+  Count,
+  DirectWait,
+  IndirectWait,
+  ShortTermDelay,
+  LongTermDelay,
+  DelayAggregate,  // short- plus long-term delay costs (Scalasca's *_aggregate)
+};
 
 struct MetricInfo {
   std::string_view name;     // Scalasca's unique name ("mpi_latesender")
@@ -61,6 +70,10 @@ inline constexpr std::string_view kInterPartitionImbalance = "inter_partition_im
 inline constexpr std::string_view kOmpIbarrierWait = "omp_ibarrier_wait";
 inline constexpr std::string_view kOmpEbarrierWait = "omp_ebarrier_wait";
 inline constexpr std::string_view kOmpIdleThreads = "omp_idle_threads";
+inline constexpr std::string_view kDelay = "delay";
+inline constexpr std::string_view kDelayMpi = "delay_mpi";
+inline constexpr std::string_view kDelayP2p = "delay_p2p";
+inline constexpr std::string_view kDelayCollective = "delay_collective";
 }  // namespace metric
 
 }  // namespace wisp
