@@ -4,6 +4,7 @@
 #include "wisp/analysis/call_index.hpp"
 #include "wisp/analysis/metric_catalogue.hpp"
 #include "wisp/analysis/sync_graph.hpp"
+#include "wisp/analysis/time_tree.hpp"
 
 namespace wisp {
 
@@ -15,6 +16,7 @@ void gather_all_rows(WaitPathAnalysis& a, const Trace& trace, ProcessGroup& grou
   for (CallpathMatrix* m : {&a.profile.time, &a.profile.visits, &a.openmp.ibarrier, &a.openmp.ebarrier, &a.openmp.idle,
                             &a.critical_path.profile})
     gather_rows(*m, group, shares);
+  for (CallpathMatrix& m : a.profile.messages) gather_rows(m, group, shares);
   for (int k = 0; k < kWaitKindCount; ++k) {
     gather_rows(a.waits.seconds[k], group, shares);
     gather_rows(a.waits.counts[k], group, shares);
@@ -23,29 +25,6 @@ void gather_all_rows(WaitPathAnalysis& a, const Trace& trace, ProcessGroup& grou
     for (CallpathMatrix* m :
          {&a.delays.short_term[k], &a.delays.long_term[k], &a.delays.direct_wait[k], &a.delays.indirect_wait[k]})
       gather_rows(*m, group, shares);
-}
-
-void add_into(CallpathMatrix& sum, const CallpathMatrix& m) {
-  for (std::size_t i = 0; i < sum.values.size(); ++i) sum.values[i] += m.values[i];
-}
-
-// Delay.MPI.pattern's tree above the short- and long-term costs: each kind's sum of the two
-// (*_aggregate), then the point-to-point and collective kinds, then all of them (delay_mpi, and
-// delay, which holds the MPI delay costs only: the OpenMP ones are not computed).
-void add_delay_tree(MetricTable& t, const DelayCosts& d) {
-  CallpathMatrix p2p(d.short_term[0].slots, d.short_term[0].ranks), collective = p2p;
-  for (int k = 0; k < kDelayCategoryCount; ++k) {
-    CallpathMatrix sum = d.short_term[k];
-    add_into(sum, d.long_term[k]);
-    add_matrix(t, aggregate_delay_metric(WaitKind(k)), sum);
-    const bool point_to_point = WaitKind(k) == WaitKind::LateSender || WaitKind(k) == WaitKind::LateReceiver;
-    add_into(point_to_point ? p2p : collective, sum);
-  }
-  add_matrix(t, metric::kDelayP2p, p2p);
-  add_matrix(t, metric::kDelayCollective, collective);
-  add_into(p2p, collective);
-  add_matrix(t, metric::kDelayMpi, p2p);
-  add_matrix(t, metric::kDelay, p2p);
 }
 
 }  // namespace
@@ -57,6 +36,7 @@ WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& o
     CallIndex calls;
     run.step("profile and call index", [&] {
       a.profile = compute_profile(trace);
+      a.time_classes = classify_callpaths(trace.defs);
       a.openmp = find_openmp_waits(trace, a.profile);
       calls = index_mpi_calls(trace);
     });
@@ -84,7 +64,9 @@ WaitPathAnalysis analyze_wait_paths(const Trace& trace, const WaitPathOptions& o
 MetricTable metric_table(const WaitPathAnalysis& a) {
   MetricTable t;
   add_matrix(t, metric::kTime, a.profile.time);
+  add_time_tree(t, a.profile, &a.openmp.idle, a.time_classes);
   add_matrix(t, metric::kVisits, a.profile.visits);
+  for (int s = 0; s < kMessageStatCount; ++s) add_matrix(t, message_stat_metric(MessageStat(s)), a.profile.messages[s]);
   for (int k = 0; k < kWaitKindCount; ++k) add_matrix(t, metric_name(WaitKind(k)), a.waits.seconds[k]);
   for (int k = 0; k < kWaitKindCount; ++k) add_matrix(t, count_metric_name(WaitKind(k)), a.waits.counts[k]);
   if (a.openmp.idle.slots > 0) {  // hybrid traces
@@ -108,7 +90,7 @@ MetricTable metric_table(const WaitPathAnalysis& a) {
     add_matrix(t, short_term_metric(WaitKind(k)), a.delays.short_term[k]);
     add_matrix(t, long_term_metric(WaitKind(k)), a.delays.long_term[k]);
   }
-  add_delay_tree(t, a.delays);
+  add_sums(t, a.profile.time.slots, a.profile.time.ranks);
   return t;
 }
 

@@ -40,7 +40,7 @@ Command analyze_command() {
              "scalasca: delay costs as Scalasca 2.6 computes them (default); paper: paper 004 as written")
       .one_of({"scalasca", "paper"});
   cmd.option("--json", o->json, "print JSON instead of text");
-  cmd.option("--detail", a.detail, "JSON: also the per-segment lists (critical-path segments)");
+  cmd.option("--detail", a.detail, "also every metric in Scalasca's tree (text) and the per-segment lists (JSON)");
   cmd.option("-o,--output", a.output,
              "also write analysis.json, analysis.txt, pop_windows.csv, report.html and analysis.cubex (Cube 4) into "
              "this directory");

@@ -146,7 +146,7 @@ Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) 
   if (!root) return {};
   const std::string source = o.trace.string();
   Written w{trace_analysis_json(summary, source, analysis, o.detail),
-            trace_analysis_text(summary, source, analysis, static_cast<std::size_t>(o.top)),
+            trace_analysis_text(summary, source, analysis, static_cast<std::size_t>(o.top), o.detail),
             {},
             {},
             {}};
@@ -172,7 +172,7 @@ Written analyze(const AnalyzeOptions& o) {
   AnalysisRunner cores;
   const TraceAnalysis analysis = analyze_trace(trace, options, cores);
   Written w{trace_analysis_json(trace, source, analysis, o.detail),
-            trace_analysis_text(trace, source, analysis, static_cast<std::size_t>(o.top)),
+            trace_analysis_text(trace, source, analysis, static_cast<std::size_t>(o.top), o.detail),
             {},
             {},
             {}};

@@ -31,43 +31,8 @@ OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { 
 OTF2_TimeStamp post_flush(void*, OTF2_FileType, OTF2_LocationRef) { return 0; }
 OTF2_FlushCallbacks flush_callbacks{pre_flush, post_flush};
 
-// Role and paradigm Score-P gives a region, for regions that did not come from OTF2.
-OTF2_RegionRole role_of(const Region& r) {
-  if (r.otf2_role != 0) return r.otf2_role;
-  switch (r.kind) {
-    case RegionKind::MpiPointToPoint:
-      return OTF2_REGION_ROLE_POINT2POINT;
-    case RegionKind::MpiCollective:
-      switch (r.mpi) {
-        case MpiFunction::Barrier:
-          return OTF2_REGION_ROLE_BARRIER;
-        case MpiFunction::Bcast:
-        case MpiFunction::Scatter:
-        case MpiFunction::Scatterv:
-          return OTF2_REGION_ROLE_COLL_ONE2ALL;
-        case MpiFunction::Reduce:
-        case MpiFunction::Gather:
-        case MpiFunction::Gatherv:
-          return OTF2_REGION_ROLE_COLL_ALL2ONE;
-        case MpiFunction::Scan:
-        case MpiFunction::Exscan:
-          return OTF2_REGION_ROLE_COLL_OTHER;
-        default:
-          return OTF2_REGION_ROLE_COLL_ALL2ALL;
-      }
-    case RegionKind::Measurement:
-      return OTF2_REGION_ROLE_ARTIFICIAL;
-    default:
-      return OTF2_REGION_ROLE_FUNCTION;
-  }
-}
-
-OTF2_Paradigm paradigm_of(const Region& r) {
-  if (r.otf2_paradigm != 0) return r.otf2_paradigm;
-  if (is_mpi(r.kind)) return OTF2_PARADIGM_MPI;
-  if (r.kind == RegionKind::Measurement) return OTF2_PARADIGM_MEASUREMENT_SYSTEM;
-  return OTF2_PARADIGM_USER;
-}
+OTF2_RegionRole role_of(const Region& r) { return region_role(r); }
+OTF2_Paradigm paradigm_of(const Region& r) { return region_paradigm(r); }
 
 class StringTable {
  public:

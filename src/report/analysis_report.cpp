@@ -166,4 +166,24 @@ std::string analysis_text(const TraceSummary& trace, const std::string& source, 
   return out;
 }
 
+std::string metric_tree_text(const MetricTable& table) {
+  std::vector<std::string_view> shown;  // the table's metrics and their ancestors
+  for (const std::string& m : table.metrics)
+    for (const MetricInfo* x = find_metric(m); x && x->unit != "ratio"; x = find_metric(x->parent))
+      if (std::find(shown.begin(), shown.end(), x->name) == shown.end()) shown.push_back(x->name);
+  std::string out = "Metrics (Scalasca's tree: totals over call paths and ranks)\n";
+  const auto visit = [&](auto&& self, std::string_view parent, int depth) -> void {
+    for (const MetricInfo& m : metric_catalogue()) {
+      if (m.parent != parent || std::find(shown.begin(), shown.end(), m.name) == shown.end()) continue;
+      const double total = metric_value(table, m.name);
+      const std::string value =
+          m.unit == "sec" ? fmt::format("{:.6f} s", total) : fmt::format("{:.0f} {}", total, m.unit);
+      out += fmt::format("  {:<{}}{:<{}} {:>20}  {}\n", "", 2 * depth, m.name, 40 - 2 * depth, value, m.display);
+      self(self, m.name, depth + 1);
+    }
+  };
+  visit(visit, "", 0);
+  return out;
+}
+
 }  // namespace wisp

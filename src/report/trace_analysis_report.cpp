@@ -66,7 +66,7 @@ nlohmann::json communication_json(const CommMatrix& m) {
 }
 
 std::string trace_analysis_text(const TraceSummary& trace, const std::string& source, const TraceAnalysis& a,
-                                std::size_t top) {
+                                std::size_t top, bool detail) {
   std::string out = analysis_text(trace, source, a.wait_paths, a.table, top);
   const auto section = [&out](const std::string& text) { (out += '\n') += text; };
   if (!a.threads.empty()) section(threads_text(trace, a.threads, top));
@@ -76,6 +76,7 @@ std::string trace_analysis_text(const TraceSummary& trace, const std::string& so
   }
   if (a.waits) section(wait_estimate_text(trace, *a.waits));
   if (a.pop) section(pop_text(*a.pop, top));
+  if (detail) section(metric_tree_text(a.table));
   return out;
 }
 

@@ -162,6 +162,46 @@ Region make_region(std::string name) {
   return r;
 }
 
+std::uint8_t region_role(const Region& r) {
+  // OTF2_Definitions.h: FUNCTION 1, BARRIER 15, COLL_ONE2ALL 23, COLL_ALL2ONE 24, COLL_ALL2ALL 25,
+  // COLL_OTHER 26, POINT2POINT 28, ARTIFICIAL 31.
+  if (r.otf2_role != 0) return r.otf2_role;
+  switch (r.kind) {
+    case RegionKind::MpiPointToPoint:
+      return 28;
+    case RegionKind::MpiCollective:
+      switch (r.mpi) {
+        case MpiFunction::Barrier:
+          return 15;
+        case MpiFunction::Bcast:
+        case MpiFunction::Scatter:
+        case MpiFunction::Scatterv:
+          return 23;
+        case MpiFunction::Reduce:
+        case MpiFunction::Gather:
+        case MpiFunction::Gatherv:
+          return 24;
+        case MpiFunction::Scan:
+        case MpiFunction::Exscan:
+          return 26;
+        default:
+          return 25;
+      }
+    case RegionKind::Measurement:
+      return 31;
+    default:
+      return 1;
+  }
+}
+
+std::uint8_t region_paradigm(const Region& r) {
+  // OTF2_GeneralDefinitions.h: USER 1, MPI 4, MEASUREMENT_SYSTEM 6.
+  if (r.otf2_paradigm != 0) return r.otf2_paradigm;
+  if (is_mpi(r.kind)) return 4;
+  if (r.kind == RegionKind::Measurement) return 6;
+  return 1;
+}
+
 RegionId Definitions::add_region(Region region) {
   regions.push_back(std::move(region));
   return static_cast<RegionId>(regions.size() - 1);

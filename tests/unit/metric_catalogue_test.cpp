@@ -19,7 +19,7 @@ TEST_CASE("metric catalogue: unique names, known parents, units and analyses", "
     INFO(m.name);
     CHECK(names.insert(m.name).second);
     CHECK(!m.description.empty());
-    CHECK((m.unit == "sec" || m.unit == "occ" || m.unit == "ratio"));
+    CHECK((m.unit == "sec" || m.unit == "occ" || m.unit == "bytes" || m.unit == "ratio"));
   }
   for (const MetricInfo& m : metric_catalogue()) {
     INFO(m.name << " parent " << m.parent);
@@ -125,6 +125,6 @@ TEST_CASE("wisp analyze --list-metrics prints the catalogue without a trace", "[
     INFO(m.name);
     CHECK(r.out.find(std::string(m.name) + " ") != std::string::npos);
   }
-  CHECK(r.out.find("mpi_latesender                   time") != std::string::npos);
+  CHECK(r.out.find("mpi_latesender                   mpi_point2point") != std::string::npos);
   CHECK(test::run_wisp("analyze").exit_code == 2);
 }

@@ -36,13 +36,20 @@ struct MetricInfo {
   std::string_view name;     // Scalasca's unique name ("mpi_latesender")
   std::string_view display;  // its display name ("MPI Late Sender"; the NAME of Scalasca's .pattern)
   std::string_view parent;   // nearest ancestor in Scalasca's hierarchy that wisp has; "" for a root
-  std::string_view unit;     // "sec", "occ" (occurrences) or "ratio"
+  std::string_view unit;     // "sec", "occ" (occurrences), "bytes" or "ratio"
   AnalysisKind analysis = AnalysisKind::Profile;
   bool compared = false;  // a what-if run compares it call path by call path
   std::string_view description;
   WaitRole role = WaitRole::None;        // for the metrics of one wait kind:
   WaitKind kind = WaitKind::LateSender;  // that kind
+  bool sum = false;  // the sum of its children (Scalasca's POSTDERIVED sums of scout.spec): sum_of_children()
 };
+
+// A metric whose value is the sum of its children's, as Scalasca's remap spec derives it.
+constexpr MetricInfo sum_of_children(MetricInfo m) {
+  m.sum = true;
+  return m;
+}
 
 std::span<const MetricInfo> metric_catalogue();
 // Scalasca's display name of a metric ("MPI Late Sender"; Cube's disp_name); the name itself if none.
@@ -51,6 +58,8 @@ const MetricInfo* find_metric(std::string_view name);  // nullptr if unknown
 std::vector<const MetricInfo*> metrics_of(AnalysisKind a);
 // The metric of a wait kind in a role; "" if there is none (no delay metrics for Early Scan).
 std::string_view wait_metric(WaitRole role, WaitKind kind);
+// The catalogue's sums (MetricInfo::sum), deepest first: each after every sum below it.
+std::vector<const MetricInfo*> sums_deepest_first();
 // Whether a what-if run compares `metric` call path by call path when `requested` analysis keys
 // were asked for: compared metrics of the profile always, the others when their analysis is.
 bool compared_by_callpath(std::string_view metric, const std::vector<std::string>& requested);

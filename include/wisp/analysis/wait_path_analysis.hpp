@@ -14,6 +14,7 @@
 #include "wisp/analysis/partitions.hpp"
 #include "wisp/analysis/profile.hpp"
 #include "wisp/analysis/step_runner.hpp"
+#include "wisp/analysis/time_tree.hpp"
 #include "wisp/analysis/wait_states.hpp"
 
 namespace wisp {
@@ -26,6 +27,7 @@ struct WaitPathOptions {
 
 struct WaitPathAnalysis {
   Profile profile;
+  TimeClasses time_classes;
   WaitStates waits;
   CriticalPath critical_path;
   Partitions partitions;

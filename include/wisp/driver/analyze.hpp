@@ -19,7 +19,7 @@ struct AnalyzeOptions {
   std::filesystem::path output;        // also write the directory
   std::filesystem::path chrome_trace;  // also write the timeline
   bool force = false;
-  bool detail = false;        // JSON with the per-segment lists (critical-path segments)
+  bool detail = false;        // JSON: the per-segment lists (critical-path segments); text: every metric
   std::string html_window;    // "START:END" [s]: report-window.html shows it (report_views.hpp)
   double html_limit_mb = 20;  // report.html's size limit [MB] (report_views.hpp)
   bool no_cube = false;       // the output directory without analysis.cubex

@@ -26,6 +26,11 @@ nlohmann::json analysis_json(const TraceSummary& trace, const std::string& sourc
                              const MetricTable& table, bool detail = false);
 
 // Human-readable tables, `top` call paths per metric.
+// Every metric of the table in the catalogue's tree (Scalasca's, as Cube's metric pane shows it:
+// parents before children, each with its total over call paths and ranks and its display name);
+// ratios, which do not add up, are left out.
+std::string metric_tree_text(const MetricTable& table);
+
 std::string analysis_text(const TraceSummary& trace, const std::string& source, const WaitPathAnalysis& analysis,
                           const MetricTable& table, std::size_t top = 8);
 

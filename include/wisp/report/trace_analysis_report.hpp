@@ -22,9 +22,10 @@ nlohmann::json trace_analysis_json(const TraceSummary& trace, const std::string&
 // The communication matrix: ranks, totals and the pairs as [from, to, messages, bytes].
 nlohmann::json communication_json(const CommMatrix& matrix);
 
-// `top` rows per table (call paths, paths, windows).
+// `top` rows per table (call paths, paths, windows); `detail`: also every metric of the table in
+// Scalasca's metric tree (metric_tree_text()).
 std::string trace_analysis_text(const TraceSummary& trace, const std::string& source, const TraceAnalysis& analysis,
-                                std::size_t top = 8);
+                                std::size_t top = 8, bool detail = false);
 
 // The metric catalogue as a table: name, parent, unit, analysis, description (--list-metrics).
 std::string metric_catalogue_text();

@@ -116,6 +116,11 @@ struct Region {
 // Builds a region definition with the role and paradigm Score-P gives it.
 Region make_region(std::string name);
 
+// A region's OTF2 role and paradigm (OTF2_RegionRole, OTF2_Paradigm): as read from OTF2, else the
+// ones Score-P gives a region of its kind (regions of generated traces and other writers').
+std::uint8_t region_role(const Region& r);
+std::uint8_t region_paradigm(const Region& r);
+
 // An OpenMP barrier, implicit (end of a parallel region or worksharing construct) or explicit:
 // where the threads of a team meet (OTF2 roles IMPLICIT_BARRIER and BARRIER, paradigm OpenMP).
 inline bool is_openmp_barrier(const Region& r) {
