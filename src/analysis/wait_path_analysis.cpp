@@ -17,6 +17,11 @@ void gather_all_rows(WaitPathAnalysis& a, const Trace& trace, ProcessGroup& grou
                             &a.critical_path.profile})
     gather_rows(*m, group, shares);
   for (CallpathMatrix& m : a.profile.messages) gather_rows(m, group, shares);
+  WrongOrder& wo = a.waits.wrong_order;
+  for (CallpathMatrix* m :
+       {&a.waits.barrier_completion, &a.waits.nxn_completion, &a.waits.init_completion, &a.waits.late_sender_syncs,
+        &a.waits.late_receiver_syncs, &wo.different, &wo.same, &wo.communications, &wo.synchronizations})
+    gather_rows(*m, group, shares);
   for (int k = 0; k < kWaitKindCount; ++k) {
     gather_rows(a.waits.seconds[k], group, shares);
     gather_rows(a.waits.counts[k], group, shares);
@@ -69,6 +74,15 @@ MetricTable metric_table(const WaitPathAnalysis& a) {
   for (int s = 0; s < kMessageStatCount; ++s) add_matrix(t, message_stat_metric(MessageStat(s)), a.profile.messages[s]);
   for (int k = 0; k < kWaitKindCount; ++k) add_matrix(t, metric_name(WaitKind(k)), a.waits.seconds[k]);
   for (int k = 0; k < kWaitKindCount; ++k) add_matrix(t, count_metric_name(WaitKind(k)), a.waits.counts[k]);
+  add_matrix(t, metric::kBarrierCompletion, a.waits.barrier_completion);
+  add_matrix(t, metric::kNxnCompletion, a.waits.nxn_completion);
+  add_matrix(t, metric::kInitCompletion, a.waits.init_completion);
+  add_matrix(t, "mpi_lswo_different", a.waits.wrong_order.different);
+  add_matrix(t, "mpi_lswo_same", a.waits.wrong_order.same);
+  add_matrix(t, "mpi_clswo_count", a.waits.wrong_order.communications);
+  add_matrix(t, "mpi_slswo_count", a.waits.wrong_order.synchronizations);
+  add_matrix(t, "mpi_sls_count", a.waits.late_sender_syncs);
+  add_matrix(t, "mpi_slr_count", a.waits.late_receiver_syncs);
   if (a.openmp.idle.slots > 0) {  // hybrid traces
     add_matrix(t, metric::kOmpIbarrierWait, a.openmp.ibarrier);
     add_matrix(t, metric::kOmpEbarrierWait, a.openmp.ebarrier);

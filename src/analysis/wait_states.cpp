@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <map>
 #include <set>
@@ -37,6 +38,7 @@ struct SideCalls {
   CallTimes event_call, request_call;
   std::uint32_t event_call_id = kNone, request_call_id = kNone;
   EventIndex event = kNone, request_event = kNone;
+  double event_time = 0;  // the event's time (a send's: what Late Sender, wrong order compares)
   bool blocking = false;  // an MpiSend / MpiRecv event
 };
 
@@ -53,6 +55,7 @@ SideCalls side_calls(const Trace& trace, const CallIndex& calls, Rank r, std::ui
   s.request_event = p.request_event;
   s.blocking = p.event != kNone && (trace.event(r, p.event).kind == EventKind::MpiSend ||
                                     trace.event(r, p.event).kind == EventKind::MpiRecv);
+  if (p.event != kNone) s.event_time = trace.event(r, p.event).time;
   const bool event = want == Want::Both || want == Want::Event || s.blocking;
   const bool request = want == Want::Both || (want == Want::Completion && !s.blocking);
   if (event && s.event_call_id != kNone) s.event_call = call_times(trace, r, s.event_call_id);
@@ -122,6 +125,7 @@ class Detector {
     merge_instances();
     assign_sides();
     totals();
+    wrong_order();
   }
 
  private:
@@ -325,6 +329,8 @@ class Detector {
   }
 
   void collectives() {
+    out_.barrier_completion = CallpathMatrix(trace_);
+    out_.nxn_completion = CallpathMatrix(trace_);
     out_.collectives.assign(trace_.collectives.size(), CollectiveSync{});
     for (std::uint32_t i = 0; i < trace_.collectives.size(); ++i) {
       const CollectiveInstance& inst = trace_.collectives[i];
@@ -343,7 +349,18 @@ class Detector {
         prefix(m, sync, i);
       else
         all_to_all(cls == CollectiveClass::Barrier ? WaitKind::WaitBarrier : WaitKind::WaitNxN, m, sync, i);
+      if (cls == CollectiveClass::Barrier || cls == CollectiveClass::NxN)
+        for (const Member& x : m)
+          if (holds(x.rank))
+            (cls == CollectiveClass::Barrier ? out_.barrier_completion : out_.nxn_completion)
+                .at(slot_of(x.callpath), x.rank) += completion(x.end, sync.sync_begin, sync.earliest_end);
     }
+  }
+
+  // Scalasca's completion time of a member leaving at `end`: after the earliest leave, not before
+  // the latest enter (MPI.pattern, PRE_SYNC_COLL / PRE_COLL_N2N / PRE_INIT).
+  static double completion(double end, double latest_begin, double earliest_end) {
+    return std::max(0.0, end - std::max(earliest_end, std::min(latest_begin, end)));
   }
 
   // Barrier, N×N and communicator management: everyone waits for the latest begin.
@@ -442,6 +459,14 @@ class Detector {
   void finalize() {
     out_.init = init_finalize(false);
     out_.finalize = init_finalize(true);
+    out_.init_completion = CallpathMatrix(trace_);
+    for (Rank r = 0; r < trace_.rank_count() && out_.init.present; ++r) {
+      if (!holds(r)) continue;
+      const InitFinalizeFacts rf = rank_facts(r);
+      if (rf.has_init)
+        out_.init_completion.at(slot_of(rf.init.callpath), r) +=
+            completion(rf.init.leave, out_.init.latest_enter, out_.init.earliest_leave);
+    }
     const InitFinalizeSync& f = out_.finalize;
     if (!f.present) return;
     const EventIndex latest_leave = facts_of(f.latest).finalize_leave;
@@ -472,7 +497,15 @@ class Detector {
     keyed_ = {};
   }
 
+  // The bytes of message `id` as its receiver recorded them (the sender's on another process: equal).
+  std::uint64_t message_bytes(std::uint32_t id) const {
+    const Message& msg = trace_.message(id);
+    return holds(msg.receiver) ? trace_.recv_of(msg).bytes : trace_.send_of(msg).bytes;
+  }
+
   void totals() {
+    out_.late_sender_syncs = CallpathMatrix(trace_);
+    out_.late_receiver_syncs = CallpathMatrix(trace_);
     for (int k = 0; k < kWaitKindCount; ++k) {
       out_.seconds[k] = CallpathMatrix(trace_);
       out_.counts[k] = CallpathMatrix(trace_);
@@ -481,8 +514,81 @@ class Detector {
       if (!holds(w.rank)) continue;
       const int k = static_cast<int>(w.kind);
       out_.seconds[k].at(slot_of(w.callpath), w.rank) += w.seconds;
-      out_.counts[k].at(slot_of(w.callpath), w.rank) += 1;
+      // Point-to-point instances of empty messages are synchronisations (Counts.pattern)
+      const bool p2p = w.kind == WaitKind::LateSender || w.kind == WaitKind::LateReceiver;
+      if (p2p && message_bytes(w.source) == 0)
+        (w.kind == WaitKind::LateSender ? out_.late_sender_syncs : out_.late_receiver_syncs)
+            .at(slot_of(w.callpath), w.rank) += 1;
+      else
+        out_.counts[k].at(slot_of(w.callpath), w.rank) += 1;
     }
+  }
+
+  // Late Sender, wrong order (MPI.pattern, MPI_LATESENDER_WO): per receiving rank, its last 100
+  // Late Senders in the order Scalasca reports them (at the receive; a Wait*'s largest at the
+  // call's Leave). A receive whose message was sent before a buffered Late Sender's makes that one
+  // a wrong-order Late Sender (from the receive's source or another) and leaves the buffer.
+  void wrong_order() {
+    WrongOrder& wo = out_.wrong_order;
+    for (CallpathMatrix* m : {&wo.different, &wo.same, &wo.communications, &wo.synchronizations})
+      *m = CallpathMatrix(trace_);
+    std::vector<std::vector<std::pair<EventIndex, std::uint32_t>>> reported(trace_.rank_count());
+    for (std::uint32_t w = 0; w < out_.instances.size(); ++w) {
+      const WaitState& ws = out_.instances[w];
+      if (ws.kind != WaitKind::LateSender || !holds(ws.rank)) continue;
+      const std::uint32_t call = calls_.ranks[ws.rank].p2p_event[trace_.message(ws.source).recv];
+      const bool multi = is_wait_multi(call_times(trace_, ws.rank, call).function);
+      reported[ws.rank].emplace_back(multi ? trace_.ranks[ws.rank].mpi_calls[call].leave : ws.event, w);
+    }
+    for (Rank r = 0; r < trace_.rank_count(); ++r)
+      if (holds(r)) wrong_order_on(r, reported[r]);
+  }
+
+  void wrong_order_on(Rank r, std::vector<std::pair<EventIndex, std::uint32_t>>& reported) {
+    struct Buffered {
+      double sent, idle;
+      Rank source;
+      CallpathId callpath;
+      bool synchronization;
+    };
+    std::deque<Buffered> buffer;
+    std::sort(reported.begin(), reported.end());
+    std::size_t next = 0;
+    const std::vector<Event>& events = trace_.ranks[r].events;
+    for (EventIndex i = 0; i < events.size() && (next < reported.size() || !buffer.empty()); ++i) {
+      for (; next < reported.size() && reported[next].first == i; ++next) {
+        const WaitState& ws = out_.instances[reported[next].second];
+        const Message& msg = trace_.message(ws.source);
+        if (buffer.size() == 100) buffer.pop_front();
+        buffer.push_back({send_time(ws.source), ws.seconds, msg.sender, ws.callpath, trace_.recv_of(msg).bytes == 0});
+      }
+      if (events[i].kind != EventKind::MpiRecv && events[i].kind != EventKind::MpiIrecv) continue;
+      const P2P& recv = trace_.ranks[r].p2p[events[i].p2p()];
+      if (recv.message == kNone) continue;
+      const double sent = send_time(recv.message);
+      const Rank source = trace_.message(recv.message).sender;
+      for (auto it = buffer.begin(); it != buffer.end();) {
+        if (!(it->sent > sent)) {
+          ++it;
+          continue;
+        }
+        const std::uint32_t slot = slot_of(it->callpath);
+        (it->source == source ? out_.wrong_order.same : out_.wrong_order.different).at(slot, r) += it->idle;
+        (it->synchronization ? out_.wrong_order.synchronizations : out_.wrong_order.communications).at(slot, r) += 1;
+        it = buffer.erase(it);
+      }
+    }
+  }
+
+  // The time of message `id`'s send event, here or crossed.
+  double send_time(std::uint32_t id) const {
+    const Message& msg = trace_.message(id);
+    if (holds(msg.sender)) return trace_.event(msg.sender, trace_.send_of(msg).event).time;
+    std::uint32_t k = id;
+    if (!trace_.message_ids.empty())
+      k = static_cast<std::uint32_t>(std::lower_bound(trace_.message_ids.begin(), trace_.message_ids.end(), id) -
+                                     trace_.message_ids.begin());
+    return side(k, false, Want::Event).event_time;
   }
 
   // The facts of message sides, collective members and MPI_Init / MPI_Finalize calls that another

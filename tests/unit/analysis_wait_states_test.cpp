@@ -176,3 +176,60 @@ TEST_CASE("Barrier waits of the imbalance generator follow its model", "[analysi
   CHECK(waited(t, w, WaitKind::WaitBarrier, "main/MPI_Barrier", 7) == Approx(0).margin(1e-6));
   CHECK(total(w, WaitKind::FinalizeWait) == Approx(0).margin(1e-6));
 }
+
+TEST_CASE("completion times: a member's time in a barrier, N x N or MPI_Init after the first one left",
+          "[analysis][wait_states]") {
+  // MPI_Init: ranks 0-2 in [0, 0.5], [0, 0.8], [0.1, 0.6]: the last enters at 0.1, the first
+  // leaves at 0.5 -> completion 0, 0.3, 0.1. Barrier [1, 3], [2, 4], [2.5, 3.5]: last enter 2.5,
+  // first leave 3 -> 0, 1.0, 0.5. Allreduce [5, 6], [5.2, 7], [4, 6.5]: 5.2 and 6 -> 0, 1.0, 0.5.
+  test::HandTrace h(3);
+  const double init_leave[3] = {0.5, 0.8, 0.6}, init_enter[3] = {0, 0, 0.1};
+  const double bar[3][2] = {{1, 3}, {2, 4}, {2.5, 3.5}}, all[3][2] = {{5, 6}, {5.2, 7}, {4, 6.5}};
+  for (Rank r = 0; r < 3; ++r) {
+    h.enter(r, 0, "main");
+    h.init(r, init_enter[r], init_leave[r]);
+    h.collective(r, bar[r][0], bar[r][1], "MPI_Barrier", 0);
+    h.collective(r, all[r][0], all[r][1], "MPI_Allreduce", 0);
+    h.finalize(r, 8, 9);
+    h.leave(r, 9, "main");
+  }
+  const Trace t = h.finish();
+  const MetricTable table = metric_table(analyze_wait_paths(t));
+  const double expected[3] = {0, 1.0, 0.5}, init[3] = {0, 0.3, 0.1};
+  for (Rank r = 0; r < 3; ++r) {
+    INFO("rank " << r);
+    CHECK(test::metric_of(t, table, "mpi_barrier_completion", "main/MPI_Barrier", r) == Approx(expected[r]));
+    CHECK(test::metric_of(t, table, "mpi_nxn_completion", "main/MPI_Allreduce", r) == Approx(expected[r]));
+    CHECK(test::metric_of(t, table, "mpi_init_completion", "main/MPI_Init", r) == Approx(init[r]).margin(1e-12));
+  }
+}
+
+TEST_CASE("Late Sender, wrong order: a message received after a later-sent one, from another source or the same",
+          "[analysis][wait_states]") {
+  // Rank 0 receives from rank 1 in [1, 5.5] (sent at 5: Late Sender 4.0), then from rank 2 in
+  // [5.5, 5.6] (sent at 1, before): the first Late Sender was a wrong order from a different source.
+  // Then from rank 1 with tag 7 in [6, 9.5] (sent at 9: Late Sender 3.0, 0 bytes), then with tag 8
+  // in [9.5, 9.6] (sent at 8.5): wrong order from the same source, of an empty message.
+  test::HandTrace h(3);
+  for (Rank r = 0; r < 3; ++r) h.enter(r, 0, "main");
+  h.recv(0, 1, 5.5, 1, 0, 8);
+  h.recv(0, 5.5, 5.6, 2, 0, 8);
+  h.send(1, 5, 5.1, 0, 0, 8);
+  h.send(2, 1, 1.1, 0, 0, 8);
+  h.send(1, 8.5, 8.6, 0, 8, 8);
+  h.send(1, 9, 9.1, 0, 7, 0);
+  h.recv(0, 6, 9.5, 1, 7, 0);
+  h.recv(0, 9.5, 9.6, 1, 8, 8);
+  for (Rank r = 0; r < 3; ++r) h.leave(r, 10, "main");
+  const Trace t = h.finish();
+  const MetricTable table = metric_table(analyze_wait_paths(t));
+  CHECK(test::metric_of(t, table, "mpi_latesender", "main/MPI_Recv", 0) == Approx(7.0));
+  CHECK(test::metric_of(t, table, "mpi_lswo_different", "main/MPI_Recv", 0) == Approx(4.0));
+  CHECK(test::metric_of(t, table, "mpi_lswo_same", "main/MPI_Recv", 0) == Approx(3.0));
+  CHECK(test::metric_of(t, table, "mpi_latesender_wo", "main/MPI_Recv", 0) == Approx(7.0));
+  CHECK(test::metric_of(t, table, "mpi_clswo_count", "main/MPI_Recv", 0) == 1);
+  CHECK(test::metric_of(t, table, "mpi_slswo_count", "main/MPI_Recv", 0) == 1);
+  // The empty message's Late Sender is a synchronisation's, the other a communication's.
+  CHECK(test::metric_of(t, table, "mpi_cls_count", "main/MPI_Recv", 0) == 1);
+  CHECK(test::metric_of(t, table, "mpi_sls_count", "main/MPI_Recv", 0) == 1);
+}

@@ -77,6 +77,13 @@ struct InitFinalizeSync {
   bool present = false;
 };
 
+// Late Sender, wrong order (MPI.pattern): the waiting time of Late Senders whose message was sent
+// after one the rank received later, from a different source or the same; and their instances, of
+// messages with data (mpi_clswo_count) and of empty ones (mpi_slswo_count), per (call path, rank).
+struct WrongOrder {
+  CallpathMatrix different, same, communications, synchronizations;
+};
+
 struct WaitStates {
   std::vector<WaitState> instances;
   std::vector<std::vector<std::uint32_t>> p2p_wait;         // [rank][p2p record] -> instance or kNone
@@ -85,6 +92,14 @@ struct WaitStates {
   InitFinalizeSync init, finalize;
   std::array<CallpathMatrix, kWaitKindCount> seconds;  // per kind: waiting time per (call path, rank)
   std::array<CallpathMatrix, kWaitKindCount> counts;   // per kind: instances per (call path, rank)
+  // Scalasca's completion times (MPI.pattern): a member's time in the operation after the first one
+  // left it (not before the last one entered), per (call path, rank), in MPI barriers, N×N
+  // collectives and MPI_Init.
+  CallpathMatrix barrier_completion, nxn_completion, init_completion;
+  WrongOrder wrong_order;
+  // Late Sender / Late Receiver instances of empty messages (Scalasca's mpi_sls_count, mpi_slr_count:
+  // synchronisations); counts[] holds those of messages with data.
+  CallpathMatrix late_sender_syncs, late_receiver_syncs;
 };
 
 // One search, whatever group it runs in (as Scalasca's replay): each process searches its own
