@@ -88,6 +88,7 @@ class DelayReplay {
     costs_.assign(std::size_t(W) * K, 0.0);
     done_.assign(W, 0);
     waiter_share_.assign(W, Shares{});
+    propagating_.assign(W, 0.0);
     sums_.assign(P, RankSums{});
     pending_.resize(P);
     next_.resize(P);
@@ -139,6 +140,8 @@ class DelayReplay {
       if (!s.set || !trace_.holds(ws.rank)) continue;
       out_.direct_wait[static_cast<int>(ws.kind)].at(slot_of(ws.callpath), ws.rank) += s.direct;
       if (s.has_indirect) out_.indirect_wait[static_cast<int>(ws.kind)].at(slot_of(ws.callpath), ws.rank) += s.indirect;
+      if (propagating_[w] > 0 && (ws.kind == WaitKind::LateSender || ws.kind == WaitKind::LateReceiver))
+        out_.propagating[ws.kind == WaitKind::LateSender ? 0 : 1].at(slot_of(ws.callpath), ws.rank) += propagating_[w];
     }
     for (const RankSums& r : sums_) {
       out_.total_wait += r.total_wait;
@@ -264,7 +267,10 @@ class DelayReplay {
         }
       }
     }
-    if (fi > 0) propagate(ws, carried, fi, s);
+    if (fi > 0) {
+      propagate(ws, carried, fi, s);
+      mark_propagating(ws, std::min(ws.seconds / denom, 1.0));
+    }
     waiter_share_[w] = Shares{ws.seconds * fd, ws.seconds * fi, true, true};
     done_[w] = 1;
   }
@@ -300,7 +306,10 @@ class DelayReplay {
     }
     const double passed = scale_w * denom;  // < W only where the scale was clipped
     sums_[s].unattributed += ws.seconds - passed;
-    if (delayer_.waiting > 0) propagate(ws, carried, delayer_.waiting / denom, s, passed, scalasca_group_start(w));
+    if (delayer_.waiting > 0) {
+      propagate(ws, carried, delayer_.waiting / denom, s, passed, scalasca_group_start(w));
+      mark_propagating(ws, scale_w);
+    }
     const double indirect = scale_w * delayer_.waiting;
     waiter_share_[w] = Shares{ws.seconds - indirect, indirect, true, true};
     done_[w] = 1;
@@ -319,6 +328,19 @@ class DelayReplay {
     const auto first = rs.group_keys.begin() + g->key_first, last = first + g->key_count;
     const auto next = std::upper_bound(first, last, link.delayer_prev);
     return next == last ? kNone : *next;
+  }
+
+  // Scalasca's propagating wait states (Waitstates.MPI.pattern, DELAY_LATE_SENDER/RECEIVER): a
+  // point-to-point wait's scale min(W / (S + Ws), 1) times the size of each of the delayer's waits in
+  // the interval; a wait keeps the largest part any wait it caused marks.
+  void mark_propagating(const WaitState& ws, double scale) {
+    if (ws.kind != WaitKind::LateSender && ws.kind != WaitKind::LateReceiver) return;
+    if (!(scale > 0)) return;
+    const auto& points = graph_.ranks[ws.delayer].points;
+    for (const auto& [k, wait] : delayer_.waits) {
+      double& p = propagating_[points[k].waiter_of];
+      p = std::max(p, scale * wait);
+    }
   }
 
   // The indirect part goes to the delayer's own wait states in the interval, by their size.
@@ -516,6 +538,7 @@ class DelayReplay {
     double total_wait = 0, short_sum = 0, long_sum = 0, unattributed = 0;
   };
   std::vector<Shares> waiter_share_;  // per wait state
+  std::vector<double> propagating_;   // per wait state: its part that causes point-to-point waits elsewhere
   std::vector<RankSums> sums_;        // per rank
   ProcessGroup& group_;               // the processes the replay runs on, and what crosses between them:
   std::vector<RankShare> shares_;
@@ -555,6 +578,7 @@ DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const Syn
     out.direct_wait[k] = CallpathMatrix(trace);
     out.indirect_wait[k] = CallpathMatrix(trace);
   }
+  for (CallpathMatrix& m : out.propagating) m = CallpathMatrix(trace);
   SoloProcess alone;  // a whole trace is replayed whole on every process
   DelayReplay(trace, waits, graph, rules, out, trace.share ? group : alone, round_bytes).run();
   return out;

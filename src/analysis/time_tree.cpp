@@ -3,6 +3,7 @@
 #include "wisp/analysis/time_tree.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <regex>
 
 #include "wisp/analysis/metric_catalogue.hpp"
@@ -142,6 +143,35 @@ void add_time_tree(MetricTable& table, const Profile& profile, const CallpathMat
         }
     }
   for (std::size_t m = 0; m < metrics.size(); ++m) add_matrix(table, metrics[m], values[m]);
+  add_imbalance_heuristic(table, values[1], profile.visits);
+}
+
+void add_imbalance_heuristic(MetricTable& table, const CallpathMatrix& comp, const CallpathMatrix& visits) {
+  const std::uint32_t n = comp.ranks;
+  CallpathMatrix imbalance(comp.slots, n), above = imbalance, below = imbalance, single = imbalance, bypass = imbalance,
+                                           singularity = imbalance;
+  for (std::uint32_t s = 0; s < comp.slots && n > 0; ++s) {
+    const double average = comp.total(s) / n;
+    std::uint32_t visitors = 0;
+    for (Rank r = 0; r < n; ++r) {
+      const double diff = comp.at(s, r) - average;
+      imbalance.at(s, r) = std::abs(diff);
+      (diff > 0 ? above : below).at(s, r) = std::abs(diff);
+      visitors += visits.at(s, r) != 0;
+    }
+    if (average == 0 || visitors == n) continue;
+    for (Rank r = 0; r < n; ++r) {
+      const bool visited = visits.at(s, r) != 0;
+      if (!visited) bypass.at(s, r) = average;
+      if (visitors == 1) (visited ? single : singularity).at(s, r) = visited ? average * (n - 1) : average;
+    }
+  }
+  add_matrix(table, "imbalance", imbalance);
+  add_matrix(table, "imbalance_above", above);
+  add_matrix(table, "imbalance_above_single", single);
+  add_matrix(table, "imbalance_below", below);
+  add_matrix(table, "imbalance_below_bypass", bypass);
+  add_matrix(table, "imbalance_below_singularity", singularity);
 }
 
 void add_sums(MetricTable& table, std::uint32_t slots, std::uint32_t ranks) {

@@ -30,6 +30,7 @@ void gather_all_rows(WaitPathAnalysis& a, const Trace& trace, ProcessGroup& grou
     for (CallpathMatrix* m :
          {&a.delays.short_term[k], &a.delays.long_term[k], &a.delays.direct_wait[k], &a.delays.indirect_wait[k]})
       gather_rows(*m, group, shares);
+  for (CallpathMatrix& m : a.delays.propagating) gather_rows(m, group, shares);
 }
 
 }  // namespace
@@ -103,6 +104,16 @@ MetricTable metric_table(const WaitPathAnalysis& a) {
   for (int k = 0; k < kDelayCategoryCount; ++k) {
     add_matrix(t, short_term_metric(WaitKind(k)), a.delays.short_term[k]);
     add_matrix(t, long_term_metric(WaitKind(k)), a.delays.long_term[k]);
+  }
+  // Waitstates.MPI.pattern: propagating point-to-point waits, and the rest of each kind's waiting
+  // time (terminal: mpi_latesender - mpi_wait_propagating_ls, as scout.spec derives it)
+  for (const int side : {0, 1}) {
+    const CallpathMatrix& propagating = a.delays.propagating[side];
+    if (propagating.values.empty()) continue;
+    CallpathMatrix terminal = a.waits.seconds[side];
+    for (std::size_t i = 0; i < terminal.values.size(); ++i) terminal.values[i] -= propagating.values[i];
+    add_matrix(t, side == 0 ? "mpi_wait_propagating_ls" : "mpi_wait_propagating_lr", propagating);
+    add_matrix(t, side == 0 ? "mpi_wait_terminal_ls" : "mpi_wait_terminal_lr", terminal);
   }
   add_sums(t, a.profile.time.slots, a.profile.time.ranks);
   return t;

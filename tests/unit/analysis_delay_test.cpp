@@ -77,6 +77,14 @@ TEST_CASE("Paper 004 Fig. 2: A delays B in foo(), B's wait delays C", "[analysis
   for (const char* m : {"delay_latesender_aggregate", "delay_p2p", "delay_mpi", "delay"})
     CHECK(metric_value(table, m) == Approx(4.2));
   CHECK(metric_value(table, "delay_collective") == 0);
+  // Propagating and terminal wait states (Waitstates.MPI.pattern): C's wait scales B's waits in
+  // its interval by min(2.2 / (0.2 + 2.0), 1) = 1, so B's 2.0 propagates; C's own 2.2 causes no
+  // further wait, and A waits nowhere.
+  CHECK(metric_of(t, table, "mpi_wait_propagating_ls", "main/MPI_Recv", 1) == Approx(2.0));
+  CHECK(metric_of(t, table, "mpi_wait_terminal_ls", "main/MPI_Recv", 1) == Approx(0.0).margin(1e-12));
+  CHECK(metric_of(t, table, "mpi_wait_terminal_ls", "main/MPI_Recv", 2) == Approx(2.2));
+  CHECK(metric_value(table, "mpi_wait_propagating") == Approx(2.0));
+  CHECK(metric_value(table, "waitstates_propagating_vs_terminal") == Approx(4.2));
   // Direct and indirect wait states (004 §IV-A): B's wait is direct, C's mostly indirect.
   CHECK(metric_of(t, table, "mpi_wait_direct_latesender", "main/MPI_Recv", 1) == Approx(2.0));
   CHECK(metric_of(t, table, "mpi_wait_indirect_latesender", "main/MPI_Recv", 1) == 0);

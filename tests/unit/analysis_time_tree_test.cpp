@@ -79,6 +79,29 @@ TEST_CASE("time tree: each call path's time by what its region is, as scout.spec
   CHECK(total("omp_time", 0) == 0);
 }
 
+TEST_CASE("load imbalance heuristic: computation against the mean over ranks, bypassed and singular call paths",
+          "[analysis][metrics]") {
+  const Trace t = hand_made();
+  const MetricTable table = metric_table(analyze_wait_paths(t));
+  const auto at = [&](const char* metric, const char* cp, Rank r) { return metric_of(t, table, metric, cp, r); };
+  // main computes 2.0 on rank 0 and 1.0 on rank 1: mean 1.5, each 0.5 off it.
+  CHECK(at("imbalance_above", "main", 0) == Approx(0.5));
+  CHECK(at("imbalance_below", "main", 1) == Approx(0.5));
+  CHECK(at("imbalance", "main", 1) == Approx(0.5));
+  // foo: 2.0 on rank 0 only, mean 1.0: rank 0 is 1.0 above, a single participant 1.0 · (2 - 1);
+  // rank 1 is 1.0 below, bypasses it, and the bypass is a singularity.
+  CHECK(at("imbalance_above", "main/foo", 0) == Approx(1.0));
+  CHECK(at("imbalance_above_single", "main/foo", 0) == Approx(1.0));
+  CHECK(at("imbalance_below", "main/foo", 1) == Approx(1.0));
+  CHECK(at("imbalance_below_bypass", "main/foo", 1) == Approx(1.0));
+  CHECK(at("imbalance_below_singularity", "main/foo", 1) == Approx(1.0));
+  // bar: 0.9 on rank 1 only, mean 0.45.
+  CHECK(at("imbalance_above_single", "main/bar", 1) == Approx(0.45));
+  CHECK(at("imbalance_below_bypass", "main/bar", 0) == Approx(0.45));
+  // MPI calls do not compute: no imbalance there.
+  CHECK(at("imbalance", "main/MPI_Recv", 1) == 0);
+}
+
 TEST_CASE("message statistics: syncs, comms and bytes where scout counts them", "[analysis][metrics]") {
   const Trace t = hand_made();
   const MetricTable table = metric_table(analyze_wait_paths(t));

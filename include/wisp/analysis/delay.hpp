@@ -54,7 +54,10 @@ struct DelayCosts {
   std::array<CallpathMatrix, kDelayCategoryCount> long_term;      // on the delayer's (call path, rank)
   std::array<CallpathMatrix, kDelayCategoryCount> direct_wait;    // on the waiter's (call path, rank)
   std::array<CallpathMatrix, kDelayCategoryCount> indirect_wait;  // on the waiter's (call path, rank)
-  double total_wait = 0;                                          // waiting time of all attributable wait states
+  // Late Sender [0] and Late Receiver [1] waiting time that causes point-to-point waits on other
+  // ranks (Scalasca's propagating wait states), on the waiter's (call path, rank).
+  std::array<CallpathMatrix, 2> propagating;
+  double total_wait = 0;  // waiting time of all attributable wait states
   double short_sum = 0;
   double long_sum = 0;
   double unattributed = 0;  // waiting time and carried costs with nothing to blame
