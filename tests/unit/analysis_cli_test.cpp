@@ -64,6 +64,17 @@ TEST_CASE("wisp analyze prints the analyses and writes the JSON schema", "[analy
   CHECK(text.out.find("mpi_latesender") != std::string::npos);
   CHECK(text.out.find("Critical path:") != std::string::npos);
   CHECK(text.out.find("main/mesh_solve") != std::string::npos);
+  // --detail: every metric in Scalasca's tree, children indented under their parents.
+  CHECK(text.out.find("Metrics (Scalasca's tree") == std::string::npos);
+  const auto tree = run_wisp("analyze --detail " + trace);
+  REQUIRE(tree.exit_code == 0);
+  const std::size_t top = tree.out.find("Metrics (Scalasca's tree");
+  REQUIRE(top != std::string::npos);
+  const std::string listing = tree.out.substr(top);
+  for (const char* line :
+       {"\n  time ", "\n    execution ", "\n      comp ", "\n      mpi ", "\n          mpi_point2point ",
+        "\n            mpi_latesender ", "\n  syncs ", "\n  bytes ", "\n  imbalance "})
+    CHECK(listing.find(line) != std::string::npos);
   CHECK(text.out.find("Delay costs (scalasca rules):") != std::string::npos);
   const auto paper = run_wisp("analyze --delay-rules paper " + trace);
   REQUIRE(paper.exit_code == 0);
