@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 
 #include "analysis/pag_share.hpp"
 
@@ -37,9 +38,8 @@ std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOpti
   a.pag.origin = s->origin;
   a.pag.ideal_variant = options.pag.rendezvous == RendezvousRule::EagerLimit ? kFirstVariant : 0;
   a.pag.ideal_eager_limit = options.pag.rendezvous == RendezvousRule::EagerLimit ? options.pag.eager_limit : 0;
-  Packer anomalies;
-  anomalies.put(s->plan.receive_before_send).put(s->plan.inconsistent_collectives);
-  for (const std::string& part : all_gather(group, anomalies.take())) {
+  const std::array<std::uint64_t, 2> anomalies{s->plan.receive_before_send, s->plan.inconsistent_collectives};
+  for (const std::string& part : all_gather(group, packed(anomalies))) {
     Unpacker in(part);
     a.pag.anomalies.receive_before_send += in.get<std::uint64_t>();
     a.pag.anomalies.inconsistent_collectives += in.get<std::uint64_t>();

@@ -15,10 +15,12 @@ struct Options {
   driver::AnalyzeOptions analyze;
   bool json = false;
   bool list_metrics = false;
+  std::string describe;
 };
 
 void run(Options& o) {
   if (o.list_metrics) return (void)std::printf("%s", metric_catalogue_text().c_str());
+  if (!o.describe.empty()) return (void)std::printf("%s", metric_description_text(o.describe).c_str());
   if (o.analyze.trace.empty()) throw UsageError("trace is required");
   print(driver::analyze(o.analyze), o.json, 1);
 }
@@ -31,9 +33,12 @@ Command analyze_command() {
   Command cmd{"analyze",
               "wait states, critical path, delay costs, near-critical paths and MBM, wait estimate, POP factors of a "
               "trace"};
-  cmd.option("trace", a.trace, "OTF2 anchor file or the directory holding it (required unless --list-metrics)");
+  cmd.option("trace", a.trace,
+             "OTF2 anchor file or the directory holding it (required unless --list-metrics or --describe)");
   cmd.option("--list-metrics", o->list_metrics,
              "print the metric catalogue (name, parent, unit, analysis, description)");
+  cmd.option("--describe", o->describe,
+             "print what METRIC measures and how to read it (Scalasca's description and diagnosis) and exit");
   cmd.option("--partitions", a.partitions,
              "partition file: lines 'name: ranks' (default: derived from user call paths)");
   cmd.option("--delay-rules", a.delay_rules,

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "wisp/analysis/metric_catalogue.hpp"
+#include "wisp/error.hpp"
 #include "wisp/report/analysis_report.hpp"
 #include "wisp/report/pag_report.hpp"
 #include "wisp/report/pop_report.hpp"
@@ -86,6 +87,33 @@ std::string metric_catalogue_text() {
   for (const MetricInfo& m : metric_catalogue())
     out += fmt::format("{:<32} {:<26} {:<6} {:<14} {}\n", m.name, m.parent.empty() ? "-" : m.parent, m.unit,
                        analysis_key(m.analysis), m.description);
+  return out;
+}
+
+std::string metric_description_text(std::string_view metric) {
+  const MetricInfo* m = find_metric(metric);
+  if (!m) {
+    std::string near;  // the catalogue's names that contain the one asked for
+    for (const MetricInfo& x : metric_catalogue())
+      if (x.name.find(metric) != std::string_view::npos) near += fmt::format("{}{}", near.empty() ? "" : ", ", x.name);
+    throw Error(fmt::format("unknown metric '{}'{} (wisp analyze --list-metrics lists them)", metric,
+                            near.empty() ? "" : " (did you mean " + near + "?)"));
+  }
+  std::string out =
+      fmt::format("{} ({}): {}\n  parent: {}, unit: {}, analysis: {}\n", m->name, m->display, m->description,
+                  m->parent.empty() ? "-" : m->parent, m->unit, analysis_key(m->analysis));
+  const MetricTexts t = metric_texts(m->name);
+  const auto paragraphs = [&out](const char* title, std::string_view text) {
+    if (text.empty()) return;
+    out += fmt::format("\n{}\n", title);
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t end = std::min(text.find("\n\n", at), text.size());
+      out += fmt::format("  {}\n", text.substr(at, end - at));
+      at = end + 2;
+    }
+  };
+  paragraphs("Description (Scalasca)", t.description);
+  paragraphs("Diagnosis (Scalasca)", t.diagnosis);
   return out;
 }
 

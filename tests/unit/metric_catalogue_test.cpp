@@ -128,3 +128,25 @@ TEST_CASE("wisp analyze --list-metrics prints the catalogue without a trace", "[
   CHECK(r.out.find("mpi_latesender                   mpi_point2point") != std::string::npos);
   CHECK(test::run_wisp("analyze").exit_code == 2);
 }
+
+TEST_CASE("wisp analyze --describe prints Scalasca's description and diagnosis of a metric",
+          "[metric_catalogue][cli]") {
+  // MPI.pattern's DIAGNOSIS of MPI_LATESENDER begins "Try to replace <tt>MPI_Recv</tt> with a
+  // non-blocking receive <tt>MPI_Irecv</tt>"; its DESCR "Refers to the time lost waiting".
+  const auto r = test::run_wisp("analyze --describe mpi_latesender");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("mpi_latesender (MPI Late Sender)") != std::string::npos);
+  CHECK(r.out.find("parent: mpi_point2point, unit: sec") != std::string::npos);
+  CHECK(r.out.find("Refers to the time lost waiting caused by a blocking receive operation") != std::string::npos);
+  CHECK(r.out.find("Try to replace MPI_Recv with a non-blocking receive MPI_Irecv") != std::string::npos);
+  // A metric Scalasca has no pattern for says what the catalogue says, no more.
+  const auto own = test::run_wisp("analyze --describe mbm_all");
+  CHECK(own.exit_code == 0);
+  CHECK(own.out.find("Diagnosis") == std::string::npos);
+  const auto unknown = test::run_wisp("analyze --describe latesend");
+  CHECK(unknown.exit_code != 0);
+  CHECK(unknown.err.find("unknown metric 'latesend' (did you mean mpi_latesender") != std::string::npos);
+  // Every metric with Scalasca texts is in the catalogue.
+  for (const MetricInfo& m : metric_catalogue())
+    if (!metric_texts(m.name).diagnosis.empty()) CHECK(!metric_texts(m.name).description.empty());
+}

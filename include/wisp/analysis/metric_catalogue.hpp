@@ -60,6 +60,14 @@ std::vector<const MetricInfo*> metrics_of(AnalysisKind a);
 std::string_view wait_metric(WaitRole role, WaitKind kind);
 // The catalogue's sums (MetricInfo::sum), deepest first: each after every sum below it.
 std::vector<const MetricInfo*> sums_deepest_first();
+// Scalasca's long description and diagnosis of a metric (DESCR and DIAGNOSIS of its .pattern entry,
+// plain text, paragraphs separated by blank lines); both empty for metrics Scalasca has no pattern
+// for (wisp's own, and the time tree's derived ones, whose description is the catalogue's).
+struct MetricTexts {
+  std::string_view description, diagnosis;
+};
+MetricTexts metric_texts(std::string_view metric);
+
 // Whether a what-if run compares `metric` call path by call path when `requested` analysis keys
 // were asked for: compared metrics of the profile always, the others when their analysis is.
 bool compared_by_callpath(std::string_view metric, const std::vector<std::string>& requested);

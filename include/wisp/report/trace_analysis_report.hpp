@@ -29,5 +29,8 @@ std::string trace_analysis_text(const TraceSummary& trace, const std::string& so
 
 // The metric catalogue as a table: name, parent, unit, analysis, description (--list-metrics).
 std::string metric_catalogue_text();
+// One metric: its names, place in the tree, unit, description, and Scalasca's long description and
+// diagnosis (--describe); an unknown name is an Error naming the closest ones.
+std::string metric_description_text(std::string_view metric);
 
 }  // namespace wisp
