@@ -104,8 +104,12 @@ std::uint32_t bit_of(std::string_view metric) {
 }  // namespace
 
 TimeClasses classify_callpaths(const Definitions& defs) {
-  std::vector<std::regex> names;
-  for (const TimeClass& c : kClasses) names.emplace_back(c.name.begin(), c.name.end());
+  // Compiled once per process (a replay's analyses classify again), without sub-matches.
+  static const std::vector<std::regex> names = [] {
+    std::vector<std::regex> out;
+    for (const TimeClass& c : kClasses) out.emplace_back(c.name.begin(), c.name.end(), std::regex::nosubs);
+    return out;
+  }();
   std::vector<std::uint32_t> of_region(defs.regions.size(), 0);
   for (std::size_t r = 0; r < defs.regions.size(); ++r)
     for (std::size_t i = 0; i < kClassCount; ++i)

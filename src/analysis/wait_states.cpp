@@ -552,6 +552,11 @@ class Detector {
       bool synchronization;
     };
     std::deque<Buffered> buffer;
+    double latest = -kInf;  // the latest send time in the buffer: a receive sent after it finds nothing
+    const auto find_latest = [&] {
+      latest = -kInf;
+      for (const Buffered& b : buffer) latest = std::max(latest, b.sent);
+    };
     std::sort(reported.begin(), reported.end());
     std::size_t next = 0;
     const std::vector<Event>& events = trace_.ranks[r].events;
@@ -559,13 +564,17 @@ class Detector {
       for (; next < reported.size() && reported[next].first == i; ++next) {
         const WaitState& ws = out_.instances[reported[next].second];
         const Message& msg = trace_.message(ws.source);
+        const bool drop_latest = buffer.size() == 100 && buffer.front().sent == latest;
         if (buffer.size() == 100) buffer.pop_front();
+        if (drop_latest) find_latest();
         buffer.push_back({send_time(ws.source), ws.seconds, msg.sender, ws.callpath, trace_.recv_of(msg).bytes == 0});
+        latest = std::max(latest, buffer.back().sent);
       }
       if (events[i].kind != EventKind::MpiRecv && events[i].kind != EventKind::MpiIrecv) continue;
       const P2P& recv = trace_.ranks[r].p2p[events[i].p2p()];
-      if (recv.message == kNone) continue;
+      if (recv.message == kNone || buffer.empty()) continue;
       const double sent = send_time(recv.message);
+      if (!(latest > sent)) continue;
       const Rank source = trace_.message(recv.message).sender;
       for (auto it = buffer.begin(); it != buffer.end();) {
         if (!(it->sent > sent)) {
@@ -577,6 +586,7 @@ class Detector {
         (it->synchronization ? out_.wrong_order.synchronizations : out_.wrong_order.communications).at(slot, r) += 1;
         it = buffer.erase(it);
       }
+      find_latest();
     }
   }
 
