@@ -23,8 +23,7 @@ class PathWalk {
   // state (the rank and point it goes on at, the length so far, how many pieces it has) crosses
   // to the next one; the pieces are gathered in the order they were found.
   void run(ProcessGroup& group) {
-    const std::vector<RankShare> shares =
-        gather_shares(group, trace_.share.value_or(RankShare{0, trace_.rank_count()}));
+    const std::vector<RankShare> shares = gather_shares(group, trace_.held());
     const Rank first = start_rank(group, shares[static_cast<std::size_t>(group.process())]);
     out_.end_rank = first;
     Token token;
@@ -262,8 +261,7 @@ CriticalPath find_critical_path(const Trace& trace, const WaitStates& waits, con
                                 ProcessGroup& group) {
   CriticalPath cp;
   cp.profile = CallpathMatrix(trace);
-  SoloProcess alone;  // a whole trace's path is walked whole on every process
-  PathWalk(trace, waits, graph, cp).run(trace.share ? group : alone);
+  PathWalk(trace, waits, graph, cp).run(group_for(trace, group));
   return cp;
 }
 

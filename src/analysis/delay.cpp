@@ -373,7 +373,7 @@ class DelayReplay {
   // (a release), which attributes it; the direct and indirect parts of its waiting time come back
   // at the end (return_shares).
   void share_wait_states() {
-    shares_ = gather_shares(group_, trace_.share.value_or(RankShare{0, trace_.rank_count()}));
+    shares_ = gather_shares(group_, trace_.held());
     const auto P = static_cast<std::size_t>(group_.processes());
     outbox_.resize(P);
     // The wait states two processes share, in WaitKey order on both: a release names one by its
@@ -579,8 +579,7 @@ DelayCosts analyze_delays(const Trace& trace, const WaitStates& waits, const Syn
     out.indirect_wait[k] = CallpathMatrix(trace);
   }
   for (CallpathMatrix& m : out.propagating) m = CallpathMatrix(trace);
-  SoloProcess alone;  // a whole trace is replayed whole on every process
-  DelayReplay(trace, waits, graph, rules, out, trace.share ? group : alone, round_bytes).run();
+  DelayReplay(trace, waits, graph, rules, out, group_for(trace, group), round_bytes).run();
   return out;
 }
 

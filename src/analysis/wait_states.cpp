@@ -103,11 +103,7 @@ struct Crossed {
 class Detector {
  public:
   Detector(const Trace& t, const CallIndex& c, WaitStates& out, ProcessGroup& group)
-      : trace_(t),
-        calls_(c),
-        out_(out),
-        group_(group),
-        shares_(gather_shares(group, t.share.value_or(RankShare{0, t.rank_count()}))) {}
+      : trace_(t), calls_(c), out_(out), group_(group), shares_(gather_shares(group, t.held())) {}
 
   void run() {
     const Rank P = trace_.rank_count();
@@ -756,8 +752,7 @@ void drop_instances(WaitStates& waits) {
 
 WaitStates find_wait_states(const Trace& trace, const CallIndex& calls, ProcessGroup& group) {
   WaitStates out;
-  SoloProcess alone;  // a whole trace is searched whole on every process
-  Detector(trace, calls, out, trace.share ? group : alone).run();
+  Detector(trace, calls, out, group_for(trace, group)).run();
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "wisp/group/process_group.hpp"
 #include "wisp/group/rank_share.hpp"
 #include "wisp/trace/anomaly.hpp"
 #include "wisp/trace/attributes.hpp"
@@ -80,6 +81,7 @@ struct Trace {
   // holds; the others' RankTrace is empty. The derived tables above are whole on every process.
   std::optional<RankShare> share;
   bool holds(Rank r) const { return !share || share->owns(r); }
+  RankShare held() const { return share.value_or(RankShare{0, rank_count()}); }  // all ranks if whole
 
   std::uint32_t rank_count() const { return static_cast<std::uint32_t>(ranks.size()); }
   std::uint64_t event_count() const;
@@ -113,5 +115,12 @@ void release(Trace& trace);
 // (the scenario's replays do not read the measured trace the parent frees meanwhile). The
 // object must not be read in that process afterwards.
 void forget_pages(const Trace& trace);
+
+// The group an analysis of `trace` runs in: `group` for a trace spread over it, a group of one for
+// a whole trace, which every process analyses whole (SoloProcess holds no state: one serves all).
+inline ProcessGroup& group_for(const Trace& trace, ProcessGroup& group) {
+  static SoloProcess alone;
+  return trace.share ? group : alone;
+}
 
 }  // namespace wisp
