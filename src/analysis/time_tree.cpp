@@ -130,8 +130,12 @@ void add_time_tree(MetricTable& table, const Profile& profile, const CallpathMat
     if (kClasses[i].paradigm == OpenMP) openmp |= 1u << i;
   // execution, comp, then each class's metric, call path by call path (a slot has few classes)
   std::vector<std::string_view> metrics{"execution", "comp"};
-  for (const TimeClass& c : kClasses)
-    if (std::find(metrics.begin(), metrics.end(), c.metric) == metrics.end()) metrics.push_back(c.metric);
+  std::size_t of_class[kClassCount];  // each class's index in `metrics`
+  for (std::size_t i = 0; i < kClassCount; ++i) {
+    const auto at = std::find(metrics.begin(), metrics.end(), kClasses[i].metric);
+    of_class[i] = static_cast<std::size_t>(at - metrics.begin());
+    if (at == metrics.end()) metrics.push_back(kClasses[i].metric);
+  }
   std::vector<CallpathMatrix> values(metrics.size(), CallpathMatrix(time.slots, time.ranks));
   for (Rank r = 0; r < time.ranks; ++r)
     for (std::uint32_t s = 0; s < time.slots && s < classes.of_slot.size(); ++s) {
@@ -141,10 +145,7 @@ void add_time_tree(MetricTable& table, const Profile& profile, const CallpathMat
       if (!(bits & overhead)) values[0].at(s, r) = v;
       if (!(bits & (overhead | mpi | openmp))) values[1].at(s, r) = v;
       for (std::size_t i = 0; i < kClassCount; ++i)
-        if (bits & (1u << i)) {
-          const auto m = std::find(metrics.begin(), metrics.end(), kClasses[i].metric) - metrics.begin();
-          values[static_cast<std::size_t>(m)].at(s, r) = v;
-        }
+        if (bits & (1u << i)) values[of_class[i]].at(s, r) = v;
     }
   for (std::size_t m = 0; m < metrics.size(); ++m) add_matrix(table, metrics[m], values[m]);
   add_imbalance_heuristic(table, values[1], profile.visits);
@@ -179,15 +180,15 @@ void add_imbalance_heuristic(MetricTable& table, const CallpathMatrix& comp, con
 }
 
 void add_sums(MetricTable& table, std::uint32_t slots, std::uint32_t ranks) {
+  std::vector<std::string_view> parent;  // per table metric (each sum adds one)
   for (const MetricInfo* sum : sums_deepest_first()) {
-    std::vector<bool> child(table.metrics.size());
-    for (std::size_t m = 0; m < table.metrics.size(); ++m) {
+    for (std::size_t m = parent.size(); m < table.metrics.size(); ++m) {
       const MetricInfo* info = find_metric(table.metrics[m]);
-      child[m] = info && info->parent == sum->name;
+      parent.push_back(info ? info->parent : std::string_view{});
     }
     CallpathMatrix values(slots, ranks);
     for (const MetricRecord& rec : table.records)
-      if (child[rec.metric] && rec.rank < ranks && slot_of(rec.callpath) < slots)
+      if (parent[rec.metric] == sum->name && rec.rank < ranks && slot_of(rec.callpath) < slots)
         values.at(slot_of(rec.callpath), rec.rank) += rec.value;
     add_matrix(table, sum->name, values);
   }
