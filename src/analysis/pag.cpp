@@ -3,10 +3,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "wisp/error.hpp"
+#include "wisp/group/pack.hpp"
+#include "wisp/group/rank_share.hpp"
 
 namespace wisp {
 
@@ -27,10 +31,35 @@ struct Dependency {
   Variant variants = kBothVariants;
 };
 
+constexpr Ticks kMissing = std::numeric_limits<Ticks>::min();
+
+// What crosses to build a graph spread over processes: the side of a message whose other side is on
+// another process (where its dependency leaves: a send's start, a receive's posting; where one
+// arrives: a receive's completion, a send's completion, and the event that completion is found at),
+// and a collective member of an instance with members on several processes.
+struct SideFact {
+  std::uint32_t message = 0;
+  EventIndex target_event = kNone;
+  Ticks at = kMissing, target = kMissing;
+  std::uint64_t bytes = 0;
+};
+struct MemberFact {
+  std::uint32_t instance = 0, member = 0;
+  Ticks begin = kMissing, end = kMissing;
+  EventIndex end_event = kNone;
+  CallpathId callpath = kNone;  // of the call the member's begin is in
+};
+
+// Ghost keys: the crossing's kind, then a message or an instance and a member.
+enum class Crossing : std::uint64_t { Message, Rendezvous, Feed, Wait, Prefix };
+std::uint64_t ghost_key(Crossing k, std::uint64_t a, std::uint64_t b = 0) {
+  return (static_cast<std::uint64_t>(k) << 61) | (a << 29) | b;
+}
+
 class Builder {
  public:
-  Builder(const Trace& trace, const PagOptions& options, Pag& pag)
-      : trace_(trace), options_(options), pag_(pag), g_(pag.graph) {}
+  Builder(const Trace& trace, const PagOptions& options, Pag& pag, ProcessGroup* group = nullptr)
+      : trace_(trace), options_(options), pag_(pag), g_(pag.graph), group_(group), spread_(group != nullptr) {}
 
   void run() {
     if (options_.ideal_eager_limit) {
@@ -41,14 +70,22 @@ class Builder {
       pag_.ideal_variant = kFirstVariant;  // the graph is the ideal network's
       pag_.ideal_eager_limit = options_.eager_limit;
     }
+    if (spread_) {
+      shares_ = gather_shares(*group_, *trace_.share);
+      me_ = group_->process();
+    }
     add_event_vertices();
     reserve_activities();
     index_calls();
+    if (spread_) exchange_sides();
     add_collective_vertices();
     for (Rank r = 0; r < trace_.rank_count(); ++r) {
+      if (!local(r)) continue;
+      add_exports_before(r);
       cache_rank(r);
       add_rank_activities(r);
     }
+    add_exports_before(trace_.rank_count());
     cached_rank_ = kNone;
     rank_ticks_ = {};
     p2p_vertex_ = {};
@@ -101,12 +138,23 @@ class Builder {
     g_.add_vertex(kNone);  // the virtual start, at the origin
     bool any = false;
     for (Rank r = 0; r < trace_.rank_count(); ++r) {
+      if (!local(r)) {
+        pag_.first_vertex.push_back(kNone);
+        continue;
+      }
       const auto& events_of_r = trace_.ranks[r].events;
       pag_.first_vertex.push_back(g_.add_vertices(static_cast<std::uint32_t>(events_of_r.size()), r));
       if (trace_.ranks[r].events.empty()) continue;
       const Ticks first = event_at(r, 0);
       pag_.origin = any ? std::min(pag_.origin, first) : first;
       any = true;
+    }
+    if (spread_) {  // the whole trace's origin
+      const Ticks mine = any ? pag_.origin : std::numeric_limits<Ticks>::max();
+      Ticks origin = std::numeric_limits<Ticks>::max();
+      for (const std::string& part : all_gather(*group_, packed(mine)))
+        origin = std::min(origin, Unpacker(part).get<Ticks>());
+      pag_.origin = origin == std::numeric_limits<Ticks>::max() ? 0 : origin;
     }
     first_hub_ = g_.vertex_count;
     pag_.calls.resize(trace_.rank_count());
@@ -129,11 +177,13 @@ class Builder {
 
   struct MemberEvents {
     Rank rank;
-    std::uint32_t record;
-    std::uint32_t begin;  // vertices
+    std::uint32_t record;  // (kNone on another process, as the vertices)
+    std::uint32_t begin;   // vertices
     std::uint32_t end;
     Ticks begin_time;  // at(begin), at(end)
     Ticks end_time;
+    EventIndex end_event = kNone;
+    CallpathId callpath = kNone;  // of the call its begin is in
   };
 
   void add_collective_vertices() {
@@ -144,20 +194,78 @@ class Builder {
       replaced_[r].assign(trace_.ranks[r].collectives.size(), 0);
     }
     std::vector<MemberEvents> members;
-    for (const CollectiveInstance& inst : trace_.collectives) {
+    const std::vector<MemberFact> remote = spread_ ? exchange_members() : std::vector<MemberFact>{};
+    auto fact = remote.begin();
+    for (std::uint32_t k = 0; k < trace_.collectives.size(); ++k) {
+      const CollectiveInstance& inst = trace_.collectives[k];
       if (!inst.complete || inst.count < 2) continue;
       members.clear();
+      bool here = false;
       for (std::uint32_t i = 0; i < inst.count; ++i) {
         const CollectiveMember& m = trace_.members(inst)[i];
+        if (!local(m.rank)) {
+          while (fact != remote.end() && (fact->instance < k || (fact->instance == k && fact->member < i))) ++fact;
+          if (fact == remote.end() || fact->instance != k || fact->member != i) break;  // none: no member here
+          if (fact->begin == kMissing || fact->end == kMissing) break;
+          members.push_back({m.rank, kNone, kNone, kNone, fact->begin, fact->end, fact->end_event, fact->callpath});
+          continue;
+        }
+        here = true;
         const CollectiveRecord& rec = trace_.ranks[m.rank].collectives[m.record];
         if (rec.begin == kNone || rec.end == kNone) break;
         const auto& times = collective_ticks_[m.rank][m.record];
         members.push_back({m.rank, m.record, pag_.vertex(m.rank, rec.begin), pag_.vertex(m.rank, rec.end), times.first,
-                           times.second});
+                           times.second, rec.end, call_callpath(m.rank, m.record)});
       }
-      if (members.size() != inst.count) continue;
-      add_instance(inst, members);
+      if (members.size() != inst.count || (spread_ && !here)) continue;
+      add_instance(k, inst, members);
     }
+  }
+
+  CallpathId call_callpath(Rank r, std::uint32_t record) const {
+    const EventIndex call = collective_call_[r][record];
+    return call == kNone ? kNone : trace_.ranks[r].events[call].callpath();
+  }
+
+  // Spread: every member of each instance with members here and on other processes, from them,
+  // by instance and member (this process's own are read where they are).
+  std::vector<MemberFact> exchange_members() {
+    std::vector<Packer> out(static_cast<std::size_t>(group_->processes()));
+    std::vector<int> owners;
+    for (std::uint32_t k = 0; k < trace_.collectives.size(); ++k) {
+      const CollectiveInstance& inst = trace_.collectives[k];
+      if (!inst.complete || inst.count < 2) continue;
+      owners.clear();
+      for (std::uint32_t i = 0; i < inst.count; ++i) owners.push_back(owner(trace_.members(inst)[i].rank));
+      std::sort(owners.begin(), owners.end());
+      owners.erase(std::unique(owners.begin(), owners.end()), owners.end());
+      if (owners.size() < 2 || !std::binary_search(owners.begin(), owners.end(), me_)) continue;
+      for (std::uint32_t i = 0; i < inst.count; ++i) {
+        const CollectiveMember& m = trace_.members(inst)[i];
+        if (!local(m.rank)) continue;
+        const CollectiveRecord& rec = trace_.ranks[m.rank].collectives[m.record];
+        const auto& times = collective_ticks_[m.rank][m.record];
+        const MemberFact f{k,
+                           i,
+                           rec.begin == kNone ? kMissing : times.first,
+                           rec.end == kNone ? kMissing : times.second,
+                           rec.end,
+                           call_callpath(m.rank, m.record)};
+        for (const int o : owners)
+          if (o != me_) out[static_cast<std::size_t>(o)].put(f);
+      }
+    }
+    std::vector<std::string> packets;
+    for (Packer& p : out) packets.push_back(p.take());
+    std::vector<MemberFact> facts;
+    for (const std::string& packet : group_->exchange(std::move(packets))) {
+      Unpacker in(packet);
+      while (!in.done()) facts.push_back(in.get<MemberFact>());
+    }
+    std::sort(facts.begin(), facts.end(), [](const MemberFact& a, const MemberFact& b) {
+      return a.instance != b.instance ? a.instance < b.instance : a.member < b.member;
+    });
+    return facts;
   }
 
   std::uint32_t local_index_of(const std::vector<MemberEvents>& members, Rank root) const {
@@ -166,7 +274,7 @@ class Builder {
     return kNone;
   }
 
-  void add_instance(const CollectiveInstance& inst, const std::vector<MemberEvents>& members) {
+  void add_instance(std::uint32_t k, const CollectiveInstance& inst, const std::vector<MemberEvents>& members) {
     const CollectiveClass cls = classify(inst.op);
     const bool rooted = cls == CollectiveClass::OneToN || cls == CollectiveClass::NToOne;
     const std::uint32_t root = rooted ? local_index_of(members, inst.root) : kNone;
@@ -196,16 +304,29 @@ class Builder {
           break;
       }
     }
+    // Spread: the hub is on the process of the first member (a prefix operation's hubs: each on
+    // its member's), which counts the instance's anomaly; the others meet it at ghosts.
+    const int host = spread_ ? owner(members[0].rank) : me_;
     for (std::size_t i = 0; i < n; ++i)
       if (waits[i] && members[i].end_time < release[i]) {
-        ++pag_.anomalies.inconsistent_collectives;
+        if (host == me_) ++pag_.anomalies.inconsistent_collectives;
         return;
       }
+    const auto here = [&](std::size_t i) { return members[i].record != kNone; };
     if (cls == CollectiveClass::Prefix) {
       std::uint32_t previous = kNone;
       for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t link = ghost_key(Crossing::Prefix, k, i);
+        if (!here(i)) {
+          if (previous != kNone)
+            g_.add_activity({0, previous, ghost(link, owner(members[i].rank), kNone, 0, false), kNone,
+                             ActivityKind::Synchronisation});
+          previous = kNone;
+          continue;
+        }
         const std::uint32_t hub = new_vertex(release[i], kNone);
         synchronise(members[i], hub);
+        if (i > 0 && previous == kNone) previous = ghost(link, owner(members[i - 1].rank), kNone, release[i - 1], true);
         if (previous != kNone) g_.add_activity({0, previous, hub, kNone, ActivityKind::Synchronisation});
         hub_of_record_[members[i].rank][members[i].record] = hub;
         replaced_[members[i].rank][members[i].record] = 1;
@@ -213,22 +334,144 @@ class Builder {
       }
       return;
     }
-    const std::uint32_t hub = new_vertex(cls == CollectiveClass::OneToN ? release[0] : all, kNone);
+    const Ticks hub_time = cls == CollectiveClass::OneToN ? release[0] : all;
+    const std::uint32_t hub = host == me_ ? new_vertex(hub_time, kNone) : kNone;
     for (std::size_t i = 0; i < n; ++i) {
       // A member whose begin feeds the hub reaches its end only through it; a non-root member of
       // a 1->N operation also keeps its own local path (it waits for itself and the root).
       const bool feeds = cls != CollectiveClass::OneToN || i == root;
-      if (feeds) synchronise(members[i], hub);
+      const MemberEvents& m = members[i];
+      if (feeds && hub != kNone) {
+        const std::uint32_t from =
+            here(i) ? m.begin : ghost(ghost_key(Crossing::Feed, k, i), owner(m.rank), m.rank, m.begin_time, true);
+        g_.add_activity({0, from, hub, m.callpath, ActivityKind::Synchronisation});
+      } else if (feeds && here(i)) {
+        g_.add_activity({0, m.begin, ghost(ghost_key(Crossing::Feed, k, i), host, kNone, 0, false), kNone,
+                         ActivityKind::Synchronisation});
+      }
       if (!waits[i]) continue;
-      hub_of_record_[members[i].rank][members[i].record] = hub;
-      replaced_[members[i].rank][members[i].record] = feeds ? 1 : 0;
+      if (!here(i)) {  // the hub's activity to its end, there
+        if (hub != kNone)
+          exports_.push_back({m.rank, m.end_event, hub, ghost_key(Crossing::Wait, k, i), owner(m.rank),
+                              ActivityKind::Collective, kBothVariants});
+        continue;
+      }
+      hub_of_record_[m.rank][m.record] =
+          hub != kNone ? hub : ghost(ghost_key(Crossing::Wait, k, i), host, kNone, hub_time, true);
+      replaced_[m.rank][m.record] = feeds ? 1 : 0;
     }
   }
 
   void synchronise(const MemberEvents& m, std::uint32_t hub) {
-    const EventIndex call = collective_call_[m.rank][m.record];
-    const CallpathId cp = call == kNone ? kNone : trace_.ranks[m.rank].events[call].callpath();
-    g_.add_activity({0, m.begin, hub, cp, ActivityKind::Synchronisation});
+    g_.add_activity({0, m.begin, hub, m.callpath, ActivityKind::Synchronisation});
+  }
+
+  // ---- spread over processes: ghosts ----
+
+  bool local(Rank r) const { return !spread_ || trace_.holds(r); }
+  int owner(Rank r) const { return spread_ ? owner_of(shares_, r) : me_; }
+
+  // A ghost vertex (at the other end's time if it is an import: the start time of its activity).
+  std::uint32_t ghost(std::uint64_t key, int process, Rank lane, Ticks t, bool import) {
+    const std::uint32_t v = new_vertex(t, kNone);
+    pag_.ghosts.push_back({key, v, process, lane, import});
+    return v;
+  }
+
+  // An activity from here to a vertex on another process, added where the whole graph has it:
+  // among the activities of its target's rank, in the order of the event they are found at.
+  struct Export {
+    Rank rank;
+    EventIndex event;
+    std::uint32_t from;
+    std::uint64_t key;
+    int process;
+    ActivityKind kind;
+    Variant variants;
+  };
+  void add_exports_before(Rank r) {
+    if (!spread_) return;
+    if (!exports_sorted_) {
+      std::stable_sort(exports_.begin(), exports_.end(), [](const Export& a, const Export& b) {
+        return a.rank != b.rank ? a.rank < b.rank : a.event < b.event;
+      });
+      exports_sorted_ = true;
+    }
+    for (; next_export_ < exports_.size() && exports_[next_export_].rank < r; ++next_export_) {
+      const Export& e = exports_[next_export_];
+      Activity a{0, e.from, ghost(e.key, e.process, e.rank, 0, false), kNone, e.kind};
+      a.variants = e.variants;
+      g_.add_activity(a);
+    }
+    if (r == trace_.rank_count()) exports_ = {};
+  }
+
+  // Each side of a message whose other side is on another process goes there; from what arrives,
+  // the dependencies that leave this process's sides (exports_).
+  void exchange_sides() {
+    std::vector<Packer> out(static_cast<std::size_t>(group_->processes()));
+    targets_.resize(trace_.rank_count());
+    for (Rank r = trace_.share->first; r < trace_.share->last; ++r) index_targets(r);
+    for (std::size_t k = 0; k < trace_.messages.size(); ++k) {
+      const Message& m = trace_.messages[k];
+      const bool send_here = local(m.sender), recv_here = local(m.receiver);
+      if (send_here == recv_here) continue;
+      out[static_cast<std::size_t>(owner(send_here ? m.receiver : m.sender))].put(
+          send_here ? side(m.sender, m.send, trace_.message_id(k)) : side(m.receiver, m.recv, trace_.message_id(k)));
+    }
+    std::vector<std::string> packets;
+    for (Packer& p : out) packets.push_back(p.take());
+    for (const std::string& packet : group_->exchange(std::move(packets))) {
+      Unpacker in(packet);
+      while (!in.done()) {
+        const SideFact f = in.get<SideFact>();
+        remote_sides_.emplace(f.message, f);
+      }
+    }
+    for (std::size_t k = 0; k < trace_.messages.size(); ++k) {
+      const Message& m = trace_.messages[k];
+      const bool send_here = local(m.sender), recv_here = local(m.receiver);
+      if (send_here == recv_here) continue;
+      const std::uint32_t id = trace_.message_id(k);
+      const SideFact& other = remote_sides_.at(id);
+      if (send_here) {  // the message, if its receive completes after the send starts
+        const std::uint32_t sent = p2p_vertex_[m.sender][m.send];
+        if (sent != kNone && other.target != kMissing && p2p_ticks_[m.sender][m.send] <= other.target)
+          exports_.push_back({m.receiver, other.target_event, sent, ghost_key(Crossing::Message, id), owner(m.receiver),
+                              ActivityKind::Message, kBothVariants});
+        continue;
+      }
+      const std::uint32_t posted = p2p_vertex_[m.receiver][m.recv];  // the rendezvous, as the sender adds it
+      if (posted == kNone || other.target == kMissing) continue;
+      const Variant variants = rendezvous_variants(other.at == kMissing ? 0 : other.at, p2p_ticks_[m.receiver][m.recv],
+                                                   other.target, other.bytes);
+      if (variants != 0)
+        exports_.push_back({m.sender, other.target_event, posted, ghost_key(Crossing::Rendezvous, id), owner(m.sender),
+                            ActivityKind::Rendezvous, variants});
+    }
+    targets_ = {};
+  }
+
+  // Rank r's message sides' completions (the events collect_dependencies() finds them at).
+  void index_targets(Rank r) {
+    const RankTrace& rt = trace_.ranks[r];
+    targets_[r].assign(rt.p2p.size(), {kNone, kMissing});
+    for (std::size_t c = 0; c < rt.mpi_calls.size();) {
+      const CallSpan call = rt.mpi_calls[c];
+      for (EventIndex i = call.enter + 1; i <= call.leave; ++i) {
+        const Event& e = rt.events[i];
+        if (e.kind == EventKind::MpiRecv || e.kind == EventKind::MpiIrecv || e.kind == EventKind::MpiIsendComplete)
+          targets_[r][e.p2p()] = {i, ticks(e.time)};
+        else if (e.kind == EventKind::MpiSend)
+          targets_[r][e.p2p()] = {i, ticks(rt.events[call.leave].time)};
+      }
+      while (c < rt.mpi_calls.size() && rt.mpi_calls[c].enter <= call.leave) ++c;  // nested calls
+    }
+  }
+  SideFact side(Rank r, std::uint32_t record, std::uint32_t id) const {
+    const bool has_at = p2p_vertex_[r][record] != kNone;
+    return {id, targets_[r][record].first, has_at ? p2p_ticks_[r][record] : kMissing, targets_[r][record].second,
+            trace_.ranks[r].p2p[record].bytes};
   }
 
   // ---- point-to-point dependencies ----
@@ -286,33 +529,51 @@ class Builder {
     }
   }
 
-  void rendezvous(Rank r, std::uint32_t record, std::uint32_t completion) {
-    const P2P& send = trace_.ranks[r].p2p[record];
-    if (send.message == kNone) return;
-    const Message& m = trace_.messages[send.message];
-    const std::uint32_t posted = p2p_vertex_[m.receiver][m.recv];
-    if (posted == kNone) return;
-    const Ticks post = p2p_ticks_[m.receiver][m.recv], done = own_at(completion);
+  // The variants in which a send that started at `start` and completed at `done` waits for its
+  // receive, posted at `post`.
+  Variant rendezvous_variants(Ticks start, Ticks post, Ticks done, std::uint64_t bytes) const {
     const auto depends = [&](RendezvousRule rule, std::uint64_t eager_limit) {
-      return rule == RendezvousRule::Observed ? p2p_ticks_[r][record] < post && post <= done
-                                              : send.bytes > eager_limit && post <= done;
+      return rule == RendezvousRule::Observed ? start < post && post <= done : bytes > eager_limit && post <= done;
     };
     Variant variants = depends(options_.rendezvous, options_.eager_limit) ? kFirstVariant : 0;
     if (options_.ideal_eager_limit && depends(RendezvousRule::EagerLimit, *options_.ideal_eager_limit))
       variants |= kSecondVariant;
-    if (variants != 0) deps_.push_back({posted, completion, post, ActivityKind::Rendezvous, variants});
+    return variants;
+  }
+
+  const Message& message_of(std::uint32_t id) const { return spread_ ? trace_.message(id) : trace_.messages[id]; }
+
+  void rendezvous(Rank r, std::uint32_t record, std::uint32_t completion) {
+    const P2P& send = trace_.ranks[r].p2p[record];
+    if (send.message == kNone) return;
+    const Message& m = message_of(send.message);
+    const bool here = local(m.receiver);
+    const SideFact* other = here ? nullptr : &remote_sides_.at(send.message);
+    if (here ? p2p_vertex_[m.receiver][m.recv] == kNone : other->at == kMissing) return;
+    const Ticks post = here ? p2p_ticks_[m.receiver][m.recv] : other->at;
+    const Variant variants = rendezvous_variants(p2p_ticks_[r][record], post, own_at(completion), send.bytes);
+    if (variants == 0) return;
+    const std::uint32_t posted =
+        here ? p2p_vertex_[m.receiver][m.recv]
+             : ghost(ghost_key(Crossing::Rendezvous, send.message), owner(m.receiver), m.receiver, post, true);
+    deps_.push_back({posted, completion, post, ActivityKind::Rendezvous, variants});
   }
 
   void message(const P2P& recv, std::uint32_t completion) {
     if (recv.message == kNone) return;
-    const Message& m = trace_.messages[recv.message];
-    const std::uint32_t sent = p2p_vertex_[m.sender][m.send];
-    if (sent == kNone) return;  // a send record with no send event: no dependency
-    const Ticks sent_at = p2p_ticks_[m.sender][m.send];
+    const Message& m = message_of(recv.message);
+    const bool here = local(m.sender);
+    const SideFact* other = here ? nullptr : &remote_sides_.at(recv.message);
+    if (here ? p2p_vertex_[m.sender][m.send] == kNone : other->at == kMissing)
+      return;  // a send record with no send event: no dependency
+    const Ticks sent_at = here ? p2p_ticks_[m.sender][m.send] : other->at;
     if (sent_at > own_at(completion)) {
       ++pag_.anomalies.receive_before_send;  // treated as a local operation (paper 003 §4.0.1)
       return;
     }
+    const std::uint32_t sent =
+        here ? p2p_vertex_[m.sender][m.send]
+             : ghost(ghost_key(Crossing::Message, recv.message), owner(m.sender), m.sender, sent_at, true);
     deps_.push_back({sent, completion, sent_at, ActivityKind::Message});
   }
 
@@ -375,6 +636,7 @@ class Builder {
       g_.add_chain(pag_.vertex(r, i), d, cp, ActivityKind::Mpi);
     }
     for (const Dependency& d : deps_) {
+      pag_.tight += d.from_time == own_at(d.to) ? 1 : 0;
       const Ticks from = d.variants & kFirstVariant ? release : ideal_release;
       Activity a{std::max<Ticks>(0, own_at(d.to) - from), d.from, d.to, cp, d.kind};
       a.variants = d.variants;
@@ -417,6 +679,15 @@ class Builder {
   const PagOptions& options_;
   Pag& pag_;
   ActivityGraph& g_;
+  ProcessGroup* group_;  // spread over processes (else nullptr)
+  bool spread_;
+  std::vector<RankShare> shares_;
+  int me_ = 0;
+  std::unordered_map<std::uint32_t, SideFact> remote_sides_;        // by message: the side on another process
+  std::vector<std::vector<std::pair<EventIndex, Ticks>>> targets_;  // exchange_sides(): per local side
+  std::vector<Export> exports_;
+  std::size_t next_export_ = 0;
+  bool exports_sorted_ = false;
   std::vector<std::vector<std::uint32_t>> hub_of_record_;  // per rank, per collective record
   std::vector<std::vector<std::uint8_t>> replaced_;        // the local begin -> end activity is the hub's
   std::vector<Dependency> deps_;
@@ -435,6 +706,13 @@ class Builder {
 Pag build_pag(const Trace& trace, const PagOptions& options) {
   Pag pag;
   Builder(trace, options, pag).run();
+  return pag;
+}
+
+Pag build_pag(const Trace& trace, const PagOptions& options, ProcessGroup& group) {
+  if (!trace.share) return build_pag(trace, options);
+  Pag pag;
+  Builder(trace, options, pag, &group).run();
   return pag;
 }
 

@@ -6,10 +6,13 @@
 #include <limits>
 
 #include "analysis/bisect.hpp"
+#include "analysis/ghost_sweep.hpp"
 #include "analysis/pop_timers.hpp"
 #include "wisp/analysis/chain_sweep.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/error.hpp"
+#include "wisp/group/rank_share.hpp"
+#include "wisp/trace/trace_summary.hpp"
 
 namespace wisp {
 
@@ -38,9 +41,11 @@ double interpolate(const PopTimeline& tl, Rank r, double t, Field field) {
 // values only where explicit activities arrive (chain_sweep.hpp) instead of a clock per vertex.
 // A rank's events are met in their order (its chain links them, and a PAG keeps every chain:
 // cycles always contain a message or collective dependency, which cycle breaking removes first).
-// Returns the largest clock.
+// Returns the largest clock; nullopt if the sweep found a cycle (spread over processes: `group`).
 template <typename Sink>
-Ticks replay_timers(const Trace& trace, const Pag& pag, Sink& sink) {
+std::optional<Ticks> replay_timers(const Trace& trace, const Pag& pag, Sink& sink, ProcessGroup* group = nullptr,
+                                   GhostTransport transport = GhostTransport::Automatic,
+                                   std::size_t round_bytes = kGhostRoundBytes) {
   const Rank n = trace.rank_count();
   TimerFeed<Sink> feed(trace, pag.calls, pag.ticks_per_second, sink);
   Ticks length = 0;
@@ -48,18 +53,22 @@ Ticks replay_timers(const Trace& trace, const Pag& pag, Sink& sink) {
   const auto holds = [&](Rank rank, std::uint32_t v) {
     return rank < n && v >= pag.first_vertex[rank] && v - pag.first_vertex[rank] < trace.ranks[rank].events.size();
   };
-  std::vector<Ticks> stored;
-  chain_sweep(
-      pag.graph, pag.ideal_variant, stored,
-      [](Ticks& f, Ticks e, const Activity& a) {
-        f = std::max(f, e + (a.kind == ActivityKind::Computation ? a.duration : Ticks{0}));
-      },
-      [&](std::uint32_t v, Ticks value) {
-        length = std::max(length, value);
-        if (!holds(r, v)) r = pag.graph.lane_of(v);
-        if (!holds(r, v)) return;  // the virtual start, a synchronisation vertex
-        feed.visit(r, v - pag.first_vertex[r], value);
-      });
+  const auto relax = [](Ticks& f, Ticks e, const Activity& a) {
+    f = std::max(f, e + (a.kind == ActivityKind::Computation ? a.duration : Ticks{0}));
+  };
+  const auto visit = [&](std::uint32_t v, Ticks value) {
+    length = std::max(length, value);
+    if (!holds(r, v)) r = pag.graph.lane_of(v);
+    if (!holds(r, v)) return;  // the virtual start, a synchronisation vertex, a ghost
+    feed.visit(r, v - pag.first_vertex[r], value);
+  };
+  if (group != nullptr) {
+    if (!GhostSweep<Ticks>(pag, pag.ideal_variant, *group, transport, round_bytes).run(relax, visit))
+      return std::nullopt;
+  } else {
+    std::vector<Ticks> stored;
+    chain_sweep(pag.graph, pag.ideal_variant, stored, relax, visit);
+  }
   feed.finish();
   return length;
 }
@@ -143,7 +152,7 @@ PopTimeline pop_timeline(const Trace& trace, const Pag& pag) {
   out.ranks.resize(trace.rank_count());
   for (Rank r = 0; r < trace.rank_count(); ++r) out.ranks[r].calls.reserve(pag.calls[r].size());
   TimelineSink sink{out};
-  out.ideal_runtime = pag.seconds(replay_timers(trace, pag, sink));
+  out.ideal_runtime = pag.seconds(*replay_timers(trace, pag, sink));
   out.start = trace.start_time();
   out.end = trace.end_time();
   return out;
@@ -159,9 +168,47 @@ PopSamples pop_samples(const Trace& trace, const Pag& pag, std::vector<double> t
   if (pag.ideal_variant == 0) throw Error("POP: the program activity graph holds no ideal-network dependencies");
   PopSamples out = unsampled(trace.rank_count(), std::move(times));
   SampleSink sink(out);
-  out.ideal_runtime = pag.seconds(replay_timers(trace, pag, sink));
+  out.ideal_runtime = pag.seconds(*replay_timers(trace, pag, sink));
   out.start = trace.start_time();
   out.end = trace.end_time();
+  return out;
+}
+
+std::optional<PopSamples> pop_samples(const Trace& trace, const Pag& pag, std::vector<double> times,
+                                      ProcessGroup& group, GhostTransport transport, std::size_t round_bytes) {
+  if (!trace.share) return pop_samples(trace, pag, std::move(times));
+  if (pag.ideal_variant == 0) throw Error("POP: the program activity graph holds no ideal-network dependencies");
+  const TraceSummary whole = summary_over(trace, group);
+  PopSamples out = unsampled(trace.rank_count(), std::move(times));
+  SampleSink sink(out);
+  // A cycle broken in one process's part is not broken as the whole graph breaks it: left out too.
+  std::optional<Ticks> length = replay_timers(trace, pag, sink, &group, transport, round_bytes);
+  if (group.processes() > 1 && pag.anomalies.cycle_activities > 0) length.reset();
+  // Every process's rows and largest clock, to every process.
+  const RankShare own = *trace.share;
+  const std::vector<RankShare> shares = gather_shares(group, own);
+  const std::size_t n = out.times.size();
+  Packer mine;
+  mine.put<std::uint8_t>(length ? 1 : 0).put<Ticks>(length.value_or(0));
+  mine.put_vector(std::vector<double>(out.useful.begin() + own.first * n, out.useful.begin() + own.last * n));
+  mine.put_vector(std::vector<double>(out.ideal.begin() + own.first * n, out.ideal.begin() + own.last * n));
+  Ticks largest = 0;
+  bool cycle = false;
+  const std::vector<std::string> parts = all_gather(group, mine.take());
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    Unpacker in(parts[p]);
+    cycle |= in.get<std::uint8_t>() == 0;
+    largest = std::max(largest, in.get<Ticks>());
+    const std::vector<double> useful = in.get_vector<double>(), ideal = in.get_vector<double>();
+    if (useful.size() != shares[p].size() * n || ideal.size() != useful.size())
+      throw Error("POP over processes: a process's timers do not cover its ranks");
+    std::copy(useful.begin(), useful.end(), out.useful.begin() + shares[p].first * n);
+    std::copy(ideal.begin(), ideal.end(), out.ideal.begin() + shares[p].first * n);
+  }
+  if (cycle) return std::nullopt;
+  out.start = whole.start_time();
+  out.end = whole.end_time();
+  out.ideal_runtime = pag.seconds(largest);
   return out;
 }
 

@@ -1,7 +1,6 @@
 // One-call POP analysis. See pop_analysis.hpp.
 #include "wisp/analysis/pop_analysis.hpp"
 
-#include "wisp/analysis/ideal_clock_spread.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/trace/trace_summary.hpp"
 
@@ -59,7 +58,8 @@ std::optional<PopAnalysis> analyze_pop(const Trace& trace, const PopAnalysisOpti
     times.push_back(w.start);
     times.push_back(w.end);
   }
-  const std::optional<PopSamples> samples = pop_samples(trace, whole, options.pop.eager_limit, std::move(times), group);
+  const Pag pag = build_pag(trace, eager_limit_options(options.pop.eager_limit), group);
+  const std::optional<PopSamples> samples = pop_samples(trace, pag, std::move(times), group);
   if (!samples) return std::nullopt;
   PopAnalysis a;
   fill_factors(a, *samples, ranges, options);

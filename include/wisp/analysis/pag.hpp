@@ -13,11 +13,13 @@
 // "Program activity graph (PAG)").
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "wisp/analysis/activity_graph.hpp"
+#include "wisp/group/process_group.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {
@@ -63,6 +65,28 @@ struct PagAnomalies {
   std::uint64_t cycle_activities = 0;          // removed to break cycles between equal timestamps
 };
 
+// A trace spread over processes: a vertex that stands for the other process's end of an explicit
+// activity that crosses (a ghost). The activity itself, with its duration and call path, is the
+// one into its target (an import ghost's, on the target's process); on the source's process an
+// activity of zero duration leads to an export ghost. Both ghosts of a crossing carry its key.
+struct PagGhost {
+  std::uint64_t key = 0;
+  std::uint32_t vertex = 0;
+  int process = 0;      // the other end's
+  Rank lane = kNone;    // the other end's rank (kNone: a synchronisation vertex)
+  bool import = false;  // the activity comes from there (a root here), else goes there (a leaf here)
+};
+
+// How values cross the ghosts in a sweep of a graph spread over processes: point to point (a
+// process sends what it has when it can go no further, and waits for the next message; safe only
+// where no dependency is tight, Pag::tight, on any process: no cycle can be) or in rounds of
+// exchange() (a round in which nothing crosses while vertices wait is a cycle). Automatic: point to
+// point unless a dependency is tight.
+enum class GhostTransport : std::uint8_t { Automatic, PointToPoint, Rounds };
+// Point to point, a process sends at about this many bytes even if it could go on, so that it never
+// holds a whole sweep's values at once.
+inline constexpr std::size_t kGhostRoundBytes = std::size_t{8} << 20;
+
 struct Pag {
   static constexpr std::uint32_t kStart = 0;  // the virtual start vertex (time = origin)
 
@@ -79,6 +103,13 @@ struct Pag {
   // own rule is EagerLimit, 0 otherwise.
   Variant ideal_variant = 0;
   std::uint64_t ideal_eager_limit = 0;
+  // Spread over processes: the graph of this process's ranks (first_vertex[r] is kNone for the
+  // others') and the instances it hosts, glued to the other processes' graphs at the ghosts, by
+  // vertex; empty for a whole trace. The anomalies are this process's part.
+  std::vector<PagGhost> ghosts;
+  // Dependencies into a call whose start has the time stamp of their end: only they can close a
+  // cycle, which a graph spread over processes cannot break (its sweeps find it).
+  std::uint64_t tight = 0;
 
   std::uint32_t vertex(Rank r, EventIndex e) const { return first_vertex[r] + e; }
   double seconds(Ticks t) const { return static_cast<double>(t) / ticks_per_second; }
@@ -86,5 +117,9 @@ struct Pag {
 };
 
 Pag build_pag(const Trace& trace, const PagOptions& options = {});
+// Collective over `group` for a trace spread over it (Trace::share), else build_pag(trace, options):
+// this process's part of the graph of the whole trace, with ghosts where it crosses to another
+// process. Glued at the ghosts, the parts are the whole trace's graph, activity for activity.
+Pag build_pag(const Trace& trace, const PagOptions& options, ProcessGroup& group);
 
 }  // namespace wisp

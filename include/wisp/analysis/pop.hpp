@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "wisp/analysis/pag.hpp"
+#include "wisp/group/process_group.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {
-
-struct Pag;  // pag.hpp
 
 struct PopFactors {
   double load_balance = 0;
@@ -106,6 +106,14 @@ struct PopSamples {
   std::size_t slot(Rank r, double t) const;
 };
 PopSamples pop_samples(const Trace& trace, const Pag& pag, std::vector<double> times);
+// Collective over `group` for a trace spread over it, on this process's part of the PAG
+// (build_pag(trace, options, group) with the ideal network's dependencies): the samples of every
+// rank on every process, equal to pop_samples() of the whole trace; nullopt on every process if
+// the dependencies form a cycle (events with equal time stamps out of order), which only the
+// whole trace's graph can break.
+std::optional<PopSamples> pop_samples(const Trace& trace, const Pag& pag, std::vector<double> times,
+                                      ProcessGroup& group, GhostTransport transport = GhostTransport::Automatic,
+                                      std::size_t round_bytes = kGhostRoundBytes);
 PopFactors pop_factors(const PopSamples& samples, double from, double to);
 PopFactors pop_factors(const PopSamples& samples, const PopOptions& options = {});
 
