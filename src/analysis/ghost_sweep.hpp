@@ -1,8 +1,10 @@
 // chain_sweep() (chain_sweep.hpp) over a program activity graph spread over processes (pag.hpp:
-// each process holds its ranks' part, glued to the others' at ghost vertices): the same relax and
-// visit calls, each rank's vertices in their order, a vertex once every activity into it has been
-// relaxed; the value reaching an export ghost goes to the process of its import ghost and leaves
-// that one. Internal to the analysis layer.
+// each process holds its ranks' part, glued to the others' at ghost vertices), forward (longest
+// paths from the start: relax into an activity's target) or backward (longest paths to the end:
+// relax into its source). Each rank's vertices are met in their order (backward: from the last), a
+// vertex once every activity into it (backward: out of it) has been relaxed; the value reaching a
+// ghost that stands for a vertex of another process goes there, to the ghost of the same key, and
+// is relaxed on from it. Internal to the analysis layer.
 #pragma once
 
 #include <algorithm>
@@ -19,8 +21,12 @@
 
 namespace wisp {
 
-template <typename Value>
+enum class Sweep : std::uint8_t { Forward, Backward };
+
+template <typename Value, Sweep kDirection = Sweep::Forward>
 class GhostSweep {
+  static constexpr bool kForward = kDirection == Sweep::Forward;
+
  public:
   // Collective (Automatic: decides on every process's Pag::tight).
   GhostSweep(const Pag& pag, Variant variant, ProcessGroup& group, GhostTransport transport = GhostTransport::Automatic,
@@ -32,6 +38,8 @@ class GhostSweep {
     transport_ = tight == 0 ? GhostTransport::PointToPoint : GhostTransport::Rounds;
   }
 
+  // relax(Value& into, const Value& from, const Activity& a), visit(v, const Value& value) as in
+  // chain_sweep(); backward, `into` is the value of a's source and `from` its target's.
   // false (on every process) if the dependencies form a cycle (rounds only; point to point hangs).
   template <typename Relax, typename Visit>
   bool run(Relax&& relax, Visit&& visit) {
@@ -39,20 +47,22 @@ class GhostSweep {
     const auto process = [&](std::uint32_t v, const Value& value) {
       --left_;
       visit(v, value);
-      g_.for_each_outgoing(
-          v,
-          [&](std::uint32_t id, const Activity& a) {
-            if (a.to == v + 1 && !g_.in_rows.has_items(a.to)) {  // a chain inside the lane being advanced
-              Value& c = carried_[current_lane_];
-              c = Value{};
-              relax(c, value, a);
-              return;
-            }
-            const std::uint32_t slot = g_.in_rows.index(a.to);
-            relax(stored_[slot], value, a);
-            if (id < g_.explicit_count() && --pending_[slot] == 0) ready(a.to);
-          },
-          variant_);
+      const auto step = [&](std::uint32_t id, const Activity& a) {
+        const std::uint32_t w = kForward ? a.to : a.from;
+        if (w == next_in_lane(v) && !rows().has_items(w)) {  // a chain inside the lane being advanced
+          Value& c = carried_[current_lane_];
+          c = Value{};
+          relax(c, value, a);
+          return;
+        }
+        const std::uint32_t slot = rows().index(w);
+        relax(stored_[slot], value, a);
+        if (id < g_.explicit_count() && --pending_[slot] == 0) ready(w);
+      };
+      if constexpr (kForward)
+        g_.for_each_outgoing(v, step, variant_);
+      else
+        g_.for_each_incoming(v, step, variant_);
     };
     while (true) {
       while (!ready_vertices_.empty() || !ready_lanes_.empty() || !arrived_.empty()) {
@@ -63,7 +73,7 @@ class GhostSweep {
         } else if (!ready_vertices_.empty()) {
           const std::uint32_t v = ready_vertices_.back();
           ready_vertices_.pop_back();
-          process(v, stored_[g_.in_rows.index(v)]);
+          process(v, rows().has_items(v) ? stored_[rows().index(v)] : Value{});
         } else {
           const std::uint32_t lane = ready_lanes_.back();
           ready_lanes_.pop_back();
@@ -73,7 +83,10 @@ class GhostSweep {
       }
       if (transport_ == GhostTransport::PointToPoint) {
         flush();
-        if (left_ == 0) return true;
+        if (left_ == 0) {
+          all_gather(group_, std::string());  // no process starts its next sweep while others receive this one's
+          return true;
+        }
         receive(group_.receive());
         continue;
       }
@@ -84,7 +97,10 @@ class GhostSweep {
   }
 
  private:
-  static constexpr std::uint32_t kBlocked = 0xffffffff;
+  // Where values are kept and counted: at the vertices with explicit activities in (backward: out).
+  const SparseRows& rows() const { return kForward ? g_.in_rows : g_.out_rows; }
+  // The lane's next vertex after v in the sweep's order.
+  static std::uint32_t next_in_lane(std::uint32_t v) { return kForward ? v + 1 : v - 1; }
 
   // The lane holding vertex v (kNone: the start, a hub or a ghost).
   std::uint32_t lane_of_vertex(std::uint32_t v) const {
@@ -94,36 +110,46 @@ class GhostSweep {
     return static_cast<std::uint32_t>(after - lanes_.begin() - 1);
   }
 
-  // Counts every vertex's activities in, and readies those with none (the start).
+  // Counts every vertex's explicit activities in (backward: out); readies the vertices outside
+  // lanes that wait for none, except the ghosts whose value comes from another process.
   void prepare() {
-    stored_.assign(g_.in_rows.nonempty_count(), Value{});
-    pending_.assign(g_.in_rows.nonempty_count(), 0);
-    std::vector<std::uint8_t> member(g_.vertex_count, 0);  // in the variant
-    for (std::uint32_t v = 0; v < g_.vertex_count; ++v) {
-      if (g_.has_chain(v)) member[v] = member[v + 1] = 1;
-      const auto [first, end] = g_.out_rows.range(v);
-      for (std::uint32_t k = first; k < end; ++k) {
-        const Activity& a = g_.activities[g_.out[k]];
-        if (!(a.variants & variant_)) continue;
-        member[v] = member[a.to] = 1;
-        ++pending_[g_.in_rows.index(a.to)];
-      }
-    }
+    stored_.assign(rows().nonempty_count(), Value{});
+    pending_.assign(rows().nonempty_count(), 0);
     for (std::size_t k = 0; k < g_.lanes.size(); ++k) {  // a rank's vertices are one run
       if (g_.lanes[k].lane == kNone) continue;
       lanes_.push_back({g_.lanes[k].first, k + 1 < g_.lanes.size() ? g_.lanes[k + 1].first : g_.vertex_count});
     }
-    carried_.assign(lanes_.size(), Value{});
+    const std::uint32_t lanes_end = lanes_.empty() ? 1 : lanes_.back().second;
+    lanes_end_ = lanes_end;
     cursor_.resize(lanes_.size());
-    for (std::size_t l = 0; l < lanes_.size(); ++l) cursor_[l] = lanes_[l].first;
+    for (std::size_t l = 0; l < lanes_.size(); ++l) cursor_[l] = kForward ? lanes_[l].first : lanes_[l].second - 1;
+    std::vector<std::uint8_t> member(g_.vertex_count - lanes_end + 1, 0);  // the start, hubs, ghosts: in the variant
+    const auto outside = [&](std::uint32_t v) -> std::uint8_t& { return member[v == 0 ? 0 : v - lanes_end + 1]; };
+    for (std::size_t k = 0; k < g_.activities.size(); ++k) {
+      const Activity& a = g_.activities[k];
+      if (!(a.variants & variant_)) continue;
+      ++pending_[rows().index(kForward ? a.to : a.from)];
+      if (lane_of_vertex(a.from) == kNone) outside(a.from) = 1;
+      if (lane_of_vertex(a.to) == kNone) outside(a.to) = 1;
+    }
     left_ = 0;
-    for (std::uint32_t v = 0; v < g_.vertex_count; ++v) left_ += member[v];
-    for (const PagGhost& gh : pag_.ghosts)
-      if (gh.import && member[gh.vertex]) imports_.emplace(gh.key, gh.vertex);
-    for (std::size_t k = 0; k < pag_.ghosts.size(); ++k) ghost_of_.emplace(pag_.ghosts[k].vertex, k);
+    for (const auto& lane : lanes_) left_ += lane.second - lane.first;
+    ghost_of_.assign(member.size(), kNone);
+    for (std::size_t k = 0; k < pag_.ghosts.size(); ++k) {
+      const PagGhost& gh = pag_.ghosts[k];
+      ghost_of_[gh.vertex - lanes_end + 1] = static_cast<std::uint32_t>(k);
+      if (outside(gh.vertex) && gh.import == kForward) receiving_.emplace(gh.key, gh.vertex);
+    }
+    for (std::size_t i = 0; i < member.size(); ++i) {
+      if (!member[i]) continue;
+      ++left_;
+      const std::uint32_t v = i == 0 ? 0 : static_cast<std::uint32_t>(i + lanes_end - 1);
+      const bool receives = ghost_of_[i] != kNone && pag_.ghosts[ghost_of_[i]].import == kForward;
+      if (!receives && !(rows().has_items(v) && pending_[rows().index(v)] > 0)) ready(v);
+    }
+    carried_.assign(lanes_.size(), Value{});
     outbox_.resize(static_cast<std::size_t>(group_.processes()));
     for (std::size_t l = lanes_.size(); l-- > 0;) ready_lanes_.push_back(static_cast<std::uint32_t>(l));
-    start_pending_ = member[Pag::kStart] != 0;
   }
 
   void ready(std::uint32_t v) {
@@ -132,10 +158,10 @@ class GhostSweep {
       if (cursor_[lane] == v) ready_lanes_.push_back(lane);
       return;
     }
-    const auto ghost = ghost_of_.find(v);
-    if (ghost == ghost_of_.end() || pag_.ghosts[ghost->second].import) return ready_vertices_.push_back(v);
-    const PagGhost& gh = pag_.ghosts[ghost->second];  // an export: its value goes to the other process
-    outbox_[static_cast<std::size_t>(gh.process)].put(gh.key).put(stored_[g_.in_rows.index(v)]);
+    const std::uint32_t k = v == 0 ? kNone : ghost_of_[v - lanes_end_ + 1];
+    if (k == kNone || pag_.ghosts[k].import == kForward) return ready_vertices_.push_back(v);
+    const PagGhost& gh = pag_.ghosts[k];  // its value goes to the other process's ghost
+    outbox_[static_cast<std::size_t>(gh.process)].put(gh.key).put(stored_[rows().index(v)]);
     bytes_ += sizeof(gh.key) + sizeof(Value);
     ++sent_;
     --left_;
@@ -144,36 +170,31 @@ class GhostSweep {
   // The lane as far as it goes.
   template <typename Process>
   void advance(std::uint32_t lane, Process& process) {
-    if (start_pending_) {  // the start first: its launches reach every lane's first vertex
-      start_pending_ = false;
-      process(Pag::kStart, Value{});
-    }
     current_lane_ = lane;
     std::uint32_t& v = cursor_[lane];
-    const std::uint32_t end = lanes_[lane].second;
-    while (v < end) {
+    const auto [first, end] = lanes_[lane];
+    while (kForward ? v < end : v != first - 1) {
       Value value{};
-      if (g_.in_rows.has_items(v)) {
-        if (pending_[g_.in_rows.index(v)] > 0) return;  // ready() brings it back
-        value = stored_[g_.in_rows.index(v)];
-      } else if (v > lanes_[lane].first) {
+      if (rows().has_items(v)) {
+        if (pending_[rows().index(v)] > 0) return;  // ready() brings it back
+        value = stored_[rows().index(v)];
+      } else if (kForward ? v > first && g_.has_chain(v - 1) : v + 1 < end && g_.has_chain(v)) {
         value = carried_[lane];
       }
-      const std::uint32_t here = v++;
+      const std::uint32_t here = v;
+      v = next_in_lane(v);
       process(here, value);
     }
   }
 
-  void deliver(std::uint64_t key, const Value& value) {
-    const auto it = imports_.find(key);
-    if (it == imports_.end()) throw Error("activity graph over processes: a value arrived for no ghost here");
-    arrived_.emplace_back(it->second, value);
-  }
   void receive(const std::string& message) {
     Unpacker in(message);
     while (!in.done()) {
       const auto key = in.get<std::uint64_t>();
-      deliver(key, in.get<Value>());
+      const Value value = in.get<Value>();
+      const auto it = receiving_.find(key);
+      if (it == receiving_.end()) throw Error("activity graph over processes: a value arrived for no ghost here");
+      arrived_.emplace_back(it->second, value);
     }
   }
   void flush() {
@@ -209,19 +230,19 @@ class GhostSweep {
   ProcessGroup& group_;
   GhostTransport transport_;
   std::size_t round_bytes_;
-  std::vector<Value> stored_;
-  std::vector<std::uint32_t> pending_;
+  std::vector<Value> stored_;                                   // per vertex with explicit activities in (out)
+  std::vector<std::uint32_t> pending_;                          // the same: those not relaxed yet
   std::vector<std::pair<std::uint32_t, std::uint32_t>> lanes_;  // local ranks' vertices [first, end)
+  std::uint32_t lanes_end_ = 1;                                 // the start, hubs and ghosts: 0 and from here on
+  std::vector<std::uint32_t> ghost_of_;                         // per vertex outside lanes: its ghost (kNone)
   std::vector<Value> carried_;                                  // per lane
   std::vector<std::uint32_t> cursor_;                           // per lane: the next vertex
-  std::unordered_map<std::uint64_t, std::uint32_t> imports_;    // key -> import ghost (in the variant)
-  std::unordered_map<std::uint32_t, std::size_t> ghost_of_;     // vertex -> its index in pag_.ghosts
+  std::unordered_map<std::uint64_t, std::uint32_t> receiving_;  // key -> the ghost its value arrives at
   std::vector<std::uint32_t> ready_vertices_, ready_lanes_;
   std::vector<std::pair<std::uint32_t, Value>> arrived_;
   std::vector<Packer> outbox_;
   std::size_t bytes_ = 0, left_ = 0;  // left_: vertices of the variant not processed yet
   std::uint64_t sent_ = 0;
-  bool start_pending_ = false;
   std::uint32_t current_lane_ = 0;
 };
 

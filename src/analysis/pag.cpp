@@ -47,7 +47,8 @@ struct MemberFact {
   std::uint32_t instance = 0, member = 0;
   Ticks begin = kMissing, end = kMissing;
   EventIndex end_event = kNone;
-  CallpathId callpath = kNone;  // of the call the member's begin is in
+  CallpathId callpath = kNone;   // of the call the member's begin is in
+  std::uint8_t end_in_call = 0;  // its end is inside an MPI call (else no activity leads to it)
 };
 
 // Ghost keys: the crossing's kind, then a message or an instance and a member.
@@ -184,6 +185,7 @@ class Builder {
     Ticks end_time;
     EventIndex end_event = kNone;
     CallpathId callpath = kNone;  // of the call its begin is in
+    bool end_in_call = true;      // (another process's member: else the hub has no activity to its end)
   };
 
   void add_collective_vertices() {
@@ -207,7 +209,8 @@ class Builder {
           while (fact != remote.end() && (fact->instance < k || (fact->instance == k && fact->member < i))) ++fact;
           if (fact == remote.end() || fact->instance != k || fact->member != i) break;  // none: no member here
           if (fact->begin == kMissing || fact->end == kMissing) break;
-          members.push_back({m.rank, kNone, kNone, kNone, fact->begin, fact->end, fact->end_event, fact->callpath});
+          members.push_back({m.rank, kNone, kNone, kNone, fact->begin, fact->end, fact->end_event, fact->callpath,
+                             fact->end_in_call != 0});
           continue;
         }
         here = true;
@@ -227,11 +230,27 @@ class Builder {
     return call == kNone ? kNone : trace_.ranks[r].events[call].callpath();
   }
 
+  // Per collective record of rank r: its end lies inside an outermost MPI call (where
+  // collect_dependencies() finds it).
+  std::vector<std::uint8_t> ends_in_calls(Rank r) const {
+    const RankTrace& rt = trace_.ranks[r];
+    std::vector<std::uint8_t> in(rt.collectives.size(), 0);
+    for (std::size_t c = 0; c < rt.mpi_calls.size();) {
+      const CallSpan call = rt.mpi_calls[c];
+      for (EventIndex i = call.enter + 1; i <= call.leave; ++i)
+        if (rt.events[i].kind == EventKind::MpiCollectiveEnd) in[rt.events[i].collective()] = 1;
+      while (c < rt.mpi_calls.size() && rt.mpi_calls[c].enter <= call.leave) ++c;  // nested calls
+    }
+    return in;
+  }
+
   // Spread: every member of each instance with members here and on other processes, from them,
   // by instance and member (this process's own are read where they are).
   std::vector<MemberFact> exchange_members() {
     std::vector<Packer> out(static_cast<std::size_t>(group_->processes()));
     std::vector<int> owners;
+    std::vector<std::vector<std::uint8_t>> end_in_call(trace_.rank_count());
+    for (Rank r = trace_.share->first; r < trace_.share->last; ++r) end_in_call[r] = ends_in_calls(r);
     for (std::uint32_t k = 0; k < trace_.collectives.size(); ++k) {
       const CollectiveInstance& inst = trace_.collectives[k];
       if (!inst.complete || inst.count < 2) continue;
@@ -250,7 +269,8 @@ class Builder {
                            rec.begin == kNone ? kMissing : times.first,
                            rec.end == kNone ? kMissing : times.second,
                            rec.end,
-                           call_callpath(m.rank, m.record)};
+                           call_callpath(m.rank, m.record),
+                           end_in_call[m.rank][m.record]};
         for (const int o : owners)
           if (o != me_) out[static_cast<std::size_t>(o)].put(f);
       }
@@ -351,7 +371,7 @@ class Builder {
       }
       if (!waits[i]) continue;
       if (!here(i)) {  // the hub's activity to its end, there
-        if (hub != kNone)
+        if (hub != kNone && m.end_in_call)
           exports_.push_back({m.rank, m.end_event, hub, ghost_key(Crossing::Wait, k, i), owner(m.rank),
                               ActivityKind::Collective, kBothVariants});
         continue;
