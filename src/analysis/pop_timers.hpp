@@ -1,5 +1,5 @@
 // POP's timers fed event by event from an ideal-network clock replay: the PAG's sweep in one
-// process (pop.cpp) and the replay spread over processes (ideal_clock_spread.cpp) give the same
+// process (pop.cpp) and the ghost sweep over processes (ghost_sweep.hpp) give the same
 // values to the same code, so that their samples are equal. Internal to the analysis layer.
 #pragma once
 
