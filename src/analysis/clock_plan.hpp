@@ -1,8 +1,8 @@
 // What each rank of a process needs for the ideal-network clock replay spread over processes
-// (the activity graph spread over processes, pag_share.hpp), decided once before it: the dependencies into the rank's events, the
-// clocks that leave them and the process each goes to, its outermost MPI calls with their ideal
-// release — the PAG's ideal variant (pag.cpp), from facts that cross once: each message side's
-// times, a summary of each process's members of a collective instance. Internal to the analysis layer.
+// (the activity graph spread over processes, pag_share.hpp), decided once before it: the dependencies into the rank's
+// events, the clocks that leave them and the process each goes to, its outermost MPI calls with their ideal release —
+// the PAG's ideal variant (pag.cpp), from facts that cross once: each message side's times, a summary of each process's
+// members of a collective instance. Internal to the analysis layer.
 #pragma once
 
 #include <cmath>

@@ -30,7 +30,8 @@ struct PopAnalysis {
 // that variant), the ideal-network clock replay runs on it; otherwise on a PAG of its own.
 PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options = {}, const Pag* pag = nullptr);
 // Collective over `group`, for a trace read spread over it: the same analysis on every process
-// (build_pag(trace, options, group), pop_samples(trace, pag, times, group)); nullopt if the ideal network's dependencies form a cycle.
+// (build_pag(trace, options, group), pop_samples(trace, pag, times, group)); nullopt if the ideal network's
+// dependencies form a cycle.
 std::optional<PopAnalysis> analyze_pop(const Trace& trace, const PopAnalysisOptions& options, ProcessGroup& group);
 
 }  // namespace wisp
