@@ -1,12 +1,16 @@
 // Critical path method. See cpm.hpp.
 #include "wisp/analysis/cpm.hpp"
 
-#include "wisp/analysis/chain_sweep.hpp"  // chain_out_of_order()
-#include "wisp/error.hpp"
-
 #include <algorithm>
 #include <bit>
 #include <limits>
+#include <unordered_map>
+
+#include "analysis/ghost_sweep.hpp"
+#include "wisp/analysis/chain_sweep.hpp"  // chain_out_of_order()
+#include "wisp/analysis/pag.hpp"
+#include "wisp/error.hpp"
+#include "wisp/group/pack.hpp"
 
 namespace wisp {
 
@@ -68,37 +72,53 @@ struct Preference {
   auto operator<=>(const Preference&) const = default;
 };
 
-// The walk of critical_path(): `ends_last(u)` tells whether u's earliest time is the length,
-// `tight(act, v)` whether incoming activity act lies on a longest path to v (v is critical).
-template <typename EndsLast, typename Tight>
-std::vector<std::uint32_t> walk_critical(const ActivityGraph& g, EndsLast&& ends_last, Tight&& tight) {
+// The leaf the walk of critical_path() starts at: of the lowest lane, among those ending last
+// (`ends_last(u)`: u's earliest time is the length); `skip(u)`: not a vertex of the whole graph.
+template <typename EndsLast, typename Skip>
+std::uint32_t walk_start(const ActivityGraph& g, EndsLast&& ends_last, Skip&& skip) {
   std::uint32_t v = kNone;
   for (std::uint32_t u = 0; u < g.vertex_count; ++u) {
-    if (!g.is_leaf(u) || !ends_last(u)) continue;
+    if (!g.is_leaf(u) || !ends_last(u) || skip(u)) continue;
     if (!g.has_incoming(u)) continue;  // isolated vertex: no path ends here
     if (v == kNone || g.lane_of(u) < g.lane_of(v)) v = u;
   }
+  return v;
+}
+
+// One step of the walk back from critical vertex v, the path on `lane`: the tight incoming
+// activity it takes (`tight(act, v)`: act lies on a longest path to v), kNone at a root. Local
+// first, then from the path's lane, then from the lowest lane (`from_lane(u)`), then the first listed.
+template <typename Tight, typename FromLane>
+std::uint32_t step_back(const ActivityGraph& g, std::uint32_t v, std::uint32_t lane, Tight&& tight,
+                        FromLane&& from_lane) {
+  std::uint32_t best = kNone;
+  Preference best_pref{};
+  std::uint32_t position = 0;  // incoming activities are listed in the order added
+  g.for_each_incoming(v, [&](std::uint32_t a, const Activity& act) {
+    ++position;
+    if (!tight(act, v)) return;
+    const std::uint32_t lane_from = from_lane(act.from);
+    const Preference p{is_local(act.kind) ? 0 : 1, lane_from == lane && lane != kNone ? 0 : 1, lane_from, position};
+    if (best == kNone || p < best_pref) {
+      best = a;
+      best_pref = p;
+    }
+  });
+  return best;
+}
+
+// The walk of critical_path() in one graph, from its start to a root; the path root to leaf.
+template <typename EndsLast, typename Tight>
+std::vector<std::uint32_t> walk_critical(const ActivityGraph& g, EndsLast&& ends_last, Tight&& tight) {
   std::vector<std::uint32_t> path;
+  std::uint32_t v = walk_start(g, ends_last, [](std::uint32_t) { return false; });
   if (v == kNone) return path;
-  std::uint32_t lane = g.lane_of(v);
-  for (;;) {
-    std::uint32_t best = kNone;
-    Preference best_pref{};
-    std::uint32_t best_from = kNone, position = 0;  // incoming activities are listed in the order added
-    g.for_each_incoming(v, [&](std::uint32_t a, const Activity& act) {
-      ++position;
-      if (!tight(act, v)) return;
-      const std::uint32_t from_lane = g.lane_of(act.from);
-      const Preference p{is_local(act.kind) ? 0 : 1, from_lane == lane && lane != kNone ? 0 : 1, from_lane, position};
-      if (best == kNone || p < best_pref) {
-        best = a;
-        best_from = act.from;
-        best_pref = p;
-      }
-    });
+  const auto lane_of = [&](std::uint32_t u) { return g.lane_of(u); };
+  for (std::uint32_t lane = g.lane_of(v);;) {
+    const std::uint32_t best = step_back(g, v, lane, tight, lane_of);
     if (best == kNone) break;
     path.push_back(best);
-    v = best_from;
+    v = g.activity(best).from;
     if (g.lane_of(v) != kNone) lane = g.lane_of(v);
   }
   std::reverse(path.begin(), path.end());
@@ -314,6 +334,140 @@ Cpm critical_path_method(const ActivityGraph& g, std::vector<std::uint32_t>& cri
   }
   critical = walk_critical(
       g, [&](std::uint32_t u) { return zero[u] && cpm.latest_at(g, u) == cpm.length; },
+      [&](const Activity& act, std::uint32_t v) {
+        if (!cpm.tails.kept(v)) return true;
+        return zero[act.from] && cpm.latest_at(g, act.from) + act.duration == cpm.latest_at(g, v);
+      });
+  return cpm;
+}
+
+// ---- spread over processes: the parts of one graph, glued at their ghosts (pag.hpp) ----
+
+namespace {
+
+// The tails of this process's part (ChainTails' kept vertices) from a backward sweep over every
+// part; returns the length (the longest tail anywhere), nullopt if the dependencies form a cycle.
+std::optional<Ticks> spread_tails(const Pag& pag, ProcessGroup& group, ChainTails& t) {
+  Ticks longest = 0;
+  const auto relax = [](Ticks& into, Ticks from, const Activity& a) { into = std::max(into, from + a.duration); };
+  const bool acyclic =
+      GhostSweep<Ticks, Sweep::Backward>(pag, kFirstVariant, group).run(relax, [&](std::uint32_t v, Ticks tail) {
+        if (t.kept(v)) t.tail[t.slot(v)] = tail;
+        longest = std::max(longest, tail);
+      });
+  if (!acyclic) return std::nullopt;
+  for (const std::string& part : all_gather(group, packed(longest)))
+    longest = std::max(longest, Unpacker(part).get<Ticks>());
+  return longest;
+}
+
+// Zero total slack per vertex of this part, from a forward sweep (earliest times). A chain's inside
+// (vertices that are not kept) has one earliest + tail: the arrival at the kept vertex after it
+// along the chain plus that vertex's tail; a lane's vertices are met in order, a gap at once.
+std::vector<bool> spread_zero_slack(const Pag& pag, ProcessGroup& group, const ChainTails& t, Ticks length) {
+  const ActivityGraph& g = pag.graph;
+  std::vector<bool> zero(g.vertex_count, false);
+  std::uint32_t gap = kNone;  // the first vertex of the gap being met
+  const auto relax = [](Ticks& into, Ticks from, const Activity& a) { into = std::max(into, from + a.duration); };
+  GhostSweep<Ticks>(pag, kFirstVariant, group).run(relax, [&](std::uint32_t v, Ticks earliest) {
+    if (t.kept(v)) {
+      zero[v] = earliest + t.tail[t.slot(v)] == length;
+      return;
+    }
+    if (gap == kNone) gap = v;
+    if (!t.kept(v + 1)) return;
+    const bool critical = earliest + g.chain_duration_of(v) + t.tail[t.slot(v + 1)] == length;
+    std::fill(zero.begin() + gap, zero.begin() + v + 1, critical);
+    gap = kNone;
+  });
+  return zero;
+}
+
+// Where the walk of critical_path() goes on at another process: the key of the ghost it crossed
+// (the export ghost there), the lane the path is on; or, done, nowhere.
+struct WalkToken {
+  std::uint64_t key = 0;
+  std::uint32_t lane = kNone;
+  std::uint8_t done = 0;
+};
+
+// The walk of critical_path() over the parts: each process walks its own and hands the walk on at
+// an import ghost to the process of the activity's source, which goes on from the export ghost of
+// the same key; the process that reaches a root tells the others. Here: the activities of the path
+// that lie in this part (the stand-ins into export ghosts included), root to leaf.
+template <typename EndsLast, typename Tight>
+std::vector<std::uint32_t> walk_critical(const Pag& pag, ProcessGroup& group, EndsLast&& ends_last, Tight&& tight) {
+  const ActivityGraph& g = pag.graph;
+  std::unordered_map<std::uint32_t, std::uint32_t> ghost_at;   // vertex -> its ghost
+  std::unordered_map<std::uint64_t, std::uint32_t> export_of;  // key -> its export ghost's vertex
+  for (std::uint32_t k = 0; k < pag.ghosts.size(); ++k) {
+    ghost_at.emplace(pag.ghosts[k].vertex, k);
+    if (!pag.ghosts[k].import) export_of.emplace(pag.ghosts[k].key, pag.ghosts[k].vertex);
+  }
+  const auto ghost = [&](std::uint32_t v) -> const PagGhost* {
+    const auto it = ghost_at.find(v);
+    return it == ghost_at.end() ? nullptr : &pag.ghosts[it->second];
+  };
+  const auto from_lane = [&](std::uint32_t u) {  // an import stands for its source, of that lane
+    const PagGhost* gh = ghost(u);
+    return gh != nullptr ? gh->lane : g.lane_of(u);
+  };
+  // The start: of the lowest lane, among the processes' own.
+  const std::uint32_t start = walk_start(g, ends_last, [&](std::uint32_t u) { return ghost(u) != nullptr; });
+  int holder = -1;
+  std::uint32_t lane = kNone;
+  struct Start {
+    std::uint32_t found, lane;
+  };
+  const std::vector<std::string> starts = all_gather(group, packed(Start{start != kNone, g.lane_of(start)}));
+  for (std::size_t p = 0; p < starts.size(); ++p) {
+    const auto s = Unpacker(starts[p]).get<Start>();
+    if (s.found && (holder < 0 || s.lane < lane)) holder = static_cast<int>(p), lane = s.lane;
+  }
+  std::vector<std::uint32_t> path;
+  std::uint32_t v = holder == group.process() ? start : kNone;
+  while (holder >= 0) {
+    if (v == kNone) {  // the walk is elsewhere
+      const auto token = Unpacker(group.receive()).get<WalkToken>();
+      if (token.done) break;
+      const auto it = export_of.find(token.key);
+      if (it == export_of.end()) throw Error("critical path over processes: the walk crossed to no ghost here");
+      v = it->second;
+      lane = token.lane;
+    }
+    const std::uint32_t best = step_back(g, v, lane, tight, from_lane);
+    if (best == kNone) {  // a root: the path is complete
+      for (int p = 0; p < group.processes(); ++p)
+        if (p != group.process()) group.send(p, packed(WalkToken{0, kNone, 1}));
+      break;
+    }
+    path.push_back(best);
+    v = g.activity(best).from;
+    if (const PagGhost* gh = ghost(v); gh != nullptr && gh->import) {
+      group.send(gh->process, packed(WalkToken{gh->key, lane, 0}));
+      v = kNone;
+    } else if (g.lane_of(v) != kNone) {
+      lane = g.lane_of(v);
+    }
+  }
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+}  // namespace
+
+std::optional<Cpm> critical_path_method(const Pag& pag, std::vector<std::uint32_t>& critical, ProcessGroup& group) {
+  if (!pag.spread) return critical_path_method(pag.graph, critical);
+  const ActivityGraph& g = pag.graph;
+  Cpm cpm;
+  cpm.tails = kept_vertices(g);
+  cpm.tails.tail.assign(cpm.tails.kept_count(), 0);
+  const std::optional<Ticks> length = spread_tails(pag, group, cpm.tails);
+  if (!length) return std::nullopt;
+  cpm.length = *length;
+  const std::vector<bool> zero = spread_zero_slack(pag, group, cpm.tails, cpm.length);
+  critical = walk_critical(
+      pag, group, [&](std::uint32_t u) { return zero[u] && cpm.latest_at(g, u) == cpm.length; },
       [&](const Activity& act, std::uint32_t v) {
         if (!cpm.tails.kept(v)) return true;
         return zero[act.from] && cpm.latest_at(g, act.from) + act.duration == cpm.latest_at(g, v);

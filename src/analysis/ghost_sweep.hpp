@@ -47,6 +47,7 @@ class GhostSweep {
     const auto process = [&](std::uint32_t v, const Value& value) {
       --left_;
       visit(v, value);
+      if (send(v, value)) return;
       const auto step = [&](std::uint32_t id, const Activity& a) {
         const std::uint32_t w = kForward ? a.to : a.from;
         if (w == next_in_lane(v) && !rows().has_items(w)) {  // a chain inside the lane being advanced
@@ -158,13 +159,19 @@ class GhostSweep {
       if (cursor_[lane] == v) ready_lanes_.push_back(lane);
       return;
     }
-    const std::uint32_t k = v == 0 ? kNone : ghost_of_[v - lanes_end_ + 1];
-    if (k == kNone || pag_.ghosts[k].import == kForward) return ready_vertices_.push_back(v);
-    const PagGhost& gh = pag_.ghosts[k];  // its value goes to the other process's ghost
-    outbox_[static_cast<std::size_t>(gh.process)].put(gh.key).put(stored_[rows().index(v)]);
+    ready_vertices_.push_back(v);
+  }
+
+  // A ghost whose value goes to the other process's ghost of its key: sends it (true).
+  bool send(std::uint32_t v, const Value& value) {
+    if (v < lanes_end_) return false;
+    const std::uint32_t k = ghost_of_[v - lanes_end_ + 1];
+    if (k == kNone || pag_.ghosts[k].import == kForward) return false;
+    const PagGhost& gh = pag_.ghosts[k];
+    outbox_[static_cast<std::size_t>(gh.process)].put(gh.key).put(value);
     bytes_ += sizeof(gh.key) + sizeof(Value);
     ++sent_;
-    --left_;
+    return true;
   }
 
   // The lane as far as it goes.

@@ -72,6 +72,7 @@ class Builder {
       pag_.ideal_eager_limit = options_.eager_limit;
     }
     if (spread_) {
+      pag_.spread = true;
       shares_ = gather_shares(*group_, *trace_.share);
       me_ = group_->process();
     }

@@ -6,6 +6,9 @@
 // rounds.
 #include <catch2/catch.hpp>
 
+#include <mutex>
+#include <set>
+
 #include "analysis/ghost_sweep.hpp"
 #include "helpers.hpp"
 #include "spread_traces.hpp"
@@ -94,4 +97,68 @@ TEST_CASE("a PAG spread over processes, glued at its ghosts, is the whole trace'
   write_otf2(gen::generate_wavefront(gen::WavefrontOptions{}), dir / "wavefront");
   require_glued_equals_whole(dir / "wavefront", PagOptions{});
   for (const char* name : test::kSpreadRealTraces) require_glued_equals_whole(test::real_trace(name), both, {3}, false);
+}
+
+namespace {
+
+// The events (rank, event) an activity of `pag` joins, the start and hubs and ghosts left out.
+using EventKey = std::pair<Rank, EventIndex>;
+void add_events(const Pag& pag, const Trace& trace, const Activity& a, std::set<EventKey>& into) {
+  for (const std::uint32_t v : {a.from, a.to})
+    for (Rank r = 0; r < trace.rank_count(); ++r)
+      if (pag.first_vertex[r] != kNone && v >= pag.first_vertex[r] &&
+          v < pag.first_vertex[r] + trace.ranks[r].events.size())
+        into.emplace(r, v - pag.first_vertex[r]);
+}
+
+// The critical-path method over the parts: the whole graph's length, and the critical path whole
+// graph's walk finds (its events, its duration) in the pieces each part holds.
+void require_cpm_over_parts_equals_whole(const fs::path& path, const PagOptions& options, std::vector<int> counts) {
+  const Trace whole_trace = read_otf2(path);
+  const Pag whole = build_pag(whole_trace, options);
+  std::vector<std::uint32_t> whole_critical;
+  const Cpm expected = critical_path_method(whole.graph, whole_critical);
+  std::set<EventKey> expected_events;
+  for (const std::uint32_t a : whole_critical) add_events(whole, whole_trace, whole.graph.activity(a), expected_events);
+  for (const int processes : counts) {
+    INFO(path.string() << " over " << processes << " processes");
+    std::mutex mutex;
+    std::set<EventKey> events;
+    Ticks duration = 0;
+    std::vector<Ticks> lengths;
+    test::on_processes(processes, [&](ProcessGroup& group) {
+      ReadOptions o;
+      o.group = &group;
+      o.threads = 1;
+      const Trace trace = read_otf2(path, o);
+      const Pag part = build_pag(trace, options, group);
+      std::vector<std::uint32_t> critical;
+      const std::optional<Cpm> cpm = critical_path_method(part, critical, group);
+      const std::lock_guard lock(mutex);
+      lengths.push_back(cpm ? cpm->length : -1);
+      for (const std::uint32_t a : critical) {
+        add_events(part, trace, part.graph.activity(a), events);
+        duration += part.graph.activity(a).duration;
+      }
+    });
+    for (const Ticks length : lengths) CHECK(length == expected.length);
+    CHECK(duration == expected.length);
+    CHECK(events == expected_events);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the critical-path method over the parts of a spread PAG is the whole graph's",
+          "[analysis][processes][pag]") {
+  TempDir dir;
+  write_otf2(test::every_dependency(), dir / "every");
+  require_cpm_over_parts_equals_whole(dir / "every", PagOptions{}, {2, 3, 4, 7});
+  require_cpm_over_parts_equals_whole(dir / "every", eager_limit_options(0), {2, 3, 4, 7});
+  write_otf2(gen::generate_halo(test::spread_halo()), dir / "halo");
+  require_cpm_over_parts_equals_whole(dir / "halo", PagOptions{}, {2, 7});
+  write_otf2(gen::generate_wavefront(gen::WavefrontOptions{}), dir / "wavefront");
+  require_cpm_over_parts_equals_whole(dir / "wavefront", PagOptions{}, {3});
+  for (const char* name : test::kSpreadRealTraces)
+    require_cpm_over_parts_equals_whole(test::real_trace(name), PagOptions{}, {2, 3});
 }

@@ -5,11 +5,15 @@
 
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "wisp/analysis/activity_graph.hpp"
 
 namespace wisp {
+
+struct Pag;
+class ProcessGroup;
 
 // Longest paths to a leaf ("tails") kept only at the vertices where a chain starts or ends or
 // meets an explicit activity (about one in four in a PAG): inside a chain a vertex has one
@@ -90,6 +94,13 @@ Cpm critical_path_method(const ActivityGraph& g);
 // the walk has visited `walk_share` of the vertices (a perfectly balanced run: nearly all are
 // critical), by a forward sweep over all of them. Both give the same marks (tests: 0 and 1).
 Cpm critical_path_method(const ActivityGraph& g, std::vector<std::uint32_t>& critical, double walk_share = 1.0 / 16);
+
+// The same over a graph spread over processes (Pag::spread: this process's part, glued to the
+// others' at its ghosts), collective over `group`: the tails of this part's vertices, the whole
+// graph's length, and in `critical` the activities of critical_path() of the whole graph that lie
+// in this part (a crossing's stand-in into an export ghost included), root to leaf. A whole graph:
+// critical_path_method(pag.graph, critical). nullopt on every process if the dependencies form a cycle.
+std::optional<Cpm> critical_path_method(const Pag& pag, std::vector<std::uint32_t>& critical, ProcessGroup& group);
 
 struct ActivityTimes {
   Ticks es = 0, ef = 0;   // early start, early finish = ES + d

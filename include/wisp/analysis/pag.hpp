@@ -107,6 +107,7 @@ struct Pag {
   // others') and the instances it hosts, glued to the other processes' graphs at the ghosts, by
   // vertex; empty for a whole trace. The anomalies are this process's part.
   std::vector<PagGhost> ghosts;
+  bool spread = false;  // this is one process's part (build_pag(trace, options, group) of a spread trace)
   // Dependencies into a call whose start has the time stamp of their end: only they can close a
   // cycle, which a graph spread over processes cannot break (its sweeps find it).
   std::uint64_t tight = 0;
