@@ -52,7 +52,7 @@ struct MemberFact {
 };
 
 // Ghost keys: the crossing's kind, then a message or an instance and a member.
-enum class Crossing : std::uint64_t { Message, Rendezvous, Feed, Wait, Prefix };
+enum class Crossing : std::uint64_t { Message, Rendezvous, Feed, Wait, Prefix, Launch };
 std::uint64_t ghost_key(Crossing k, std::uint64_t a, std::uint64_t b = 0) {
   return (static_cast<std::uint64_t>(k) << 61) | (a << 29) | b;
 }
@@ -80,6 +80,7 @@ class Builder {
     reserve_activities();
     index_calls();
     if (spread_) exchange_sides();
+    if (spread_) add_launch_exports();
     add_collective_vertices();
     for (Rank r = 0; r < trace_.rank_count(); ++r) {
       if (!local(r)) continue;
@@ -427,6 +428,22 @@ class Builder {
     if (r == trace_.rank_count()) exports_ = {};
   }
 
+  // The start is process 0's: it launches the others' ranks (those with events) through ghosts.
+  void add_launch_exports() {
+    Packer mine;
+    for (Rank r = trace_.share->first; r < trace_.share->last; ++r)
+      mine.put(static_cast<std::uint8_t>(!trace_.ranks[r].events.empty()));
+    const std::vector<std::string> parts = all_gather(*group_, mine.take());
+    if (me_ != 0) return;
+    for (std::size_t p = 1; p < parts.size(); ++p) {
+      Unpacker in(parts[p]);
+      for (Rank r = shares_[p].first; r < shares_[p].last; ++r)
+        if (in.get<std::uint8_t>() != 0)
+          exports_.push_back({r, 0, Pag::kStart, ghost_key(Crossing::Launch, r), static_cast<int>(p),
+                              ActivityKind::Launch, kBothVariants});
+    }
+  }
+
   // Each side of a message whose other side is on another process goes there; from what arrives,
   // the dependencies that leave this process's sides (exports_).
   void exchange_sides() {
@@ -678,7 +695,9 @@ class Builder {
     if (n == 0) return;
     const std::uint32_t first = pag_.vertex(r, 0);
     pag_.calls[r].reserve(rt.mpi_calls.size());  // outermost calls: at most that many
-    g_.add_activity({own_at(first) - pag_.origin, Pag::kStart, first, kLaunchCallpath, ActivityKind::Launch});
+    const std::uint32_t start =
+        spread_ && me_ != 0 ? ghost(ghost_key(Crossing::Launch, r), 0, kNone, pag_.origin, true) : Pag::kStart;
+    g_.add_activity({own_at(first) - pag_.origin, start, first, kLaunchCallpath, ActivityKind::Launch});
     CallpathId cp = kNone;
     std::size_t c = 0;
     for (EventIndex i = 0; i < n; ++i) {
