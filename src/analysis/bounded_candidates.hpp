@@ -9,6 +9,7 @@
 #include <iterator>
 #include <limits>
 #include <set>
+#include <vector>
 
 #include "wisp/analysis/near_critical.hpp"
 #include "wisp/error.hpp"
@@ -20,6 +21,7 @@ struct Candidate {
   std::uint64_t seq;  // insertion order: deterministic among equal costs
   std::uint32_t parent;
   std::uint32_t deviation;
+  std::uint32_t part = 0;  // spread over processes: the part of the graph holding the deviation
   bool operator<(const Candidate& o) const { return cost != o.cost ? cost < o.cost : seq < o.seq; }
 };
 
@@ -30,18 +32,24 @@ class BoundedCandidates {
     capacity_ = c;
     while (set_.size() > capacity_) set_.erase(std::prev(set_.end()));
   }
-  void offer(Ticks cost, std::uint32_t parent, std::uint32_t deviation) {
+  void offer(Ticks cost, std::uint32_t parent, std::uint32_t deviation, std::uint32_t part = 0) {
     if (capacity_ == 0) return;
     if (set_.size() >= capacity_) {
       if (!(cost < std::prev(set_.end())->cost)) return;
       set_.erase(std::prev(set_.end()));
     }
-    set_.insert(Candidate{cost, seq_++, parent, deviation});
+    set_.insert(Candidate{cost, seq_++, parent, deviation, part});
   }
   bool empty() const { return set_.empty(); }
   // Whether offer(cost, ...) would keep it.
   bool accepts(Ticks cost) const {
     return capacity_ > 0 && (set_.size() < capacity_ || cost < std::prev(set_.end())->cost);
+  }
+  // Every candidate, by (cost, offer order); leaves none.
+  std::vector<Candidate> take() {
+    std::vector<Candidate> all(set_.begin(), set_.end());
+    set_.clear();
+    return all;
   }
   Candidate pop() {
     const Candidate c = *set_.begin();

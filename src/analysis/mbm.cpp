@@ -1,7 +1,9 @@
 // Maximum Benefit Metric. See mbm.hpp.
 #include "wisp/analysis/mbm.hpp"
 
+#include "analysis/ghost_sweep.hpp"
 #include "wisp/analysis/chain_sweep.hpp"
+#include "wisp/group/pack.hpp"
 
 #include <algorithm>
 #include <array>
@@ -99,18 +101,30 @@ PassInput pass_input(const ActivityGraph& g, const Cpm& cpm) {
   return in;
 }
 
+// A sweep's relax and visit for the lanes: lane j's activities of call path zeroed[j] last 0.
+struct ZeroLanes {
+  const std::array<CallpathId, kLanes>& zeroed;
+  Lanes& length;
+  void operator()(Lanes& f, const Lanes& e, const Activity& act) const {
+    for (std::size_t j = 0; j < kLanes; ++j)
+      f[j] = std::max(f[j], e[j] + (act.callpath == zeroed[j] ? 0 : act.duration));
+  }
+  void operator()(std::uint32_t, const Lanes& e) const {
+    for (std::size_t j = 0; j < kLanes; ++j) length[j] = std::max(length[j], e[j]);
+  }
+};
+
+std::array<CallpathId, kLanes> zeroed_lanes(std::span<const CallpathId> callpaths) {
+  std::array<CallpathId, kLanes> zeroed;
+  for (std::size_t j = 0; j < kLanes; ++j) zeroed[j] = j < callpaths.size() ? callpaths[j] : kUnusedLane;
+  return zeroed;
+}
+
 // The generic sweep (chain_sweep.hpp): for graphs with negative durations.
 void lanes_by_chain_sweep(const ActivityGraph& g, const std::array<CallpathId, kLanes>& zeroed,
                           std::vector<Lanes>& stored, Lanes& length) {
-  chain_sweep(
-      g, kFirstVariant, stored,
-      [&](Lanes& f, const Lanes& e, const Activity& act) {
-        for (std::size_t j = 0; j < kLanes; ++j)
-          f[j] = std::max(f[j], e[j] + (act.callpath == zeroed[j] ? 0 : act.duration));
-      },
-      [&](std::uint32_t, const Lanes& e) {
-        for (std::size_t j = 0; j < kLanes; ++j) length[j] = std::max(length[j], e[j]);
-      });
+  const ZeroLanes lanes{zeroed, length};
+  chain_sweep(g, kFirstVariant, stored, lanes, lanes);
 }
 
 // The same run by run, as the CPM's sweeps: inside a chain (a vertex that is not kept) every lane
@@ -208,8 +222,7 @@ void lanes_by_runs(const PassInput& in, const std::array<CallpathId, kLanes>& ze
 
 void mbm_all_lanes(const PassInput& in, std::span<const CallpathId> callpaths, std::vector<Lanes>& stored,
                    std::span<Ticks> out) {
-  std::array<CallpathId, kLanes> zeroed;
-  for (std::size_t j = 0; j < kLanes; ++j) zeroed[j] = j < callpaths.size() ? callpaths[j] : kUnusedLane;
+  const std::array<CallpathId, kLanes> zeroed = zeroed_lanes(callpaths);
   Lanes length{};
   if (in.non_negative)
     lanes_by_runs(in, zeroed, stored, length);
@@ -275,6 +288,32 @@ std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, cons
                                     unsigned threads) {
   return benefit_rows(paths,
                       [&](const std::vector<CallpathId>& to_zero) { return mbm_all_of(g, cpm, to_zero, threads); });
+}
+
+// Spread: a ghost sweep (ghost_sweep.hpp) per kLanes call paths; the longest over every part.
+std::vector<Ticks> mbm_all_of(const Pag& pag, const Cpm& cpm, const std::vector<CallpathId>& callpaths,
+                              ProcessGroup& group, unsigned threads) {
+  if (!pag.spread) return mbm_all_of(pag.graph, cpm, callpaths, threads);
+  std::vector<Ticks> all(callpaths.size());
+  for (std::size_t i = 0; i < callpaths.size(); i += kLanes) {
+    const std::size_t n = std::min(kLanes, callpaths.size() - i);
+    const std::array<CallpathId, kLanes> zeroed = zeroed_lanes(std::span(callpaths).subspan(i, n));
+    Lanes length{};
+    const ZeroLanes lanes{zeroed, length};
+    GhostSweep<Lanes>(pag, kFirstVariant, group).run(lanes, lanes);
+    for (const std::string& part : all_gather(group, packed(length))) {
+      const auto theirs = Unpacker(part).get<Lanes>();
+      for (std::size_t j = 0; j < kLanes; ++j) length[j] = std::max(length[j], theirs[j]);
+    }
+    for (std::size_t j = 0; j < n; ++j) all[i + j] = cpm.length - length[j];
+  }
+  return all;
+}
+
+std::vector<MbmRow> maximum_benefit(const Pag& pag, const Cpm& cpm, const NearCriticalPaths& paths, ProcessGroup& group,
+                                    unsigned threads) {
+  return benefit_rows(
+      paths, [&](const std::vector<CallpathId>& to_zero) { return mbm_all_of(pag, cpm, to_zero, group, threads); });
 }
 
 }  // namespace wisp

@@ -14,11 +14,15 @@
 #include <cmath>
 #include <future>
 #include <limits>
+#include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
 #include "analysis/bounded_candidates.hpp"
+#include "wisp/analysis/pag.hpp"
 #include "wisp/error.hpp"
+#include "wisp/group/pack.hpp"
 
 namespace wisp {
 
@@ -186,33 +190,6 @@ class CostOrderedOut {
   std::unordered_map<std::uint32_t, std::vector<Out>> by_vertex_;
 };
 
-// Calls fn(id, activity) for every activity of path `index`, root to leaf.
-template <typename Fn>
-void walk_path(const ActivityGraph& g, const NearCriticalPaths& r, std::size_t index, Fn&& fn) {
-  std::vector<std::uint32_t> chain;  // deviations, leaf-most first
-  std::uint32_t p = static_cast<std::uint32_t>(index);
-  while (r.paths[p].parent != kNone) {
-    chain.push_back(r.paths[p].deviation);
-    p = r.paths[p].parent;
-  }
-  std::uint32_t v = r.paths[p].deviation;  // the root vertex
-  for (std::size_t i = chain.size(); i-- > 0;) {
-    const Activity dev = g.activity(chain[i]);
-    while (v != dev.from) {
-      const Activity a = g.activity(r.successor[v]);
-      fn(r.successor[v], a);
-      v = a.to;
-    }
-    fn(chain[i], dev);
-    v = dev.to;
-  }
-  for (std::uint32_t next = r.successor[v]; next != kNone; next = r.successor[v]) {
-    const Activity a = g.activity(next);
-    fn(next, a);
-    v = a.to;
-  }
-}
-
 // Dense per-call-path accumulator (call path ids are small; the two sentinels get own slots).
 class CallpathSums {
  public:
@@ -258,6 +235,305 @@ class CallpathSums {
   std::vector<CallpathId> touched_;
 };
 
+// A deviation of a path, in the part of the graph that holds it (0 in a whole graph).
+struct Deviation {
+  std::uint32_t activity = kNone;
+  std::uint32_t part = 0;
+};
+
+// The deviations path `index` follows from its root, root-most first, and its root (a vertex).
+std::vector<Deviation> deviations_of(const NearCriticalPaths& r, std::size_t index, Deviation& root) {
+  std::vector<Deviation> chain;
+  auto p = static_cast<std::uint32_t>(index);
+  for (; r.paths[p].parent != kNone; p = r.paths[p].parent) chain.push_back({r.paths[p].deviation, r.paths[p].part});
+  root = {r.paths[p].deviation, r.paths[p].part};
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+// Walks paths in this part of the graph: from a vertex along the path's deviations, then along
+// the zero-cost successors, to a leaf, or to an export ghost (the path goes on in another part).
+// On the path's own part (every deviation taken) each vertex offers its other activities out to
+// the search: their slack added to the path's (`cost`), below min_detour counted as variants.
+class PathWalker {
+ public:
+  PathWalker(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& q, const NearCriticalPaths& r,
+             std::uint32_t part, std::vector<bool> exports)
+      : g_(g), cpm_(cpm), q_(q), r_(r), part_(part), exports_(std::move(exports)) {}
+
+  bool is_export(std::uint32_t v) const { return !exports_.empty() && exports_[v]; }
+
+  // `taken`: the chain's deviations already taken (advanced here). on_activity(id, activity) for
+  // each activity of the path in this part but the stand-ins into export ghosts. Sink: accepts(cost),
+  // offer(cost, activity), variant(). Returns the vertex it stopped at.
+  template <typename OnActivity, typename Sink>
+  std::uint32_t walk(std::uint32_t v, const std::vector<Deviation>& chain, std::size_t& taken, Ticks cost,
+                     OnActivity&& on_activity, Sink& sink) {
+    std::uint32_t from = next_from(chain, taken);
+    for (;;) {
+      const bool own = taken == chain.size();
+      std::uint32_t next = r_.successor[v];
+      if (v == from) {
+        next = chain[taken++].activity;
+        from = next_from(chain, taken);
+      }
+      if constexpr (Sink::kOffers)
+        if (own) offer_children(v, next, cost, sink);
+      if (next == kNone) return v;
+      const Activity a = g_.activity(next);
+      v = a.to;
+      if (is_export(v)) return v;
+      on_activity(next, a);
+    }
+  }
+
+ private:
+  // The vertex the next deviation leaves, if it is in this part (else kNone).
+  std::uint32_t next_from(const std::vector<Deviation>& chain, std::size_t taken) const {
+    if (taken == chain.size() || chain[taken].part != part_) return kNone;
+    return g_.activity(chain[taken].activity).from;
+  }
+
+  template <typename Sink>
+  void offer_children(std::uint32_t v, std::uint32_t next, Ticks cost, Sink& sink) {
+    if (next == g_.explicit_count() + v && !g_.out_rows.has_items(v)) return;  // its chain alone: no other way
+    if (g_.out_rows.size(v) >= q_.cost_ordered_from) {
+      for (const CostOrderedOut::Out& o : cost_ordered_.of(g_, cpm_, v)) {
+        if (o.activity == next) continue;
+        if (o.cost < q_.min_detour) {  // a detour: a variant of this path
+          sink.variant();
+          continue;
+        }
+        const Ticks total = cost + o.cost;
+        if (total > r_.nc_bound || !sink.accepts(total)) break;  // nor any after it
+        sink.offer(total, o.activity);
+      }
+      return;
+    }
+    g_.for_each_outgoing(v, [&](std::uint32_t a, const Activity& act) {
+      if (a == next) return;
+      const Ticks detour = cost_of(g_, cpm_, act);
+      if (detour < q_.min_detour) {  // a detour: a variant of this path
+        sink.variant();
+        return;
+      }
+      if (cost + detour <= r_.nc_bound) sink.offer(cost + detour, a);
+    });
+  }
+
+  const ActivityGraph& g_;
+  const Cpm& cpm_;
+  const NearCriticalQuery& q_;
+  const NearCriticalPaths& r_;
+  std::uint32_t part_;
+  std::vector<bool> exports_;  // per vertex: an export ghost (empty: a whole graph)
+  CostOrderedOut cost_ordered_;
+};
+
+// The search's candidates, offered to directly (a whole graph).
+struct DirectOffers {
+  static constexpr bool kOffers = true;
+  BoundedCandidates& candidates;
+  std::uint32_t parent;
+  std::uint64_t& variants;
+  bool accepts(Ticks cost) const { return candidates.accepts(cost); }
+  void offer(Ticks cost, std::uint32_t activity) { candidates.offer(cost, parent, activity); }
+  void variant() { ++variants; }
+};
+
+// A walk's offers in this part, kept until the walk is over (spread over processes): the best
+// `capacity` by (cost, order), each with the leg of the walk it was made on. Only they can be among
+// the search's best once every part's are offered in the walk's order.
+struct HeldOffers {
+  static constexpr bool kOffers = true;
+  const BoundedCandidates& candidates;  // as before the walk
+  BoundedCandidates held;               // parent: the leg
+  std::uint32_t leg = 0;
+  std::uint64_t variants = 0;
+  bool accepts(Ticks cost) const { return candidates.accepts(cost) && held.accepts(cost); }
+  void offer(Ticks cost, std::uint32_t activity) { held.offer(cost, leg, activity); }
+  void variant() { ++variants; }
+};
+
+// No offers: the path's activities only.
+struct NoOffers {
+  static constexpr bool kOffers = false;
+};
+
+// Where a walk goes on in another part: at the import ghost of `key`, with `taken` deviations
+// behind it, on leg `leg`; or it is over.
+struct WalkLeg {
+  std::uint64_t key = 0;
+  std::uint64_t taken = 0;
+  std::uint32_t leg = 0;
+  std::uint32_t done = 0;
+};
+struct HeldOffer {
+  Ticks cost;
+  std::uint64_t order;  // leg, then offer order
+  std::uint32_t activity;
+  std::uint32_t part;
+};
+struct CallpathTime {
+  CallpathId callpath;
+  Ticks time;
+};
+
+// The search over the parts of a spread graph, or a whole one (`part` 0 of one, no ghosts).
+class Search {
+ public:
+  Search(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& q, const std::vector<std::uint32_t>& critical,
+         unsigned threads, const std::vector<PagGhost>& ghosts, ProcessGroup& group)
+      : g_(g), cpm_(cpm), q_(q), group_(group), sums_(g) {
+    const SearchBounds bounds = search_bounds(q, cpm.length);
+    r_.critical_length = cpm.length;
+    r_.successor = successors(g, cpm, critical, threads);
+    r_.nc_bound = bounds.nc_bound;
+    target_ = bounds.target;
+    candidates_.set_capacity(target_ + 1);
+    std::vector<bool> exports;
+    std::vector<bool> imports;
+    if (!ghosts.empty()) {
+      exports.assign(g.vertex_count, false);
+      imports.assign(g.vertex_count, false);
+      for (const PagGhost& gh : ghosts) (gh.import ? imports : exports)[gh.vertex] = true;
+      for (const PagGhost& gh : ghosts)
+        if (gh.import)
+          import_of_.emplace(gh.key, gh.vertex);
+        else
+          ghost_at_.emplace(gh.vertex, &gh);
+    }
+    walker_.emplace(g, cpm, q, r_, part(), std::move(exports));
+    offer_roots(critical, imports);
+  }
+
+  NearCriticalPaths run() {
+    while (r_.paths.size() < target_ && !candidates_.empty()) {
+      const Candidate c = candidates_.pop();
+      const auto index = static_cast<std::uint32_t>(r_.paths.size());
+      NearCriticalPath path{cpm_.length - c.cost, {}, c.parent, c.deviation};
+      path.part = c.part;
+      r_.paths.push_back(path);
+      candidates_.set_capacity(target_ - r_.paths.size() + 1);
+      Deviation root;
+      const std::vector<Deviation> chain = deviations_of(r_, index, root);
+      if (group_.processes() == 1) {
+        DirectOffers sink{candidates_, index, r_.paths[index].variants};
+        std::size_t taken = 0;
+        walker_->walk(root.activity, chain, taken, c.cost, add_time(), sink);
+        r_.paths[index].callpaths = sums_.take();
+      } else {
+        walk_over_parts(index, root, chain, c.cost);
+      }
+    }
+    r_.more_available = !candidates_.empty();
+    return std::move(r_);
+  }
+
+ private:
+  std::uint32_t part() const { return static_cast<std::uint32_t>(group_.process()); }
+  // on_activity of the walks: the path's time per call path.
+  struct AddTime {
+    CallpathSums& sums;
+    void operator()(std::uint32_t, const Activity& a) const { sums.add(a.callpath, a.duration); }
+  };
+  AddTime add_time() { return AddTime{sums_}; }
+
+  // The critical path's root first, then the other roots (not the imports: their activity comes
+  // from another part) within the bound, part by part.
+  void offer_roots(const std::vector<std::uint32_t>& critical, const std::vector<bool>& imports) {
+    const auto imported = [&](std::uint32_t v) { return !imports.empty() && imports[v]; };
+    std::uint32_t critical_root = kNone;
+    if (!critical.empty() && !imported(g_.activity(critical.front()).from))
+      critical_root = g_.activity(critical.front()).from;
+    Packer mine;
+    mine.put(critical_root).put(critical_root == kNone ? Ticks{0} : cpm_.latest_at(g_, critical_root));
+    for (std::uint32_t v = 0; v < g_.vertex_count; ++v)
+      if (g_.is_root(v) && v != critical_root && !imported(v) && cpm_.latest_at(g_, v) <= r_.nc_bound)
+        mine.put(v).put(cpm_.latest_at(g_, v));
+    const std::vector<std::string> parts = all_gather(group_, mine.take());
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      Unpacker in(parts[p]);
+      const auto root = in.get<std::uint32_t>();
+      const auto latest = in.get<Ticks>();
+      if (root != kNone) candidates_.offer(latest, kNone, root, static_cast<std::uint32_t>(p));
+    }
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      Unpacker in(parts[p]);
+      in.get<std::uint32_t>();
+      in.get<Ticks>();
+      while (!in.done()) {
+        const auto v = in.get<std::uint32_t>();
+        candidates_.offer(in.get<Ticks>(), kNone, v, static_cast<std::uint32_t>(p));
+      }
+    }
+  }
+
+  // Path `index` walked leg by leg, each in the part that holds it; then every part's findings
+  // (call-path times, variants, offers) go to every part, which offers them in the walk's order.
+  void walk_over_parts(std::uint32_t index, const Deviation& root, const std::vector<Deviation>& chain, Ticks cost) {
+    HeldOffers sink{candidates_, {}, 0, 0};
+    sink.held.set_capacity(target_ - r_.paths.size() + 1);
+    std::uint32_t v = root.part == part() ? root.activity : kNone;
+    std::size_t taken = 0;
+    for (;;) {
+      if (v == kNone) {  // the walk is in another part
+        const auto leg = Unpacker(group_.receive()).get<WalkLeg>();
+        if (leg.done) break;
+        const auto it = import_of_.find(leg.key);
+        if (it == import_of_.end()) throw Error("near-critical paths over processes: a walk crossed to no ghost here");
+        v = it->second;
+        taken = leg.taken;
+        sink.leg = leg.leg;
+      }
+      const std::uint32_t stop = walker_->walk(v, chain, taken, cost, add_time(), sink);
+      if (walker_->is_export(stop)) {
+        const PagGhost& gh = *ghost_at_.at(stop);
+        group_.send(gh.process, packed(WalkLeg{gh.key, taken, sink.leg + 1, 0}));
+        v = kNone;
+        continue;
+      }
+      for (int p = 0; p < group_.processes(); ++p)
+        if (p != group_.process()) group_.send(p, packed(WalkLeg{0, 0, 0, 1}));
+      break;
+    }
+    merge_findings(index, sink);
+  }
+
+  void merge_findings(std::uint32_t index, HeldOffers& sink) {
+    std::vector<HeldOffer> offers;
+    for (const Candidate& c : sink.held.take())
+      offers.push_back({c.cost, std::uint64_t{c.parent} << 32 | c.seq, c.deviation, part()});
+    std::vector<CallpathTime> times;
+    for (const auto& [cp, t] : sums_.take()) times.push_back({cp, t});
+    const std::string mine = Packer().put(sink.variants).put_vector(times).put_vector(offers).take();
+    offers.clear();
+    std::map<CallpathId, Ticks> all_times;
+    for (const std::string& packet : all_gather(group_, mine)) {
+      Unpacker in(packet);
+      r_.paths[index].variants += in.get<std::uint64_t>();
+      for (const CallpathTime& t : in.get_vector<CallpathTime>()) all_times[t.callpath] += t.time;
+      const std::vector<HeldOffer> theirs = in.get_vector<HeldOffer>();
+      offers.insert(offers.end(), theirs.begin(), theirs.end());
+    }
+    std::sort(offers.begin(), offers.end(), [](const HeldOffer& a, const HeldOffer& b) { return a.order < b.order; });
+    for (const HeldOffer& o : offers) candidates_.offer(o.cost, index, o.activity, o.part);
+    r_.paths[index].callpaths.assign(all_times.begin(), all_times.end());
+  }
+
+  const ActivityGraph& g_;
+  const Cpm& cpm_;
+  const NearCriticalQuery& q_;
+  ProcessGroup& group_;
+  NearCriticalPaths r_;
+  std::size_t target_ = 0;
+  BoundedCandidates candidates_;
+  CallpathSums sums_;
+  std::optional<PathWalker> walker_;
+  std::unordered_map<std::uint64_t, std::uint32_t> import_of_;   // key -> its import ghost
+  std::unordered_map<std::uint32_t, const PagGhost*> ghost_at_;  // export ghost vertex -> its ghost
+};
+
 }  // namespace
 
 NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& q) {
@@ -266,78 +542,28 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
 
 NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& q,
                                       const std::vector<std::uint32_t>& critical, unsigned threads) {
-  const SearchBounds bounds = search_bounds(q, cpm.length);
-  NearCriticalPaths r;
-  r.critical_length = cpm.length;
-  r.successor = successors(g, cpm, critical, threads);
-  const std::size_t target = bounds.target;
-  r.nc_bound = bounds.nc_bound;
+  SoloProcess alone;
+  return Search(g, cpm, q, critical, threads, {}, alone).run();
+}
 
-  BoundedCandidates candidates;
-  candidates.set_capacity(target + 1);
-  const std::uint32_t critical_root = critical.empty() ? kNone : g.activity(critical.front()).from;
-  if (critical_root != kNone) candidates.offer(cpm.latest_at(g, critical_root), kNone, critical_root);
-  for (std::uint32_t v = 0; v < g.vertex_count; ++v)
-    if (g.is_root(v) && v != critical_root && cpm.latest_at(g, v) <= r.nc_bound)
-      candidates.offer(cpm.latest_at(g, v), kNone, v);
-
-  CallpathSums sums(g);
-  CostOrderedOut cost_ordered;
-  while (r.paths.size() < target && !candidates.empty()) {
-    const Candidate c = candidates.pop();
-    const auto index = static_cast<std::uint32_t>(r.paths.size());
-    r.paths.push_back(NearCriticalPath{cpm.length - c.cost, {}, c.parent, c.deviation});
-    walk_path(g, r, index, [&](std::uint32_t, const Activity& a) { sums.add(a.callpath, a.duration); });
-    r.paths.back().callpaths = sums.take();
-    candidates.set_capacity(target - r.paths.size() + 1);
-    // Children: a different activity at any vertex of this path's own part.
-    std::uint32_t v = c.parent == kNone ? c.deviation : g.activity(c.deviation).to;
-    for (;;) {
-      const std::uint32_t next = r.successor[v];
-      if (next == g.explicit_count() + v && !g.out_rows.has_items(v)) {  // its chain alone: no other way
-        ++v;
-        continue;
-      }
-      if (g.out_rows.size(v) >= q.cost_ordered_from) {
-        for (const CostOrderedOut::Out& o : cost_ordered.of(g, cpm, v)) {
-          if (o.activity == next) continue;
-          if (o.cost < q.min_detour) {  // a detour: a variant of this path
-            ++r.paths[index].variants;
-            continue;
-          }
-          const Ticks cost = c.cost + o.cost;
-          if (cost > r.nc_bound || !candidates.accepts(cost)) break;  // nor any after it
-          candidates.offer(cost, index, o.activity);
-        }
-        if (next == kNone) break;
-        v = g.activity(next).to;
-        continue;
-      }
-      std::uint32_t next_to = kNone;
-      g.for_each_outgoing(v, [&](std::uint32_t a, const Activity& act) {
-        if (a == next) {
-          next_to = act.to;
-          return;
-        }
-        const Ticks detour = cost_of(g, cpm, act);
-        if (detour < q.min_detour) {  // a detour: a variant of this path
-          ++r.paths[index].variants;
-          return;
-        }
-        const Ticks cost = c.cost + detour;
-        if (cost <= r.nc_bound) candidates.offer(cost, index, a);
-      });
-      if (next == kNone) break;
-      v = next_to;
-    }
-  }
-  r.more_available = !candidates.empty();
-  return r;
+NearCriticalPaths near_critical_paths(const Pag& pag, const Cpm& cpm, const NearCriticalQuery& q,
+                                      const std::vector<std::uint32_t>& critical, ProcessGroup& group,
+                                      unsigned threads) {
+  if (!pag.spread) return near_critical_paths(pag.graph, cpm, q, critical, threads);
+  return Search(pag.graph, cpm, q, critical, threads, pag.ghosts, group).run();
 }
 
 std::vector<std::uint32_t> path_activities(const ActivityGraph& g, const NearCriticalPaths& paths, std::size_t index) {
+  const Cpm none;
+  const NearCriticalQuery query;
+  PathWalker walker(g, none, query, paths, 0, {});
+  Deviation root;
+  const std::vector<Deviation> chain = deviations_of(paths, index, root);
   std::vector<std::uint32_t> out;
-  walk_path(g, paths, index, [&](std::uint32_t a, const Activity&) { out.push_back(a); });
+  std::size_t taken = 0;
+  NoOffers sink;
+  walker.walk(
+      root.activity, chain, taken, 0, [&](std::uint32_t a, const Activity&) { out.push_back(a); }, sink);
   return out;
 }
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <array>
 
-#include "analysis/pag_share.hpp"
+#include "wisp/group/pack.hpp"
 
 namespace wisp {
 
@@ -29,32 +29,39 @@ PagAnalysis analyze_pag(const Trace& trace, const PagAnalysisOptions& options) {
 
 std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOptions& options, ProcessGroup& group,
                                        StepRunner& run) {
-  std::optional<clock::PagShare> s =
-      clock::share_pag(trace, group, options.pag.rendezvous, options.pag.eager_limit, run);
-  if (!s) return std::nullopt;
-  run.step("activity graph over processes: the critical path", [&] { clock::mark_critical_path(trace, group, *s); });
+  if (!trace.share) return analyze_pag(trace, options);
   PagAnalysis a;
-  a.pag.ticks_per_second = s->ticks_per_second;
-  a.pag.origin = s->origin;
-  a.pag.ideal_variant = options.pag.rendezvous == RendezvousRule::EagerLimit ? kFirstVariant : 0;
-  a.pag.ideal_eager_limit = options.pag.rendezvous == RendezvousRule::EagerLimit ? options.pag.eager_limit : 0;
-  const std::array<std::uint64_t, 2> anomalies{s->plan.receive_before_send, s->plan.inconsistent_collectives};
-  for (const std::string& part : all_gather(group, packed(anomalies))) {
-    Unpacker in(part);
-    a.pag.anomalies.receive_before_send += in.get<std::uint64_t>();
-    a.pag.anomalies.inconsistent_collectives += in.get<std::uint64_t>();
+  run.step("program activity graph", [&] { a.pag = build_pag(trace, options.pag, group); });
+  const std::array<std::uint64_t, 3> mine{a.pag.anomalies.receive_before_send, a.pag.anomalies.inconsistent_collectives,
+                                          a.pag.anomalies.cycle_activities};
+  a.pag.anomalies = PagAnomalies();
+  for (const std::string& part : all_gather(group, packed(mine))) {
+    const auto theirs = Unpacker(part).get<std::array<std::uint64_t, 3>>();
+    a.pag.anomalies.receive_before_send += theirs[0];
+    a.pag.anomalies.inconsistent_collectives += theirs[1];
+    a.pag.anomalies.cycle_activities += theirs[2];
   }
-  a.cpm.length = s->length;
-  run.step("activity graph over processes: near-critical paths", [&] {
-    a.paths = clock::share_near_critical_paths(trace, group, *s, options.query);
-    a.distinct = clock::share_near_critical_paths(trace, group, *s, distinct_query(options.query, s->length));
+  // A cycle (events with equal time stamps out of order) only the whole trace's graph can break.
+  if (group.processes() > 1 && a.pag.anomalies.cycle_activities > 0) return std::nullopt;
+  std::vector<std::uint32_t> critical;
+  std::optional<Cpm> cpm;
+  run.step("critical path method", [&] { cpm = critical_path_method(a.pag, critical, group); });
+  if (!cpm) return std::nullopt;
+  a.cpm = std::move(*cpm);
+  run.step("near-critical paths", [&] {
+    a.paths = near_critical_paths(a.pag, a.cpm, options.query, critical, group);
+    a.distinct = near_critical_paths(a.pag, a.cpm, distinct_query(options.query, a.cpm.length), critical, group);
   });
-  run.step("activity graph over processes: MBM", [&] {
-    a.mbm = benefit_rows(a.paths, [&](const std::vector<CallpathId>& to_zero) {
-      return clock::share_mbm_all(trace, group, *s, to_zero);
-    });
-    if (!options.mbm_of.empty()) a.mbm_of = clock::share_mbm_all(trace, group, *s, options.mbm_of);
+  a.paths.successor = Successors();
+  a.distinct.successor = Successors();
+  a.cpm.tails = ChainTails();
+  run.step("maximum benefit metric", [&] {
+    a.mbm = maximum_benefit(a.pag, a.cpm, a.paths, group);
+    if (!options.mbm_of.empty()) a.mbm_of = mbm_all_of(a.pag, a.cpm, options.mbm_of, group);
   });
+  a.pag.graph = ActivityGraph();  // this process's part: a working structure
+  a.pag.first_vertex = {};
+  a.pag.ghosts = {};
   return a;
 }
 

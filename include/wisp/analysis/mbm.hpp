@@ -32,6 +32,13 @@ std::vector<Ticks> mbm_all_of(const ActivityGraph& g, const Cpm& cpm, const std:
 // independent: with threads > 1 they are shared out among that many threads (same result).
 std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, const NearCriticalPaths& paths,
                                     unsigned threads = 1);
+// The same over a graph spread over processes (Pag::spread), collective over `group`: the whole
+// graph's values on every process, from a ghost sweep (four call paths each). A whole graph: the
+// functions above, on `threads`.
+std::vector<Ticks> mbm_all_of(const Pag& pag, const Cpm& cpm, const std::vector<CallpathId>& callpaths,
+                              ProcessGroup& group, unsigned threads = 1);
+std::vector<MbmRow> maximum_benefit(const Pag& pag, const Cpm& cpm, const NearCriticalPaths& paths, ProcessGroup& group,
+                                    unsigned threads = 1);
 // Its rows from the paths, with MBM_all of the call paths that need it from `mbm_all_of` (the
 // graph's passes in one process, or spread over processes).
 std::vector<MbmRow> benefit_rows(const NearCriticalPaths& paths,

@@ -62,6 +62,7 @@ struct NearCriticalPath {
   std::uint32_t parent = kNone;                         // index of the path it deviates from, kNone for a root path
   std::uint32_t deviation = kNone;                      // the deviating activity (the root vertex for a root path)
   std::uint64_t variants = 0;                           // with min_detour: the detours off this path shorter than it
+  std::uint32_t part = 0;                               // spread over processes: the part holding `deviation`
 
   Ticks time_of(CallpathId cp) const;  // 0 if the call path is not on the path
 };
@@ -83,8 +84,15 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
 // `threads` > 1: the successor table is built in parts on that many threads (the search is not).
 NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& query,
                                       const std::vector<std::uint32_t>& critical, unsigned threads = 1);
+// Over a graph spread over processes (Pag::spread), collective over `group`, with the CPM and the
+// critical path's activities in this part (critical_path_method(pag, critical, group)): the same
+// paths on every process as of the whole graph, each deviation in its part (NearCriticalPath::part);
+// `successor` is this part's. A whole graph: near_critical_paths(pag.graph, ...).
+NearCriticalPaths near_critical_paths(const Pag& pag, const Cpm& cpm, const NearCriticalQuery& query,
+                                      const std::vector<std::uint32_t>& critical, ProcessGroup& group,
+                                      unsigned threads = 1);
 
-// The activities of path `index`, from its root to its leaf.
+// The activities of path `index`, from its root to its leaf (a whole graph).
 std::vector<std::uint32_t> path_activities(const ActivityGraph& g, const NearCriticalPaths& paths, std::size_t index);
 
 }  // namespace wisp
