@@ -7,7 +7,6 @@
 #include <cmath>
 
 #include "analysis/bisect.hpp"
-#include "analysis/clock_plan.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/error.hpp"
 #include "wisp/group/pack.hpp"
@@ -18,6 +17,14 @@
 namespace wisp {
 
 namespace {
+
+// A rank's outermost MPI calls (those not inside another), in order: the PAG's calls.
+std::vector<CallSpan> outermost_calls(const RankTrace& rt) {
+  std::vector<CallSpan> outer;
+  for (const CallSpan& c : rt.mpi_calls)
+    if (outer.empty() || c.enter > outer.back().leave) outer.push_back(c);
+  return outer;
+}
 
 // A rank's MPI events (the enters and leaves of its calls, in time order) read from the trace and
 // the PAG's calls, as PopTimeline::mpi_event_time() gives them.
@@ -126,7 +133,7 @@ std::vector<WindowRange> window_ranges(const Trace& trace, const TraceSummary& w
   for (Rank r = trace.share->first; r < trace.share->last; ++r) {
     const RankTrace& rt = trace.ranks[r];
     std::vector<double> times;  // the enters and leaves of its outermost MPI calls, as the PAG's calls
-    for (const CallSpan& c : clock::outermost_calls(rt)) {
+    for (const CallSpan& c : outermost_calls(rt)) {
       times.push_back(rt.events[c.enter].time);
       times.push_back(rt.events[c.leave].time);
     }
