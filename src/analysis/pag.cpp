@@ -2,6 +2,7 @@
 #include "wisp/analysis/pag.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <unordered_map>
@@ -754,6 +755,20 @@ Pag build_pag(const Trace& trace, const PagOptions& options, ProcessGroup& group
   Pag pag;
   Builder(trace, options, pag, &group).run();
   return pag;
+}
+
+PagAnomalies anomalies_over(const Pag& pag, ProcessGroup& group) {
+  if (!pag.spread) return pag.anomalies;
+  const std::array<std::uint64_t, 3> mine{pag.anomalies.receive_before_send, pag.anomalies.inconsistent_collectives,
+                                          pag.anomalies.cycle_activities};
+  PagAnomalies all;
+  for (const std::string& part : all_gather(group, packed(mine))) {
+    const auto theirs = Unpacker(part).get<std::array<std::uint64_t, 3>>();
+    all.receive_before_send += theirs[0];
+    all.inconsistent_collectives += theirs[1];
+    all.cycle_activities += theirs[2];
+  }
+  return all;
 }
 
 }  // namespace wisp

@@ -32,15 +32,7 @@ std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOpti
   if (!trace.share) return analyze_pag(trace, options);
   PagAnalysis a;
   run.step("program activity graph", [&] { a.pag = build_pag(trace, options.pag, group); });
-  const std::array<std::uint64_t, 3> mine{a.pag.anomalies.receive_before_send, a.pag.anomalies.inconsistent_collectives,
-                                          a.pag.anomalies.cycle_activities};
-  a.pag.anomalies = PagAnomalies();
-  for (const std::string& part : all_gather(group, packed(mine))) {
-    const auto theirs = Unpacker(part).get<std::array<std::uint64_t, 3>>();
-    a.pag.anomalies.receive_before_send += theirs[0];
-    a.pag.anomalies.inconsistent_collectives += theirs[1];
-    a.pag.anomalies.cycle_activities += theirs[2];
-  }
+  a.pag.anomalies = anomalies_over(a.pag, group);
   // A cycle (events with equal time stamps out of order) only the whole trace's graph can break.
   if (group.processes() > 1 && a.pag.anomalies.cycle_activities > 0) return std::nullopt;
   std::vector<std::uint32_t> critical;

@@ -18,13 +18,18 @@ void fill_factors(PopAnalysis& a, const Timers& timers, const std::vector<Window
     a.windows.push_back(PopWindow{w.start, w.end, pop_factors(timers, w.start, w.end), w.min_events});
 }
 
+// Whether `pag` holds the ideal network of these options (as its second variant, or its only one).
+bool holds_ideal(const Pag* pag, const PopAnalysisOptions& options) {
+  return pag && pag->ideal_variant != 0 && pag->ideal_eager_limit == options.pop.eager_limit;
+}
+
 }  // namespace
 
 // The timers are sampled at the run's and the windows' borders only (pop_samples), so that no
 // timeline is kept, unless so many windows would take more than the timeline (48 bytes per MPI
 // call): the same factors either way (those of pop_factors() and pop_windows() on pop_timeline()).
 PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options, const Pag* pag) {
-  const bool shared = pag && pag->ideal_variant != 0 && pag->ideal_eager_limit == options.pop.eager_limit;
+  const bool shared = holds_ideal(pag, options);
   Pag own;
   if (!shared) own = build_pag(trace, eager_limit_options(options.pop.eager_limit));
   const Pag& graph = shared ? *pag : own;
@@ -49,7 +54,9 @@ PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options, c
   return a;
 }
 
-std::optional<PopAnalysis> analyze_pop(const Trace& trace, const PopAnalysisOptions& options, ProcessGroup& group) {
+std::optional<PopAnalysis> analyze_pop(const Trace& trace, const PopAnalysisOptions& options, ProcessGroup& group,
+                                       const Pag* pag) {
+  if (!trace.share) return analyze_pop(trace, options, pag);
   const TraceSummary whole = summary_over(trace, group);
   const std::vector<WindowRange> ranges =
       options.windows ? window_ranges(trace, whole, *options.windows, group) : std::vector<WindowRange>{};
@@ -58,8 +65,10 @@ std::optional<PopAnalysis> analyze_pop(const Trace& trace, const PopAnalysisOpti
     times.push_back(w.start);
     times.push_back(w.end);
   }
-  const Pag pag = build_pag(trace, eager_limit_options(options.pop.eager_limit), group);
-  const std::optional<PopSamples> samples = pop_samples(trace, pag, std::move(times), group);
+  Pag own;
+  if (!holds_ideal(pag, options)) own = build_pag(trace, eager_limit_options(options.pop.eager_limit), group);
+  const std::optional<PopSamples> samples =
+      pop_samples(trace, holds_ideal(pag, options) ? *pag : own, std::move(times), group);
   if (!samples) return std::nullopt;
   PopAnalysis a;
   fill_factors(a, *samples, ranges, options);

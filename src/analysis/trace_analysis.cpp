@@ -54,6 +54,101 @@ TraceBasedWaits trace_based_waits(const Trace& trace, const WaitStates& waits) {
   return out;
 }
 
+namespace {
+
+// One graph for the activity-graph analysis and POP: its second variant is POP's ideal network.
+PagOptions pag_options(const TraceAnalysisOptions& options) {
+  PagOptions o;
+  o.vertex_times = false;
+  if (options.parts.pop) o.ideal_eager_limit = options.pop.eager_limit;
+  return o;
+}
+
+PopAnalysisOptions pop_options(const TraceAnalysisOptions& options, double span) {
+  PopAnalysisOptions pop;
+  pop.pop = options.pop;
+  pop.windows = resolve_windows(options.windows, span);
+  return pop;
+}
+
+// Whether the anomalies of the parts (a.pag's, summed over `group`) leave a cycle that only the
+// whole trace's graph can break; warns once if so.
+bool cycle_over_parts(Pag& pag, ProcessGroup& group) {
+  if (!pag.spread) return false;
+  pag.anomalies = anomalies_over(pag, group);
+  if (group.processes() == 1 || pag.anomalies.cycle_activities == 0) return false;
+  if (group.process() == 0)
+    spdlog::warn(
+        "activity graph over processes: its dependencies form a cycle (events with equal timestamps out of order), "
+        "which only the whole trace's graph can break; the near-critical paths, the MBM and POP are left out (wisp "
+        "analyze without mpirun computes them)");
+  return true;
+}
+
+// The activity-graph analysis and POP, on a.pag's graph once built (the whole trace's, or this
+// process's part of it: the same steps, collective over `group`); POP alone without it.
+void analyze_graph(const Trace& trace, const TraceAnalysisOptions& options, const PopAnalysisOptions& pop,
+                   ProcessGroup& group, StepRunner& run, TraceAnalysis& a) {
+  const AnalysisParts& parts = options.parts;
+  const auto pop_step = [&](const Pag* pag) {
+    if (!parts.pop) return;
+    run.step("POP factors and windows (ideal-network clock replay)", [&] {
+      a.pop = analyze_pop(trace, pop, group, pag);
+      if (!a.pop && group.process() == 0)
+        spdlog::warn(
+            "POP over processes: the ideal network's dependencies form a cycle (events with equal timestamps out of "
+            "order), which only the whole trace's activity graph can break; POP is left out (wisp analyze without "
+            "mpirun computes it)");
+    });
+  };
+  if (!a.pag) return pop_step(nullptr);
+  if (cycle_over_parts(a.pag->pag, group)) {
+    a.pag.reset();
+    return;
+  }
+  PagAnalysis& g = *a.pag;
+  // POP's clock replay reads only the PAG and keeps a few values per rank: beside the CPM and the
+  // near-critical paths, which read only the PAG too (over processes one after another: the steps'
+  // exchanges must not interleave).
+  const std::function<void()> pop_done =
+      g.pag.spread ? (pop_step(&g.pag), std::function<void()>([] {})) : run.beside([&] { pop_step(&g.pag); });
+  // Without earliest times: the search and the MBM read only the latest times and the length.
+  std::vector<std::uint32_t> critical;
+  std::optional<Cpm> cpm;
+  run.step("critical path method", [&] { cpm = critical_path_method(g.pag, critical, group); });
+  if (!cpm) {
+    pop_done();
+    a.pag.reset();
+    return;
+  }
+  g.cpm = std::move(*cpm);
+  run.step("near-critical paths", [&] {
+    g.paths = near_critical_paths(g.pag, g.cpm, options.paths, critical, group, run.threads());
+    g.distinct =
+        near_critical_paths(g.pag, g.cpm, distinct_query(options.paths, g.cpm.length), critical, group, run.threads());
+    g.distinct.successor = Successors();
+  });
+  // The MBM needs the CPM's length and the paths, not their per-vertex tables: freed first, so that
+  // the MBM's lanes take their place instead of adding to them.
+  g.cpm.tails = ChainTails();
+  g.paths.successor = Successors();
+  pop_done();
+  g.pag.calls = {};  // POP's alone
+  run.freed();
+  // Its passes are independent: on every thread the runner has once POP is done.
+  run.step("maximum benefit metric", [&] { g.mbm = maximum_benefit(g.pag, g.cpm, g.paths, group, run.threads()); });
+  if (!options.mbm_of.empty())
+    run.step("MBM of the zeroed call paths",
+             [&] { g.mbm_of = mbm_all_of(g.pag, g.cpm, options.mbm_of, group, run.threads()); });
+  // What stays: seconds(), the anomalies, the variants; the graph is a working structure.
+  g.pag.graph = ActivityGraph();
+  g.pag.first_vertex = {};
+  g.pag.ghosts = {};
+  run.freed();
+}
+
+}  // namespace
+
 TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options, StepRunner& run) {
   TraceAnalysis a;
   const AnalysisParts& parts = options.parts;
@@ -71,58 +166,13 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
         a.waits = estimate_waits(trace, &trace_based);
       });
   });
-  // The PAG serves the near-critical paths and the MBM through its CPM, and POP's ideal-network
-  // clock replay through its second variant (rendezvous by the eager limit, not as observed), so
-  // that only one graph is built (what analyze_pag() does, step by step here).
-  PopAnalysisOptions pop;
-  pop.pop = options.pop;
-  pop.windows = resolve_windows(options.windows, trace.span());
-  if (parts.pag) {
-    PagOptions pag_options;
-    pag_options.vertex_times = false;
-    if (parts.pop) pag_options.ideal_eager_limit = options.pop.eager_limit;
-    run.step("program activity graph", [&] { a.pag.emplace().pag = build_pag(trace, pag_options); });
-  }
+  PopAnalysisOptions pop = pop_options(options, trace.span());
+  if (parts.pag)
+    run.step("program activity graph", [&] { a.pag.emplace().pag = build_pag(trace, pag_options(options)); });
   wait_paths_done();
   run.freed();  // what the build and the wait-path analysis freed: the next steps' tables take its place
-  if (!parts.pag) {
-    if (parts.pop)
-      run.step("POP factors and windows (ideal-network clock replay)", [&] { a.pop = analyze_pop(trace, pop); });
-    return a;
-  }
-  PagAnalysis& g = *a.pag;
-  // POP's clock replay reads only the PAG and keeps a few values per rank: beside the CPM and the
-  // near-critical paths, which read only the PAG too.
-  const std::function<void()> pop_done = run.beside([&] {
-    if (parts.pop)
-      run.step("POP factors and windows (ideal-network clock replay)",
-               [&] { a.pop = analyze_pop(trace, pop, &g.pag); });
-  });
-  // Without earliest times: the search and the MBM read only the latest times and the length.
-  std::vector<std::uint32_t> critical;
-  run.step("critical path method", [&] { g.cpm = critical_path_method(g.pag.graph, critical); });
-  run.step("near-critical paths", [&] {
-    g.paths = near_critical_paths(g.pag.graph, g.cpm, options.paths, critical, run.threads());
-    g.distinct =
-        near_critical_paths(g.pag.graph, g.cpm, distinct_query(options.paths, g.cpm.length), critical, run.threads());
-    g.distinct.successor = Successors();
-  });
-  // The MBM needs the CPM's length and the paths, not their per-vertex tables: freed first, so that
-  // the MBM's lanes take their place instead of adding to them.
-  g.cpm.tails = ChainTails();
-  g.paths.successor = Successors();
-  pop_done();
-  g.pag.calls = {};  // POP's alone
-  run.freed();
-  // Its passes are independent: on every thread the runner has once POP is done.
-  run.step("maximum benefit metric", [&] { g.mbm = maximum_benefit(g.pag.graph, g.cpm, g.paths, run.threads()); });
-  if (!options.mbm_of.empty())
-    run.step("MBM of the zeroed call paths",
-             [&] { g.mbm_of = mbm_all_of(g.pag.graph, g.cpm, options.mbm_of, run.threads()); });
-  // What stays: seconds(), the anomalies, the variants; the graph is a working structure.
-  g.pag.graph = ActivityGraph();
-  g.pag.first_vertex = {};
-  run.freed();
+  SoloProcess alone;
+  analyze_graph(trace, options, pop, alone, run, a);
   return a;
 }
 
@@ -142,30 +192,11 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
       const TraceBasedWaits trace_based = trace_based_waits(trace, a.wait_paths.waits);
       a.waits = estimate_waits(trace, &trace_based, group, span);
     });
-  if (parts.pop) {
-    PopAnalysisOptions pop;
-    pop.pop = options.pop;
-    pop.windows = resolve_windows(options.windows, span);
-    run.step("POP factors and windows (ideal-network clock replay)", [&] { a.pop = analyze_pop(trace, pop, group); });
-    if (!a.pop && group.process() == 0)
-      spdlog::warn(
-          "POP over processes: the ideal network's dependencies form a cycle (events with equal timestamps out of "
-          "order), which only the whole trace's activity graph can break; POP is left out (wisp analyze without "
-          "mpirun computes it)");
-  }
   if (parts.pag) {
-    run.freed();  // what the steps before freed: the graph's share takes its place
-    PagAnalysisOptions pag;
-    pag.query = options.paths;
-    pag.mbm_of = options.mbm_of;
-    run.step("activity-graph analysis (critical path method, near-critical paths, MBM)",
-             [&] { a.pag = analyze_pag(trace, pag, group, run); });
-    if (!a.pag && group.process() == 0)
-      spdlog::warn(
-          "activity graph over processes: its dependencies form a cycle (events with equal timestamps out of "
-          "order), which only the whole trace's graph can break; the near-critical paths and the MBM are left out "
-          "(wisp analyze without mpirun computes them)");
+    run.freed();  // what the steps before freed: the graph's part takes its place
+    run.step("program activity graph", [&] { a.pag.emplace().pag = build_pag(trace, pag_options(options), group); });
   }
+  analyze_graph(trace, options, pop_options(options, span), group, run, a);
   return a;
 }
 

@@ -122,5 +122,8 @@ Pag build_pag(const Trace& trace, const PagOptions& options = {});
 // this process's part of the graph of the whole trace, with ghosts where it crosses to another
 // process. Glued at the ghosts, the parts are the whole trace's graph, activity for activity.
 Pag build_pag(const Trace& trace, const PagOptions& options, ProcessGroup& group);
+// Collective over `group` for a spread PAG (Pag::spread): the anomalies of every part, summed (the
+// whole graph's, but cycle_activities: a part breaks its own cycles only); else pag.anomalies.
+PagAnomalies anomalies_over(const Pag& pag, ProcessGroup& group);
 
 }  // namespace wisp

@@ -29,9 +29,11 @@ struct PopAnalysis {
 // With `pag` (built with PagOptions::ideal_eager_limit = options.pop.eager_limit and still holding
 // that variant), the ideal-network clock replay runs on it; otherwise on a PAG of its own.
 PopAnalysis analyze_pop(const Trace& trace, const PopAnalysisOptions& options = {}, const Pag* pag = nullptr);
-// Collective over `group`, for a trace read spread over it: the same analysis on every process
-// (build_pag(trace, options, group), pop_samples(trace, pag, times, group)); nullopt if the ideal network's
+// Collective over `group`, for a trace read spread over it (else analyze_pop(trace, options, pag)):
+// the same analysis on every process, on `pag` (this process's part, build_pag(trace, options,
+// group)) if it holds the ideal network, else on a part of its own; nullopt if the ideal network's
 // dependencies form a cycle.
-std::optional<PopAnalysis> analyze_pop(const Trace& trace, const PopAnalysisOptions& options, ProcessGroup& group);
+std::optional<PopAnalysis> analyze_pop(const Trace& trace, const PopAnalysisOptions& options, ProcessGroup& group,
+                                       const Pag* pag = nullptr);
 
 }  // namespace wisp
