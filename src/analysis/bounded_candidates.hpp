@@ -1,6 +1,6 @@
 // The candidates of the near-critical paths' best-first search (and the query's bounds) (paper 001 §3.3): the best
 // `capacity` by (cost, offer order), which is all the search can still pop. Shared by the search in
-// one process (near_critical.cpp) and over processes (pag_share_paths.cpp). Internal to the analysis layer.
+// one process and over processes (near_critical.cpp). Internal to the analysis layer.
 #pragma once
 
 #include <cmath>

@@ -178,7 +178,7 @@ TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& opti
 
 TraceAnalysis analyze_trace(const Trace& trace, const TraceAnalysisOptions& options, ProcessGroup& group,
                             StepRunner& run) {
-  if (!trace.share) return analyze_trace(trace, options, run);
+  if (!trace.share || group.processes() == 1) return analyze_trace(trace, options, run);  // the whole trace
   TraceAnalysis a;
   const AnalysisParts& parts = options.parts;
   const double span = summary_over(trace, group).span();

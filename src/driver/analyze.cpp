@@ -122,9 +122,12 @@ Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) 
   const MpiSession session;
   const std::unique_ptr<ProcessGroup> group = mpi_process_group(session);
   const bool root = group->process() == 0;
+  // One process per core: each reads and analyses its share on one thread; one process alone has
+  // every core (the whole trace: analyze_trace runs as without mpirun).
+  const bool alone = group->processes() == 1;
   ReadOptions read;
   read.group = group.get();
-  read.threads = 1;
+  if (!alone) read.threads = 1;
   const Trace trace = read_otf2(o.trace, read);
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -137,8 +140,8 @@ Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) 
   if (root && processes > trace.rank_count())
     spdlog::info("wisp analyze: {} processes for a trace of {} ranks: {} of them have no rank to analyse", processes,
                  trace.rank_count(), processes - trace.rank_count());
-  AnalysisRunner one_core(1, group.get());  // one process per core: each analyses its share on one thread
-  const TraceAnalysis analysis = analyze_trace(trace, options, *group, one_core);
+  AnalysisRunner runner(alone ? 0 : 1, group.get());  // 0: every core
+  const TraceAnalysis analysis = analyze_trace(trace, options, *group, runner);
   const TraceSummary summary = summary_over(trace, *group);
   ReportViews views;  // report.html's timelines, made where the events are (timeline_spread.hpp)
   if (!o.output.empty())

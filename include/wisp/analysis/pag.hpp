@@ -88,7 +88,7 @@ enum class GhostTransport : std::uint8_t { Automatic, PointToPoint, Rounds };
 inline constexpr std::size_t kGhostRoundBytes = std::size_t{8} << 20;
 
 struct Pag {
-  static constexpr std::uint32_t kStart = 0;  // the virtual start vertex (time = origin)
+  static constexpr std::uint32_t kStart = 0;  // the virtual start vertex (time = origin; spread: process 0's)
 
   ActivityGraph graph;
   std::vector<Ticks> time;                  // per vertex: ticks since the trace's time 0 (empty without
