@@ -101,29 +101,30 @@ PassInput pass_input(const ActivityGraph& g, const Cpm& cpm) {
   return in;
 }
 
-// A sweep's relax and visit for the lanes: lane j's activities of call path zeroed[j] last 0.
+// A sweep's relax and visit for N lanes: lane j's activities of call path zeroed[j] last 0.
+template <std::size_t N>
 struct ZeroLanes {
-  const std::array<CallpathId, kLanes>& zeroed;
-  Lanes& length;
-  void operator()(Lanes& f, const Lanes& e, const Activity& act) const {
-    for (std::size_t j = 0; j < kLanes; ++j)
-      f[j] = std::max(f[j], e[j] + (act.callpath == zeroed[j] ? 0 : act.duration));
+  const std::array<CallpathId, N>& zeroed;
+  std::array<Ticks, N>& length;
+  void operator()(std::array<Ticks, N>& f, const std::array<Ticks, N>& e, const Activity& act) const {
+    for (std::size_t j = 0; j < N; ++j) f[j] = std::max(f[j], e[j] + (act.callpath == zeroed[j] ? 0 : act.duration));
   }
-  void operator()(std::uint32_t, const Lanes& e) const {
-    for (std::size_t j = 0; j < kLanes; ++j) length[j] = std::max(length[j], e[j]);
+  void operator()(std::uint32_t, const std::array<Ticks, N>& e) const {
+    for (std::size_t j = 0; j < N; ++j) length[j] = std::max(length[j], e[j]);
   }
 };
 
-std::array<CallpathId, kLanes> zeroed_lanes(std::span<const CallpathId> callpaths) {
-  std::array<CallpathId, kLanes> zeroed;
-  for (std::size_t j = 0; j < kLanes; ++j) zeroed[j] = j < callpaths.size() ? callpaths[j] : kUnusedLane;
+template <std::size_t N = kLanes>
+std::array<CallpathId, N> zeroed_lanes(std::span<const CallpathId> callpaths) {
+  std::array<CallpathId, N> zeroed;
+  for (std::size_t j = 0; j < N; ++j) zeroed[j] = j < callpaths.size() ? callpaths[j] : kUnusedLane;
   return zeroed;
 }
 
 // The generic sweep (chain_sweep.hpp): for graphs with negative durations.
 void lanes_by_chain_sweep(const ActivityGraph& g, const std::array<CallpathId, kLanes>& zeroed,
                           std::vector<Lanes>& stored, Lanes& length) {
-  const ZeroLanes lanes{zeroed, length};
+  const ZeroLanes<kLanes> lanes{zeroed, length};
   chain_sweep(g, kFirstVariant, stored, lanes, lanes);
 }
 
@@ -222,7 +223,7 @@ void lanes_by_runs(const PassInput& in, const std::array<CallpathId, kLanes>& ze
 
 void mbm_all_lanes(const PassInput& in, std::span<const CallpathId> callpaths, std::vector<Lanes>& stored,
                    std::span<Ticks> out) {
-  const std::array<CallpathId, kLanes> zeroed = zeroed_lanes(callpaths);
+  const std::array<CallpathId, kLanes> zeroed = zeroed_lanes<kLanes>(callpaths);
   Lanes length{};
   if (in.non_negative)
     lanes_by_runs(in, zeroed, stored, length);
@@ -290,20 +291,24 @@ std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, cons
                       [&](const std::vector<CallpathId>& to_zero) { return mbm_all_of(g, cpm, to_zero, threads); });
 }
 
-// Spread: a ghost sweep (ghost_sweep.hpp) per kLanes call paths; the longest over every part.
+// Spread: a ghost sweep (ghost_sweep.hpp) per kSpreadLanes call paths, the longest over every
+// part. Wider than one process's passes: a sweep's cost over processes is mostly its crossings.
+constexpr std::size_t kSpreadLanes = 16;
+
 std::vector<Ticks> mbm_all_of(const Pag& pag, const Cpm& cpm, const std::vector<CallpathId>& callpaths,
                               ProcessGroup& group, unsigned threads) {
   if (!pag.spread) return mbm_all_of(pag.graph, cpm, callpaths, threads);
+  using Wide = std::array<Ticks, kSpreadLanes>;
   std::vector<Ticks> all(callpaths.size());
-  for (std::size_t i = 0; i < callpaths.size(); i += kLanes) {
-    const std::size_t n = std::min(kLanes, callpaths.size() - i);
-    const std::array<CallpathId, kLanes> zeroed = zeroed_lanes(std::span(callpaths).subspan(i, n));
-    Lanes length{};
-    const ZeroLanes lanes{zeroed, length};
-    GhostSweep<Lanes>(pag, kFirstVariant, group).run(lanes, lanes);
+  for (std::size_t i = 0; i < callpaths.size(); i += kSpreadLanes) {
+    const std::size_t n = std::min(kSpreadLanes, callpaths.size() - i);
+    const auto zeroed = zeroed_lanes<kSpreadLanes>(std::span(callpaths).subspan(i, n));
+    Wide length{};
+    const ZeroLanes<kSpreadLanes> lanes{zeroed, length};
+    GhostSweep<Wide>(pag, kFirstVariant, group).run(lanes, lanes);
     for (const std::string& part : all_gather(group, packed(length))) {
-      const auto theirs = Unpacker(part).get<Lanes>();
-      for (std::size_t j = 0; j < kLanes; ++j) length[j] = std::max(length[j], theirs[j]);
+      const auto theirs = Unpacker(part).get<Wide>();
+      for (std::size_t j = 0; j < n; ++j) length[j] = std::max(length[j], theirs[j]);
     }
     for (std::size_t j = 0; j < n; ++j) all[i + j] = cpm.length - length[j];
   }
