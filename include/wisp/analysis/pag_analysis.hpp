@@ -34,12 +34,12 @@ NearCriticalQuery distinct_query(NearCriticalQuery query, Ticks length);
 
 PagAnalysis analyze_pag(const Trace& trace, const PagAnalysisOptions& options = {});
 
-// Spread over processes (a trace read with a ProcessGroup: Trace::share), as Scalasca's parallel
-// replay: the same length, paths, MBM rows and anomalies on every process as analyze_pag() of the
-// whole trace, without a graph (`pag.graph` stays empty; `paths` have no successor table). The
-// rendezvous rule of options.pag applies; its other options do not. nullopt on every process if
-// the dependencies form a cycle (events with equal time stamps out of order), which only a graph
-// of the whole trace can break.
+// Spread over processes (a trace read with a ProcessGroup: Trace::share), collective over `group`:
+// the same steps on this process's part of the graph (build_pag(trace, options.pag, group), glued
+// to the others' at ghosts), the same length, paths, MBM rows and anomalies on every process as
+// analyze_pag() of the whole trace; the part is freed at the end (`pag.graph` empty; `paths` have
+// no successor table). nullopt on every process if the dependencies form a cycle (events with
+// equal time stamps out of order), which only a graph of the whole trace can break.
 std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOptions& options, ProcessGroup& group,
                                        StepRunner& run = one_after_another());
 
