@@ -112,39 +112,17 @@ void analyze_graph(const Trace& trace, const TraceAnalysisOptions& options, cons
   // exchanges must not interleave).
   const std::function<void()> pop_done =
       g.pag.spread ? (pop_step(&g.pag), std::function<void()>([] {})) : run.beside([&] { pop_step(&g.pag); });
-  // Without earliest times: the search and the MBM read only the latest times and the length.
-  std::vector<std::uint32_t> critical;
-  std::optional<Cpm> cpm;
-  run.step("critical path method", [&] { cpm = critical_path_method(g.pag, critical, group); });
-  if (!cpm) {
+  PagAnalysisOptions steps;
+  steps.query = options.paths;
+  steps.mbm_of = options.mbm_of;
+  const bool acyclic = analyze_built_pag(g, steps, group, run, [&] {
+    pop_done();
+    g.pag.calls = {};  // POP's alone
+  });
+  if (!acyclic) {
     pop_done();
     a.pag.reset();
-    return;
   }
-  g.cpm = std::move(*cpm);
-  run.step("near-critical paths", [&] {
-    g.paths = near_critical_paths(g.pag, g.cpm, options.paths, critical, group, run.threads());
-    g.distinct =
-        near_critical_paths(g.pag, g.cpm, distinct_query(options.paths, g.cpm.length), critical, group, run.threads());
-    g.distinct.successor = Successors();
-  });
-  // The MBM needs the CPM's length and the paths, not their per-vertex tables: freed first, so that
-  // the MBM's lanes take their place instead of adding to them.
-  g.cpm.tails = ChainTails();
-  g.paths.successor = Successors();
-  pop_done();
-  g.pag.calls = {};  // POP's alone
-  run.freed();
-  // Its passes are independent: on every thread the runner has once POP is done.
-  run.step("maximum benefit metric", [&] { g.mbm = maximum_benefit(g.pag, g.cpm, g.paths, group, run.threads()); });
-  if (!options.mbm_of.empty())
-    run.step("MBM of the zeroed call paths",
-             [&] { g.mbm_of = mbm_all_of(g.pag, g.cpm, options.mbm_of, group, run.threads()); });
-  // What stays: seconds(), the anomalies, the variants; the graph is a working structure.
-  g.pag.graph = ActivityGraph();
-  g.pag.first_vertex = {};
-  g.pag.ghosts = {};
-  run.freed();
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // the near-critical paths of a query and the MBM rows. What `wisp analyze --k/--nc` runs.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -42,5 +43,12 @@ PagAnalysis analyze_pag(const Trace& trace, const PagAnalysisOptions& options = 
 // equal time stamps out of order), which only a graph of the whole trace can break.
 std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOptions& options, ProcessGroup& group,
                                        StepRunner& run = one_after_another());
+
+// The steps after the build, on a.pag (a whole graph, or this process's part of a spread one:
+// collective over `group`): the CPM, the k and the distinct near-critical paths, the MBM rows (and
+// MBM_all of options.mbm_of); `before_mbm` runs once the per-vertex tables are freed. The graph
+// is freed at the end. false (on every process) if the dependencies form a cycle.
+bool analyze_built_pag(PagAnalysis& a, const PagAnalysisOptions& options, ProcessGroup& group, StepRunner& run,
+                       const std::function<void()>& before_mbm = {});
 
 }  // namespace wisp
