@@ -126,13 +126,16 @@ Written analyze_over_mpi(const AnalyzeOptions& o, TraceAnalysisOptions options) 
   // every core (the whole trace: analyze_trace runs as without mpirun).
   const bool alone = group->processes() == 1;
   ReadOptions read;
-  read.group = group.get();
-  if (!alone) read.threads = 1;
+  if (!alone) {
+    read.group = group.get();
+    read.threads = 1;
+  }
   const Trace trace = read_otf2(o.trace, read);
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
+  const RankShare held = trace.held();
   spdlog::debug("analyze, process {}: read ranks {}-{} ({} events), peak RSS so far {} MB", group->process(),
-                trace.share->first, trace.share->last - 1, trace.event_count(), usage.ru_maxrss / 1024);
+                held.first, held.last - 1, trace.event_count(), usage.ru_maxrss / 1024);
   if (!o.partitions.empty())
     options.wait_paths.partitions =
         parse_partitions(read_text(o.partitions), o.partitions.string(), trace.rank_count());
