@@ -74,8 +74,12 @@ class GhostSweep {
         } else if (!ready_vertices_.empty()) {
           const std::uint32_t v = ready_vertices_.back();
           ready_vertices_.pop_back();
+          hub_met_ = hub_met_ || (v != 0 && ghost_of_[v - lanes_end_ + 1] == kNone);
           process(v, rows().has_items(v) ? stored_[rows().index(v)] : Value{});
         } else {
+          // Point to point, a hub's values (other processes wait for them to go on) go before this
+          // process's lanes go on; the lanes' own wait until it can go no further.
+          if (transport_ == GhostTransport::PointToPoint && hub_met_ && bytes_ > 0) flush();
           const std::uint32_t lane = ready_lanes_.back();
           ready_lanes_.pop_back();
           advance(lane, process);
@@ -209,6 +213,7 @@ class GhostSweep {
       if (outbox_[p].size() > 0) group_.send(static_cast<int>(p), outbox_[p].take());
     outbox_.assign(outbox_.size(), Packer());
     bytes_ = 0;
+    hub_met_ = false;
   }
   struct Round {
     std::uint64_t sent = 0, unfinished = 0;
@@ -251,6 +256,7 @@ class GhostSweep {
   std::size_t bytes_ = 0, left_ = 0;  // left_: vertices of the variant not processed yet
   std::uint64_t sent_ = 0;
   std::uint32_t current_lane_ = 0;
+  bool hub_met_ = false;  // a synchronisation vertex was met since the last flush
 };
 
 }  // namespace wisp
