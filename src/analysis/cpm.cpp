@@ -428,17 +428,14 @@ std::vector<std::uint32_t> walk_critical(const Pag& pag, ProcessGroup& group, En
   std::uint32_t v = holder == group.process() ? start : kNone;
   while (holder >= 0) {
     if (v == kNone) {  // the walk is elsewhere
-      const auto token = Unpacker(group.receive()).get<WalkToken>();
-      if (token.done) break;
-      const auto it = export_of.find(token.key);
-      if (it == export_of.end()) throw Error("critical path over processes: the walk crossed to no ghost here");
-      v = it->second;
-      lane = token.lane;
+      const auto arrived = await_walk<WalkToken>(group, export_of);
+      if (!arrived) break;
+      v = arrived->second;
+      lane = arrived->first.lane;
     }
     const std::uint32_t best = step_back(g, v, lane, tight, from_lane);
     if (best == kNone) {  // a root: the path is complete
-      for (int p = 0; p < group.processes(); ++p)
-        if (p != group.process()) group.send(p, packed(WalkToken{0, kNone, 1}));
+      end_walk<WalkToken>(group);
       break;
     }
     path.push_back(best);

@@ -10,8 +10,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "wisp/analysis/pag.hpp"
@@ -258,5 +260,28 @@ class GhostSweep {
   std::uint32_t current_lane_ = 0;
   bool hub_met_ = false;  // a synchronisation vertex was met since the last flush
 };
+
+// The walks over the parts (the critical path: cpm.cpp; the near-critical paths: near_critical.cpp)
+// go on in the part that holds the next vertex: their token (a trivially copyable Token with a
+// `key`, the ghost it crossed, and a `done` flag) goes to that process, and the process that ends
+// the walk tells every other.
+// Waits for the walk; returns its token and the vertex of this part's ghost of its key (a ghost of
+// `ghosts`: key -> vertex), or nullopt when the walk is over.
+template <typename Token>
+std::optional<std::pair<Token, std::uint32_t>> await_walk(
+    ProcessGroup& group, const std::unordered_map<std::uint64_t, std::uint32_t>& ghosts) {
+  const auto token = Unpacker(group.receive()).template get<Token>();
+  if (token.done) return std::nullopt;
+  const auto it = ghosts.find(token.key);
+  if (it == ghosts.end()) throw Error("activity graph over processes: a walk crossed to no ghost here");
+  return std::pair{token, it->second};
+}
+template <typename Token>
+void end_walk(ProcessGroup& group) {
+  Token done{};
+  done.done = 1;
+  for (int p = 0; p < group.processes(); ++p)
+    if (p != group.process()) group.send(p, packed(done));
+}
 
 }  // namespace wisp

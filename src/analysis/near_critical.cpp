@@ -20,6 +20,7 @@
 #include <unordered_map>
 
 #include "analysis/bounded_candidates.hpp"
+#include "analysis/ghost_sweep.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/error.hpp"
 #include "wisp/group/pack.hpp"
@@ -478,13 +479,11 @@ class Search {
     std::size_t taken = 0;
     for (;;) {
       if (v == kNone) {  // the walk is in another part
-        const auto leg = Unpacker(group_.receive()).get<WalkLeg>();
-        if (leg.done) break;
-        const auto it = import_of_.find(leg.key);
-        if (it == import_of_.end()) throw Error("near-critical paths over processes: a walk crossed to no ghost here");
-        v = it->second;
-        taken = leg.taken;
-        sink.leg = leg.leg;
+        const auto arrived = await_walk<WalkLeg>(group_, import_of_);
+        if (!arrived) break;
+        v = arrived->second;
+        taken = arrived->first.taken;
+        sink.leg = arrived->first.leg;
       }
       const std::uint32_t stop = walker_->walk(v, chain, taken, cost, add_time(), sink);
       if (walker_->is_export(stop)) {
@@ -493,8 +492,7 @@ class Search {
         v = kNone;
         continue;
       }
-      for (int p = 0; p < group_.processes(); ++p)
-        if (p != group_.process()) group_.send(p, packed(WalkLeg{0, 0, 0, 1}));
+      end_walk<WalkLeg>(group_);
       break;
     }
     merge_findings(index, sink);

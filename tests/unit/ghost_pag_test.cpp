@@ -24,6 +24,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// This process's share of the trace at `path`.
+Trace read_share(const fs::path& path, ProcessGroup& group) {
+  ReadOptions o;
+  o.group = &group;
+  o.threads = 1;
+  return read_otf2(path, o);
+}
+
 // Earliest times and tails of a graph's variant, vertex by vertex, from the whole graph.
 struct Times {
   std::vector<Ticks> earliest, tail;
@@ -55,10 +63,7 @@ void require_glued_equals_whole(const fs::path& path, const PagOptions& options,
                            << (transport == GhostTransport::Rounds ? "rounds" : "point to point"));
         std::vector<std::string> wrong(static_cast<std::size_t>(processes));
         test::on_processes(processes, [&](ProcessGroup& group) {
-          ReadOptions o;
-          o.group = &group;
-          o.threads = 1;
-          const Trace trace = read_otf2(path, o);
+          const Trace trace = read_share(path, group);
           const Pag part = build_pag(trace, options, group);
           std::vector<Ticks> earliest(part.graph.vertex_count, -1), tail(part.graph.vertex_count, -1);
           const auto relax = [](Ticks& into, Ticks from, const Activity& a) {
@@ -127,10 +132,7 @@ void require_cpm_over_parts_equals_whole(const fs::path& path, const PagOptions&
     Ticks duration = 0;
     std::vector<Ticks> lengths;
     test::on_processes(processes, [&](ProcessGroup& group) {
-      ReadOptions o;
-      o.group = &group;
-      o.threads = 1;
-      const Trace trace = read_otf2(path, o);
+      const Trace trace = read_share(path, group);
       const Pag part = build_pag(trace, options, group);
       std::vector<std::uint32_t> critical;
       const std::optional<Cpm> cpm = critical_path_method(part, critical, group);
