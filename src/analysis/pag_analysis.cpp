@@ -29,6 +29,9 @@ PagAnalysis analyze_pag(const Trace& trace, const PagAnalysisOptions& options) {
 
 bool analyze_built_pag(PagAnalysis& a, const PagAnalysisOptions& options, ProcessGroup& group, StepRunner& run,
                        const std::function<void()>& before_mbm) {
+  a.pag.anomalies = anomalies_over(a.pag, group);
+  // A cycle (events with equal time stamps out of order) only the whole trace's graph can break.
+  if (a.pag.spread && group.processes() > 1 && a.pag.anomalies.cycle_activities > 0) return false;
   std::vector<std::uint32_t> critical;
   std::optional<Cpm> cpm;
   run.step("critical path method", [&] { cpm = critical_path_method(a.pag, critical, group); });
@@ -64,9 +67,6 @@ std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOpti
   if (!trace.share) return analyze_pag(trace, options);
   PagAnalysis a;
   run.step("program activity graph", [&] { a.pag = build_pag(trace, options.pag, group); });
-  a.pag.anomalies = anomalies_over(a.pag, group);
-  // A cycle (events with equal time stamps out of order) only the whole trace's graph can break.
-  if (group.processes() > 1 && a.pag.anomalies.cycle_activities > 0) return std::nullopt;
   if (!analyze_built_pag(a, options, group, run)) return std::nullopt;
   return a;
 }

@@ -71,20 +71,6 @@ PopAnalysisOptions pop_options(const TraceAnalysisOptions& options, double span)
   return pop;
 }
 
-// Whether the anomalies of the parts (a.pag's, summed over `group`) leave a cycle that only the
-// whole trace's graph can break; warns once if so.
-bool cycle_over_parts(Pag& pag, ProcessGroup& group) {
-  if (!pag.spread) return false;
-  pag.anomalies = anomalies_over(pag, group);
-  if (group.processes() == 1 || pag.anomalies.cycle_activities == 0) return false;
-  if (group.process() == 0)
-    spdlog::warn(
-        "activity graph over processes: its dependencies form a cycle (events with equal timestamps out of order), "
-        "which only the whole trace's graph can break; the near-critical paths, the MBM and POP are left out (wisp "
-        "analyze without mpirun computes them)");
-  return true;
-}
-
 // The activity-graph analysis and POP, on a.pag's graph once built (the whole trace's, or this
 // process's part of it: the same steps, collective over `group`); POP alone without it.
 void analyze_graph(const Trace& trace, const TraceAnalysisOptions& options, const PopAnalysisOptions& pop,
@@ -102,10 +88,6 @@ void analyze_graph(const Trace& trace, const TraceAnalysisOptions& options, cons
     });
   };
   if (!a.pag) return pop_step(nullptr);
-  if (cycle_over_parts(a.pag->pag, group)) {
-    a.pag.reset();
-    return;
-  }
   PagAnalysis& g = *a.pag;
   // POP's clock replay reads only the PAG and keeps a few values per rank: beside the CPM and the
   // near-critical paths, which read only the PAG too (over processes one after another: the steps'
@@ -119,10 +101,14 @@ void analyze_graph(const Trace& trace, const TraceAnalysisOptions& options, cons
     pop_done();
     g.pag.calls = {};  // POP's alone
   });
-  if (!acyclic) {
-    pop_done();
-    a.pag.reset();
-  }
+  if (acyclic) return;
+  pop_done();
+  if (g.pag.spread && group.process() == 0)
+    spdlog::warn(
+        "activity graph over processes: its dependencies form a cycle (events with equal timestamps out of order), "
+        "which only the whole trace's graph can break; the near-critical paths and the MBM are left out (wisp "
+        "analyze without mpirun computes them)");
+  a.pag.reset();
 }
 
 }  // namespace

@@ -47,7 +47,8 @@ std::optional<PagAnalysis> analyze_pag(const Trace& trace, const PagAnalysisOpti
 // The steps after the build, on a.pag (a whole graph, or this process's part of a spread one:
 // collective over `group`): the CPM, the k and the distinct near-critical paths, the MBM rows (and
 // MBM_all of options.mbm_of); `before_mbm` runs once the per-vertex tables are freed. The graph
-// is freed at the end. false (on every process) if the dependencies form a cycle.
+// is freed at the end; a part's anomalies become every part's sum (anomalies_over). false (on
+// every process) if the dependencies form a cycle, which over processes only the whole graph breaks.
 bool analyze_built_pag(PagAnalysis& a, const PagAnalysisOptions& options, ProcessGroup& group, StepRunner& run,
                        const std::function<void()>& before_mbm = {});
 
