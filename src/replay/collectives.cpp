@@ -51,6 +51,7 @@ void run_analytic(RankActor& self, const CollectiveCall& call, const CollectiveS
   World& w = self.world();
   const Communicator& comm = w.trace.defs.comms[call.comm];
   const std::uint32_t n = shape.size, local = shape.me;
+  self.catch_up();  // it arrives now
   SyncPoint& s = w.sync(call.key, n, shape.has_root ? shape.root : kNone);
   arrive(w, s, local);
   const Rank me = self.rank();

@@ -16,6 +16,8 @@ double now() { return sg::Engine::get_clock(); }
 
 // Residuals smaller than SimGrid's time precision are rounding, not cost.
 constexpr double kResidualResolution = 1e-9;
+// What an actor is ahead of the clock after a blocking call, below this: rounding of the sums.
+constexpr double kAheadResolution = 1e-12;
 
 // Records that happen when the call starts (Score-P writes them on entry); all others happen
 // when the call's communication is over.
@@ -25,6 +27,27 @@ bool is_posting(EventKind k) {
 }
 
 }  // namespace
+
+double RankActor::local_now() const { return now() + ahead_; }
+
+// Sleeps what the actor is ahead (SimGrid rounds sleeps up to its 1 ns precision: a shorter time
+// is an execution at the host's speed, which it does not round).
+void RankActor::catch_up() {
+  const double t = ahead_;
+  ahead_ = 0;
+  if (t >= 1e-8)
+    sg::this_actor::sleep_for(t);
+  else if (t > 0)
+    sg::this_actor::execute(t * host()->get_speed());
+}
+
+template <typename Call>
+void RankActor::block_on(Call&& call) {
+  const double local = local_now();
+  call();
+  ahead_ = local - now();
+  if (ahead_ < kAheadResolution) ahead_ = 0;
+}
 
 RankActor::RankActor(World& world, Rank rank)
     : w_(world),
@@ -45,19 +68,19 @@ void RankActor::run() {
       if (starts_call(i, last)) {
         i = replay_call(i, last);
       } else {
-        stamp(i, now());
+        stamp(i, local_now());
         ++w_.stats.events;
       }
       previous = events[i].time;
     }
   }
+  catch_up();
   retire_all_eager_sends();
   w_.finished[rank_] = 1;
 }
 
 // Traced seconds become flops at the reference speed, executed on the rank's host. A rank alone
-// on its cores sleeps for exactly flops / host speed instead: the same time without a CPU action.
-// (Not below 10 ns: SimGrid rounds sleeps up to its 1 ns time precision, executions it does not.)
+// on its cores is ahead by exactly flops / host speed instead: the same time without a CPU action.
 void RankActor::compute(double seconds) {
   if (seconds <= 0) return;
   double flops = seconds * w_.flops_per_second;
@@ -69,18 +92,17 @@ void RankActor::compute(double seconds) {
     flops = duration * host()->get_speed();
     if (flops <= 0) return;
   }
-  if (w_.exclusive_host[rank_] && duration >= 1e-8)
-    sg::this_actor::sleep_for(duration);
-  else
-    sg::this_actor::execute(flops);
+  if (w_.exclusive_host[rank_]) {
+    ahead_ += duration;
+    return;
+  }
+  catch_up();  // shared cores: the execution's share depends on when it starts
+  sg::this_actor::execute(flops);
 }
 
 // A per-call overhead: local time that CPU speeds do not scale.
 void RankActor::spend(double seconds) {
-  if (seconds >= 1e-8)
-    sg::this_actor::sleep_for(seconds);
-  else if (seconds > 0)
-    sg::this_actor::execute(seconds * host()->get_speed());
+  if (seconds > 0) ahead_ += seconds;
 }
 
 bool RankActor::starts_call(EventIndex i, EventIndex& last) {
@@ -97,10 +119,10 @@ bool RankActor::starts_call(EventIndex i, EventIndex& last) {
 
 void RankActor::replay_local(EventIndex first, EventIndex last) {
   const auto& events = rt_.events;
-  stamp(first, now());
+  stamp(first, local_now());
   for (EventIndex k = first + 1; k <= last; ++k) {
     compute(events[k].time - events[k - 1].time);
-    stamp(k, now());
+    stamp(k, local_now());
   }
   w_.stats.events += last - first + 1;
 }
@@ -116,7 +138,7 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
   w_.stats.mpi_operations += c.operations + (c.completes ? 1 : 0) + (c.operations == 0 && !c.completes);
 
   retire_delivered();
-  const double enter = now();
+  const double enter = local_now();
   if (c.has_enter) entered_call();
   if (c.has_enter && !w_.residuals.empty()) w_.anchored_calls.enter[rank_][next_call_ - 1] = enter;
   w_.in_call[rank_] = first;
@@ -134,7 +156,7 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
   wait_pending();
   spend(per_message.after);
   if (c.has_enter) settle_residual(next_call_ - 1, last, c.unmatched);
-  stamp_call(first, last, c.has_enter, enter, now());
+  stamp_call(first, last, c.has_enter, enter, local_now());
   w_.in_call[rank_] = kNone;
   w_.stats.events += last - first + 1;
   return last;
@@ -222,6 +244,7 @@ void RankActor::stamp_call(EventIndex first, EventIndex last, bool has_enter, do
 }
 
 RankActor::Transfer RankActor::send(std::uint32_t channel, bool eager, std::uint64_t bytes) {
+  catch_up();  // the message leaves now
   ++w_.stats.messages;
   if (w_.host_of_rank[w_.channels[channel].receiver] != host()) w_.stats.bytes_between_hosts += bytes;
   bytes = w_.simulated_bytes(w_.channels[channel].receiver, bytes);
@@ -234,7 +257,10 @@ RankActor::Transfer RankActor::send(std::uint32_t channel, bool eager, std::uint
   return Transfer{};
 }
 
+// An eager message travels when it is sent (its mailbox has a receiver), whenever the receive is
+// posted; a rendezvous starts when both sides are posted.
 RankActor::Transfer RankActor::receive(std::uint32_t channel, bool eager) {
+  if (!eager) catch_up();
   sg::Mailbox* box = w_.mailbox(channel, eager);
   const std::uint64_t sequence = eager ? w_.channels[channel].eager_received++ : 0;
   return Transfer{box->get_async<void>(&sink_), eager ? channel : kNone, sequence};
@@ -262,7 +288,7 @@ void RankActor::wait(Transfer& t) {
   if (!t.comm) {  // deferred
     t.sequence = receive_and_wait(t.channel, true);
   } else {
-    t.comm->wait();
+    block_on([&] { t.comm->wait(); });
   }
   if (t.channel == kNone) return;
   await_arrival(t.channel, t.sequence);
@@ -276,7 +302,7 @@ void RankActor::await_arrival(std::uint32_t channel, std::uint64_t sequence) {
     if (empty[i].first != sequence) continue;
     const double arrival = empty[i].second + w_.latency(channel);
     empty.erase(empty.begin() + static_cast<std::ptrdiff_t>(i));
-    spend(arrival - now());
+    spend(arrival - local_now());
     return;
   }
 }
@@ -293,9 +319,10 @@ void RankActor::receive_now(std::uint32_t channel, bool eager) {
 // Posts a receive and waits for it in one simcall (a comm waited for before it started); returns
 // its place in the channel's eager order.
 std::uint64_t RankActor::receive_and_wait(std::uint32_t channel, bool eager) {
+  if (!eager) catch_up();
   sg::Mailbox* box = w_.mailbox(channel, eager);
   const std::uint64_t sequence = eager ? w_.channels[channel].eager_received++ : 0;
-  box->get_init()->set_dst_data(&sink_, sizeof(void*))->wait();
+  block_on([&] { box->get_init()->set_dst_data(&sink_, sizeof(void*))->wait(); });
   return sequence;
 }
 
@@ -315,7 +342,7 @@ void RankActor::retire_delivered() {
       sg::CommPtr c = std::move(eager_sends_[i].comm);
       eager_sends_[i] = std::move(eager_sends_.back());
       eager_sends_.pop_back();
-      c->wait();  // a simcall: other ranks may deliver more meanwhile
+      block_on([&] { c->wait(); });  // a simcall: other ranks may deliver more meanwhile
       break;
     }
   }
@@ -327,7 +354,7 @@ void RankActor::retire_all_eager_sends() {
   while (!eager_sends_.empty()) {
     sg::CommPtr c = std::move(eager_sends_.back().comm);
     eager_sends_.pop_back();
-    c->wait();
+    block_on([&] { c->wait(); });
   }
 }
 
@@ -385,9 +412,12 @@ void RankActor::cancel(std::uint32_t record) {
 // trace instead of shifting every later event of the rank and of ranks waiting for it.
 void RankActor::settle_residual(std::size_t call, EventIndex last, bool unmatched) {
   double r = 0;
+  // Anchored and residual replays sleep at the same places (here and at a call's enter), so that a
+  // change of nothing replays as the identity to the last bit.
+  if (!w_.residuals.empty() || w_.given_residuals) catch_up();
   if (!w_.residuals.empty()) {
-    w_.anchored_calls.model_end[rank_][call] = now();
-    r = unmatched ? 0.0 : rt_.events[last].time - now();
+    w_.anchored_calls.model_end[rank_][call] = local_now();
+    r = unmatched ? 0.0 : rt_.events[last].time - local_now();
     if (std::abs(r) < kResidualResolution) r = 0;
     w_.residuals[rank_][call] = r;
   } else if (w_.given_residuals) {
@@ -401,6 +431,7 @@ void RankActor::settle_residual(std::size_t call, EventIndex last, bool unmatche
 
 // Scenario replays with partner waits: every call entered is announced to the ranks waiting for it.
 void RankActor::entered_call() {
+  if (!w_.residuals.empty() || w_.given_residuals) catch_up();  // see settle_residual()
   if (!w_.partner_waits) return;
   const auto entered = static_cast<std::uint32_t>(next_call_);
   w_.calls_entered[rank_] = entered;
@@ -439,6 +470,7 @@ void RankActor::wait_pending() {
 }
 
 void RankActor::initialize() {
+  catch_up();
   SyncPoint& s = w_.sync(kInitSyncKey, w_.trace.rank_count(), kNone);  // indexed by rank
   s.size = w_.init_ranks;                                              // complete when all came
   arrive(w_, s, rank_);

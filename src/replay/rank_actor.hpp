@@ -32,6 +32,11 @@ class RankActor {
   void wait(Transfer& t);
   // Posts a receive and waits for it in one simcall (cheaper than receive + wait).
   void receive_now(std::uint32_t channel, bool eager);
+  // The rank's local time: computation and per-call costs are kept as time the actor is ahead of
+  // SimGrid's clock (`ahead_`) and slept at once when another actor could see it (catch_up(): before
+  // a send, a rendezvous receive's post, a synchronisation, an announcement), not one sleep each.
+  double local_now() const;
+  void catch_up();
   World& world() { return w_; }
   Rank rank() const { return rank_; }
   sg::Host* host() const { return w_.host_of_rank[rank_]; }
@@ -77,6 +82,11 @@ class RankActor {
     if (end_ && k == last_event_) *end_ = t;
   }
 
+  // Runs a blocking SimGrid call: what the actor was ahead of the clock is kept where the call
+  // returned earlier than its local time, and is spent where it returned later.
+  template <typename Call>
+  void block_on(Call&& call);
+
   World& w_;
   Rank rank_;
   const RankTrace& rt_;
@@ -87,6 +97,7 @@ class RankActor {
   // Trace-anchored costs: how much later than traced the last call ended because its model cost
   // exceeded the traced one; the following computation catches it up (see settle_residual).
   double late_ = 0;
+  double ahead_ = 0;                   // local time not slept yet (local_now() = SimGrid's clock + ahead_)
   std::size_t next_wait_ = 0;          // into the rank's partner waits (sorted by call)
   std::vector<OpenRequest> requests_;  // posted and not yet completed
   std::vector<Transfer> pending_;      // to wait for before the current call returns
