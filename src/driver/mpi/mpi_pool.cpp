@@ -131,6 +131,8 @@ void hand_out(Batch& b, const PoolWork& work) {
     b.idle.pop_back();
     b.pending.erase(it);
     b.running[rank] = item;
+    // Said before the item leaves: a worker may die as it arrives and the job end at once.
+    if (work.unfinished) work.unfinished(values_of(b.running));
     const std::string attachment = work.attach ? work.attach(item, rank) : std::string();
     guarded(b, work, [&] { send(std::to_string(item) + "\n" + attachment, rank, kTagWork); });
   }
