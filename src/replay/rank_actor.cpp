@@ -44,6 +44,7 @@ void RankActor::catch_up() {
 template <typename Call>
 void RankActor::block_on(Call&& call) {
   const double local = local_now();
+  w_.blocked_at[rank_] = local;
   call();
   ahead_ = local - now();
   if (ahead_ < kAheadResolution) ahead_ = 0;

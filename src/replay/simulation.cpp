@@ -287,6 +287,7 @@ void build_world(World& w, const Platform& platform, const std::vector<sg::Host*
     for (Rank r = 0; r < P; ++r) w.times[r].assign(trace.ranks[r].events.size(), 0.0);
   setup_residuals(w, platform, options);
   w.in_call.assign(P, kNone);
+  w.blocked_at.assign(P, 0.0);
   w.finished.assign(P, 0);
   w.delivered.resize(P);
 }
@@ -311,9 +312,12 @@ std::vector<std::unique_ptr<RankActor>> start_actors(World& w) {
 void watch_deadlock(const World& w, SimulationOutcome& out) {
   sg::Engine::on_deadlock_cb([&w, &out] {
     out.deadlock = true;
-    out.deadlock_time = sg::Engine::get_clock();
-    for (Rank r = 0; r < w.trace.rank_count(); ++r)
-      if (!w.finished[r]) out.blocked.push_back(describe_blocked(w.trace, r, w.in_call[r]));
+    out.deadlock_time = sg::Engine::get_clock();  // or later: a rank may have waited ahead of the clock
+    for (Rank r = 0; r < w.trace.rank_count(); ++r) {
+      if (w.finished[r]) continue;
+      out.blocked.push_back(describe_blocked(w.trace, r, w.in_call[r]));
+      out.deadlock_time = std::max(out.deadlock_time, w.blocked_at[r]);
+    }
   });
 }
 

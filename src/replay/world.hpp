@@ -108,6 +108,7 @@ struct World {
 
   // Deadlock diagnosis: the Enter event of the MPI call each rank is in (kNone outside calls).
   std::vector<EventIndex> in_call;
+  std::vector<double> blocked_at;  // per rank: its local time when it last waited (ahead of the clock)
   std::vector<char> finished;
 
   ReplayStatistics stats;

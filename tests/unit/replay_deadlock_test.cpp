@@ -38,3 +38,28 @@ TEST_CASE("wisp simulate reports a deadlock with a non-zero exit", "[replay][dea
   CHECK_THAT(s.err, Catch::Contains("rank 0 in MPI_Recv (event 2) waiting for message from rank 1 tag 7"));
   CHECK(!std::filesystem::exists(dir / "out"));
 }
+
+// A rank runs ahead of SimGrid's clock through its computation and waits without sleeping first
+// (src/replay/README.md): the deadlock's time is still the latest time a blocked rank reached.
+// Rendezvous above 1000 bytes: rank 1's Send waits for rank 0's Recv, which comes after rank 0's
+// Wait for its Isend, which waits for rank 1's Recv, which comes after rank 1's Send.
+TEST_CASE("a deadlock's time is the latest a blocked rank reached, its computation included", "[replay][deadlock]") {
+  TinyTrace t(2);
+  t.call(0, "MPI_Isend", 100, 101, [&](RankBuilder& b) { b.isend(us(100), 1, t.world(), 7, 4096, 1); });
+  t.work(0, "work", 101, 300);
+  t.call(0, "MPI_Wait", 300, 400, [&](RankBuilder& b) { b.isend_complete(us(399), 1); });
+  t.call(0, "MPI_Recv", 400, 500, [&](RankBuilder& b) { b.recv(us(499), 1, t.world(), 8, 4096); });
+  t.call(1, "MPI_Send", 100, 200, [&](RankBuilder& b) { b.send(us(100), 0, t.world(), 8, 4096); });
+  t.call(1, "MPI_Recv", 300, 400, [&](RankBuilder& b) { b.recv(us(399), 0, t.world(), 7, 4096); });
+  const Trace in = t.finish(600);
+  try {
+    replay(in, tiny_platform(2, 1, 1000));
+    FAIL("the replay should deadlock");
+  } catch (const ReplayDeadlock& e) {
+    REQUIRE(e.blocked().size() == 2);
+    CHECK(e.blocked()[0].call == "MPI_Wait");
+    CHECK(e.blocked()[1].call == "MPI_Send");
+    // Rank 0: the Isend's overhead (100 + 1), its computation of 199 us (101 -> 300), the Wait's overhead.
+    CHECK(e.time() == Approx(us(301)));
+  }
+}
