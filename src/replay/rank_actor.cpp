@@ -41,6 +41,10 @@ void RankActor::catch_up() {
     sg::this_actor::execute(t * host()->get_speed());
 }
 
+// Anchored and residual replays sleep at the same places (a call's enter, before its residual), so
+// that a change of nothing replays as the identity to the last bit.
+bool RankActor::sleeps_at_calls() const { return !w_.residuals.empty() || w_.given_residuals != nullptr; }
+
 template <typename Call>
 void RankActor::block_on(Call&& call) {
   const double local = local_now();
@@ -413,9 +417,7 @@ void RankActor::cancel(std::uint32_t record) {
 // trace instead of shifting every later event of the rank and of ranks waiting for it.
 void RankActor::settle_residual(std::size_t call, EventIndex last, bool unmatched) {
   double r = 0;
-  // Anchored and residual replays sleep at the same places (here and at a call's enter), so that a
-  // change of nothing replays as the identity to the last bit.
-  if (!w_.residuals.empty() || w_.given_residuals) catch_up();
+  if (sleeps_at_calls()) catch_up();
   if (!w_.residuals.empty()) {
     w_.anchored_calls.model_end[rank_][call] = local_now();
     r = unmatched ? 0.0 : rt_.events[last].time - local_now();
@@ -432,7 +434,7 @@ void RankActor::settle_residual(std::size_t call, EventIndex last, bool unmatche
 
 // Scenario replays with partner waits: every call entered is announced to the ranks waiting for it.
 void RankActor::entered_call() {
-  if (!w_.residuals.empty() || w_.given_residuals) catch_up();  // see settle_residual()
+  if (sleeps_at_calls()) catch_up();
   if (!w_.partner_waits) return;
   const auto entered = static_cast<std::uint32_t>(next_call_);
   w_.calls_entered[rank_] = entered;

@@ -37,6 +37,7 @@ class RankActor {
   // a send, a rendezvous receive's post, a synchronisation, an announcement), not one sleep each.
   double local_now() const;
   void catch_up();
+  bool sleeps_at_calls() const;
   World& world() { return w_; }
   Rank rank() const { return rank_; }
   sg::Host* host() const { return w_.host_of_rank[rank_]; }
@@ -82,8 +83,8 @@ class RankActor {
     if (end_ && k == last_event_) *end_ = t;
   }
 
-  // Runs a blocking SimGrid call: what the actor was ahead of the clock is kept where the call
-  // returned earlier than its local time, and is spent where it returned later.
+  // Runs a blocking SimGrid call: the actor stays ahead by what its local time exceeds the time the
+  // call returned (nothing where it returned later).
   template <typename Call>
   void block_on(Call&& call);
 
