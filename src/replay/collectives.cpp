@@ -76,7 +76,7 @@ void run_analytic(RankActor& self, const CollectiveCall& call, const CollectiveS
     ++w.stats.messages;
     sg::Host* to = w.host_of_rank[comm.members[partner]];
     if (to != self.host()) w.stats.bytes_between_hosts += bytes;
-    sg::Comm::sendto(self.host(), to, bytes);
+    self.transfer(to, bytes);
   }
 }
 

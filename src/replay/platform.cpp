@@ -93,6 +93,17 @@ std::map<std::uint32_t, double> parse_factors(const std::string& text, const std
   return out;
 }
 
+// A profile: an attribute naming a file of values over time (bandwidth_file, latency_file, speed_file,
+// state_file, ...) or a <trace> connected to a resource.
+bool varies_in_time(const std::vector<replay_impl::XmlElement>& elements) {
+  for (const replay_impl::XmlElement& e : elements) {
+    if (e.tag == "trace" || e.tag == "trace_connect") return true;
+    for (const auto& [name, value] : e.attributes)
+      if (name.size() > 5 && name.compare(name.size() - 5, 5, "_file") == 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Platform load_platform(const std::filesystem::path& file) {
@@ -101,6 +112,7 @@ Platform load_platform(const std::filesystem::path& file) {
   p.file = file;
   const std::vector<replay_impl::XmlElement> elements = replay_impl::platform_elements(read_text(file), file);
   replay_impl::check_platform_xml(elements, file);
+  p.varies_in_time = varies_in_time(elements);
   for (const replay_impl::XmlElement& element : elements) {
     if (element.tag != "prop") continue;
     const std::string id = element.attribute("id").value_or("");

@@ -248,11 +248,74 @@ void RankActor::stamp_call(EventIndex first, EventIndex last, bool has_enter, do
   }
 }
 
+void RankActor::transfer(sg::Host* to, std::uint64_t bytes) {
+  if (w_.fixed_transfers.fixed_route(host(), to)) {
+    ++w_.stats.without_activity;
+    const double sent = local_now();
+    return spend(sent + fixed_duration(host(), to, bytes) - local_now());
+  }
+  catch_up();  // it leaves now
+  sg::Comm::sendto(host(), to, bytes);
+}
+
+// Probes the transfer if needed and waits for the probe (it is over before a transfer sent now
+// would arrive).
+double RankActor::fixed_duration(sg::Host* from, sg::Host* to, std::uint64_t bytes) {
+  FixedTransfers& f = w_.fixed_transfers;
+  std::optional<double> d = f.duration(from, to, bytes);
+  while (!d) {
+    f.probe(from, to, bytes);
+    f.when_known(from, to, bytes, [this] { w_.wakeup[rank_]->release(); });
+    wait_for_wakeup();
+    d = f.duration(from, to, bytes);
+  }
+  return *d;
+}
+
+void RankActor::wait_for_wakeup() {
+  block_on([&] { w_.wakeup[rank_]->acquire(); });
+}
+
+void RankActor::send_fixed(std::uint32_t channel, std::uint64_t bytes) {
+  ++w_.stats.without_activity;
+  Channel& c = w_.channels[channel];
+  const std::uint64_t sequence = c.eager_sent++;
+  c.in_flight.push_back(Channel::Sent{local_now(), bytes});
+  const Rank receiver = c.receiver;
+  if (c.awaited == sequence) {
+    c.awaited = Channel::kNoSequence;
+    w_.wakeup[receiver]->release();  // a simcall: other ranks may run (and add channels)
+  }
+  if (bytes > 0) w_.fixed_transfers.probe(host(), w_.host_of_rank[receiver], bytes);
+}
+
+// The message arrives at its send time plus the route's duration for its size (an empty one: the
+// route's latency, as await_arrival); the rank waits for it to be sent first.
+void RankActor::receive_fixed(std::uint32_t channel, std::uint64_t sequence) {
+  while (sequence >= w_.channels[channel].first_in_flight + w_.channels[channel].in_flight.size()) {
+    w_.channels[channel].awaited = sequence;
+    wait_for_wakeup();  // other ranks run: channels may grow
+  }
+  Channel& c = w_.channels[channel];
+  Channel::Sent& m = c.in_flight[sequence - c.first_in_flight];
+  m.taken = true;
+  const double sent = m.time;
+  const std::uint64_t bytes = m.bytes;
+  while (!c.in_flight.empty() && c.in_flight.front().taken) c.in_flight.pop_front(), ++c.first_in_flight;
+  const double arrival =
+      sent + (bytes == 0 ? w_.latency(channel) : fixed_duration(w_.host_of_rank[c.sender], host(), bytes));
+  spend(arrival - local_now());
+}
+
 RankActor::Transfer RankActor::send(std::uint32_t channel, bool eager, std::uint64_t bytes) {
-  catch_up();  // the message leaves now
   ++w_.stats.messages;
   if (w_.host_of_rank[w_.channels[channel].receiver] != host()) w_.stats.bytes_between_hosts += bytes;
   bytes = w_.simulated_bytes(w_.channels[channel].receiver, bytes);
+  if (eager && w_.fixed(channel)) {
+    send_fixed(channel, bytes);
+    return Transfer{};
+  }
+  catch_up();  // the message leaves now
   sg::Mailbox* box = w_.mailbox(channel, eager);
   const std::uint64_t sequence = eager ? w_.channels[channel].eager_sent++ : 0;
   if (eager && bytes == 0) w_.channels[channel].empty_messages.emplace_back(sequence, now());
@@ -265,6 +328,7 @@ RankActor::Transfer RankActor::send(std::uint32_t channel, bool eager, std::uint
 // An eager message travels when it is sent (its mailbox has a receiver), whenever the receive is
 // posted; a rendezvous starts when both sides are posted.
 RankActor::Transfer RankActor::receive(std::uint32_t channel, bool eager) {
+  if (eager && w_.fixed(channel)) return Transfer{nullptr, channel, w_.channels[channel].eager_received++, true};
   if (!eager) catch_up();
   sg::Mailbox* box = w_.mailbox(channel, eager);
   const std::uint64_t sequence = eager ? w_.channels[channel].eager_received++ : 0;
@@ -279,7 +343,7 @@ RankActor::Transfer RankActor::deferred_receive(std::uint32_t channel) {
 // Receives on one channel must be posted in order: at most one of them, the latest, is deferred.
 void RankActor::start_deferred(std::uint32_t channel) {
   auto start = [&](Transfer& t) {
-    if (t.comm || t.channel != channel) return false;
+    if (t.comm || t.fixed || t.channel != channel) return false;
     t = receive(channel, true);
     return true;
   };
@@ -290,6 +354,9 @@ void RankActor::start_deferred(std::uint32_t channel) {
 }
 
 void RankActor::wait(Transfer& t) {
+  if (!t.comm && t.channel != kNone && !t.fixed && w_.fixed(t.channel))  // deferred on a fixed route
+    t = Transfer{nullptr, t.channel, w_.channels[t.channel].eager_received++, true};
+  if (t.fixed) return receive_fixed(t.channel, t.sequence);
   if (!t.comm) {  // deferred
     t.sequence = receive_and_wait(t.channel, true);
   } else {

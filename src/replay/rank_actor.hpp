@@ -23,6 +23,7 @@ class RankActor {
     sg::CommPtr comm;
     std::uint32_t channel = kNone;  // kNone unless an eager receive
     std::uint64_t sequence = 0;
+    bool fixed = false;  // an eager receive on a fixed route, its place taken (no comm)
   };
   // Messaging used by point-to-point calls and collective algorithms. An eager send completes at
   // once (an empty Transfer); otherwise the transfer completes with the message's arrival.
@@ -32,6 +33,9 @@ class RankActor {
   void wait(Transfer& t);
   // Posts a receive and waits for it in one simcall (cheaper than receive + wait).
   void receive_now(std::uint32_t channel, bool eager);
+  // A transfer of `bytes` to `to` that nobody receives (an analytic collective's round): the rank
+  // goes on when it arrives. A transfer whose time is fixed (fixed_transfers.hpp) only adds it.
+  void transfer(sg::Host* to, std::uint64_t bytes);
   // The rank's local time: computation and per-call costs are kept as time the actor is ahead of
   // SimGrid's clock (`ahead_`) and slept at once when another actor could see it (catch_up(): before
   // a send, a rendezvous receive's post, a synchronisation, an announcement), not one sleep each.
@@ -74,6 +78,12 @@ class RankActor {
   void start_deferred(std::uint32_t channel);
   std::uint64_t receive_and_wait(std::uint32_t channel, bool eager);
   void await_arrival(std::uint32_t channel, std::uint64_t sequence);
+  // Eager messages on fixed routes (fixed_transfers.hpp): sent at the local time, received at the
+  // send time plus the route's duration for the size.
+  void send_fixed(std::uint32_t channel, std::uint64_t bytes);
+  void receive_fixed(std::uint32_t channel, std::uint64_t sequence);
+  double fixed_duration(sg::Host* from, sg::Host* to, std::uint64_t bytes);
+  void wait_for_wakeup();
   void delivered(std::uint32_t channel, std::uint64_t sequence);
   void retire_delivered();
   void retire_all_eager_sends();

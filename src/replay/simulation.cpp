@@ -4,10 +4,12 @@
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <xbt/config.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <string>
 #include <unordered_map>
 
 #include "init_timing.hpp"
@@ -308,11 +310,22 @@ std::vector<std::unique_ptr<RankActor>> start_actors(World& w) {
   return ranks;
 }
 
+// Whether SimGrid's models give a transfer alone on FATPIPE links a time that does not depend on
+// other transfers (not IB's, whose bandwidth depends on the flows at each end; not the parallel
+// tasks' host model). Read after the platform file, whose <config> may set them.
+bool time_invariant_models() {
+  const std::string network = simgrid::config::get_value<std::string>("network/model");
+  const std::string host = simgrid::config::get_value<std::string>("host/model");  // "compound" once network/model set
+  return (network == "LV08" || network == "CM02" || network == "SMPI" || network == "Constant") &&
+         (host == "default" || host == "compound");
+}
+
 // A deadlock ends the run with the blocked ranks and where they wait.
-void watch_deadlock(const World& w, SimulationOutcome& out) {
+void watch_deadlock(World& w, SimulationOutcome& out) {
   sg::Engine::on_deadlock_cb([&w, &out] {
     out.deadlock = true;
-    out.deadlock_time = sg::Engine::get_clock();  // or later: a rank may have waited ahead of the clock
+    // or later: a rank may have waited ahead of the clock, a message without an activity arrive later
+    out.deadlock_time = std::max(sg::Engine::get_clock(), w.last_arrival_in_flight());
     for (Rank r = 0; r < w.trace.rank_count(); ++r) {
       if (w.finished[r]) continue;
       out.blocked.push_back(describe_blocked(w.trace, r, w.in_call[r]));
@@ -375,6 +388,7 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
   configure_engine(options.simgrid_config);
   const std::vector<sg::Host*> hosts = build_platform(engine, platform, trace.rank_count(), options.zero_communication);
   World w(trace, options);
+  w.fixed_transfers = FixedTransfers(options.fixed_routes && !platform.varies_in_time && time_invariant_models());
   w.runtime_only = runtime_only;
   build_world(w, platform, hosts);
   platform_facts(w, hosts, w.stats);

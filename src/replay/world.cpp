@@ -4,6 +4,7 @@
 
 #include "collective_schedule.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -37,6 +38,27 @@ double World::latency(std::uint32_t channel) {
     c.latency = l;
   }
   return c.latency;
+}
+
+bool World::fixed(std::uint32_t channel) {
+  Channel& c = channels[channel];
+  if (c.fixed < 0) c.fixed = fixed_transfers.fixed_route(host_of_rank[c.sender], host_of_rank[c.receiver]);
+  return c.fixed != 0;
+}
+
+double World::last_arrival_in_flight() {
+  double last = 0;
+  for (std::uint32_t i = 0; i < channels.size(); ++i)
+    for (const Channel::Sent& m : channels[i].in_flight) {
+      if (m.taken) continue;
+      const Channel& c = channels[i];
+      const double d =
+          m.bytes == 0
+              ? latency(i)
+              : fixed_transfers.duration(host_of_rank[c.sender], host_of_rank[c.receiver], m.bytes).value_or(0);
+      last = std::max(last, m.time + d);
+    }
+  return last;
 }
 
 std::uint32_t World::collective_channel(CommId comm, Rank source, Rank destination) {

@@ -8,10 +8,12 @@
 #include <simgrid/s4u.hpp>
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <vector>
 
+#include "fixed_transfers.hpp"
 #include "wisp/replay/replay.hpp"
 
 namespace wisp::replay_impl {
@@ -36,6 +38,18 @@ struct Channel {
   // the receiver waits for the latency itself (RankActor::await_arrival).
   std::vector<std::pair<std::uint64_t, double>> empty_messages;
   double latency = -1;  // of the route sender -> receiver, once needed [s]
+  // Eager messages on a fixed route (fixed_transfers.hpp) travel without a SimGrid activity: the
+  // sender leaves each one's send time and size here, in order, and the receiver takes them.
+  static constexpr std::uint64_t kNoSequence = ~std::uint64_t{0};
+  signed char fixed = -1;  // whether the route is fixed; -1: not asked yet
+  struct Sent {
+    double time;
+    std::uint64_t bytes;
+    bool taken = false;
+  };
+  std::deque<Sent> in_flight;
+  std::uint64_t first_in_flight = 0;    // place in the order of in_flight.front()
+  std::uint64_t awaited = kNoSequence;  // the place the receiver waits to be sent
 };
 // An eager message whose receive is over: its sender may retire the send.
 struct Delivery {
@@ -112,10 +126,15 @@ struct World {
   std::vector<char> finished;
 
   ReplayStatistics stats;
+  FixedTransfers fixed_transfers{false};  // enabled by the simulation for platforms constant in time
 
   sg::Mailbox* mailbox(std::uint32_t channel, bool eager);
   std::uint64_t simulated_bytes(Rank receiver, std::uint64_t bytes) const;
   double latency(std::uint32_t channel);
+  bool fixed(std::uint32_t channel);  // whether the channel's route is fixed (fixed_transfers.hpp)
+  // The latest arrival of an eager message on a fixed route not yet received (0: none); with the
+  // engine's clock, when a replay that can go no further ends.
+  double last_arrival_in_flight();
   std::uint32_t collective_channel(CommId comm, Rank source, Rank destination);
   const std::vector<std::uint32_t>& local_rank_of(CommId comm);
   SyncPoint& sync(std::uint64_t key, std::uint32_t size, std::uint32_t root);

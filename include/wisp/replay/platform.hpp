@@ -85,6 +85,9 @@ struct HostLink {
 struct Platform {
   // A SimGrid XML file; when empty the platform is generated from the fields below.
   std::filesystem::path file;
+  // The file changes its resources over time (a bandwidth, latency, speed or state profile): a
+  // transfer's time then depends on when it starts. Set by load_platform().
+  bool varies_in_time = false;
 
   // Generated platform. Crossbar: a message between two hosts sees `latency` and `bandwidth`
   // end to end (each private link carries half of the latency). Other topologies: per link.

@@ -53,12 +53,18 @@ struct ReplayOptions {
   // Expert: SimGrid settings "KEY:VALUE" (as --cfg=KEY:VALUE) applied after wisp's own, e.g.
   // "contexts/nthreads:2". Some change simulated times (src/replay/README.md, "SimGrid settings").
   std::vector<std::string> simgrid_config;
+  // Eager messages and analytic collective rounds on routes no other transfer can slow down
+  // travel without a SimGrid activity, taking the time one probe of their route and size took
+  // (src/replay/fixed_transfers.hpp): the same simulated times, several times faster. false:
+  // every message is an activity (the tests compare both).
+  bool fixed_routes = true;
 };
 
 struct ReplayStatistics {
   std::uint64_t events = 0;               // events replayed
   std::uint64_t mpi_operations = 0;       // sends, receives, request completions, collectives
   std::uint64_t messages = 0;             // point-to-point messages simulated (incl. inside collectives)
+  std::uint64_t without_activity = 0;     // of those, messages on fixed routes (ReplayOptions::fixed_routes)
   std::uint64_t bytes_between_hosts = 0;  // bytes of those messages whose sender and receiver are on different hosts
   double simulation_seconds = 0;          // wall-clock time of Engine::run() in the child
   double child_seconds = 0;               // wall-clock time of the whole child (set-up included)
