@@ -286,7 +286,8 @@ void RankActor::send_fixed(std::uint32_t channel, std::uint64_t bytes) {
     c.awaited = Channel::kNoSequence;
     w_.wakeup[receiver]->release();  // a simcall: other ranks may run (and add channels)
   }
-  if (bytes > 0) w_.fixed_transfers.probe(host(), w_.host_of_rank[receiver], bytes);
+  if (bytes > 0 && bytes != w_.channels[channel].known_bytes)
+    w_.fixed_transfers.probe(host(), w_.host_of_rank[receiver], bytes);
 }
 
 // The message arrives at its send time plus the route's duration for its size (an empty one: the
@@ -302,9 +303,13 @@ void RankActor::receive_fixed(std::uint32_t channel, std::uint64_t sequence) {
   const double sent = m.time;
   const std::uint64_t bytes = m.bytes;
   while (!c.in_flight.empty() && c.in_flight.front().taken) c.in_flight.pop_front(), ++c.first_in_flight;
-  const double arrival =
-      sent + (bytes == 0 ? w_.latency(channel) : fixed_duration(w_.host_of_rank[c.sender], host(), bytes));
-  spend(arrival - local_now());
+  if (bytes == 0) return spend(sent + w_.latency(channel) - local_now());
+  if (bytes != c.known_bytes) {
+    const double d = fixed_duration(w_.host_of_rank[c.sender], host(), bytes);
+    w_.channels[channel].known_bytes = bytes;  // the wait may have moved the channels
+    w_.channels[channel].known_duration = d;
+  }
+  spend(sent + w_.channels[channel].known_duration - local_now());
 }
 
 RankActor::Transfer RankActor::send(std::uint32_t channel, bool eager, std::uint64_t bytes) {

@@ -48,8 +48,10 @@ struct Channel {
     bool taken = false;
   };
   std::deque<Sent> in_flight;
-  std::uint64_t first_in_flight = 0;    // place in the order of in_flight.front()
-  std::uint64_t awaited = kNoSequence;  // the place the receiver waits to be sent
+  std::uint64_t first_in_flight = 0;        // place in the order of in_flight.front()
+  std::uint64_t awaited = kNoSequence;      // the place the receiver waits to be sent
+  std::uint64_t known_bytes = kNoSequence;  // the last size whose duration is known, and that duration
+  double known_duration = 0;
 };
 // An eager message whose receive is over: its sender may retire the send.
 struct Delivery {
