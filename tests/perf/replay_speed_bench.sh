@@ -18,7 +18,19 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 wisp=${WISP:-$build/wisp}  # WISP=...: another build's binary (before/after)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-sed 's/sharing_policy="SPLITDUPLEX"/sharing_policy="FATPIPE"/' "$here/platforms/crossbar.xml" > "$work/free.xml"
+# The contention-free crossbar: explicit FATPIPE links (SimGrid 3.32's <cluster> makes its private
+# links SHARED whatever its sharing_policy says; platforms/README.md).
+{
+  echo "<?xml version='1.0'?>"
+  echo '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">'
+  echo '<platform version="4.1"><zone id="wisp" routing="Cluster">'
+  echo '<prop id="wisp:eager-threshold" value="65536"/><prop id="wisp:overhead" value="1e-6"/>'
+  for h in $(seq 0 1023); do
+    echo "<host id=\"node-$h\" speed=\"1Gf\"/><link id=\"node-$h-link\" bandwidth=\"12.5GBps\" latency=\"0.5us\"" \
+      "sharing_policy=\"FATPIPE\"/><host_link id=\"node-$h\" up=\"node-$h-link\" down=\"node-$h-link\"/>"
+  done
+  echo '</zone></platform>'
+} > "$work/free.xml"
 traces=("$@")
 if [ ${#traces[@]} -eq 0 ]; then
   "$wisp" -q generate halo --dims 16x16 --steps 400 -o "$work/halo256" > /dev/null
