@@ -109,9 +109,9 @@ Written simulate(const SimulateOptions& o) {
   }
   const ReplayStatistics& s = result.statistics;
   spdlog::info(
-      "replayed {} events ({} MPI operations, {} messages, {} of them on fixed routes) in {:.3f} s of "
-      "simulation",
-      s.events, s.mpi_operations, s.messages, s.without_activity, s.simulation_seconds);
+      "replayed {} events ({} MPI operations, {} messages, {} of them on fixed routes timed by {} probes) in "
+      "{:.3f} s of simulation",
+      s.events, s.mpi_operations, s.messages, s.without_activity, s.probes, s.simulation_seconds);
   out.after += "wrote " + o.output.string() + "\n";
   return out;
 }

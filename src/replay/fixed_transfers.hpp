@@ -29,6 +29,7 @@ class FixedTransfers {
   void probe(sg::Host* from, sg::Host* to, std::uint64_t bytes);
   // Calls `wake` once the probe of this transfer is over (the caller then blocks until woken).
   void when_known(const sg::Host* from, const sg::Host* to, std::uint64_t bytes, std::function<void()> wake);
+  std::size_t probes() const { return probes_.size(); }
 
  private:
   struct Key {

@@ -400,6 +400,7 @@ SimulationOutcome simulate(const Trace& trace, const Platform& platform, const R
   const auto run_start = Clock::now();
   engine.run();
   w.stats.simulation_seconds = seconds_since(run_start);
+  w.stats.probes = w.fixed_transfers.probes();
   w.stats.child_seconds = seconds_since(started);
   out.stats = w.stats;
   out.times = std::move(w.times);

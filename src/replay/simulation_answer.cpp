@@ -125,6 +125,7 @@ void write_statistics(Writer& w, const ReplayStatistics& s) {
   w.value(s.mpi_operations);
   w.value(s.messages);
   w.value(s.without_activity);
+  w.value(s.probes);
   w.value(s.bytes_between_hosts);
   w.value(s.simulation_seconds);
   w.value(s.child_seconds);
@@ -145,6 +146,7 @@ ReplayStatistics read_statistics(Reader& r) {
   s.mpi_operations = r.value<std::uint64_t>();
   s.messages = r.value<std::uint64_t>();
   s.without_activity = r.value<std::uint64_t>();
+  s.probes = r.value<std::uint64_t>();
   s.bytes_between_hosts = r.value<std::uint64_t>();
   s.simulation_seconds = r.value<double>();
   s.child_seconds = r.value<double>();

@@ -65,6 +65,7 @@ struct ReplayStatistics {
   std::uint64_t mpi_operations = 0;       // sends, receives, request completions, collectives
   std::uint64_t messages = 0;             // point-to-point messages simulated (incl. inside collectives)
   std::uint64_t without_activity = 0;     // of those, messages on fixed routes (ReplayOptions::fixed_routes)
+  std::uint64_t probes = 0;               // transfers simulated to time the fixed routes' sizes
   std::uint64_t bytes_between_hosts = 0;  // bytes of those messages whose sender and receiver are on different hosts
   double simulation_seconds = 0;          // wall-clock time of Engine::run() in the child
   double child_seconds = 0;               // wall-clock time of the whole child (set-up included)
