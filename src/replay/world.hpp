@@ -8,7 +8,6 @@
 #include <simgrid/s4u.hpp>
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -47,8 +46,9 @@ struct Channel {
     std::uint64_t bytes;
     bool taken = false;
   };
-  std::deque<Sent> in_flight;
+  std::vector<Sent> in_flight;              // a vector (an empty deque would allocate, for every channel)
   std::uint64_t first_in_flight = 0;        // place in the order of in_flight.front()
+  std::size_t taken_in_front = 0;           // in_flight's leading entries already received
   std::uint64_t awaited = kNoSequence;      // the place the receiver waits to be sent
   std::uint64_t known_bytes = kNoSequence;  // the last size whose duration is known, and that duration
   double known_duration = 0;
