@@ -251,6 +251,7 @@ void RankActor::stamp_call(EventIndex first, EventIndex last, bool has_enter, do
 void RankActor::transfer(sg::Host* to, std::uint64_t bytes) {
   if (w_.fixed_transfers.fixed_route(host(), to)) {
     ++w_.stats.without_activity;
+    probe_from_here(to, bytes);
     const double sent = local_now();
     return spend(sent + fixed_duration(host(), to, bytes) - local_now());
   }
@@ -258,8 +259,18 @@ void RankActor::transfer(sg::Host* to, std::uint64_t bytes) {
   sg::Comm::sendto(host(), to, bytes);
 }
 
-// Probes the transfer if needed and waits for the probe (it is over before a transfer sent now
-// would arrive).
+// Starts the probe of a transfer from this rank's host unless one has started, after a catch-up: it
+// leaves when the transfer it stands for would have, so that probes of new sizes are no more
+// concurrent than those transfers were as activities (SimGrid's solver slows down with many flows
+// on one link).
+void RankActor::probe_from_here(sg::Host* to, std::uint64_t bytes) {
+  if (w_.fixed_transfers.started(host(), to, bytes)) return;
+  catch_up();
+  w_.fixed_transfers.probe(host(), to, bytes);
+}
+
+// Waits for the transfer's probe (it is over before a transfer sent at or after its start arrives);
+// starts it if the sender has not (it always has: a safety net at the same clock).
 double RankActor::fixed_duration(sg::Host* from, sg::Host* to, std::uint64_t bytes) {
   FixedTransfers& f = w_.fixed_transfers;
   std::optional<double> d = f.duration(from, to, bytes);
@@ -276,18 +287,18 @@ void RankActor::wait_for_wakeup() {
   block_on([&] { w_.wakeup[rank_]->acquire(); });
 }
 
+// The probe of a new size starts first, so that the receiver always finds it.
 void RankActor::send_fixed(std::uint32_t channel, std::uint64_t bytes) {
   ++w_.stats.without_activity;
-  Channel& c = w_.channels[channel];
+  const Rank receiver = w_.channels[channel].receiver;
+  if (bytes > 0 && bytes != w_.channels[channel].known_bytes) probe_from_here(w_.host_of_rank[receiver], bytes);
+  Channel& c = w_.channels[channel];  // after the probe's simcalls: other ranks may have added channels
   const std::uint64_t sequence = c.eager_sent++;
   c.in_flight.push_back(Channel::Sent{local_now(), bytes});
-  const Rank receiver = c.receiver;
   if (c.awaited == sequence) {
     c.awaited = Channel::kNoSequence;
-    w_.wakeup[receiver]->release();  // a simcall: other ranks may run (and add channels)
+    w_.wakeup[receiver]->release();
   }
-  if (bytes > 0 && bytes != w_.channels[channel].known_bytes)
-    w_.fixed_transfers.probe(host(), w_.host_of_rank[receiver], bytes);
 }
 
 namespace {

@@ -83,6 +83,7 @@ class RankActor {
   void send_fixed(std::uint32_t channel, std::uint64_t bytes);
   void receive_fixed(std::uint32_t channel, std::uint64_t sequence);
   double fixed_duration(sg::Host* from, sg::Host* to, std::uint64_t bytes);
+  void probe_from_here(sg::Host* to, std::uint64_t bytes);
   void wait_for_wakeup();
   void delivered(std::uint32_t channel, std::uint64_t sequence);
   void retire_delivered();
