@@ -269,13 +269,12 @@ void RankActor::probe_from_here(sg::Host* to, std::uint64_t bytes) {
   w_.fixed_transfers.probe(host(), to, bytes);
 }
 
-// Waits for the transfer's probe (it is over before a transfer sent at or after its start arrives);
-// starts it if the sender has not (it always has: a safety net at the same clock).
+// Waits for the transfer's probe, which its sender started (probe_from_here) before the transfer it
+// stands for left: it is over no later than that transfer arrives.
 double RankActor::fixed_duration(sg::Host* from, sg::Host* to, std::uint64_t bytes) {
   FixedTransfers& f = w_.fixed_transfers;
   std::optional<double> d = f.duration(from, to, bytes);
   while (!d) {
-    f.probe(from, to, bytes);
     f.when_known(from, to, bytes, [this] { w_.wakeup[rank_]->release(); });
     wait_for_wakeup();
     d = f.duration(from, to, bytes);

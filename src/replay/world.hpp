@@ -46,11 +46,11 @@ struct Channel {
     std::uint64_t bytes;
     bool taken = false;
   };
-  std::vector<Sent> in_flight;              // a vector (an empty deque would allocate, for every channel)
-  std::uint64_t first_in_flight = 0;        // place in the order of in_flight.front()
-  std::size_t taken_in_front = 0;           // in_flight's leading entries already received
-  std::uint64_t awaited = kNoSequence;      // the place the receiver waits to be sent
-  std::uint64_t known_bytes = kNoSequence;  // the last size whose duration is known, and that duration
+  std::vector<Sent> in_flight;          // a vector (an empty deque would allocate, for every channel)
+  std::uint64_t first_in_flight = 0;    // place in the order of in_flight.front()
+  std::size_t taken_in_front = 0;       // in_flight's leading entries already received
+  std::uint64_t awaited = kNoSequence;  // the place the receiver waits to be sent
+  std::uint64_t known_bytes = 0;        // the last size (> 0) whose duration is known, and that duration
   double known_duration = 0;
 };
 // An eager message whose receive is over: its sender may retire the send.
