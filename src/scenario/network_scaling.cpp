@@ -38,6 +38,14 @@ double message_cost(const Platform& p, const NetworkNumbers& n, const std::strin
   return send + n.latency + static_cast<double>(bytes) / n.bandwidth + p.mpi.receive_overhead.value_or(0);
 }
 
+std::optional<NetworkNumbers> typed_network(const Platform& p) {
+  const MpiCosts& m = p.mpi;
+  if (m.typical_excess || m.eager_copy || m.send_overhead || m.receive_overhead || !m.call_costs.empty() ||
+      !p.size_factors.empty())
+    return std::nullopt;
+  return network_numbers(p);
+}
+
 namespace {
 
 bool communicates(CallClass c) {
@@ -77,15 +85,23 @@ std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, c
 
 namespace {
 
-// Messages a call receives: its receives and completed receive requests, a collective's rounds.
-std::uint32_t received_messages(const Trace& trace, const RankTrace& rt, const CallSpan& call) {
-  std::uint32_t n = 0;
+// Messages a call sends (its sends and started send requests) and receives (its receives and
+// completed receive requests); a collective's rounds each send one and receive one.
+struct Messages {
+  std::uint32_t sent = 0, received = 0;
+};
+Messages messages(const Trace& trace, const RankTrace& rt, const CallSpan& call) {
+  Messages n;
   for (EventIndex k = call.enter; k <= call.leave; ++k) {
     const Event& e = rt.events[k];
-    if (e.kind == EventKind::MpiRecv || e.kind == EventKind::MpiIrecv) ++n;
+    if (e.kind == EventKind::MpiSend || e.kind == EventKind::MpiIsend) ++n.sent;
+    if (e.kind == EventKind::MpiRecv || e.kind == EventKind::MpiIrecv) ++n.received;
     if (e.kind == EventKind::MpiCollectiveEnd) {
       const CollectiveRecord& c = rt.collectives[e.collective()];
-      if (c.comm < trace.defs.comms.size()) n += ceil_log2(trace.defs.comms[c.comm].size());
+      if (c.comm < trace.defs.comms.size()) {
+        const std::uint32_t rounds = ceil_log2(trace.defs.comms[c.comm].size());
+        n.sent += rounds, n.received += rounds;
+      }
     }
   }
   return n;
@@ -106,11 +122,20 @@ double eager_copy(const Platform& p, std::uint64_t bytes) {
          p.bandwidth_factor;
 }
 
+// The part of one call a network typed in numbers holds (typed_network): its latency per message
+// the call sends, its bytes over the bandwidth per message it receives.
+double typed_part(const Trace& trace, Rank r, const CallSpan& call, const NetworkNumbers& n) {
+  const Messages m = messages(trace, trace.ranks[r], call);
+  return m.sent * n.latency + m.received * static_cast<double>(call_bytes(trace, r, call)) / n.bandwidth;
+}
+
 // The typical network part of one call on a platform: its received messages' typical excess and its
-// sent messages' eager copy (not a synchronous send's: it waits for its receiver).
+// sent messages' eager copy (not a synchronous send's: it waits for its receiver); on a network typed
+// in numbers, the part its numbers hold.
 double typical_network(const Trace& trace, Rank r, const CallSpan& call, const Platform& p) {
+  if (const std::optional<NetworkNumbers> typed = typed_network(p)) return typed_part(trace, r, call, *typed);
   const RankTrace& rt = trace.ranks[r];
-  double seconds = received_messages(trace, rt, call) * typical_excess(p, call_bytes(trace, r, call));
+  double seconds = messages(trace, rt, call).received * typical_excess(p, call_bytes(trace, r, call));
   const MpiFunction f = trace.defs.region_of(rt.events[call.enter].callpath()).mpi;
   if (f == MpiFunction::Ssend || f == MpiFunction::Issend) return seconds;
   for (EventIndex k = call.enter; k <= call.leave; ++k) {
@@ -120,7 +145,14 @@ double typical_network(const Trace& trace, Rank r, const CallSpan& call, const P
   return seconds;
 }
 
-bool has_typical_network(const Platform& p) { return p.mpi.typical_excess || p.mpi.eager_copy; }
+bool has_typical_network(const Platform& p) { return p.mpi.typical_excess || p.mpi.eager_copy || typed_network(p); }
+
+// Between two networks typed in numbers: the share of a call's own residual the source's numbers
+// hold (at most `before`, its part on the source) scales as that part does, to `after`: a model
+// that explains the whole call (no residual) stays exact, and a call keeps what no number holds.
+double scaled_share(double own, double before, double after) {
+  return before > 0 ? std::min(own, before) * (after / before - 1) : 0;
+}
 
 // Every call with a residual (not Init or Finalize) as visit(rank, call index, call, own residual
 // beyond a partner's lateness).
@@ -145,10 +177,11 @@ std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, 
                                                             const Platform& source, const Platform& target) {
   if ((!has_typical_network(source) && !has_typical_network(target)) || residuals.by_rank.size() != trace.rank_count())
     return std::nullopt;
+  const bool both_typed = typed_network(source) && typed_network(target);
   CallResiduals out = residuals;
   visit_calls(trace, residuals, [&](Rank r, std::size_t i, const CallSpan& call, double own) {
-    out.by_rank[r][i] +=
-        std::max(-own, typical_network(trace, r, call, target) - typical_network(trace, r, call, source));
+    const double before = typical_network(trace, r, call, source), after = typical_network(trace, r, call, target);
+    out.by_rank[r][i] += both_typed ? scaled_share(own, before, after) : std::max(-own, after - before);
   });
   return out;
 }

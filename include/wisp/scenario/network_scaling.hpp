@@ -25,6 +25,12 @@ struct NetworkNumbers {
 };
 std::optional<NetworkNumbers> network_numbers(const Platform& platform);
 
+// A network typed in numbers: a platform whose network is latency and bandwidth only (network_numbers),
+// without the measured parts of `wisp calibrate` (typical excess, eager copy, per-message overheads,
+// call costs, size factors). As in Dimemas and a ping-pong's one-way time, its latency holds the
+// processors' work for a message as well as its flight; the calls hold that work as residual.
+std::optional<NetworkNumbers> typed_network(const Platform& platform);
+
 // One message of `bytes` from a call of `function`, end to end (LogGP's one-way time) [s]: its send
 // overhead (the platform's per message, else the function's) + latency + bytes / bandwidth + the
 // platform's per-message receive overhead (none without one).
