@@ -3,7 +3,8 @@
 // ping-pong's own calibration replays it model-only within 5 % of its post-MPI_Init span; every
 // allreduce case of the oracle, both directions and the three ways of describing the target, has
 // the right sign and its interval (widened by the target's A/B spread) holds the measured change;
-// the ping-pong's cases are within the oracle's limit but for typed-in numbers towards shared memory.
+// every ping-pong case is within the oracle's limit; so is every halo case but one, and every case
+// of a network typed in numbers but the allreduce's towards shared memory.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -59,19 +60,20 @@ TEST_CASE("the allreduce cases of the platform oracle: the right sign, and the i
                   << " s, interval [" << o.low() << ", " << o.high() << "] " << o.point.interval.note);
     CHECK(o.sign_right());
     CHECK(o.holds());
+    // Towards TCP, typed-in numbers and the source given as its ping-pong's calibration come within
+    // the limit (the spread of TCP's runs, 37 ms): the typed latency's share of each call moves.
+    if (c.target == "tcp" && c.way != po::Way::CalibratedFile) CHECK(o.within_limit());
   }
 }
 
 // The typical excess (calibration step 6b) and the eager copy (step 6c) move with the network: the
 // TCP ping-pong's typical message is 0.3 us further above its fastest than the shared-memory one's,
 // and its eager 64 KiB sends copy 12 us into the socket that a shared-memory rendezvous does not.
-// The ping-pong cases come within the limit (+9 %, +9 %, -20 % towards TCP; +10 %, +10 % back), but
-// for the typed-in numbers towards shared memory (-31 %: a line through the 8-byte time and the
-// 4 MiB bandwidth misses the 64 KiB messages), and every interval holds.
-TEST_CASE(
-    "the ping-pong cases of the platform oracle: within the limit but for typed-in numbers towards shared "
-    "memory, the interval holding",
-    "[platform][real]") {
+// Typed-in numbers move the share of each call their latency and bandwidth hold (the 64 KiB
+// receives' excess over a line through the 8-byte time and the 4 MiB bandwidth goes with the
+// bandwidth). Every ping-pong case is within the limit (+9 %, +9 %, -11 % towards TCP; +10 %,
+// +10 %, +14 % back), and every interval holds.
+TEST_CASE("the ping-pong cases of the platform oracle: within the limit, the interval holding", "[platform][real]") {
   test::TempDir work;
   for (const po::Case& c : po::cases()) {
     if (c.app != "pingpong") continue;
@@ -79,7 +81,29 @@ TEST_CASE(
     INFO(c.name() << ": predicted " << o.predicted() << " s, measured " << o.measured << " s, spread " << o.spread
                   << " s, interval [" << o.low() << ", " << o.high() << "] " << o.point.interval.note);
     CHECK(o.sign_right());
-    if (c.target == "tcp" || c.way != po::Way::Numbers) CHECK(o.within_limit());
+    CHECK(o.within_limit());
     CHECK(o.holds());
+  }
+}
+
+// The halo: over TCP its messages' cost sits in MPI_Isend (4.6 us against 0.7 us over shared
+// memory; MPI_Irecv and MPI_Waitall the same over both). Typed-in numbers hold it as the latency's
+// share of each call that sends (-4 % towards TCP, 0 % back). A shared-memory source calibrated from
+// the halo itself prices its 4 KiB messages (a rendezvous there) as 4.6 us of network, so towards
+// the TCP ping-pong's calibration it predicts a third of the change (-68 %) and its interval misses.
+TEST_CASE(
+    "the halo cases of the platform oracle: the right sign, within the limit but from the app-calibrated "
+    "shared memory",
+    "[platform][real]") {
+  test::TempDir work;
+  for (const po::Case& c : po::cases()) {
+    if (c.app != "halo") continue;
+    const po::Outcome o = po::evaluate(kOracle, c, work.path());
+    INFO(c.name() << ": predicted " << o.predicted() << " s, measured " << o.measured << " s, spread " << o.spread
+                  << " s, interval [" << o.low() << ", " << o.high() << "] " << o.point.interval.note);
+    CHECK(o.sign_right());
+    const bool known_miss = c.source == "vader" && c.way == po::Way::CalibratedFile;
+    CHECK(o.within_limit() != known_miss);
+    CHECK(o.holds() != known_miss);
   }
 }

@@ -425,7 +425,8 @@ TEST_CASE("the typical excess: the median minus the fastest transfer, by hand, a
   const auto doubled = residuals_with_typical_network(t, r, c.platform, slower);
   REQUIRE(doubled);
   CHECK(doubled->by_rank[1][2] == Approx(0.005 + 0.010).margin(1e-12));
-  // Typed-in numbers on both sides carry no typical excess: nothing to move.
+  // Without the typical excess a calibrated platform has nothing to move (its per-message overheads and
+  // size factors say its network is not typed in numbers: see the typed-share test below).
   Platform typed_source = c.platform, typed_target = target;
   typed_source.mpi.typical_excess.reset(), typed_target.mpi.typical_excess.reset();
   CHECK_FALSE(residuals_with_typical_network(t, r, typed_source, typed_target));
@@ -500,9 +501,49 @@ TEST_CASE("the eager copy: what a byte more costs an eager send, by hand, and wh
   const auto slower = residuals_with_typical_network(t, r, c.platform, target);
   REQUIRE(slower);
   CHECK(slower->by_rank[0][41] == Approx(20e-6).margin(1e-15));
-  // Typed-in numbers carry no copy: nothing to move.
+  // Without the copy and the excess a calibrated platform has nothing to move.
   Platform typed_source = c.platform, typed_target = target;
   typed_source.mpi.eager_copy.reset(), typed_target.mpi.eager_copy.reset();
   typed_source.mpi.typical_excess.reset(), typed_target.mpi.typical_excess.reset();
   CHECK_FALSE(residuals_with_typical_network(t, r, typed_source, typed_target));
+}
+
+// A network typed in numbers (Dimemas's latency, a ping-pong's one-way time) holds the processors'
+// work for a message too: per message a call sends its latency, per message it receives its bytes
+// over the bandwidth. Between two typed networks that share of a call's residual scales with them.
+TEST_CASE("two networks typed in numbers: the share of each call's residual their numbers hold scales, by hand",
+          "[platform]") {
+  const Trace t = eager_copy_trace();  // rank 0: 40 sends each of 8 B, 1 KiB, 32 KiB; rank 1 receives
+  const Platform source = contention_free_crossbar(2, 1e-6, 1e9, 0, 65536);
+  const Platform target = contention_free_crossbar(2, 4e-6, 0.5e9, 0, 65536);
+  REQUIRE(typed_network(source));
+  CallResiduals r;
+  r.by_rank = {std::vector<double>(t.ranks[0].mpi_calls.size(), 20e-6),
+               std::vector<double>(t.ranks[1].mpi_calls.size(), 0.5)};
+  const std::optional<CallResiduals> moved = residuals_with_typical_network(t, r, source, target);
+  REQUIRE(moved);
+  // A send holds 1 us of its 20 us (the source's latency), which becomes 4 us; a receive holds its
+  // bytes / 1 GB/s, which doubles at 0.5 GB/s. Init and Finalize keep theirs.
+  for (Rank rank : {0u, 1u}) {
+    CHECK(moved->by_rank[rank].front() == r.by_rank[rank].front());
+    CHECK(moved->by_rank[rank].back() == r.by_rank[rank].back());
+  }
+  for (std::size_t i = 1; i <= 120; ++i) {
+    CHECK(moved->by_rank[0][i] == Approx(23e-6).margin(1e-15));
+    CHECK(moved->by_rank[1][i] == Approx(0.5 + static_cast<double>(kCopySizes[(i - 1) / 40]) * 1e-9).margin(1e-15));
+  }
+  CHECK(typical_excess_seconds(t, r, source) == Approx(120 * 1e-6 + 40 * (8 + 1024 + 32768) * 1e-9).margin(1e-15));
+  // A call holds at most its residual: a send of 0.4 us holds 0.4 us, which becomes 1.6 us. A model
+  // that explains every call (no residual, the generators' exact replays) stays exact.
+  r.by_rank[0].assign(r.by_rank[0].size(), 0.4e-6);
+  CHECK(residuals_with_typical_network(t, r, source, target)->by_rank[0][5] == Approx(1.6e-6).margin(1e-15));
+  r.by_rank[0].assign(r.by_rank[0].size(), 0.0);
+  CHECK(residuals_with_typical_network(t, r, source, target)->by_rank[0][5] == 0.0);
+  // An infinitely fast network takes the share away; a latency factor scales it.
+  r.by_rank[0].assign(r.by_rank[0].size(), 20e-6);
+  CHECK(residuals_with_typical_network(t, r, source, infinitely_fast_network(source))->by_rank[0][5] ==
+        Approx(19e-6).margin(1e-12));
+  Platform slower = source;
+  slower.latency_factor = 3;
+  CHECK(residuals_with_typical_network(t, r, source, slower)->by_rank[0][5] == Approx(22e-6).margin(1e-15));
 }

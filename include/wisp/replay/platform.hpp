@@ -36,7 +36,7 @@ struct MpiCosts {
   // What a typical message's transfer takes beyond the fastest one, which the network model
   // prices: `latency` + bytes × `per_byte` [s] (`wisp calibrate`: the median minus the fastest
   // wait-free transfer per size class). A platform change replaces the source's by the target's in
-  // every receiving call (scenario/network_scaling.hpp). Unset: typed-in numbers, already typical.
+  // every receiving call (scenario/network_scaling.hpp). Unset: none (a network typed in numbers moves its own share instead: typed_network).
   // XML: <prop id="wisp:typical-excess:latency" value="3e-6"/> (and :per-byte).
   struct TypicalExcess {
     double latency = 0, per_byte = 0;
@@ -46,7 +46,7 @@ struct MpiCosts {
   // into the transport), for messages up to `up_to` bytes (larger ones pay `up_to`'s: no line is
   // extrapolated beyond the sizes it was fitted on). `wisp calibrate` fits it from the fastest eager
   // sends per size class. Like the typical excess, a platform change replaces the source's by the
-  // target's in every eager send. Unset: typed-in numbers, no such cost.
+  // target's in every eager send. Unset: no such cost.
   // XML: <prop id="wisp:eager-copy:per-byte" value="2e-10"/> (and :up-to, in bytes).
   struct EagerCopy {
     double per_byte = 0;

@@ -1,7 +1,7 @@
 // What a platform change does to the residuals (what no network model explains in a call). At the
 // point, the source network's typical part (its excess over the fastest transfer, its eager sends'
-// per-byte copy) goes and the target's comes;
-// the rest is kept as measured. The gain interval's third reading scales the whole residual with the
+// per-byte copy; a network typed in numbers: the share its latency and bandwidth hold) goes and the
+// target's comes; the rest is kept as measured. The gain interval's third reading scales the whole residual with the
 // network, as the call's one-way message cost does from source to target: on a real network change
 // much of it goes with the old network (TCP's socket work), so both readings bound it.
 #pragma once
@@ -50,13 +50,16 @@ std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, c
 // lateness: the typical excess (MpiCosts::typical_excess) of the messages it receives (a receive, a
 // completed receive request, a collective's rounds) and the eager copy (MpiCosts::eager_copy) of
 // those it sends, none where the platform sends them by rendezvous. The typical network cost goes
-// with the network, the rest stays. MPI_Init, MPI_Finalize and negative residuals stay as they are.
-// Nothing when neither platform has a typical excess or an eager copy.
+// with the network, the rest stays. On a network typed in numbers the typical part is the share its
+// numbers hold (latency per message sent, bytes / bandwidth per message received); between two such
+// networks that share of the call's residual scales from source to target instead (a call without
+// residual keeps none). MPI_Init, MPI_Finalize and negative residuals stay as they are. Nothing when
+// neither platform has a typical part.
 std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, const CallResiduals& residuals,
                                                             const Platform& source, const Platform& target);
 
 // How much of the residuals is `platform`'s typical network part: over the calls, the smaller of a
-// call's own residual and its messages' typical excess and eager copy [s] (0 without them).
+// call's own residual and its typical network part [s] (0 without one).
 double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals, const Platform& platform);
 
 }  // namespace wisp
