@@ -36,8 +36,8 @@ struct MpiCosts {
   // What a typical message's transfer takes beyond the fastest one, which the network model
   // prices: `latency` + bytes × `per_byte` [s] (`wisp calibrate`: the median minus the fastest
   // wait-free transfer per size class). A platform change replaces the source's by the target's in
-  // every receiving call (scenario/network_scaling.hpp). Unset: none (a network typed in numbers moves its own share instead: typed_network).
-  // XML: <prop id="wisp:typical-excess:latency" value="3e-6"/> (and :per-byte).
+  // every receiving call (scenario/network_scaling.hpp). Unset: none (a network typed in numbers moves its own share
+  // instead: typed_network). XML: <prop id="wisp:typical-excess:latency" value="3e-6"/> (and :per-byte).
   struct TypicalExcess {
     double latency = 0, per_byte = 0;
   };
