@@ -129,11 +129,20 @@ double typed_part(const Trace& trace, Rank r, const CallSpan& call, const Networ
   return m.sent * n.latency + m.received * static_cast<double>(call_bytes(trace, r, call)) / n.bandwidth;
 }
 
+// A platform and its network typed in numbers, if it is one (found once: a file is read to find it).
+struct TypicalNetwork {
+  const Platform& platform;
+  std::optional<NetworkNumbers> typed;
+  explicit TypicalNetwork(const Platform& p) : platform(p), typed(typed_network(p)) {}
+  bool any() const { return platform.mpi.typical_excess || platform.mpi.eager_copy || typed; }
+};
+
 // The typical network part of one call on a platform: its received messages' typical excess and its
 // sent messages' eager copy (not a synchronous send's: it waits for its receiver); on a network typed
 // in numbers, the part its numbers hold.
-double typical_network(const Trace& trace, Rank r, const CallSpan& call, const Platform& p) {
-  if (const std::optional<NetworkNumbers> typed = typed_network(p)) return typed_part(trace, r, call, *typed);
+double typical_network(const Trace& trace, Rank r, const CallSpan& call, const TypicalNetwork& n) {
+  if (n.typed) return typed_part(trace, r, call, *n.typed);
+  const Platform& p = n.platform;
   const RankTrace& rt = trace.ranks[r];
   double seconds = messages(trace, rt, call).received * typical_excess(p, call_bytes(trace, r, call));
   const MpiFunction f = trace.defs.region_of(rt.events[call.enter].callpath()).mpi;
@@ -144,8 +153,6 @@ double typical_network(const Trace& trace, Rank r, const CallSpan& call, const P
   }
   return seconds;
 }
-
-bool has_typical_network(const Platform& p) { return p.mpi.typical_excess || p.mpi.eager_copy || typed_network(p); }
 
 // Between two networks typed in numbers: the share of a call's own residual the source's numbers
 // hold (at most `before`, its part on the source) scales as that part does, to `after`: a model
@@ -175,12 +182,12 @@ void visit_calls(const Trace& trace, const CallResiduals& residuals, Visit&& vis
 
 std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, const CallResiduals& residuals,
                                                             const Platform& source, const Platform& target) {
-  if ((!has_typical_network(source) && !has_typical_network(target)) || residuals.by_rank.size() != trace.rank_count())
-    return std::nullopt;
-  const bool both_typed = typed_network(source) && typed_network(target);
+  const TypicalNetwork from(source), to(target);
+  if ((!from.any() && !to.any()) || residuals.by_rank.size() != trace.rank_count()) return std::nullopt;
+  const bool both_typed = from.typed && to.typed;
   CallResiduals out = residuals;
   visit_calls(trace, residuals, [&](Rank r, std::size_t i, const CallSpan& call, double own) {
-    const double before = typical_network(trace, r, call, source), after = typical_network(trace, r, call, target);
+    const double before = typical_network(trace, r, call, from), after = typical_network(trace, r, call, to);
     out.by_rank[r][i] += both_typed ? scaled_share(own, before, after) : std::max(-own, after - before);
   });
   return out;
@@ -188,9 +195,10 @@ std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, 
 
 double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals, const Platform& platform) {
   double sum = 0;
-  if (!has_typical_network(platform)) return sum;
+  const TypicalNetwork network(platform);
+  if (!network.any()) return sum;
   visit_calls(trace, residuals, [&](Rank r, std::size_t, const CallSpan& call, double own) {
-    sum += std::min(own, typical_network(trace, r, call, platform));
+    sum += std::min(own, typical_network(trace, r, call, network));
   });
   return sum;
 }
