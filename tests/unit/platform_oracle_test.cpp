@@ -33,6 +33,20 @@ double post_init_span(const Trace& t) {
   return t.end_time() - last_init;
 }
 
+// Runs every case of `app` (in one directory of calibrations) and checks its outcome, which a
+// failure prints.
+template <class Check>
+void each_case(const std::string& app, Check&& check) {
+  test::TempDir work;
+  for (const po::Case& c : po::cases()) {
+    if (c.app != app) continue;
+    const po::Outcome o = po::evaluate(kOracle, c, work.path());
+    INFO(c.name() << ": predicted " << o.predicted() << " s, measured " << o.measured << " s, spread " << o.spread
+                  << " s, interval [" << o.low() << ", " << o.high() << "] " << o.point.interval.note);
+    check(c, o);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("a ping-pong's own calibration replays it model-only within 5 % of its post-MPI_Init span",
@@ -52,18 +66,13 @@ TEST_CASE("a ping-pong's own calibration replays it model-only within 5 % of its
 
 TEST_CASE("the allreduce cases of the platform oracle: the right sign, and the interval holds the measured change",
           "[platform][real]") {
-  test::TempDir work;
-  for (const po::Case& c : po::cases()) {
-    if (c.app != "allreduce") continue;
-    const po::Outcome o = po::evaluate(kOracle, c, work.path());
-    INFO(c.name() << ": predicted " << o.predicted() << " s, measured " << o.measured << " s, spread " << o.spread
-                  << " s, interval [" << o.low() << ", " << o.high() << "] " << o.point.interval.note);
+  each_case("allreduce", [](const po::Case& c, const po::Outcome& o) {
     CHECK(o.sign_right());
     CHECK(o.holds());
     // Towards TCP, typed-in numbers and the source given as its ping-pong's calibration come within
     // the limit (the spread of TCP's runs, 37 ms): the typed latency's share of each call moves.
     if (c.target == "tcp" && c.way != po::Way::CalibratedFile) CHECK(o.within_limit());
-  }
+  });
 }
 
 // The typical excess (calibration step 6b) and the eager copy (step 6c) move with the network: the
@@ -74,16 +83,11 @@ TEST_CASE("the allreduce cases of the platform oracle: the right sign, and the i
 // bandwidth). Every ping-pong case is within the limit (+9 %, +9 %, -11 % towards TCP; +10 %,
 // +10 %, +14 % back), and every interval holds.
 TEST_CASE("the ping-pong cases of the platform oracle: within the limit, the interval holding", "[platform][real]") {
-  test::TempDir work;
-  for (const po::Case& c : po::cases()) {
-    if (c.app != "pingpong") continue;
-    const po::Outcome o = po::evaluate(kOracle, c, work.path());
-    INFO(c.name() << ": predicted " << o.predicted() << " s, measured " << o.measured << " s, spread " << o.spread
-                  << " s, interval [" << o.low() << ", " << o.high() << "] " << o.point.interval.note);
+  each_case("pingpong", [](const po::Case&, const po::Outcome& o) {
     CHECK(o.sign_right());
     CHECK(o.within_limit());
     CHECK(o.holds());
-  }
+  });
 }
 
 // The halo: over TCP its messages' cost sits in MPI_Isend (4.6 us against 0.7 us over shared
@@ -95,15 +99,10 @@ TEST_CASE(
     "the halo cases of the platform oracle: the right sign, within the limit but from the app-calibrated "
     "shared memory",
     "[platform][real]") {
-  test::TempDir work;
-  for (const po::Case& c : po::cases()) {
-    if (c.app != "halo") continue;
-    const po::Outcome o = po::evaluate(kOracle, c, work.path());
-    INFO(c.name() << ": predicted " << o.predicted() << " s, measured " << o.measured << " s, spread " << o.spread
-                  << " s, interval [" << o.low() << ", " << o.high() << "] " << o.point.interval.note);
+  each_case("halo", [](const po::Case& c, const po::Outcome& o) {
     CHECK(o.sign_right());
     const bool known_miss = c.source == "vader" && c.way == po::Way::CalibratedFile;
     CHECK(o.within_limit() != known_miss);
     CHECK(o.holds() != known_miss);
-  }
+  });
 }
