@@ -1,6 +1,7 @@
 // Identity runs as bytes. See identity_share.hpp. Layout (native byte order: the ranks of one job
 // run the same binary): runtime and minima-model runtime (double, NaN: none), whether residuals follow (u64), then the
-// rank count and, per rank, its call count and the residuals (u64, doubles).
+// rank count and, per rank, its residuals, its calls' network parts and its partner waits (each a u64 count and
+// the values: doubles, doubles, PartnerWait records).
 #include "wisp/driver/identity_share.hpp"
 
 #include <cstdint>
@@ -23,6 +24,12 @@ void put(std::string& out, T value) {
   put(out, &value, 1);
 }
 
+template <typename T>
+void put_vector(std::string& out, const std::vector<T>& values) {
+  put<std::uint64_t>(out, values.size());
+  put(out, values.data(), values.size());
+}
+
 // Reads values in order; running past the end is an error, not a read of other memory.
 struct Reader {
   const std::string& bytes;
@@ -33,6 +40,13 @@ struct Reader {
     if (n > (bytes.size() - at) / sizeof(T)) throw Error("a shared identity run is truncated");
     std::memcpy(values, bytes.data() + at, n * sizeof(T));
     at += n * sizeof(T);
+  }
+  template <typename T>
+  void get_vector(std::vector<T>& values) {
+    const auto n = get<std::uint64_t>();
+    if (n > bytes.size() / sizeof(T)) throw Error("a shared identity run is truncated");
+    values.resize(n);
+    get(values.data(), n);
   }
   template <typename T>
   T get() {
@@ -51,10 +65,12 @@ std::string encode_identity(const IdentityRun& identity) {
   const CallResiduals* residuals = identity.replay.residuals.get();
   put<std::uint64_t>(out, residuals ? 1 : 0);
   if (!residuals) return out;
-  put<std::uint64_t>(out, residuals->by_rank.size());
-  for (const std::vector<double>& rank : residuals->by_rank) {
-    put<std::uint64_t>(out, rank.size());
-    put(out, rank.data(), rank.size());
+  const std::size_t ranks = residuals->by_rank.size();
+  put<std::uint64_t>(out, ranks);
+  for (std::size_t r = 0; r < ranks; ++r) {
+    put_vector(out, residuals->by_rank[r]);
+    put_vector(out, r < residuals->network.size() ? residuals->network[r] : std::vector<double>());
+    put_vector(out, r < residuals->waits.size() ? residuals->waits[r] : std::vector<PartnerWait>());
   }
   return out;
 }
@@ -68,12 +84,12 @@ IdentityRun decode_identity(const std::string& bytes, const Scenario& scenario, 
     CallResiduals residuals;
     if (in.get<std::uint64_t>() != measured.rank_count())
       throw Error("a shared identity run is of another trace (its rank count differs)");
-    residuals.by_rank.resize(measured.rank_count());
-    for (std::vector<double>& rank : residuals.by_rank) {
-      const auto n = in.get<std::uint64_t>();
-      if (n > bytes.size() / sizeof(double)) throw Error("a shared identity run is truncated");
-      rank.resize(n);
-      in.get(rank.data(), n);
+    const std::size_t ranks = measured.rank_count();
+    residuals.by_rank.resize(ranks), residuals.network.resize(ranks), residuals.waits.resize(ranks);
+    for (std::size_t r = 0; r < ranks; ++r) {
+      in.get_vector(residuals.by_rank[r]);
+      in.get_vector(residuals.network[r]);
+      in.get_vector(residuals.waits[r]);
     }
     id.replay.residuals = std::make_shared<const CallResiduals>(std::move(residuals));
   }

@@ -88,7 +88,7 @@ namespace {
 // Messages a call sends (its sends and started send requests) and receives (its receives and
 // completed receive requests); a collective's rounds each send one and receive one.
 struct Messages {
-  std::uint32_t sent = 0, received = 0;
+  std::uint32_t sent = 0, received = 0, rounds = 0;  // rounds: a collective's, counted in both
 };
 Messages messages(const Trace& trace, const RankTrace& rt, const CallSpan& call) {
   Messages n;
@@ -100,7 +100,7 @@ Messages messages(const Trace& trace, const RankTrace& rt, const CallSpan& call)
       const CollectiveRecord& c = rt.collectives[e.collective()];
       if (c.comm < trace.defs.comms.size()) {
         const std::uint32_t rounds = ceil_log2(trace.defs.comms[c.comm].size());
-        n.sent += rounds, n.received += rounds;
+        n.sent += rounds, n.received += rounds, n.rounds += rounds;
       }
     }
   }
@@ -132,9 +132,9 @@ double typed_part(const Trace& trace, Rank r, const CallSpan& call, const Networ
 // A platform and its network typed in numbers, if it is one (found once: a file is read to find it).
 struct TypicalNetwork {
   const Platform& platform;
-  std::optional<NetworkNumbers> typed;
-  explicit TypicalNetwork(const Platform& p) : platform(p), typed(typed_network(p)) {}
-  bool any() const { return platform.mpi.typical_excess || platform.mpi.eager_copy || typed; }
+  std::optional<NetworkNumbers> typed, numbers;
+  explicit TypicalNetwork(const Platform& p) : platform(p), typed(typed_network(p)), numbers(network_numbers(p)) {}
+  bool any() const { return platform.mpi.typical_excess || platform.mpi.eager_copy || numbers; }
 };
 
 // The typical network part of one call on a platform: its received messages' typical excess and its
@@ -152,6 +152,34 @@ double typical_network(const Trace& trace, Rank r, const CallSpan& call, const T
     if (e.kind == EventKind::MpiSend || e.kind == EventKind::MpiIsend) seconds += eager_copy(p, rt.p2p[e.p2p()].bytes);
   }
   return seconds;
+}
+
+// A collective's rounds on a calibrated network (its price: rounds x (L + b/B)). Calibration prices
+// every member's wait-free part so (steps 3 and 4), but the replay charges the transfer only to a
+// member that waits for its partners' messages: a member whose partners came first (the last to
+// enter) holds it in its residual. The part of the price beyond what the identity's model charged
+// the call as transfer (`charged`, its network part less its overhead) is that share.
+struct RoundsShare {
+  double price = 0, held = 0;
+};
+RoundsShare rounds_share(const Trace& trace, Rank r, const CallSpan& call, const TypicalNetwork& n, double charged) {
+  const RankTrace& rt = trace.ranks[r];
+  const std::uint32_t rounds = messages(trace, rt, call).rounds;
+  if (!rounds || !n.numbers) return {};
+  const double price =
+      rounds * (n.numbers->latency + static_cast<double>(call_bytes(trace, r, call)) / n.numbers->bandwidth);
+  const MpiCosts& mpi = n.platform.mpi;
+  const std::string& function = trace.defs.region_of(rt.events[call.enter].callpath()).name;
+  const double overhead = mpi.per_message(function)
+                              ? rounds * (mpi.send_overhead.value_or(0) + mpi.receive_overhead.value_or(0))
+                              : mpi.overhead(function);
+  return RoundsShare{price, std::max(0.0, price - std::max(0.0, charged - overhead))};
+}
+
+// The network part the identity's model charged call i of rank r; nothing when not attributed.
+std::optional<double> charged(const CallResiduals& residuals, Rank r, std::size_t i) {
+  if (r >= residuals.network.size() || i >= residuals.network[r].size()) return std::nullopt;
+  return residuals.network[r][i];
 }
 
 // Between two networks typed in numbers: the share of a call's own residual the source's numbers
@@ -188,7 +216,18 @@ std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, 
   CallResiduals out = residuals;
   visit_calls(trace, residuals, [&](Rank r, std::size_t i, const CallSpan& call, double own) {
     const double before = typical_network(trace, r, call, from), after = typical_network(trace, r, call, to);
-    out.by_rank[r][i] += both_typed ? scaled_share(own, before, after) : std::max(-own, after - before);
+    if (both_typed) {
+      out.by_rank[r][i] += scaled_share(own, before, after);
+      return;
+    }
+    double change = after - before;
+    const std::optional<double> model = charged(residuals, r, i);
+    if (!from.typed && model && to.numbers) {  // the rounds' share scales with the rounds' price
+      const RoundsShare s = rounds_share(trace, r, call, from, *model);
+      const double price = rounds_share(trace, r, call, to, 0).price;
+      if (s.price > 0) change += std::min(s.held, own - std::min(own, before)) * (price / s.price - 1);
+    }
+    out.by_rank[r][i] += std::max(-own, change);
   });
   return out;
 }
@@ -197,8 +236,11 @@ double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals
   double sum = 0;
   const TypicalNetwork network(platform);
   if (!network.any()) return sum;
-  visit_calls(trace, residuals, [&](Rank r, std::size_t, const CallSpan& call, double own) {
-    sum += std::min(own, typical_network(trace, r, call, network));
+  visit_calls(trace, residuals, [&](Rank r, std::size_t i, const CallSpan& call, double own) {
+    double part = typical_network(trace, r, call, network);
+    if (const std::optional<double> model = charged(residuals, r, i); model && !network.typed)
+      part += rounds_share(trace, r, call, network, *model).held;
+    sum += std::min(own, part);
   });
   return sum;
 }

@@ -1,6 +1,6 @@
 // An identity run sent between the ranks of an MPI job (identity_share.hpp): the bytes give back
-// the runtime and every call's residual exactly, a scenario replayed next to the received identity
-// ends where it ends next to the original, and bytes cut short or of another trace are one error.
+// the runtime and every call's residual, network part and partner wait exactly, a scenario replayed next to the
+// received identity ends where it ends next to the original, and bytes cut short or of another trace are one error.
 #include <catch2/catch.hpp>
 
 #include "helpers.hpp"
@@ -36,6 +36,20 @@ TEST_CASE("identity_share: an identity run survives the bytes exactly", "[scenar
   CHECK(received.replay.runtime == original.replay.runtime);
   REQUIRE(received.replay.residuals);
   CHECK(received.replay.residuals->by_rank == original.replay.residuals->by_rank);
+  // A platform change moves what the model left of each call's network part, and a partner's lateness is re-derived:
+  // both come along.
+  const CallResiduals &got = *received.replay.residuals, &sent = *original.replay.residuals;
+  REQUIRE(sent.network.size() == in.trace.rank_count());
+  CHECK(got.network == sent.network);
+  REQUIRE(got.waits.size() == in.trace.rank_count());
+  for (std::size_t r = 0; r < sent.waits.size(); ++r) {
+    REQUIRE(got.waits[r].size() == sent.waits[r].size());
+    for (std::size_t k = 0; k < sent.waits[r].size(); ++k) {
+      CHECK(got.waits[r][k].call == sent.waits[r][k].call);
+      CHECK(got.waits[r][k].partner == sent.waits[r][k].partner);
+      CHECK(got.waits[r][k].dependent == sent.waits[r][k].dependent);
+    }
+  }
   CHECK(received.platform.description == original.platform.description);
 
   const Transformed t = apply_transforms(in.trace, s.transforms);

@@ -3,8 +3,8 @@
 // ping-pong's own calibration replays it model-only within 5 % of its post-MPI_Init span; every
 // allreduce case of the oracle, both directions and the three ways of describing the target, has
 // the right sign and its interval (widened by the target's A/B spread) holds the measured change;
-// every ping-pong case is within the oracle's limit; so is every halo case but one, and every case
-// of a network typed in numbers but the allreduce's towards shared memory.
+// every ping-pong case is within the oracle's limit, and so are all but one of the halo's and all but
+// three of the allreduce's.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -70,8 +70,12 @@ TEST_CASE("the allreduce cases of the platform oracle: the right sign, and the i
     CHECK(o.sign_right());
     CHECK(o.holds());
     // Towards TCP, typed-in numbers and the source given as its ping-pong's calibration come within
-    // the limit (the spread of TCP's runs, 37 ms): the typed latency's share of each call moves.
-    if (c.target == "tcp" && c.way != po::Way::CalibratedFile) CHECK(o.within_limit());
+    // the limit (the spread of TCP's runs, 37 ms): the typed latency's share of each call moves. Back,
+    // the source calibrated from the allreduce itself comes within it (+10 %): its rounds' price,
+    // which the replay charges only the member that waited, moves with the network. The TCP ping-pong's
+    // calibration and typed-in numbers price TCP's exchange (7.9 us) as one message: +42 %, +39 %.
+    const bool known_miss = c.target == "tcp" ? c.way == po::Way::CalibratedFile : c.way != po::Way::CalibratedFile;
+    CHECK(o.within_limit() != known_miss);
   });
 }
 

@@ -425,11 +425,12 @@ TEST_CASE("the typical excess: the median minus the fastest transfer, by hand, a
   const auto doubled = residuals_with_typical_network(t, r, c.platform, slower);
   REQUIRE(doubled);
   CHECK(doubled->by_rank[1][2] == Approx(0.005 + 0.010).margin(1e-12));
-  // Without the typical excess a calibrated platform has nothing to move (its per-message overheads and
-  // size factors say its network is not typed in numbers: see the typed-share test below).
+  // Without the typical excess a calibrated platform has nothing to move here (no collectives; its
+  // per-message overheads and size factors say its network is not typed in numbers).
   Platform typed_source = c.platform, typed_target = target;
   typed_source.mpi.typical_excess.reset(), typed_target.mpi.typical_excess.reset();
-  CHECK_FALSE(residuals_with_typical_network(t, r, typed_source, typed_target));
+  const auto none = residuals_with_typical_network(t, r, typed_source, typed_target);
+  CHECK((!none || none->by_rank == r.by_rank));
 }
 
 // The eager copy (LogGOPS's O), by hand. Rank 0 sends 40 messages each of 8 B, 1 KiB and 32 KiB to
@@ -505,7 +506,43 @@ TEST_CASE("the eager copy: what a byte more costs an eager send, by hand, and wh
   Platform typed_source = c.platform, typed_target = target;
   typed_source.mpi.eager_copy.reset(), typed_target.mpi.eager_copy.reset();
   typed_source.mpi.typical_excess.reset(), typed_target.mpi.typical_excess.reset();
-  CHECK_FALSE(residuals_with_typical_network(t, r, typed_source, typed_target));
+  const auto none = residuals_with_typical_network(t, r, typed_source, typed_target);
+  CHECK((!none || none->by_rank == r.by_rank));
+}
+
+// A collective's rounds on a calibrated network, by hand. Calibration prices every member's wait-free
+// part as rounds x (L + b/B); the replay charges the transfer only to a member that waits for its
+// partners' messages. Two ranks meet in an MPI_Allreduce of 0 bytes (one round): rank 0 enters at
+// 10 s, rank 1 2 us later, both leave at 10 s + 10 us. On the source (L = 5 us, o = 1 us) the model
+// charged rank 0 6 us (it waited for rank 1's message: L + o) and rank 1 1 us (o alone).
+TEST_CASE("a calibrated network's collective rounds: the price the model left in a member's residual moves, by hand",
+          "[platform]") {
+  test::HandTrace h(2);
+  for (Rank r : {0u, 1u}) h.init(r, 0, 1);
+  h.collective(0, 10, 10 + 10e-6, "MPI_Allreduce", h.world(), kNone, 0);
+  h.collective(1, 10 + 2e-6, 10 + 10e-6, "MPI_Allreduce", h.world(), kNone, 0);
+  for (Rank r : {0u, 1u}) h.finalize(r, 30, 31);
+  const Trace t = h.finish();
+  Platform source = contention_free_crossbar(2, 5e-6, 1e9, 1e-6, 65536);
+  source.mpi.send_overhead = 1e-6;  // a calibrated network, not typed in numbers
+  Platform target = source;
+  target.latency = 1e-6;
+  REQUIRE_FALSE(typed_network(source));
+  CallResiduals r;
+  r.by_rank = {{0, 4e-6, 0}, {0, 7e-6, 0}};
+  r.network = {{0, 6e-6, 0}, {0, 1e-6, 0}};
+  // Rank 0 was charged its round (6 us - o): nothing held. Rank 1 holds the round's 5 us, which
+  // becomes the target's 1 us.
+  const std::optional<CallResiduals> moved = residuals_with_typical_network(t, r, source, target);
+  REQUIRE(moved);
+  CHECK(moved->by_rank[0][1] == Approx(4e-6).margin(1e-15));
+  CHECK(moved->by_rank[1][1] == Approx(3e-6).margin(1e-15));
+  CHECK(typical_excess_seconds(t, r, source) == Approx(5e-6).margin(1e-15));
+  // From the 1 us network to the 5 us one rank 1 holds 1 us, which becomes 5 us.
+  CHECK(residuals_with_typical_network(t, r, target, source)->by_rank[1][1] == Approx(11e-6).margin(1e-15));
+  // Without the model's network part per call nothing is known to be held.
+  r.network.clear();
+  CHECK(residuals_with_typical_network(t, r, source, target)->by_rank[1][1] == Approx(7e-6).margin(1e-15));
 }
 
 // A network typed in numbers (Dimemas's latency, a ping-pong's one-way time) holds the processors'

@@ -1,6 +1,7 @@
 // An identity run passed between the ranks of an MPI job, so that a sweep or `wisp suggest` replays
 // each distinct identity once for the whole job: what a scenario replay needs from it (the
-// identity's runtime and, with trace-anchored costs, every call's residual) as bytes.
+// identity's runtime and, with trace-anchored costs, every call's residual, network part and
+// partner wait) as bytes.
 #pragma once
 
 #include <string>
