@@ -38,11 +38,19 @@ double message_cost(const Platform& p, const NetworkNumbers& n, const std::strin
   return send + n.latency + static_cast<double>(bytes) / n.bandwidth + p.mpi.receive_overhead.value_or(0);
 }
 
-std::optional<NetworkNumbers> typed_network(const Platform& p) {
+namespace {
+
+// What `wisp calibrate` measures beside the links: a platform with any of it is calibrated.
+bool calibrated(const Platform& p) {
   const MpiCosts& m = p.mpi;
-  if (m.typical_excess || m.eager_copy || m.send_overhead || m.receive_overhead || !m.call_costs.empty() ||
-      !p.size_factors.empty())
-    return std::nullopt;
+  return m.typical_excess || m.eager_copy || m.send_overhead || m.receive_overhead || !m.call_costs.empty() ||
+         !p.size_factors.empty();
+}
+
+}  // namespace
+
+std::optional<NetworkNumbers> typed_network(const Platform& p) {
+  if (calibrated(p) || p.intra || (p.file.empty() && p.topology != Topology::Crossbar)) return std::nullopt;
   return network_numbers(p);
 }
 
@@ -130,11 +138,14 @@ double typed_part(const Trace& trace, Rank r, const CallSpan& call, const Networ
 }
 
 // A platform and its network typed in numbers, if it is one (found once: a file is read to find it).
+// (`numbers`: its network in numbers where they price its collectives' rounds, a calibrated one without
+// a network inside its nodes.)
 struct TypicalNetwork {
   const Platform& platform;
   std::optional<NetworkNumbers> typed, numbers;
-  explicit TypicalNetwork(const Platform& p) : platform(p), typed(typed_network(p)), numbers(network_numbers(p)) {}
-  bool any() const { return platform.mpi.typical_excess || platform.mpi.eager_copy || numbers; }
+  explicit TypicalNetwork(const Platform& p)
+      : platform(p), typed(typed_network(p)), numbers(calibrated(p) && !p.intra ? network_numbers(p) : std::nullopt) {}
+  bool any() const { return platform.mpi.typical_excess || platform.mpi.eager_copy || typed || numbers; }
 };
 
 // The typical network part of one call on a platform: its received messages' typical excess and its
@@ -159,6 +170,10 @@ double typical_network(const Trace& trace, Rank r, const CallSpan& call, const T
 // member that waits for its partners' messages: a member whose partners came first (the last to
 // enter) holds it in its residual. The part of the price beyond what the identity's model charged
 // the call as transfer (`charged`, its network part less its overhead) is that share.
+double rounds_price(const Trace& trace, Rank r, const CallSpan& call, const NetworkNumbers& n) {
+  return messages(trace, trace.ranks[r], call).rounds *
+         (n.latency + static_cast<double>(call_bytes(trace, r, call)) / n.bandwidth);
+}
 struct RoundsShare {
   double price = 0, held = 0;
 };
@@ -166,8 +181,7 @@ RoundsShare rounds_share(const Trace& trace, Rank r, const CallSpan& call, const
   const RankTrace& rt = trace.ranks[r];
   const std::uint32_t rounds = messages(trace, rt, call).rounds;
   if (!rounds || !n.numbers) return {};
-  const double price =
-      rounds * (n.numbers->latency + static_cast<double>(call_bytes(trace, r, call)) / n.numbers->bandwidth);
+  const double price = rounds_price(trace, r, call, *n.numbers);
   const MpiCosts& mpi = n.platform.mpi;
   const std::string& function = trace.defs.region_of(rt.events[call.enter].callpath()).name;
   const double overhead = mpi.per_message(function)
@@ -213,6 +227,7 @@ std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, 
   const TypicalNetwork from(source), to(target);
   if ((!from.any() && !to.any()) || residuals.by_rank.size() != trace.rank_count()) return std::nullopt;
   const bool both_typed = from.typed && to.typed;
+  const std::optional<NetworkNumbers> to_numbers = to.numbers ? to.numbers : to.typed;
   CallResiduals out = residuals;
   visit_calls(trace, residuals, [&](Rank r, std::size_t i, const CallSpan& call, double own) {
     const double before = typical_network(trace, r, call, from), after = typical_network(trace, r, call, to);
@@ -222,9 +237,9 @@ std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, 
     }
     double change = after - before;
     const std::optional<double> model = charged(residuals, r, i);
-    if (!from.typed && model && to.numbers) {  // the rounds' share scales with the rounds' price
+    if (from.numbers && model && to_numbers) {  // the rounds' share scales with the rounds' price
       const RoundsShare s = rounds_share(trace, r, call, from, *model);
-      const double price = rounds_share(trace, r, call, to, 0).price;
+      const double price = rounds_price(trace, r, call, *to_numbers);
       if (s.price > 0) change += std::min(s.held, own - std::min(own, before)) * (price / s.price - 1);
     }
     out.by_rank[r][i] += std::max(-own, change);

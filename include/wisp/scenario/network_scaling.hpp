@@ -25,10 +25,10 @@ struct NetworkNumbers {
 };
 std::optional<NetworkNumbers> network_numbers(const Platform& platform);
 
-// A network typed in numbers: a platform whose network is latency and bandwidth only (network_numbers),
-// without the measured parts of `wisp calibrate` (typical excess, eager copy, per-message overheads,
-// call costs, size factors). As in Dimemas and a ping-pong's one-way time, its latency holds the
-// processors' work for a message as well as its flight; the calls hold that work as residual.
+// A network typed in numbers: a crossbar whose network is one latency and one bandwidth (network_numbers;
+// no network inside the nodes), without the measured parts of `wisp calibrate` (typical excess, eager
+// copy, per-message overheads, call costs, size factors). As in Dimemas and a ping-pong's one-way time, its latency
+// holds the processors' work for a message as well as its flight; the calls hold that work as residual.
 std::optional<NetworkNumbers> typed_network(const Platform& platform);
 
 // One message of `bytes` from a call of `function`, end to end (LogGP's one-way time) [s]: its send
@@ -53,8 +53,11 @@ std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, c
 // with the network, the rest stays. On a network typed in numbers the typical part is the share its
 // numbers hold (latency per message sent, bytes / bandwidth per message received); between two such
 // networks that share of the call's residual scales from source to target instead (a call without
-// residual keeps none). MPI_Init, MPI_Finalize and negative residuals stay as they are. Nothing when
-// neither platform has a typical part.
+// residual keeps none). On a calibrated source (without a network inside its nodes) a collective's
+// rounds are priced rounds x (L + b/B) as calibration prices them; the part of that price the model did
+// not charge the call as transfer (a member whose partners came first) scales to the target's price.
+// MPI_Init, MPI_Finalize and negative residuals stay as they are. Nothing when neither platform has a
+// typical part.
 std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, const CallResiduals& residuals,
                                                             const Platform& source, const Platform& target);
 
