@@ -137,9 +137,9 @@ double typed_part(const Trace& trace, Rank r, const CallSpan& call, const Networ
   return m.sent * n.latency + m.received * static_cast<double>(call_bytes(trace, r, call)) / n.bandwidth;
 }
 
-// A platform and its network typed in numbers, if it is one (found once: a file is read to find it).
-// (`numbers`: its network in numbers where they price its collectives' rounds, a calibrated one without
-// a network inside its nodes.)
+// A platform as a platform change moves its typical part, found once per pass (a file is read to find
+// its numbers): its network typed in numbers if it is one; a calibrated one's numbers, which price its
+// collectives' rounds (none with a network inside its nodes).
 struct TypicalNetwork {
   const Platform& platform;
   std::optional<NetworkNumbers> typed, numbers;
@@ -165,15 +165,17 @@ double typical_network(const Trace& trace, Rank r, const CallSpan& call, const T
   return seconds;
 }
 
-// A collective's rounds on a calibrated network (its price: rounds x (L + b/B)). Calibration prices
-// every member's wait-free part so (steps 3 and 4), but the replay charges the transfer only to a
-// member that waits for its partners' messages: a member whose partners came first (the last to
-// enter) holds it in its residual. The part of the price beyond what the identity's model charged
-// the call as transfer (`charged`, its network part less its overhead) is that share.
+// A collective's rounds priced on a network: rounds x (L + b/B).
 double rounds_price(const Trace& trace, Rank r, const CallSpan& call, const NetworkNumbers& n) {
   return messages(trace, trace.ranks[r], call).rounds *
          (n.latency + static_cast<double>(call_bytes(trace, r, call)) / n.bandwidth);
 }
+
+// A collective's rounds on a calibrated network. Calibration prices every member's wait-free part at
+// the rounds' price (steps 3 and 4), but the replay charges the transfer only to a member that waits
+// for its partners' messages: a member whose partners came first (the last to enter) holds it in its
+// residual. The price beyond what the identity's model charged the call as transfer (`charged`, its
+// network part less its overhead) is that share.
 struct RoundsShare {
   double price = 0, held = 0;
 };
@@ -227,7 +229,6 @@ std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, 
   const TypicalNetwork from(source), to(target);
   if ((!from.any() && !to.any()) || residuals.by_rank.size() != trace.rank_count()) return std::nullopt;
   const bool both_typed = from.typed && to.typed;
-  const std::optional<NetworkNumbers> to_numbers = to.numbers ? to.numbers : to.typed;
   CallResiduals out = residuals;
   visit_calls(trace, residuals, [&](Rank r, std::size_t i, const CallSpan& call, double own) {
     const double before = typical_network(trace, r, call, from), after = typical_network(trace, r, call, to);
@@ -237,9 +238,10 @@ std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, 
     }
     double change = after - before;
     const std::optional<double> model = charged(residuals, r, i);
-    if (from.numbers && model && to_numbers) {  // the rounds' share scales with the rounds' price
+    if (from.numbers && model && (to.numbers || to.typed)) {  // the rounds' share scales with their price
       const RoundsShare s = rounds_share(trace, r, call, from, *model);
-      const double price = rounds_price(trace, r, call, *to_numbers);
+      // A typed target's part already holds its rounds' price: the share goes.
+      const double price = to.numbers ? rounds_price(trace, r, call, *to.numbers) : 0.0;
       if (s.price > 0) change += std::min(s.held, own - std::min(own, before)) * (price / s.price - 1);
     }
     out.by_rank[r][i] += std::max(-own, change);
@@ -253,7 +255,7 @@ double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals
   if (!network.any()) return sum;
   visit_calls(trace, residuals, [&](Rank r, std::size_t i, const CallSpan& call, double own) {
     double part = typical_network(trace, r, call, network);
-    if (const std::optional<double> model = charged(residuals, r, i); model && !network.typed)
+    if (const std::optional<double> model = charged(residuals, r, i))
       part += rounds_share(trace, r, call, network, *model).held;
     sum += std::min(own, part);
   });

@@ -540,6 +540,13 @@ TEST_CASE("a calibrated network's collective rounds: the price the model left in
   CHECK(typical_excess_seconds(t, r, source) == Approx(5e-6).margin(1e-15));
   // From the 1 us network to the 5 us one rank 1 holds 1 us, which becomes 5 us.
   CHECK(residuals_with_typical_network(t, r, target, source)->by_rank[1][1] == Approx(11e-6).margin(1e-15));
+  // Towards a network typed in numbers (L = 1 us, no overheads) the share goes and the typed part
+  // comes: its latency for the round's message sent, in both members (as every typed round holds).
+  const Platform typed = contention_free_crossbar(2, 1e-6, 1e9, 0, 65536);
+  REQUIRE(typed_network(typed));
+  const auto to_typed = residuals_with_typical_network(t, r, source, typed);
+  CHECK(to_typed->by_rank[1][1] == Approx(3e-6).margin(1e-15));
+  CHECK(to_typed->by_rank[0][1] == Approx(5e-6).margin(1e-15));
   // Without the model's network part per call nothing is known to be held.
   r.network.clear();
   CHECK(residuals_with_typical_network(t, r, source, target)->by_rank[1][1] == Approx(7e-6).margin(1e-15));
