@@ -48,11 +48,12 @@ std::string platform_reach_text(const PlatformReach& r) {
 
 std::string platform_reach_warning(const PlatformReach& r) {
   if (r.explained() >= 0.5) return {};
+  const std::string typical =
+      r.typical > 0 ? fmt::format(", {:.3f} s of it the network's typical part in the residual", r.typical) : "";
   return fmt::format(
-      "the network model explains {:.0f} % of what the MPI calls cost beside waiting ({:.3f} s of {:.3f} s): a "
-      "platform "
-      "change moves only that part, the residual {:.3f} s is kept as measured (software, scheduling, noise)",
-      100 * r.explained(), r.network, r.network + r.residual, r.residual);
+      "the network model explains {:.0f} % of what the MPI calls cost beside waiting ({:.3f} s of {:.3f} s{}): a "
+      "platform change moves only that part, the residual {:.3f} s is kept as measured (software, scheduling, noise)",
+      100 * r.explained(), r.network + r.typical, r.network + r.residual, typical, r.residual - r.typical);
 }
 
 std::vector<std::string> ideal_network_lines(const std::optional<double>& pop, const std::optional<double>& fast,

@@ -2,7 +2,7 @@
 // split into parts (attribute_residuals): the network model's transfer and per-message work, which
 // a platform change moves; waiting for partners, which the replay re-derives; MPI_Init and
 // MPI_Finalize, kept as traced; and the residual no network explains, kept as measured but for the
-// network's typical part: its excess over the fastest transfer, its eager copy (network_scaling.hpp). Said for
+// network's typical part (network_scaling.hpp). Said for
 // every platform what-if, and warned about when the residual outweighs the network's part.
 #pragma once
 
@@ -22,11 +22,12 @@ struct PlatformReach {
   double init_finalize = 0;  // MPI_Init and MPI_Finalize: kept as traced [s]
   double residual = 0;       // what no network explains (software, scheduling, noise): kept as measured [s] ...
   double typical = 0;        // ... but for the source network's typical part (excess over the fastest transfer,
-                             // eager copy), which a platform change replaces by the target's [s]
+                             // eager copy, a typed network's share, a collective's rounds' share), which a
+                             // platform change replaces by the target's [s]
   double share() const { return traced > 0 ? network / traced : 0; }
-  // The network's part of the calls' own cost (network and residual, not waiting): how much of what
-  // the calls cost a network model explains.
-  double explained() const { return network + residual > 0 ? network / (network + residual) : 1; }
+  // The network's part of the calls' own cost (network and residual, not waiting), its typical part in
+  // the residual included: how much of what the calls cost a platform change moves.
+  double explained() const { return network + residual > 0 ? (network + typical) / (network + residual) : 1; }
 };
 
 // Whether the scenario changes the platform: a platform transform, or a sweep over one.
