@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
+#include <system_error>
 
 #include "wisp/error.hpp"
 #include "wisp/io/read_file.hpp"
@@ -107,7 +108,10 @@ bool varies_in_time(const std::vector<replay_impl::XmlElement>& elements) {
 }  // namespace
 
 Platform load_platform(const std::filesystem::path& file) {
-  if (!std::filesystem::is_regular_file(file)) throw Error(fmt::format("platform {}: no such file", file.string()));
+  std::error_code ec;  // a name the system refuses (too long, ...) is the same one-line error
+  if (!std::filesystem::is_regular_file(file, ec))
+    throw Error(fmt::format("platform {}: {}", file.string(),
+                            ec && ec != std::errc::no_such_file_or_directory ? ec.message() : "no such file"));
   Platform p;
   p.file = file;
   const std::vector<replay_impl::XmlElement> elements = replay_impl::platform_elements(read_text(file), file);

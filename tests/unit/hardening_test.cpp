@@ -321,6 +321,14 @@ TEST_CASE("fuzz findings: a list used as a mapping key", "[hardening][fuzz]") {
   CHECK_THAT(error_of(file), Catch::StartsWith(file.string() + ":4:4: a key must be a plain name"));
 }
 
+TEST_CASE("fuzz findings: a platform file name the system refuses", "[hardening][fuzz]") {
+  // fuzz_scenario: a platform given as a long quoted string made std::filesystem throw "File name
+  // too long" past wisp's errors (a crash in the fuzzer).
+  const fs::path file = kRegression / "fuzz-scenario-platform-name-too-long.yaml";
+  CHECK_THAT(error_of(file), Catch::StartsWith(file.string() + ":7:11: platform "));
+  CHECK_THAT(error_of(file), Catch::Contains("File name too long"));
+}
+
 TEST_CASE("fuzz findings: an anchor whose length field makes libotf2 calloc 30 GB", "[hardening][fuzz]") {
   // fuzz_otf2 (300 s run): OTF2_AnchorFile_Load callocs 0x726f63530 bytes; the probe child's
   // memory limit makes it fail there, and wisp never loads that anchor itself.
