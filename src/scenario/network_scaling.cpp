@@ -94,12 +94,16 @@ std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, c
 namespace {
 
 // Messages a call sends (its sends and started send requests) and receives (its receives and
-// completed receive requests); a collective's rounds each send one and receive one.
+// completed receive requests); a collective's rounds each send one and receive one. Found once per
+// call of a pass, with the call's bytes (call_bytes).
 struct Messages {
   std::uint32_t sent = 0, received = 0, rounds = 0;  // rounds: a collective's, counted in both
+  double bytes = 0;
 };
-Messages messages(const Trace& trace, const RankTrace& rt, const CallSpan& call) {
+Messages messages(const Trace& trace, Rank r, const CallSpan& call) {
+  const RankTrace& rt = trace.ranks[r];
   Messages n;
+  n.bytes = static_cast<double>(call_bytes(trace, r, call));
   for (EventIndex k = call.enter; k <= call.leave; ++k) {
     const Event& e = rt.events[k];
     if (e.kind == EventKind::MpiSend || e.kind == EventKind::MpiIsend) ++n.sent;
@@ -132,9 +136,8 @@ double eager_copy(const Platform& p, std::uint64_t bytes) {
 
 // The part of one call a network typed in numbers holds (typed_network): its latency per message
 // the call sends, its bytes over the bandwidth per message it receives.
-double typed_part(const Trace& trace, Rank r, const CallSpan& call, const NetworkNumbers& n) {
-  const Messages m = messages(trace, trace.ranks[r], call);
-  return m.sent * n.latency + m.received * static_cast<double>(call_bytes(trace, r, call)) / n.bandwidth;
+double typed_part(const Messages& m, const NetworkNumbers& n) {
+  return m.sent * n.latency + m.received * m.bytes / n.bandwidth;
 }
 
 // A platform as a platform change moves its typical part, found once per pass (a file is read to find
@@ -151,11 +154,11 @@ struct TypicalNetwork {
 // The typical network part of one call on a platform: its received messages' typical excess and its
 // sent messages' eager copy (not a synchronous send's: it waits for its receiver); on a network typed
 // in numbers, the part its numbers hold.
-double typical_network(const Trace& trace, Rank r, const CallSpan& call, const TypicalNetwork& n) {
-  if (n.typed) return typed_part(trace, r, call, *n.typed);
+double typical_network(const Trace& trace, Rank r, const CallSpan& call, const Messages& m, const TypicalNetwork& n) {
+  if (n.typed) return typed_part(m, *n.typed);
   const Platform& p = n.platform;
   const RankTrace& rt = trace.ranks[r];
-  double seconds = messages(trace, rt, call).received * typical_excess(p, call_bytes(trace, r, call));
+  double seconds = m.received * typical_excess(p, static_cast<std::uint64_t>(m.bytes));
   const MpiFunction f = trace.defs.region_of(rt.events[call.enter].callpath()).mpi;
   if (f == MpiFunction::Ssend || f == MpiFunction::Issend) return seconds;
   for (EventIndex k = call.enter; k <= call.leave; ++k) {
@@ -166,9 +169,8 @@ double typical_network(const Trace& trace, Rank r, const CallSpan& call, const T
 }
 
 // A collective's rounds priced on a network: rounds x (L + b/B).
-double rounds_price(const Trace& trace, Rank r, const CallSpan& call, const NetworkNumbers& n) {
-  return messages(trace, trace.ranks[r], call).rounds *
-         (n.latency + static_cast<double>(call_bytes(trace, r, call)) / n.bandwidth);
+double rounds_price(const Messages& m, const NetworkNumbers& n) {
+  return m.rounds * (n.latency + m.bytes / n.bandwidth);
 }
 
 // A collective's rounds on a calibrated network. Calibration prices every member's wait-free part at
@@ -179,15 +181,14 @@ double rounds_price(const Trace& trace, Rank r, const CallSpan& call, const Netw
 struct RoundsShare {
   double price = 0, held = 0;
 };
-RoundsShare rounds_share(const Trace& trace, Rank r, const CallSpan& call, const TypicalNetwork& n, double charged) {
-  const RankTrace& rt = trace.ranks[r];
-  const std::uint32_t rounds = messages(trace, rt, call).rounds;
-  if (!rounds || !n.numbers) return {};
-  const double price = rounds_price(trace, r, call, *n.numbers);
+RoundsShare rounds_share(const Trace& trace, Rank r, const CallSpan& call, const Messages& m, const TypicalNetwork& n,
+                         double charged) {
+  if (!m.rounds || !n.numbers) return {};
+  const double price = rounds_price(m, *n.numbers);
   const MpiCosts& mpi = n.platform.mpi;
-  const std::string& function = trace.defs.region_of(rt.events[call.enter].callpath()).name;
+  const std::string& function = trace.defs.region_of(trace.ranks[r].events[call.enter].callpath()).name;
   const double overhead = mpi.per_message(function)
-                              ? rounds * (mpi.send_overhead.value_or(0) + mpi.receive_overhead.value_or(0))
+                              ? m.rounds * (mpi.send_overhead.value_or(0) + mpi.receive_overhead.value_or(0))
                               : mpi.overhead(function);
   return RoundsShare{price, std::max(0.0, price - std::max(0.0, charged - overhead))};
 }
@@ -231,7 +232,8 @@ std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, 
   const bool both_typed = from.typed && to.typed;
   CallResiduals out = residuals;
   visit_calls(trace, residuals, [&](Rank r, std::size_t i, const CallSpan& call, double own) {
-    const double before = typical_network(trace, r, call, from), after = typical_network(trace, r, call, to);
+    const Messages m = messages(trace, r, call);
+    const double before = typical_network(trace, r, call, m, from), after = typical_network(trace, r, call, m, to);
     if (both_typed) {
       out.by_rank[r][i] += scaled_share(own, before, after);
       return;
@@ -239,9 +241,9 @@ std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, 
     double change = after - before;
     const std::optional<double> model = charged(residuals, r, i);
     if (from.numbers && model && (to.numbers || to.typed)) {  // the rounds' share scales with their price
-      const RoundsShare s = rounds_share(trace, r, call, from, *model);
+      const RoundsShare s = rounds_share(trace, r, call, m, from, *model);
       // A typed target's part already holds its rounds' price: the share goes.
-      const double price = to.numbers ? rounds_price(trace, r, call, *to.numbers) : 0.0;
+      const double price = to.numbers ? rounds_price(m, *to.numbers) : 0.0;
       if (s.price > 0) change += std::min(s.held, own - std::min(own, before)) * (price / s.price - 1);
     }
     out.by_rank[r][i] += std::max(-own, change);
@@ -254,9 +256,10 @@ double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals
   const TypicalNetwork network(platform);
   if (!network.any()) return sum;
   visit_calls(trace, residuals, [&](Rank r, std::size_t i, const CallSpan& call, double own) {
-    double part = typical_network(trace, r, call, network);
+    const Messages m = messages(trace, r, call);
+    double part = typical_network(trace, r, call, m, network);
     if (const std::optional<double> model = charged(residuals, r, i))
-      part += rounds_share(trace, r, call, network, *model).held;
+      part += rounds_share(trace, r, call, m, network, *model).held;
     sum += std::min(own, part);
   });
   return sum;
