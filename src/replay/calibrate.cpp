@@ -425,6 +425,7 @@ struct Fitting {
   RegionId recv_region = kNone;         // MPI_Recv's region, step 4
   double recv_overhead = 0;             // step 5
   double latency = 0, beta = 0;         // L and 1/B, steps 4-5
+  double round_latency = 0;             // a collective round's message as replayed: L, or the links' (step 8b)
   std::map<RegionId, double> overhead;  // step 6
 };
 
@@ -596,7 +597,8 @@ double call_overhead(const Fitting& f, const std::vector<Region>& regions, Regio
     case Kind::Collective:
       for (const Sample& s : f.samples)
         if (s.region == region)
-          o = std::min(o, s.duration - ceil_log2(s.comm_size) * (f.latency + static_cast<double>(s.bytes) * f.beta));
+          o = std::min(o,
+                       s.duration - ceil_log2(s.comm_size) * (f.round_latency + static_cast<double>(s.bytes) * f.beta));
       return std::max(0.0, o);
     default:
       for (const Sample& s : f.samples)
@@ -641,16 +643,18 @@ void add_fitted_points(Calibration& c, Fitting& f, const std::vector<Region>& re
       case Kind::Send:
         return m.bytes <= f.eager && regions[region].mpi != MpiFunction::Ssend ? o : o + transfer;
       case Kind::Collective:
-        return o + ceil_log2(m.comm_size) * transfer;
+        return o + ceil_log2(m.comm_size) * (transfer - f.latency + f.round_latency);
       default:
         return o;
     }
   };
+  std::vector<CalibrationPoint> global;  // before the receivers' rows (step 8)
   for (const auto& [key, m] : f.global) {
     const RegionId region = std::get<0>(key);
-    c.points.push_back(CalibrationPoint{regions[region].name, kNone, std::get<2>(key), m.bytes, m.count, m.duration,
-                                        fitted(region, m, f.overhead[region])});
+    global.push_back(CalibrationPoint{regions[region].name, kNone, std::get<2>(key), m.bytes, m.count, m.duration,
+                                      fitted(region, m, f.overhead[region])});
   }
+  c.points.insert(c.points.begin(), global.begin(), global.end());
 }
 
 // Step 8's results over all receivers.
@@ -719,6 +723,19 @@ ReceiverLinks fit_receivers(Calibration& c, const Fitting& f, const Trace& trace
     fit_receiver(c, f, trace.defs.regions[f.recv_region].name, r, waiting_transfers, out);
   for (HostLink& l : out.links) l.up_bandwidth = out.fastest;  // senders never limit below receivers
   return out;
+}
+
+// 8b. A collective's overhead is its fastest wait-free part less the rounds' transfer as the replay
+//     charges it: over the receivers' links (any sender's up link and any receiver's down link, the
+//     longest) once step 8 has fitted them below L, so that a replayed collective costs what its
+//     fastest instance took, not less.
+void collective_overheads_on_links(Fitting& f, const std::vector<HostLink>& links, const std::vector<Region>& regions) {
+  double up = 0, down = 0;
+  for (const HostLink& l : links) up = std::max(up, l.up_latency), down = std::max(down, l.down_latency);
+  if (links.empty() || up + down >= f.latency) return;
+  f.round_latency = up + down;
+  for (auto& [region, o] : f.overhead)
+    if (kind_of_region(f.samples, region) == Kind::Collective) o = call_overhead(f, regions, region);
 }
 
 // The per-message overheads its file charges a function it does not list (another trace's
@@ -863,11 +880,12 @@ Calibration calibrate(const Trace& trace) {
   c.latency = defaulted       ? 1e-6
               : from_receives ? without_noise(net.intercept - f.recv_overhead)
                               : without_noise(net.intercept);
-  f.latency = c.latency;
+  f.latency = f.round_latency = c.latency;
   f.beta = 1.0 / c.bandwidth;
   f.overhead = call_overheads(f, regions);
-  add_fitted_points(c, f, regions);
   ReceiverLinks receivers = fit_receivers(c, f, trace);
+  collective_overheads_on_links(f, receivers.links, regions);
+  add_fitted_points(c, f, regions);
   note_degenerate_fits(c, receivers.zero_latency, receivers.clamped);
   describe_platform(c, f, trace, std::move(receivers.links));
   fit_typical_excess(c, f, trace);

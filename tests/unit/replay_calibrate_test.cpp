@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <vector>
 
 #include "helpers.hpp"
 #include "wisp/generate/model.hpp"
@@ -190,4 +192,59 @@ TEST_CASE("calibration from collectives of one size says what it could not separ
   const Calibration few = allreduces(20);
   CHECK(few.latency == 1e-6);
   CHECK(has_note(few, "too little communication to fit a network (0 messages, 40 collective calls; 100 needed)"));
+}
+
+TEST_CASE("a calibrated collective costs its fastest traced instance over the receivers' links",
+          "[replay][calibrate][scorep]") {
+  // The platform oracle's TCP ping-pong: its receivers' links (about 1 us, from the 8-byte messages
+  // to waiting receivers) lie far below the line through its rendezvous receives (6.1 us). Its
+  // barriers' overhead must be fitted against the links the replay charges, not against that line.
+  const Trace measured = read_otf2(test::real_trace("platform/pingpong_tcp_A") / "traces.otf2");
+  const Calibration c = calibrate(measured);
+  INFO(calibration_text(c));
+  // The fastest barrier's wait-free part, from the trace's events: a member's leave less the
+  // instance's last enter of the call.
+  const auto call_bound = [&](Rank r, EventIndex e, EventKind kind, int step) {
+    while (measured.ranks[r].events[e].kind != kind) e = static_cast<EventIndex>(static_cast<int>(e) + step);
+    return measured.ranks[r].events[e].time;
+  };
+  double fastest = std::numeric_limits<double>::infinity();
+  for (const CollectiveInstance& in : measured.collectives) {
+    if (in.op != CollectiveOp::Barrier || !in.complete) continue;
+    double last_enter = 0;
+    std::vector<double> leaves;
+    for (std::uint32_t k = 0; k < in.count; ++k) {
+      const CollectiveMember& m = measured.collective_members[in.first + k];
+      const CollectiveRecord& rec = measured.ranks[m.rank].collectives[m.record];
+      last_enter = std::max(last_enter, call_bound(m.rank, rec.begin, EventKind::Enter, -1));
+      leaves.push_back(call_bound(m.rank, rec.end, EventKind::Leave, +1));
+    }
+    for (double leave : leaves) fastest = std::min(fastest, leave - last_enter);
+  }
+  REQUIRE(fastest > 5e-6);  // 6.93 us (otf2-print: the 10 barriers of each rank)
+  double longest_down = 0;
+  for (const HostLink& l : c.platform.host_links) longest_down = std::max(longest_down, l.down_latency);
+  REQUIRE(longest_down < 1.5e-6);
+  CHECK(c.platform.mpi.overheads.at("MPI_Barrier") == Approx(fastest - longest_down).margin(1e-10));
+
+  // Two ranks entering one barrier together, replayed on the calibration (its minima, no typical
+  // costs): the later one leaves after the fastest traced barrier, not 5 us before it.
+  gen::Model m(2, "barrier");
+  m.rank(0).barrier(m.world());
+  m.rank(1).barrier(m.world());
+  const Trace together = m.run(gen::ModelParams{});
+  Platform minima = c.platform;
+  minima.mpi.call_costs.clear();
+  ReplayOptions model;
+  model.anchor = false;
+  model.algorithms = c.algorithms;
+  const ReplayResult r = replay(together, minima, model);
+  double slowest = 0;
+  for (Rank k = 0; k < 2; ++k)
+    for (const CallSpan& call : r.trace.ranks[k].mpi_calls) {
+      const Event& enter = r.trace.ranks[k].events[call.enter];
+      if (r.trace.defs.regions[r.trace.defs.callpaths[enter.callpath()].region].mpi != MpiFunction::Barrier) continue;
+      slowest = std::max(slowest, r.trace.ranks[k].events[call.leave].time - enter.time);
+    }
+  CHECK(slowest == Approx(fastest).margin(1e-9));
 }
