@@ -18,12 +18,13 @@ class ActorMessenger final : public CollectiveMessenger {
 
   void post_send(std::uint32_t to, std::uint64_t bytes) override {
     const std::uint32_t ch = w_.collective_channel(id_, self_.rank(), comm_.members[to]);
-    RankActor::Transfer t = self_.send(ch, bytes <= w_.eager_threshold, w_.options.zero_communication ? 0 : bytes);
+    RankActor::Transfer t = self_.send(ch, bytes <= w_.eager_threshold_between(self_.rank(), comm_.members[to]),
+                                       w_.options.zero_communication ? 0 : bytes);
     if (t.comm) batch_.push_back(std::move(t));
   }
   void post_receive(std::uint32_t from, std::uint64_t bytes) override {
     const std::uint32_t ch = w_.collective_channel(id_, comm_.members[from], self_.rank());
-    batch_.push_back(self_.receive(ch, bytes <= w_.eager_threshold));
+    batch_.push_back(self_.receive(ch, bytes <= w_.eager_threshold_between(comm_.members[from], self_.rank())));
   }
   void wait() override {
     for (RankActor::Transfer& t : batch_) self_.wait(t);
@@ -33,7 +34,7 @@ class ActorMessenger final : public CollectiveMessenger {
   // changes nothing, as no simulated time passes in between.
   void receive(std::uint32_t from, std::uint64_t bytes) override {
     const std::uint32_t ch = w_.collective_channel(id_, comm_.members[from], self_.rank());
-    self_.receive_now(ch, bytes <= w_.eager_threshold);
+    self_.receive_now(ch, bytes <= w_.eager_threshold_between(comm_.members[from], self_.rank()));
     wait();
   }
 

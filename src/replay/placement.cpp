@@ -2,9 +2,11 @@
 #include "wisp/replay/placement.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <unordered_map>
 
 #include "wisp/error.hpp"
+#include "wisp/replay/replay.hpp"
 
 namespace wisp {
 
@@ -46,6 +48,29 @@ std::vector<std::size_t> traced_placement(const std::vector<std::string>& nodes,
   std::vector<std::size_t> host(ranks, 0);
   for (Rank r = 0; r < ranks; ++r) host[r] = index.emplace(nodes[r], index.size()).first->second % cores.size();
   return host;
+}
+
+std::vector<std::size_t> planned_hosts(const Trace& trace, const Platform& p, const ReplayOptions& options) {
+  if (!p.file.empty() || p.topology != Topology::Crossbar) return {};
+  const std::size_t hosts = p.hosts ? p.hosts : trace.rank_count();
+  std::vector<std::size_t> out(trace.rank_count(), 0);
+  if (!options.hosts.empty()) {  // a rank mapping: rank r on its (r mod n)-th name
+    for (Rank r = 0; r < trace.rank_count(); ++r) {
+      const std::string& name = options.hosts[r % options.hosts.size()];
+      std::size_t h = 0;
+      const char* end = name.data() + name.size();
+      if (name.rfind("node-", 0) != 0 || name.size() == 5 || std::from_chars(name.data() + 5, end, h).ptr != end ||
+          h >= hosts)
+        return {};
+      out[r] = h;
+    }
+    return out;
+  }
+  const std::vector<std::uint32_t> cores(hosts, p.cores);
+  if (options.placement != Placement::Traced) return place_ranks(options.placement, cores, trace.rank_count());
+  std::vector<std::string> nodes;
+  for (const Location& l : trace.defs.ranks) nodes.push_back(l.node);
+  return traced_placement(nodes, cores);
 }
 
 }  // namespace wisp

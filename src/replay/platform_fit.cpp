@@ -3,11 +3,13 @@
 // and crossbar_links() in platform.hpp.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <optional>
 
 #include "platform_xml.hpp"
+#include "wisp/error.hpp"
 #include "wisp/io/read_file.hpp"
 #include "wisp/replay/platform.hpp"
 
@@ -134,6 +136,37 @@ std::string fit_to_ranks(Platform& p, std::uint32_t ranks) {
       "its {} host{} describe the network (a wisp calibrate crossbar): the {} ranks run on one host each, "
       "rank r with the links and costs of node-(r mod {})",
       hosts->size(), hosts->size() == 1 ? "" : "s", ranks, hosts->size());
+}
+
+void as_nodes(Platform& p, std::uint32_t nodes, std::uint32_t cores) {
+  const std::optional<std::vector<CrossbarHost>> hosts = crossbar_hosts(p);
+  if (!hosts) throw Error(p.file.string() + ": nodes and cores take a platform file written by wisp calibrate");
+  const std::uint32_t n = nodes ? nodes : static_cast<std::uint32_t>(hosts->size());
+  Platform g = p;
+  g.file.clear();
+  g.topology = Topology::Crossbar;
+  g.hosts = n;
+  g.speed = hosts->front().speed;
+  g.cores = cores;
+  g.contention = hosts->front().shared;
+  g.host_links.clear();
+  for (std::uint32_t h = 0; h < n; ++h) g.host_links.push_back((*hosts)[h % hosts->size()].link);
+  extend_by_host(g.size_factors, *hosts, n);
+  extend_by_host(g.mpi.call_costs, *hosts, n);
+  p = std::move(g);
+}
+
+void with_intra_calibration(Platform& p, const Platform& calibration) {
+  const std::optional<std::vector<CrossbarHost>> hosts = crossbar_hosts(calibration);
+  if (!hosts) throw Error(calibration.file.string() + ": intra takes a platform file written by wisp calibrate");
+  double latency = 0, up = 0, down = 0;
+  for (const CrossbarHost& h : *hosts)
+    latency += h.link.up_latency + h.link.down_latency, up += h.link.up_bandwidth, down += h.link.down_bandwidth;
+  const double n = static_cast<double>(hosts->size());
+  p.intra = Platform::NodeNetwork{latency / n, std::min(up, down) / n};
+  Platform inside = calibration;
+  inside.hosts = static_cast<std::uint32_t>(hosts->size());  // its ranks' hosts: node-(r mod hosts)
+  p.intra_calibration = std::make_shared<const Platform>(std::move(inside));
 }
 
 }  // namespace wisp

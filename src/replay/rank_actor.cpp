@@ -147,13 +147,19 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
   if (c.has_enter) entered_call();
   if (c.has_enter && !w_.residuals.empty()) w_.anchored_calls.enter[rank_][next_call_ - 1] = enter;
   w_.in_call[rank_] = first;
-  const MessageOverhead per_message = c.has_enter && w_.per_message_region[c.region]
-                                          ? message_overhead(c, w_.send_overhead, w_.receive_overhead)
+  const bool on_host = c.has_enter && !c.init && (w_.intra_overhead || w_.inside) &&
+                       w_.stays_on_host(rank_, first, last, c.finalize && !c.has_collective);
+  const World::Inside* inside = on_host && w_.inside ? &*w_.inside : nullptr;  // the calibration inside hosts
+  const bool pays_per_message =
+      c.has_enter && (inside ? inside->per_message_region[c.region] : w_.per_message_region[c.region]);
+  const MessageOverhead per_message = pays_per_message
+                                          ? message_overhead(c, inside ? inside->send_overhead : w_.send_overhead,
+                                                             inside ? inside->receive_overhead : w_.receive_overhead)
                                           : MessageOverhead{};
   if (c.has_enter)
-    spend((w_.intra_overhead && !c.init && stays_on_host(first, last, c.finalize && !c.has_collective)
-               ? *w_.intra_overhead
-               : w_.overhead_of_region[c.region]) +
+    spend((on_host && w_.intra_overhead ? *w_.intra_overhead
+           : inside                     ? inside->overhead_of_region[c.region]
+                                        : w_.overhead_of_region[c.region]) +
           per_message.before);
   if (c.init) initialize();
   post_operations(first, last, c.init);
@@ -165,38 +171,6 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
   w_.in_call[rank_] = kNone;
   w_.stats.events += last - first + 1;
   return last;
-}
-
-bool RankActor::stays_on_host(EventIndex first, EventIndex last, bool finalize_barrier) const {
-  const auto here = [&](Rank other) { return other < w_.host_of_rank.size() && w_.host_of_rank[other] == host(); };
-  if (finalize_barrier)
-    return std::all_of(w_.host_of_rank.begin(), w_.host_of_rank.end(), [&](const sg::Host* h) { return h == host(); });
-  bool any = false;
-  for (EventIndex k = first; k <= last; ++k) {
-    const Event& e = rt_.events[k];
-    switch (e.kind) {
-      case EventKind::MpiSend:
-      case EventKind::MpiIsend:
-      case EventKind::MpiRecv:
-      case EventKind::MpiIrecv:
-      case EventKind::MpiIsendComplete:
-      case EventKind::MpiIrecvRequest:  // its record's peer is the completing receive's
-        if (!here(rt_.p2p[e.p2p()].peer)) return false;
-        any = true;
-        break;
-      case EventKind::MpiCollectiveEnd: {
-        const CommId comm = rt_.collectives[e.collective()].comm;
-        if (comm >= w_.trace.defs.comms.size()) return false;
-        for (Rank m : w_.trace.defs.comms[comm].members)
-          if (!here(m)) return false;
-        any = true;
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  return any;
 }
 
 void RankActor::post_operations(EventIndex first, EventIndex last, bool init) {
@@ -341,7 +315,7 @@ void RankActor::receive_fixed(std::uint32_t channel, std::uint64_t sequence) {
 RankActor::Transfer RankActor::send(std::uint32_t channel, bool eager, std::uint64_t bytes) {
   ++w_.stats.messages;
   if (w_.host_of_rank[w_.channels[channel].receiver] != host()) w_.stats.bytes_between_hosts += bytes;
-  bytes = w_.simulated_bytes(w_.channels[channel].receiver, bytes);
+  bytes = w_.simulated_bytes(rank_, w_.channels[channel].receiver, bytes);
   if (eager && w_.fixed(channel)) {
     send_fixed(channel, bytes);
     return Transfer{};

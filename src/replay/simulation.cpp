@@ -8,10 +8,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <limits>
 #include <string>
 #include <unordered_map>
 
+#include "call_shape.hpp"
 #include "init_timing.hpp"
 #include "rank_actor.hpp"
 #include "sg_platform.hpp"
@@ -89,9 +91,10 @@ void route_messages(World& w) {
       bool eager;
       if (p.message != kNone) {
         const Message& m = trace.messages[p.message];
-        eager = trace.send_of(m).bytes <= w.eager_threshold && !synchronous(m.sender, m.send);
+        eager = trace.send_of(m).bytes <= w.eager_threshold_between(key.source, key.destination) &&
+                !synchronous(m.sender, m.send);
       } else {
-        eager = p.bytes <= w.eager_threshold && !(send && synchronous(r, i));
+        eager = p.bytes <= w.eager_threshold_between(key.source, key.destination) && !(send && synchronous(r, i));
       }
       route[i] = it->second << 1 | (eager ? 1u : 0u);
     }
@@ -204,23 +207,70 @@ void setup_hosts(World& w, const std::vector<sg::Host*>& hosts, const ReplayOpti
   }
 }
 
-void setup_size_factors(World& w, const Platform& p) {
-  if (p.size_factors.empty()) return;
-  w.size_factor.resize(w.trace.rank_count());
+// Per receiving rank, the factors of the host `host_of(r)` names.
+std::vector<std::vector<double>> size_factors_by_rank(const World& w, const Platform& p,
+                                                      const std::function<std::string(Rank)>& host_of) {
+  std::vector<std::vector<double>> out;
+  if (p.size_factors.empty()) return out;
+  out.resize(w.trace.rank_count());
   for (Rank r = 0; r < w.trace.rank_count(); ++r) {
-    const auto it = p.size_factors.find(w.host_of_rank[r]->get_name());
+    const auto it = p.size_factors.find(host_of(r));
     if (it == p.size_factors.end()) continue;
-    w.size_factor[r].assign(65, 1.0);
-    for (const auto& [k, f] : it->second) w.size_factor[r][k] = f;
+    out[r].assign(65, 1.0);
+    for (const auto& [k, f] : it->second) out[r][k] = f;
   }
+  return out;
+}
+
+void setup_size_factors(World& w, const Platform& p) {
+  w.size_factor = size_factors_by_rank(w, p, [&](Rank r) { return w.host_of_rank[r]->get_name(); });
+}
+
+// The costs inside hosts from their calibration (Platform::intra_calibration); rank r has the size
+// factors of its host r mod H.
+void setup_inside(World& w, const Platform& p, const ReplayOptions& options) {
+  if (!p.intra_calibration) return;
+  const Platform& c = *p.intra_calibration;
+  World::Inside in;
+  in.overhead_of_region.assign(w.trace.defs.regions.size(), 0.0);
+  in.per_message_region.assign(w.trace.defs.regions.size(), false);
+  for (RegionId r = 0; r < w.trace.defs.regions.size(); ++r)
+    if (is_mpi(w.trace.defs.regions[r].kind)) {
+      in.overhead_of_region[r] = c.mpi.overhead(w.trace.defs.regions[r].name);
+      in.per_message_region[r] = c.mpi.per_message(w.trace.defs.regions[r].name);
+    }
+  in.send_overhead = c.mpi.send_overhead.value_or(0);
+  in.receive_overhead = c.mpi.receive_overhead.value_or(0);
+  in.eager_threshold = options.eager_threshold.value_or(c.mpi.eager_threshold);
+  const std::uint32_t hosts = std::max<std::uint32_t>(c.hosts, 1);
+  in.size_factor = size_factors_by_rank(w, c, [&](Rank r) { return fmt::format("node-{}", r % hosts); });
+  w.inside = std::move(in);
 }
 
 // Model-only replays: every call gets its class's typical cost from the platform, if it has any.
+// Model-only: every call's typical cost; a call whose messages stay on its host takes it from the
+// calibration inside hosts (rank r: its host r mod H's).
 void typical_costs(World& w, const Platform& platform) {
-  if (platform.mpi.call_costs.empty()) return;
+  const Platform* inside = w.inside ? platform.intra_calibration.get() : nullptr;
+  if (platform.mpi.call_costs.empty() && !(inside && !inside->mpi.call_costs.empty())) return;
   std::vector<std::string> hosts;
   for (const sg::Host* h : w.host_of_rank) hosts.push_back(h->get_name());
   w.typical = typical_call_costs(w.trace, platform.mpi, hosts);
+  if (inside) {
+    std::vector<std::string> inside_hosts;
+    for (Rank r = 0; r < w.trace.rank_count(); ++r)
+      inside_hosts.push_back(fmt::format("node-{}", r % std::max<std::uint32_t>(inside->hosts, 1)));
+    const auto on_host = typical_call_costs(w.trace, inside->mpi, inside_hosts);
+    for (Rank r = 0; r < w.trace.rank_count(); ++r) {
+      const RankTrace& rt = w.trace.ranks[r];
+      for (std::size_t i = 0; i < rt.mpi_calls.size(); ++i) {
+        const CallShape c = shape_of(rt, w.trace.defs, rt.mpi_calls[i].enter, rt.mpi_calls[i].leave);
+        if (!c.init &&
+            w.stays_on_host(r, rt.mpi_calls[i].enter, rt.mpi_calls[i].leave, c.finalize && !c.has_collective))
+          w.typical[r][i] = on_host[r][i];
+      }
+    }
+  }
   w.given_residuals = &w.typical;
 }
 
@@ -279,6 +329,7 @@ void build_world(World& w, const Platform& platform, const std::vector<sg::Host*
   init_costs(w, options);
   setup_hosts(w, hosts, options);
   setup_size_factors(w, platform);
+  setup_inside(w, platform, options);
   route_messages(w);
 
   const Rank P = trace.rank_count();

@@ -22,11 +22,16 @@ sg::Mailbox* World::mailbox(std::uint32_t channel, bool eager) {
   return box;
 }
 
-std::uint64_t World::simulated_bytes(Rank receiver, std::uint64_t bytes) const {
-  if (size_factor.empty() || size_factor[receiver].empty()) return bytes;
+bool World::stays_on_host(Rank rank, EventIndex first, EventIndex last, bool finalize_barrier) const {
+  return wisp::stays_on_host(trace, rank, first, last, finalize_barrier, host_of_rank);
+}
+
+std::uint64_t World::simulated_bytes(Rank sender, Rank receiver, std::uint64_t bytes) const {
+  const auto& factors = inside && same_host(sender, receiver) ? inside->size_factor : size_factor;
+  if (factors.empty() || factors[receiver].empty()) return bytes;
   std::uint32_t k = 0;
   for (std::uint64_t b = bytes; b > 0; b >>= 1) ++k;
-  return static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) * size_factor[receiver][k]));
+  return static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) * factors[receiver][k]));
 }
 
 double World::latency(std::uint32_t channel) {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -83,8 +84,18 @@ struct World {
   std::optional<double> intra_overhead;            // a call whose messages stay on its host (Platform::intra)
   std::vector<bool> per_message_region;            // by RegionId: its calls pay per message (MpiCosts::per_message)
   double send_overhead = 0, receive_overhead = 0;  // per message [s]
-  std::vector<double> init_cost;                   // by rank [s]
-  std::uint32_t init_ranks = 0;                    // ranks whose trace has an MPI_Init
+  // What the calls whose messages all stay on their host pay, and how those messages go, when a
+  // calibration prices the network inside hosts (Platform::intra_calibration).
+  struct Inside {
+    std::vector<double> overhead_of_region;
+    std::vector<bool> per_message_region;
+    double send_overhead = 0, receive_overhead = 0;
+    std::uint64_t eager_threshold = 65536;
+    std::vector<std::vector<double>> size_factor;  // by receiving rank, as World::size_factor
+  };
+  std::optional<Inside> inside;
+  std::vector<double> init_cost;  // by rank [s]
+  std::uint32_t init_ranks = 0;   // ranks whose trace has an MPI_Init
   std::vector<sg::Host*> host_of_rank;
   // By rank: true if it has a core of its own (no more ranks on its host than cores), so that its
   // computation can be a sleep of the same length instead of a CPU execution (cheaper to solve).
@@ -131,7 +142,16 @@ struct World {
   FixedTransfers fixed_transfers{false};  // enabled by the simulation for platforms constant in time
 
   sg::Mailbox* mailbox(std::uint32_t channel, bool eager);
-  std::uint64_t simulated_bytes(Rank receiver, std::uint64_t bytes) const;
+  std::uint64_t simulated_bytes(Rank sender, Rank receiver, std::uint64_t bytes) const;
+  bool same_host(Rank a, Rank b) const { return host_of_rank[a] == host_of_rank[b]; }
+  // Whether every message the call [first, last] of `rank` sends, receives or completes (a
+  // collective: every member; the barrier of an MPI_Finalize without a record: every rank) has its
+  // other side on the rank's host.
+  bool stays_on_host(Rank rank, EventIndex first, EventIndex last, bool finalize_barrier) const;
+  // The largest message from `sender` to `receiver` that goes eagerly.
+  std::uint64_t eager_threshold_between(Rank sender, Rank receiver) const {
+    return inside && same_host(sender, receiver) ? inside->eager_threshold : eager_threshold;
+  }
   double latency(std::uint32_t channel);
   bool fixed(std::uint32_t channel);  // whether the channel's route is fixed (fixed_transfers.hpp)
   // The latest arrival of an eager message on a fixed route not yet received (0: none); with the

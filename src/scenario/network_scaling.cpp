@@ -1,7 +1,10 @@
 // Residuals that scale with the network. See network_scaling.hpp.
 #include "wisp/scenario/network_scaling.hpp"
 
+#include "wisp/replay/placement.hpp"
+
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 namespace wisp {
@@ -69,10 +72,51 @@ double scaled(double residual, double dependent, double ratio) {
 
 }  // namespace
 
+// The two networks of a placed platform: its own, and the calibration inside its hosts where the
+// ranks' hosts are known; `pick` is a call's.
+template <typename Network>
+struct Sides {
+  std::optional<Platform> inside_platform;  // the calibration with the platform's what-if factors
+  Network own;
+  std::optional<Network> inside;
+  const std::vector<std::size_t>& hosts;
+  Sides(const PlacedPlatform& p, const std::function<Network(const Platform&)>& make)
+      : inside_platform(with_factors(p)), own(make(p.platform)), hosts(p.hosts) {
+    if (inside_platform) inside.emplace(make(*inside_platform));
+  }
+  Sides(const Sides&) = delete;
+  static std::optional<Platform> with_factors(const PlacedPlatform& p) {
+    if (!p.platform.intra_calibration || p.hosts.empty()) return std::nullopt;
+    Platform c = *p.platform.intra_calibration;
+    c.speed_factor = p.platform.speed_factor, c.latency_factor = p.platform.latency_factor;
+    c.bandwidth_factor = p.platform.bandwidth_factor;
+    return c;
+  }
+  const Network& pick(const Trace& trace, Rank r, const CallSpan& call) const {
+    if (!inside) return own;
+    const RankTrace& rt = trace.ranks[r];
+    const MpiFunction f = trace.defs.region_of(rt.events[call.enter].callpath()).mpi;
+    if (f == MpiFunction::Init || f == MpiFunction::InitThread) return own;
+    bool collective = false;  // an MPI_Finalize without a record of its own: a barrier of every rank
+    for (EventIndex k = call.enter; k <= call.leave && !collective; ++k)
+      collective = rt.events[k].kind == EventKind::MpiCollectiveEnd;
+    return stays_on_host(trace, r, call.enter, call.leave, f == MpiFunction::Finalize && !collective, hosts) ? *inside
+                                                                                                             : own;
+  }
+};
+
+// A platform with its network in numbers (network_numbers).
+struct Priced {
+  const Platform& platform;
+  std::optional<NetworkNumbers> numbers;
+};
+
 std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, const CallResiduals& residuals,
-                                                           const Platform& source, const Platform& target) {
-  const auto from = network_numbers(source), to = network_numbers(target);
-  if (!from || !to || residuals.by_rank.size() != trace.rank_count()) return std::nullopt;
+                                                           const PlacedPlatform& source, const PlacedPlatform& target) {
+  const auto priced = [](const Platform& p) { return Priced{p, network_numbers(p)}; };
+  const Sides<Priced> from(source, priced), to(target, priced);
+  const auto numbered = [](const Sides<Priced>& s) { return s.own.numbers && (!s.inside || s.inside->numbers); };
+  if (!numbered(from) || !numbered(to) || residuals.by_rank.size() != trace.rank_count()) return std::nullopt;
   CallResiduals out = residuals;
   for (Rank r = 0; r < trace.rank_count(); ++r) {
     const RankTrace& rt = trace.ranks[r];
@@ -82,10 +126,11 @@ std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, c
       if (!communicates(call_class(trace, r, call))) continue;
       const std::string& function = trace.defs.region_of(rt.events[call.enter].callpath()).name;
       const std::uint64_t bytes = call_bytes(trace, r, call);
-      const double before = message_cost(source, *from, function, bytes);
+      const Priced &a = from.pick(trace, r, call), &b = to.pick(trace, r, call);
+      const double before = message_cost(a.platform, *a.numbers, function, bytes);
       if (before <= 0) continue;
       out.by_rank[r][i] = scaled(out.by_rank[r][i], partner_lateness(residuals, r, i, next_wait),
-                                 message_cost(target, *to, function, bytes) / before);
+                                 message_cost(b.platform, *b.numbers, function, bytes) / before);
     }
   }
   return out;
@@ -147,7 +192,9 @@ struct TypicalNetwork {
   const Platform& platform;
   std::optional<NetworkNumbers> typed, numbers;
   explicit TypicalNetwork(const Platform& p)
-      : platform(p), typed(typed_network(p)), numbers(calibrated(p) && !p.intra ? network_numbers(p) : std::nullopt) {}
+      : platform(p),
+        typed(typed_network(p)),
+        numbers(calibrated(p) && (!p.intra || p.intra_calibration) ? network_numbers(p) : std::nullopt) {}
   bool any() const { return platform.mpi.typical_excess || platform.mpi.eager_copy || typed || numbers; }
 };
 
@@ -226,12 +273,16 @@ void visit_calls(const Trace& trace, const CallResiduals& residuals, Visit&& vis
 }  // namespace
 
 std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, const CallResiduals& residuals,
-                                                            const Platform& source, const Platform& target) {
-  const TypicalNetwork from(source), to(target);
-  if ((!from.any() && !to.any()) || residuals.by_rank.size() != trace.rank_count()) return std::nullopt;
-  const bool both_typed = from.typed && to.typed;
+                                                            const PlacedPlatform& source,
+                                                            const PlacedPlatform& target) {
+  const auto typical = [](const Platform& p) { return TypicalNetwork(p); };
+  const Sides<TypicalNetwork> sources(source, typical), targets(target, typical);
+  const auto any = [](const Sides<TypicalNetwork>& s) { return s.own.any() || (s.inside && s.inside->any()); };
+  if ((!any(sources) && !any(targets)) || residuals.by_rank.size() != trace.rank_count()) return std::nullopt;
   CallResiduals out = residuals;
   visit_calls(trace, residuals, [&](Rank r, std::size_t i, const CallSpan& call, double own) {
+    const TypicalNetwork &from = sources.pick(trace, r, call), &to = targets.pick(trace, r, call);
+    const bool both_typed = from.typed && to.typed;
     const Messages m = messages(trace, r, call);
     const double before = typical_network(trace, r, call, m, from), after = typical_network(trace, r, call, m, to);
     if (both_typed) {
@@ -251,11 +302,12 @@ std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, 
   return out;
 }
 
-double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals, const Platform& platform) {
+double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals, const PlacedPlatform& platform) {
   double sum = 0;
-  const TypicalNetwork network(platform);
-  if (!network.any()) return sum;
+  const Sides<TypicalNetwork> sides(platform, [](const Platform& p) { return TypicalNetwork(p); });
+  if (!sides.own.any() && !(sides.inside && sides.inside->any())) return sum;
   visit_calls(trace, residuals, [&](Rank r, std::size_t i, const CallSpan& call, double own) {
+    const TypicalNetwork& network = sides.pick(trace, r, call);
     const Messages m = messages(trace, r, call);
     double part = typical_network(trace, r, call, m, network);
     if (const std::optional<double> model = charged(residuals, r, i))

@@ -8,10 +8,13 @@
 namespace wisp {
 
 bool changes_platform(const Scenario& s) {
+  // A placement moves calls between the networks inside and between nodes when a calibration
+  // prices the one inside.
+  const bool two_networks = !s.platform.intra_file.empty();
   for (const Transform& t : s.transforms)
-    if (t.kind == TransformKind::Platform) return true;
+    if (t.kind == TransformKind::Platform || (two_networks && t.kind == TransformKind::Placement)) return true;
   for (const SweepAxis& a : s.sweep)
-    if (a.key.rfind("platform.", 0) == 0) return true;
+    if (a.key.rfind("platform.", 0) == 0 || (two_networks && a.key == "placement")) return true;
   return false;
 }
 

@@ -99,6 +99,8 @@ Platform with_network(Platform p, const PlatformChange& c, std::uint32_t ranks) 
 }
 
 Platform infinitely_fast_network(Platform p) {
+  p.intra_calibration.reset();  // inside hosts too
+  p.mpi.intra_overhead.reset();
   p.latency_factor = 0;
   p.bandwidth_factor = 1e9;  // 1e9 times any link: a 10 GB/s link moves 1e19 bytes/s
   p.mpi.default_overhead = 0;
@@ -111,6 +113,11 @@ Platform infinitely_fast_network(Platform p) {
 
 Platform minima_platform(Platform p) {
   p.mpi.call_costs.clear();
+  if (p.intra_calibration && !p.intra_calibration->mpi.call_costs.empty()) {
+    Platform inside = *p.intra_calibration;
+    inside.mpi.call_costs.clear();
+    p.intra_calibration = std::make_shared<const Platform>(std::move(inside));
+  }
   return p;
 }
 
@@ -137,11 +144,23 @@ ReplayOptions fixed_costs_options(const ReplayOptions& scenario, const CallResid
   return f;
 }
 
+// A platform with where a replay with `options` puts the ranks, when a calibration prices the network
+// inside its hosts (network_scaling.hpp).
+PlacedPlatform placed(const Trace& trace, const Platform& p, const ReplayOptions& options) {
+  return PlacedPlatform(p, p.intra_calibration ? planned_hosts(trace, p, options) : std::vector<std::size_t>{});
+}
+
+// Whether the scenario moves the network: a platform change, or a placement change on a platform with
+// a calibration inside its hosts.
+bool moves_network(const Transformed& t, const Platform& identity, const Platform& scenario) {
+  return t.platform.changes() || (t.placement && (identity.intra_calibration || scenario.intra_calibration));
+}
+
 // The residuals a replay on `target` keeps of the identity's (on `source`): the typical network
 // excess moved (network_scaling.hpp); the same residuals when there is none to move.
 std::shared_ptr<const CallResiduals> with_typical_network(const Trace& trace,
                                                           std::shared_ptr<const CallResiduals> residuals,
-                                                          const Platform& source, const Platform& target) {
+                                                          const PlacedPlatform& source, const PlacedPlatform& target) {
   if (!residuals) return residuals;
   auto moved = residuals_with_typical_network(trace, *residuals, source, target);
   return moved ? std::make_shared<const CallResiduals>(std::move(*moved)) : residuals;
@@ -150,13 +169,16 @@ std::shared_ptr<const CallResiduals> with_typical_network(const Trace& trace,
 // The scenario of hypothesis (c): a platform change with the identity's residuals scaled with the
 // network (network_scaling.hpp); nothing without residuals, a platform change, or networks in numbers.
 // A network without numbers (a SimGrid file other than a calibrated crossbar) adds a note saying so.
-std::optional<ReplayOptions> network_scaled_options(const Trace& measured, const PlatformChange& change,
+std::optional<ReplayOptions> network_scaled_options(const Trace& measured, const Transformed& t,
                                                     const IdentityRun& identity, const Platform& scenario_platform,
                                                     const ReplayOptions& scenario_options,
                                                     std::vector<std::string>& notes) {
-  if (!change.changes() || !identity.replay.residuals || scenario_options.zero_communication) return std::nullopt;
-  auto scaled = residuals_scaled_with_network(measured, *identity.replay.residuals, identity.platform.platform,
-                                              scenario_platform);
+  if (!moves_network(t, identity.platform.platform, scenario_platform) || !identity.replay.residuals ||
+      scenario_options.zero_communication)
+    return std::nullopt;
+  auto scaled = residuals_scaled_with_network(measured, *identity.replay.residuals,
+                                              placed(measured, identity.platform.platform, identity.options),
+                                              placed(measured, scenario_platform, scenario_options));
   if (!scaled) {
     notes.push_back(
         "no reading of the residuals scaled with the network: a platform file other than a wisp calibrate crossbar "
@@ -199,8 +221,13 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
       case PlatformSpec::Kind::File: {
         r.platform = load_platform(spec.file);
         r.description = "file " + spec.file.string();
-        if (const std::string fit = fit_to_ranks(r.platform, trace.rank_count()); !fit.empty())
+        if (spec.hosts || spec.cores != 1 || !spec.intra_file.empty()) {
+          as_nodes(r.platform, spec.hosts, spec.cores);
+          r.description += fmt::format(" as {} nodes of {} cores, node h with the links and costs of its host h mod H",
+                                       r.platform.hosts, r.platform.cores);
+        } else if (const std::string fit = fit_to_ranks(r.platform, trace.rank_count()); !fit.empty()) {
           r.description += "; " + fit;
+        }
         break;
       }
       case PlatformSpec::Kind::Generated: {
@@ -232,6 +259,11 @@ ResolvedPlatform resolve_platform(const PlatformSpec& spec, const Trace& trace, 
         break;
       }
     }
+    if (!spec.intra_file.empty()) {
+      with_intra_calibration(r.platform, load_platform(spec.intra_file));
+      r.description += fmt::format("; inside a node the calibration {} (latency {:.3g} s, bandwidth {:.4g} bytes/s)",
+                                   spec.intra_file.string(), r.platform.intra->latency, r.platform.intra->bandwidth);
+    }
   } catch (const ReplayDeadlock&) {
     throw;
   } catch (const Error& e) {
@@ -247,6 +279,7 @@ ReplayOptions replay_options(const ReplaySpec& spec, const CollectiveAlgorithms&
   o.algorithms = algorithms;
   o.anchor = spec.costs == "anchored";
   o.eager_threshold = spec.eager_threshold;
+  o.placement = spec.placement;
   if (!spec.collectives.empty()) {
     std::string text;  // the default first, so that named collectives win
     for (const auto& [op, algorithm] : spec.collectives)
@@ -295,7 +328,8 @@ void conclude_identity(const Scenario& scenario, const Trace& measured, Identity
   if (id.replay.residuals) {
     id.residuals = summarize(measured, *id.replay.residuals);
     if (changes_platform(scenario))  // only a platform change reports it: a pass over the calls
-      id.residuals->typical_excess = typical_excess_seconds(measured, *id.replay.residuals, id.platform.platform);
+      id.residuals->typical_excess =
+          typical_excess_seconds(measured, *id.replay.residuals, placed(measured, id.platform.platform, id.options));
   }
   for (const std::string& note : id.platform.notes) id.warnings.push_back("calibration: " + note);
   const double error = identity_error(measured.end_time(), id.replay.runtime);
@@ -353,8 +387,10 @@ ScenarioSetup scenario_setup(const Scenario& scenario, const Transformed& t, con
   s.options.zero_communication = t.zero_communication;
   s.options.anchor = false;
   s.options.residuals = identity.replay.residuals;
-  if (t.platform.changes() && !t.zero_communication)
-    s.options.residuals = with_typical_network(t.trace, s.options.residuals, identity.platform.platform, s.platform);
+  if (moves_network(t, identity.platform.platform, s.platform) && !t.zero_communication)
+    s.options.residuals = with_typical_network(t.trace, s.options.residuals,
+                                               placed(t.trace, identity.platform.platform, identity.options),
+                                               placed(t.trace, s.platform, s.options));
   spdlog::info("{}: replaying the scenario", scenario.name);
   return s;
 }
@@ -459,7 +495,7 @@ GainInterval point_interval(const Trace& measured, const Transformed& t, const I
   }
   std::optional<double> scaled;
   try {
-    if (auto o = network_scaled_options(measured, t.platform, identity, setup.platform, setup.options, notes))
+    if (auto o = network_scaled_options(measured, t, identity, setup.platform, setup.options, notes))
       scaled = identity.replay.runtime - hypothesis(t.trace, setup.platform, *o).runtime;
   } catch (const Error& e) {
     notes.push_back(std::string("residuals scaled with the network: ") + e.what());
@@ -545,7 +581,8 @@ void PointRun::start_hypotheses() {
     ReplayOptions fast = model_only(identity_.options);
     const Platform fast_platform = infinitely_fast_network(identity_.platform.platform);
     fast.residuals =
-        with_typical_network(measured_, identity_.replay.residuals, identity_.platform.platform, fast_platform);
+        with_typical_network(measured_, identity_.replay.residuals,
+                             placed(measured_, identity_.platform.platform, identity_.options), fast_platform);
     try {
       fast_network_ = start_replay(measured_, fast_platform, fast, ReplayAnswer::Runtime);
     } catch (const Error& e) {
@@ -570,8 +607,8 @@ void PointRun::start_hypotheses() {
   } else {
     anchored_runtime_ = identity_.replay.runtime;
   }
-  if (auto o = network_scaled_options(measured_, transformed_.platform, identity_, scenario_platform_,
-                                      scenario_options_, hypothesis_notes_))
+  if (auto o = network_scaled_options(measured_, transformed_, identity_, scenario_platform_, scenario_options_,
+                                      hypothesis_notes_))
     scaled_scenario_ = start_replay(transformed_.trace, scenario_platform_, *o, ReplayAnswer::Runtime, &measured_);
   if (!residuals || scenario_options_.zero_communication) return;
   fixed_scenario_ = start_replay(transformed_.trace, scenario_platform_,

@@ -88,7 +88,11 @@ void emit_transform(YAML::Emitter& e, const Transform& t) {
 
 void emit_platform(YAML::Emitter& e, const PlatformSpec& p) {
   e << YAML::Key << "platform" << YAML::Value << YAML::Flow << YAML::BeginMap;
-  if (p.kind == PlatformSpec::Kind::File) e << YAML::Key << "file" << YAML::Value << absolute_path(p.file);
+  if (p.kind == PlatformSpec::Kind::File) {
+    e << YAML::Key << "file" << YAML::Value << absolute_path(p.file);
+    if (p.hosts) e << YAML::Key << "nodes" << YAML::Value << p.hosts;
+    if (p.cores != 1) e << YAML::Key << "cores" << YAML::Value << p.cores;
+  }
   if (p.kind == PlatformSpec::Kind::Generated) {
     e << YAML::Key << "hosts" << YAML::Value << p.hosts << YAML::Key << "speed" << YAML::Value << number(p.speed)
       << YAML::Key << "latency" << YAML::Value << number(p.latency) << YAML::Key << "bandwidth" << YAML::Value
@@ -104,6 +108,9 @@ void emit_platform(YAML::Emitter& e, const PlatformSpec& p) {
       e << YAML::EndMap;
     }
   }
+  if (!p.intra_file.empty())
+    e << YAML::Key << "intra" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "file" << YAML::Value
+      << absolute_path(p.intra_file) << YAML::EndMap;
   emit_factors(e, p.change);
   e << YAML::EndMap;
 }
@@ -118,6 +125,8 @@ void emit_replay(YAML::Emitter& e, const ReplaySpec& r) {
     e << YAML::EndMap;
   }
   if (!r.hostfile.empty()) e << YAML::Key << "hostfile" << YAML::Value << absolute_path(r.hostfile);
+  if (r.placement != Placement::Traced)
+    e << YAML::Key << "placement" << YAML::Value << std::string(to_string(r.placement));
   if (!r.interval) e << YAML::Key << "interval" << YAML::Value << false;
   e << YAML::EndMap;
 }

@@ -343,11 +343,27 @@ struct Parser {
     return static_cast<std::uint32_t>(v);
   }
 
-  Platform::NodeNetwork node_network(const YAML::Node& n) const {
-    if (!n.IsMap()) fail(n, "intra is the network inside a node, e.g. {latency: 0.3e-6, bandwidth: 10e9}");
-    only_keys(n, {"latency", "bandwidth", "overhead"}, "platform intra");
-    if (!n["latency"] || !n["bandwidth"]) fail(n, "intra needs latency and bandwidth");
-    return Platform::NodeNetwork{non_negative(n["latency"], "intra latency"), rate(n["bandwidth"], "intra bandwidth")};
+  // `intra`: the network inside a node in numbers, or a `wisp calibrate` file of it.
+  void node_network(const YAML::Node& n, PlatformSpec& s) const {
+    if (!n.IsMap())
+      fail(n, "intra is the network inside a node, e.g. {latency: 0.3e-6, bandwidth: 10e9} or {file: shm.xml}");
+    only_keys(n, {"latency", "bandwidth", "overhead", "file"}, "platform intra");
+    if (n["file"]) {
+      if (n["latency"] || n["bandwidth"] || n["overhead"])
+        fail(n, "intra: give either a calibration file or latency and bandwidth, not both");
+      s.intra_file = platform_file(n["file"]);
+      return;
+    }
+    if (!n["latency"] || !n["bandwidth"]) fail(n, "intra needs latency and bandwidth (or a file)");
+    s.intra =
+        Platform::NodeNetwork{non_negative(n["latency"], "intra latency"), rate(n["bandwidth"], "intra bandwidth")};
+    if (n["overhead"]) s.intra_overhead = non_negative(n["overhead"], "intra overhead");
+  }
+
+  // Generated keys beyond the machine's (nodes, cores, intra): the network and hosts in numbers.
+  static bool generated_network(const YAML::Node& n) {
+    return n["speed"] || n["latency"] || n["bandwidth"] || n["topology"] || n["parameters"] || n["overhead"] ||
+           n["eager_threshold"] || n["contention"];
   }
 
   PlatformSpec platform(const YAML::Node& n) const {
@@ -364,18 +380,22 @@ struct Parser {
     const bool generated = n["hosts"] || n["nodes"] || n["cores"] || n["intra"] || n["speed"] || n["latency"] ||
                            n["bandwidth"] || n["topology"] || n["parameters"] || n["overhead"] ||
                            n["eager_threshold"] || n["contention"];
-    if (n["file"] && generated) fail(n, "platform: give either a file or generated parameters, not both");
+    // A calibration file describes a network: it takes nodes, cores and a network inside them.
+    const bool machine = n["hosts"] || n["nodes"] || n["cores"] || n["intra"];
+    if (n["file"] && generated && !machine) fail(n, "platform: give either a file or generated parameters, not both");
+    if (n["file"] && generated && (generated_network(n) || (n["intra"] && !n["intra"]["file"])))
+      fail(n,
+           "platform: a file takes nodes, cores and intra: {file} (a wisp calibrate file is the network between "
+           "nodes), not numbers");
+    if (n["hosts"]) s.hosts = count(n["hosts"], "hosts");
+    if (n["nodes"]) s.hosts = count(n["nodes"], "nodes");
+    if (n["cores"]) s.cores = count(n["cores"], "cores");
+    if (n["intra"]) node_network(n["intra"], s);
     if (n["file"]) {
       s.kind = PlatformSpec::Kind::File;
       s.file = platform_file(n["file"]);
     } else if (generated) {
       s.kind = PlatformSpec::Kind::Generated;
-      if (n["hosts"]) s.hosts = count(n["hosts"], "hosts");
-      if (n["nodes"]) s.hosts = count(n["nodes"], "nodes");
-      if (n["cores"]) s.cores = count(n["cores"], "cores");
-      if (n["intra"]) s.intra = node_network(n["intra"]);
-      if (n["intra"] && n["intra"]["overhead"])
-        s.intra_overhead = non_negative(n["intra"]["overhead"], "intra overhead");
       if (n["speed"]) s.speed = rate(n["speed"], "speed");
       if (n["latency"]) s.latency = non_negative(n["latency"], "latency");
       if (n["bandwidth"]) s.bandwidth = rate(n["bandwidth"], "bandwidth");
@@ -398,7 +418,7 @@ struct Parser {
   ReplaySpec replay(const YAML::Node& n) const {
     ReplaySpec r;
     r.where = at(n);
-    only_keys(n, {"costs", "eager_threshold", "collectives", "hostfile", "interval"}, "replay");
+    only_keys(n, {"costs", "eager_threshold", "collectives", "hostfile", "placement", "interval"}, "replay");
     if (n["interval"]) {
       if (!n["interval"].IsScalar() || (n["interval"].Scalar() != "true" && n["interval"].Scalar() != "false"))
         fail(n["interval"], "interval is true or false");
@@ -416,6 +436,14 @@ struct Parser {
       for (const auto& kv : n["collectives"]) r.collectives[key_of(kv.first)] = text(kv.second, "algorithm");
     }
     if (n["hostfile"]) r.hostfile = hostfile(n["hostfile"]);
+    if (n["placement"]) {
+      if (n["hostfile"]) fail(n["placement"], "replay: give a placement or a hostfile, not both");
+      try {
+        r.placement = placement_from_name(text(n["placement"], "placement"));
+      } catch (const Error& e) {
+        fail(n["placement"], e.what());
+      }
+    }
     return r;
   }
 

@@ -28,8 +28,12 @@ enum class Way {
                    // trace
   BothFiles,       // (b) the same, the source given as its own ping-pong's calibration
   Numbers,         // (c) latency (8-byte one-way) and bandwidth (4 MiB) of MICROBENCH.txt, overhead 0
+  Placement,       // one platform of nodes: the TCP ping-pong's calibration between nodes, the shared-memory
+                   // ping-pong's inside them; the source run placed as it ran, the target's placement the change
 };
-inline const char* to_string(Way w) { return w == Way::CalibratedFile ? "a" : w == Way::BothFiles ? "b" : "c"; }
+inline const char* to_string(Way w) {
+  return w == Way::CalibratedFile ? "a" : w == Way::BothFiles ? "b" : w == Way::Numbers ? "c" : "placement";
+}
 
 struct Case {
   std::string app, source, target;  // "halo", "vader", "tcp"
@@ -43,6 +47,15 @@ inline std::vector<Case> cases() {
   for (const char* app : {"allreduce", "halo", "minife40", "pingpong"})
     for (const auto& [source, target] : {std::pair{"vader", "tcp"}, std::pair{"tcp", "vader"}})
       for (Way w : {Way::CalibratedFile, Way::BothFiles, Way::Numbers}) out.push_back(Case{app, source, target, w});
+  return out;
+}
+
+// The placement question on the same runs ("one node or two?"): 4 programs x 2 directions.
+inline std::vector<Case> placement_cases() {
+  std::vector<Case> out;
+  for (const char* app : {"allreduce", "halo", "minife40", "pingpong"})
+    for (const auto& [source, target] : {std::pair{"vader", "tcp"}, std::pair{"tcp", "vader"}})
+      out.push_back(Case{app, source, target, Way::Placement});
   return out;
 }
 
@@ -118,7 +131,13 @@ inline Outcome evaluate(const fs::path& dir, const Case& c, const fs::path& work
   out.spread = std::abs(a - b);
   const fs::path archive = dir / (c.app + "_" + c.source + "_A") / "traces.otf2";
   std::string yaml = "wisp: 1\nname: " + c.app + "\ntrace: \"" + archive.string() + "\"\n";
-  if (c.way == Way::Numbers) {
+  if (c.way == Way::Placement) {
+    // Over shared memory the two ranks shared a node, over TCP each had one: 2 nodes of 2 cores.
+    yaml += "platform: {file: \"" + calibration(dir, "tcp", work).string() + "\", cores: 2, intra: {file: \"" +
+            calibration(dir, "vader", work).string() + "\"}}\n";
+    if (c.source == "tcp") yaml += "replay: {placement: cyclic}\n";
+    yaml += std::string("transforms:\n  - placement: ") + (c.target == "tcp" ? "cyclic" : "block") + "\n";
+  } else if (c.way == Way::Numbers) {
     const auto m = microbench(dir);
     yaml += "platform: " + network_yaml(m.at(c.source)) +
             "\ntransforms:\n  - platform: " + network_yaml(m.at(c.target)) + "\n";

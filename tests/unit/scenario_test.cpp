@@ -127,8 +127,16 @@ TEST_CASE("scenario errors name the file, line and column") {
         "dir/s.yaml:4:58: fraction must be at most 1 (got 1.5)");
   CHECK(error_of("wisp: 1\ntrace: t\nanalyses: [wait_state]\n") ==
         "dir/s.yaml:3:12: unknown analysis 'wait_state' (did you mean 'wait_states'?)");
-  CHECK(error_of("wisp: 1\ntrace: t\nplatform: {file: a.xml, hosts: 4}\n") ==
+  CHECK(error_of("wisp: 1\ntrace: t\nplatform: {file: a.xml, latency: 1e-6}\n") ==
         "dir/s.yaml:3:11: platform: give either a file or generated parameters, not both");
+  // A calibration file is the network between nodes: it takes nodes, cores and a calibration inside them.
+  CHECK(error_of("wisp: 1\ntrace: t\nplatform: {file: a.xml, cores: 2, latency: 1e-6}\n") ==
+        "dir/s.yaml:3:11: platform: a file takes nodes, cores and intra: {file} (a wisp calibrate file is the network "
+        "between nodes), not numbers");
+  CHECK(error_of("wisp: 1\ntrace: t\nplatform: {cores: 2, intra: {file: a.xml, latency: 1e-6}}\n") ==
+        "dir/s.yaml:3:29: intra: give either a calibration file or latency and bandwidth, not both");
+  CHECK(error_of("wisp: 1\ntrace: t\nreplay: {placement: round}\n") ==
+        "dir/s.yaml:3:21: unknown placement 'round' (known: block, cyclic, traced, or {hostfile: FILE})");
   CHECK(error_of("wisp: 1\ntrace: t\ntransforms:\n  - scale: {region: work, factor: lots}\n") ==
         "dir/s.yaml:4:35: factor must be a number, not 'lots'");
   CHECK(error_of("") == "dir/s.yaml:1:1: the scenario is empty (start with 'wisp: 1')");

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -108,6 +109,11 @@ struct Platform {
     double latency = 0, bandwidth = 0;
   };
   std::optional<NodeNetwork> intra;
+  // The network inside a host measured by `wisp calibrate` (`intra: {file}`, with_intra_calibration):
+  // its MPI costs price the calls whose messages all stay on their host, and those messages go by its
+  // protocol (eager threshold) and its size factors (rank r: those of its host r mod H, H its
+  // `hosts`); `intra` holds its links' latency and bandwidth. Unset: `mpi` prices every call.
+  std::shared_ptr<const struct Platform> intra_calibration;
 
   // Flop/s that one second of traced computation represents; 0: the speed of the first host
   // (in natural name order, see replay.hpp). Scaling host speeds therefore scales computation.
@@ -141,6 +147,16 @@ std::string fit_to_ranks(Platform& platform, std::uint32_t ranks);
 // The per-host links of a platform file that is a crossbar as `wisp calibrate` writes it (index =
 // host); nothing for a generated platform or any other file.
 std::optional<std::vector<HostLink>> crossbar_links(const Platform& platform);
+
+// A platform file that is a `wisp calibrate` crossbar as a machine of `nodes` hosts (0: as many as
+// the file has) of `cores` cores each: a generated crossbar whose host h has the links, size factors
+// and call costs of the file's host h mod H. Throws wisp::Error for any other platform.
+void as_nodes(Platform& platform, std::uint32_t nodes, std::uint32_t cores);
+
+// The network inside the platform's hosts taken from `calibration`, a `wisp calibrate` crossbar
+// file (Platform::intra_calibration): its links' mean latency (up plus down) and lower mean
+// bandwidth become `intra`. Throws wisp::Error when it is not such a file.
+void with_intra_calibration(Platform& platform, const Platform& calibration);
 
 // A contention-free crossbar: `hosts` hosts of `speed` flop/s, end-to-end `latency` and
 // `bandwidth`, FATPIPE links, every MPI call costing `overhead`. With the generators' model

@@ -118,6 +118,11 @@ class ReplayDeadlock : public Error {
 // "name:N" for N consecutive ranks; '#' starts a comment. Throws wisp::Error naming file and line.
 std::vector<std::string> read_hostfile(const std::filesystem::path& file);
 
+// The host index of every rank as a replay on `platform` with `options` places them, known without
+// SimGrid for a generated crossbar (hosts node-0, node-1, ... in that order); empty for any other
+// platform, or a rank mapping naming another host.
+std::vector<std::size_t> planned_hosts(const Trace& trace, const Platform& platform, const ReplayOptions& options);
+
 // Replays `trace` on `platform`. Throws ReplayDeadlock, or wisp::Error for a bad platform or
 // options (unknown host, ...) and when the simulation process fails.
 ReplayResult replay(const Trace& trace, const Platform& platform, const ReplayOptions& options = {});

@@ -9,12 +9,25 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "wisp/replay/platform.hpp"
 #include "wisp/replay/residuals.hpp"
 #include "wisp/trace/trace.hpp"
 
 namespace wisp {
+
+// A platform with the host of every rank on it (planned_hosts, replay.hpp). With a calibration
+// inside its hosts (Platform::intra_calibration) and the hosts known, a call whose messages all stay
+// on their host is priced by that calibration and moves its network; every other call, the
+// platform's own. A placement change on such a platform therefore moves networks as a platform
+// change does.
+struct PlacedPlatform {
+  PlacedPlatform(const Platform& p, std::vector<std::size_t> on = {}) : platform(p), hosts(std::move(on)) {}
+  const Platform& platform;
+  std::vector<std::size_t> hosts;  // by rank; empty: every call on `platform`'s network
+};
 
 // A platform's network in numbers, what-if factors applied: the mean end-to-end latency of its
 // routes [s] and their bandwidth [bytes/s] (a crossbar's per-host links: mean of the up plus the
@@ -43,7 +56,7 @@ double message_cost(const Platform& platform, const NetworkNumbers& network, con
 // theirs, as does a negative residual (the catch-up of a call the model ended late). Nothing when
 // either platform has no network in numbers.
 std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, const CallResiduals& residuals,
-                                                           const Platform& source, const Platform& target);
+                                                           const PlacedPlatform& source, const PlacedPlatform& target);
 
 // What a platform change does to the residuals at the point: every call changes by its typical
 // network part on `target` minus that on `source`, losing at most its residual beyond a partner's
@@ -59,10 +72,10 @@ std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, c
 // MPI_Init, MPI_Finalize and negative residuals stay as they are. Nothing when neither platform has a
 // typical part.
 std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, const CallResiduals& residuals,
-                                                            const Platform& source, const Platform& target);
+                                                            const PlacedPlatform& source, const PlacedPlatform& target);
 
 // How much of the residuals is `platform`'s typical network part: over the calls, the smaller of a
 // call's own residual and its typical network part [s] (0 without one).
-double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals, const Platform& platform);
+double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals, const PlacedPlatform& platform);
 
 }  // namespace wisp

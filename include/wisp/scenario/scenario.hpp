@@ -96,7 +96,10 @@ struct PlatformSpec {
   // overhead}`; the keys above are then the network between nodes.
   std::optional<Platform::NodeNetwork> intra;
   std::optional<double> intra_overhead;  // `intra: {overhead}` (MpiCosts::intra_overhead)
-  PlatformChange change;                 // factors applied to identity and scenario alike
+  // `intra: {file}`: a `wisp calibrate` file as the network inside a node (Platform::intra_calibration),
+  // with generated parameters or a calibration `file` with `nodes` and `cores` (platform.hpp as_nodes).
+  std::filesystem::path intra_file;
+  PlatformChange change;  // factors applied to identity and scenario alike
   Where where;
 };
 
@@ -107,6 +110,7 @@ struct ReplaySpec {
   std::optional<std::uint64_t> eager_threshold;    // bytes
   std::map<std::string, std::string> collectives;  // operation (or "default") -> algorithm
   std::filesystem::path hostfile;                  // rank -> host mapping (SMPI hostfile); "" = round robin
+  Placement placement = Placement::Traced;         // the identity's placement without a hostfile (placement.hpp)
   // The gain interval (gain_interval.hpp): two more cost hypotheses replayed beside the point
   // estimate. `interval: false` (or `--no-interval`) turns it off.
   bool interval = true;
