@@ -19,7 +19,7 @@ namespace {
 
 // One table: every case, then the counts against the platform oracle's limits.
 void table(const std::filesystem::path& dir, const std::vector<po::Case>& cases, const std::filesystem::path& work) {
-  std::printf("%-26s %10s %10s %9s %8s | %24s %5s %5s %5s | %9s %9s %9s\n", "case", "measured", "predicted", "spread",
+  std::printf("%-33s %10s %10s %9s %8s | %24s %5s %5s %5s | %9s %9s %9s\n", "case", "measured", "predicted", "spread",
               "error", "interval (+- spread)", "holds", "limit", "sign", "fixed", "minima", "scaled");
   std::size_t total = 0, holds = 0, within = 0, signs = 0;
   std::vector<double> errors;
@@ -30,7 +30,7 @@ void table(const std::filesystem::path& dir, const std::vector<po::Case>& cases,
       return gain ? fmt::format("{:+9.4f}", -*gain) : fmt::format("{:>9}", "-");
     };
     const GainInterval& i = r.point.interval;
-    std::printf("%-26s %+9.4fs %+9.4fs %8.4fs %+7.0f%% | [%+9.4f, %+9.4f] %5s %5s %5s | %s %s %s\n", c.name().c_str(),
+    std::printf("%-33s %+9.4fs %+9.4fs %8.4fs %+7.0f%% | [%+9.4f, %+9.4f] %5s %5s %5s | %s %s %s\n", c.name().c_str(),
                 r.measured, r.predicted(), r.spread, 100 * r.error(), r.low(), r.high(), r.holds() ? "yes" : "no",
                 r.within_limit() ? "yes" : "no", r.sign_right() ? "yes" : "no", change(i.fixed_costs).c_str(),
                 change(i.model_only).c_str(), change(i.network_scaled).c_str());

@@ -4,10 +4,15 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <memory>
 
+#include "hand_trace.hpp"
 #include "helpers.hpp"
 #include "wisp/error.hpp"
 #include "wisp/replay/placement.hpp"
+#include "wisp/replay/platform.hpp"
+#include "wisp/replay/replay.hpp"
+#include "wisp/scenario/network_scaling.hpp"
 #include "wisp/scenario/point_replays.hpp"
 #include "wisp/scenario/scenario.hpp"
 #include "wisp/scenario/scenario_writer.hpp"
@@ -204,4 +209,90 @@ TEST_CASE("placement: a call whose messages stay on its node pays the node's own
   };
   CHECK(runtime("nodes: 1, cores: 4") == Approx(by_hand(oi, Li, Bi)).margin(1e-8));  // every call inside the node
   CHECK(runtime("nodes: 4, cores: 1") == Approx(by_hand(o, L, B)).margin(1e-8));     // every call between nodes
+}
+
+TEST_CASE("placement: networks inside and between nodes from calibration files, as derived by hand",
+          "[scenario][placement]") {
+  // Two `wisp calibrate`-like crossbars (contention-free, every call costing its overhead): between
+  // nodes L, B and o; inside a node Li, Bi and oi. The calibration between nodes becomes a machine of
+  // `nodes` x `cores`, the other the network inside each node: a call whose messages stay on its
+  // node pays oi and its messages take Li + M/Bi, any other o and L + M/B (the halo's step as in the
+  // test above).
+  constexpr double o = 2e-6, oi = 0.5e-6;
+  TempDir dir;
+  const auto write = [&](const std::string& name, double latency, double bandwidth, double overhead) {
+    Platform p = contention_free_crossbar(2, latency, bandwidth, overhead, 65536);
+    std::ofstream(dir / name) << platform_xml(p);
+    return (dir / name).string();
+  };
+  const std::string between = write("between.xml", L, B, o), inside = write("inside.xml", Li, Bi, oi);
+  const auto runtime = [&](const std::string& machine, const std::string& placement = "traced") {
+    std::string text = scenario_text("traced");
+    const auto from = text.find("platform: "), to = text.find('\n', from);
+    text.replace(from, to - from,
+                 fmt::format("platform: {{file: \"{}\", {}, intra: {{file: \"{}\"}}}}", between, machine, inside));
+    const std::string replay = "costs: model,";
+    text.replace(text.find(replay), replay.size(), replay + " placement: " + placement + ",");
+    const Scenario s = parse_scenario(text, dir / "calibrated.yaml");
+    return run_point(s, load_trace(s).trace).identity;
+  };
+  const auto by_hand = [](double over, double lat, double bw) {
+    return kInit + kSteps * (kWork + 5 * over + 3 * lat + kBytes / bw + 16 / bw) + over + 2 * lat;
+  };
+  CHECK(runtime("nodes: 1, cores: 4") == Approx(by_hand(oi, Li, Bi)).margin(1e-8));  // every call inside the node
+  CHECK(runtime("nodes: 4, cores: 1") == Approx(by_hand(o, L, B)).margin(1e-8));     // every call between nodes
+  // The file's 2 hosts of 4 cores each, the identity placed block: every rank on node-0.
+  CHECK(runtime("cores: 4", "block") == Approx(by_hand(oi, Li, Bi)).margin(1e-8));
+  // A file that is not a calibration's crossbar describes a machine: neither nodes nor a network inside.
+  const std::string torus = std::string(WISP_SOURCE_DIR) + "/platforms/torus.xml";
+  const Scenario s = parse_scenario(
+      fmt::format("wisp: 1\ntrace: t.otf2\nplatform: {{file: \"{}\", cores: 2, intra: {{file: \"{}\"}}}}\n", torus,
+                  inside),
+      dir / "torus.yaml");
+  CHECK_THROWS_WITH(
+      resolve_platform(s.platform, load_trace(parse_scenario(scenario_text("traced"), dir / "x.yaml")).trace),
+      Catch::Contains("nodes and cores take a platform file written by wisp calibrate"));
+}
+
+TEST_CASE("placement: a call moving between the node's network and the machine's moves its typical part, by hand",
+          "[scenario][placement]") {
+  // One message of 8000 B from rank 0 to rank 1, its receive with a residual of 30 us. Between nodes a
+  // typical message takes te beyond the fastest, inside a node tei (MpiCosts::typical_excess): placed
+  // on one node and moved to two, the receive's residual loses tei and gains te; the send, which
+  // receives nothing, keeps its own.
+  constexpr double te = 6e-6, tei = 1e-6;
+  test::HandTrace h(2);
+  for (Rank r : {0u, 1u}) h.init(r, 0, 1);
+  h.send(0, 2, 2.1, 1, 0, 8000);
+  h.recv(1, 1.5, 2.2, 0, 0, 8000);
+  for (Rank r : {0u, 1u}) h.finalize(r, 3, 4);
+  const Trace t = h.finish();
+  Platform machine = contention_free_crossbar(2, 10e-6, 1e9, 1e-6, 65536);
+  machine.cores = 2;
+  machine.mpi.typical_excess = MpiCosts::TypicalExcess{te, 0};
+  Platform node = contention_free_crossbar(2, 1e-6, 1e10, 0.5e-6, 65536);
+  node.mpi.typical_excess = MpiCosts::TypicalExcess{tei, 0};
+  machine.intra = Platform::NodeNetwork{1e-6, 1e10};  // what with_intra_calibration makes of its file
+  machine.intra_calibration = std::make_shared<const Platform>(node);
+  CallResiduals r;
+  r.by_rank = {{0, 5e-6, 0}, {0, 30e-6, 0}};
+  const PlacedPlatform one_node(machine, {0, 0}), two_nodes(machine, {0, 1});
+  const auto moved = residuals_with_typical_network(t, r, one_node, two_nodes);
+  REQUIRE(moved);
+  CHECK(moved->by_rank[1][1] == Approx(30e-6 - tei + te).margin(1e-15));
+  CHECK(moved->by_rank[0][1] == Approx(5e-6).margin(1e-15));
+  CHECK(residuals_with_typical_network(t, r, two_nodes, one_node)->by_rank[1][1] ==
+        Approx(30e-6 - te + tei).margin(1e-15));
+  CHECK(typical_excess_seconds(t, r, one_node) == Approx(tei).margin(1e-15));
+  CHECK(typical_excess_seconds(t, r, two_nodes) == Approx(te).margin(1e-15));
+  // planned_hosts: where a replay puts the ranks, known for a generated crossbar without SimGrid.
+  ReplayOptions options;
+  options.placement = Placement::Cyclic;
+  CHECK(planned_hosts(t, machine, options) == std::vector<std::size_t>{0, 1});
+  options.placement = Placement::Block;
+  CHECK(planned_hosts(t, machine, options) == std::vector<std::size_t>{0, 0});
+  options.hosts = {"node-1", "node-0"};
+  CHECK(planned_hosts(t, machine, options) == std::vector<std::size_t>{1, 0});
+  options.hosts = {"compute-7"};
+  CHECK(planned_hosts(t, machine, options).empty());
 }
