@@ -14,8 +14,7 @@ bool changes_platform(const Scenario& s) {
   for (const Transform& t : s.transforms)
     if (t.kind == TransformKind::Platform || (two_networks && t.kind == TransformKind::Placement)) return true;
   for (const SweepAxis& a : s.sweep)
-    if (a.key.rfind("platform.", 0) == 0 || (two_networks && a.key.find("placement") != std::string::npos))
-      return true;
+    if (a.key.rfind("platform.", 0) == 0 || (two_networks && a.key.find("placement") != std::string::npos)) return true;
   return false;
 }
 

@@ -243,6 +243,19 @@ TEST_CASE("placement: networks inside and between nodes from calibration files, 
   CHECK(runtime("nodes: 4, cores: 1") == Approx(by_hand(o, L, B)).margin(1e-8));     // every call between nodes
   // The file's 2 hosts of 4 cores each, the identity placed block: every rank on node-0.
   CHECK(runtime("cores: 4", "block") == Approx(by_hand(oi, Li, Bi)).margin(1e-8));
+  // The writer's form (sweep points and points over MPI re-read it) parses back to the same machine.
+  const Scenario read = parse_scenario(
+      fmt::format("wisp: 1\ntrace: t.otf2\nplatform: {{file: \"{}\", nodes: 3, cores: 2, intra: {{file: \"{}\"}}}}\n"
+                  "replay: {{placement: block}}\n",
+                  between, inside),
+      dir / "read.yaml");
+  const Scenario again = parse_scenario(scenario_yaml(read), dir / "again.yaml");
+  CHECK(again.platform.kind == PlatformSpec::Kind::File);
+  CHECK(again.platform.file == between);
+  CHECK(again.platform.hosts == 3);
+  CHECK(again.platform.cores == 2);
+  CHECK(again.platform.intra_file == inside);
+  CHECK(again.replay.placement == Placement::Block);
   // A file that is not a calibration's crossbar describes a machine: neither nodes nor a network inside.
   const std::string torus = std::string(WISP_SOURCE_DIR) + "/platforms/torus.xml";
   const Scenario s = parse_scenario(
