@@ -16,15 +16,7 @@ namespace wisp::replay_impl {
 
 ProgramCosts program_costs(const Trace& trace, const MpiCosts& mpi, const std::vector<std::string>& rank_hosts) {
   ProgramCosts c;
-  c.overhead_of_region.assign(trace.defs.regions.size(), 0.0);
-  c.per_message_region.assign(trace.defs.regions.size(), false);
-  for (RegionId r = 0; r < trace.defs.regions.size(); ++r)
-    if (is_mpi(trace.defs.regions[r].kind)) {
-      c.overhead_of_region[r] = mpi.overhead(trace.defs.regions[r].name);
-      c.per_message_region[r] = mpi.per_message(trace.defs.regions[r].name);
-    }
-  c.send_overhead = mpi.send_overhead.value_or(0);
-  c.receive_overhead = mpi.receive_overhead.value_or(0);
+  static_cast<CallPrices&>(c) = call_prices(trace, mpi);
   const InitTiming t = init_timing(trace, c.overhead_of_region);
   double last_ready = 0;
   for (Rank r = 0; r < trace.rank_count(); ++r)

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "call_prices.hpp"
 #include "wisp/replay/export.hpp"
 #include "wisp/replay/platform.hpp"
 #include "wisp/trace/trace.hpp"
@@ -45,11 +46,9 @@ class ProgramWriter {
 
 // Per-call costs the program carries, as a model-only replay has them: overheads by region, each
 // rank's MPI_Init wait and the typical call costs of a calibrated platform (by rank and call).
-struct ProgramCosts {
-  std::vector<double> overhead_of_region;
-  std::vector<bool> per_message_region;            // its calls pay per message, sends and receives alike
-  double send_overhead = 0, receive_overhead = 0;  // per message [s]; an export charges both before the call
-  std::vector<double> init_wait;                   // by rank
+// An export charges a per-message call's send and receive overheads both before the call.
+struct ProgramCosts : CallPrices {
+  std::vector<double> init_wait;  // by rank
   std::vector<std::vector<double>> typical;
 };
 ProgramCosts program_costs(const Trace& trace, const MpiCosts& mpi, const std::vector<std::string>& rank_hosts);

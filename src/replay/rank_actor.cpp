@@ -149,17 +149,12 @@ EventIndex RankActor::replay_call(EventIndex first, EventIndex last) {
   w_.in_call[rank_] = first;
   const bool on_host = c.has_enter && !c.init && (w_.intra_overhead || w_.inside) &&
                        w_.stays_on_host(rank_, first, last, c.finalize && !c.has_collective);
-  const World::Inside* inside = on_host && w_.inside ? &*w_.inside : nullptr;  // the calibration inside hosts
-  const bool pays_per_message =
-      c.has_enter && (inside ? inside->per_message_region[c.region] : w_.per_message_region[c.region]);
-  const MessageOverhead per_message = pays_per_message
-                                          ? message_overhead(c, inside ? inside->send_overhead : w_.send_overhead,
-                                                             inside ? inside->receive_overhead : w_.receive_overhead)
+  const CallPrices& prices = on_host && w_.inside ? w_.inside->prices : w_.prices;  // the calibration inside hosts'
+  const MessageOverhead per_message = c.has_enter && prices.per_message_region[c.region]
+                                          ? message_overhead(c, prices.send_overhead, prices.receive_overhead)
                                           : MessageOverhead{};
   if (c.has_enter)
-    spend((on_host && w_.intra_overhead ? *w_.intra_overhead
-           : inside                     ? inside->overhead_of_region[c.region]
-                                        : w_.overhead_of_region[c.region]) +
+    spend((on_host && w_.intra_overhead ? *w_.intra_overhead : prices.overhead_of_region[c.region]) +
           per_message.before);
   if (c.init) initialize();
   post_operations(first, last, c.init);

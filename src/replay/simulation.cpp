@@ -103,7 +103,7 @@ void route_messages(World& w) {
 
 // MPI_Init: every rank leaves at max(ready) + its cost (init_timing.hpp), the traced one unless given.
 void init_costs(World& w, const ReplayOptions& options) {
-  const InitTiming t = init_timing(w.trace, w.overhead_of_region);
+  const InitTiming t = init_timing(w.trace, w.prices.overhead_of_region);
   w.init_ranks = t.ranks;
   w.init_cost = t.traced_cost;
   if (options.init_time)
@@ -232,15 +232,7 @@ void setup_inside(World& w, const Platform& p, const ReplayOptions& options) {
   if (!p.intra_calibration) return;
   const Platform& c = *p.intra_calibration;
   World::Inside in;
-  in.overhead_of_region.assign(w.trace.defs.regions.size(), 0.0);
-  in.per_message_region.assign(w.trace.defs.regions.size(), false);
-  for (RegionId r = 0; r < w.trace.defs.regions.size(); ++r)
-    if (is_mpi(w.trace.defs.regions[r].kind)) {
-      in.overhead_of_region[r] = c.mpi.overhead(w.trace.defs.regions[r].name);
-      in.per_message_region[r] = c.mpi.per_message(w.trace.defs.regions[r].name);
-    }
-  in.send_overhead = c.mpi.send_overhead.value_or(0);
-  in.receive_overhead = c.mpi.receive_overhead.value_or(0);
+  in.prices = call_prices(w.trace, c.mpi);
   in.eager_threshold = options.eager_threshold.value_or(c.mpi.eager_threshold);
   const std::uint32_t hosts = std::max<std::uint32_t>(c.hosts, 1);
   in.size_factor = size_factors_by_rank(w, c, [&](Rank r) { return fmt::format("node-{}", r % hosts); });
@@ -316,16 +308,8 @@ void build_world(World& w, const Platform& platform, const std::vector<sg::Host*
   w.eager_threshold = options.eager_threshold.value_or(platform.mpi.eager_threshold);
   const double reference = platform.reference_speed > 0 ? platform.reference_speed : hosts.front()->get_speed();
   w.flops_per_second = reference / platform.speed_factor;
-  w.overhead_of_region.assign(trace.defs.regions.size(), 0.0);
+  w.prices = call_prices(trace, platform.mpi);
   w.intra_overhead = platform.mpi.intra_overhead;
-  w.per_message_region.assign(trace.defs.regions.size(), false);
-  for (RegionId r = 0; r < trace.defs.regions.size(); ++r)
-    if (is_mpi(trace.defs.regions[r].kind)) {
-      w.overhead_of_region[r] = platform.mpi.overhead(trace.defs.regions[r].name);
-      w.per_message_region[r] = platform.mpi.per_message(trace.defs.regions[r].name);
-    }
-  w.send_overhead = platform.mpi.send_overhead.value_or(0);
-  w.receive_overhead = platform.mpi.receive_overhead.value_or(0);
   init_costs(w, options);
   setup_hosts(w, hosts, options);
   setup_size_factors(w, platform);

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "call_prices.hpp"
 #include "fixed_transfers.hpp"
 #include "wisp/replay/replay.hpp"
 
@@ -79,17 +80,13 @@ struct World {
   const Trace& trace;
   const ReplayOptions& options;
   std::uint64_t eager_threshold = 65536;
-  double flops_per_second = 1e9;                   // reference speed / speed factor
-  std::vector<double> overhead_of_region;          // by RegionId [s]
-  std::optional<double> intra_overhead;            // a call whose messages stay on its host (Platform::intra)
-  std::vector<bool> per_message_region;            // by RegionId: its calls pay per message (MpiCosts::per_message)
-  double send_overhead = 0, receive_overhead = 0;  // per message [s]
+  double flops_per_second = 1e9;         // reference speed / speed factor
+  CallPrices prices;                     // what each function's call costs
+  std::optional<double> intra_overhead;  // a call whose messages stay on its host (Platform::intra)
   // What the calls whose messages all stay on their host pay, and how those messages go, when a
   // calibration prices the network inside hosts (Platform::intra_calibration).
   struct Inside {
-    std::vector<double> overhead_of_region;
-    std::vector<bool> per_message_region;
-    double send_overhead = 0, receive_overhead = 0;
+    CallPrices prices;
     std::uint64_t eager_threshold = 65536;
     std::vector<std::vector<double>> size_factor;  // by receiving rank, as World::size_factor
   };
