@@ -383,14 +383,14 @@ struct Parser {
     // A calibration file describes a network: it takes nodes, cores and a network inside them.
     const bool machine = n["hosts"] || n["nodes"] || n["cores"] || n["intra"];
     if (n["file"] && generated && !machine) fail(n, "platform: give either a file or generated parameters, not both");
-    if (n["file"] && generated && (generated_network(n) || (n["intra"] && !n["intra"]["file"])))
-      fail(n,
-           "platform: a file takes nodes, cores and intra: {file} (a wisp calibrate file is the network between "
-           "nodes), not numbers");
     if (n["hosts"]) s.hosts = count(n["hosts"], "hosts");
     if (n["nodes"]) s.hosts = count(n["nodes"], "nodes");
     if (n["cores"]) s.cores = count(n["cores"], "cores");
     if (n["intra"]) node_network(n["intra"], s);
+    if (n["file"] && (generated_network(n) || s.intra))
+      fail(n,
+           "platform: a file takes nodes, cores and intra: {file} (a wisp calibrate file is the network between "
+           "nodes), not numbers");
     if (n["file"]) {
       s.kind = PlatformSpec::Kind::File;
       s.file = platform_file(n["file"]);
@@ -438,8 +438,9 @@ struct Parser {
     if (n["hostfile"]) r.hostfile = hostfile(n["hostfile"]);
     if (n["placement"]) {
       if (n["hostfile"]) fail(n["placement"], "replay: give a placement or a hostfile, not both");
+      const std::string name = text(n["placement"], "placement");
       try {
-        r.placement = placement_from_name(text(n["placement"], "placement"));
+        r.placement = placement_from_name(name);
       } catch (const Error& e) {
         fail(n["placement"], e.what());
       }

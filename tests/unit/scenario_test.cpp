@@ -135,6 +135,10 @@ TEST_CASE("scenario errors name the file, line and column") {
         "between nodes), not numbers");
   CHECK(error_of("wisp: 1\ntrace: t\nplatform: {cores: 2, intra: {file: a.xml, latency: 1e-6}}\n") ==
         "dir/s.yaml:3:29: intra: give either a calibration file or latency and bandwidth, not both");
+  CHECK(error_of("wisp: 1\ntrace: t\nplatform: {file: a.xml, intra: 5}\n") ==
+        "dir/s.yaml:3:32: intra is the network inside a node, e.g. {latency: 0.3e-6, bandwidth: 10e9} or {file: "
+        "shm.xml}");
+  CHECK(error_of("wisp: 1\ntrace: t\nreplay: {placement: [1]}\n") == "dir/s.yaml:3:21: placement must be a text value");
   CHECK(error_of("wisp: 1\ntrace: t\nreplay: {placement: round}\n") ==
         "dir/s.yaml:3:21: unknown placement 'round' (known: block, cyclic, traced, or {hostfile: FILE})");
   CHECK(error_of("wisp: 1\ntrace: t\ntransforms:\n  - scale: {region: work, factor: lots}\n") ==
