@@ -75,6 +75,17 @@ PointResult run(const std::string& placement, const std::string& platform_file =
   return run_point(s, in.trace);
 }
 
+// The halo above on contention-free links, every call costing `over` and every message `lat` +
+// bytes / `bw`. A step: compute w; Irecv, Irecv, Isend, Isend, each paying its overhead before it
+// posts, so the second Isend posts at w + 4 over and its transfer (rendezvous: every Irecv is
+// posted by then) ends lat + M/bw later, after Waitall's own overhead; the Allreduce pays `over`
+// and two exchange rounds of 8 bytes. MPI_Finalize pays `over` and two barrier rounds of empty
+// messages.
+double halo_by_hand(double over, double lat, double bw) {
+  return kInit + kSteps * (kWork + 5 * over + 3 * lat + kBytes / bw + 16 / bw) + over + 2 * lat;
+}
+constexpr double o = 2e-6, oi = 0.5e-6;  // a call's overhead between nodes, inside one
+
 }  // namespace
 
 TEST_CASE("placement: block against cyclic on 2 nodes x 2 cores, as derived by hand", "[scenario][placement]") {
@@ -188,11 +199,6 @@ TEST_CASE("placement: inside a node every topology takes the node's own network"
 
 TEST_CASE("placement: a call whose messages stay on its node pays the node's own overhead", "[scenario][placement]") {
   // Contention-free links, every call costing o between nodes and oi inside one (intra overhead).
-  // A step: compute w; Irecv, Irecv, Isend, Isend, each paying its overhead before it posts, so the
-  // second Isend posts at w + 4o' and its transfer (rendezvous: every Irecv is posted by then) ends
-  // L' + M/B' later, after Waitall's own o'; the Allreduce pays o' and two exchange rounds of 8 bytes.
-  // MPI_Finalize pays o' and two barrier rounds of empty messages.
-  constexpr double o = 2e-6, oi = 0.5e-6;
   const auto runtime = [&](const std::string& nodes) {
     TempDir dir;
     std::string text = scenario_text("traced");
@@ -204,11 +210,8 @@ TEST_CASE("placement: a call whose messages stay on its node pays the node's own
     const Scenario s = parse_scenario(text, dir / "overhead.yaml");
     return run_point(s, load_trace(s).trace).identity;
   };
-  const auto by_hand = [](double over, double lat, double bw) {
-    return kInit + kSteps * (kWork + 5 * over + 3 * lat + kBytes / bw + 16 / bw) + over + 2 * lat;
-  };
-  CHECK(runtime("nodes: 1, cores: 4") == Approx(by_hand(oi, Li, Bi)).margin(1e-8));  // every call inside the node
-  CHECK(runtime("nodes: 4, cores: 1") == Approx(by_hand(o, L, B)).margin(1e-8));     // every call between nodes
+  CHECK(runtime("nodes: 1, cores: 4") == Approx(halo_by_hand(oi, Li, Bi)).margin(1e-8));  // every call inside the node
+  CHECK(runtime("nodes: 4, cores: 1") == Approx(halo_by_hand(o, L, B)).margin(1e-8));     // every call between nodes
 }
 
 TEST_CASE("placement: networks inside and between nodes from calibration files, as derived by hand",
@@ -218,7 +221,6 @@ TEST_CASE("placement: networks inside and between nodes from calibration files, 
   // `nodes` x `cores`, the other the network inside each node: a call whose messages stay on its
   // node pays oi and its messages take Li + M/Bi, any other o and L + M/B (the halo's step as in the
   // test above).
-  constexpr double o = 2e-6, oi = 0.5e-6;
   TempDir dir;
   const auto write = [&](const std::string& name, double latency, double bandwidth, double overhead) {
     Platform p = contention_free_crossbar(2, latency, bandwidth, overhead, 65536);
@@ -236,13 +238,10 @@ TEST_CASE("placement: networks inside and between nodes from calibration files, 
     const Scenario s = parse_scenario(text, dir / "calibrated.yaml");
     return run_point(s, load_trace(s).trace).identity;
   };
-  const auto by_hand = [](double over, double lat, double bw) {
-    return kInit + kSteps * (kWork + 5 * over + 3 * lat + kBytes / bw + 16 / bw) + over + 2 * lat;
-  };
-  CHECK(runtime("nodes: 1, cores: 4") == Approx(by_hand(oi, Li, Bi)).margin(1e-8));  // every call inside the node
-  CHECK(runtime("nodes: 4, cores: 1") == Approx(by_hand(o, L, B)).margin(1e-8));     // every call between nodes
+  CHECK(runtime("nodes: 1, cores: 4") == Approx(halo_by_hand(oi, Li, Bi)).margin(1e-8));  // every call inside the node
+  CHECK(runtime("nodes: 4, cores: 1") == Approx(halo_by_hand(o, L, B)).margin(1e-8));     // every call between nodes
   // The file's 2 hosts of 4 cores each, the identity placed block: every rank on node-0.
-  CHECK(runtime("cores: 4", "block") == Approx(by_hand(oi, Li, Bi)).margin(1e-8));
+  CHECK(runtime("cores: 4", "block") == Approx(halo_by_hand(oi, Li, Bi)).margin(1e-8));
   // The writer's form (sweep points and points over MPI re-read it) parses back to the same machine.
   const Scenario read = parse_scenario(
       fmt::format("wisp: 1\ntrace: t.otf2\nplatform: {{file: \"{}\", nodes: 3, cores: 2, intra: {{file: \"{}\"}}}}\n"
