@@ -308,3 +308,40 @@ TEST_CASE("placement: a call moving between the node's network and the machine's
   options.hosts = {"compute-7"};
   CHECK(planned_hosts(t, machine, options).empty());
 }
+
+TEST_CASE("placement: inside a node its calibration's protocol and size factors, as derived by hand",
+          "[scenario][placement]") {
+  // One message of 4 KiB from rank 0 (MPI_Send at 1 s) to rank 1 (MPI_Recv at 2 s, after work).
+  // Between nodes (L, B, o; eager up to 64 KiB) it goes eagerly: the send returns after o and the
+  // receive, its message long there, after o. Inside a node the calibration sends only up to 1 KiB
+  // eagerly and simulates the receiver's 4 KiB class as twice its bytes: the send waits for the
+  // receive posted at 2 s + oi, and both end Li + 2 x 4096 / Bi later.
+  constexpr double Lb = 10e-6, Bb = 1e9, ob = 2e-6, Ln = 1e-6, Bn = 1e10, on = 0.5e-6;
+  test::HandTrace h(2);
+  for (Rank r : {0u, 1u}) h.init(r, 0, 1);
+  h.send(0, 1, 1.1, 1, 0, 4096);
+  h.work(1, 1, 2, "work");
+  h.recv(1, 2, 2.1, 0, 0, 4096);
+  for (Rank r : {0u, 1u}) h.finalize(r, 3, 3.1);
+  const Trace t = h.finish();
+  Platform machine = contention_free_crossbar(2, Lb, Bb, ob, 65536);
+  machine.cores = 2;
+  Platform node = contention_free_crossbar(2, Ln, Bn, on, 1024);
+  node.size_factors["node-1"][13] = 2.0;  // rank 1's 4 KiB class (wisp:size-factors:node-1)
+  machine.intra = Platform::NodeNetwork{Ln, Bn};
+  machine.intra_calibration = std::make_shared<const Platform>(node);
+  const auto leaves = [&](Placement placement) {
+    ReplayOptions options;
+    options.placement = placement;
+    const ReplayResult r = replay(t, machine, options);
+    std::vector<double> out;  // MPI_Send's leave, MPI_Recv's leave
+    for (Rank k : {0u, 1u}) out.push_back(r.trace.ranks[k].events[r.trace.ranks[k].mpi_calls[1].leave].time);
+    return out;
+  };
+  const std::vector<double> between = leaves(Placement::Cyclic), inside = leaves(Placement::Block);
+  // To SimGrid's precision (1 ns); without the node's protocol or size factor they are off by 0.4 us or more.
+  CHECK(between[0] == Approx(1 + ob).epsilon(0).margin(1e-9));
+  CHECK(between[1] == Approx(2 + ob).epsilon(0).margin(1e-9));
+  CHECK(inside[0] == Approx(2 + on + Ln + 2 * 4096 / Bn).epsilon(0).margin(1e-9));
+  CHECK(inside[1] == Approx(2 + on + Ln + 2 * 4096 / Bn).epsilon(0).margin(1e-9));
+}
