@@ -187,7 +187,8 @@ double typed_part(const Messages& m, const NetworkNumbers& n) {
 
 // A platform as a platform change moves its typical part, found once per pass (a file is read to find
 // its numbers): its network typed in numbers if it is one; a calibrated one's numbers, which price its
-// collectives' rounds (none with a network inside its nodes).
+// collectives' rounds (none with a network in numbers inside its nodes: its calls' messages take either).
+// With a calibration inside its nodes each network is one of these (Sides, per call).
 struct TypicalNetwork {
   const Platform& platform;
   std::optional<NetworkNumbers> typed, numbers;

@@ -66,7 +66,7 @@ std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, c
 // with the network, the rest stays. On a network typed in numbers the typical part is the share its
 // numbers hold (latency per message sent, bytes / bandwidth per message received); between two such
 // networks that share of the call's residual scales from source to target instead (a call without
-// residual keeps none). On a calibrated source (without a network inside its nodes) a collective's
+// residual keeps none). On a calibrated source (without a network in numbers inside its nodes) a collective's
 // rounds are priced rounds x (L + b/B) as calibration prices them; the part of that price the model did
 // not charge the call as transfer (a member whose partners came first) scales to the target's price.
 // MPI_Init, MPI_Finalize and negative residuals stay as they are. Nothing when neither platform has a
