@@ -66,8 +66,11 @@ std::vector<std::size_t> planned_hosts(const Trace& trace, const Platform& p, co
     }
     return out;
   }
-  const std::vector<std::uint32_t> cores(hosts, p.cores);
-  if (options.placement != Placement::Traced) return place_ranks(options.placement, cores, trace.rank_count());
+  return place_trace(trace, options.placement, std::vector<std::uint32_t>(hosts, p.cores));
+}
+
+std::vector<std::size_t> place_trace(const Trace& trace, Placement placement, const std::vector<std::uint32_t>& cores) {
+  if (placement != Placement::Traced) return place_ranks(placement, cores, trace.rank_count());
   std::vector<std::string> nodes;
   for (const Location& l : trace.defs.ranks) nodes.push_back(l.node);
   return traced_placement(nodes, cores);

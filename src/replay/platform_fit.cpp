@@ -101,6 +101,23 @@ std::optional<std::vector<CrossbarHost>> crossbar_hosts(const Platform& p) {
   return wisp_crossbar(replay_impl::platform_elements(*text, p.file));
 }
 
+// The crossbar's hosts as a generated crossbar of `nodes` hosts of `cores` cores, host h with the
+// links, size factors and call costs of host h mod H.
+void machine_of(Platform& p, const std::vector<CrossbarHost>& hosts, std::uint32_t nodes, std::uint32_t cores) {
+  Platform g = p;
+  g.file.clear();
+  g.topology = Topology::Crossbar;
+  g.hosts = nodes;
+  g.speed = hosts.front().speed;
+  g.cores = cores;
+  g.contention = hosts.front().shared;
+  g.host_links.clear();
+  for (std::uint32_t h = 0; h < nodes; ++h) g.host_links.push_back(hosts[h % hosts.size()].link);
+  extend_by_host(g.size_factors, hosts, nodes);
+  extend_by_host(g.mpi.call_costs, hosts, nodes);
+  p = std::move(g);
+}
+
 }  // namespace
 
 std::optional<std::vector<HostLink>> crossbar_links(const Platform& p) {
@@ -119,19 +136,7 @@ std::string fit_to_ranks(Platform& p, std::uint32_t ranks) {
   if (cores >= ranks) return "";
   for (const CrossbarHost& h : *hosts)  // platform_xml() names the hosts node-0, node-1, ...
     if (h.name != fmt::format("node-{}", &h - hosts->data())) return "";
-  Platform g = p;
-  g.file.clear();
-  g.topology = Topology::Crossbar;
-  g.hosts = ranks;
-  g.speed = hosts->front().speed;
-  g.cores = 1;
-  g.contention = hosts->front().shared;
-  g.host_links.clear();
-  for (std::uint32_t r = 0; r < ranks; ++r) g.host_links.push_back((*hosts)[r % hosts->size()].link);
-  extend_by_host(g.size_factors, *hosts, ranks);
-  extend_by_host(g.mpi.call_costs, *hosts, ranks);
-  const std::string file = p.file.string();
-  p = std::move(g);
+  machine_of(p, *hosts, ranks, 1);
   return fmt::format(
       "its {} host{} describe the network (a wisp calibrate crossbar): the {} ranks run on one host each, "
       "rank r with the links and costs of node-(r mod {})",
@@ -141,29 +146,23 @@ std::string fit_to_ranks(Platform& p, std::uint32_t ranks) {
 void as_nodes(Platform& p, std::uint32_t nodes, std::uint32_t cores) {
   const std::optional<std::vector<CrossbarHost>> hosts = crossbar_hosts(p);
   if (!hosts) throw Error(p.file.string() + ": nodes and cores take a platform file written by wisp calibrate");
-  const std::uint32_t n = nodes ? nodes : static_cast<std::uint32_t>(hosts->size());
-  Platform g = p;
-  g.file.clear();
-  g.topology = Topology::Crossbar;
-  g.hosts = n;
-  g.speed = hosts->front().speed;
-  g.cores = cores;
-  g.contention = hosts->front().shared;
-  g.host_links.clear();
-  for (std::uint32_t h = 0; h < n; ++h) g.host_links.push_back((*hosts)[h % hosts->size()].link);
-  extend_by_host(g.size_factors, *hosts, n);
-  extend_by_host(g.mpi.call_costs, *hosts, n);
-  p = std::move(g);
+  machine_of(p, *hosts, nodes ? nodes : static_cast<std::uint32_t>(hosts->size()), cores);
+}
+
+Platform::NodeNetwork mean_route(const std::vector<HostLink>& links) {
+  double latency = 0, up = 0, down = 0;
+  for (const HostLink& l : links)
+    latency += l.up_latency + l.down_latency, up += l.up_bandwidth, down += l.down_bandwidth;
+  const double n = static_cast<double>(links.size());
+  return Platform::NodeNetwork{latency / n, std::min(up, down) / n};
 }
 
 void with_intra_calibration(Platform& p, const Platform& calibration) {
   const std::optional<std::vector<CrossbarHost>> hosts = crossbar_hosts(calibration);
   if (!hosts) throw Error(calibration.file.string() + ": intra takes a platform file written by wisp calibrate");
-  double latency = 0, up = 0, down = 0;
-  for (const CrossbarHost& h : *hosts)
-    latency += h.link.up_latency + h.link.down_latency, up += h.link.up_bandwidth, down += h.link.down_bandwidth;
-  const double n = static_cast<double>(hosts->size());
-  p.intra = Platform::NodeNetwork{latency / n, std::min(up, down) / n};
+  std::vector<HostLink> links;
+  for (const CrossbarHost& h : *hosts) links.push_back(h.link);
+  p.intra = mean_route(links);
   Platform inside = calibration;
   inside.hosts = static_cast<std::uint32_t>(hosts->size());  // its ranks' hosts: node-(r mod hosts)
   p.intra_calibration = std::make_shared<const Platform>(std::move(inside));

@@ -182,11 +182,7 @@ void setup_hosts(World& w, const std::vector<sg::Host*>& hosts, const ReplayOpti
   if (options.hosts.empty()) {
     std::vector<std::uint32_t> cores;
     for (const sg::Host* h : order) cores.push_back(static_cast<std::uint32_t>(h->get_core_count()));
-    std::vector<std::string> nodes;
-    for (const Location& l : w.trace.defs.ranks) nodes.push_back(l.node);
-    const std::vector<std::size_t> host = options.placement == Placement::Traced
-                                              ? traced_placement(nodes, cores)
-                                              : place_ranks(options.placement, cores, w.trace.rank_count());
+    const std::vector<std::size_t> host = place_trace(w.trace, options.placement, cores);
     for (Rank r = 0; r < w.trace.rank_count(); ++r) w.host_of_rank[r] = order[host[r]];
   } else {
     for (Rank r = 0; r < w.trace.rank_count(); ++r) w.host_of_rank[r] = order[r % order.size()];

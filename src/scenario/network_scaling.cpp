@@ -11,13 +11,9 @@ namespace wisp {
 
 namespace {
 
-// Routes between a crossbar's hosts: the mean up plus down link latency, the lower mean bandwidth.
 NetworkNumbers crossbar_numbers(const std::vector<HostLink>& links) {
-  double latency = 0, up = 0, down = 0;
-  for (const HostLink& l : links)
-    latency += l.up_latency + l.down_latency, up += l.up_bandwidth, down += l.down_bandwidth;
-  const double hosts = static_cast<double>(links.size());
-  return NetworkNumbers{latency / hosts, std::min(up, down) / hosts};
+  const Platform::NodeNetwork route = mean_route(links);
+  return NetworkNumbers{route.latency, route.bandwidth};
 }
 
 }  // namespace

@@ -29,6 +29,10 @@ std::vector<std::size_t> place_ranks(Placement placement, const std::vector<std:
 std::vector<std::size_t> traced_placement(const std::vector<std::string>& nodes,
                                           const std::vector<std::uint32_t>& cores);
 
+// Where `placement` puts the trace's ranks over hosts of `cores[h]` cores: traced_placement from
+// the ranks' node names, else place_ranks.
+std::vector<std::size_t> place_trace(const Trace& trace, Placement placement, const std::vector<std::uint32_t>& cores);
+
 // Whether every message the call [first, last] of `rank` sends, receives or completes (a
 // collective: every member; with `all_ranks`, every rank: MPI_Finalize's barrier) has its other side
 // on the rank's host; `host_of_rank` names each rank's host (an index, a pointer). A call without

@@ -148,6 +148,10 @@ std::string fit_to_ranks(Platform& platform, std::uint32_t ranks);
 // host); nothing for a generated platform or any other file.
 std::optional<std::vector<HostLink>> crossbar_links(const Platform& platform);
 
+// A crossbar's routes end to end: the mean of a host's up plus another's down link latency, the
+// lower of the mean up and mean down bandwidths.
+Platform::NodeNetwork mean_route(const std::vector<HostLink>& links);
+
 // A platform file that is a `wisp calibrate` crossbar as a machine of `nodes` hosts (0: as many as
 // the file has) of `cores` cores each: a generated crossbar whose host h has the links, size factors
 // and call costs of the file's host h mod H. Throws wisp::Error for any other platform.
