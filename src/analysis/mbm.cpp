@@ -291,23 +291,20 @@ std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, cons
                       [&](const std::vector<CallpathId>& to_zero) { return mbm_all_of(g, cpm, to_zero, threads); });
 }
 
-// Spread: a ghost sweep (ghost_sweep.hpp) per kSpreadLanes call paths, the longest over every
-// part. Wider than one process's passes: a sweep's cost over processes is mostly its crossings.
-constexpr std::size_t kSpreadLanes = 16;
-
+// Spread: a ghost sweep (ghost_sweep.hpp) per kLanes call paths, as one process's passes, the
+// longest over every part.
 std::vector<Ticks> mbm_all_of(const Pag& pag, const Cpm& cpm, const std::vector<CallpathId>& callpaths,
                               ProcessGroup& group, unsigned threads) {
   if (!pag.spread) return mbm_all_of(pag.graph, cpm, callpaths, threads);
-  using Wide = std::array<Ticks, kSpreadLanes>;
   std::vector<Ticks> all(callpaths.size());
-  for (std::size_t i = 0; i < callpaths.size(); i += kSpreadLanes) {
-    const std::size_t n = std::min(kSpreadLanes, callpaths.size() - i);
-    const auto zeroed = zeroed_lanes<kSpreadLanes>(std::span(callpaths).subspan(i, n));
-    Wide length{};
-    const ZeroLanes<kSpreadLanes> lanes{zeroed, length};
-    GhostSweep<Wide>(pag, kFirstVariant, group).run(lanes, lanes);
+  for (std::size_t i = 0; i < callpaths.size(); i += kLanes) {
+    const std::size_t n = std::min(kLanes, callpaths.size() - i);
+    const auto zeroed = zeroed_lanes<kLanes>(std::span(callpaths).subspan(i, n));
+    Lanes length{};
+    const ZeroLanes<kLanes> lanes{zeroed, length};
+    GhostSweep<Lanes>(pag, kFirstVariant, group).run(lanes, lanes);
     for (const std::string& part : all_gather(group, packed(length))) {
-      const auto theirs = Unpacker(part).get<Wide>();
+      const auto theirs = Unpacker(part).get<Lanes>();
       for (std::size_t j = 0; j < n; ++j) length[j] = std::max(length[j], theirs[j]);
     }
     for (std::size_t j = 0; j < n; ++j) all[i + j] = cpm.length - length[j];

@@ -327,9 +327,11 @@ class Builder {
           break;
       }
     }
-    // Spread: the hub is on the process of the first member (a prefix operation's hubs: each on
-    // its member's), which counts the instance's anomaly; the others meet it at ghosts.
-    const int host = spread_ ? owner(members[0].rank) : me_;
+    // Spread: the hub is on the process of member k mod n (a prefix operation's hubs: each on its
+    // member's), which counts the instance's anomaly; the others meet it at ghosts. Instance by
+    // instance the hubs of one communicator go round its members' processes, so that no process
+    // holds them all (on MPI_COMM_WORLD, the first member's would).
+    const int host = spread_ ? owner(members[k % members.size()].rank) : me_;
     for (std::size_t i = 0; i < n; ++i)
       if (waits[i] && members[i].end_time < release[i]) {
         if (host == me_) ++pag_.anomalies.inconsistent_collectives;
