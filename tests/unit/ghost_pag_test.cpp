@@ -164,3 +164,33 @@ TEST_CASE("the critical-path method over the parts of a spread PAG is the whole 
   for (const char* name : test::kSpreadRealTraces)
     require_cpm_over_parts_equals_whole(test::real_trace(name), PagOptions{}, {2, 3});
 }
+
+TEST_CASE("a spread PAG's hubs go round the processes", "[analysis][processes][pag]") {
+  // 12 ranks, an MPI_Allreduce of all of them per step: instance k's hub is on the process of its
+  // member k mod 12, so that two processes of 6 ranks host about half the hubs each (22 instances:
+  // 12 and 10), not all on the first member's process 0.
+  TempDir dir;
+  write_otf2(gen::generate_halo(test::spread_halo()), dir / "halo");
+  const Trace whole_trace = read_otf2(dir / "halo");
+  std::size_t instances = 0;
+  for (const CollectiveInstance& inst : whole_trace.collectives) instances += inst.complete && inst.count >= 2;
+  std::mutex mutex;
+  std::vector<std::size_t> hubs(2, 0);
+  test::on_processes(2, [&](ProcessGroup& group) {
+    const Trace trace = read_share(dir / "halo", group);
+    const Pag part = build_pag(trace, PagOptions{}, group);
+    std::uint32_t lanes_end = 1;  // the ranks' vertices; after them the hubs and the ghosts
+    for (Rank r = trace.share->first; r < trace.share->last; ++r)
+      lanes_end = std::max<std::uint32_t>(lanes_end, part.first_vertex[r] + trace.ranks[r].events.size());
+    std::set<std::uint32_t> ghosts;
+    for (const PagGhost& g : part.ghosts) ghosts.insert(g.vertex);
+    std::size_t mine = 0;
+    for (std::uint32_t v = lanes_end; v < part.graph.vertex_count; ++v) mine += !ghosts.count(v);
+    const std::lock_guard lock(mutex);
+    hubs[static_cast<std::size_t>(group.process())] = mine;
+  });
+  INFO("hubs " << hubs[0] << " and " << hubs[1] << " of " << instances << " instances");
+  CHECK(instances >= 20);
+  CHECK(hubs[0] + hubs[1] == instances);
+  for (const std::size_t h : hubs) CHECK(5 * h >= 2 * instances);
+}
