@@ -56,9 +56,6 @@ class RankActor {
   void spend(double seconds);
   bool starts_call(EventIndex i, EventIndex& last);
   EventIndex replay_call(EventIndex first, EventIndex last);
-  // Whether every message of the call's events [first, last] (its sends, receives, completed
-  // requests; a collective's members; MPI_Finalize's barrier without records: every rank) has its
-  // other side on this rank's host.
   // The call's sends, receives, completions and collectives, in event order.
   void post_operations(EventIndex first, EventIndex last, bool init);
   // Simulated times of the call's events: posting records at its enter, the rest at its end.

@@ -222,22 +222,26 @@ void setup_size_factors(World& w, const Platform& p) {
   w.size_factor = size_factors_by_rank(w, p, [&](Rank r) { return w.host_of_rank[r]->get_name(); });
 }
 
+// The host of the calibration inside hosts (Platform::intra_calibration) whose costs rank r takes:
+// node-(r mod H), H its hosts.
+std::string inside_host(const Platform& calibration, Rank r) {
+  return fmt::format("node-{}", r % std::max<std::uint32_t>(calibration.hosts, 1));
+}
+
 // The costs inside hosts from their calibration (Platform::intra_calibration); rank r has the size
-// factors of its host r mod H.
+// factors of its inside_host.
 void setup_inside(World& w, const Platform& p, const ReplayOptions& options) {
   if (!p.intra_calibration) return;
   const Platform& c = *p.intra_calibration;
   World::Inside in;
   in.prices = call_prices(w.trace, c.mpi);
   in.eager_threshold = options.eager_threshold.value_or(c.mpi.eager_threshold);
-  const std::uint32_t hosts = std::max<std::uint32_t>(c.hosts, 1);
-  in.size_factor = size_factors_by_rank(w, c, [&](Rank r) { return fmt::format("node-{}", r % hosts); });
+  in.size_factor = size_factors_by_rank(w, c, [&](Rank r) { return inside_host(c, r); });
   w.inside = std::move(in);
 }
 
-// Model-only replays: every call gets its class's typical cost from the platform, if it has any.
-// Model-only: every call's typical cost; a call whose messages stay on its host takes it from the
-// calibration inside hosts (rank r: its host r mod H's).
+// Model-only replays: every call gets its class's typical cost from the platform, if it has any; a
+// call whose messages stay on its host, from the calibration inside hosts (rank r: its inside_host's).
 void typical_costs(World& w, const Platform& platform) {
   const Platform* inside = w.inside ? platform.intra_calibration.get() : nullptr;
   if (platform.mpi.call_costs.empty() && !(inside && !inside->mpi.call_costs.empty())) return;
@@ -246,8 +250,7 @@ void typical_costs(World& w, const Platform& platform) {
   w.typical = typical_call_costs(w.trace, platform.mpi, hosts);
   if (inside) {
     std::vector<std::string> inside_hosts;
-    for (Rank r = 0; r < w.trace.rank_count(); ++r)
-      inside_hosts.push_back(fmt::format("node-{}", r % std::max<std::uint32_t>(inside->hosts, 1)));
+    for (Rank r = 0; r < w.trace.rank_count(); ++r) inside_hosts.push_back(inside_host(*inside, r));
     const auto on_host = typical_call_costs(w.trace, inside->mpi, inside_hosts);
     for (Rank r = 0; r < w.trace.rank_count(); ++r) {
       const RankTrace& rt = w.trace.ranks[r];
