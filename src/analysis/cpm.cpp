@@ -350,11 +350,19 @@ namespace {
 std::optional<Ticks> spread_tails(const Pag& pag, ProcessGroup& group, ChainTails& t) {
   Ticks longest = 0;
   const auto relax = [](Ticks& into, Ticks from, const Activity& a) { into = std::max(into, from + a.duration); };
-  const bool acyclic =
-      GhostSweep<Ticks, Sweep::Backward>(pag, kFirstVariant, group).run(relax, [&](std::uint32_t v, Ticks tail) {
-        if (t.kept(v)) t.tail[t.slot(v)] = tail;
-        longest = std::max(longest, tail);
-      });
+  const auto visit = [&](std::uint32_t v, Ticks tail) {
+    if (t.kept(v)) t.tail[t.slot(v)] = tail;
+    longest = std::max(longest, tail);
+  };
+  // Down a chain's inside (v + 1 to v): the tails only grow, unless a duration is kept aside.
+  const auto cross = [&](Ticks& carried, std::uint32_t lo, std::uint32_t hi) {
+    if (pag.graph.add_chain_durations(lo, hi, carried)) return;
+    for (std::uint32_t x = hi; x-- > lo;) {
+      longest = std::max(longest, carried);
+      carried += pag.graph.chain_duration_of(x);
+    }
+  };
+  const bool acyclic = GhostSweep<Ticks, Sweep::Backward>(pag, kFirstVariant, group).run(relax, visit, &t, cross);
   if (!acyclic) return std::nullopt;
   for (const std::string& part : all_gather(group, packed(longest)))
     longest = std::max(longest, Unpacker(part).get<Ticks>());
@@ -369,7 +377,7 @@ std::vector<bool> spread_zero_slack(const Pag& pag, ProcessGroup& group, const C
   std::vector<bool> zero(g.vertex_count, false);
   std::uint32_t gap = kNone;  // the first vertex of the gap being met
   const auto relax = [](Ticks& into, Ticks from, const Activity& a) { into = std::max(into, from + a.duration); };
-  GhostSweep<Ticks>(pag, kFirstVariant, group).run(relax, [&](std::uint32_t v, Ticks earliest) {
+  const auto visit = [&](std::uint32_t v, Ticks earliest) {
     if (t.kept(v)) {
       zero[v] = earliest + t.tail[t.slot(v)] == length;
       return;
@@ -379,7 +387,13 @@ std::vector<bool> spread_zero_slack(const Pag& pag, ProcessGroup& group, const C
     const bool critical = earliest + g.chain_duration_of(v) + t.tail[t.slot(v + 1)] == length;
     std::fill(zero.begin() + gap, zero.begin() + v + 1, critical);
     gap = kNone;
-  });
+  };
+  const auto cross = [&](Ticks& carried, std::uint32_t lo, std::uint32_t hi) {  // the gap's first vertices
+    if (gap == kNone) gap = lo;
+    if (!g.add_chain_durations(lo, hi, carried))
+      for (std::uint32_t x = lo; x < hi; ++x) carried += g.chain_duration_of(x);
+  };
+  GhostSweep<Ticks>(pag, kFirstVariant, group).run(relax, visit, &t, cross);
   return zero;
 }
 

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "wisp/analysis/cpm.hpp"  // ChainTails
 #include "wisp/analysis/pag.hpp"
 #include "wisp/error.hpp"
 #include "wisp/group/pack.hpp"
@@ -45,6 +46,16 @@ class GhostSweep {
   // false (on every process) if the dependencies form a cycle (rounds only; point to point hangs).
   template <typename Relax, typename Visit>
   bool run(Relax&& relax, Visit&& visit) {
+    return run(relax, visit, nullptr, [](Value&, std::uint32_t, std::uint32_t) {});
+  }
+  // The same, crossing a chain's inside at once: of the vertices `kept` does not keep (one chain in,
+  // one out, nothing explicit: kept_vertices()), all but the one next to the kept vertex the sweep
+  // meets after them are not visited; cross(Value& carried, lo, hi) applies the chains x -> x + 1,
+  // lo <= x < hi, to the value carried along them (forward, vertices lo..hi-1 are skipped; backward
+  // lo+1..hi). For passes that keep values at kept vertices only (the CPM's tails, the MBM's lanes).
+  template <typename Relax, typename Visit, typename Cross>
+  bool run(Relax&& relax, Visit&& visit, const ChainTails* kept, Cross&& cross) {
+    kept_ = kept;
     prepare();
     const auto process = [&](std::uint32_t v, const Value& value) {
       --left_;
@@ -84,7 +95,7 @@ class GhostSweep {
           if (transport_ == GhostTransport::PointToPoint && hub_met_ && bytes_ > 0) flush();
           const std::uint32_t lane = ready_lanes_.back();
           ready_lanes_.pop_back();
-          advance(lane, process);
+          advance(lane, process, cross);
         }
         if (transport_ == GhostTransport::PointToPoint && bytes_ >= round_bytes_) flush();
       }
@@ -181,12 +192,26 @@ class GhostSweep {
   }
 
   // The lane as far as it goes.
-  template <typename Process>
-  void advance(std::uint32_t lane, Process& process) {
+  template <typename Process, typename Cross>
+  void advance(std::uint32_t lane, Process& process, Cross& cross) {
     current_lane_ = lane;
     std::uint32_t& v = cursor_[lane];
     const auto [first, end] = lanes_[lane];
     while (kForward ? v < end : v != first - 1) {
+      if (kept_ != nullptr && !kept_->kept(v)) {  // inside a chain: v - 1 and v + 1 are in the lane
+        if constexpr (kForward) {
+          const std::uint32_t last = kept_->first_kept(v, end) - 1;  // visited: its chain may lead to stored
+          cross(carried_[lane], v, last);
+          left_ -= last - v;
+          v = last;
+        } else {
+          const std::uint32_t below = kept_->last_kept(first, v);
+          const std::uint32_t last = below == kNone ? first : below + 1;
+          cross(carried_[lane], last, v);
+          left_ -= v - last;
+          v = last;
+        }
+      }
       Value value{};
       if (rows().has_items(v)) {
         if (pending_[rows().index(v)] > 0) return;  // ready() brings it back
@@ -240,6 +265,7 @@ class GhostSweep {
 
   const Pag& pag_;
   const ActivityGraph& g_;
+  const ChainTails* kept_ = nullptr;  // run(): the vertices visited, the others crossed at once
   Variant variant_;
   ProcessGroup& group_;
   GhostTransport transport_;

@@ -296,13 +296,37 @@ std::vector<MbmRow> maximum_benefit(const ActivityGraph& g, const Cpm& cpm, cons
 std::vector<Ticks> mbm_all_of(const Pag& pag, const Cpm& cpm, const std::vector<CallpathId>& callpaths,
                               ProcessGroup& group, unsigned threads) {
   if (!pag.spread) return mbm_all_of(pag.graph, cpm, callpaths, threads);
+  const ActivityGraph& g = pag.graph;
   std::vector<Ticks> all(callpaths.size());
+  const ChainTails kept = kept_vertices(g);
   for (std::size_t i = 0; i < callpaths.size(); i += kLanes) {
     const std::size_t n = std::min(kLanes, callpaths.size() - i);
     const auto zeroed = zeroed_lanes<kLanes>(std::span(callpaths).subspan(i, n));
     Lanes length{};
     const ZeroLanes<kLanes> lanes{zeroed, length};
-    GhostSweep<Lanes>(pag, kFirstVariant, group).run(lanes, lanes);
+    // Along a chain's inside every lane adds the chain's duration but the lane zeroing its call
+    // path (lanes_by_runs()); values only grow unless a duration is kept aside (maybe negative).
+    const auto cross = [&](Lanes& carried, std::uint32_t lo, std::uint32_t hi) {
+      Ticks total = 0;
+      Lanes left_out{};
+      const auto add = [&] {
+        for (std::size_t j = 0; j < kLanes; ++j) carried[j] += total - left_out[j];
+        total = 0;
+        left_out = Lanes{};
+      };
+      for (std::uint32_t x = lo; x < hi; ++x) {
+        const Ticks d = g.chain_duration_of(x);
+        if (d < 0) {  // the value before a decrease may be the longest
+          add();
+          for (std::size_t j = 0; j < kLanes; ++j) length[j] = std::max(length[j], carried[j]);
+        }
+        total += d;
+        const CallpathId cp = g.chain_callpath_of(x);
+        for (std::size_t j = 0; j < kLanes; ++j) left_out[j] += cp == zeroed[j] ? d : 0;
+      }
+      add();
+    };
+    GhostSweep<Lanes>(pag, kFirstVariant, group).run(lanes, lanes, &kept, cross);
     for (const std::string& part : all_gather(group, packed(length))) {
       const auto theirs = Unpacker(part).get<Lanes>();
       for (std::size_t j = 0; j < n; ++j) length[j] = std::max(length[j], theirs[j]);
