@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
-#include <unordered_map>
 
 #include "analysis/ghost_sweep.hpp"
 #include "wisp/analysis/chain_sweep.hpp"  // chain_out_of_order()
@@ -397,10 +396,11 @@ std::vector<bool> spread_zero_slack(const Pag& pag, ProcessGroup& group, const C
   return zero;
 }
 
-// Where the walk of critical_path() goes on at another process: the key of the ghost it crossed
-// (the export ghost there), the lane the path is on; or, done, nowhere.
+// Where the walk of critical_path() goes on at another process: the export ghost there (its index,
+// PagGhost::peer of the import ghost the walk crossed here), the lane the path is on; or, done,
+// nowhere.
 struct WalkToken {
-  std::uint64_t key = 0;
+  std::uint32_t ghost = 0;
   std::uint32_t lane = kNone;
   std::uint8_t done = 0;
 };
@@ -412,16 +412,7 @@ struct WalkToken {
 template <typename EndsLast, typename Tight>
 std::vector<std::uint32_t> walk_critical(const Pag& pag, ProcessGroup& group, EndsLast&& ends_last, Tight&& tight) {
   const ActivityGraph& g = pag.graph;
-  std::unordered_map<std::uint32_t, std::uint32_t> ghost_at;   // vertex -> its ghost
-  std::unordered_map<std::uint64_t, std::uint32_t> export_of;  // key -> its export ghost's vertex
-  for (std::uint32_t k = 0; k < pag.ghosts.size(); ++k) {
-    ghost_at.emplace(pag.ghosts[k].vertex, k);
-    if (!pag.ghosts[k].import) export_of.emplace(pag.ghosts[k].key, pag.ghosts[k].vertex);
-  }
-  const auto ghost = [&](std::uint32_t v) -> const PagGhost* {
-    const auto it = ghost_at.find(v);
-    return it == ghost_at.end() ? nullptr : &pag.ghosts[it->second];
-  };
+  const auto ghost = [&](std::uint32_t v) { return pag.ghost_at(v); };
   const auto from_lane = [&](std::uint32_t u) {  // an import stands for its source, of that lane
     const PagGhost* gh = ghost(u);
     return gh != nullptr ? gh->lane : g.lane_of(u);
@@ -442,7 +433,7 @@ std::vector<std::uint32_t> walk_critical(const Pag& pag, ProcessGroup& group, En
   std::uint32_t v = holder == group.process() ? start : kNone;
   while (holder >= 0) {
     if (v == kNone) {  // the walk is elsewhere
-      const auto arrived = await_walk<WalkToken>(group, export_of);
+      const auto arrived = await_walk<WalkToken>(group, pag, false);
       if (!arrived) break;
       v = arrived->second;
       lane = arrived->first.lane;
@@ -455,7 +446,7 @@ std::vector<std::uint32_t> walk_critical(const Pag& pag, ProcessGroup& group, En
     path.push_back(best);
     v = g.activity(best).from;
     if (const PagGhost* gh = ghost(v); gh != nullptr && gh->import) {
-      group.send(gh->process, packed(WalkToken{gh->key, lane, 0}));
+      group.send(gh->process, packed(WalkToken{gh->peer, lane, 0}));
       v = kNone;
     } else if (g.lane_of(v) != kNone) {
       lane = g.lane_of(v);

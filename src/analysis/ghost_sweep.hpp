@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -156,7 +155,6 @@ class GhostSweep {
     for (std::size_t k = 0; k < pag_.ghosts.size(); ++k) {
       const PagGhost& gh = pag_.ghosts[k];
       ghost_of_[gh.vertex - lanes_end + 1] = static_cast<std::uint32_t>(k);
-      if (outside(gh.vertex) && gh.import == kForward) receiving_.emplace(gh.key, gh.vertex);
     }
     for (std::size_t i = 0; i < member.size(); ++i) {
       if (!member[i]) continue;
@@ -185,8 +183,8 @@ class GhostSweep {
     const std::uint32_t k = ghost_of_[v - lanes_end_ + 1];
     if (k == kNone || pag_.ghosts[k].import == kForward) return false;
     const PagGhost& gh = pag_.ghosts[k];
-    outbox_[static_cast<std::size_t>(gh.process)].put(gh.key).put(value);
-    bytes_ += sizeof(gh.key) + sizeof(Value);
+    outbox_[static_cast<std::size_t>(gh.process)].put(gh.peer).put(value);
+    bytes_ += sizeof(gh.peer) + sizeof(Value);
     ++sent_;
     return true;
   }
@@ -228,11 +226,9 @@ class GhostSweep {
   void receive(const std::string& message) {
     Unpacker in(message);
     while (!in.done()) {
-      const auto key = in.get<std::uint64_t>();
+      const auto ghost = in.get<std::uint32_t>();
       const Value value = in.get<Value>();
-      const auto it = receiving_.find(key);
-      if (it == receiving_.end()) throw Error("activity graph over processes: a value arrived for no ghost here");
-      arrived_.emplace_back(it->second, value);
+      arrived_.emplace_back(pag_.arrival(ghost, kForward), value);
     }
   }
   void flush() {
@@ -277,7 +273,6 @@ class GhostSweep {
   std::vector<std::uint32_t> ghost_of_;                         // per vertex outside lanes: its ghost (kNone)
   std::vector<Value> carried_;                                  // per lane
   std::vector<std::uint32_t> cursor_;                           // per lane: the next vertex
-  std::unordered_map<std::uint64_t, std::uint32_t> receiving_;  // key -> the ghost its value arrives at
   std::vector<std::uint32_t> ready_vertices_, ready_lanes_;
   std::vector<std::pair<std::uint32_t, Value>> arrived_;
   std::vector<Packer> outbox_;
@@ -289,18 +284,15 @@ class GhostSweep {
 
 // The walks over the parts (the critical path: cpm.cpp; the near-critical paths: near_critical.cpp)
 // go on in the part that holds the next vertex: their token (a trivially copyable Token with a
-// `key`, the ghost it crossed, and a `done` flag) goes to that process, and the process that ends
-// the walk tells every other.
-// Waits for the walk; returns its token and the vertex of this part's ghost of its key (a ghost of
-// `ghosts`: key -> vertex), or nullopt when the walk is over.
+// `ghost`, the other end's PagGhost::peer of the ghost it crossed, and a `done` flag) goes to that
+// process, and the process that ends the walk tells every other.
+// Waits for the walk; returns its token and the vertex of the ghost here it arrives at (an import
+// ghost if `import`, else an export one), or nullopt when the walk is over.
 template <typename Token>
-std::optional<std::pair<Token, std::uint32_t>> await_walk(
-    ProcessGroup& group, const std::unordered_map<std::uint64_t, std::uint32_t>& ghosts) {
+std::optional<std::pair<Token, std::uint32_t>> await_walk(ProcessGroup& group, const Pag& pag, bool import) {
   const auto token = Unpacker(group.receive()).template get<Token>();
   if (token.done) return std::nullopt;
-  const auto it = ghosts.find(token.key);
-  if (it == ghosts.end()) throw Error("activity graph over processes: a walk crossed to no ghost here");
-  return std::pair{token, it->second};
+  return std::pair{token, pag.arrival(token.ghost, import)};
 }
 template <typename Token>
 void end_walk(ProcessGroup& group) {

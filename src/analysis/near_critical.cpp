@@ -361,11 +361,11 @@ struct NoOffers {
   static constexpr bool kOffers = false;
 };
 
-// Where a walk goes on in another part: at the import ghost of `key`, with `taken` deviations
-// behind it, on leg `leg`; or it is over.
+// Where a walk goes on in another part: at its import ghost `ghost` (PagGhost::peer of the export
+// ghost it crossed), with `taken` deviations behind it, on leg `leg`; or it is over.
 struct WalkLeg {
-  std::uint64_t key = 0;
   std::uint64_t taken = 0;
+  std::uint32_t ghost = 0;
   std::uint32_t leg = 0;
   std::uint32_t done = 0;
 };
@@ -380,12 +380,12 @@ struct CallpathTime {
   Ticks time;
 };
 
-// The search over the parts of a spread graph, or a whole one (`part` 0 of one, no ghosts).
+// The search over the parts of a spread graph (`pag`), or a whole one (`part` 0 of one, no ghosts).
 class Search {
  public:
   Search(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& q, const std::vector<std::uint32_t>& critical,
-         unsigned threads, const std::vector<PagGhost>& ghosts, ProcessGroup& group)
-      : g_(g), cpm_(cpm), q_(q), group_(group), sums_(g) {
+         unsigned threads, const Pag* pag, ProcessGroup& group)
+      : g_(g), cpm_(cpm), q_(q), group_(group), pag_(pag), sums_(g) {
     const SearchBounds bounds = search_bounds(q, cpm.length);
     r_.critical_length = cpm.length;
     r_.successor = successors(g, cpm, critical, threads);
@@ -394,15 +394,10 @@ class Search {
     candidates_.set_capacity(target_ + 1);
     std::vector<bool> exports;
     std::vector<bool> imports;
-    if (!ghosts.empty()) {
+    if (pag != nullptr && !pag->ghosts.empty()) {
       exports.assign(g.vertex_count, false);
       imports.assign(g.vertex_count, false);
-      for (const PagGhost& gh : ghosts) (gh.import ? imports : exports)[gh.vertex] = true;
-      for (const PagGhost& gh : ghosts)
-        if (gh.import)
-          import_of_.emplace(gh.key, gh.vertex);
-        else
-          ghost_at_.emplace(gh.vertex, &gh);
+      for (const PagGhost& gh : pag->ghosts) (gh.import ? imports : exports)[gh.vertex] = true;
     }
     walker_.emplace(g, cpm, q, r_, part(), std::move(exports));
     offer_roots(critical, imports);
@@ -479,7 +474,7 @@ class Search {
     std::size_t taken = 0;
     for (;;) {
       if (v == kNone) {  // the walk is in another part
-        const auto arrived = await_walk<WalkLeg>(group_, import_of_);
+        const auto arrived = await_walk<WalkLeg>(group_, *pag_, true);
         if (!arrived) break;
         v = arrived->second;
         taken = arrived->first.taken;
@@ -487,8 +482,8 @@ class Search {
       }
       const std::uint32_t stop = walker_->walk(v, chain, taken, cost, add_time(), sink);
       if (walker_->is_export(stop)) {
-        const PagGhost& gh = *ghost_at_.at(stop);
-        group_.send(gh.process, packed(WalkLeg{gh.key, taken, sink.leg + 1, 0}));
+        const PagGhost& gh = *pag_->ghost_at(stop);
+        group_.send(gh.process, packed(WalkLeg{taken, gh.peer, sink.leg + 1, 0}));
         v = kNone;
         continue;
       }
@@ -523,13 +518,12 @@ class Search {
   const Cpm& cpm_;
   const NearCriticalQuery& q_;
   ProcessGroup& group_;
+  const Pag* pag_;  // spread: the part searched
   NearCriticalPaths r_;
   std::size_t target_ = 0;
   BoundedCandidates candidates_;
   CallpathSums sums_;
   std::optional<PathWalker> walker_;
-  std::unordered_map<std::uint64_t, std::uint32_t> import_of_;   // key -> its import ghost
-  std::unordered_map<std::uint32_t, const PagGhost*> ghost_at_;  // export ghost vertex -> its ghost
 };
 
 }  // namespace
@@ -541,14 +535,14 @@ NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, co
 NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& q,
                                       const std::vector<std::uint32_t>& critical, unsigned threads) {
   SoloProcess alone;
-  return Search(g, cpm, q, critical, threads, {}, alone).run();
+  return Search(g, cpm, q, critical, threads, nullptr, alone).run();
 }
 
 NearCriticalPaths near_critical_paths(const Pag& pag, const Cpm& cpm, const NearCriticalQuery& q,
                                       const std::vector<std::uint32_t>& critical, ProcessGroup& group,
                                       unsigned threads) {
   if (!pag.spread) return near_critical_paths(pag.graph, cpm, q, critical, threads);
-  return Search(pag.graph, cpm, q, critical, threads, pag.ghosts, group).run();
+  return Search(pag.graph, cpm, q, critical, threads, &pag, group).run();
 }
 
 std::vector<std::uint32_t> path_activities(const ActivityGraph& g, const NearCriticalPaths& paths, std::size_t index) {

@@ -90,6 +90,7 @@ class Builder {
       add_rank_activities(r);
     }
     add_exports_before(trace_.rank_count());
+    if (spread_) pair_ghosts();
     cached_rank_ = kNone;
     rank_ticks_ = {};
     p2p_vertex_ = {};
@@ -399,8 +400,42 @@ class Builder {
   // A ghost vertex (at the other end's time if it is an import: the start time of its activity).
   std::uint32_t ghost(std::uint64_t key, int process, Rank lane, Ticks t, bool import) {
     const std::uint32_t v = new_vertex(t, kNone);
-    pag_.ghosts.push_back({key, v, process, lane, import});
+    pag_.ghosts.push_back({v, process, lane, kNone, import});
+    ghost_keys_.push_back(key);
     return v;
+  }
+
+  // Each ghost learns where the other end of its crossing (the ghost of the same key there) stands
+  // in that process's list (PagGhost::peer), so that the values and walks that cross name it.
+  void pair_ghosts() {
+    std::vector<PagGhost>& ghosts = pag_.ghosts;
+    const std::vector<std::uint64_t>& keys = ghost_keys_;
+    std::vector<Packer> out(static_cast<std::size_t>(group_->processes()));
+    for (std::uint32_t k = 0; k < ghosts.size(); ++k)
+      out[static_cast<std::size_t>(ghosts[k].process)].put(keys[k]).put(k);
+    std::vector<std::string> packets;
+    for (Packer& p : out) packets.push_back(p.take());
+    std::vector<std::uint32_t> by_key(ghosts.size());  // by (process, key)
+    for (std::uint32_t k = 0; k < by_key.size(); ++k) by_key[k] = k;
+    const auto place = [&](std::uint32_t k) { return std::pair(ghosts[k].process, keys[k]); };
+    std::sort(by_key.begin(), by_key.end(), [&](std::uint32_t a, std::uint32_t b) { return place(a) < place(b); });
+    std::size_t paired = 0;
+    const std::vector<std::string> in = group_->exchange(std::move(packets));
+    for (std::size_t p = 0; p < in.size(); ++p) {
+      for (Unpacker u(in[p]); !u.done();) {
+        const auto key = u.get<std::uint64_t>();
+        const auto theirs = u.get<std::uint32_t>();
+        const std::pair<int, std::uint64_t> wanted(static_cast<int>(p), key);
+        const auto it = std::lower_bound(by_key.begin(), by_key.end(), wanted,
+                                         [&](std::uint32_t a, const auto& x) { return place(a) < x; });
+        if (it == by_key.end() || place(*it) != wanted || ghosts[*it].peer != kNone)
+          throw Error(fmt::format("activity graph over processes: a ghost of process {} has no other end here", p));
+        ghosts[*it].peer = theirs;
+        ++paired;
+      }
+    }
+    if (paired != ghosts.size()) throw Error("activity graph over processes: a ghost here has no other end");
+    ghost_keys_ = {};
   }
 
   // An activity from here to a vertex on another process, added where the whole graph has it:
@@ -726,6 +761,7 @@ class Builder {
   bool spread_;
   std::vector<RankShare> shares_;
   int me_ = 0;
+  std::vector<std::uint64_t> ghost_keys_;                           // per ghost until pair_ghosts(): its crossing's key
   std::unordered_map<std::uint32_t, SideFact> remote_sides_;        // by message: the side on another process
   std::vector<std::vector<std::pair<EventIndex, Ticks>>> targets_;  // exchange_sides(): per local side
   std::vector<Export> exports_;
@@ -745,6 +781,18 @@ class Builder {
 };
 
 }  // namespace
+
+const PagGhost* Pag::ghost_at(std::uint32_t v) const {
+  const auto it = std::lower_bound(ghosts.begin(), ghosts.end(), v,
+                                   [](const PagGhost& g, std::uint32_t x) { return g.vertex < x; });
+  return it != ghosts.end() && it->vertex == v ? &*it : nullptr;
+}
+
+std::uint32_t Pag::arrival(std::uint32_t ghost, bool import) const {
+  if (ghost >= ghosts.size() || ghosts[ghost].import != import)
+    throw Error("activity graph over processes: a value or a walk arrived for no ghost here");
+  return ghosts[ghost].vertex;
+}
 
 Pag build_pag(const Trace& trace, const PagOptions& options) {
   Pag pag;

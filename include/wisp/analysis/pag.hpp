@@ -68,13 +68,13 @@ struct PagAnomalies {
 // A trace spread over processes: a vertex that stands for the other process's end of an explicit
 // activity that crosses (a ghost). The activity itself, with its duration and call path, is the
 // one into its target (an import ghost's, on the target's process); on the source's process an
-// activity of zero duration leads to an export ghost. Both ghosts of a crossing carry its key.
+// activity of zero duration leads to an export ghost. The two ghosts of a crossing know each other.
 struct PagGhost {
-  std::uint64_t key = 0;
   std::uint32_t vertex = 0;
-  int process = 0;      // the other end's
-  Rank lane = kNone;    // the other end's rank (kNone: a synchronisation vertex)
-  bool import = false;  // the activity comes from there (a root here), else goes there (a leaf here)
+  int process = 0;             // the other end's
+  Rank lane = kNone;           // the other end's rank (kNone: a synchronisation vertex)
+  std::uint32_t peer = kNone;  // the other end: its index in that process's Pag::ghosts
+  bool import = false;         // the activity comes from there (a root here), else goes there (a leaf here)
 };
 
 // How values cross the ghosts in a sweep of a graph spread over processes: point to point (a
@@ -113,6 +113,11 @@ struct Pag {
   std::uint64_t tight = 0;
 
   std::uint32_t vertex(Rank r, EventIndex e) const { return first_vertex[r] + e; }
+  // Spread: the ghost at vertex v, nullptr if v is none (ghosts are listed in vertex order).
+  const PagGhost* ghost_at(std::uint32_t v) const;
+  // Spread: the ghost a value or a walk crossing from another process arrives at, by its index
+  // here (PagGhost::peer there): an import ghost if `import`, else an export ghost; throws if none.
+  std::uint32_t arrival(std::uint32_t ghost, bool import) const;
   double seconds(Ticks t) const { return static_cast<double>(t) / ticks_per_second; }
   std::uint64_t memory_bytes() const;
 };
