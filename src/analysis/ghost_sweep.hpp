@@ -43,6 +43,7 @@ class GhostSweep {
   // relax(Value& into, const Value& from, const Activity& a), visit(v, const Value& value) as in
   // chain_sweep(); backward, `into` is the value of a's source and `from` its target's.
   // false (on every process) if the dependencies form a cycle (rounds only; point to point hangs).
+  // Each run is a sweep of its own (the MBM's passes); what does not change between them is kept.
   template <typename Relax, typename Visit>
   bool run(Relax&& relax, Visit&& visit) {
     return run(relax, visit, nullptr, [](Value&, std::uint32_t, std::uint32_t) {});
@@ -127,44 +128,57 @@ class GhostSweep {
     return static_cast<std::uint32_t>(after - lanes_.begin() - 1);
   }
 
-  // Counts every vertex's explicit activities in (backward: out); readies the vertices outside
-  // lanes that wait for none, except the ghosts whose value comes from another process.
-  void prepare() {
-    stored_.assign(rows().nonempty_count(), Value{});
-    pending_.assign(rows().nonempty_count(), 0);
+  bool in_lanes(std::uint32_t v) const { return !lanes_.empty() && v >= lanes_.front().first && v < lanes_end_; }
+
+  // Once per sweep object: the lanes, the ghosts by vertex, the vertices outside lanes (the start,
+  // hubs, ghosts) that the variant's activities join.
+  void lay_out() {
+    if (laid_out_) return;
+    laid_out_ = true;
     for (std::size_t k = 0; k < g_.lanes.size(); ++k) {  // a rank's vertices are one run
       if (g_.lanes[k].lane == kNone) continue;
       lanes_.push_back({g_.lanes[k].first, k + 1 < g_.lanes.size() ? g_.lanes[k + 1].first : g_.vertex_count});
     }
-    const std::uint32_t lanes_end = lanes_.empty() ? 1 : lanes_.back().second;
-    lanes_end_ = lanes_end;
+    lanes_end_ = lanes_.empty() ? 1 : lanes_.back().second;
+    std::vector<std::uint8_t> member(g_.vertex_count - lanes_end_ + 1, 0);
+    const auto slot = [&](std::uint32_t v) { return v == 0 ? 0 : v - lanes_end_ + 1; };
+    for (const Activity& a : g_.activities) {
+      if (!(a.variants & variant_)) continue;
+      if (!in_lanes(a.from)) member[slot(a.from)] = 1;
+      if (!in_lanes(a.to)) member[slot(a.to)] = 1;
+    }
+    ghost_of_.assign(member.size(), kNone);
+    for (std::size_t k = 0; k < pag_.ghosts.size(); ++k)
+      ghost_of_[slot(pag_.ghosts[k].vertex)] = static_cast<std::uint32_t>(k);
+    for (std::size_t i = 0; i < member.size(); ++i)
+      if (member[i]) outside_.push_back(i == 0 ? 0 : static_cast<std::uint32_t>(i + lanes_end_ - 1));
+  }
+
+  // Per run: counts every vertex's explicit activities in (backward: out); readies the vertices
+  // outside lanes that wait for none, except the ghosts whose value comes from another process.
+  void prepare() {
+    lay_out();
+    stored_.assign(rows().nonempty_count(), Value{});
+    pending_.assign(rows().nonempty_count(), 0);
+    for (const Activity& a : g_.activities)
+      if (a.variants & variant_) ++pending_[rows().index(kForward ? a.to : a.from)];
     cursor_.resize(lanes_.size());
     for (std::size_t l = 0; l < lanes_.size(); ++l) cursor_[l] = kForward ? lanes_[l].first : lanes_[l].second - 1;
-    std::vector<std::uint8_t> member(g_.vertex_count - lanes_end + 1, 0);  // the start, hubs, ghosts: in the variant
-    const auto outside = [&](std::uint32_t v) -> std::uint8_t& { return member[v == 0 ? 0 : v - lanes_end + 1]; };
-    for (std::size_t k = 0; k < g_.activities.size(); ++k) {
-      const Activity& a = g_.activities[k];
-      if (!(a.variants & variant_)) continue;
-      ++pending_[rows().index(kForward ? a.to : a.from)];
-      if (lane_of_vertex(a.from) == kNone) outside(a.from) = 1;
-      if (lane_of_vertex(a.to) == kNone) outside(a.to) = 1;
-    }
-    left_ = 0;
+    left_ = outside_.size();
     for (const auto& lane : lanes_) left_ += lane.second - lane.first;
-    ghost_of_.assign(member.size(), kNone);
-    for (std::size_t k = 0; k < pag_.ghosts.size(); ++k) {
-      const PagGhost& gh = pag_.ghosts[k];
-      ghost_of_[gh.vertex - lanes_end + 1] = static_cast<std::uint32_t>(k);
-    }
-    for (std::size_t i = 0; i < member.size(); ++i) {
-      if (!member[i]) continue;
-      ++left_;
-      const std::uint32_t v = i == 0 ? 0 : static_cast<std::uint32_t>(i + lanes_end - 1);
-      const bool receives = ghost_of_[i] != kNone && pag_.ghosts[ghost_of_[i]].import == kForward;
+    ready_vertices_.clear();
+    ready_lanes_.clear();
+    arrived_.clear();
+    for (const std::uint32_t v : outside_) {
+      const std::uint32_t k = ghost_of_[v == 0 ? 0 : v - lanes_end_ + 1];
+      const bool receives = k != kNone && pag_.ghosts[k].import == kForward;
       if (!receives && !(rows().has_items(v) && pending_[rows().index(v)] > 0)) ready(v);
     }
     carried_.assign(lanes_.size(), Value{});
-    outbox_.resize(static_cast<std::size_t>(group_.processes()));
+    outbox_.assign(static_cast<std::size_t>(group_.processes()), Packer());
+    bytes_ = 0;
+    sent_ = 0;
+    hub_met_ = false;
     for (std::size_t l = lanes_.size(); l-- > 0;) ready_lanes_.push_back(static_cast<std::uint32_t>(l));
   }
 
@@ -270,9 +284,11 @@ class GhostSweep {
   std::vector<std::uint32_t> pending_;                          // the same: those not relaxed yet
   std::vector<std::pair<std::uint32_t, std::uint32_t>> lanes_;  // local ranks' vertices [first, end)
   std::uint32_t lanes_end_ = 1;                                 // the start, hubs and ghosts: 0 and from here on
-  std::vector<std::uint32_t> ghost_of_;                         // per vertex outside lanes: its ghost (kNone)
-  std::vector<Value> carried_;                                  // per lane
-  std::vector<std::uint32_t> cursor_;                           // per lane: the next vertex
+  bool laid_out_ = false;
+  std::vector<std::uint32_t> ghost_of_;  // per vertex outside lanes: its ghost (kNone)
+  std::vector<std::uint32_t> outside_;   // the vertices outside lanes of the variant
+  std::vector<Value> carried_;           // per lane
+  std::vector<std::uint32_t> cursor_;    // per lane: the next vertex
   std::vector<std::uint32_t> ready_vertices_, ready_lanes_;
   std::vector<std::pair<std::uint32_t, Value>> arrived_;
   std::vector<Packer> outbox_;

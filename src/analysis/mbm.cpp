@@ -299,6 +299,7 @@ std::vector<Ticks> mbm_all_of(const Pag& pag, const Cpm& cpm, const std::vector<
   const ActivityGraph& g = pag.graph;
   std::vector<Ticks> all(callpaths.size());
   const ChainTails kept = kept_vertices(g);
+  GhostSweep<Lanes> sweep(pag, kFirstVariant, group);
   for (std::size_t i = 0; i < callpaths.size(); i += kLanes) {
     const std::size_t n = std::min(kLanes, callpaths.size() - i);
     const auto zeroed = zeroed_lanes<kLanes>(std::span(callpaths).subspan(i, n));
@@ -326,7 +327,7 @@ std::vector<Ticks> mbm_all_of(const Pag& pag, const Cpm& cpm, const std::vector<
       }
       add();
     };
-    GhostSweep<Lanes>(pag, kFirstVariant, group).run(lanes, lanes, &kept, cross);
+    sweep.run(lanes, lanes, &kept, cross);
     for (const std::string& part : all_gather(group, packed(length))) {
       const auto theirs = Unpacker(part).get<Lanes>();
       for (std::size_t j = 0; j < n; ++j) length[j] = std::max(length[j], theirs[j]);

@@ -71,24 +71,22 @@ void require_glued_equals_whole(const fs::path& path, const PagOptions& options,
           const auto relax = [](Ticks& into, Ticks from, const Activity& a) {
             into = std::max(into, from + a.duration);
           };
-          REQUIRE(GhostSweep<Ticks>(part, variant, group, transport, 1).run(relax, [&](std::uint32_t v, Ticks e) {
-            earliest[v] = e;
-          }));
-          REQUIRE(GhostSweep<Ticks, Sweep::Backward>(part, variant, group, transport, 1)
-                      .run(relax, [&](std::uint32_t v, Ticks t) { tail[v] = t; }));
-          // Crossing a chain's inside at once: the same values where visited; skipped are the vertices
-          // not kept whose next (backward: previous) vertex is not kept either.
+          GhostSweep<Ticks> forward(part, variant, group, transport, 1);
+          GhostSweep<Ticks, Sweep::Backward> backward(part, variant, group, transport, 1);
+          REQUIRE(forward.run(relax, [&](std::uint32_t v, Ticks e) { earliest[v] = e; }));
+          REQUIRE(backward.run(relax, [&](std::uint32_t v, Ticks t) { tail[v] = t; }));
+          // Crossing a chain's inside at once (the same sweeps run again): the same values where
+          // visited; skipped are the vertices not kept whose next (backward: previous) vertex is not
+          // kept either.
           const ChainTails kept = kept_vertices(part.graph);
           const auto cross = [&](Ticks& carried, std::uint32_t lo, std::uint32_t hi) {
             for (std::uint32_t x = lo; x < hi; ++x) carried += part.graph.chain_duration_of(x);
           };
           std::vector<Ticks> early(part.graph.vertex_count, -1), late(part.graph.vertex_count, -1);
-          REQUIRE(GhostSweep<Ticks>(part, variant, group, transport, 1)
-                      .run(
-                          relax, [&](std::uint32_t v, Ticks e) { early[v] = e; }, &kept, cross));
-          REQUIRE(GhostSweep<Ticks, Sweep::Backward>(part, variant, group, transport, 1)
-                      .run(
-                          relax, [&](std::uint32_t v, Ticks t) { late[v] = t; }, &kept, cross));
+          REQUIRE(forward.run(
+              relax, [&](std::uint32_t v, Ticks e) { early[v] = e; }, &kept, cross));
+          REQUIRE(backward.run(
+              relax, [&](std::uint32_t v, Ticks t) { late[v] = t; }, &kept, cross));
           std::string& w = wrong[static_cast<std::size_t>(group.process())];
           for (Rank r = trace.share->first; r < trace.share->last; ++r)
             for (EventIndex i = 0; i < trace.ranks[r].events.size(); ++i) {
