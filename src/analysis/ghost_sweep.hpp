@@ -3,8 +3,8 @@
 // paths from the start: relax into an activity's target) or backward (longest paths to the end:
 // relax into its source). Each rank's vertices are met in their order (backward: from the last), a
 // vertex once every activity into it (backward: out of it) has been relaxed; the value reaching a
-// ghost that stands for a vertex of another process goes there, to the ghost of the same key, and
-// is relaxed on from it. Internal to the analysis layer.
+// ghost that stands for a vertex of another process goes there, to the other end of its crossing
+// (PagGhost::peer), and is relaxed on from it. Internal to the analysis layer.
 #pragma once
 
 #include <algorithm>
@@ -191,7 +191,7 @@ class GhostSweep {
     ready_vertices_.push_back(v);
   }
 
-  // A ghost whose value goes to the other process's ghost of its key: sends it (true).
+  // A ghost whose value goes to the other end of its crossing, on another process: sends it (true).
   bool send(std::uint32_t v, const Value& value) {
     if (v < lanes_end_) return false;
     const std::uint32_t k = ghost_of_[v - lanes_end_ + 1];

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <compare>
 #include <limits>
 #include <unordered_map>
 
@@ -408,34 +409,35 @@ class Builder {
   // Each ghost learns where the other end of its crossing (the ghost of the same key there) stands
   // in that process's list (PagGhost::peer), so that the values and walks that cross name it.
   void pair_ghosts() {
-    std::vector<PagGhost>& ghosts = pag_.ghosts;
-    const std::vector<std::uint64_t>& keys = ghost_keys_;
+    struct Place {
+      int process;
+      std::uint64_t key;
+      std::uint32_t ghost;
+      auto operator<=>(const Place&) const = default;
+    };
+    std::vector<Place> places(pag_.ghosts.size());
+    for (std::uint32_t k = 0; k < places.size(); ++k) places[k] = {pag_.ghosts[k].process, ghost_keys_[k], k};
+    ghost_keys_ = {};
+    std::sort(places.begin(), places.end());  // both ends list a pair's crossings in key order
+    const auto same = [](const Place& a, const Place& b) { return a.process == b.process && a.key == b.key; };
+    if (std::adjacent_find(places.begin(), places.end(), same) != places.end())
+      throw Error("activity graph over processes: two ghosts here stand for one crossing");
     std::vector<Packer> out(static_cast<std::size_t>(group_->processes()));
-    for (std::uint32_t k = 0; k < ghosts.size(); ++k)
-      out[static_cast<std::size_t>(ghosts[k].process)].put(keys[k]).put(k);
+    for (const Place& x : places) out[static_cast<std::size_t>(x.process)].put(x.key).put(x.ghost);
     std::vector<std::string> packets;
     for (Packer& p : out) packets.push_back(p.take());
-    std::vector<std::uint32_t> by_key(ghosts.size());  // by (process, key)
-    for (std::uint32_t k = 0; k < by_key.size(); ++k) by_key[k] = k;
-    const auto place = [&](std::uint32_t k) { return std::pair(ghosts[k].process, keys[k]); };
-    std::sort(by_key.begin(), by_key.end(), [&](std::uint32_t a, std::uint32_t b) { return place(a) < place(b); });
-    std::size_t paired = 0;
     const std::vector<std::string> in = group_->exchange(std::move(packets));
+    auto mine = places.begin();
     for (std::size_t p = 0; p < in.size(); ++p) {
-      for (Unpacker u(in[p]); !u.done();) {
+      for (Unpacker u(in[p]); !u.done(); ++mine) {
         const auto key = u.get<std::uint64_t>();
         const auto theirs = u.get<std::uint32_t>();
-        const std::pair<int, std::uint64_t> wanted(static_cast<int>(p), key);
-        const auto it = std::lower_bound(by_key.begin(), by_key.end(), wanted,
-                                         [&](std::uint32_t a, const auto& x) { return place(a) < x; });
-        if (it == by_key.end() || place(*it) != wanted || ghosts[*it].peer != kNone)
+        if (mine == places.end() || mine->process != static_cast<int>(p) || mine->key != key)
           throw Error(fmt::format("activity graph over processes: a ghost of process {} has no other end here", p));
-        ghosts[*it].peer = theirs;
-        ++paired;
+        pag_.ghosts[mine->ghost].peer = theirs;
       }
     }
-    if (paired != ghosts.size()) throw Error("activity graph over processes: a ghost here has no other end");
-    ghost_keys_ = {};
+    if (mine != places.end()) throw Error("activity graph over processes: a ghost here has no other end");
   }
 
   // An activity from here to a vertex on another process, added where the whole graph has it:
