@@ -353,7 +353,8 @@ std::optional<Ticks> spread_tails(const Pag& pag, ProcessGroup& group, ChainTail
     if (t.kept(v)) t.tail[t.slot(v)] = tail;
     longest = std::max(longest, tail);
   };
-  // Down a chain's inside (v + 1 to v): the tails only grow, unless a duration is kept aside.
+  // Back along a chain's inside (from hi down to lo): the tails only grow there, unless a duration
+  // is kept aside (it may be negative), so the longest is met at a visited vertex.
   const auto cross = [&](Ticks& carried, std::uint32_t lo, std::uint32_t hi) {
     if (pag.graph.add_chain_durations(lo, hi, carried)) return;
     for (std::uint32_t x = hi; x-- > lo;) {
