@@ -87,7 +87,7 @@ class GhostSweep {
         } else if (!ready_vertices_.empty()) {
           const std::uint32_t v = ready_vertices_.back();
           ready_vertices_.pop_back();
-          hub_met_ = hub_met_ || (v != 0 && ghost_of_[v - lanes_end_ + 1] == kNone);
+          hub_met_ = hub_met_ || (v != 0 && ghost_of_[outside_slot(v)] == kNone);
           process(v, rows().has_items(v) ? stored_[rows().index(v)] : Value{});
         } else {
           // Point to point, a hub's values (other processes wait for them to go on) go before this
@@ -122,13 +122,18 @@ class GhostSweep {
 
   // The lane holding vertex v (kNone: the start, a hub or a ghost).
   std::uint32_t lane_of_vertex(std::uint32_t v) const {
-    if (lanes_.empty() || v < lanes_.front().first || v >= lanes_.back().second) return kNone;
+    if (!in_lanes(v)) return kNone;
     const auto after = std::upper_bound(lanes_.begin(), lanes_.end(), v,
                                         [](std::uint32_t x, const auto& lane) { return x < lane.first; });
     return static_cast<std::uint32_t>(after - lanes_.begin() - 1);
   }
 
   bool in_lanes(std::uint32_t v) const { return !lanes_.empty() && v >= lanes_.front().first && v < lanes_end_; }
+  // A vertex outside lanes (the start, a hub, a ghost) as an index of ghost_of_, and back.
+  std::uint32_t outside_slot(std::uint32_t v) const { return v == 0 ? 0 : v - lanes_end_ + 1; }
+  std::uint32_t outside_vertex(std::size_t slot) const {
+    return slot == 0 ? 0 : static_cast<std::uint32_t>(slot + lanes_end_ - 1);
+  }
 
   // Once per sweep object: the lanes, the ghosts by vertex, the vertices outside lanes (the start,
   // hubs, ghosts) that the variant's activities join.
@@ -141,17 +146,16 @@ class GhostSweep {
     }
     lanes_end_ = lanes_.empty() ? 1 : lanes_.back().second;
     std::vector<std::uint8_t> member(g_.vertex_count - lanes_end_ + 1, 0);
-    const auto slot = [&](std::uint32_t v) { return v == 0 ? 0 : v - lanes_end_ + 1; };
     for (const Activity& a : g_.activities) {
       if (!(a.variants & variant_)) continue;
-      if (!in_lanes(a.from)) member[slot(a.from)] = 1;
-      if (!in_lanes(a.to)) member[slot(a.to)] = 1;
+      if (!in_lanes(a.from)) member[outside_slot(a.from)] = 1;
+      if (!in_lanes(a.to)) member[outside_slot(a.to)] = 1;
     }
     ghost_of_.assign(member.size(), kNone);
     for (std::size_t k = 0; k < pag_.ghosts.size(); ++k)
-      ghost_of_[slot(pag_.ghosts[k].vertex)] = static_cast<std::uint32_t>(k);
+      ghost_of_[outside_slot(pag_.ghosts[k].vertex)] = static_cast<std::uint32_t>(k);
     for (std::size_t i = 0; i < member.size(); ++i)
-      if (member[i]) outside_.push_back(i == 0 ? 0 : static_cast<std::uint32_t>(i + lanes_end_ - 1));
+      if (member[i]) outside_.push_back(outside_vertex(i));
   }
 
   // Per run: counts every vertex's explicit activities in (backward: out); readies the vertices
@@ -170,7 +174,7 @@ class GhostSweep {
     ready_lanes_.clear();
     arrived_.clear();
     for (const std::uint32_t v : outside_) {
-      const std::uint32_t k = ghost_of_[v == 0 ? 0 : v - lanes_end_ + 1];
+      const std::uint32_t k = ghost_of_[outside_slot(v)];
       const bool receives = k != kNone && pag_.ghosts[k].import == kForward;
       if (!receives && !(rows().has_items(v) && pending_[rows().index(v)] > 0)) ready(v);
     }
@@ -194,7 +198,7 @@ class GhostSweep {
   // A ghost whose value goes to the other end of its crossing, on another process: sends it (true).
   bool send(std::uint32_t v, const Value& value) {
     if (v < lanes_end_) return false;
-    const std::uint32_t k = ghost_of_[v - lanes_end_ + 1];
+    const std::uint32_t k = ghost_of_[outside_slot(v)];
     if (k == kNone || pag_.ghosts[k].import == kForward) return false;
     const PagGhost& gh = pag_.ghosts[k];
     outbox_[static_cast<std::size_t>(gh.process)].put(gh.peer).put(value);
