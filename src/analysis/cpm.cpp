@@ -13,33 +13,6 @@
 
 namespace wisp {
 
-Cpm critical_path_method(const ActivityGraph& g) {
-  Cpm cpm;
-  cpm.length = longest_path(
-      g, [](const Activity& a) { return a.duration; }, cpm.earliest);
-  cpm.latest.assign(g.vertex_count, cpm.length);
-  g.for_each_in_reverse_order([&](std::uint32_t v) {
-    Ticks latest = cpm.length;
-    g.for_each_outgoing(
-        v, [&](std::uint32_t, const Activity& act) { latest = std::min(latest, cpm.latest[act.to] - act.duration); });
-    cpm.latest[v] = latest;
-  });
-  return cpm;
-}
-
-ActivityTimes activity_times(const ActivityGraph& g, const Cpm& cpm, std::uint32_t activity) {
-  const Activity a = g.activity(activity);
-  ActivityTimes t;
-  t.es = cpm.earliest[a.from];
-  t.ef = t.es + a.duration;
-  t.lf = cpm.latest[a.to];
-  t.ls = t.lf - a.duration;
-  t.total_slack = t.ls - t.es;
-  const Ticks successors_start = g.is_leaf(a.to) ? cpm.length : cpm.earliest[a.to];
-  t.free_slack = successors_start - t.ef;
-  return t;
-}
-
 // Word by word: kept = no chain out, or no chain in, or a mark in either index (ChainTails::keeps).
 ChainTails kept_vertices(const ActivityGraph& g) {
   ChainTails t;
@@ -62,7 +35,7 @@ ChainTails kept_vertices(const ActivityGraph& g) {
 
 namespace {
 
-// Rank of an incoming activity by the tie rule of critical_path(): lower is preferred.
+// Rank of an incoming activity by the tie rule of the critical path (critical_path_method()): lower is preferred.
 struct Preference {
   int local;               // 0: local activity
   int same_lane;           // 0: from the lane the path is on
@@ -71,7 +44,7 @@ struct Preference {
   auto operator<=>(const Preference&) const = default;
 };
 
-// The leaf the walk of critical_path() starts at: of the lowest lane, among those ending last
+// The leaf the critical path's walk starts at: of the lowest lane, among those ending last
 // (`ends_last(u)`: u's earliest time is the length); `skip(u)`: not a vertex of the whole graph.
 template <typename EndsLast, typename Skip>
 std::uint32_t walk_start(const ActivityGraph& g, EndsLast&& ends_last, Skip&& skip) {
@@ -106,7 +79,7 @@ std::uint32_t step_back(const ActivityGraph& g, std::uint32_t v, std::uint32_t l
   return best;
 }
 
-// The walk of critical_path() in one graph, from its start to a root; the path root to leaf.
+// The critical path's walk in one graph, from its start to a root; the path root to leaf.
 template <typename EndsLast, typename Tight>
 std::vector<std::uint32_t> walk_critical(const ActivityGraph& g, EndsLast&& ends_last, Tight&& tight) {
   std::vector<std::uint32_t> path;
@@ -123,16 +96,6 @@ std::vector<std::uint32_t> walk_critical(const ActivityGraph& g, EndsLast&& ends
   std::reverse(path.begin(), path.end());
   return path;
 }
-
-}  // namespace
-
-std::vector<std::uint32_t> critical_path(const ActivityGraph& g, const Cpm& cpm) {
-  return walk_critical(
-      g, [&](std::uint32_t u) { return cpm.earliest[u] == cpm.length; },
-      [&](const Activity& act, std::uint32_t v) { return cpm.earliest[act.from] + act.duration == cpm.earliest[v]; });
-}
-
-namespace {
 
 // The first variant's explicit activities as the CPM's passes read them: where each goes and how
 // long it takes, in the out index's order (by source), 16 bytes each. A pass then reads them in
@@ -397,7 +360,7 @@ std::vector<bool> spread_zero_slack(const Pag& pag, ProcessGroup& group, const C
   return zero;
 }
 
-// Where the walk of critical_path() goes on at another process: the export ghost there (its index,
+// Where the critical path's walk goes on at another process: the export ghost there (its index,
 // PagGhost::peer of the import ghost the walk crossed here), the lane the path is on; or, done,
 // nowhere.
 struct WalkToken {
@@ -406,7 +369,7 @@ struct WalkToken {
   std::uint8_t done = 0;
 };
 
-// The walk of critical_path() over the parts: each process walks its own and hands the walk on at
+// The critical path's walk over the parts: each process walks its own and hands the walk on at
 // an import ghost to the process of the activity's source, which goes on from the export ghost of
 // the same key; the process that reaches a root tells the others. Here: the activities of the path
 // that lie in this part (the stand-ins into export ghosts included), root to leaf.

@@ -25,18 +25,6 @@ Ticks mbm_k(const NearCriticalPaths& paths, CallpathId callpath, std::size_t k) 
   return best;
 }
 
-Ticks mbm_all(const ActivityGraph& g, const Cpm& cpm, CallpathId callpath) {
-  std::vector<Ticks> stored;
-  Ticks zeroed = 0;
-  chain_sweep(
-      g, kFirstVariant, stored,
-      [callpath](Ticks& f, Ticks e, const Activity& a) {
-        f = std::max(f, e + (a.callpath == callpath ? 0 : a.duration));
-      },
-      [&](std::uint32_t, Ticks e) { zeroed = std::max(zeroed, e); });
-  return cpm.length - zeroed;
-}
-
 namespace {
 
 // MBM_all of up to kLanes call paths in one pass over the graph: lane j zeroes callpaths[j].

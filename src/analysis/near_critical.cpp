@@ -528,10 +528,6 @@ class Search {
 
 }  // namespace
 
-NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& q) {
-  return near_critical_paths(g, cpm, q, critical_path(g, cpm));
-}
-
 NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& q,
                                       const std::vector<std::uint32_t>& critical, unsigned threads) {
   SoloProcess alone;

@@ -18,12 +18,8 @@ NearCriticalQuery distinct_query(NearCriticalQuery q, Ticks length) {
 PagAnalysis analyze_pag(const Trace& trace, const PagAnalysisOptions& options) {
   PagAnalysis a;
   a.pag = build_pag(trace, options.pag);
-  a.cpm = critical_path_method(a.pag.graph);
-  a.paths = near_critical_paths(a.pag.graph, a.cpm, options.query);
-  a.distinct = near_critical_paths(a.pag.graph, a.cpm, distinct_query(options.query, a.cpm.length));
-  a.distinct.successor = Successors();
-  a.mbm = maximum_benefit(a.pag.graph, a.cpm, a.paths);
-  a.mbm_of = mbm_all_of(a.pag.graph, a.cpm, options.mbm_of);
+  SoloProcess alone;
+  analyze_built_pag(a, options, alone, one_after_another());  // true: a whole graph breaks its own cycles
   return a;
 }
 

@@ -86,14 +86,17 @@ int main(int argc, char** argv) {
   // 1. PAG build + CPM.
   Pag pag;
   Cpm cpm;
+  std::vector<std::uint32_t> critical;
   const double build = median_of(repeat, [&] { pag = build_pag(trace); });
-  const double cpm_s = median_of(repeat, [&] { cpm = critical_path_method(pag.graph); });
+  const double cpm_s = median_of(repeat, [&] { cpm = critical_path_method(pag.graph, critical); });
   const double both = median_of(repeat, [&] {
     Pag p = build_pag(trace);
-    Cpm c = critical_path_method(p.graph);
+    std::vector<std::uint32_t> c;
+    critical_path_method(p.graph, c);
   });
-  const double bytes = static_cast<double>(pag.memory_bytes()) + 2.0 * sizeof(Ticks) * pag.graph.vertex_count;
-  std::printf("pag: %u vertices, %zu activities, %.1f bytes/event (graph + CPM times)\n", pag.graph.vertex_count,
+  const double bytes = static_cast<double>(pag.memory_bytes() + cpm.tails.tail.size() * sizeof(Ticks) +
+                                           cpm.tails.marks.size() * 8 + cpm.tails.before.size() * 4);
+  std::printf("pag: %u vertices, %zu activities, %.1f bytes/event (graph + CPM tails)\n", pag.graph.vertex_count,
               pag.graph.activities.size() + pag.graph.chain_count(), bytes / events);
   std::printf("pag build: median %.3f s = %.2f M events/s\n", build, events / build / 1e6);
   std::printf("cpm:       median %.3f s = %.2f M events/s\n", cpm_s, events / cpm_s / 1e6);
@@ -103,7 +106,7 @@ int main(int argc, char** argv) {
   NearCriticalQuery q;
   q.k = 1000;
   NearCriticalPaths paths;
-  const double search = median_of(repeat, [&] { paths = near_critical_paths(pag.graph, cpm, q); });
+  const double search = median_of(repeat, [&] { paths = near_critical_paths(pag.graph, cpm, q, critical); });
   std::printf("k = 1000 near-critical paths on %zu activities: median %.3f s (the 1000th within %.4f %%)\n",
               pag.graph.activities.size() + pag.graph.chain_count(), search, paths.last_nc_percent());
   std::vector<MbmRow> mbm;
@@ -111,20 +114,20 @@ int main(int argc, char** argv) {
   std::printf("MBM_k and MBM_all of %zu call paths: %.3f s\n", mbm.size(), mbm_s);
 
   // 3. Memory of the search alone at k = 10, 100, 1000.
-  const auto memory = [](const Pag& g, const Cpm& c) {
+  const auto memory = [](const Pag& g, const Cpm& c, const std::vector<std::uint32_t>& cp) {
     std::printf("RSS before the search (trace + PAG + CPM): %ld kB\n", status_kb("VmRSS:"));
     for (std::size_t k : {10, 100, 1000}) {
       NearCriticalQuery qk;
       qk.k = k;
       const auto [kb, t] = peak_in_child([&] {
-        NearCriticalPaths p = near_critical_paths(g.graph, c, qk);
+        NearCriticalPaths p = near_critical_paths(g.graph, c, qk, cp);
         if (p.paths.size() != k) std::_Exit(2);
       });
       std::printf("k = %4zu: peak RSS increase during the search %ld kB = %.2f bytes/activity, %.3f s\n", k, kb,
                   1024.0 * kb / (g.graph.activities.size() + g.graph.chain_count()), t);
     }
   };
-  memory(pag, cpm);
+  memory(pag, cpm, critical);
 
   // 2b and 3b. A PAG whose paths differ in length: dynamic imbalance, a random rank late per barrier.
   gen::ImbalanceOptions io;
@@ -135,18 +138,19 @@ int main(int argc, char** argv) {
   io.launch_jitter = 0.001;  // one rank starts last: no P x P ties through MPI_Init
   const Trace imbalance = gen::generate_imbalance(io);
   const Pag ipag = build_pag(imbalance);
-  const Cpm icpm = critical_path_method(ipag.graph);
-  const double isearch = median_of(repeat, [&] { paths = near_critical_paths(ipag.graph, icpm, q); });
+  std::vector<std::uint32_t> icritical;
+  const Cpm icpm = critical_path_method(ipag.graph, icritical);
+  const double isearch = median_of(repeat, [&] { paths = near_critical_paths(ipag.graph, icpm, q, icritical); });
   std::printf("dynamic imbalance 64 ranks x %u iterations: %llu events, %zu activities\n", io.iterations,
               static_cast<unsigned long long>(imbalance.event_count()),
               ipag.graph.activities.size() + ipag.graph.chain_count());
   std::printf("k = 1000 near-critical paths: median %.3f s (the 1000th within %.4f %%)\n", isearch,
               paths.last_nc_percent());
-  memory(ipag, icpm);
+  memory(ipag, icpm, icritical);
   NearCriticalQuery nc;  // mode 2: every path within 0.05 % of d_cp (capped at 20000)
   nc.nc_percent = 0.05;
   nc.limit = 20000;
-  const double nc_s = seconds_of([&] { paths = near_critical_paths(ipag.graph, icpm, nc); });
+  const double nc_s = seconds_of([&] { paths = near_critical_paths(ipag.graph, icpm, nc, icritical); });
   std::printf("nc = 0.05 %%: %zu paths%s in %.3f s, shortest %.6f s of d_cp %.6f s\n", paths.paths.size(),
               paths.more_available ? " (limit reached)" : "", nc_s, ipag.seconds(paths.paths.back().duration),
               ipag.seconds(icpm.length));

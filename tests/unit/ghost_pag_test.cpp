@@ -12,6 +12,7 @@
 
 #include "analysis/ghost_sweep.hpp"
 #include "helpers.hpp"
+#include "reference_cpm.hpp"
 #include "spread_traces.hpp"
 #include "thread_group.hpp"
 #include "wisp/analysis/cpm.hpp"
@@ -39,14 +40,14 @@ struct Times {
 };
 Times whole_times(const ActivityGraph& g, Variant variant) {
   Times t;
-  longest_path(
+  test::longest_path(
       g, [](const Activity& a) { return a.duration; }, t.earliest, variant);
   t.tail.assign(g.vertex_count, 0);
-  g.for_each_in_reverse_order([&](std::uint32_t v) {
-    g.for_each_outgoing(
-        v, [&](std::uint32_t, const Activity& a) { t.tail[v] = std::max(t.tail[v], t.tail[a.to] + a.duration); },
-        variant);
-  });
+  for (auto run = g.order.rbegin(); run != g.order.rend(); ++run)
+    for (std::uint32_t v = run->first + run->count; v-- > run->first;)
+      g.for_each_outgoing(
+          v, [&](std::uint32_t, const Activity& a) { t.tail[v] = std::max(t.tail[v], t.tail[a.to] + a.duration); },
+          variant);
   return t;
 }
 

@@ -1,5 +1,5 @@
 // The two ideal networks of the POP factors agree: the clock replay of the analysis layer
-// (ideal_network.hpp, what `wisp analyze` uses by default) and a SimGrid replay on the ideal
+// (pop.hpp's timers, what `wisp analyze` uses by default) and a SimGrid replay on the ideal
 // platform (replay/ideal_platform.hpp, `--ideal-network simgrid`), on traces of every generator.
 //
 // Tolerance: both replay the same computation durations along the same dependencies with zero

@@ -8,9 +8,10 @@
 #include <sstream>
 
 #include "helpers.hpp"
+#include "pag_path.hpp"
+#include "reference_cpm.hpp"
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/pag.hpp"
-#include "wisp/analysis/pag_path.hpp"
 #include "wisp/generate/generators.hpp"
 #include "wisp/io/otf2_reader.hpp"
 #include "wisp/trace/builder.hpp"
@@ -32,7 +33,7 @@ void check_segments(const Trace& t, const std::vector<PathSegment>& got, const s
                     double tolerance) {
   std::vector<PathSegment> w;
   for (const auto& e : want) w.push_back(PathSegment{e.rank, callpath(t, e.callpath), e.start, e.end});
-  const std::string diff = critical_path_difference(got, w, tolerance);
+  const std::string diff = test::critical_path_difference(got, w, tolerance);
   INFO("segments found:");
   for (const auto& s : got)
     INFO("  rank " << s.rank << " " << (s.callpath < kLaunchCallpath ? t.defs.callpath_name(s.callpath) : "?") << " ["
@@ -46,8 +47,8 @@ Ticks ticks(double s) { return std::llround(s * 1e9); }
 // every event outside MPI calls and every MPI call's enter and leave is reached exactly at its own
 // time (the graph is tight). Events inside a call may be reached earlier: a completion recorded
 // while the call still waited for another one (e.g. in MPI_Waitall) does not end a wait.
-Cpm check_tight(const Trace& t, const Pag& pag) {
-  const Cpm cpm = critical_path_method(pag.graph);
+test::DenseCpm check_tight(const Trace& t, const Pag& pag) {
+  const test::DenseCpm cpm = test::dense_cpm(pag.graph);
   CHECK(cpm.length == ticks(t.end_time()) - pag.origin);
   std::size_t early = 0;
   for (Rank r = 0; r < t.rank_count(); ++r) {
@@ -68,7 +69,7 @@ Cpm check_tight(const Trace& t, const Pag& pag) {
 }
 
 // MBM invariants of paper 001 §5 on the k longest paths of a PAG.
-void check_mbm_invariants(const Pag& pag, const Cpm& cpm, std::size_t k) {
+void check_mbm_invariants(const Pag& pag, const test::DenseCpm& cpm, std::size_t k) {
   NearCriticalQuery q;
   q.k = k;
   const NearCriticalPaths p = near_critical_paths(pag.graph, cpm, q);
@@ -103,7 +104,7 @@ TEST_CASE("PAG of the imbalance generator: critical path length and segments by 
   const gen::ModelParams& m = o.model;
   const Trace t = gen::generate_imbalance(o);
   const Pag pag = build_pag(t);
-  const Cpm cpm = check_tight(t, pag);
+  const test::DenseCpm cpm = check_tight(t, pag);
 
   // e = percent/100 · T_balanced / N; rank r works w + e·(r - 1) per iteration (P = 3).
   const double e = o.percent / 100 * gen::imbalance_balanced_runtime(o) / o.iterations;
@@ -135,7 +136,7 @@ TEST_CASE("PAG longest path equals the model runtime for every imbalance mode") 
     const gen::ModelParams& m = o.model;
     const Trace t = gen::generate_imbalance(o);
     const Pag pag = build_pag(t);
-    const Cpm cpm = check_tight(t, pag);
+    const test::DenseCpm cpm = check_tight(t, pag);
     const double e =
         std::string(mode) == "balanced" ? 0 : o.percent / 100 * gen::imbalance_balanced_runtime(o) / o.iterations;
     const double C = m.collective(8, 0);
@@ -156,7 +157,7 @@ TEST_CASE("PAG of a 2x1 wavefront: length and segments by hand; Late Sender wait
   const gen::ModelParams& m = o.model;
   const Trace t = gen::generate_wavefront(o);
   const Pag pag = build_pag(t);
-  const Cpm cpm = check_tight(t, pag);
+  const test::DenseCpm cpm = check_tight(t, pag);
   // Four sweeps alternate direction: each message is awaited (Late Sender) by the other rank.
   const double w = o.work, ov = m.overhead, tr = m.transfer(o.bytes);
   const double T0 = ov + m.init_time;
@@ -205,7 +206,7 @@ TEST_CASE("PAG of the mpmd, halo and phases generators: length and segments by h
     const gen::ModelParams& m = o.model;
     const Trace t = gen::generate_mpmd(o);
     const Pag pag = build_pag(t);
-    const Cpm cpm = check_tight(t, pag);
+    const test::DenseCpm cpm = check_tight(t, pag);
     // Init, Comm_split (o + L), mesh works 0.08 (+ o for its 1-rank Allreduce), receives the
     // particle deposit (sent earlier), sends the field (o + tr), particle rank enters Finalize last.
     const double tr = m.transfer(o.bytes);
@@ -234,7 +235,7 @@ TEST_CASE("PAG of the mpmd, halo and phases generators: length and segments by h
     const gen::ModelParams& m = o.model;
     const Trace t = gen::generate_halo(o);
     const Pag pag = build_pag(t);
-    const Cpm cpm = check_tight(t, pag);
+    const test::DenseCpm cpm = check_tight(t, pag);
     // Per step: rank 1 computes w(1+ov), its 2nd Isend (entered 3o after compute) arrives o + tr
     // later at rank 0, which then does boundary() and enters MPI_Allreduce last.
     const double tr = m.transfer(o.bytes);
@@ -268,7 +269,7 @@ TEST_CASE("PAG of the mpmd, halo and phases generators: length and segments by h
     const gen::ModelParams& m = o.model;
     const Trace t = gen::generate_phases(o);
     const Pag pag = build_pag(t);
-    const Cpm cpm = check_tight(t, pag);
+    const test::DenseCpm cpm = check_tight(t, pag);
     const double w = o.work, ov = m.overhead, C = m.collective(2, 8);
     const double small = m.transfer(o.small_bytes), big = m.transfer(o.big_bytes), token = m.transfer(8);
     const double T = ov + m.init_time + (w + 3 * ov + small + C) + (w * (1 + o.imbalance) + 3 * ov + small + C) +
@@ -343,7 +344,7 @@ TEST_CASE("PAG stays tight and MBM invariants hold on larger generated traces") 
   for (const auto& [name, t] : traces) {
     INFO(name);
     const Pag pag = build_pag(t);
-    const Cpm cpm = check_tight(t, pag);
+    const test::DenseCpm cpm = check_tight(t, pag);
     // Segments tile the run: from time 0 to the end without gaps.
     const auto cp = pag_critical_path(pag, cpm);
     REQUIRE(!cp.segments.empty());
@@ -390,7 +391,7 @@ TEST_CASE("PAG edges: messages, rendezvous, collectives, and a receive before it
   r1.leave(10, R("main"));
   const Trace t = b.finish();
   const Pag pag = build_pag(t);
-  const Cpm cpm = check_tight(t, pag);
+  const test::DenseCpm cpm = check_tight(t, pag);
   // Critical path: rank 1 works 0-3, posts the receive; the send completes through the rendezvous
   // dependency (2 s of transfer after the post, the 2 s Late Receiver wait excluded); rank 1's
   // receive holds 2 s too (the message arrives at 5), then works 5-9, barrier 9-10.
@@ -441,14 +442,14 @@ TEST_CASE("PAG edges: messages, rendezvous, collectives, and a receive before it
   const Trace skewed = b2.finish();
   const Pag p2 = build_pag(skewed);
   CHECK(p2.anomalies.receive_before_send == 1);
-  CHECK(critical_path_method(p2.graph).length == ticks(5));
+  CHECK(test::dense_cpm(p2.graph).length == ticks(5));
 }
 
 TEST_CASE("PAG of the Score-P ping-pong trace: the longest path is the run") {
   const auto dir = test::real_trace("scorep-ping-pong");
   const Trace t = read_otf2(dir);
   const Pag pag = build_pag(t);
-  const Cpm cpm = critical_path_method(pag.graph);
+  const test::DenseCpm cpm = test::dense_cpm(pag.graph);
   CHECK(pag.anomalies.receive_before_send == 0);
   CHECK(pag.seconds(cpm.length + pag.origin) == Approx(t.end_time()).margin(1e-9));
   check_mbm_invariants(pag, cpm, 20);
@@ -456,8 +457,8 @@ TEST_CASE("PAG of the Score-P ping-pong trace: the longest path is the run") {
   // Scalasca's critical path (scorep-ping-pong.scalasca.tsv, metric critical_path) runs from the
   // enter of MPI_Init to the enter of MPI_Finalize; clipped to that, the PAG's longest path has
   // the same time per call path and rank.
-  const auto cp = init_to_finalize(t, pag_critical_path(pag, cpm).segments);
-  auto profile = path_profile(cp);
+  const auto cp = test::init_to_finalize(t, pag_critical_path(pag, cpm).segments);
+  auto profile = test::path_profile(cp);
   const auto reference = test::real_trace("scorep-ping-pong.scalasca.tsv");
   std::ifstream in(reference);
   std::string line;
@@ -492,7 +493,7 @@ TEST_CASE("the activity-graph analysis on degenerate and anomalous traces: no cr
     TraceBuilder b(d);
     const Trace t = b.finish();
     const Pag pag = build_pag(t);
-    const Cpm cpm = critical_path_method(pag.graph);
+    const test::DenseCpm cpm = test::dense_cpm(pag.graph);
     CHECK(cpm.length == 0);
     const NearCriticalPaths p = near_critical_paths(pag.graph, cpm, {});
     CHECK(p.paths.empty());
@@ -521,7 +522,7 @@ TEST_CASE("the activity-graph analysis on degenerate and anomalous traces: no cr
     REQUIRE(t.anomalies[AnomalyKind::UnmatchedReceive].count == 1);
     REQUIRE(t.anomalies[AnomalyKind::IncompleteCollective].count == 1);
     const Pag pag = build_pag(t);
-    const Cpm cpm = check_tight(t, pag);  // both calls stay local: the run is rank 0's 4 s
+    const test::DenseCpm cpm = check_tight(t, pag);  // both calls stay local: the run is rank 0's 4 s
     CHECK(cpm.length == ticks(4));
   }
   SECTION("a member leaving a barrier before the last one enters (clock skew)") {
@@ -543,6 +544,6 @@ TEST_CASE("the activity-graph analysis on degenerate and anomalous traces: no cr
     const Trace t = b.finish();
     const Pag pag = build_pag(t);
     CHECK(pag.anomalies.inconsistent_collectives == 1);
-    CHECK(critical_path_method(pag.graph).length == ticks(6));
+    CHECK(test::dense_cpm(pag.graph).length == ticks(6));
   }
 }

@@ -9,7 +9,7 @@
 // trace's first event to its last, with the waiting time of *every* MPI call excluded, MPI_Init's
 // included: when ranks start at different times it goes through the launch of the rank that began
 // MPI_Init last, where the wait-path analysis stays on its rank's MPI_Init. So the paths are compared from the
-// latest MPI_Init begin to the latest MPI_Finalize enter (init_to_finalize() clips the PAG path
+// latest MPI_Init begin to the latest MPI_Finalize enter (test::init_to_finalize() clips the PAG path
 // there); from the Enter of MPI_Init when every rank enters it at the same time.
 #include <catch2/catch.hpp>
 
@@ -17,7 +17,7 @@
 #include <string>
 
 #include "hand_trace.hpp"
-#include "wisp/analysis/pag_path.hpp"
+#include "pag_path.hpp"
 #include "wisp/analysis/wait_path_analysis.hpp"
 #include "wisp/generate/generators.hpp"
 
@@ -57,8 +57,8 @@ std::string name(const Trace& t, CallpathId cp) {
 void check_same_path(const Trace& t) {
   const WaitPathAnalysis a1 = analyze_wait_paths(t);
   const Pag pag = build_pag(t);
-  const Cpm cpm = critical_path_method(pag.graph);
-  const PagCriticalPath longest = pag_critical_path(pag, cpm);
+  const test::DenseCpm cpm = test::dense_cpm(pag.graph);
+  const test::PagCriticalPath longest = pag_critical_path(pag, cpm);
   REQUIRE(!a1.critical_path.segments.empty());
   REQUIRE(a1.critical_path.stopped_early == 0);
 
@@ -83,9 +83,9 @@ void check_same_path(const Trace& t) {
         Approx((init_enter - start) + (end - finalize_latest)).margin(n * kNs));
 
   // The same segments from the latest MPI_Init begin to the latest MPI_Finalize enter.
-  const auto pag_common = init_to_finalize(t, longest.segments);
-  const auto a1_common = clip_segments(a1.critical_path.segments, init_latest, finalize_latest);
-  const std::string difference = critical_path_difference(pag_common, a1_common, kNs);
+  const auto pag_common = test::init_to_finalize(t, longest.segments);
+  const auto a1_common = test::clip_segments(a1.critical_path.segments, init_latest, finalize_latest);
+  const std::string difference = test::critical_path_difference(pag_common, a1_common, kNs);
   INFO("PAG path:");
   for (const auto& s : pag_common)
     INFO("  rank " << s.rank << " " << name(t, s.callpath) << " [" << s.start << ", " << s.end << "]");
@@ -97,7 +97,7 @@ void check_same_path(const Trace& t) {
   CHECK(total(pag_common) == Approx(finalize_latest - init_latest).margin(n * kNs));
   if (init_latest == init_enter) {
     // Every rank began MPI_Init together: the paths agree from the wait-path analysis's very first segment.
-    CHECK(critical_path_difference(pag_common, a1.critical_path.segments, kNs) == "");
+    CHECK(test::critical_path_difference(pag_common, a1.critical_path.segments, kNs) == "");
   } else {
     // Before the latest MPI_Init begin the PAG path is the launch of the rank that started last.
     Rank last = 0;

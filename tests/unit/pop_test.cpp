@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "hand_trace.hpp"
-#include "wisp/analysis/ideal_network.hpp"
+#include "ideal_network.hpp"
 #include "wisp/analysis/pop_windows.hpp"
 #include "wisp/error.hpp"
 #include "wisp/generate/generators.hpp"
@@ -196,7 +196,7 @@ TEST_CASE("POP windows split an MPI call crossing a border wait-then-transfer") 
   // Ideal clocks: rank 0 runs 1 s, then its MPI time does not count: the send starts at ideal 3.
   // Rank 1's receive ends at max(1, 3) = 3: the 2 s increase happens during the wait part of the
   // receive (enter 1 until the send starts at 4), nothing during the transfer part (4 to 5).
-  const IdealNetworkReplay replay = ideal_network_replay(t);
+  const test::IdealNetworkReplay replay = test::ideal_network_replay(t);
   CHECK(replay.runtime == Approx(4.5));
   CHECK(replay.clock_at(1, 3) == Approx(3));  // rank 1's MpiRecv
   const PopTimeline tl = pop_timeline(t);
@@ -261,6 +261,6 @@ TEST_CASE("ideal-network replay: messages above the eager limit make the sender 
   b.rank(1).leave(3, R("MPI_Recv"));
   b.rank(1).leave(3.5, R("main"));
   const Trace t = b.finish();
-  CHECK(ideal_network_replay(t, 2 << 20).runtime == Approx(2.5));  // rank 0: 1 + 1; rank 1: 2 + 0.5
-  CHECK(ideal_network_replay(t, 1024).runtime == Approx(3));       // rank 0: max(1, 2) + 1
+  CHECK(test::ideal_network_replay(t, 2 << 20).runtime == Approx(2.5));  // rank 0: 1 + 1; rank 1: 2 + 0.5
+  CHECK(test::ideal_network_replay(t, 1024).runtime == Approx(3));       // rank 0: max(1, 2) + 1
 }

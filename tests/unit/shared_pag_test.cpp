@@ -8,10 +8,11 @@
 #include <cmath>
 
 #include "helpers.hpp"
-#include "wisp/analysis/ideal_network.hpp"
+#include "ideal_network.hpp"
+#include "pag_path.hpp"
+#include "reference_cpm.hpp"
 #include "wisp/analysis/mbm.hpp"
 #include "wisp/analysis/pag.hpp"
-#include "wisp/analysis/pag_path.hpp"
 #include "wisp/analysis/pop.hpp"
 #include "wisp/analysis/pop_analysis.hpp"
 #include "wisp/error.hpp"
@@ -45,7 +46,7 @@ void require_same_timeline(const PopTimeline& a, const PopTimeline& b) {
 // The timeline's ideal clocks (filled by a sparse sweep) are the per-vertex clock's of the ideal-network
 // replay at every breakpoint: each rank's first and last event, every call's enter and leave.
 void require_dense_clocks(const Trace& t, const PopTimeline& tl, std::uint64_t eager_limit) {
-  const IdealNetworkReplay replay = ideal_network_replay(t, eager_limit);
+  const test::IdealNetworkReplay replay = test::ideal_network_replay(t, eager_limit);
   CHECK(tl.ideal_runtime == replay.runtime);
   for (Rank r = 0; r < t.rank_count(); ++r) {
     const auto& calls = replay.pag.calls[r];
@@ -63,8 +64,8 @@ void require_dense_clocks(const Trace& t, const PopTimeline& tl, std::uint64_t e
 }
 
 // The CPM that keeps tails only where chains start, end or meet explicit activities (wisp
-// analyze's) gives every latest time, the critical path and the near-critical paths of the dense one.
-void require_lean_cpm_agrees(const ActivityGraph& g, const Cpm& dense) {
+// analyze's) gives every latest time and the critical path of the dense one (reference_cpm.hpp).
+void require_lean_cpm_agrees(const ActivityGraph& g, const test::DenseCpm& dense) {
   std::vector<std::uint32_t> critical;
   const Cpm lean = critical_path_method(g, critical);
   CHECK(lean.length == dense.length);
@@ -79,7 +80,7 @@ void require_lean_cpm_agrees(const ActivityGraph& g, const Cpm& dense) {
   test::require_zero_slack_ways_agree(g, critical);
   NearCriticalQuery q;
   q.k = 30;
-  // The lean one's successor table built in three parts (as on three threads).
+  // The successor table built in three parts (as on three threads) and in one.
   const NearCriticalPaths pl = near_critical_paths(g, lean, q, critical, 3), pd = near_critical_paths(g, dense, q);
   REQUIRE(pl.paths.size() == pd.paths.size());
   for (std::size_t j = 0; j < pd.paths.size(); ++j) {
@@ -148,7 +149,7 @@ void require_shared_pag_agrees(const Trace& t, std::uint64_t eager_limit) {
 
   const Pag plain = build_pag(t);
   CHECK(shared.time == plain.time);
-  const Cpm a = critical_path_method(shared.graph), b = critical_path_method(plain.graph);
+  const test::DenseCpm a = test::dense_cpm(shared.graph), b = test::dense_cpm(plain.graph);
   CHECK(a.earliest == b.earliest);
   CHECK(a.latest == b.latest);
   require_lean_cpm_agrees(shared.graph, a);
@@ -217,7 +218,7 @@ TEST_CASE("a PAG built without its vertex times: the same graph, 8 bytes per ver
   const Pag a = build_pag(t, lean), b = build_pag(t);
   CHECK(a.time.empty());
   CHECK(b.memory_bytes() - a.memory_bytes() >= 8 * std::uint64_t{b.graph.vertex_count});
-  const Cpm ca = critical_path_method(a.graph), cb = critical_path_method(b.graph);
+  const test::DenseCpm ca = test::dense_cpm(a.graph), cb = test::dense_cpm(b.graph);
   CHECK(ca.earliest == cb.earliest);
   CHECK(ca.latest == cb.latest);
   CHECK(critical_path(a.graph, ca) == critical_path(b.graph, cb));

@@ -207,16 +207,11 @@ struct ActivityGraph {
       if (has_chain(v)) fn(explicit_count() + v, chain(v));
   }
 
-  // fn(v) for every vertex in topological order / in its reverse.
+  // fn(v) for every vertex in topological order.
   template <typename Fn>
   void for_each_in_order(Fn&& fn) const {
     for (const OrderRun& run : order)
       for (std::uint32_t v = run.first; v < run.first + run.count; ++v) fn(v);
-  }
-  template <typename Fn>
-  void for_each_in_reverse_order(Fn&& fn) const {
-    for (auto run = order.rbegin(); run != order.rend(); ++run)
-      for (std::uint32_t v = run->first + run->count; v-- > run->first;) fn(v);
   }
 
   std::uint32_t lane_of(std::uint32_t v) const;

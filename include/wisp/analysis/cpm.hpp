@@ -1,6 +1,6 @@
-// The critical path method (paper 001 §2.3) on an activity graph: earliest and latest vertex times
-// in one forward and one backward pass, and from them ES, EF, LS, LF, total and free slack of every
-// activity; plus the one critical path wisp reports when several are equally long.
+// The critical path method (paper 001 §2.3) on an activity graph: the longest path to the end from
+// every vertex (its latest time is the length minus that), kept sparse, and the one critical path
+// wisp reports when several are equally long; on one graph or on its parts spread over processes.
 #pragma once
 
 #include <bit>
@@ -71,24 +71,19 @@ struct ChainTails {
 ChainTails kept_vertices(const ActivityGraph& g);
 
 struct Cpm {
-  std::vector<Ticks> earliest;  // per vertex: longest path from a root (roots at 0)
-  std::vector<Ticks> latest;    // per vertex: latest time without delaying the end (leaves at length)
-  Ticks length = 0;             // d_cp, the length of the longest path
-  ChainTails tails;             // instead of `latest` (critical_path_method(g, critical)): length - tail
+  Ticks length = 0;  // d_cp, the length of the longest path
+  ChainTails tails;  // per kept vertex: the longest path from it to a leaf
 
-  // Either form's latest time of v.
-  Ticks latest_at(const ActivityGraph& g, std::uint32_t v) const {
-    return latest.empty() ? length - tails.tail_at(g, v) : latest[v];
-  }
+  // The latest time of v without delaying the end.
+  Ticks latest_at(const ActivityGraph& g, std::uint32_t v) const { return length - tails.tail_at(g, v); }
 };
 
-// Needs index_graph(g). Linear in vertices + activities.
-Cpm critical_path_method(const ActivityGraph& g);
-
-// The same length and latest times (Cpm::latest_at) with `earliest` and `latest` left empty and
-// the tails kept sparse (about 2 bytes per vertex instead of 16), and critical_path(g, cpm) in
-// `critical`, for callers that then need only the latest times (the near-critical paths, the
-// MBM). The backward pass gives the tails (the length is the longest); then the vertices whose
+// Needs index_graph(g). The length, the tails (about 2 bytes per vertex) and in `critical` the
+// critical path wisp reports, as activity ids from a root to a leaf. Among equally long paths it is
+// the one a backward walk finds (like Scalasca's backward replay): start at the leaf of the lowest
+// lane that ends last; at each vertex take a tight incoming activity, preferring the local one (stay
+// on the rank), then one from the lane the path is on, then the lowest lane, then the first listed.
+// The backward pass gives the tails (the length is the longest); then the vertices whose
 // earliest time plus tail is the length, those the critical path may use, are marked by a walk from
 // the roots over the critical paths' union (in a real trace about 1/ranks of the graph), or, once
 // the walk has visited `walk_share` of the vertices (a perfectly balanced run: nearly all are
@@ -97,43 +92,9 @@ Cpm critical_path_method(const ActivityGraph& g, std::vector<std::uint32_t>& cri
 
 // The same over a graph spread over processes (Pag::spread: this process's part, glued to the
 // others' at its ghosts), collective over `group`: the tails of this part's vertices, the whole
-// graph's length, and in `critical` the activities of critical_path() of the whole graph that lie
+// graph's length, and in `critical` the activities of the whole graph's critical path that lie
 // in this part (a crossing's stand-in into an export ghost included), root to leaf. A whole graph:
 // critical_path_method(pag.graph, critical). nullopt on every process if the dependencies form a cycle.
 std::optional<Cpm> critical_path_method(const Pag& pag, std::vector<std::uint32_t>& critical, ProcessGroup& group);
-
-struct ActivityTimes {
-  Ticks es = 0, ef = 0;   // early start, early finish = ES + d
-  Ticks ls = 0, lf = 0;   // late start = LF - d, late finish
-  Ticks total_slack = 0;  // LS - ES
-  Ticks free_slack = 0;   // ES of the immediate successors (the end if none) - EF
-};
-ActivityTimes activity_times(const ActivityGraph& g, const Cpm& cpm, std::uint32_t activity);
-
-// Longest path length with durations given by `weight(activity)`; fills `earliest` per vertex.
-template <typename Weight>
-Ticks longest_path(const ActivityGraph& g, Weight&& weight, std::vector<Ticks>& earliest,
-                   Variant variant = kFirstVariant) {
-  earliest.assign(g.vertex_count, 0);
-  Ticks length = 0;
-  g.for_each_in_order([&](std::uint32_t v) {
-    const Ticks e = earliest[v];
-    if (e > length) length = e;
-    g.for_each_outgoing(
-        v,
-        [&](std::uint32_t, const Activity& act) {
-          const Ticks f = e + weight(act);
-          if (f > earliest[act.to]) earliest[act.to] = f;
-        },
-        variant);
-  });
-  return length;
-}
-
-// The critical path wisp reports, as activity ids from a root to a leaf. Among equally long paths
-// it is the one a backward walk finds (like Scalasca's backward replay): start at the leaf of the
-// lowest lane that ends last; at each vertex take a tight incoming activity, preferring the local
-// one (stay on the rank), then one from the lane the path is on, then the lowest lane.
-std::vector<std::uint32_t> critical_path(const ActivityGraph& g, const Cpm& cpm);
 
 }  // namespace wisp

@@ -20,8 +20,6 @@ struct MbmRow {
 
 // MBM_k(i) over the first `k` of `paths` (all of them if k exceeds their number).
 Ticks mbm_k(const NearCriticalPaths& paths, CallpathId callpath, std::size_t k);
-// d_cp minus the longest path with every activity of `callpath` at zero duration.
-Ticks mbm_all(const ActivityGraph& g, const Cpm& cpm, CallpathId callpath);
 
 // MBM_all of each of `callpaths`, in their order: one pass over the graph per four, shared out among
 // `threads` (same result).

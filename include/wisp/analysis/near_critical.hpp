@@ -69,7 +69,7 @@ struct NearCriticalPath {
 
 struct NearCriticalPaths {
   Ticks critical_length = 0;            // d_cp
-  std::vector<NearCriticalPath> paths;  // paths[0] is critical_path(); non-increasing duration
+  std::vector<NearCriticalPath> paths;  // paths[0] is the critical path; non-increasing duration
   Successors successor;                 // per vertex: its zero-slack outgoing activity (kNone: leaf)
   bool more_available = false;          // further paths within the query's nc % exist
   Ticks nc_bound = 0;                   // the largest slack (d_cp - d_j) a path may have
@@ -78,9 +78,7 @@ struct NearCriticalPaths {
   double last_nc_percent() const;
 };
 
-NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& query);
-// The same with critical_path(g, cpm) given: then only cpm.latest and cpm.length are read (the
-// caller may free cpm.earliest first).
+// With the CPM and its critical path (critical_path_method(g, critical)).
 // `threads` > 1: the successor table is built in parts on that many threads (the search is not).
 NearCriticalPaths near_critical_paths(const ActivityGraph& g, const Cpm& cpm, const NearCriticalQuery& query,
                                       const std::vector<std::uint32_t>& critical, unsigned threads = 1);

@@ -33,6 +33,7 @@ inline constexpr double kDistinctDetour = 1e-3;
 // The query of the distinct paths for a critical path of `length` ticks.
 NearCriticalQuery distinct_query(NearCriticalQuery query, Ticks length);
 
+// The graph of the whole trace (freed at the end, as analyze_built_pag() does).
 PagAnalysis analyze_pag(const Trace& trace, const PagAnalysisOptions& options = {});
 
 // Spread over processes (a trace read with a ProcessGroup: Trace::share), collective over `group`:

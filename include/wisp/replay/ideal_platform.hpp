@@ -2,7 +2,7 @@
 // SimGrid replay: a contention-free crossbar with zero latency, every message of zero bytes, no
 // per-call overhead, MPI_Init costing nothing and the collectives' analytic (model) algorithm, so
 // only the synchronisation of the messages and collectives remains. `wisp analyze` uses the
-// analysis layer's clock replay (analysis/ideal_network.hpp) by default and this one with
+// analysis layer's clock replay (pop.hpp's timers) by default and this one with
 // `--ideal-network simgrid`; the tests check that the two agree.
 #pragma once
 

@@ -1,5 +1,5 @@
-// The ideal-network clock replay of paper 003 §3.1: extended Lamport clocks that advance only
-// outside MPI and take the maximum over MPI dependencies, with zero transfer time. A message is a
+// The tests' reference for POP's T_ideal: the ideal-network clock replay of paper 003 §3.1: extended Lamport clocks
+// that advance only outside MPI and take the maximum over MPI dependencies, with zero transfer time. A message is a
 // dependency send start -> receive completion; a message above the eager limit also makes the send
 // wait for its receive to be posted; collectives synchronise their members as their class says.
 // Computed as the longest path of the program activity graph (EagerLimit rule) with every activity
@@ -13,7 +13,7 @@
 
 #include "wisp/analysis/pag.hpp"
 
-namespace wisp {
+namespace wisp::test {
 
 // The clock of every vertex of `pag`'s ideal variant (pag.ideal_variant != 0); returns the largest.
 Ticks ideal_network_clock(const Pag& pag, std::vector<Ticks>& clock);
@@ -29,4 +29,4 @@ struct IdealNetworkReplay {
 // On a PAG of its own.
 IdealNetworkReplay ideal_network_replay(const Trace& trace, std::uint64_t eager_limit = 65536);
 
-}  // namespace wisp
+}  // namespace wisp::test

@@ -1,5 +1,5 @@
 // PAG paths as segments. See pag_path.hpp.
-#include "wisp/analysis/pag_path.hpp"
+#include "pag_path.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 
 #include "wisp/error.hpp"
 
-namespace wisp {
+namespace wisp::test {
 
 namespace {
 
@@ -87,7 +87,7 @@ std::map<std::pair<CallpathId, Rank>, double> path_profile(const std::vector<Pat
   return out;
 }
 
-PagCriticalPath pag_critical_path(const Pag& pag, const Cpm& cpm) {
+PagCriticalPath pag_critical_path(const Pag& pag, const DenseCpm& cpm) {
   const std::vector<std::uint32_t> path = critical_path(pag.graph, cpm);
   return PagCriticalPath{pag.seconds(cpm.length), path_segments(pag, path)};
 }
@@ -106,4 +106,4 @@ std::string critical_path_difference(const std::vector<PathSegment>& a, const st
   return {};
 }
 
-}  // namespace wisp
+}  // namespace wisp::test

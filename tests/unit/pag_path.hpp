@@ -1,4 +1,4 @@
-// A path of the program activity graph in trace terms: ordered segments (rank, call path, start,
+// The tests' view of a path of the program activity graph in trace terms: ordered segments (rank, call path, start,
 // end) and the time per (call path, rank). This is what the longest PAG path is compared with when
 // it is checked against the critical path of the backward-replay analysis (the wait-path analysis).
 #pragma once
@@ -9,11 +9,11 @@
 #include <utility>
 #include <vector>
 
-#include "wisp/analysis/cpm.hpp"
+#include "reference_cpm.hpp"
 #include "wisp/analysis/pag.hpp"
 #include "wisp/analysis/path_segment.hpp"
 
-namespace wisp {
+namespace wisp::test {
 
 // Segments of a path given as activity ids: each activity covers [time(to) - duration, time(to)]
 // on the rank of its target; zero-length activities are dropped and neighbours on the same rank and
@@ -35,8 +35,8 @@ struct PagCriticalPath {
   double length = 0;  // seconds
   std::vector<PathSegment> segments;
 };
-// The longest path of the PAG (critical_path() of cpm.hpp) as segments.
-PagCriticalPath pag_critical_path(const Pag& pag, const Cpm& cpm);
+// The critical path of the PAG (critical_path() of reference_cpm.hpp) as segments.
+PagCriticalPath pag_critical_path(const Pag& pag, const DenseCpm& cpm);
 
 // Empty if `a` and `b` describe the same path: after merging neighbours with equal rank and call
 // path and dropping segments shorter than `tolerance`, the same segments with times within
@@ -44,4 +44,4 @@ PagCriticalPath pag_critical_path(const Pag& pag, const Cpm& cpm);
 std::string critical_path_difference(const std::vector<PathSegment>& a, const std::vector<PathSegment>& b,
                                      double tolerance);
 
-}  // namespace wisp
+}  // namespace wisp::test

@@ -1,9 +1,9 @@
 // Ideal-network clock replay. See ideal_network.hpp.
-#include "wisp/analysis/ideal_network.hpp"
+#include "ideal_network.hpp"
 
-#include "wisp/analysis/cpm.hpp"
+#include "reference_cpm.hpp"
 
-namespace wisp {
+namespace wisp::test {
 
 Ticks ideal_network_clock(const Pag& pag, std::vector<Ticks>& clock) {
   return longest_path(
@@ -18,4 +18,4 @@ IdealNetworkReplay ideal_network_replay(const Trace& trace, std::uint64_t eager_
   return out;
 }
 
-}  // namespace wisp
+}  // namespace wisp::test
