@@ -217,30 +217,15 @@ double rounds_price(const Messages& m, const NetworkNumbers& n) {
   return m.rounds * (n.latency + m.bytes / n.bandwidth);
 }
 
-// A collective's rounds on a calibrated network. Calibration prices every member's wait-free part at
-// the rounds' price (steps 3 and 4), but the replay charges the transfer only to a member that waits
-// for its partners' messages: a member whose partners came first (the last to enter) holds it in its
-// residual. The price beyond what the identity's model charged the call as transfer (`charged`, its
-// network part less its overhead) is that share.
-struct RoundsShare {
-  double price = 0, held = 0;
-};
-RoundsShare rounds_share(const Trace& trace, Rank r, const CallSpan& call, const Messages& m, const TypicalNetwork& n,
-                         double charged) {
-  if (!m.rounds || !n.numbers) return {};
-  const double price = rounds_price(m, *n.numbers);
-  const MpiCosts& mpi = n.platform.mpi;
-  const std::string& function = trace.defs.region_of(trace.ranks[r].events[call.enter].callpath()).name;
-  const double overhead = mpi.per_message(function)
-                              ? m.rounds * (mpi.send_overhead.value_or(0) + mpi.receive_overhead.value_or(0))
-                              : mpi.overhead(function);
-  return RoundsShare{price, std::max(0.0, price - std::max(0.0, charged - overhead))};
-}
-
-// The network part the identity's model charged call i of rank r; nothing when not attributed.
-std::optional<double> charged(const CallResiduals& residuals, Rank r, std::size_t i) {
-  if (r >= residuals.network.size() || i >= residuals.network[r].size()) return std::nullopt;
-  return residuals.network[r][i];
+// The price of a collective's rounds on a calibrated network whose latency the calibration found (0
+// for any other call, or a latency fitted to 0: a price of bytes alone says nothing of a round's
+// work): what its members' own cost scales with. A member's time in the call beyond its partners'
+// lateness is the rounds' work: sending its part, progressing the transport until the others' is
+// in (over TCP socket calls and polling, in shared memory copies and flags), combining a few bytes.
+// The model charges the rounds' transfer only to a member that waits for its partners, and their
+// overheads as the platform's; the rest of that work is residual and goes with the network.
+double collective_price(const Messages& m, const TypicalNetwork& n) {
+  return m.rounds && n.numbers && n.numbers->latency > 0 ? rounds_price(m, *n.numbers) : 0.0;
 }
 
 // Between two networks typed in numbers: the share of a call's own residual the source's numbers
@@ -287,12 +272,11 @@ std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, 
       return;
     }
     double change = after - before;
-    const std::optional<double> model = charged(residuals, r, i);
-    if (from.numbers && model && (to.numbers || to.typed)) {  // the rounds' share scales with their price
-      const RoundsShare s = rounds_share(trace, r, call, m, from, *model);
-      // A typed target's part already holds its rounds' price: the share goes.
-      const double price = to.numbers ? rounds_price(m, *to.numbers) : 0.0;
-      if (s.price > 0) change += std::min(s.held, own - std::min(own, before)) * (price / s.price - 1);
+    const double price = collective_price(m, from);
+    if (price > 0 && (to.numbers || to.typed)) {  // a collective's own cost scales with its rounds' price
+      // A network typed in numbers holds the rounds' work in its part (`after`): the rest goes.
+      const double target_price = to.numbers ? rounds_price(m, *to.numbers) : 0.0;
+      change += (own - std::min(own, before)) * (target_price / price - 1);
     }
     out.by_rank[r][i] += std::max(-own, change);
   });
@@ -306,9 +290,7 @@ double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals
   visit_calls(trace, residuals, [&](Rank r, std::size_t i, const CallSpan& call, double own) {
     const TypicalNetwork& network = sides.pick(trace, r, call);
     const Messages m = messages(trace, r, call);
-    double part = typical_network(trace, r, call, m, network);
-    if (const std::optional<double> model = charged(residuals, r, i))
-      part += rounds_share(trace, r, call, m, network, *model).held;
+    const double part = collective_price(m, network) > 0 ? own : typical_network(trace, r, call, m, network);
     sum += std::min(own, part);
   });
   return sum;

@@ -70,12 +70,14 @@ TEST_CASE("the allreduce cases of the platform oracle: the right sign, and the i
   each_case("allreduce", [](const po::Case& c, const po::Outcome& o) {
     CHECK(o.sign_right());
     CHECK(o.holds());
-    // Towards TCP, typed-in numbers and the source given as its ping-pong's calibration come within
-    // the limit (the spread of TCP's runs, 37 ms): the typed latency's share of each call moves. Back,
-    // the source calibrated from the allreduce itself comes within it (+10 %): its rounds' price,
-    // which the replay charges only the member that waited, moves with the network. The TCP ping-pong's
-    // calibration and typed-in numbers price TCP's exchange (7.9 us) as one message: +42 %, +39 %.
-    const bool known_miss = c.target == "tcp" ? c.way == po::Way::CalibratedFile : c.way != po::Way::CalibratedFile;
+    // A member's own cost in the collective (over TCP the late member's 8.8 us against the ping-pong's
+    // one-way 6.1 us) scales with the price of its round, from the source's calibration to the
+    // target's: the ping-pong calibrations come within the limit both ways (-38 %, +4 %), and so does
+    // the source calibrated from the allreduce itself back to shared memory (-5 %). Towards TCP that
+    // source's round is priced at 0.9 us, so its scaled own cost falls short (-65 %, 0.7 ms beyond the
+    // TCP runs' 37 ms spread); typed-in numbers price TCP's exchange as one 8-byte one-way time (+39 %
+    // back).
+    const bool known_miss = c.target == "tcp" ? c.way == po::Way::CalibratedFile : c.way == po::Way::Numbers;
     CHECK(o.within_limit() != known_miss);
   });
 }
@@ -113,9 +115,10 @@ TEST_CASE(
 }
 
 // miniFE-40: its change (+1.2 ms towards TCP, -1.5 ms back) is within the spread of the target's
-// runs (6.0 and 6.8 ms): the network barely matters, and a model that moves what it should not (a
-// collective's whole residual scaled with the network: +8.7 to +13.1 ms towards TCP, tried) leaves
-// the limit. Every case is within it and every interval holds.
+// runs (6.0 and 6.8 ms): the network barely matters. Its allreduces' own cost scales with their
+// rounds' price (+3.5 and +5.5 ms towards TCP), not with a whole message's cost, overheads included,
+// which the platform's overheads already move (+5.6 and +8.7 ms, tried: out of the limit). Every case
+// is within it and every interval holds.
 TEST_CASE("the miniFE cases of the platform oracle: within the limit, the interval holding", "[platform][real]") {
   each_case("minife40", [](const po::Case&, const po::Outcome& o) {
     CHECK(o.sign_right());
@@ -124,17 +127,15 @@ TEST_CASE("the miniFE cases of the platform oracle: within the limit, the interv
   });
 }
 
-TEST_CASE("the placement question on the platform oracle: one node or two, within the limit but for one",
+TEST_CASE("the placement question on the platform oracle: one node or two, every case within the limit",
           "[platform][placement][real]") {
   for (const std::string app : {"allreduce", "halo", "minife40", "pingpong"})
     each_case(
         app,
-        [](const po::Case& c, const po::Outcome& o) {
+        [](const po::Case&, const po::Outcome& o) {
           CHECK(o.sign_right());
           CHECK(o.holds());
-          // Over TCP a 2-rank allreduce costs 2.1 one-way times of the ping-pong (tests/perf/README.md).
-          const bool known_miss = c.app == "allreduce" && c.source == "tcp";
-          CHECK(o.within_limit() != known_miss);
+          CHECK(o.within_limit());  // the allreduce's own cost scales with its round's price (-38 %, +4 %)
         },
         po::placement_cases());
 }

@@ -517,12 +517,11 @@ TEST_CASE("the eager copy: what a byte more costs an eager send, by hand, and wh
   CHECK((!none || none->by_rank == r.by_rank));
 }
 
-// A collective's rounds on a calibrated network, by hand. Calibration prices every member's wait-free
-// part as rounds x (L + b/B); the replay charges the transfer only to a member that waits for its
-// partners' messages. Two ranks meet in an MPI_Allreduce of 0 bytes (one round): rank 0 enters at
-// 10 s, rank 1 2 us later, both leave at 10 s + 10 us. On the source (L = 5 us, o = 1 us) the model
-// charged rank 0 6 us (it waited for rank 1's message: L + o) and rank 1 1 us (o alone).
-TEST_CASE("a calibrated network's collective rounds: the price the model left in a member's residual moves, by hand",
+// A collective's rounds on a calibrated network, by hand. A member's own cost in a collective (beyond
+// its partners' lateness) is the rounds' work, so it scales with their price, rounds x (L + b/B).
+// Two ranks meet in an MPI_Allreduce of 0 bytes (one round): rank 0 enters at 10 s, rank 1 2 us
+// later, both leave at 10 s + 10 us. The source (L = 5 us, o = 1 us) prices the round at 5 us.
+TEST_CASE("a calibrated network's collective rounds: a member's own cost scales with their price, by hand",
           "[platform]") {
   test::HandTrace h(2);
   for (Rank r : {0u, 1u}) h.init(r, 0, 1);
@@ -537,26 +536,27 @@ TEST_CASE("a calibrated network's collective rounds: the price the model left in
   REQUIRE_FALSE(typed_network(source));
   CallResiduals r;
   r.by_rank = {{0, 4e-6, 0}, {0, 7e-6, 0}};
-  r.network = {{0, 6e-6, 0}, {0, 1e-6, 0}};
-  // Rank 0 was charged its round (6 us - o): nothing held. Rank 1 holds the round's 5 us, which
-  // becomes the target's 1 us.
+  // To the 1 us network (a round of 1 us): 4 and 7 us become 0.8 and 1.4 us; all 11 us are the
+  // network's part; back to the 5 us one, 7 us become 35 us.
   const std::optional<CallResiduals> moved = residuals_with_typical_network(t, r, source, target);
   REQUIRE(moved);
-  CHECK(moved->by_rank[0][1] == Approx(4e-6).margin(1e-15));
-  CHECK(moved->by_rank[1][1] == Approx(3e-6).margin(1e-15));
-  CHECK(typical_excess_seconds(t, r, source) == Approx(5e-6).margin(1e-15));
-  // From the 1 us network to the 5 us one rank 1 holds 1 us, which becomes 5 us.
-  CHECK(residuals_with_typical_network(t, r, target, source)->by_rank[1][1] == Approx(11e-6).margin(1e-15));
-  // Towards a network typed in numbers (L = 1 us, no overheads) the share goes and the typed part
-  // comes: its latency for the round's message sent, in both members (as every typed round holds).
+  CHECK(moved->by_rank[0][1] == Approx(0.8e-6).margin(1e-15));
+  CHECK(moved->by_rank[1][1] == Approx(1.4e-6).margin(1e-15));
+  CHECK(typical_excess_seconds(t, r, source) == Approx(11e-6).margin(1e-15));
+  CHECK(residuals_with_typical_network(t, r, target, source)->by_rank[1][1] == Approx(35e-6).margin(1e-15));
+  // Towards a network typed in numbers (L = 1 us, no overheads) the own cost goes and the typed part
+  // comes: its latency for the round's message sent, in both members.
   const Platform typed = contention_free_crossbar(2, 1e-6, 1e9, 0, 65536);
   REQUIRE(typed_network(typed));
   const auto to_typed = residuals_with_typical_network(t, r, source, typed);
-  CHECK(to_typed->by_rank[1][1] == Approx(3e-6).margin(1e-15));
-  CHECK(to_typed->by_rank[0][1] == Approx(5e-6).margin(1e-15));
-  // Without the model's network part per call nothing is known to be held.
-  r.network.clear();
-  CHECK(residuals_with_typical_network(t, r, source, target)->by_rank[1][1] == Approx(7e-6).margin(1e-15));
+  CHECK(to_typed->by_rank[1][1] == Approx(1e-6).margin(1e-15));
+  CHECK(to_typed->by_rank[0][1] == Approx(1e-6).margin(1e-15));
+  // A calibration that fitted the latency to 0 prices a round by its bytes alone, which says nothing
+  // of its work: the own cost stays.
+  Platform unseparated = source;
+  unseparated.latency = 0;
+  CHECK(residuals_with_typical_network(t, r, unseparated, target)->by_rank[1][1] == Approx(7e-6).margin(1e-15));
+  CHECK(typical_excess_seconds(t, r, unseparated) == 0);
 }
 
 // A network typed in numbers (Dimemas's latency, a ping-pong's one-way time) holds the processors'

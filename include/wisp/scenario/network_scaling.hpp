@@ -66,16 +66,18 @@ std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, c
 // with the network, the rest stays. On a network typed in numbers the typical part is the share its
 // numbers hold (latency per message sent, bytes / bandwidth per message received); between two such
 // networks that share of the call's residual scales from source to target instead (a call without
-// residual keeps none). On a calibrated source (without a network in numbers inside its nodes) a collective's
-// rounds are priced rounds x (L + b/B) as calibration prices them; the part of that price the model did
-// not charge the call as transfer (a member whose partners came first) scales to the target's price.
+// residual keeps none). On a calibrated source (without a network in numbers inside its nodes) that
+// found a latency, a collective's rounds are priced rounds x (L + b/B) as calibration prices them, and a
+// member's own cost in it (the rounds' work: sending, progressing the transport, combining) scales with
+// that price to the target's (towards a network typed in numbers, whose part holds it, it goes).
 // MPI_Init, MPI_Finalize and negative residuals stay as they are. Nothing when neither platform has a
 // typical part.
 std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, const CallResiduals& residuals,
                                                             const PlacedPlatform& source, const PlacedPlatform& target);
 
 // How much of the residuals is `platform`'s typical network part: over the calls, the smaller of a
-// call's own residual and its typical network part [s] (0 without one).
+// call's own residual and its typical network part (a collective's on a calibrated network: all of
+// it) [s] (0 without one).
 double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals, const PlacedPlatform& platform);
 
 }  // namespace wisp
