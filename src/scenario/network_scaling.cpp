@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
+#include <utility>
 #include <vector>
 
 namespace wisp {
@@ -252,6 +254,33 @@ void visit_calls(const Trace& trace, const CallResiduals& residuals, Visit&& vis
   }
 }
 
+// A collective call's own cost that is its rounds' work: at most the median own cost of its call
+// path's instances on its rank (they do the same rounds); what an instance holds beyond it (its
+// process lost the core, a page fault) is not the network's and stays as measured.
+class RoundsWork {
+ public:
+  RoundsWork(const Trace& trace, const CallResiduals& residuals) {
+    std::map<std::pair<Rank, CallpathId>, std::vector<double>> own;
+    visit_calls(trace, residuals, [&](Rank r, std::size_t, const CallSpan& call, double o) {
+      if (call_class(trace, r, call) == CallClass::Collective) own[key(trace, r, call)].push_back(o);
+    });
+    for (auto& [k, v] : own) {
+      std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+      median_.emplace(k, v[v.size() / 2]);
+    }
+  }
+  double of(const Trace& trace, Rank r, const CallSpan& call, double own) const {
+    const auto it = median_.find(key(trace, r, call));
+    return it == median_.end() ? own : std::min(own, it->second);
+  }
+
+ private:
+  static std::pair<Rank, CallpathId> key(const Trace& trace, Rank r, const CallSpan& call) {
+    return {r, trace.ranks[r].events[call.enter].callpath()};
+  }
+  std::map<std::pair<Rank, CallpathId>, double> median_;
+};
+
 }  // namespace
 
 std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, const CallResiduals& residuals,
@@ -262,6 +291,7 @@ std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, 
   const auto any = [](const Sides<TypicalNetwork>& s) { return s.own.any() || (s.inside && s.inside->any()); };
   if ((!any(sources) && !any(targets)) || residuals.by_rank.size() != trace.rank_count()) return std::nullopt;
   CallResiduals out = residuals;
+  const RoundsWork work(trace, residuals);
   visit_calls(trace, residuals, [&](Rank r, std::size_t i, const CallSpan& call, double own) {
     const TypicalNetwork &from = sources.pick(trace, r, call), &to = targets.pick(trace, r, call);
     const bool both_typed = from.typed && to.typed;
@@ -276,7 +306,7 @@ std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, 
     if (price > 0 && (to.numbers || to.typed)) {  // a collective's own cost scales with its rounds' price
       // A network typed in numbers holds the rounds' work in its part (`after`): the rest goes.
       const double target_price = to.numbers ? rounds_price(m, *to.numbers) : 0.0;
-      change += (own - std::min(own, before)) * (target_price / price - 1);
+      change += work.of(trace, r, call, own - std::min(own, before)) * (target_price / price - 1);
     }
     out.by_rank[r][i] += std::max(-own, change);
   });
@@ -287,10 +317,12 @@ double typical_excess_seconds(const Trace& trace, const CallResiduals& residuals
   double sum = 0;
   const Sides<TypicalNetwork> sides(platform, [](const Platform& p) { return TypicalNetwork(p); });
   if (!sides.own.any() && !(sides.inside && sides.inside->any())) return sum;
-  visit_calls(trace, residuals, [&](Rank r, std::size_t i, const CallSpan& call, double own) {
+  const RoundsWork work(trace, residuals);
+  visit_calls(trace, residuals, [&](Rank r, std::size_t, const CallSpan& call, double own) {
     const TypicalNetwork& network = sides.pick(trace, r, call);
     const Messages m = messages(trace, r, call);
-    const double part = collective_price(m, network) > 0 ? own : typical_network(trace, r, call, m, network);
+    const double part =
+        collective_price(m, network) > 0 ? work.of(trace, r, call, own) : typical_network(trace, r, call, m, network);
     sum += std::min(own, part);
   });
   return sum;

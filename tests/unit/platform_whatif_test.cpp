@@ -559,6 +559,29 @@ TEST_CASE("a calibrated network's collective rounds: a member's own cost scales 
   CHECK(typical_excess_seconds(t, r, unseparated) == 0);
 }
 
+// The rounds' work is what the instances of a call path on a rank do alike: one instance's own cost
+// beyond their median (its process lost the core) stays as measured instead of scaling.
+TEST_CASE("a collective's own cost beyond its call path's median stays, by hand", "[platform]") {
+  test::HandTrace h(2);
+  for (Rank r : {0u, 1u}) h.init(r, 0, 1);
+  for (int k = 0; k < 3; ++k)
+    for (Rank r : {0u, 1u}) h.collective(r, 10 + k, 10 + k + 10e-6, "MPI_Allreduce", h.world(), kNone, 0);
+  for (Rank r : {0u, 1u}) h.finalize(r, 30, 31);
+  const Trace t = h.finish();
+  Platform source = contention_free_crossbar(2, 5e-6, 1e9, 1e-6, 65536);
+  source.mpi.send_overhead = 1e-6;
+  Platform target = source;
+  target.latency = 1e-6;  // the round's price 5 us -> 1 us
+  CallResiduals r;
+  r.by_rank = {{0, 0, 0, 0, 0}, {0, 4e-6, 40e-6, 4e-6, 0}};
+  const std::optional<CallResiduals> moved = residuals_with_typical_network(t, r, source, target);
+  REQUIRE(moved);
+  CHECK(moved->by_rank[1][1] == Approx(0.8e-6).margin(1e-15));
+  CHECK(moved->by_rank[1][2] == Approx(36.8e-6).margin(1e-15));  // 40 us - 4 us + 0.8 us
+  CHECK(moved->by_rank[1][3] == Approx(0.8e-6).margin(1e-15));
+  CHECK(typical_excess_seconds(t, r, source) == Approx(12e-6).margin(1e-15));
+}
+
 // A network typed in numbers (Dimemas's latency, a ping-pong's one-way time) holds the processors'
 // work for a message too: per message a call sends its latency, per message it receives its bytes
 // over the bandwidth. Between two typed networks that share of a call's residual scales with them.

@@ -68,8 +68,9 @@ std::optional<CallResiduals> residuals_scaled_with_network(const Trace& trace, c
 // networks that share of the call's residual scales from source to target instead (a call without
 // residual keeps none). On a calibrated source (without a network in numbers inside its nodes) that
 // found a latency, a collective's rounds are priced rounds x (L + b/B) as calibration prices them, and a
-// member's own cost in it (the rounds' work: sending, progressing the transport, combining) scales with
-// that price to the target's (towards a network typed in numbers, whose part holds it, it goes).
+// member's own cost in it (the rounds' work: sending, progressing the transport, combining; at most
+// its call path's median on its rank) scales with that price to the target's (towards a network typed
+// in numbers, whose part holds it, it goes).
 // MPI_Init, MPI_Finalize and negative residuals stay as they are. Nothing when neither platform has a
 // typical part.
 std::optional<CallResiduals> residuals_with_typical_network(const Trace& trace, const CallResiduals& residuals,
