@@ -41,10 +41,9 @@ std::string platform_reach_text(const PlatformReach& r) {
       "measured{})",
       r.network, r.traced, 100 * r.share(), r.waiting, r.init_finalize, r.residual,
       r.typical > 0
-          ? fmt::format(", but for the network's typical part, {:.6f} s (its excess over the fastest transfer and the "
-                        "eager sends' copy; on a network typed in numbers, the share its latency and bandwidth hold), "
-                        "which the "
-                        "target's replaces",
+          ? fmt::format(", but for the network's typical part, {:.6f} s (its excess over the fastest transfer, the "
+                        "eager sends' copy and the collectives' rounds; on a network typed in numbers, the share its "
+                        "latency and bandwidth hold), which the target's replaces",
                         r.typical)
           : std::string());
 }
