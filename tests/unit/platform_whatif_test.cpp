@@ -551,12 +551,20 @@ TEST_CASE("a calibrated network's collective rounds: a member's own cost scales 
   const auto to_typed = residuals_with_typical_network(t, r, source, typed);
   CHECK(to_typed->by_rank[1][1] == Approx(1e-6).margin(1e-15));
   CHECK(to_typed->by_rank[0][1] == Approx(1e-6).margin(1e-15));
-  // A calibration that fitted the latency to 0 prices a round by its bytes alone, which says nothing
-  // of its work: the own cost stays.
+  // A calibration that fitted the latency to 0 prices a round by its bytes alone (here 1000 bytes at
+  // 1 GB/s: 1 us, 2 us on the target), which says nothing of its work: the own cost stays.
+  test::HandTrace k(2);
+  for (Rank q : {0u, 1u}) k.init(q, 0, 1);
+  k.collective(0, 10, 10 + 10e-6, "MPI_Allreduce", k.world(), kNone, 1000);
+  k.collective(1, 10 + 2e-6, 10 + 10e-6, "MPI_Allreduce", k.world(), kNone, 1000);
+  for (Rank q : {0u, 1u}) k.finalize(q, 30, 31);
+  const Trace bytes = k.finish();
   Platform unseparated = source;
   unseparated.latency = 0;
-  CHECK(residuals_with_typical_network(t, r, unseparated, target)->by_rank[1][1] == Approx(7e-6).margin(1e-15));
-  CHECK(typical_excess_seconds(t, r, unseparated) == 0);
+  CHECK(residuals_with_typical_network(bytes, r, unseparated, target)->by_rank[1][1] == Approx(7e-6).margin(1e-15));
+  CHECK(typical_excess_seconds(bytes, r, unseparated) == 0);
+  CHECK(residuals_with_typical_network(bytes, r, source, target)->by_rank[1][1] ==
+        Approx(7e-6 * 2e-6 / 6e-6).margin(1e-15));  // with the latency: 5 + 1 us -> 1 + 1 us
 }
 
 // The rounds' work is what the instances of a call path on a rank do alike: one instance's own cost
