@@ -517,20 +517,36 @@ TEST_CASE("the eager copy: what a byte more costs an eager send, by hand, and wh
   CHECK((!none || none->by_rank == r.by_rank));
 }
 
-// A collective's rounds on a calibrated network, by hand. A member's own cost in a collective (beyond
-// its partners' lateness) is the rounds' work, so it scales with their price, rounds x (L + b/B).
-// Two ranks meet in an MPI_Allreduce of 0 bytes (one round): rank 0 enters at 10 s, rank 1 2 us
-// later, both leave at 10 s + 10 us. The source (L = 5 us, o = 1 us) prices the round at 5 us.
-TEST_CASE("a calibrated network's collective rounds: a member's own cost scales with their price, by hand",
-          "[platform]") {
+namespace {
+
+// Two ranks meeting in `instances` MPI_Allreduce calls of `bytes` (one round each), one a second
+// from 10 s on: rank 0 enters at its start, rank 1 2 us later, both leave 10 us after the start.
+Trace allreduce_pair(std::uint64_t bytes, int instances = 1) {
   test::HandTrace h(2);
   for (Rank r : {0u, 1u}) h.init(r, 0, 1);
-  h.collective(0, 10, 10 + 10e-6, "MPI_Allreduce", h.world(), kNone, 0);
-  h.collective(1, 10 + 2e-6, 10 + 10e-6, "MPI_Allreduce", h.world(), kNone, 0);
+  for (int k = 0; k < instances; ++k) {
+    h.collective(0, 10 + k, 10 + k + 10e-6, "MPI_Allreduce", h.world(), kNone, bytes);
+    h.collective(1, 10 + k + 2e-6, 10 + k + 10e-6, "MPI_Allreduce", h.world(), kNone, bytes);
+  }
   for (Rank r : {0u, 1u}) h.finalize(r, 30, 31);
-  const Trace t = h.finish();
+  return h.finish();
+}
+
+// A calibrated network (not typed in numbers): L = 5 us, o = 1 us, 1 GB/s; a round of 0 bytes 5 us.
+Platform calibrated_source() {
   Platform source = contention_free_crossbar(2, 5e-6, 1e9, 1e-6, 65536);
-  source.mpi.send_overhead = 1e-6;  // a calibrated network, not typed in numbers
+  source.mpi.send_overhead = 1e-6;
+  return source;
+}
+
+}  // namespace
+
+// A collective's rounds on a calibrated network, by hand. A member's own cost in a collective (beyond
+// its partners' lateness) is the rounds' work, so it scales with their price, rounds x (L + b/B).
+TEST_CASE("a calibrated network's collective rounds: a member's own cost scales with their price, by hand",
+          "[platform]") {
+  const Trace t = allreduce_pair(0);
+  const Platform source = calibrated_source();
   Platform target = source;
   target.latency = 1e-6;
   REQUIRE_FALSE(typed_network(source));
@@ -553,12 +569,7 @@ TEST_CASE("a calibrated network's collective rounds: a member's own cost scales 
   CHECK(to_typed->by_rank[0][1] == Approx(1e-6).margin(1e-15));
   // A calibration that fitted the latency to 0 prices a round by its bytes alone (here 1000 bytes at
   // 1 GB/s: 1 us, 2 us on the target), which says nothing of its work: the own cost stays.
-  test::HandTrace k(2);
-  for (Rank q : {0u, 1u}) k.init(q, 0, 1);
-  k.collective(0, 10, 10 + 10e-6, "MPI_Allreduce", k.world(), kNone, 1000);
-  k.collective(1, 10 + 2e-6, 10 + 10e-6, "MPI_Allreduce", k.world(), kNone, 1000);
-  for (Rank q : {0u, 1u}) k.finalize(q, 30, 31);
-  const Trace bytes = k.finish();
+  const Trace bytes = allreduce_pair(1000);
   Platform unseparated = source;
   unseparated.latency = 0;
   CHECK(residuals_with_typical_network(bytes, r, unseparated, target)->by_rank[1][1] == Approx(7e-6).margin(1e-15));
@@ -570,14 +581,8 @@ TEST_CASE("a calibrated network's collective rounds: a member's own cost scales 
 // The rounds' work is what the instances of a call path on a rank do alike: one instance's own cost
 // beyond their median (its process lost the core) stays as measured instead of scaling.
 TEST_CASE("a collective's own cost beyond its call path's median stays, by hand", "[platform]") {
-  test::HandTrace h(2);
-  for (Rank r : {0u, 1u}) h.init(r, 0, 1);
-  for (int k = 0; k < 3; ++k)
-    for (Rank r : {0u, 1u}) h.collective(r, 10 + k, 10 + k + 10e-6, "MPI_Allreduce", h.world(), kNone, 0);
-  for (Rank r : {0u, 1u}) h.finalize(r, 30, 31);
-  const Trace t = h.finish();
-  Platform source = contention_free_crossbar(2, 5e-6, 1e9, 1e-6, 65536);
-  source.mpi.send_overhead = 1e-6;
+  const Trace t = allreduce_pair(0, 3);
+  const Platform source = calibrated_source();
   Platform target = source;
   target.latency = 1e-6;  // the round's price 5 us -> 1 us
   CallResiduals r;
