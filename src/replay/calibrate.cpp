@@ -523,7 +523,7 @@ LinearFit fit_transfers(Calibration& c, const std::vector<TransferPoint>& points
       "all latency; latency and bandwidth could not be separated (bandwidth taken as not limiting)",
       source, most->bytes, most->count, fastest * 1e6));
   c.network_evidence = fmt::format("fitted on the fastest transfer of {} of one message size", source);
-  c.one_size_bytes = static_cast<std::uint64_t>(most->bytes);
+  c.platform.network_one_size = static_cast<std::uint64_t>(most->bytes);
   return LinearFit{fastest, kUnlimitedSlope, true};
 }
 

@@ -161,6 +161,12 @@ Platform load_platform(const std::filesystem::path& file) {
       p.mpi.call_costs[id.substr(16, colon - 16)][id.substr(colon + 1)] = parse_factors(value, file, line, id, true);
     } else if (id == "wisp:reference-speed") {
       p.reference_speed = parse_number(value, file, line, id);
+    } else if (id == "wisp:network-one-size") {
+      const double bytes = parse_number(value, file, line, id);
+      if (bytes > 1e15)
+        throw Error(fmt::format("platform {} line {}: property {} = {} bytes is larger than any message (at most 1e15)",
+                                file.string(), line, id, value));
+      p.network_one_size = static_cast<std::uint64_t>(bytes);
     } else {
       throw Error(
           fmt::format("platform {} line {}: unknown property '{}' (expected "
@@ -168,7 +174,8 @@ Platform load_platform(const std::filesystem::path& file) {
                       "wisp:message-overhead:send, wisp:message-overhead:receive, wisp:intra-node-overhead, "
                       "wisp:typical-excess:latency, wisp:typical-excess:per-byte, "
                       "wisp:eager-copy:per-byte, wisp:eager-copy:up-to, "
-                      "wisp:size-factors:<host>, wisp:call-costs:<host>:MPI_<name> or wisp:reference-speed)",
+                      "wisp:size-factors:<host>, wisp:call-costs:<host>:MPI_<name>, wisp:reference-speed or "
+                      "wisp:network-one-size)",
                       file.string(), line, id));
     }
   }
@@ -224,6 +231,8 @@ std::string platform_xml(const Platform& p) {
   }
   if (p.reference_speed > 0)
     out += fmt::format("    <prop id=\"wisp:reference-speed\" value=\"{:.9g}\"/>\n", p.reference_speed);
+  if (p.network_one_size > 0)
+    out += fmt::format("    <prop id=\"wisp:network-one-size\" value=\"{}\"/>\n", p.network_one_size);
   for (const auto& [host, factors] : p.size_factors) {
     std::string value;
     for (const auto& [k, f] : factors) value += fmt::format("{}{}:{:.6g}", value.empty() ? "" : ";", k, f);

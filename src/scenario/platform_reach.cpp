@@ -58,14 +58,14 @@ std::string platform_reach_warning(const PlatformReach& r) {
       100 * r.explained(), r.network + r.typical, r.network + r.residual, typical, r.residual - r.typical);
 }
 
-std::string one_size_source_warning(const Calibration& c) {
-  if (c.one_size_bytes == 0) return {};
+std::string one_size_source_warning(const Platform& p) {
+  if (p.network_one_size == 0) return {};
   return fmt::format(
-      "the platform change starts from a network fitted on one message size of the trace ({} bytes, its fastest "
-      "transfer {:.3f} us as latency), which cannot tell the network from the transport's protocol and software (a "
+      "the platform change starts from a network fitted on one message size ({} bytes, its fastest transfer "
+      "{:.3f} us as latency), which cannot tell the network from the transport's protocol and software (a "
       "rendezvous handshake, progress only inside MPI calls): the change can lie outside the gain interval; describe "
       "the traced machine too, `platform: {{file: ...}}` with its microbenchmark's `wisp calibrate`",
-      c.one_size_bytes, c.latency * 1e6);
+      p.network_one_size, p.latency * 1e6);
 }
 
 std::vector<std::string> ideal_network_lines(const std::optional<double>& pop, const std::optional<double>& fast,

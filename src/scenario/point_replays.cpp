@@ -332,9 +332,8 @@ void conclude_identity(const Scenario& scenario, const Trace& measured, Identity
           typical_excess_seconds(measured, *id.replay.residuals, placed(measured, id.platform.platform, id.options));
   }
   for (const std::string& note : id.platform.notes) id.warnings.push_back("calibration: " + note);
-  if (changes_platform(scenario) && id.platform.calibration)
-    if (std::string w = one_size_source_warning(*id.platform.calibration); !w.empty())
-      id.warnings.push_back(std::move(w));
+  if (changes_platform(scenario))
+    if (std::string w = one_size_source_warning(id.platform.platform); !w.empty()) id.warnings.push_back(std::move(w));
   const double error = identity_error(measured.end_time(), id.replay.runtime);
   if (std::string w = identity_warning(error, id.residuals ? &*id.residuals : nullptr); !w.empty())
     id.warnings.push_back(std::move(w));

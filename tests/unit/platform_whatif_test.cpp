@@ -637,8 +637,8 @@ TEST_CASE("two networks typed in numbers: the share of each call's residual thei
 
 // The platform oracle's halo over shared memory sends 4 KiB messages only (512 doubles each way,
 // imbalance.c), by a rendezvous there that the fit cannot tell from a slower network. A platform
-// change from the network fitted on that one size is warned about, with the cure; not when the
-// traced machine is described, nor without a platform change.
+// change from the network fitted on that one size (calibrated for the run or from its file) is
+// warned about, with the cure; not when the traced machine is described, nor without a platform change.
 TEST_CASE("a platform change from a network fitted on one message size is warned about", "[platform][scorep]") {
   const fs::path halo = test::real_trace("platform/halo_vader_A") / "traces.otf2";
   const Trace measured = read_otf2(halo);
@@ -646,13 +646,19 @@ TEST_CASE("a platform change from a network fitted on one message size is warned
     const Scenario s = parse_scenario(
         fmt::format("wisp: 1\ntrace: \"{}\"\nreplay: {{interval: false}}\n{}", halo.string(), yaml), "s.yaml");
     for (const std::string& w : run_identity(s, measured).warnings)
-      if (w.find("the platform change starts from a network fitted on one message size of the trace (4096 bytes") !=
+      if (w.find("the platform change starts from a network fitted on one message size (4096 bytes") !=
               std::string::npos &&
           w.find("describe the traced machine too, `platform: {file: ...}`") != std::string::npos)
         return true;
     return false;
   };
   CHECK(warned("transforms:\n  - platform: {latency_factor: 10}\n"));
+  // The calibration written as a file keeps what its network was fitted on.
+  TempDir dir;
+  std::ofstream(dir / "halo.xml") << platform_xml(calibrate(measured).platform);
+  CHECK(load_platform(dir / "halo.xml").network_one_size == 4096);
+  CHECK(warned(fmt::format("platform: {{file: \"{}\"}}\ntransforms:\n  - platform: {{latency_factor: 10}}\n",
+                           (dir / "halo.xml").string())));
   CHECK_FALSE(warned("platform: {latency: 1e-6, bandwidth: 1e10}\ntransforms:\n  - platform: {latency_factor: 10}\n"));
   CHECK_FALSE(warned("transforms:\n  - scale: {region: work, factor: 0.5}\n"));
 }

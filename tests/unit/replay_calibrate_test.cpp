@@ -167,7 +167,7 @@ TEST_CASE("calibration learns the network from non-blocking messages", "[replay]
   CHECK(c.bandwidth == Approx(p.bandwidth).epsilon(1e-6));
   CHECK(c.network_evidence ==
         "fitted on the fastest transfers of point-to-point messages (2 size classes, 120 transfers)");
-  CHECK(c.one_size_bytes == 0);
+  CHECK(c.platform.network_one_size == 0);
   CHECK_FALSE(has_note(c, "default latency"));
 }
 
@@ -190,10 +190,10 @@ TEST_CASE("calibration from collectives of one size says what it could not separ
   CHECK(c.latency == Approx(p.overhead + p.transfer(8)).margin(1e-9));
   CHECK(has_note(c, "of one message size (8 bytes, 120 transfers)"));
   CHECK(has_note(c, "latency and bandwidth could not be separated"));
-  CHECK(c.one_size_bytes == 8);  // what a platform change from it warns about
+  CHECK(c.platform.network_one_size == 8);  // what a platform change from it warns about
   const Calibration few = allreduces(20);
   CHECK(few.latency == 1e-6);
-  CHECK(few.one_size_bytes == 0);
+  CHECK(few.platform.network_one_size == 0);
   CHECK(has_note(few, "too little communication to fit a network (0 messages, 40 collective calls; 100 needed)"));
 }
 

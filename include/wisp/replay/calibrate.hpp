@@ -50,9 +50,6 @@ struct Calibration {
   double latency = 0;            // L [s]
   double bandwidth = 0;          // B [bytes/s]
   std::string network_evidence;  // what L and B were fitted on (notes say where they could not be)
-  // Fitted on messages or collective steps of one size only: that size [bytes] (L is its fastest
-  // transfer, B unlimited), else 0. The network is then not told apart from protocol and software.
-  std::uint64_t one_size_bytes = 0;
   std::string typical_evidence;  // what the typical excess (MpiCosts::typical_excess) was fitted on
   std::string copy_evidence;     // what the eager copy (MpiCosts::eager_copy) was fitted on
   double base_overhead = 0;      // fastest MPI call without communication [s]

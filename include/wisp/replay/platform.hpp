@@ -119,6 +119,12 @@ struct Platform {
   // (in natural name order, see replay.hpp). Scaling host speeds therefore scales computation.
   double reference_speed = 0;
 
+  // `wisp calibrate` fitted the network on messages or collective steps of this one size only
+  // [bytes] (its latency is their fastest transfer, the bandwidth unlimited), which cannot tell the
+  // network from the transport's protocol and software; 0: not so. A platform change from it warns
+  // (platform_reach.hpp). XML: <prop id="wisp:network-one-size" value="4096"/>.
+  std::uint64_t network_one_size = 0;
+
   MpiCosts mpi;
 
   // Per receiving host and log2 size class (see calibrate.hpp): a message of that class to that

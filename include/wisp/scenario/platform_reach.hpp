@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "wisp/replay/calibrate.hpp"
+#include "wisp/replay/platform.hpp"
 #include "wisp/replay/residuals.hpp"
 #include "wisp/scenario/scenario.hpp"
 
@@ -40,9 +40,9 @@ std::string platform_reach_text(const PlatformReach& reach);
 // One line (without "warning: ") when the residual outweighs the network's part, else empty.
 std::string platform_reach_warning(const PlatformReach& reach);
 // One line (without "warning: ") when a platform change starts from a network calibrated on one
-// message size of the trace (Calibration::one_size_bytes), else empty: there the fit cannot tell the
-// network from the transport's protocol and software, and the cure is to describe the source too.
-std::string one_size_source_warning(const Calibration& source);
+// message size (Platform::network_one_size), else empty: there the fit cannot tell the network
+// from the transport's protocol and software, and the cure is to describe the source too.
+std::string one_size_source_warning(const Platform& source);
 
 // "ideal network (POP's T_ideal) transfers and MPI calls take no time: 4.919874 s (-0.275697 s
 // against the identity)" and the infinitely fast network's line, for those given.
