@@ -1,6 +1,8 @@
 // What a platform change can move. See platform_reach.hpp.
 #include "wisp/scenario/platform_reach.hpp"
 
+#include "wisp/scenario/network_scaling.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -60,12 +62,13 @@ std::string platform_reach_warning(const PlatformReach& r) {
 
 std::string one_size_source_warning(const Platform& p) {
   if (p.network_one_size == 0) return {};
+  const std::optional<NetworkNumbers> n = network_numbers(p);  // a file's links (mean route), read again
   return fmt::format(
-      "the platform change starts from a network fitted on one message size ({} bytes, its fastest transfer "
-      "{:.3f} us as latency), which cannot tell the network from the transport's protocol and software (a "
-      "rendezvous handshake, progress only inside MPI calls): the change can lie outside the gain interval; describe "
-      "the traced machine too, `platform: {{file: ...}}` with its microbenchmark's `wisp calibrate`",
-      p.network_one_size, p.latency * 1e6);
+      "the platform change starts from a network fitted on one message size ({} bytes{}), which cannot tell the "
+      "network from the transport's protocol and software (a rendezvous handshake, progress only inside MPI "
+      "calls): the change can lie outside the gain interval; describe the traced machine too, `platform: {{file: "
+      "...}}` with its microbenchmark's `wisp calibrate`",
+      p.network_one_size, n ? fmt::format(", its fastest transfer {:.3f} us as latency", n->latency * 1e6) : "");
 }
 
 std::vector<std::string> ideal_network_lines(const std::optional<double>& pop, const std::optional<double>& fast,

@@ -642,11 +642,14 @@ TEST_CASE("two networks typed in numbers: the share of each call's residual thei
 TEST_CASE("a platform change from a network fitted on one message size is warned about", "[platform][scorep]") {
   const fs::path halo = test::real_trace("platform/halo_vader_A") / "traces.otf2";
   const Trace measured = read_otf2(halo);
+  const Calibration fit = calibrate(measured);
+  // Its latency as the warning gives it: the fit's, whether calibrated for the run or read from its file.
+  const std::string latency = fmt::format("its fastest transfer {:.3f} us as latency", fit.latency * 1e6);
   const auto warned = [&](const std::string& yaml) {
     const Scenario s = parse_scenario(
         fmt::format("wisp: 1\ntrace: \"{}\"\nreplay: {{interval: false}}\n{}", halo.string(), yaml), "s.yaml");
     for (const std::string& w : run_identity(s, measured).warnings)
-      if (w.find("the platform change starts from a network fitted on one message size (4096 bytes") !=
+      if (w.find("the platform change starts from a network fitted on one message size (4096 bytes, " + latency) !=
               std::string::npos &&
           w.find("describe the traced machine too, `platform: {file: ...}`") != std::string::npos)
         return true;
@@ -655,7 +658,7 @@ TEST_CASE("a platform change from a network fitted on one message size is warned
   CHECK(warned("transforms:\n  - platform: {latency_factor: 10}\n"));
   // The calibration written as a file keeps what its network was fitted on.
   TempDir dir;
-  std::ofstream(dir / "halo.xml") << platform_xml(calibrate(measured).platform);
+  std::ofstream(dir / "halo.xml") << platform_xml(fit.platform);
   CHECK(load_platform(dir / "halo.xml").network_one_size == 4096);
   CHECK(warned(fmt::format("platform: {{file: \"{}\"}}\ntransforms:\n  - platform: {{latency_factor: 10}}\n",
                            (dir / "halo.xml").string())));
