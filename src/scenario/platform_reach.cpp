@@ -65,8 +65,9 @@ std::string one_size_source_warning(const Platform& p) {
   const std::optional<NetworkNumbers> n = network_numbers(p);  // a file's links (mean route), read again
   return fmt::format(
       "the platform change starts from a network fitted on one message size ({} bytes{}), which cannot tell the "
-      "network from the transport's protocol and software (a rendezvous handshake, progress only inside MPI "
-      "calls): the change can lie outside the gain interval; describe the traced machine too, `platform: {{file: "
+      "network from the transport's protocol and software (the local work of ranks that send at once, a "
+      "rendezvous handshake): the change can lie outside the gain interval; describe the traced machine too, "
+      "`platform: {{file: "
       "...}}` with its microbenchmark's `wisp calibrate`",
       p.network_one_size, n ? fmt::format(", its fastest transfer {:.3f} us as latency", n->latency * 1e6) : "");
 }
