@@ -103,6 +103,10 @@ TEST_CASE("platform files: missing, not SimGrid, bad wisp properties", "[replay]
   std::ofstream(dir / "unknown.xml")
       << "<platform version=\"4.1\">\n<prop id=\"wisp:speed\" value=\"1\"/>\n</platform>\n";
   CHECK_THROWS_WITH(load_platform(dir / "unknown.xml"), Catch::Contains("line 2: unknown property 'wisp:speed'"));
+  std::ofstream(dir / "size.xml")
+      << "<platform version=\"4.1\">\n<prop id=\"wisp:network-one-size\" value=\"1e18\"/>\n</platform>\n";
+  CHECK_THROWS_WITH(load_platform(dir / "size.xml"),
+                    Catch::Contains("size.xml line 2: property wisp:network-one-size = 1e18 bytes is larger than any"));
   std::ofstream(dir / "factors.xml")
       << "<platform version=\"4.1\">\n<prop id=\"wisp:size-factors:node-1\" value=\"17:1.5;18:0.5\"/>\n"
          "<prop id=\"wisp:overhead:MPI_Send\" value=\"2e-6\"/>\n</platform>\n";
